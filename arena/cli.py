@@ -1,0 +1,76 @@
+"""The `arena` command line: argument parsing and wiring only."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from arena.engine.errors import ArenaError
+from arena.engine.rules import Rules
+
+
+def _rules(assignments: Sequence[str] | None) -> Rules:
+    return Rules().with_overrides(assignments or [])
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from arena.match.simulate import simulate
+
+    summary = simulate(game=args.game, players=args.players, hands=args.hands, seed=args.seed,
+                       out_dir=args.out, policy=args.policy, rules=_rules(args.set))
+    games = ", ".join(f"{g} {n}" for g, n in summary.hands_by_game.items())
+    print(f"played {summary.hands} hands ({games}) in {summary.seconds:.2f} s: "
+          f"{summary.hands_per_second:,.0f} hands/s; {summary.showdowns} went to showdown")
+    for seat, net in enumerate(summary.net_chips):
+        print(f"  bot{seat}: {net:+d} chips")
+    if args.out:
+        print(f"hand histories: {args.out}/hands.phhs")
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from arena.storage.replay import replay_paths
+
+    return replay_paths(args.files, rules=_rules(args.set), show=args.show, hand_id=args.hand,
+                        out=sys.stdout)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="arena", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    sim = sub.add_parser("simulate", help="play hands in-process with built-in policies")
+    sim.add_argument("--game", default="horse", choices=("horse", "FT", "FO/8", "FR", "F7S", "F7S/8"))
+    sim.add_argument("--players", type=int, default=6)
+    sim.add_argument("--hands", type=int, default=1000)
+    sim.add_argument("--seed", type=int, default=1)
+    sim.add_argument("--out", default=None, help="directory for hands.phhs")
+    sim.add_argument("--policy", default="random", choices=("random", "call"))
+    sim.add_argument("--set", action="append", metavar="KEY=VALUE", help="override a [rules] key")
+    sim.set_defaults(func=cmd_simulate)
+
+    rep = sub.add_parser("replay", help="replay .phh/.phhs files and check their final stacks")
+    rep.add_argument("files", nargs="+")
+    rep.add_argument("--set", action="append", metavar="KEY=VALUE", help="override a [rules] key")
+    rep.add_argument("--show", action="store_true", help="print each hand readably")
+    rep.add_argument("--hand", default=None, help="replay only this hand (index or id)")
+    rep.set_defaults(func=cmd_replay)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if getattr(args, "players", 8) is not None and not 2 <= getattr(args, "players", 2) <= 8:
+        print("arena: error: --players must be 2 to 8", file=sys.stderr)
+        return 2
+    try:
+        result: int = args.func(args)
+        return result
+    except ArenaError as exc:
+        print(f"arena: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

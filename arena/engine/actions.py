@@ -1,0 +1,100 @@
+"""Player actions and the legal-action value handed to a seat; amounts are "raise to" totals."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from arena.engine.errors import MalformedAction
+
+
+class ActionKind(StrEnum):
+    FOLD = "fold"
+    CHECK = "check"
+    CALL = "call"
+    BRING_IN = "bring_in"
+    RAISE = "raise"  # bet, raise or complete: carries the "raise to" total for the round
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    kind: ActionKind
+    raise_to_chips: int | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> Action:
+        """``fold``, ``check``, ``call``, ``bring_in`` or ``raise 40`` (raise to 40)."""
+        words = text.split()
+        if not words:
+            raise MalformedAction("empty action")
+        try:
+            kind = ActionKind(words[0].lower())
+        except ValueError:
+            raise MalformedAction(
+                f"unknown action {words[0]!r}; expected one of {', '.join(k.value for k in ActionKind)}"
+            ) from None
+        if kind is ActionKind.RAISE:
+            if len(words) != 2 or not words[1].isdigit():
+                raise MalformedAction("a raise needs one whole 'raise to' amount, e.g. 'raise 40'")
+            return cls(kind, int(words[1]))
+        if len(words) != 1:
+            raise MalformedAction(f"{kind.value} takes no amount")
+        return cls(kind)
+
+    def __str__(self) -> str:
+        if self.kind is ActionKind.RAISE:
+            return f"raise {self.raise_to_chips}"
+        return self.kind.value
+
+
+@dataclass(frozen=True, slots=True)
+class LegalActions:
+    """What the seat to act may do now.
+
+    ``raise_min_to``/``raise_max_to`` are the smallest and largest "raise to" totals; in fixed
+    limit only these two amounts are legal (they are equal except on a stud fourth street with
+    an open pair, or when a short stack is all in). ``None`` when raising is not allowed.
+    """
+
+    seat: int
+    can_fold: bool
+    can_check: bool
+    call_to_chips: int | None  # the seat's round total after calling; None when it can check
+    call_is_all_in: bool
+    bring_in_to_chips: int | None  # stud third street, the bring-in seat's first action
+    raise_min_to: int | None
+    raise_max_to: int | None
+    raise_is_all_in: bool
+
+    @property
+    def can_raise(self) -> bool:
+        return self.raise_min_to is not None
+
+    def kinds(self) -> tuple[ActionKind, ...]:
+        out: list[ActionKind] = []
+        if self.can_fold:
+            out.append(ActionKind.FOLD)
+        if self.can_check:
+            out.append(ActionKind.CHECK)
+        if self.call_to_chips is not None:
+            out.append(ActionKind.CALL)
+        if self.bring_in_to_chips is not None:
+            out.append(ActionKind.BRING_IN)
+        if self.raise_min_to is not None:
+            out.append(ActionKind.RAISE)
+        return tuple(out)
+
+    def raise_amounts(self) -> tuple[int, ...]:
+        if self.raise_min_to is None or self.raise_max_to is None:
+            return ()
+        if self.raise_min_to == self.raise_max_to:
+            return (self.raise_min_to,)
+        return (self.raise_min_to, self.raise_max_to)
+
+    def default_action(self) -> Action:
+        """The timeout action (RULES.md §5): forced bets are posted; check if legal, else fold."""
+        if self.bring_in_to_chips is not None:
+            return Action(ActionKind.BRING_IN)
+        if self.can_check:
+            return Action(ActionKind.CHECK)
+        return Action(ActionKind.FOLD)

@@ -1,0 +1,479 @@
+"""Hand values for high, ace-to-five low, eight-or-better low, Omaha and stud showing hands.
+
+Every value is a plain int where bigger is better; equal ints are equal hands (suits never count).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from enum import StrEnum
+from itertools import combinations, product, starmap
+from operator import add
+from typing import Final, TypeVar
+
+__all__ = [
+    "FLUSH_BITS",
+    "KEY",
+    "RANK_KEY",
+    "RANK_SHIFT",
+    "SUIT_OFFSET",
+    "HandClass",
+    "describe_high",
+    "describe_low",
+    "hand_class",
+    "high_value",
+    "high_value_from_keys",
+    "low8_value",
+    "low8_value_from_rank_key",
+    "low_value",
+    "low_value_from_rank_key",
+    "omaha_high_value",
+    "omaha_low8_value",
+    "showing_high_value",
+    "showing_low_value",
+]
+
+# A card key packs two counters that one builtin sum() can add for a whole hand:
+# bits 16.. hold the ranks as a base-5 number (a rank occurs at most 4 times, so the sum
+# identifies the rank multiset), bits 0..15 hold one 4-bit counter per suit.
+RANK_SHIFT: Final = 16
+RANK_KEY: Final[tuple[int, ...]] = tuple(5 ** (card >> 2) for card in range(52))
+KEY: Final[tuple[int, ...]] = tuple(
+    (5 ** (card >> 2)) << RANK_SHIFT | 1 << (4 * (card & 3)) for card in range(52)
+)
+# Starting each suit counter at 3 makes its top bit the flag "five or more of this suit".
+SUIT_OFFSET: Final = 0x3333
+FLUSH_BITS: Final = 0x8888
+
+_K = KEY
+_R = RANK_KEY
+_KEY_AT = KEY.__getitem__
+_RANK_KEY_AT = RANK_KEY.__getitem__
+_S: Final[tuple[int, ...]] = tuple(1 << (4 * (card & 3)) for card in range(52))
+_SUIT_KEY_AT = _S.__getitem__
+_RANK_BIT: Final[tuple[int, ...]] = tuple(1 << (card >> 2) for card in range(52))
+# Ace-to-five order: the ace is rank 0, the deuce 1, ..., the king 12.
+_LOW_BIT: Final[tuple[int, ...]] = tuple(1 << ((card >> 2) + 1) % 13 for card in range(52))
+_LOW8_BIT: Final[tuple[int, ...]] = tuple(b if b < 256 else 0 for b in _LOW_BIT)
+
+_ACE = 12
+_NAMES = ("deuce", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack",
+          "queen", "king", "ace")
+_PLURALS = ("deuces", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines", "tens",
+            "jacks", "queens", "kings", "aces")
+_HIGH_CHARS = "23456789TJQKA"
+_LOW_CHARS = "A23456789TJQK"
+
+
+class HandClass(StrEnum):
+    """The nine classes of a high hand, best first."""
+
+    STRAIGHT_FLUSH = "straight flush"
+    FOUR_OF_A_KIND = "four of a kind"
+    FULL_HOUSE = "full house"
+    FLUSH = "flush"
+    STRAIGHT = "straight"
+    THREE_OF_A_KIND = "three of a kind"
+    TWO_PAIR = "two pair"
+    ONE_PAIR = "one pair"
+    HIGH_CARD = "high card"
+
+
+# A high value is class << 20 | five 4-bit ranks in the order they are compared.
+(_HIGH_CARD, _ONE_PAIR, _TWO_PAIR, _TRIPS, _STRAIGHT, _FLUSH, _FULL_HOUSE, _QUADS,
+ _STRAIGHT_FLUSH) = range(9)
+_CLASS_OF: Final[tuple[HandClass, ...]] = tuple(reversed(HandClass))
+_CLASS_SHIFT = 20
+# Low values count down from here, so that bigger is better there too.
+_LOW_BASE: Final = 6 << _CLASS_SHIFT
+# Categories of an ace-to-five low, best first (straights and flushes do not exist there).
+_NO_PAIR, _LOW_PAIR, _LOW_TWO_PAIR, _LOW_TRIPS, _LOW_FULL_HOUSE, _LOW_QUADS = range(6)
+
+_V = TypeVar("_V")
+
+
+class _LazyTable(dict[int, _V]):
+    """A dict that computes a missing value on first use, so that import stays instant."""
+
+    __slots__ = ("_compute",)
+
+    def __init__(self, compute: Callable[[int], _V]) -> None:
+        super().__init__()
+        self._compute = compute
+
+    def __missing__(self, key: int) -> _V:
+        value = self._compute(key)
+        self[key] = value
+        return value
+
+
+def _pack(category: int, ranks: Sequence[int]) -> int:
+    value = category
+    for rank in ranks:
+        value = value << 4 | rank
+    return value << 4 * (5 - len(ranks))
+
+
+def _rank_counts(rank_key: int) -> list[int]:
+    counts = []
+    for _ in range(13):
+        rank_key, count = divmod(rank_key, 5)
+        counts.append(count)
+    if rank_key:
+        raise ValueError("not a rank key: a rank occurs more than four times")
+    return counts
+
+
+def _checked_counts(rank_key: int, low: int, high: int) -> list[int]:
+    counts = _rank_counts(rank_key)
+    if not low <= sum(counts) <= high:
+        raise ValueError(f"expected {low} to {high} cards, got {sum(counts)}")
+    return counts
+
+
+# Straights best first as (top rank, rank mask); the wheel A-2-3-4-5 is the lowest, five high.
+_STRAIGHTS: Final[tuple[tuple[int, int], ...]] = (
+    *((top, 0b11111 << (top - 4)) for top in range(_ACE, 3, -1)),
+    (3, 0b1111 | 1 << _ACE),
+)
+
+
+def _straight_top(mask: int) -> int:
+    for top, straight in _STRAIGHTS:
+        if mask & straight == straight:
+            return top
+    return -1
+
+
+def _high_from_rank_key(rank_key: int) -> int:
+    """Best high value of 5 to 7 cards that hold no flush."""
+    counts = _checked_counts(rank_key, 5, 7)
+    present = [r for r in range(_ACE, -1, -1) if counts[r]]
+    fours = [r for r in present if counts[r] == 4]
+    threes = [r for r in present if counts[r] == 3]
+    twos = [r for r in present if counts[r] == 2]
+    if fours:
+        quad = fours[0]
+        return _pack(_QUADS, (quad, next(r for r in present if r != quad)))
+    if threes and (len(threes) > 1 or twos):
+        trips = threes[0]
+        return _pack(_FULL_HOUSE, (trips, max(threes[1:] + twos)))
+    top = _straight_top(sum(1 << r for r in present))
+    if top >= 0:
+        return _pack(_STRAIGHT, (top,))
+    if threes:
+        trips = threes[0]
+        return _pack(_TRIPS, (trips, *[r for r in present if r != trips][:2]))
+    if len(twos) >= 2:
+        high, low = twos[:2]
+        return _pack(_TWO_PAIR, (high, low, next(r for r in present if r not in (high, low))))
+    if twos:
+        pair = twos[0]
+        return _pack(_ONE_PAIR, (pair, *[r for r in present if r != pair][:3]))
+    return _pack(_HIGH_CARD, present[:5])
+
+
+def _flush_from_mask(mask: int) -> int:
+    """Best high value of the cards of one suit, given as a 13-bit rank mask with >= 5 bits."""
+    if mask.bit_count() < 5 or mask >> 13:
+        raise ValueError("a flush needs five or more ranks of one suit")
+    top = _straight_top(mask)
+    if top >= 0:
+        return _pack(_STRAIGHT_FLUSH, (top,))
+    return _pack(_FLUSH, [r for r in range(_ACE, -1, -1) if mask >> r & 1][:5])
+
+
+def _low_badness(counts_by_low_rank: Sequence[int]) -> int:
+    """Ace-to-five badness (smaller is better) of the best five of 5 to 7 cards, ranks ace-low."""
+    present = [r for r in range(13) if counts_by_low_rank[r]]
+    if len(present) >= 5:
+        return _pack(_NO_PAIR, present[4::-1])
+    # Too few distinct ranks: pair the lowest ranks that can be paired, as few times as
+    # possible, because any pair is worse than no pair and two pair worse than one.
+    pairable = [r for r in present if counts_by_low_rank[r] >= 2]
+    if len(present) == 4:
+        pair = pairable[0]
+        return _pack(_LOW_PAIR, (pair, *[r for r in reversed(present) if r != pair]))
+    if len(present) == 3 and len(pairable) >= 2:
+        low, high = pairable[:2]
+        return _pack(_LOW_TWO_PAIR, (high, low, *[r for r in present if r not in (low, high)]))
+    tripable = [r for r in present if counts_by_low_rank[r] >= 3]
+    if len(present) == 3:
+        trips = tripable[0]
+        return _pack(_LOW_TRIPS, (trips, *[r for r in reversed(present) if r != trips]))
+    # Two distinct ranks for five cards: a full house beats four of a kind.
+    for trips in tripable:
+        rest = [r for r in pairable if r != trips]
+        if rest:
+            return _pack(_LOW_FULL_HOUSE, (trips, rest[0]))
+    quads = next(r for r in present if counts_by_low_rank[r] == 4)
+    return _pack(_LOW_QUADS, (quads, next(r for r in present if r != quads)))
+
+
+def _ace_low(counts: Sequence[int]) -> list[int]:
+    return [counts[_ACE], *counts[:_ACE]]
+
+
+def _low_from_rank_key(rank_key: int) -> int:
+    counts = _checked_counts(rank_key, 5, 7)
+    return _LOW_BASE - _low_badness(_ace_low(counts))
+
+
+def _low8_from_mask(mask: int) -> int:
+    """Value of an eight-or-better low given the mask of its five ace-low ranks."""
+    return _LOW_BASE - _pack(_NO_PAIR, [r for r in range(7, -1, -1) if mask >> r & 1])
+
+
+def _low8_from_rank_key(rank_key: int) -> int | None:
+    counts = _ace_low(_checked_counts(rank_key, 5, 7))
+    low_ranks = [r for r in range(8) if counts[r]]
+    if len(low_ranks) < 5:
+        return None
+    return _low8_from_mask(sum(1 << r for r in low_ranks[:5]))
+
+
+def _showing_groups(counts: Sequence[int]) -> tuple[int, list[int]]:
+    """Category and rank+1 nibbles of up to four cards, the biggest group first."""
+    groups = sorted(((c, r) for r, c in enumerate(counts) if c), reverse=True)
+    sizes = [c for c, _ in groups]
+    if sizes[0] == 4:
+        category = _QUADS
+    elif sizes[0] == 3:
+        category = _TRIPS
+    elif sizes.count(2) == 2:
+        category = _TWO_PAIR
+    elif sizes[0] == 2:
+        category = _ONE_PAIR
+    else:
+        category = _HIGH_CARD
+    # rank + 1 so that a missing card (0) sorts below a deuce when fewer cards show.
+    return category, [r + 1 for _, r in groups]
+
+
+def _showing_high_from_rank_key(rank_key: int) -> int:
+    category, ranks = _showing_groups(_checked_counts(rank_key, 1, 4))
+    return _pack(category, ranks)
+
+
+_LOW_CATEGORY_OF_HIGH = {_HIGH_CARD: _NO_PAIR, _ONE_PAIR: _LOW_PAIR, _TWO_PAIR: _LOW_TWO_PAIR,
+                         _TRIPS: _LOW_TRIPS, _QUADS: _LOW_QUADS}
+
+
+def _showing_low_from_rank_key(rank_key: int) -> int:
+    # Ace-low ranks in the same group order as for high, read as badness: the biggest group
+    # first, then the highest rank of a group size first (lower is better there).
+    category, ranks = _showing_groups(_ace_low(_checked_counts(rank_key, 1, 4)))
+    return _LOW_BASE - _pack(_LOW_CATEGORY_OF_HIGH[category], ranks)
+
+
+_HIGH: Final = _LazyTable[int](_high_from_rank_key)
+_FLUSH_TABLE: Final = _LazyTable[int](_flush_from_mask)
+_LOW: Final = _LazyTable[int](_low_from_rank_key)
+_LOW8: Final = _LazyTable[int | None](_low8_from_rank_key)
+_SHOWING_HIGH: Final = _LazyTable[int](_showing_high_from_rank_key)
+_SHOWING_LOW: Final = _LazyTable[int](_showing_low_from_rank_key)
+_HIGH_AT = _HIGH.__getitem__
+
+
+def _omaha_low8_from_masks(masks: int) -> int | None:
+    """Best low of two hole and three board low ranks, given the masks as hole << 8 | board."""
+    hole = [1 << r for r in range(8) if masks >> (8 + r) & 1]
+    board = [1 << r for r in range(8) if masks >> r & 1]
+    # Five distinct ranks compare from the highest down, which is the order of their masks.
+    lows = [h | b for h in (x | y for x, y in combinations(hole, 2))
+            for b in (x | y | z for x, y, z in combinations(board, 3)) if not h & b]
+    return _LOW8_BY_MASK[min(lows)] if lows else None
+
+
+_OMAHA_LOW8: Final = _LazyTable[int | None](_omaha_low8_from_masks)
+_LOW8_BY_MASK: Final[dict[int, int]] = {
+    sum(1 << r for r in ranks): _low8_from_mask(sum(1 << r for r in ranks))
+    for ranks in combinations(range(8), 5)
+}
+
+
+def _flush_value(t: int, cards: Sequence[int]) -> int:
+    # At most one suit can reach five in seven cards; its counter is the highest flagged nibble.
+    suit = ((t & FLUSH_BITS).bit_length() >> 2) - 1
+    mask = 0
+    for card in cards:
+        if card & 3 == suit:
+            mask |= _RANK_BIT[card]
+    return _FLUSH_TABLE[mask]
+
+
+def high_value(cards: Sequence[int]) -> int:
+    """Best five-card high hand of 5 to 7 distinct cards."""
+    if len(cards) == 7:
+        # Unpacked indexing and adds beat sum(map(...)) by about 40% for the common 7 cards.
+        a, b, c, d, e, f, g = cards
+        t = SUIT_OFFSET + _K[a] + _K[b] + _K[c] + _K[d] + _K[e] + _K[f] + _K[g]
+    else:
+        t = sum(map(_KEY_AT, cards), SUIT_OFFSET)
+    if t & FLUSH_BITS:
+        # Five cards of a suit leave at most two others: no quads or full house can beat it.
+        return _flush_value(t, cards)
+    return _HIGH[t >> RANK_SHIFT]
+
+
+def high_value_from_keys(t: int, cards: Sequence[int]) -> int:
+    """`high_value` given ``t = SUIT_OFFSET + sum(KEY[c] for c in cards)``, e.g. a board's
+    sum computed once plus each player's hole keys; `cards` is read only for a flush."""
+    if t & FLUSH_BITS:
+        return _flush_value(t, cards)
+    return _HIGH[t >> RANK_SHIFT]
+
+
+def low_value(cards: Sequence[int]) -> int:
+    """Best ace-to-five (razz) low of 5 to 7 cards; pairs are allowed and rank badly."""
+    if len(cards) == 7:
+        a, b, c, d, e, f, g = cards
+        return _LOW[_R[a] + _R[b] + _R[c] + _R[d] + _R[e] + _R[f] + _R[g]]
+    return _LOW[sum(map(_RANK_KEY_AT, cards))]
+
+
+def low_value_from_rank_key(rank_key: int) -> int:
+    """`low_value` given ``sum(RANK_KEY[c] for c in cards)`` (or ``t >> RANK_SHIFT``)."""
+    return _LOW[rank_key]
+
+
+def low8_value(cards: Sequence[int]) -> int | None:
+    """Eight-or-better low of 5 to 7 cards, or None when five distinct ranks 8 or lower are missing.
+
+    A qualifying value equals `low_value` of the same five cards, so the two compare directly.
+    """
+    if len(cards) == 7:
+        a, b, c, d, e, f, g = cards
+        return _LOW8[_R[a] + _R[b] + _R[c] + _R[d] + _R[e] + _R[f] + _R[g]]
+    return _LOW8[sum(map(_RANK_KEY_AT, cards))]
+
+
+def low8_value_from_rank_key(rank_key: int) -> int | None:
+    """`low8_value` given ``sum(RANK_KEY[c] for c in cards)`` (or ``t >> RANK_SHIFT``)."""
+    return _LOW8[rank_key]
+
+
+def omaha_high_value(hole: Sequence[int], board: Sequence[int]) -> int:
+    """Best high hand of exactly two hole cards and exactly three board cards."""
+    # The 60 two-plus-three rank keys are added and looked up in C (starmap, product, map);
+    # the showdown case of 4 + 5 cards spells the 6 pairs and 10 triples out, which is faster.
+    if len(hole) == 4 and len(board) == 5:
+        a, b, c, d = hole
+        p, q, r, s, u = board
+        ka, kb, kc, kd = _R[a], _R[b], _R[c], _R[d]
+        kp, kq, kr, ks, ku = _R[p], _R[q], _R[r], _R[s], _R[u]
+        pq, pr, qr, su = kp + kq, kp + kr, kq + kr, ks + ku
+        pairs: Iterable[int] = (ka + kb, ka + kc, ka + kd, kb + kc, kb + kd, kc + kd)
+        triples: Iterable[int] = (pq + kr, pq + ks, pq + ku, pr + ks, pr + ku, kp + su,
+                                  qr + ks, qr + ku, kq + su, kr + su)
+        hole_suits = _S[a] + _S[b] + _S[c] + _S[d]
+        board_suits = _S[p] + _S[q] + _S[r] + _S[s] + _S[u]
+    else:
+        pairs = starmap(add, combinations(map(_RANK_KEY_AT, hole), 2))
+        triples = map(sum, combinations(map(_RANK_KEY_AT, board), 3))
+        hole_suits = sum(map(_SUIT_KEY_AT, hole))
+        board_suits = sum(map(_SUIT_KEY_AT, board))
+    best = max(map(_HIGH_AT, starmap(add, product(pairs, triples))))
+    # A flush needs two hole cards and three board cards of one suit: +6 and +5 flag those.
+    suited = (hole_suits + 0x6666) & (board_suits + 0x5555) & FLUSH_BITS
+    if not suited:
+        return best
+    suit = (suited.bit_length() >> 2) - 1
+    hole_bits = [_RANK_BIT[c] for c in hole if c & 3 == suit]
+    board_bits = [_RANK_BIT[c] for c in board if c & 3 == suit]
+    flushes = {a | b | h | i | j for a, b in combinations(hole_bits, 2)
+               for h, i, j in combinations(board_bits, 3)}
+    return max(best, *map(_FLUSH_TABLE.__getitem__, flushes))
+
+
+def omaha_low8_value(hole: Sequence[int], board: Sequence[int]) -> int | None:
+    """Best eight-or-better low of exactly two hole cards and three board cards, or None."""
+    # Only which low ranks each side holds matters, so two 8-bit masks key a small table.
+    hole_mask = 0
+    for card in hole:
+        hole_mask |= _LOW8_BIT[card]
+    board_mask = 0
+    for card in board:
+        board_mask |= _LOW8_BIT[card]
+    return _OMAHA_LOW8[hole_mask << 8 | board_mask]
+
+
+def showing_high_value(up_cards: Sequence[int]) -> int:
+    """Stud order of 1 to 4 up cards: quads, trips, two pair, pair, high card, then kickers.
+
+    Straights and flushes do not count. Only hands with the same number of cards are compared.
+    """
+    return _SHOWING_HIGH[sum(map(_RANK_KEY_AT, up_cards))]
+
+
+def showing_low_value(up_cards: Sequence[int]) -> int:
+    """Razz order of 1 to 4 up cards, ace-to-five: unpaired beats paired, then lower wins from
+    the highest card down (pairs: lower pair first, as in `low_value`)."""
+    return _SHOWING_LOW[sum(map(_RANK_KEY_AT, up_cards))]
+
+
+def hand_class(high_value: int) -> HandClass:
+    """Class of a value returned by `high_value`, `omaha_high_value` or `showing_high_value`."""
+    return _CLASS_OF[high_value >> _CLASS_SHIFT]
+
+
+def _nibbles(value: int) -> list[int]:
+    return [value >> shift & 15 for shift in (16, 12, 8, 4, 0)]
+
+
+def describe_high(value: int) -> str:
+    """Words for a high value, e.g. ``'full house, kings over sevens (K-K-K-7-7)'``."""
+    category = value >> _CLASS_SHIFT
+    ranks = _nibbles(value)
+    first, second = ranks[0], ranks[1]
+    if category in (_STRAIGHT, _STRAIGHT_FLUSH):
+        if category == _STRAIGHT_FLUSH and first == _ACE:
+            return "royal flush"
+        cards = [first - i for i in range(5)] if first > 3 else [3, 2, 1, 0, _ACE]
+        text = f"{_NAMES[first]} high"
+    elif category == _QUADS:
+        cards = [first] * 4 + [second]
+        text = _PLURALS[first]
+    elif category == _FULL_HOUSE:
+        cards = [first] * 3 + [second] * 2
+        text = f"{_PLURALS[first]} over {_PLURALS[second]}"
+    elif category == _TRIPS:
+        cards = [first] * 3 + ranks[1:3]
+        text = _PLURALS[first]
+    elif category == _TWO_PAIR:
+        cards = [first, first, second, second, ranks[2]]
+        text = f"{_PLURALS[first]} and {_PLURALS[second]}"
+    elif category == _ONE_PAIR:
+        cards = [first, first, *ranks[1:4]]
+        text = _PLURALS[first]
+    else:
+        cards = ranks
+        text = f"{_NAMES[first]} high"
+    return f"{_CLASS_OF[category]}, {text} ({'-'.join(_HIGH_CHARS[r] for r in cards)})"
+
+
+def describe_low(value: int) -> str:
+    """Words for a `low_value` or `low8_value`: ``'7-5-4-2-A'``, ``'pair of fours, 4-4-6-3-A'``."""
+    badness = _LOW_BASE - value
+    category = badness >> _CLASS_SHIFT
+    ranks = _nibbles(badness)
+    first, second = ranks[0], ranks[1]
+    if category == _NO_PAIR:
+        return "-".join(_LOW_CHARS[r] for r in ranks)
+    if category == _LOW_PAIR:
+        cards, text = [first, first, *ranks[1:4]], f"pair of {_low_plural(first)}"
+    elif category == _LOW_TWO_PAIR:
+        cards = [first, first, second, second, ranks[2]]
+        text = f"two pair, {_low_plural(first)} and {_low_plural(second)}"
+    elif category == _LOW_TRIPS:
+        cards, text = [first] * 3 + ranks[1:3], f"three {_low_plural(first)}"
+    elif category == _LOW_FULL_HOUSE:
+        cards = [first] * 3 + [second] * 2
+        text = f"full house, {_low_plural(first)} over {_low_plural(second)}"
+    else:
+        cards, text = [first] * 4 + [second], f"four {_low_plural(first)}"
+    return f"{text}, {'-'.join(_LOW_CHARS[r] for r in cards)}"
+
+
+def _low_plural(low_rank: int) -> str:
+    return _PLURALS[(low_rank - 1) % 13]

@@ -1,0 +1,330 @@
+"""PHH hand histories (TOML): writing finished hands, reading and replaying them through the engine.
+
+The writer emits what PokerKit 0.7.7's ``HandHistory.loads`` accepts: PHH seat order, stud ``sm``
+lines with all of a seat's cards in dealing order, ``finishing_stacks``, and ``_``-prefixed arena
+fields. ``.phhs`` files hold several hands as tables ``[1]``, ``[2]``, ...
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from arena.engine.actions import ActionKind
+from arena.engine.cards import Card, format_cards, parse_cards
+from arena.engine.errors import ArenaError, MalformedInput
+from arena.engine.events import ActionTaken, BoardDealt, HandMucked, HandShown, HoleCardsDealt
+from arena.engine.games import Variant, variant_for
+from arena.engine.rules import Rules, Stakes
+from arena.engine.state import BOARD, HandState
+
+_PHH_CODE = {
+    ActionKind.FOLD: "f",
+    ActionKind.CHECK: "cc",
+    ActionKind.CALL: "cc",
+    ActionKind.BRING_IN: "pb",
+}
+
+
+def phh_actions(state: HandState) -> list[str]:
+    """The hand's PHH ``actions`` list, built from its events."""
+    out: list[str] = []
+    for event in state.events:
+        if isinstance(event, ActionTaken):
+            if event.kind is ActionKind.RAISE:
+                out.append(f"p{event.seat + 1} cbr {event.to_chips}")
+            else:
+                out.append(f"p{event.seat + 1} {_PHH_CODE[event.kind]}")
+        elif isinstance(event, HoleCardsDealt):
+            out.append(f"d dh p{event.seat + 1} {format_cards(event.cards)}")
+        elif isinstance(event, BoardDealt):
+            out.append(f"d db {format_cards(event.cards)}")
+        elif isinstance(event, HandShown):
+            out.append(f"p{event.seat + 1} sm {format_cards(event.cards)}")
+        elif isinstance(event, HandMucked):
+            out.append(f"p{event.seat + 1} sm")
+    return out
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, str):
+        escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+        return f'"{escaped}"' if "'" in value or "\n" in value else f"'{value}'"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{k} = {_toml_value(v)}" for k, v in value.items()) + "}"
+    raise TypeError(f"cannot write {type(value).__name__} to PHH")
+
+
+def hand_fields(state: HandState, *, extra: Mapping[str, Any] | None = None,
+                players: Sequence[str] | None = None) -> dict[str, Any]:
+    """The PHH fields of a finished (or running) hand, in the standard's order."""
+    n = state.seat_count
+    stakes = state.stakes
+    variant = state.variant
+    fields: dict[str, Any] = {"variant": variant.code.value, "ante_trimming_status": False}
+    if variant.is_stud:
+        fields["antes"] = [stakes.ante] * n
+        fields["bring_in"] = stakes.bring_in
+    else:
+        fields["antes"] = [0] * n
+        fields["blinds_or_straddles"] = [stakes.small_blind, stakes.big_blind] + [0] * (n - 2)
+    fields["small_bet"] = stakes.small_bet
+    fields["big_bet"] = stakes.big_bet
+    fields["starting_stacks"] = list(state.starting_stacks)
+    fields["actions"] = phh_actions(state)
+    if players is not None:
+        fields["players"] = list(players)
+    if state.is_over:
+        fields["finishing_stacks"] = list(state.stacks)
+    if extra:
+        for key, value in extra.items():
+            fields[key if key.startswith("_") else f"_{key}"] = value
+    return fields
+
+
+def dumps_hand(fields: Mapping[str, Any]) -> str:
+    return "".join(f"{key} = {_toml_value(value)}\n" for key, value in fields.items())
+
+
+def dumps_hands(hands: Sequence[Mapping[str, Any]], *, first_index: int = 1) -> str:
+    """A ``.phhs`` text: one TOML table per hand, as PokerKit's ``dumps_all``."""
+    return "\n".join(f"[{first_index + i}]\n{dumps_hand(h)}" for i, h in enumerate(hands))
+
+
+# --------------------------------------------------------------------------- reading
+
+
+@dataclass
+class PhhHand:
+    """One hand read from a file: its fields and where it came from (for error messages)."""
+
+    name: str
+    fields: dict[str, Any]
+    errors: list[str] = field(default_factory=list)
+
+
+def loads(text: str, *, name: str = "<text>") -> list[PhhHand]:
+    """Read a ``.phh`` (one hand) or ``.phhs`` (tables of hands) text."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise MalformedInput(f"{name}: not valid TOML: {exc}") from None
+    if "variant" in data or "actions" in data:
+        return [PhhHand(name, data)]
+    hands: list[PhhHand] = []
+    for key, value in data.items():
+        if not isinstance(value, dict):
+            raise MalformedInput(f"{name}: top-level key {key!r} is neither a PHH field nor a hand table")
+        hands.append(PhhHand(f"{name}[{key}]", value))
+    if not hands:
+        raise MalformedInput(f"{name}: no hands in file")
+    return hands
+
+
+def load_file(path: str) -> list[PhhHand]:
+    with open(path, encoding="utf-8") as fh:
+        return loads(fh.read(), name=path)
+
+
+class ScriptedCards:
+    """Serves the cards a hand history says were dealt, in order, per seat and for the board.
+
+    It counts like a real deck (52 cards less dealt and burned), so the stud running-out rule
+    plays out exactly as it did live.
+    """
+
+    def __init__(self, hole: dict[int, list[Card]], board: list[Card], *, name: str) -> None:
+        self._hole = {seat: list(reversed(cards)) for seat, cards in hole.items()}
+        self._board = list(reversed(board))
+        self._remaining = 52
+        self._burned = 0
+        self._name = name
+
+    def __len__(self) -> int:
+        return self._remaining
+
+    def deal(self, seat: int) -> Card:
+        queue = self._board if seat == BOARD else self._hole.get(seat, [])
+        if not queue:
+            where = "the board" if seat == BOARD else f"p{seat + 1}"
+            raise MalformedInput(f"{self._name}: the history deals too few cards to {where}")
+        self._remaining -= 1
+        return queue.pop()
+
+    def burn(self) -> Card | None:
+        if self._remaining:
+            self._remaining -= 1
+            self._burned += 1
+        return None
+
+    def recycle_burned(self) -> None:
+        self._remaining += self._burned
+        self._burned = 0
+
+    def leftover(self) -> list[str]:
+        out = [f"p{s + 1}: {len(q)} card(s)" for s, q in self._hole.items() if q]
+        if self._board:
+            out.append(f"board: {len(self._board)} card(s)")
+        return out
+
+
+UNKNOWN_CARD_BASE = 52  # unknown cards ("??") are 52, 56, 60, ...: distinct, with distinct ranks
+
+
+def _parse_phh_cards(text: str, unknown: list[int]) -> list[Card]:
+    if len(text) % 2:
+        raise MalformedInput(f"not a card list: {text!r}")
+    out: list[Card] = []
+    for i in range(0, len(text), 2):
+        token = text[i : i + 2]
+        if token == "??":
+            out.append(UNKNOWN_CARD_BASE + 4 * len(unknown))
+            unknown.append(out[-1])
+        else:
+            out.append(parse_cards(token)[0])
+    return out
+
+
+def _required(hand: PhhHand, key: str, kind: type) -> Any:
+    if key not in hand.fields:
+        raise MalformedInput(f"{hand.name}: missing field {key!r}")
+    value = hand.fields[key]
+    if not isinstance(value, kind):
+        raise MalformedInput(f"{hand.name}: field {key!r} should be {kind.__name__}, got {value!r}")
+    return value
+
+
+def _int_list(hand: PhhHand, key: str, length: int) -> list[int]:
+    values = _required(hand, key, list)
+    if len(values) != length or not all(isinstance(v, int) for v in values):
+        raise MalformedInput(f"{hand.name}: field {key!r} should be {length} whole numbers, got {values!r}")
+    return [int(v) for v in values]
+
+
+def stakes_of(hand: PhhHand, variant: Variant, seat_count: int) -> Stakes:
+    antes = _int_list(hand, "antes", seat_count) if "antes" in hand.fields else [0] * seat_count
+    if len(set(antes)) > 1:
+        raise MalformedInput(f"{hand.name}: only equal antes are supported, got {antes}")
+    small_bet = _required(hand, "small_bet", int)
+    big_bet = _required(hand, "big_bet", int)
+    if variant.is_stud:
+        return Stakes(small_bet, big_bet, 0, 0, antes[0], _required(hand, "bring_in", int))
+    blinds = _int_list(hand, "blinds_or_straddles", seat_count)
+    if antes[0]:
+        raise MalformedInput(f"{hand.name}: antes are not part of {variant.code}")
+    return Stakes(small_bet, big_bet, min((b for b in blinds if b), default=0), max(blinds), 0, 0)
+
+
+def _seat(token: str, hand: PhhHand, line: int, seat_count: int) -> int:
+    if not token.startswith("p") or not token[1:].isdigit():
+        raise MalformedInput(f"{hand.name}: action {line + 1}: bad player {token!r}")
+    seat = int(token[1:]) - 1
+    if not 0 <= seat < seat_count:
+        raise MalformedInput(f"{hand.name}: action {line + 1}: no player {token}")
+    return seat
+
+
+def replay(hand: PhhHand, rules: Rules | None = None) -> HandState:
+    """Play a hand history through the engine and return the final state.
+
+    Raises :class:`MalformedInput` or an engine error naming the hand and the action.
+    """
+    variant = variant_for(_required(hand, "variant", str))
+    stacks = _required(hand, "starting_stacks", list)
+    seat_count = len(stacks)
+    stacks = _int_list(hand, "starting_stacks", seat_count)
+    actions = _required(hand, "actions", list)
+    stakes = stakes_of(hand, variant, seat_count)
+    hole: dict[int, list[Card]] = {}
+    board: list[Card] = []
+    parsed: list[list[str]] = []
+    unknown: list[int] = []
+    for line, raw in enumerate(actions):
+        if not isinstance(raw, str):
+            raise MalformedInput(f"{hand.name}: action {line + 1} is not a string: {raw!r}")
+        words = raw.split("#", 1)[0].split()
+        if not words:
+            raise MalformedInput(f"{hand.name}: action {line + 1} is empty")
+        parsed.append(words)
+        try:
+            if words[:2] == ["d", "dh"] and len(words) == 4:
+                seat = _seat(words[2], hand, line, seat_count)
+                hole.setdefault(seat, []).extend(_parse_phh_cards(words[3], unknown))
+            elif words[:2] == ["d", "db"] and len(words) == 3:
+                board.extend(_parse_phh_cards(words[2], unknown))
+        except MalformedInput as exc:
+            raise MalformedInput(f"{hand.name}: action {line + 1} {raw!r}: {exc}") from None
+    source = ScriptedCards(hole, board, name=hand.name)
+    rules = rules or Rules()
+    blinds = None if variant.is_stud else _int_list(hand, "blinds_or_straddles", seat_count)
+    state = HandState(variant, stacks, rules=rules, stakes=stakes, cards=source,
+                      manual_showdown=True, blinds=blinds)
+    for line, words in enumerate(parsed):
+        raw = " ".join(words)
+        if words[0] == "d":
+            if words[1] not in ("dh", "db") or len(words) != 4 - (words[1] == "db"):
+                raise MalformedInput(f"{hand.name}: action {line + 1} {raw!r}: unknown dealer action")
+            continue
+        seat = _seat(words[0], hand, line, seat_count)
+        try:
+            _apply(state, seat, words[1:], hand.name)
+        except ArenaError as exc:
+            raise type(exc)(f"{hand.name}: action {line + 1} {raw!r}: {exc}") from None
+    leftover = source.leftover()
+    if leftover:
+        raise MalformedInput(f"{hand.name}: cards dealt in the history but never used: {'; '.join(leftover)}")
+    return state
+
+
+def _apply(state: HandState, seat: int, words: list[str], name: str) -> None:
+    code = words[0]
+    if code == "sm":
+        if len(words) > 2:
+            raise MalformedInput("sm takes one card list")
+        state.show(seat, parse_cards(words[1]) if len(words) == 2 else None)
+        return
+    if state.actor is None:
+        raise MalformedInput("no player is to act here")
+    if code == "f" and len(words) == 1:
+        state.act(seat, ActionKind.FOLD)
+    elif code == "cc" and len(words) == 1:
+        if state.actor == seat:
+            legal = state.legal_actions()
+            state.act(seat, ActionKind.CHECK if legal.can_check else ActionKind.CALL)
+        else:
+            state.act(seat, ActionKind.CALL)
+    elif code == "pb" and len(words) == 1:
+        state.act(seat, ActionKind.BRING_IN)
+    elif code == "cbr" and len(words) == 2 and words[1].isdigit():
+        state.act(seat, ActionKind.RAISE, int(words[1]))
+    else:
+        raise MalformedInput(f"unknown or malformed action {' '.join(words)!r}")
+
+
+def iter_replays(
+    hands: Sequence[PhhHand], rules: Rules | None = None
+) -> Iterator[tuple[PhhHand, HandState | None, str | None]]:
+    """Replay each hand, collecting errors per hand instead of stopping at the first."""
+    for hand in hands:
+        try:
+            state = replay(hand, rules)
+        except ArenaError as exc:
+            yield hand, None, str(exc)
+            continue
+        expected = hand.fields.get("finishing_stacks")
+        if expected is not None and list(expected) != list(state.stacks):
+            diffs = [f"p{i + 1}: log {e}, engine {g}" for i, (e, g) in
+                     enumerate(zip(expected, state.stacks, strict=False)) if e != g]
+            yield hand, state, f"{hand.name}: finishing_stacks differ ({'; '.join(diffs)})"
+        elif not state.is_over:
+            yield hand, state, f"{hand.name}: the hand history ends before the hand does"
+        else:
+            yield hand, state, None

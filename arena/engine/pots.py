@@ -1,0 +1,100 @@
+"""Side pots from what each seat committed, and their award: hi-lo halves and odd chips."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from arena.engine.events import Pot, PotAwarded, PotShare
+
+
+def build_pots(committed: Sequence[int], live: Sequence[bool]) -> list[Pot]:
+    """Split the chips into a main pot and side pots (RULES.md §4 "Side pots").
+
+    Each live seat can win from every other seat only as much as it committed itself; the
+    chips of folded seats are dead money in the pots they reach. Pots with the same eligible
+    seats are merged.
+    """
+    levels = sorted({c for c, is_live in zip(committed, live, strict=True) if is_live and c > 0})
+    top = max(committed, default=0)
+    if levels and levels[-1] < top:
+        levels.append(top)  # folded seats' excess (only after a misdeal-like setup)
+    pots: list[Pot] = []
+    previous = 0
+    for level in levels:
+        amount = sum(min(c, level) - min(c, previous) for c in committed)
+        eligible = tuple(i for i, c in enumerate(committed) if live[i] and c >= level)
+        if not eligible:
+            eligible = pots[-1].eligible if pots else ()
+        if pots and pots[-1].eligible == eligible:
+            pots[-1] = Pot(pots[-1].amount_chips + amount, eligible)
+        elif amount:
+            pots.append(Pot(amount, eligible))
+        previous = level
+    return pots
+
+
+def split_evenly(amount: int, winners: Sequence[int]) -> tuple[int, ...]:
+    """Equal shares; odd chips one each to the first winners left of the button (RULES.md §4).
+
+    Seats are numbered from the first seat left of the button, so winners are taken in
+    ascending seat order.
+    """
+    ordered = sorted(winners)
+    share, odd = divmod(amount, len(ordered))
+    by_seat = {seat: share + (1 if k < odd else 0) for k, seat in enumerate(ordered)}
+    return tuple(by_seat[w] for w in winners)
+
+
+def award_pot(
+    pot_index: int,
+    pot: Pot,
+    high_values: Sequence[int | None],
+    low_values: Sequence[int | None] | None,
+    *,
+    split_high_low: bool,
+) -> list[PotAwarded]:
+    """Award one pot. ``*_values`` are per seat (bigger is better; None: no hand / no low).
+
+    With ``split_high_low`` the pot is halved when any eligible seat has a qualifying low,
+    the odd chip going to the high half; otherwise the best high hand takes it all. Without
+    it, ``low_values`` alone decide (razz) when ``high_values`` are all None.
+    """
+    eligible = pot.eligible
+    awards: list[PotAwarded] = []
+    if split_high_low and low_values is not None:
+        lows: list[tuple[int, int]] = []
+        for s in eligible:
+            value = low_values[s]
+            if value is not None:
+                lows.append((value, s))
+        if lows:
+            best_low = max(v for v, _ in lows)
+            low_winners = tuple(s for v, s in lows if v == best_low)
+            low_amount = pot.amount_chips // 2
+            high_amount = pot.amount_chips - low_amount
+            awards.append(_award(pot_index, PotShare.HIGH, high_amount, eligible, high_values))
+            awards.append(
+                PotAwarded(pot_index, PotShare.LOW, low_amount, low_winners,
+                           split_evenly(low_amount, low_winners))
+            )
+            return awards
+        return [_award(pot_index, PotShare.WHOLE, pot.amount_chips, eligible, high_values)]
+    values = high_values if low_values is None else low_values
+    return [_award(pot_index, PotShare.WHOLE, pot.amount_chips, eligible, values)]
+
+
+def _award(
+    pot_index: int, share: PotShare, amount: int, eligible: Sequence[int],
+    values: Sequence[int | None],
+) -> PotAwarded:
+    scored: list[tuple[int, int]] = []
+    for s in eligible:
+        value = values[s]
+        if value is not None:
+            scored.append((value, s))
+    if not scored:
+        winners = tuple(eligible)
+    else:
+        best = max(v for v, _ in scored)
+        winners = tuple(s for v, s in scored if v == best)
+    return PotAwarded(pot_index, share, amount, winners, split_evenly(amount, winners))

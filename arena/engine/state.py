@@ -1,0 +1,661 @@
+"""The hand state machine: forced bets, dealing, fixed-limit betting and showdown for every variant.
+
+Seats are numbered in PHH order: seat 0 is the first seat left of the button and the button is
+the last seat (heads-up: seat 0 is the big blind, seat 1 the button and small blind). The table
+layer maps its physical seats onto this order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+from arena.engine import evaluate as ev
+from arena.engine.actions import Action, ActionKind, LegalActions
+from arena.engine.cards import Card, Deck, rank_of, suit_of
+from arena.engine.errors import (
+    AmountOutOfRange,
+    HandOver,
+    IllegalAction,
+    MalformedAction,
+    NotYourTurn,
+)
+from arena.engine.events import (
+    ActionTaken,
+    BoardDealt,
+    Event,
+    ForcedBetPosted,
+    HandMucked,
+    HandResult,
+    HandShown,
+    HoleCardsDealt,
+    Pot,
+    PotAwarded,
+    PotShare,
+    UncalledBetReturned,
+)
+from arena.engine.games import Showdown, Variant
+from arena.engine.pots import award_pot, build_pots
+from arena.engine.rules import Rules, Stakes
+
+BOARD = -1  # the "seat" of board cards for card sources
+
+
+class CardSource(Protocol):
+    """Where cards come from: a seeded deck, or the cards a hand history says were dealt."""
+
+    def __len__(self) -> int: ...
+
+    def deal(self, seat: int) -> Card: ...
+
+    def burn(self) -> Card | None: ...
+
+    def recycle_burned(self) -> None: ...
+
+
+class SeededDeck(Deck):
+    """A deck from a per-hand seed, as a card source."""
+
+    __slots__ = ()
+
+    def deal(self, seat: int) -> Card:
+        return self.draw()
+
+
+_DEFAULT_RULES = Rules()
+
+
+class HandState:
+    """One hand in progress. Drive it with :meth:`act` until :attr:`is_over`.
+
+    Every public mutator validates first and changes nothing when it raises.
+    """
+
+    def __init__(
+        self,
+        variant: Variant,
+        starting_stacks: Sequence[int],
+        *,
+        rules: Rules = _DEFAULT_RULES,
+        stakes: Stakes | None = None,
+        seed: int = 0,
+        cards: CardSource | None = None,
+        manual_showdown: bool = False,
+        blinds: Sequence[int] | None = None,
+    ) -> None:
+        n = len(starting_stacks)
+        if not 2 <= n <= 8 + (0 if variant.is_stud else 2):
+            raise IllegalAction(f"{variant.code} needs 2 to {8 if variant.is_stud else 10} seats, got {n}")
+        if any(s <= 0 for s in starting_stacks):
+            raise IllegalAction("every seat dealt in needs a positive stack")
+        self.variant = variant
+        self.rules = rules
+        self.stakes = stakes if stakes is not None else rules.stakes
+        self.seat_count = n
+        self.starting_stacks: tuple[int, ...] = tuple(starting_stacks)
+        self.stacks: list[int] = list(starting_stacks)
+        self.bets: list[int] = [0] * n
+        self.committed: list[int] = [0] * n
+        self.folded: list[bool] = [False] * n
+        self.cards: list[list[Card]] = [[] for _ in range(n)]
+        self.is_up: list[list[bool]] = [[] for _ in range(n)]
+        self._up: list[list[Card]] = [[] for _ in range(n)]  # each seat's up cards, in order
+        self._legal: LegalActions | None = None  # cached for the current decision
+        self.board: list[Card] = []
+        self.events: list[Event] = []
+        self.source: CardSource = cards if cards is not None else SeededDeck(seed)
+        self.manual_showdown = manual_showdown
+        if variant.is_stud:
+            self.blinds: tuple[int, ...] = (0,) * n
+        elif blinds is not None:
+            if len(blinds) != n:
+                raise IllegalAction(f"{len(blinds)} blinds for {n} seats")
+            # PHH lists blinds from the seat left of the button; heads-up they are reversed.
+            self.blinds = tuple(reversed(blinds)) if n == 2 else tuple(blinds)
+        else:
+            self.blinds = ((self.stakes.big_blind, self.stakes.small_blind) if n == 2 else
+                           (self.stakes.small_blind, self.stakes.big_blind) + (0,) * (n - 2))
+        self.street_index = 0
+        self.actor: int | None = None
+        self.is_over = False
+        self.is_showdown_pending = False
+        self.result: HandResult | None = None
+        self.showdown_order: list[int] = []
+        self._to_act: list[bool] = [False] * n
+        self._acted_full: list[bool] = [False] * n
+        self._level = 0
+        self._full_level = 0
+        self._unit = 0
+        self._bet_count = 0
+        self._cap: int | None = None
+        self._big_allowed = False  # stud fourth street open pair: the big bet may be chosen
+        self._bring_in_seat: int | None = None
+        self._first_actor: int | None = None
+        self._last_aggressor: int | None = None
+        self._shown: list[bool | None] = [None] * n
+        self._start()
+
+    # ----------------------------------------------------------------- public queries
+
+    @property
+    def street(self) -> str:
+        return self.variant.streets[self.street_index].name
+
+    @property
+    def pot_chips(self) -> int:
+        return sum(self.committed)
+
+    def live_seats(self) -> list[int]:
+        return [i for i in range(self.seat_count) if not self.folded[i]]
+
+    def up_cards(self, seat: int) -> list[Card]:
+        return list(self._up[seat])
+
+    def legal_actions(self) -> LegalActions:
+        if self._legal is not None:
+            return self._legal
+        self._legal = self._compute_legal_actions()
+        return self._legal
+
+    def _compute_legal_actions(self) -> LegalActions:
+        seat = self.actor
+        if seat is None:
+            raise HandOver("no seat is to act: the hand is over" if self.is_over else "no seat is to act")
+        if seat == self._bring_in_seat:
+            bring_in_to = min(self.stakes.bring_in, self.stacks[seat])
+            raise_min, raise_max, raise_all_in = self._raise_range(seat)
+            return LegalActions(seat, False, False, None, False, bring_in_to, raise_min,
+                                raise_max, raise_all_in)
+        bet = self.bets[seat]
+        stack = self.stacks[seat]
+        owed = self._level - bet
+        if owed <= 0:
+            can_check, call_to, call_all_in = True, None, False
+        else:
+            can_check = False
+            call_to = bet + min(owed, stack)
+            call_all_in = owed >= stack
+        raise_min, raise_max, raise_all_in = self._raise_range(seat)
+        return LegalActions(seat, True, can_check, call_to, call_all_in, None, raise_min,
+                            raise_max, raise_all_in)
+
+    def _raise_range(self, seat: int) -> tuple[int | None, int | None, bool]:
+        if self._acted_full[seat]:
+            return None, None, False  # RULES.md §3: no re-raise unless someone raised after them
+        if self._cap is not None and self._bet_count >= self._cap:
+            return None, None, False
+        bet = self.bets[seat]
+        all_in_to = bet + self.stacks[seat]
+        level = self._level
+        if all_in_to <= level:
+            return None, None, False
+        for i in range(self.seat_count):
+            if i != seat and not self.folded[i] and self.stacks[i] + self.bets[i] > level:
+                break
+        else:
+            return None, None, False  # nobody could call a raise
+        low_to = self._full_level + self._unit
+        high_to = self._full_level + self.stakes.big_bet if self._big_allowed else low_to
+        raise_min = min(low_to, all_in_to)
+        raise_max = min(high_to, all_in_to)
+        return raise_min, raise_max, raise_max == all_in_to
+
+    # ----------------------------------------------------------------- actions
+
+    def act(self, seat: int, kind: ActionKind, raise_to: int | None = None, *,
+            automatic: bool = False) -> ActionTaken:
+        """Apply one action of ``seat``; raises (changing nothing) if it is not legal now."""
+        if self.is_over or self.actor is None:
+            raise HandOver("the hand is over" if self.is_over else "no seat is to act")
+        if seat != self.actor:
+            raise NotYourTurn(f"seat {seat} acted but seat {self.actor} is to act")
+        legal = self.legal_actions()
+        if kind is ActionKind.RAISE:
+            if raise_to is None:
+                raise MalformedAction("a raise needs a 'raise to' amount")
+            if legal.raise_min_to is None:
+                raise IllegalAction(f"seat {seat} may not bet or raise now")
+            if raise_to != legal.raise_min_to and raise_to != legal.raise_max_to:
+                amounts = " or ".join(str(a) for a in legal.raise_amounts())
+                raise AmountOutOfRange(f"raise to {raise_to} is not legal; raise to {amounts}")
+            return self._apply_raise(seat, raise_to, automatic)
+        if raise_to is not None:
+            raise MalformedAction(f"{kind.value} takes no amount")
+        if kind is ActionKind.FOLD:
+            if not legal.can_fold:
+                raise IllegalAction(f"seat {seat} may not fold now (post the bring-in or complete)")
+            self.folded[seat] = True
+            event = ActionTaken(seat, self.street_index, kind, self.bets[seat], 0, False, automatic)
+        elif kind is ActionKind.CHECK:
+            if not legal.can_check:
+                raise IllegalAction(f"seat {seat} may not check: {self._level - self.bets[seat]} to call")
+            event = ActionTaken(seat, self.street_index, kind, self.bets[seat], 0, False, automatic)
+        elif kind is ActionKind.CALL:
+            if legal.call_to_chips is None:
+                raise IllegalAction(f"seat {seat} has nothing to call; check instead")
+            added = legal.call_to_chips - self.bets[seat]
+            self._put(seat, added)
+            event = ActionTaken(seat, self.street_index, kind, self.bets[seat], added,
+                                self.stacks[seat] == 0, automatic)
+        elif kind is ActionKind.BRING_IN:
+            if legal.bring_in_to_chips is None:
+                raise IllegalAction(f"seat {seat} has no bring-in to post")
+            added = legal.bring_in_to_chips
+            self._put(seat, added)
+            self._bring_in_seat = None
+            self._level = max(self._level, self.bets[seat])
+            event = ActionTaken(seat, self.street_index, kind, self.bets[seat], added,
+                                self.stacks[seat] == 0, automatic)
+            for i in range(self.seat_count):
+                if i != seat and not self.folded[i] and self.stacks[i] > 0:
+                    self._to_act[i] = True
+        else:
+            raise MalformedAction(f"unknown action kind {kind!r}")
+        self._to_act[seat] = False
+        if kind is not ActionKind.FOLD:
+            self._acted_full[seat] = True
+        self.events.append(event)
+        self._advance(seat)
+        return event
+
+    def apply(self, action: Action, *, automatic: bool = False) -> ActionTaken:
+        if self.actor is None:
+            raise HandOver("no seat is to act")
+        return self.act(self.actor, action.kind, action.raise_to_chips, automatic=automatic)
+
+    def fold(self) -> ActionTaken:
+        return self.apply(Action(ActionKind.FOLD))
+
+    def check_or_call(self) -> ActionTaken:
+        legal = self.legal_actions()
+        kind = ActionKind.CHECK if legal.can_check else ActionKind.CALL
+        if legal.bring_in_to_chips is not None:
+            kind = ActionKind.BRING_IN
+        return self.apply(Action(kind))
+
+    def raise_to(self, amount: int) -> ActionTaken:
+        return self.apply(Action(ActionKind.RAISE, amount))
+
+    def _apply_raise(self, seat: int, raise_to: int, automatic: bool) -> ActionTaken:
+        added = raise_to - self.bets[seat]
+        self._put(seat, added)
+        self._bring_in_seat = None
+        increment = raise_to - self._full_level
+        unit = self._unit
+        if self._big_allowed and raise_to - self._full_level > self.stakes.small_bet:
+            unit = self.stakes.big_bet  # a big bet was made: further raises are big
+            self._unit = unit
+            self._big_allowed = False
+        full = increment * 2 >= unit  # RULES.md §3: at least half a bet counts as a full raise
+        self._level = raise_to
+        if full:
+            self._full_level = raise_to
+            self._bet_count += 1
+            for i in range(self.seat_count):
+                self._acted_full[i] = False
+        for i in range(self.seat_count):
+            if i != seat and not self.folded[i] and self.stacks[i] > 0:
+                self._to_act[i] = True
+        self._to_act[seat] = False
+        self._acted_full[seat] = True
+        self._last_aggressor = seat
+        event = ActionTaken(seat, self.street_index, ActionKind.RAISE, raise_to, added,
+                            self.stacks[seat] == 0, automatic)
+        self.events.append(event)
+        self._advance(seat)
+        return event
+
+    def _put(self, seat: int, chips: int) -> None:
+        self._legal = None
+        self.stacks[seat] -= chips
+        self.bets[seat] += chips
+        self.committed[seat] += chips
+
+    # ----------------------------------------------------------------- flow
+
+    def _start(self) -> None:
+        variant = self.variant
+        stakes = self.stakes
+        n = self.seat_count
+        if variant.is_stud and stakes.ante:
+            for seat in range(n):
+                amount = min(stakes.ante, self.stacks[seat])
+                self.stacks[seat] -= amount
+                self.committed[seat] += amount
+                self.events.append(ForcedBetPosted(seat, "ante", amount, self.stacks[seat] == 0))
+        if not variant.is_stud:
+            big = max(self.blinds)
+            # Blinds are posted small first: heads-up the button (seat 1) posts the small blind.
+            for seat in sorted(range(n), key=lambda i: (self.blinds[i], i)):
+                amount = self.blinds[seat]
+                if not amount:
+                    continue
+                posted = min(amount, self.stacks[seat])
+                self._put(seat, posted)
+                kind = "big blind" if amount == big else "small blind"
+                self.events.append(ForcedBetPosted(seat, kind, posted, self.stacks[seat] == 0))
+        self._deal_street()
+        self._begin_round()
+
+    def _begin_round(self) -> None:
+        """Set up the betting round of the current street, or skip it when nobody can bet."""
+        n = self.seat_count
+        street = self.variant.streets[self.street_index]
+        stakes = self.stakes
+        self._unit = stakes.big_bet if street.is_big_bet else stakes.small_bet
+        self._big_allowed = False
+        self._last_aggressor = None
+        able = [i for i in range(n) if not self.folded[i] and self.stacks[i] > 0]
+        if self.rules.uncapped_heads_up and len(able) == 2:
+            self._cap = None
+        else:
+            self._cap = 1 + self.rules.max_raises
+        for i in range(n):
+            self._acted_full[i] = False
+            self._to_act[i] = False
+        self._bring_in_seat = None
+        if self.street_index == 0 and not self.variant.is_stud:
+            self._level = max(self.bets)
+            bb_seat = max(range(n), key=lambda i: (self.blinds[i], i))
+            big = self.bets[bb_seat]
+            # The big blind is the opening bet; a short one counts only if at least half a bet.
+            self._full_level = big if big * 2 >= self._unit else 0
+            self._bet_count = 1 if self._full_level else 0
+            first = (bb_seat + 1) % n
+        else:
+            self._level = 0
+            self._full_level = 0
+            self._bet_count = 0
+            first = self._stud_opener() if self.variant.is_stud else 0
+        owing = [i for i in able if self.bets[i] < self._level]
+        if len(able) < 2 and not owing:
+            self._end_round()
+            return
+        if self.street_index == 0 and self.variant.is_stud:
+            self._bring_in_seat = first
+            if self.stakes.bring_in <= 0:
+                self._bring_in_seat = None
+            else:
+                for i in range(n):
+                    self._to_act[i] = False
+                self._to_act[first] = True
+        if self._bring_in_seat is None:
+            for i in able:
+                self._to_act[i] = True
+        if (self.variant.open_pair_big_bet and self.rules.stud_open_pair_big_bet
+                and self.street_index == 1 and self._any_open_pair()):
+            self._big_allowed = True
+        self._first_actor = None
+        self.actor = self._next_to_act(first, inclusive=True)
+        self._first_actor = self.actor
+
+    def _any_open_pair(self) -> bool:
+        for seat in range(self.seat_count):
+            if self.folded[seat]:
+                continue
+            ups = [rank_of(c) for c in self._up[seat]]
+            if len(ups) != len(set(ups)):
+                return True
+        return False
+
+    def _next_to_act(self, start: int, *, inclusive: bool) -> int | None:
+        n = self.seat_count
+        to_act = self._to_act
+        offset = 0 if inclusive else 1
+        for k in range(offset, n + offset):
+            i = (start + k) % n
+            if to_act[i]:
+                return i
+        return None
+
+    def _advance(self, seat: int) -> None:
+        self._legal = None
+        live = 0
+        for f in self.folded:
+            if not f:
+                live += 1
+        if live == 1:
+            self.actor = None
+            self._end_round()
+            return
+        nxt = self._next_to_act(seat, inclusive=False)
+        if nxt is not None:
+            self.actor = nxt
+            return
+        self.actor = None
+        self._end_round()
+
+    def _end_round(self) -> None:
+        """Return an uncalled bet, then deal on, run the board out, or end the hand."""
+        self._return_uncalled()
+        n = self.seat_count
+        for i in range(n):
+            self.bets[i] = 0
+        live = [i for i in range(n) if not self.folded[i]]
+        if len(live) == 1:
+            self._award_uncontested(live[0])
+            return
+        last_street = len(self.variant.streets) - 1
+        while self.street_index < last_street:
+            self.street_index += 1
+            self._deal_street()
+            able = sum(1 for i in live if self.stacks[i] > 0)
+            if able >= 2:
+                self._begin_round()
+                return
+        self._showdown()
+
+    def _return_uncalled(self) -> None:
+        bets = self.bets
+        top = max(bets)
+        if top == 0:
+            return
+        top_seats = [i for i, b in enumerate(bets) if b == top]
+        if len(top_seats) > 1:
+            return
+        seat = top_seats[0]
+        second = max(b for i, b in enumerate(bets) if i != seat)
+        excess = top - second
+        self.stacks[seat] += excess
+        self.bets[seat] -= excess
+        self.committed[seat] -= excess
+        self.events.append(UncalledBetReturned(seat, excess))
+
+    # ----------------------------------------------------------------- dealing
+
+    def _deal_street(self) -> None:
+        street = self.variant.streets[self.street_index]
+        source = self.source
+        if street.board_cards:
+            if street.burn:
+                source.burn()
+            cards = tuple(source.deal(BOARD) for _ in range(street.board_cards))
+            self.board.extend(cards)
+            self.events.append(BoardDealt(self.street_index, cards))
+            return
+        if self.street_index == 0 and self.rules.burn_before_hole_cards and not self.variant.is_stud:
+            source.burn()
+        seats = [i for i in range(self.seat_count) if not self.folded[i]]
+        per_seat = street.down_cards + street.up_cards
+        needed = per_seat * len(seats)
+        if self.variant.is_stud:
+            if len(source) < needed + (1 if street.burn else 0):
+                source.recycle_burned()  # RULES.md §1: burn cards go back into a short stub
+                if len(source) >= needed + 1 and street.burn:
+                    source.burn()
+            elif street.burn:
+                source.burn()
+            if len(source) < needed:
+                # Still short: one common card face up counts as every live seat's card.
+                card = source.deal(BOARD)
+                self.board.append(card)
+                self.events.append(BoardDealt(self.street_index, (card,), True))
+                return
+        elif street.burn:
+            source.burn()
+        # Cards go one at a time clockwise from seat 0, the first seat left of the button.
+        ups = (False,) * street.down_cards + (True,) * street.up_cards
+        dealt: list[list[Card]] = [[] for _ in seats]
+        for _round in range(per_seat):
+            for k, seat in enumerate(seats):
+                dealt[k].append(source.deal(seat))
+        for k, seat in enumerate(seats):
+            cards = tuple(dealt[k])
+            self.cards[seat].extend(cards)
+            self.is_up[seat].extend(ups)
+            if street.up_cards:
+                self._up[seat].extend(c for c, up in zip(cards, ups, strict=True) if up)
+            self.events.append(HoleCardsDealt(seat, self.street_index, cards, ups))
+
+    # ----------------------------------------------------------------- stud order
+
+    def _stud_opener(self) -> int:
+        live = [i for i in range(self.seat_count)
+                if not self.folded[i] and max(self._up[i], default=0) < 52]
+        variant = self.variant
+        if self.street_index == 0:
+            # Bring-in: lowest up card (aces high), razz the highest (aces low); ties by suit.
+            def door_key(seat: int) -> tuple[int, int]:
+                card = self._up[seat][-1]
+                rank = rank_of(card)
+                if variant.bring_in_by_high_card:
+                    rank = -1 if rank == 12 else rank
+                    return rank, suit_of(card)
+                return -rank, -suit_of(card)
+
+            return max(live, key=door_key)
+        board = self.board
+        by_suit = self.rules.stud_tie_break == "suit"
+        showing: Callable[[Sequence[Card]], int]
+        showing = ev.showing_low_value if variant.opens_by_low_showing else ev.showing_high_value
+
+        def show_key(seat: int) -> tuple[int, int, int]:
+            ups = self._up[seat] + board
+            value = showing(ups)
+            if not by_suit:
+                return value, 0, -seat
+            if variant.opens_by_low_showing:
+                top = max(ups, key=lambda c: (_low_rank(c), suit_of(c)))
+                return value, -suit_of(top), -seat  # razz: the lower suit acts first
+            top = max(ups)
+            return value, suit_of(top), -seat  # stud: the higher suit acts first
+
+        return max(live, key=show_key)
+
+    # ----------------------------------------------------------------- showdown
+
+    def _award_uncontested(self, winner: int) -> None:
+        pots = build_pots(self.committed, [not f for f in self.folded])
+        total = sum(self.committed)
+        award = PotAwarded(0, PotShare.WHOLE, total, (winner,), (total,))
+        self.stacks[winner] += total
+        self.events.append(award)
+        self._finish(tuple(pots), (award,), ())
+
+    def _showdown(self) -> None:
+        live = [i for i in range(self.seat_count) if not self.folded[i]]
+        start = self._last_aggressor if self._last_aggressor is not None else self._first_actor
+        if start is None or self.folded[start]:
+            start = live[0] if start is None else start
+        n = self.seat_count
+        order = [(start + k) % n for k in range(n)]
+        self.showdown_order = [i for i in order if not self.folded[i]]
+        if self.manual_showdown:
+            self.is_showdown_pending = True
+            return
+        for seat in self.showdown_order:
+            self._shown[seat] = True
+            self.events.append(HandShown(seat, tuple(self.cards[seat])))
+        self._settle()
+
+    def show(self, seat: int, cards: Sequence[Card] | None) -> None:
+        """Replay only: seat shows (``cards``) or mucks (``None``).
+
+        Before the showdown (all-in hands are often tabled early) the cards are checked and
+        remembered; at a pending showdown every live seat must show or muck once. Cards a
+        history left unknown (>= 52) are filled in from what is shown.
+        """
+        if self.folded[seat]:
+            raise IllegalAction(f"seat {seat} folded and has no hand to show")
+        if cards is not None:
+            own = self.cards[seat]
+            if len(cards) > len(own) or any(
+                c != o and o < 52 for c, o in zip(cards, own, strict=False)
+            ):
+                raise IllegalAction(f"seat {seat} shows cards it was not dealt")
+            own[: len(cards)] = cards
+            self._up[seat] = [c for c, up in zip(own, self.is_up[seat], strict=True) if up]
+        if not self.is_showdown_pending:
+            if self.is_over:
+                raise IllegalAction("the hand is over")
+            return
+        if cards is not None and len(cards) < len(self.cards[seat]):
+            return  # tabled early, before the last cards were dealt: the full show follows
+        if self._shown[seat] is not None:
+            raise IllegalAction(f"seat {seat} already showed or mucked")
+        if cards is None:
+            self._shown[seat] = False
+            self.events.append(HandMucked(seat))
+        else:
+            self._shown[seat] = True
+            self.events.append(HandShown(seat, tuple(cards)))
+        if all(self._shown[i] is not None for i in self.showdown_order):
+            self.is_showdown_pending = False
+            self._settle()
+
+    def _settle(self) -> None:
+        n = self.seat_count
+        contenders = [not self.folded[i] and self._shown[i] is not False for i in range(n)]
+        if not any(contenders):
+            contenders = [not f for f in self.folded]
+        high: list[int | None] = [None] * n
+        low: list[int | None] = [None] * n
+        variant = self.variant
+        board = self.board
+        for seat in range(n):
+            if not contenders[seat]:
+                continue
+            cards = self.cards[seat]
+            if max(cards) >= 52 or (board and max(board) >= 52):
+                raise IllegalAction(f"seat {seat} reaches the showdown with unknown cards")
+            if variant.is_omaha:
+                high[seat] = ev.omaha_high_value(cards, board)
+                low[seat] = ev.omaha_low8_value(cards, board)
+            else:
+                hand = cards + board if board else cards
+                if variant.showdown is Showdown.LOW:
+                    low[seat] = ev.low_value(hand)
+                else:
+                    high[seat] = ev.high_value(hand)
+                    if variant.showdown is Showdown.HIGH_LOW_8:
+                        low[seat] = ev.low8_value(hand)
+        pots = build_pots(self.committed, contenders)
+        awards: list[PotAwarded] = []
+        split = variant.showdown is Showdown.HIGH_LOW_8
+        for index, pot in enumerate(pots):
+            for award in award_pot(index, pot, high,
+                                   low if variant.showdown is not Showdown.HIGH else None,
+                                   split_high_low=split):
+                awards.append(award)
+                for seat, amount in zip(award.winners, award.amounts_chips, strict=True):
+                    self.stacks[seat] += amount
+                self.events.append(award)
+        self._finish(tuple(pots), tuple(awards), tuple(self.showdown_order))
+
+    def _finish(self, pots: tuple[Pot, ...], awards: tuple[PotAwarded, ...],
+                order: tuple[int, ...]) -> None:
+        self.is_over = True
+        self.actor = None
+        self.bets = [0] * self.seat_count
+        self.result = HandResult(
+            pots=pots,
+            awards=awards,
+            starting_stacks=self.starting_stacks,
+            final_stacks=tuple(self.stacks),
+            showdown_order=order,
+        )
+
+
+def _low_rank(card: Card) -> int:
+    rank = rank_of(card)
+    return -1 if rank == 12 else rank

@@ -1,0 +1,1 @@
+"""Match orchestration: rotation, seating, simulated and live matches."""

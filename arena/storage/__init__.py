@@ -1,0 +1,1 @@
+"""Storage: hand logs, results store and replay."""

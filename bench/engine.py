@@ -1,0 +1,144 @@
+"""Engine throughput: hands/s per game, 2 and 6 players, random and never-fold policies,
+our engine and PokerKit 0.7.7 side by side in one run, reported as ratios.
+
+    python -m bench.engine [--seconds 2.0] [--games FT,FO/8,...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+import tracemalloc
+import warnings
+from collections.abc import Callable
+
+from arena.engine.cards import derive_seed
+from arena.engine.games import HORSE, variant_for
+from arena.engine.rules import Rules
+from arena.engine.state import HandState
+from arena.match.policies import call_policy, random_policy
+
+RULES = Rules()
+
+
+def our_hands_per_second(game: str, players: int, policy_name: str, seconds: float) -> float:
+    variant = variant_for(game)
+    stacks = [RULES.starting_stack] * players
+    rng = random.Random(1)
+    policy = call_policy if policy_name == "call" else random_policy(rng)
+    hands = 0
+    started = time.perf_counter()
+    deadline = started + seconds
+    while True:
+        for _ in range(20):
+            state = HandState(variant, stacks, rules=RULES, seed=derive_seed(1, hands))
+            while not state.is_over:
+                action = policy(state.legal_actions())
+                state.act(state.actor, action.kind, action.raise_to_chips)  # type: ignore[arg-type]
+            hands += 1
+        now = time.perf_counter()
+        if now >= deadline:
+            return hands / (now - started)
+
+
+def _pokerkit_game(game: str) -> Callable[[], object]:
+    import pokerkit as pk
+
+    automations = tuple(pk.Automation)
+    mode = pk.Mode.CASH_GAME
+    if game == "FT":
+        g = pk.FixedLimitTexasHoldem(automations, False, 0, (10, 20), 20, 40, mode=mode)
+    elif game == "FO/8":
+        class FO8(pk.FixedLimitPokerMixin, pk.FixedLimitOmahaHoldemHighLowSplitEightOrBetter):
+            pass
+
+        g = FO8(automations, False, 0, (10, 20), 20, 40, mode=mode)
+    else:
+        cls = {"FR": pk.FixedLimitRazz, "F7S": pk.FixedLimitSevenCardStud,
+               "F7S/8": pk.FixedLimitSevenCardStudHighLowSplitEightOrBetter}[game]
+        g = cls(automations, False, 3, 5, 20, 40, mode=mode)
+    return g  # type: ignore[no-any-return]
+
+
+def pokerkit_hands_per_second(game: str, players: int, policy_name: str, seconds: float) -> float:
+    g = _pokerkit_game(game)
+    rng = random.Random(1)
+    hands = 0
+    started = time.perf_counter()
+    deadline = started + seconds
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        while time.perf_counter() < deadline or hands == 0:
+            state = g([RULES.starting_stack] * players, players)  # type: ignore[operator]
+            while state.status:
+                if state.can_post_bring_in():
+                    state.post_bring_in()
+                    continue
+                choices = []
+                if policy_name == "random":
+                    if state.can_fold():
+                        choices.append("f")
+                    if state.can_complete_bet_or_raise_to():
+                        choices.append("r")
+                if state.can_check_or_call():
+                    choices.append("c")
+                pick = choices[int(rng.random() * len(choices))]
+                if pick == "f":
+                    state.fold()
+                elif pick == "r":
+                    state.complete_bet_or_raise_to()
+                else:
+                    state.check_or_call()
+            hands += 1
+    return hands / (time.perf_counter() - started)
+
+
+def hand_memory_bytes(game: str, players: int) -> int:
+    """Bytes allocated by one hand in flight (measured mid-hand, after the first street)."""
+    variant = variant_for(game)
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    state = HandState(variant, [RULES.starting_stack] * players, rules=RULES, seed=3)
+    for _ in range(players + 1):
+        if state.is_over:
+            break
+        state.act(state.actor, *_call(state))  # type: ignore[arg-type]
+    used = tracemalloc.get_traced_memory()[0] - before
+    tracemalloc.stop()
+    del state
+    return used
+
+
+def _call(state: HandState) -> tuple[object, None]:
+    action = call_policy(state.legal_actions())
+    return action.kind, None
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seconds", type=float, default=2.0, help="time per cell and engine")
+    parser.add_argument("--games", default=",".join(HORSE))
+    args = parser.parse_args(argv)
+    print("| game | players | policy | arena hands/s | PokerKit hands/s | ratio |")
+    print("|---|---|---|---|---|---|")
+    worst = float("inf")
+    for game in args.games.split(","):
+        for players in (2, 6):
+            for policy in ("random", "call"):
+                ours = our_hands_per_second(game, players, policy, args.seconds)
+                theirs = pokerkit_hands_per_second(game, players, policy, args.seconds)
+                ratio = ours / theirs
+                worst = min(worst, ratio)
+                print(f"| {game} | {players} | {policy} | {ours:,.0f} | {theirs:,.1f} | {ratio:,.0f}x |",
+                      flush=True)
+    print(f"\nworst ratio: {worst:,.0f}x (target: at least 50x in every cell)")
+    mem = {g: hand_memory_bytes(g, 6) for g in args.games.split(",")}
+    print("memory of one 6-handed hand in flight: "
+          + ", ".join(f"{g} {b / 1024:.1f} KB" for g, b in mem.items()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,32 @@
+"""Golden tests: the 51 real WSOP 2023 Event #43 hands replay to their logged final stacks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from arena.engine.phh import iter_replays, load_file
+
+FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "wsop-2023-43"
+FILES = sorted(FIXTURES.glob("*.phh"))
+
+
+def test_fixture_set_is_complete() -> None:
+    """The fixture folder holds 51 hands (FT 7, FO/8 14, FR 10, F7S 13, F7S/8 7)."""
+    assert len(FILES) == 51
+    counts: dict[str, int] = {}
+    for path in FILES:
+        variant = load_file(str(path))[0].fields["variant"]
+        counts[variant] = counts.get(variant, 0) + 1
+    assert counts == {"FT": 7, "FO/8": 14, "FR": 10, "F7S": 13, "F7S/8": 7}
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
+def test_fixture_replays_to_finishing_stacks(path: Path) -> None:
+    """RULES.md §3-§4 on real hands: betting, side pots, hi-lo splits, mucks and all-ins."""
+    [(hand, state, error)] = list(iter_replays(load_file(str(path))))
+    assert error is None, error
+    assert state is not None and state.is_over
+    assert list(state.stacks) == hand.fields["finishing_stacks"]
+    assert sum(state.stacks) == sum(hand.fields["starting_stacks"])

@@ -1,0 +1,81 @@
+"""The `arena simulate` and `arena replay` commands, run as a user would."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from arena.cli import main
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "arena.cli", *args], capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_simulate_is_byte_identical_for_the_same_arguments(tmp_path: Path) -> None:
+    """RULES.md §1: every hand is dealt from a seed derived from the match seed."""
+    args = ["simulate", "--game", "horse", "--players", "6", "--hands", "300", "--seed", "5"]
+    assert main([*args, "--out", str(tmp_path / "a")]) == 0
+    assert main([*args, "--out", str(tmp_path / "b")]) == 0
+    a = (tmp_path / "a" / "hands.phhs").read_bytes()
+    assert a == (tmp_path / "b" / "hands.phhs").read_bytes()
+    assert main(["simulate", "--players", "6", "--hands", "300", "--seed", "6",
+                 "--out", str(tmp_path / "c")]) == 0
+    assert a != (tmp_path / "c" / "hands.phhs").read_bytes()
+
+
+def test_simulate_prints_a_summary_with_hands_per_second(tmp_path: Path) -> None:
+    out = run("simulate", "--game", "F7S/8", "--players", "3", "--hands", "50", "--seed", "1",
+              "--policy", "call", "--out", str(tmp_path))
+    assert out.returncode == 0, out.stderr
+    assert "played 50 hands (F7S/8 50)" in out.stdout
+    assert "hands/s" in out.stdout
+
+
+def test_replay_accepts_a_simulated_file_and_rejects_a_tampered_one(tmp_path: Path) -> None:
+    """`arena replay` exits non-zero naming the hand and the first difference."""
+    assert main(["simulate", "--players", "4", "--hands", "40", "--seed", "2", "--policy", "call",
+                 "--out", str(tmp_path)]) == 0
+    path = tmp_path / "hands.phhs"
+    ok = run("replay", str(path))
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    assert "40 of 40 hands replayed" in ok.stdout
+    lines = path.read_text().splitlines()
+    # Change the finishing stacks of hand 7 (keep the total): p1 gets one chip more, p2 one less.
+    start = lines.index("[7]")
+    k = next(i for i in range(start, len(lines)) if lines[i].startswith("finishing_stacks"))
+    values = [int(v) for v in lines[k].split("=", 1)[1].strip(" []").split(",")]
+    values[0] += 1
+    values[1] -= 1
+    lines[k] = f"finishing_stacks = [{', '.join(map(str, values))}]"
+    path.write_text("\n".join(lines) + "\n")
+    bad = run("replay", str(path))
+    assert bad.returncode == 1
+    assert "hands.phhs[7]: finishing_stacks differ (p1: log" in bad.stdout
+
+
+def test_replay_with_rules_override_and_show(tmp_path: Path) -> None:
+    assert main(["simulate", "--game", "FT", "--players", "3", "--hands", "5", "--seed", "3",
+                 "--policy", "call", "--set", "small_bet=50", "--set", "big_bet=100",
+                 "--set", "small_blind=25", "--set", "big_blind=50",
+                 "--out", str(tmp_path)]) == 0
+    out = run("replay", str(tmp_path / "hands.phhs"), "--show", "--hand", "2")
+    assert out.returncode == 0, out.stdout
+    assert "-- river" in out.stdout and "pot 1" in out.stdout
+    assert "1 of 1 hands replayed" in out.stdout
+
+
+def test_bad_rules_key_is_a_clear_error(tmp_path: Path) -> None:
+    out = run("simulate", "--hands", "1", "--set", "max_raisez=4")
+    assert out.returncode == 2
+    assert "unknown rules key 'max_raisez'" in out.stderr
+
+
+def test_corrupt_file_is_a_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "bad.phh"
+    path.write_text("variant = 'FT'\nactions = [\n")
+    out = run("replay", str(path))
+    assert out.returncode == 1
+    assert "bad.phh: not valid TOML" in out.stdout
