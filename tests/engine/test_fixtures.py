@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from arena.engine.phh import iter_replays, load_file
+from tests.shared_paths import FIXTURES
 
-FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "wsop-2023-43"
 FILES = sorted(FIXTURES.glob("*.phh"))
 
 
