@@ -16,7 +16,7 @@ demo: $(STAMP)
 	$(BIN)/python -m arena.demo
 
 lint: $(STAMP)
-	$(BIN)/ruff check arena tests bench bots scripts
+	$(BIN)/ruff check $(wildcard arena tests bench bots scripts)
 	$(BIN)/python scripts/gen_protos.py --check
 
 typecheck: $(STAMP)
