@@ -69,7 +69,9 @@ def hand_fields(state: HandState, *, extra: Mapping[str, Any] | None = None,
     n = state.seat_count
     stakes = state.stakes
     variant = state.variant
-    fields: dict[str, Any] = {"variant": variant.code.value, "ante_trimming_status": False}
+    # Antes are ordinary contributions here (a short ante makes a side pot), which PokerKit
+    # calls ante trimming.
+    fields: dict[str, Any] = {"variant": variant.code.value, "ante_trimming_status": True}
     if variant.is_stud:
         fields["antes"] = [stakes.ante] * n
         fields["bring_in"] = stakes.bring_in
@@ -260,6 +262,8 @@ def replay(hand: PhhHand, rules: Rules | None = None) -> HandState:
                 hole.setdefault(seat, []).extend(_parse_phh_cards(words[3], unknown))
             elif words[:2] == ["d", "db"] and len(words) == 3:
                 board.extend(_parse_phh_cards(words[2], unknown))
+            elif words[0] == "d":
+                raise MalformedInput("unknown dealer action (expected 'd dh pN CARDS' or 'd db CARDS')")
         except MalformedInput as exc:
             raise MalformedInput(f"{hand.name}: action {line + 1} {raw!r}: {exc}") from None
     source = ScriptedCards(hole, board, name=hand.name)

@@ -164,6 +164,9 @@ class HandState:
         if seat == self._bring_in_seat:
             bring_in_to = min(self.stakes.bring_in, self.stacks[seat])
             raise_min, raise_max, raise_all_in = self._raise_range(seat)
+            if raise_max is not None and raise_max <= bring_in_to:
+                raise_min = raise_max = None  # too short to complete: the bring-in is all in
+                raise_all_in = False
             return LegalActions(seat, False, False, None, False, bring_in_to, raise_min,
                                 raise_max, raise_all_in)
         bet = self.bets[seat]
@@ -372,6 +375,9 @@ class HandState:
             self._end_round()
             return
         if self.street_index == 0 and self.variant.is_stud:
+            # A seat all in on its ante cannot bring it in: the next seat with chips does.
+            while self.stacks[first] == 0:
+                first = (first + 1) % n
             self._bring_in_seat = first
             if self.stakes.bring_in <= 0:
                 self._bring_in_seat = None
@@ -415,6 +421,18 @@ class HandState:
             if not f:
                 live += 1
         if live == 1:
+            self.actor = None
+            self._end_round()
+            return
+        # Nobody can bet when at most one live seat has chips and it owes nothing.
+        able = -1
+        for i in range(self.seat_count):
+            if not self.folded[i] and self.stacks[i] > 0:
+                if able >= 0:
+                    able = -2
+                    break
+                able = i
+        if able == -1 or (able >= 0 and self.bets[able] >= self._level):
             self.actor = None
             self._end_round()
             return
@@ -545,6 +563,15 @@ class HandState:
     # ----------------------------------------------------------------- showdown
 
     def _award_uncontested(self, winner: int) -> None:
+        # An all-in winner wins from each seat only what it matched itself (RULES.md §4);
+        # anything above that was never called and goes back to whoever put it in.
+        cap = self.committed[winner]
+        for seat in range(self.seat_count):
+            excess = self.committed[seat] - cap
+            if excess > 0:
+                self.committed[seat] = cap
+                self.stacks[seat] += excess
+                self.events.append(UncalledBetReturned(seat, excess))
         pots = build_pots(self.committed, [not f for f in self.folded])
         total = sum(self.committed)
         award = PotAwarded(0, PotShare.WHOLE, total, (winner,), (total,))
