@@ -407,7 +407,9 @@ def omaha_low8_value(hole: Sequence[int], board: Sequence[int]) -> int | None:
 
 
 def showing_high_value(up_cards: Sequence[int]) -> int:
-    """Stud order of 1 to 5 up cards (5: four up cards and a stud common card): quads, trips, two pair, pair, high card, then kickers.
+    """Stud order of 1 to 5 up cards (5: four up cards and a stud common card).
+
+    Quads, full house, trips, two pair, pair, high card, then kickers.
 
     Straights and flushes do not count. Only hands with the same number of cards are compared.
     """
