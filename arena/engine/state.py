@@ -416,23 +416,19 @@ class HandState:
 
     def _advance(self, seat: int) -> None:
         self._legal = None
-        live = 0
-        for f in self.folded:
-            if not f:
-                live += 1
-        if live == 1:
-            self.actor = None
-            self._end_round()
-            return
-        # Nobody can bet when at most one live seat has chips and it owes nothing.
+        folded = self.folded
+        stacks = self.stacks
+        live = able_count = 0
         able = -1
         for i in range(self.seat_count):
-            if not self.folded[i] and self.stacks[i] > 0:
-                if able >= 0:
-                    able = -2
-                    break
-                able = i
-        if able == -1 or (able >= 0 and self.bets[able] >= self._level):
+            if not folded[i]:
+                live += 1
+                if stacks[i]:
+                    able_count += 1
+                    able = i
+        # The round is over with one live seat, or when at most one live seat has chips and it
+        # owes nothing (nobody could call a bet).
+        if live == 1 or able_count == 0 or (able_count == 1 and self.bets[able] >= self._level):
             self.actor = None
             self._end_round()
             return

@@ -1,0 +1,1 @@
+"""Leagues: statistics over recorded hands (mbb/hand with confidence intervals), crosstable, rankings."""

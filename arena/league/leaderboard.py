@@ -1,0 +1,149 @@
+"""Leaderboard output: an aligned terminal table, JSON and CSV, each returned as a string."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Collection, Sequence
+from typing import Any, Literal
+
+from arena.engine.games import VARIANTS
+from arena.league.stats import ALL_GAMES, Z_95, Estimate, Leaderboard
+
+CsvTable = Literal["results", "crosstable", "rankings"]
+JSON_FORMAT_VERSION = 1
+
+
+def game_label(game: str) -> str:
+    """``H FT``, ``O FO/8``, ... and ``all``: the H.O.R.S.E. letter beside the PHH code."""
+    return ALL_GAMES if game == ALL_GAMES else f"{VARIANTS[game].letter} {game}"
+
+
+def _num(value: float | None, spec: str = "+.1f") -> str:
+    return "n/a" if value is None else format(value, spec)
+
+
+def format_table(headers: Sequence[str], rows: Sequence[Sequence[str]], *,
+                 left_aligned: Collection[int] = (0,)) -> str:
+    """Columns padded to the widest cell: names left-aligned (by column index), numbers right."""
+    widths = [max(len(str(c)) for c in column) for column in zip(headers, *rows, strict=True)]
+
+    def line(cells: Sequence[str]) -> str:
+        return "  ".join(c.ljust(w) if i in left_aligned else c.rjust(w)
+                         for i, (c, w) in enumerate(zip(cells, widths, strict=True))).rstrip()
+
+    return "\n".join([line(headers), line(["-" * w for w in widths]), *(line(r) for r in rows)])
+
+
+def render_table(board: Leaderboard) -> str:
+    """Results per bot and game, the crosstable and both rankings, for a terminal."""
+    if not board.bots:
+        return "No completed hands yet."
+    results = [[s.bot, game_label(s.game), str(s.hands), f"{s.chips_won:+d}", _num(s.mean_mbb),
+                _num(s.raw.ci_half_width_mbb, ".1f"), _num(s.duplicate.ci_half_width_mbb, ".1f")]
+               for s in board.stats]
+    parts = [
+        "Results (mbb/hand = 1000 x chips / small bet; ±95% CI raw and duplicate-adjusted)",
+        format_table(["bot", "game", "hands", "chips", "mbb/hand", "±95% raw", "±95% dup"], results,
+                     left_aligned=(0, 1)),
+    ]
+    cells = []
+    for bot in board.bots:
+        row = [bot]
+        for opponent in board.bots:
+            pair = board.pair(bot, opponent)
+            if bot == opponent or pair is None:
+                row.append("." if bot == opponent else "-")
+            else:
+                star = "*" if pair.is_significant else ""
+                row.append(f"{_num(pair.mean_mbb)}±{_num(pair.duplicate.ci_half_width_mbb, '.1f')}{star}")
+        cells.append(row)
+    parts += ["", "Crosstable (row won from column, mbb/hand ±95%; * significant at 95%)",
+              format_table(["", *board.bots], cells)]
+    rank_rows = []
+    for bank, runoff in zip(board.total_bankroll, board.instant_runoff, strict=True):
+        out_round = "winner" if runoff.eliminated_in_round is None else str(runoff.eliminated_in_round)
+        rank_rows.append([str(bank.rank), bank.bot, _num(bank.score_mbb), runoff.bot, _num(runoff.score_mbb),
+                          out_round])
+    parts += ["", "Rankings",
+              format_table(["rank", "total bankroll", "mbb/hand", "instant run-off", "total vs survivors",
+                            "out in round"], rank_rows, left_aligned=(1, 3))]
+    return "\n".join(parts) + "\n"
+
+
+def _estimate(estimate: Estimate) -> dict[str, Any]:
+    return {"observations": estimate.observations, "stderr_mbb": estimate.stderr_mbb,
+            "ci_low_mbb": estimate.ci_low_mbb, "ci_high_mbb": estimate.ci_high_mbb,
+            "ci_half_width_mbb": estimate.ci_half_width_mbb}
+
+
+def to_dict(board: Leaderboard) -> dict[str, Any]:
+    """Plain data (no NaN: a missing interval is None) for JSON and for other servers."""
+    return {
+        "format_version": JSON_FORMAT_VERSION,
+        "confidence": 0.95,
+        "z": Z_95,
+        "bots": list(board.bots),
+        "results": [{"bot": s.bot, "game": s.game, "hands": s.hands, "chips_won": s.chips_won,
+                     "mbb_per_hand": s.mean_mbb, "raw": _estimate(s.raw),
+                     "duplicate_adjusted": _estimate(s.duplicate)} for s in board.stats],
+        "crosstable": [{"bot": p.bot, "opponent": p.opponent, "hands": p.hands, "chips_won": p.chips_won,
+                        "mbb_per_hand": p.mean_mbb, "raw": _estimate(p.raw),
+                        "duplicate_adjusted": _estimate(p.duplicate), "p_value": p.p_value,
+                        "is_significant": p.is_significant} for p in board.crosstable],
+        "rankings": {
+            "total_bankroll": [{"rank": e.rank, "bot": e.bot, "mbb_per_hand": e.score_mbb,
+                                "ci_half_width_mbb": e.ci_half_width_mbb} for e in board.total_bankroll],
+            "instant_runoff": [{"rank": e.rank, "bot": e.bot, "total_vs_survivors_mbb": e.score_mbb,
+                                "eliminated_in_round": e.eliminated_in_round} for e in board.instant_runoff],
+        },
+    }
+
+
+def to_json(board: Leaderboard, *, indent: int | None = 2) -> str:
+    return json.dumps(to_dict(board), indent=indent, allow_nan=False) + "\n"
+
+
+CSV_HEADERS: dict[str, tuple[str, ...]] = {
+    "results": ("bot", "game", "hands", "chips_won", "mbb_per_hand", "stderr_mbb", "ci_low_mbb",
+                "ci_high_mbb", "dup_observations", "dup_stderr_mbb", "dup_ci_low_mbb", "dup_ci_high_mbb"),
+    "crosstable": ("bot", "opponent", "hands", "chips_won", "mbb_per_hand", "stderr_mbb", "ci_low_mbb",
+                   "ci_high_mbb", "dup_stderr_mbb", "dup_ci_low_mbb", "dup_ci_high_mbb", "p_value",
+                   "is_significant"),
+    "rankings": ("ranking", "rank", "bot", "score_mbb", "ci_half_width_mbb", "eliminated_in_round"),
+}
+
+
+def _cell(value: object) -> str:
+    """Empty for missing; floats in full precision (repr) so the file parses back exactly."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return repr(value) if isinstance(value, float) else str(value)
+
+
+def to_csv(board: Leaderboard, *, table: CsvTable = "results") -> str:
+    """One table as CSV with a header row: ``results`` (bot x game), ``crosstable`` or ``rankings``."""
+    rows: list[Sequence[object]] = []
+    if table == "results":
+        rows = [(s.bot, s.game, s.hands, s.chips_won, s.mean_mbb, s.raw.stderr_mbb, s.raw.ci_low_mbb,
+                 s.raw.ci_high_mbb, s.duplicate.observations, s.duplicate.stderr_mbb, s.duplicate.ci_low_mbb,
+                 s.duplicate.ci_high_mbb) for s in board.stats]
+    elif table == "crosstable":
+        rows = [(p.bot, p.opponent, p.hands, p.chips_won, p.mean_mbb, p.raw.stderr_mbb, p.raw.ci_low_mbb,
+                 p.raw.ci_high_mbb, p.duplicate.stderr_mbb, p.duplicate.ci_low_mbb, p.duplicate.ci_high_mbb,
+                 p.p_value, p.is_significant) for p in board.crosstable]
+    elif table == "rankings":
+        rows = [("total_bankroll", e.rank, e.bot, e.score_mbb, e.ci_half_width_mbb, None)
+                for e in board.total_bankroll]
+        rows += [("instant_runoff", e.rank, e.bot, e.score_mbb, None, e.eliminated_in_round)
+                 for e in board.instant_runoff]
+    else:
+        raise ValueError(f"unknown CSV table {table!r}; known: {', '.join(CSV_HEADERS)}")
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_HEADERS[table])
+    writer.writerows([_cell(v) for v in row] for row in rows)
+    return out.getvalue()

@@ -1,0 +1,284 @@
+"""Prometheus metrics: every arena metric in one module, on a registry owned by one server instance.
+
+Names start with ``arena_``, times are in seconds, counters end in ``_total``. Label values come
+from closed sets (game codes, `Reason`) or, for ``bot``, from at most ``bot_label_cap`` registered
+bots; any other bot is counted as ``other``, so a flood of names cannot flood Prometheus.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import StrEnum
+from socketserver import ThreadingMixIn
+from typing import TYPE_CHECKING, Any
+from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, make_wsgi_app
+from prometheus_client.metrics_core import GaugeMetricFamily, Metric
+
+from arena.engine.games import HORSE
+from arena.league.stats import ALL_GAMES, Leaderboard
+
+if TYPE_CHECKING:
+    from wsgiref.types import StartResponse, WSGIApplication
+
+GAME_LABELS: tuple[str, ...] = (*HORSE, ALL_GAMES)
+OTHER_BOT = "other"
+DEFAULT_BOT_LABEL_CAP = 64
+# 1 ms .. 30 s: a local bot answers in milliseconds, the default limit is 2 s plus a 30 s time bank.
+LATENCY_BUCKETS_SECONDS: tuple[float, ...] = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5,
+                                               1.0, 2.5, 5.0, 10.0, 30.0)
+
+
+class Reason(StrEnum):
+    """Why a seat acted by default or an answer was refused: the ``reason`` label's values."""
+
+    TIMEOUT = "timeout"
+    ABSENT = "absent"
+    MALFORMED = "malformed"
+    OUT_OF_RANGE = "out_of_range"
+    NOT_YOUR_TURN = "not_your_turn"
+    STALE = "stale"
+    PERMISSION_DENIED = "permission_denied"
+
+
+TIMEOUT_REASONS: tuple[Reason, ...] = (Reason.TIMEOUT, Reason.ABSENT)
+INVALID_ACTION_REASONS: tuple[Reason, ...] = tuple(r for r in Reason if r not in TIMEOUT_REASONS)
+
+
+class BotLabels:
+    """The bounded set of ``bot`` label values: registered bots up to a cap, then ``other``."""
+
+    def __init__(self, cap: int = DEFAULT_BOT_LABEL_CAP) -> None:
+        if cap < 0:
+            raise ValueError(f"bot label cap must be >= 0, not {cap}")
+        self.cap = cap
+        self._admitted: set[str] = set()
+        self._lock = threading.Lock()
+
+    def admit(self, bot: str) -> bool:
+        """Give ``bot`` its own label if there is room; False when it will be counted as ``other``."""
+        with self._lock:
+            if bot in self._admitted:
+                return True
+            if bot == OTHER_BOT or len(self._admitted) >= self.cap:
+                return False
+            self._admitted.add(bot)
+            return True
+
+    def label(self, bot: str | None) -> str:
+        return bot if bot is not None and bot in self._admitted else OTHER_BOT
+
+    def __contains__(self, bot: object) -> bool:
+        return bot in self._admitted
+
+    def __len__(self) -> int:
+        return len(self._admitted)
+
+
+class LeaderboardCollector:
+    """Gauges read from the latest leaderboard snapshot at scrape time (no per-hand work)."""
+
+    def __init__(self, bot_labels: BotLabels) -> None:
+        self._bot_labels = bot_labels
+        self._board: Leaderboard | None = None
+
+    def update(self, board: Leaderboard) -> None:
+        self._board = board  # one reference swap: a scrape sees the old or the new snapshot
+
+    def collect(self) -> Iterable[Metric]:
+        mean = GaugeMetricFamily("arena_leaderboard_mbb_per_hand",
+                                 "Mean result per hand in milli-big-blinds (big blind = small bet).",
+                                 labels=["bot", "game"])
+        half = GaugeMetricFamily("arena_leaderboard_ci_half_width_mbb_per_hand",
+                                 "Half-width of the 95% confidence interval of the mean, raw or "
+                                 "duplicate-adjusted.", labels=["bot", "game", "variance"])
+        hands = GaugeMetricFamily("arena_leaderboard_hands", "Completed hands in the leaderboard snapshot.",
+                                  labels=["bot", "game"])
+        board = self._board
+        for stats in board.stats if board is not None else ():
+            if stats.bot not in self._bot_labels or stats.game not in GAME_LABELS:
+                continue  # a mean has no meaningful "other" aggregate: unlabelled bots are left out
+            mean.add_metric([stats.bot, stats.game], stats.mean_mbb)
+            hands.add_metric([stats.bot, stats.game], stats.hands)
+            for variance, estimate in (("raw", stats.raw), ("duplicate", stats.duplicate)):
+                if estimate.ci_half_width_mbb is not None:
+                    half.add_metric([stats.bot, stats.game, variance], estimate.ci_half_width_mbb)
+        return [mean, half, hands]
+
+
+class ArenaMetrics:
+    """The dealer's metrics facade; every method is cheap and thread-safe."""
+
+    def __init__(self, registry: CollectorRegistry | None = None, *,
+                 bot_label_cap: int = DEFAULT_BOT_LABEL_CAP) -> None:
+        self.registry = CollectorRegistry() if registry is None else registry
+        self.bot_labels = BotLabels(bot_label_cap)
+        r = self.registry
+        self.hands = Counter("arena_hands", "Hands played to the end, by game (PHH code).", ["game"],
+                             registry=r)
+        self.decisions = Counter("arena_decisions", "Decisions answered by bots.", ["bot"], registry=r)
+        self.think_seconds = Histogram("arena_decision_think_seconds",
+                                       "Time a bot spent deciding, as measured at the bot.",
+                                       buckets=LATENCY_BUCKETS_SECONDS, registry=r)
+        self.network_seconds = Histogram("arena_decision_network_seconds",
+                                         "Round trip of a decision minus the bot's think time.",
+                                         buckets=LATENCY_BUCKETS_SECONDS, registry=r)
+        self.timeouts = Counter("arena_timeouts", "Decisions acted by default: timed out or seat absent.",
+                                ["bot", "reason"], registry=r)
+        self.invalid_actions = Counter("arena_invalid_actions", "Answers refused, by reason.",
+                                       ["bot", "reason"], registry=r)
+        self.bot_labels_gauge = Gauge("arena_bot_labels",
+                                      "Registered bots with their own bot label (admitted) or counted as "
+                                      "bot=\"other\" because the cap was reached (refused).", ["state"],
+                                      registry=r)
+        self.connected_bots = Gauge("arena_connected_bots", "Bots connected now.", registry=r)
+        self.active_tables = Gauge("arena_active_tables", "Tables dealing now.", registry=r)
+        self._refused: set[str] = set()
+        for state in ("admitted", "refused"):
+            self.bot_labels_gauge.labels(state=state)
+        self.leaderboard = LeaderboardCollector(self.bot_labels)
+        r.register(self.leaderboard)
+        for game in HORSE:  # zero series exist from the start, so rate() and absent() behave
+            self.hands.labels(game=game)
+        self._init_bot_series(OTHER_BOT)
+
+    def _init_bot_series(self, label: str) -> None:
+        self.decisions.labels(bot=label)
+        for reason in TIMEOUT_REASONS:
+            self.timeouts.labels(bot=label, reason=reason.value)
+        for reason in INVALID_ACTION_REASONS:
+            self.invalid_actions.labels(bot=label, reason=reason.value)
+
+    def register_bot(self, bot: str) -> str:
+        """Give a registered bot its own ``bot`` label if under the cap; returns the label it gets."""
+        if bot in self.bot_labels:
+            return bot
+        if not self.bot_labels.admit(bot):
+            self._refused.add(bot)  # registered bots only: bounded by the bots table
+            self.bot_labels_gauge.labels(state="refused").set(len(self._refused))
+            return OTHER_BOT
+        self.bot_labels_gauge.labels(state="admitted").set(len(self.bot_labels))
+        self._init_bot_series(bot)
+        return bot
+
+    def hand_played(self, game: str) -> None:
+        if game not in HORSE:
+            raise ValueError(f"unknown game {game!r}; known: {', '.join(HORSE)}")
+        self.hands.labels(game=game).inc()
+
+    def decision(self, think_seconds: float, network_seconds: float, *, bot: str | None = None) -> None:
+        """One answered decision. Negative times (clock skew between bot and dealer) count as 0."""
+        self.decisions.labels(bot=self.bot_labels.label(bot)).inc()
+        self.think_seconds.observe(max(0.0, think_seconds))
+        self.network_seconds.observe(max(0.0, network_seconds))
+
+    def timeout(self, reason: Reason | str = Reason.TIMEOUT, *, bot: str | None = None) -> None:
+        code = _reason(reason, TIMEOUT_REASONS)
+        self.timeouts.labels(bot=self.bot_labels.label(bot), reason=code).inc()
+
+    def invalid_action(self, reason: Reason | str, *, bot: str | None = None) -> None:
+        code = _reason(reason, INVALID_ACTION_REASONS)
+        self.invalid_actions.labels(bot=self.bot_labels.label(bot), reason=code).inc()
+
+    def bot_connected(self, delta: int = 1) -> None:
+        """+1 when a bot connects, -1 when it goes."""
+        if delta not in (1, -1):
+            raise ValueError(f"delta must be +1 or -1, not {delta}")
+        self.connected_bots.inc(delta)
+
+    def table_started(self) -> None:
+        self.active_tables.inc()
+
+    def table_ended(self) -> None:
+        self.active_tables.dec()
+
+    def update_leaderboard(self, board: Leaderboard) -> None:
+        """Publish a snapshot; its bots are registered bots, so they get labels while under the cap."""
+        for bot in board.bots:
+            self.register_bot(bot)
+        self.leaderboard.update(board)
+
+
+def _reason(reason: Reason | str, allowed: tuple[Reason, ...]) -> str:
+    try:
+        value = Reason(reason)
+    except ValueError:
+        value = None
+    if value not in allowed:
+        raise ValueError(f"reason {reason!r} is not one of {', '.join(r.value for r in allowed)}")
+    return str(value)
+
+
+class _QuietHandler(WSGIRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        """Scrapes every few seconds would flood stderr."""
+
+
+class _ThreadingServer(ThreadingMixIn, WSGIServer):
+    daemon_threads = True
+
+
+class _ThreadingServer6(_ThreadingServer):
+    address_family = socket.AF_INET6
+
+
+def _metrics_only(app: WSGIApplication) -> WSGIApplication:
+    def serve(environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+        if environ.get("PATH_INFO", "") != "/metrics":
+            start_response("404 Not Found", [("Content-Type", "text/plain")])
+            return [b"metrics are at /metrics\n"]
+        return app(environ, start_response)
+
+    return serve
+
+
+@dataclass
+class MetricsServer:
+    """A running ``/metrics`` endpoint; `stop` (or leaving the ``with`` block) shuts it down."""
+
+    server: WSGIServer
+    thread: threading.Thread
+
+    @property
+    def host(self) -> str:
+        return str(self.server.server_address[0])
+
+    @property
+    def port(self) -> int:
+        return int(self.server.server_address[1])
+
+    @property
+    def url(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}/metrics"
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join(timeout=5.0)
+
+    def __enter__(self) -> MetricsServer:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()
+
+
+def start_metrics_server(port: int, registry: CollectorRegistry, addr: str = "127.0.0.1", *,
+                         poll_interval_seconds: float = 0.05) -> MetricsServer:
+    """Serve ``registry`` at ``/metrics`` on a daemon thread; port 0 picks a free port (``.port``).
+
+    Binds to localhost by default: metrics name the bots, so exposing them is a deliberate choice.
+    ``poll_interval_seconds`` bounds how long `MetricsServer.stop` waits for the serving loop.
+    """
+    server_class = _ThreadingServer6 if ":" in addr else _ThreadingServer
+    server = make_server(addr, port, _metrics_only(make_wsgi_app(registry)), server_class,
+                         handler_class=_QuietHandler)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": poll_interval_seconds},
+                              name=f"arena-metrics-{server.server_address[1]}", daemon=True)
+    thread.start()
+    return MetricsServer(server, thread)
