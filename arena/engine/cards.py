@@ -6,6 +6,7 @@ A card is ``rank_index * 4 + suit_index``: ranks ``23456789TJQKA`` (0..12), suit
 
 from __future__ import annotations
 
+import _random
 import hashlib
 import random
 from collections.abc import Iterable, Sequence
@@ -86,7 +87,12 @@ class Deck:
     __slots__ = ("_cards", "_rng", "_top", "burned")
 
     def __init__(self, seed: int, cards: Sequence[Card] = FULL_DECK) -> None:
-        self._rng = random.Random(seed)
+        # For int seeds random.Random(seed) only forwards to its C base class, so seeding the
+        # base directly gives the same Mersenne Twister sequence without the Python-level
+        # seed() wrapper (a per-hand cost). Other seed types keep random.Random's conversion.
+        self._rng: _random.Random = (
+            _random.Random(seed) if type(seed) is int else random.Random(seed)
+        )
         self._cards = list(cards)
         self._top = 0
         self.burned: list[Card] = []
@@ -108,7 +114,24 @@ class Deck:
         return card
 
     def draw_many(self, count: int) -> list[Card]:
-        return [self.draw() for _ in range(count)]
+        """``count`` cards in draw order: the same random calls and cards as ``count`` draws."""
+        cards = self._cards
+        top = self._top
+        end = top + count
+        if end > len(cards):
+            # Draw what there is one by one so the deck fails exactly where draw() would.
+            return [self.draw() for _ in range(count)]
+        random_ = self._rng.random
+        size = len(cards)
+        out: list[Card] = []
+        for i in range(top, end):
+            pick = i + int(random_() * (size - i))
+            card = cards[pick]
+            cards[pick] = cards[i]
+            cards[i] = card
+            out.append(card)
+        self._top = end
+        return out
 
     def burn(self) -> Card:
         card = self.draw()

@@ -16,6 +16,11 @@ def build_pots(committed: Sequence[int], live: Sequence[bool]) -> list[Pot]:
     """
     levels = sorted({c for c, is_live in zip(committed, live, strict=True) if is_live and c > 0})
     top = max(committed, default=0)
+    if len(levels) == 1 and levels[0] == top:
+        # The usual case, no side pots: one pot of every chip, for the live seats that put in
+        # the most (what the general loop below computes for a single level).
+        eligible = tuple(i for i, c in enumerate(committed) if live[i] and c == top)
+        return [Pot(sum(committed), eligible)]
     if levels and levels[-1] < top:
         levels.append(top)  # folded seats' excess (only after a misdeal-like setup)
     pots: list[Pot] = []
@@ -39,6 +44,8 @@ def split_evenly(amount: int, winners: Sequence[int]) -> tuple[int, ...]:
     Seats are numbered from the first seat left of the button, so winners are taken in
     ascending seat order.
     """
+    if len(winners) == 1:
+        return (amount,)
     ordered = sorted(winners)
     share, odd = divmod(amount, len(ordered))
     by_seat = {seat: share + (1 if k < odd else 0) for k, seat in enumerate(ordered)}

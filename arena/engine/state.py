@@ -64,6 +64,68 @@ class SeededDeck(Deck):
 
 _DEFAULT_RULES = Rules()
 
+_CACHE_LIMIT = 256  # the caches below hold a few entries per table setup; cleared when full
+
+# Rules.stakes builds a new Stakes on every read; a hand needs it once, so keep one per Rules
+# object (the entry holds the Rules itself, so its id cannot be reused while cached).
+_STAKES_BY_RULES: dict[int, tuple[Rules, Stakes]] = {}
+
+
+def _stakes_of(rules: Rules) -> Stakes:
+    entry = _STAKES_BY_RULES.get(id(rules))
+    if entry is not None and entry[0] is rules:
+        return entry[1]
+    if len(_STAKES_BY_RULES) >= _CACHE_LIMIT:
+        _STAKES_BY_RULES.clear()
+    stakes = rules.stakes
+    _STAKES_BY_RULES[id(rules)] = (rules, stakes)
+    return stakes
+
+
+class _BlindPlan:
+    """How a tuple of blinds is posted: (seat, amount, kind) small first, and the big blind seat."""
+
+    __slots__ = ("big_blind_seat", "posts")
+
+    def __init__(self, blinds: tuple[int, ...]) -> None:
+        n = len(blinds)
+        big = max(blinds)
+        # Blinds are posted small first: heads-up the button (seat 1) posts the small blind.
+        order = sorted(range(n), key=lambda i: (blinds[i], i))
+        self.posts: tuple[tuple[int, int, str], ...] = tuple(
+            (seat, blinds[seat], "big blind" if blinds[seat] == big else "small blind")
+            for seat in order if blinds[seat]
+        )
+        self.big_blind_seat = max(range(n), key=lambda i: (blinds[i], i))
+
+
+_BLIND_PLANS: dict[tuple[int, ...], _BlindPlan] = {}
+
+# LegalActions is an immutable value and the same few values come up decision after decision
+# (the same seat owing the same bet): share one instance per value instead of building one
+# per decision.
+_LegalKey = tuple[int, bool, bool, int | None, bool, int | None, int | None, int | None, bool]
+_LEGAL_VALUES: dict[_LegalKey, LegalActions] = {}
+_LEGAL_CACHE_LIMIT = 4096
+
+
+def _legal_value(*key: *_LegalKey) -> LegalActions:
+    value = _LEGAL_VALUES.get(key)
+    if value is None:
+        if len(_LEGAL_VALUES) >= _LEGAL_CACHE_LIMIT:
+            _LEGAL_VALUES.clear()
+        value = _LEGAL_VALUES[key] = LegalActions(*key)
+    return value
+
+
+def _blind_plan(blinds: tuple[int, ...]) -> _BlindPlan:
+    plan = _BLIND_PLANS.get(blinds)
+    if plan is None:
+        if len(_BLIND_PLANS) >= _CACHE_LIMIT:
+            _BLIND_PLANS.clear()
+        plan = _BLIND_PLANS[blinds] = _BlindPlan(blinds)
+    return plan
+
 
 class HandState:
     """One hand in progress. Drive it with :meth:`act` until :attr:`is_over`.
@@ -84,13 +146,14 @@ class HandState:
         blinds: Sequence[int] | None = None,
     ) -> None:
         n = len(starting_stacks)
-        if not 2 <= n <= 8 + (0 if variant.is_stud else 2):
-            raise IllegalAction(f"{variant.code} needs 2 to {8 if variant.is_stud else 10} seats, got {n}")
-        if any(s <= 0 for s in starting_stacks):
+        is_stud = variant.is_stud
+        if not 2 <= n <= 8 + (0 if is_stud else 2):
+            raise IllegalAction(f"{variant.code} needs 2 to {8 if is_stud else 10} seats, got {n}")
+        if min(starting_stacks) <= 0:
             raise IllegalAction("every seat dealt in needs a positive stack")
         self.variant = variant
         self.rules = rules
-        self.stakes = stakes if stakes is not None else rules.stakes
+        self.stakes = stakes if stakes is not None else _stakes_of(rules)
         self.seat_count = n
         self.starting_stacks: tuple[int, ...] = tuple(starting_stacks)
         self.stacks: list[int] = list(starting_stacks)
@@ -104,8 +167,11 @@ class HandState:
         self.board: list[Card] = []
         self.events: list[Event] = []
         self.source: CardSource = cards if cards is not None else SeededDeck(seed)
+        # A plain seeded deck deals whole streets at once (the same cards in the same order as
+        # card-by-card deals); any other source is asked card by card, as the protocol says.
+        self._deck = self.source if type(self.source) is SeededDeck else None
         self.manual_showdown = manual_showdown
-        if variant.is_stud:
+        if is_stud:
             self.blinds: tuple[int, ...] = (0,) * n
         elif blinds is not None:
             if len(blinds) != n:
@@ -115,6 +181,7 @@ class HandState:
         else:
             self.blinds = ((self.stakes.big_blind, self.stakes.small_blind) if n == 2 else
                            (self.stakes.small_blind, self.stakes.big_blind) + (0,) * (n - 2))
+        self._blind_plan = None if is_stud else _blind_plan(self.blinds)
         self.street_index = 0
         self.actor: int | None = None
         self.is_over = False
@@ -132,6 +199,10 @@ class HandState:
         self._bring_in_seat: int | None = None
         self._first_actor: int | None = None
         self._last_aggressor: int | None = None
+        # Kept up to date by actions, recounted each betting round: seats not folded, and of
+        # those the ones with chips behind (so an action need not rescan every seat).
+        self._live_count = n
+        self._able_count = n
         self._shown: list[bool | None] = [None] * n
         self._start()
 
@@ -167,7 +238,7 @@ class HandState:
             if raise_max is not None and raise_max <= bring_in_to:
                 raise_min = raise_max = None  # too short to complete: the bring-in is all in
                 raise_all_in = False
-            return LegalActions(seat, False, False, None, False, bring_in_to, raise_min,
+            return _legal_value(seat, False, False, None, False, bring_in_to, raise_min,
                                 raise_max, raise_all_in)
         bet = self.bets[seat]
         stack = self.stacks[seat]
@@ -179,7 +250,7 @@ class HandState:
             call_to = bet + min(owed, stack)
             call_all_in = owed >= stack
         raise_min, raise_max, raise_all_in = self._raise_range(seat)
-        return LegalActions(seat, True, can_check, call_to, call_all_in, None, raise_min,
+        return _legal_value(seat, True, can_check, call_to, call_all_in, None, raise_min,
                             raise_max, raise_all_in)
 
     def _raise_range(self, seat: int) -> tuple[int | None, int | None, bool]:
@@ -187,71 +258,81 @@ class HandState:
             return None, None, False  # RULES.md §3: no re-raise unless someone raised after them
         if self._cap is not None and self._bet_count >= self._cap:
             return None, None, False
-        bet = self.bets[seat]
-        all_in_to = bet + self.stacks[seat]
+        bets = self.bets
+        all_in_to = bets[seat] + self.stacks[seat]
         level = self._level
         if all_in_to <= level:
             return None, None, False
-        for i in range(self.seat_count):
-            if i != seat and not self.folded[i] and self.stacks[i] + self.bets[i] > level:
-                break
-        else:
-            return None, None, False  # nobody could call a raise
-        low_to = self._full_level + self._unit
-        high_to = self._full_level + self.stakes.big_bet if self._big_allowed else low_to
-        raise_min = min(low_to, all_in_to)
-        raise_max = min(high_to, all_in_to)
+        if not self._someone_could_call(seat, level):
+            return None, None, False
+        full_level = self._full_level
+        low_to = full_level + self._unit
+        high_to = full_level + self.stakes.big_bet if self._big_allowed else low_to
+        raise_min = low_to if low_to < all_in_to else all_in_to
+        raise_max = high_to if high_to < all_in_to else all_in_to
         return raise_min, raise_max, raise_max == all_in_to
+
+    def _someone_could_call(self, seat: int, level: int) -> bool:
+        """Whether another live seat has chips to put in beyond ``level`` (else a raise is moot)."""
+        folded = self.folded
+        stacks = self.stacks
+        bets = self.bets
+        for i in range(self.seat_count):
+            if i != seat and not folded[i] and stacks[i] + bets[i] > level:
+                return True
+        return False
 
     # ----------------------------------------------------------------- actions
 
     def act(self, seat: int, kind: ActionKind, raise_to: int | None = None, *,
             automatic: bool = False) -> ActionTaken:
         """Apply one action of ``seat``; raises (changing nothing) if it is not legal now."""
-        if self.is_over or self.actor is None:
+        actor = self.actor
+        if self.is_over or actor is None:
             raise HandOver("the hand is over" if self.is_over else "no seat is to act")
-        if seat != self.actor:
-            raise NotYourTurn(f"seat {seat} acted but seat {self.actor} is to act")
-        legal = self.legal_actions()
+        if seat != actor:
+            raise NotYourTurn(f"seat {seat} acted but seat {actor} is to act")
         if kind is ActionKind.RAISE:
-            if raise_to is None:
-                raise MalformedAction("a raise needs a 'raise to' amount")
-            if legal.raise_min_to is None:
-                raise IllegalAction(f"seat {seat} may not bet or raise now")
-            if raise_to != legal.raise_min_to and raise_to != legal.raise_max_to:
-                amounts = " or ".join(str(a) for a in legal.raise_amounts())
-                raise AmountOutOfRange(f"raise to {raise_to} is not legal; raise to {amounts}")
-            return self._apply_raise(seat, raise_to, automatic)
+            return self._act_raise(seat, raise_to, automatic)
         if raise_to is not None:
             raise MalformedAction(f"{kind.value} takes no amount")
-        if kind is ActionKind.FOLD:
-            if not legal.can_fold:
+        # What legal_actions() would offer, read straight from the state (the value object is
+        # built only for callers that ask for it): the bring-in seat may only post or complete;
+        # anyone else may fold, and checks when owing nothing, else calls.
+        bets = self.bets
+        is_bring_in_seat = seat == self._bring_in_seat
+        if kind is ActionKind.CHECK:
+            if is_bring_in_seat or self._level > bets[seat]:
+                raise IllegalAction(f"seat {seat} may not check: {self._level - bets[seat]} to call")
+            event = ActionTaken(seat, self.street_index, kind, bets[seat], 0, False, automatic)
+        elif kind is ActionKind.CALL:
+            owed = self._level - bets[seat]
+            if is_bring_in_seat or owed <= 0:
+                raise IllegalAction(f"seat {seat} has nothing to call; check instead")
+            stack = self.stacks[seat]
+            added = owed if owed < stack else stack
+            self._put(seat, added)
+            event = ActionTaken(seat, self.street_index, kind, bets[seat], added, added == stack,
+                                automatic)
+        elif kind is ActionKind.FOLD:
+            if is_bring_in_seat:
                 raise IllegalAction(f"seat {seat} may not fold now (post the bring-in or complete)")
             self.folded[seat] = True
-            event = ActionTaken(seat, self.street_index, kind, self.bets[seat], 0, False, automatic)
-        elif kind is ActionKind.CHECK:
-            if not legal.can_check:
-                raise IllegalAction(f"seat {seat} may not check: {self._level - self.bets[seat]} to call")
-            event = ActionTaken(seat, self.street_index, kind, self.bets[seat], 0, False, automatic)
-        elif kind is ActionKind.CALL:
-            if legal.call_to_chips is None:
-                raise IllegalAction(f"seat {seat} has nothing to call; check instead")
-            added = legal.call_to_chips - self.bets[seat]
-            self._put(seat, added)
-            event = ActionTaken(seat, self.street_index, kind, self.bets[seat], added,
-                                self.stacks[seat] == 0, automatic)
+            self._live_count -= 1
+            if self.stacks[seat]:
+                self._able_count -= 1
+            event = ActionTaken(seat, self.street_index, kind, bets[seat], 0, False, automatic)
         elif kind is ActionKind.BRING_IN:
-            if legal.bring_in_to_chips is None:
+            if not is_bring_in_seat:
                 raise IllegalAction(f"seat {seat} has no bring-in to post")
-            added = legal.bring_in_to_chips
+            stack = self.stacks[seat]
+            added = min(self.stakes.bring_in, stack)
             self._put(seat, added)
             self._bring_in_seat = None
-            self._level = max(self._level, self.bets[seat])
-            event = ActionTaken(seat, self.street_index, kind, self.bets[seat], added,
-                                self.stacks[seat] == 0, automatic)
-            for i in range(self.seat_count):
-                if i != seat and not self.folded[i] and self.stacks[i] > 0:
-                    self._to_act[i] = True
+            self._level = max(self._level, bets[seat])
+            event = ActionTaken(seat, self.street_index, kind, bets[seat], added, added == stack,
+                                automatic)
+            self._others_to_act(seat)
         else:
             raise MalformedAction(f"unknown action kind {kind!r}")
         self._to_act[seat] = False
@@ -260,6 +341,17 @@ class HandState:
         self.events.append(event)
         self._advance(seat)
         return event
+
+    def _act_raise(self, seat: int, raise_to: int | None, automatic: bool) -> ActionTaken:
+        if raise_to is None:
+            raise MalformedAction("a raise needs a 'raise to' amount")
+        legal = self.legal_actions()
+        if legal.raise_min_to is None:
+            raise IllegalAction(f"seat {seat} may not bet or raise now")
+        if raise_to != legal.raise_min_to and raise_to != legal.raise_max_to:
+            amounts = " or ".join(str(a) for a in legal.raise_amounts())
+            raise AmountOutOfRange(f"raise to {raise_to} is not legal; raise to {amounts}")
+        return self._apply_raise(seat, raise_to, automatic)
 
     def apply(self, action: Action, *, automatic: bool = False) -> ActionTaken:
         if self.actor is None:
@@ -294,11 +386,8 @@ class HandState:
         if full:
             self._full_level = raise_to
             self._bet_count += 1
-            for i in range(self.seat_count):
-                self._acted_full[i] = False
-        for i in range(self.seat_count):
-            if i != seat and not self.folded[i] and self.stacks[i] > 0:
-                self._to_act[i] = True
+            self._acted_full = [False] * self.seat_count
+        self._others_to_act(seat)
         self._to_act[seat] = False
         self._acted_full[seat] = True
         self._last_aggressor = seat
@@ -308,88 +397,103 @@ class HandState:
         self._advance(seat)
         return event
 
+    def _others_to_act(self, seat: int) -> None:
+        """After a bet: every other live seat with chips must act again."""
+        to_act = self._to_act
+        folded = self.folded
+        stacks = self.stacks
+        for i in range(self.seat_count):
+            if i != seat and not folded[i] and stacks[i] > 0:
+                to_act[i] = True
+
     def _put(self, seat: int, chips: int) -> None:
         self._legal = None
-        self.stacks[seat] -= chips
+        stack = self.stacks[seat] - chips
+        self.stacks[seat] = stack
         self.bets[seat] += chips
         self.committed[seat] += chips
+        if not stack and chips:
+            self._able_count -= 1  # all in
 
     # ----------------------------------------------------------------- flow
 
     def _start(self) -> None:
-        variant = self.variant
         stakes = self.stakes
-        n = self.seat_count
-        if variant.is_stud and stakes.ante:
-            for seat in range(n):
-                amount = min(stakes.ante, self.stacks[seat])
-                self.stacks[seat] -= amount
-                self.committed[seat] += amount
-                self.events.append(ForcedBetPosted(seat, "ante", amount, self.stacks[seat] == 0))
-        if not variant.is_stud:
-            big = max(self.blinds)
-            # Blinds are posted small first: heads-up the button (seat 1) posts the small blind.
-            for seat in sorted(range(n), key=lambda i: (self.blinds[i], i)):
-                amount = self.blinds[seat]
-                if not amount:
-                    continue
-                posted = min(amount, self.stacks[seat])
+        if self._blind_plan is None:  # stud
+            if stakes.ante:
+                stacks = self.stacks
+                committed = self.committed
+                events = self.events
+                ante = stakes.ante
+                for seat in range(self.seat_count):
+                    stack = stacks[seat]
+                    amount = ante if ante < stack else stack
+                    stacks[seat] = stack - amount
+                    committed[seat] += amount
+                    events.append(ForcedBetPosted(seat, "ante", amount, amount == stack))
+        else:
+            stacks = self.stacks
+            for seat, amount, kind in self._blind_plan.posts:
+                posted = min(amount, stacks[seat])
                 self._put(seat, posted)
-                kind = "big blind" if amount == big else "small blind"
-                self.events.append(ForcedBetPosted(seat, kind, posted, self.stacks[seat] == 0))
+                self.events.append(ForcedBetPosted(seat, kind, posted, stacks[seat] == 0))
         self._deal_street()
         self._begin_round()
 
     def _begin_round(self) -> None:
         """Set up the betting round of the current street, or skip it when nobody can bet."""
         n = self.seat_count
-        street = self.variant.streets[self.street_index]
+        street_index = self.street_index
+        variant = self.variant
+        is_stud = variant.is_stud
+        street = variant.streets[street_index]
         stakes = self.stakes
-        self._unit = stakes.big_bet if street.is_big_bet else stakes.small_bet
+        folded = self.folded
+        stacks = self.stacks
+        bets = self.bets
+        unit = self._unit = stakes.big_bet if street.is_big_bet else stakes.small_bet
         self._big_allowed = False
         self._last_aggressor = None
-        able = [i for i in range(n) if not self.folded[i] and self.stacks[i] > 0]
-        if self.rules.uncapped_heads_up and len(able) == 2:
+        able = [i for i in range(n) if not folded[i] and stacks[i] > 0]
+        self._able_count = len(able)
+        self._live_count = n - folded.count(True)
+        rules = self.rules
+        if rules.uncapped_heads_up and len(able) == 2:
             self._cap = None
         else:
-            self._cap = 1 + self.rules.max_raises
-        for i in range(n):
-            self._acted_full[i] = False
-            self._to_act[i] = False
+            self._cap = 1 + rules.max_raises
+        self._acted_full = [False] * n
+        to_act = self._to_act = [False] * n
         self._bring_in_seat = None
-        if self.street_index == 0 and not self.variant.is_stud:
-            self._level = max(self.bets)
-            bb_seat = max(range(n), key=lambda i: (self.blinds[i], i))
-            big = self.bets[bb_seat]
+        if street_index == 0 and not is_stud:
+            level = self._level = max(bets)
+            assert self._blind_plan is not None
+            bb_seat = self._blind_plan.big_blind_seat
+            big = bets[bb_seat]
             # The big blind is the opening bet; a short one counts only if at least half a bet.
-            self._full_level = big if big * 2 >= self._unit else 0
+            self._full_level = big if big * 2 >= unit else 0
             self._bet_count = 1 if self._full_level else 0
             first = (bb_seat + 1) % n
         else:
-            self._level = 0
+            level = self._level = 0
             self._full_level = 0
             self._bet_count = 0
-            first = self._stud_opener() if self.variant.is_stud else 0
-        owing = [i for i in able if self.bets[i] < self._level]
-        if len(able) < 2 and not owing:
+            first = self._stud_opener() if is_stud else 0
+        if len(able) < 2 and not any(bets[i] < level for i in able):
             self._end_round()
             return
-        if self.street_index == 0 and self.variant.is_stud:
+        if street_index == 0 and is_stud:
             # A seat all in on its ante cannot bring it in: the next seat with chips does.
-            while self.stacks[first] == 0:
+            while stacks[first] == 0:
                 first = (first + 1) % n
-            self._bring_in_seat = first
-            if self.stakes.bring_in <= 0:
-                self._bring_in_seat = None
-            else:
-                for i in range(n):
-                    self._to_act[i] = False
-                self._to_act[first] = True
+            if stakes.bring_in > 0:
+                self._bring_in_seat = first
+                to_act[first] = True
         if self._bring_in_seat is None:
             for i in able:
-                self._to_act[i] = True
-        if (self.variant.open_pair_big_bet and self.rules.stud_open_pair_big_bet
-                and self.street_index == 1 and self._any_open_pair()):
+                to_act[i] = True
+        if (street_index == 1 and variant.open_pair_big_bet and rules.stud_open_pair_big_bet
+                and self._any_open_pair()):
             self._big_allowed = True
         self._first_actor = None
         self.actor = self._next_to_act(first, inclusive=True)
@@ -405,30 +509,24 @@ class HandState:
         return False
 
     def _next_to_act(self, start: int, *, inclusive: bool) -> int | None:
-        n = self.seat_count
         to_act = self._to_act
-        offset = 0 if inclusive else 1
-        for k in range(offset, n + offset):
-            i = (start + k) % n
+        first = start if inclusive else start + 1
+        # Clockwise from ``first``: the seats after it, then wrapping round from seat 0.
+        for i in range(first, self.seat_count):
+            if to_act[i]:
+                return i
+        for i in range(0, first):
             if to_act[i]:
                 return i
         return None
 
     def _advance(self, seat: int) -> None:
         self._legal = None
-        folded = self.folded
-        stacks = self.stacks
-        live = able_count = 0
-        able = -1
-        for i in range(self.seat_count):
-            if not folded[i]:
-                live += 1
-                if stacks[i]:
-                    able_count += 1
-                    able = i
+        able_count = self._able_count
         # The round is over with one live seat, or when at most one live seat has chips and it
         # owes nothing (nobody could call a bet).
-        if live == 1 or able_count == 0 or (able_count == 1 and self.bets[able] >= self._level):
+        if self._live_count == 1 or able_count == 0 or (
+                able_count == 1 and self.bets[self._only_able_seat()] >= self._level):
             self.actor = None
             self._end_round()
             return
@@ -439,21 +537,32 @@ class HandState:
         self.actor = None
         self._end_round()
 
+    def _only_able_seat(self) -> int:
+        folded = self.folded
+        stacks = self.stacks
+        for i in range(self.seat_count):
+            if not folded[i] and stacks[i]:
+                return i
+        raise AssertionError("no live seat has chips")
+
     def _end_round(self) -> None:
         """Return an uncalled bet, then deal on, run the board out, or end the hand."""
         self._return_uncalled()
         n = self.seat_count
-        for i in range(n):
-            self.bets[i] = 0
-        live = [i for i in range(n) if not self.folded[i]]
-        if len(live) == 1:
-            self._award_uncontested(live[0])
+        self.bets[:] = [0] * n
+        folded = self.folded
+        if folded.count(False) == 1:
+            self._award_uncontested(folded.index(False))
             return
         last_street = len(self.variant.streets) - 1
+        stacks = self.stacks
         while self.street_index < last_street:
             self.street_index += 1
             self._deal_street()
-            able = sum(1 for i in live if self.stacks[i] > 0)
+            able = 0
+            for i in range(n):
+                if not folded[i] and stacks[i] > 0:
+                    able += 1
             if able >= 2:
                 self._begin_round()
                 return
@@ -462,34 +571,41 @@ class HandState:
     def _return_uncalled(self) -> None:
         bets = self.bets
         top = max(bets)
-        if top == 0:
+        if top == 0 or bets.count(top) > 1:
             return
-        top_seats = [i for i, b in enumerate(bets) if b == top]
-        if len(top_seats) > 1:
-            return
-        seat = top_seats[0]
-        second = max(b for i, b in enumerate(bets) if i != seat)
+        seat = bets.index(top)
+        second = sorted(bets)[-2]  # the top bet is unique: the runner-up is the largest call
         excess = top - second
         self.stacks[seat] += excess
-        self.bets[seat] -= excess
+        bets[seat] -= excess
         self.committed[seat] -= excess
         self.events.append(UncalledBetReturned(seat, excess))
 
     # ----------------------------------------------------------------- dealing
 
+    def _draw(self, seat: int, count: int) -> list[Card]:
+        """``count`` cards from the source for ``seat``, one deal at a time unless it is a deck."""
+        deck = self._deck
+        if deck is not None:
+            return deck.draw_many(count)
+        deal = self.source.deal
+        return [deal(seat) for _ in range(count)]
+
     def _deal_street(self) -> None:
-        street = self.variant.streets[self.street_index]
+        street_index = self.street_index
+        street = self.variant.streets[street_index]
         source = self.source
         if street.board_cards:
             if street.burn:
                 source.burn()
-            cards = tuple(source.deal(BOARD) for _ in range(street.board_cards))
+            cards = tuple(self._draw(BOARD, street.board_cards))
             self.board.extend(cards)
-            self.events.append(BoardDealt(self.street_index, cards))
+            self.events.append(BoardDealt(street_index, cards))
             return
-        if self.street_index == 0 and self.rules.burn_before_hole_cards and not self.variant.is_stud:
+        if street_index == 0 and self.rules.burn_before_hole_cards and not self.variant.is_stud:
             source.burn()
-        seats = [i for i in range(self.seat_count) if not self.folded[i]]
+        folded = self.folded
+        seats = [i for i in range(self.seat_count) if not folded[i]]
         per_seat = street.down_cards + street.up_cards
         needed = per_seat * len(seats)
         if self.variant.is_stud:
@@ -503,23 +619,32 @@ class HandState:
                 # Still short: one common card face up counts as every live seat's card.
                 card = source.deal(BOARD)
                 self.board.append(card)
-                self.events.append(BoardDealt(self.street_index, (card,), True))
+                self.events.append(BoardDealt(street_index, (card,), True))
                 return
         elif street.burn:
             source.burn()
-        # Cards go one at a time clockwise from seat 0, the first seat left of the button.
+        # Cards go one at a time clockwise from seat 0, the first seat left of the button:
+        # card ``r * len(seats) + k`` of the street goes to ``seats[k]``.
         ups = (False,) * street.down_cards + (True,) * street.up_cards
-        dealt: list[list[Card]] = [[] for _ in seats]
-        for _round in range(per_seat):
-            for k, seat in enumerate(seats):
-                dealt[k].append(source.deal(seat))
+        down = street.down_cards
+        live = len(seats)
+        deck = self._deck
+        if deck is not None:
+            drawn = deck.draw_many(needed)
+        else:
+            deal = source.deal
+            drawn = [deal(seat) for _round in range(per_seat) for seat in seats]
+        events = self.events
+        seat_cards = self.cards
+        seat_is_up = self.is_up
+        seat_up_cards = self._up if street.up_cards else None
         for k, seat in enumerate(seats):
-            cards = tuple(dealt[k])
-            self.cards[seat].extend(cards)
-            self.is_up[seat].extend(ups)
-            if street.up_cards:
-                self._up[seat].extend(c for c, up in zip(cards, ups, strict=True) if up)
-            self.events.append(HoleCardsDealt(seat, self.street_index, cards, ups))
+            cards = tuple(drawn[k::live])
+            seat_cards[seat].extend(cards)
+            seat_is_up[seat].extend(ups)
+            if seat_up_cards is not None:
+                seat_up_cards[seat].extend(cards[down:])  # down cards come first on every street
+            events.append(HoleCardsDealt(seat, street_index, cards, ups))
 
     # ----------------------------------------------------------------- stud order
 
@@ -549,7 +674,7 @@ class HandState:
             if not by_suit:
                 return value, 0, -seat
             if variant.opens_by_low_showing:
-                top = max(ups, key=lambda c: (_low_rank(c), suit_of(c)))
+                top = max(ups, key=_low_order)
                 return value, -suit_of(top), -seat  # razz: the lower suit acts first
             top = max(ups)
             return value, suit_of(top), -seat  # stud: the higher suit acts first
@@ -635,11 +760,12 @@ class HandState:
         low: list[int | None] = [None] * n
         variant = self.variant
         board = self.board
+        unknown_board = bool(board) and max(board) >= 52
         for seat in range(n):
             if not contenders[seat]:
                 continue
             cards = self.cards[seat]
-            if max(cards) >= 52 or (board and max(board) >= 52):
+            if max(cards) >= 52 or unknown_board:
                 raise IllegalAction(f"seat {seat} reaches the showdown with unknown cards")
             if variant.is_omaha:
                 high[seat] = ev.omaha_high_value(cards, board)
@@ -670,15 +796,9 @@ class HandState:
         self.is_over = True
         self.actor = None
         self.bets = [0] * self.seat_count
-        self.result = HandResult(
-            pots=pots,
-            awards=awards,
-            starting_stacks=self.starting_stacks,
-            final_stacks=tuple(self.stacks),
-            showdown_order=order,
-        )
+        self.result = HandResult(pots, awards, self.starting_stacks, tuple(self.stacks), order)
 
 
-def _low_rank(card: Card) -> int:
-    rank = rank_of(card)
-    return -1 if rank == 12 else rank
+def _low_order(card: Card) -> int:
+    """Sort key ranking aces below deuces, then by suit: ``(low rank, suit)`` as one int."""
+    return card - 52 if 48 <= card < 52 else card  # an ace's rank index 12 becomes -1
