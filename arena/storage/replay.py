@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import TextIO
 
 from arena.engine.cards import pretty_card
@@ -19,6 +20,7 @@ from arena.engine.events import (
 from arena.engine.phh import PhhHand, iter_replays, load_file
 from arena.engine.rules import Rules
 from arena.engine.state import HandState
+from arena.storage.verify import match_seed_for, verify_hand
 
 
 def _select(hands: list[PhhHand], hand_id: str | None) -> list[PhhHand]:
@@ -63,6 +65,20 @@ def describe(state: HandState, players: Sequence[str]) -> list[str]:
     return lines
 
 
+def _checked(path: str, hands: list[PhhHand], rules: Rules,
+             out: TextIO) -> Iterator[tuple[PhhHand, HandState | None, str | None]]:
+    """Arena match logs whose seed has been revealed are re-dealt and verified card by card;
+    other hand histories are replayed from the cards they list."""
+    seed = match_seed_for(Path(path))
+    if seed is None:
+        yield from iter_replays(hands, rules)
+        return
+    out.write(f"verifying {path} against the match seed\n")
+    for hand in hands:
+        state, mismatch = verify_hand(hand, seed, rules)
+        yield hand, state, None if mismatch is None else f"mismatch {mismatch}"
+
+
 def replay_paths(paths: Sequence[str], *, rules: Rules, show: bool, hand_id: str | None,
                  out: TextIO) -> int:
     failures = 0
@@ -70,11 +86,12 @@ def replay_paths(paths: Sequence[str], *, rules: Rules, show: bool, hand_id: str
     for path in paths:
         try:
             hands = _select(load_file(path), hand_id)
+            checked = list(_checked(path, hands, rules, out))
         except (OSError, ArenaError) as exc:
             out.write(f"FAIL {path}: {exc}\n")
             failures += 1
             continue
-        for hand, state, error in iter_replays(hands, rules):
+        for hand, state, error in checked:
             replayed += 1
             if error is not None:
                 failures += 1

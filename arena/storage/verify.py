@@ -1,0 +1,106 @@
+"""Verify an arena match log: re-deal every hand from the revealed match seed, re-apply the
+logged actions through the engine, and compare every card, action and payoff with the log."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from arena.engine.actions import ActionKind
+from arena.engine.cards import derive_seed
+from arena.engine.errors import ArenaError, MalformedInput
+from arena.engine.games import variant_for
+from arena.engine.phh import PhhHand, _int_list, load_file, phh_actions, stakes_of
+from arena.engine.rules import Rules
+from arena.engine.state import HandState
+
+
+@dataclass(frozen=True, slots=True)
+class Mismatch:
+    hand: str
+    field: str
+    logged: Any
+    replayed: Any
+
+    def __str__(self) -> str:
+        return f"{self.hand}: {self.field}: log {self.logged!r}, replay {self.replayed!r}"
+
+
+def match_seed_for(phhs_path: Path) -> int | None:
+    """The seed revealed in ``<match>.result.json`` beside the hand log, if the match ended."""
+    result = phhs_path.with_name(phhs_path.name.removesuffix(".phhs") + ".result.json")
+    if not result.exists():
+        return None
+    try:
+        data = json.loads(result.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise MalformedInput(f"{result}: not a readable results file: {exc}") from None
+    seed = data.get("match_seed")
+    if not isinstance(seed, int):
+        raise MalformedInput(f"{result}: no integer 'match_seed'")
+    return seed
+
+
+_CODES = {"f": ActionKind.FOLD, "pb": ActionKind.BRING_IN}
+
+
+def verify_hand(hand: PhhHand, match_seed: int,
+                rules: Rules) -> tuple[HandState | None, Mismatch | None]:
+    fields: Mapping[str, Any] = hand.fields
+    try:
+        variant = variant_for(str(fields.get("variant")))
+        number = fields.get("_hand")
+        if not isinstance(number, int) or number < 1:
+            raise MalformedInput(f"{hand.name}: missing arena field '_hand'")
+        stacks = _int_list(hand, "starting_stacks", len(fields.get("starting_stacks", [])))
+        stakes = stakes_of(hand, variant, len(stacks))
+        blinds = None if variant.is_stud else _int_list(hand, "blinds_or_straddles", len(stacks))
+        state = HandState(variant, stacks, rules=rules, stakes=stakes, blinds=blinds,
+                          seed=derive_seed(match_seed, "hand", number - 1))
+    except ArenaError as exc:
+        return None, Mismatch(hand.name, "header", str(exc), None)
+    logged = [str(a) for a in fields.get("actions", [])]
+    for k, line in enumerate(logged):
+        words = line.split()
+        if not words or words[0] == "d" or words[1:2] == ["sm"]:
+            continue
+        if state.is_over:
+            return state, Mismatch(hand.name, f"actions[{k}]", line, "(hand already over)")
+        seat = int(words[0][1:]) - 1
+        code = words[1]
+        try:
+            if code == "cc":
+                legal = state.legal_actions()
+                kind = ActionKind.CHECK if legal.can_check else ActionKind.CALL
+                state.act(seat, kind)
+            elif code == "cbr":
+                state.act(seat, ActionKind.RAISE, int(words[2]))
+            else:
+                state.act(seat, _CODES[code])
+        except (ArenaError, KeyError, IndexError, ValueError) as exc:
+            return state, Mismatch(hand.name, f"actions[{k}]", line, f"illegal on replay: {exc}")
+    replayed = phh_actions(state)
+    for k, (a, b) in enumerate(zip(logged, replayed, strict=False)):
+        if a != b:
+            return state, Mismatch(hand.name, f"actions[{k}]", a, b)
+    if len(logged) != len(replayed):
+        k = min(len(logged), len(replayed))
+        return state, Mismatch(hand.name, f"actions[{k}]",
+                               logged[k] if k < len(logged) else "(end)",
+                               replayed[k] if k < len(replayed) else "(end)")
+    if not fields.get("_voided"):
+        expected = fields.get("finishing_stacks")
+        if list(expected or []) != list(state.stacks):
+            return state, Mismatch(hand.name, "finishing_stacks", expected, list(state.stacks))
+    return state, None
+
+
+def iter_verified(
+    path: Path, match_seed: int, rules: Rules
+) -> Iterator[tuple[PhhHand, HandState | None, Mismatch | None]]:
+    for hand in load_file(str(path)):
+        state, mismatch = verify_hand(hand, match_seed, rules)
+        yield hand, state, mismatch
