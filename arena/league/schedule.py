@@ -71,9 +71,9 @@ def balanced_tables(bots: Sequence[str], *, seats_per_table: int, tables: int,
         chosen = [order[0]]
         for _seat in range(seats_per_table - 1):
             candidates = [b for b in order if b not in chosen]
-            best = min(candidates, key=lambda b: (
-                sum(pairs.get(tuple(sorted((b, c))), 0) for c in chosen),  # type: ignore[arg-type]
-                plays[b], order.index(b)))
+            costs = [(sum(pairs.get((min(b, c), max(b, c)), 0) for c in chosen), plays[b],
+                      order.index(b), b) for b in candidates]
+            best = min(costs)[3]
             chosen.append(best)
         for b in chosen:
             plays[b] += 1
