@@ -18,6 +18,7 @@ demo: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check $(wildcard arena tests bench bots scripts)
 	$(BIN)/python scripts/gen_protos.py --check
+	$(BIN)/python bots/python/sync_protos.py --check
 
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict arena

@@ -36,6 +36,19 @@ def cmd_replay(args: argparse.Namespace) -> int:
                         out=sys.stdout)
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    from arena.server.commands import run_serve
+
+    return run_serve(args.config, listen=args.listen, log_dir=args.log_dir)
+
+
+def cmd_bot(args: argparse.Namespace) -> int:
+    from arena.server.commands import run_bot
+
+    return run_bot(args.kind, server=args.server, token=args.token, name=args.name,
+                   tls_ca=args.tls_ca, seed=args.seed, reconnect_seconds=args.reconnect_seconds)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="arena", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -56,6 +69,23 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--show", action="store_true", help="print each hand readably")
     rep.add_argument("--hand", default=None, help="replay only this hand (index or id)")
     rep.set_defaults(func=cmd_replay)
+
+    srv = sub.add_parser("serve", help="run the dealer: the matches of a TOML config over gRPC")
+    srv.add_argument("--config", required=True, help="match config, e.g. deploy/match.toml")
+    srv.add_argument("--listen", default=None, help="override the config's HOST:PORT")
+    srv.add_argument("--log-dir", default=None, help="override the config's log directory")
+    srv.set_defaults(func=cmd_serve)
+
+    bot = sub.add_parser("bot", help="run an example bot of the Python SDK against a server")
+    bot.add_argument("kind", help="random, call or rules")
+    bot.add_argument("--server", required=True, help="HOST:PORT of the dealer")
+    bot.add_argument("--token", required=True)
+    bot.add_argument("--name", default=None)
+    bot.add_argument("--tls-ca", default=None, help="PEM root certificate for a TLS server")
+    bot.add_argument("--seed", type=int, default=None)
+    bot.add_argument("--reconnect-seconds", type=float, default=30.0,
+                     help="how long to keep trying to reconnect after losing the server")
+    bot.set_defaults(func=cmd_bot)
     return parser
 
 

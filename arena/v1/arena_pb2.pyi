@@ -508,6 +508,7 @@ class DealerMessage(_message.Message):
     EVENT_FIELD_NUMBER: _builtins.int
     ACTION_REJECTED_FIELD_NUMBER: _builtins.int
     PONG_FIELD_NUMBER: _builtins.int
+    BATCH_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def welcome(self) -> Global___Welcome:
         """The answer to `Hello`; always the first dealer message."""
@@ -528,6 +529,13 @@ class DealerMessage(_message.Message):
     def pong(self) -> Global___Pong:
         """The answer to a `Ping`."""
 
+    @_builtins.property
+    def batch(self) -> Global___MessageBatch:
+        """Several dealer messages in one, in order. Sent ONLY to bots that set
+        `Hello.accept_batches`; handle each inner message as if it had come
+        on its own. A batch never contains another batch.
+        """
+
     def __init__(
         self,
         *,
@@ -536,16 +544,42 @@ class DealerMessage(_message.Message):
         event: Global___Event | None = ...,
         action_rejected: Global___ActionRejected | None = ...,
         pong: Global___Pong | None = ...,
+        batch: Global___MessageBatch | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["action_rejected", b"action_rejected", "decision_request", b"decision_request", "event", b"event", "payload", b"payload", "pong", b"pong", "welcome", b"welcome"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["action_rejected", b"action_rejected", "batch", b"batch", "decision_request", b"decision_request", "event", b"event", "payload", b"payload", "pong", b"pong", "welcome", b"welcome"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["action_rejected", b"action_rejected", "decision_request", b"decision_request", "event", b"event", "payload", b"payload", "pong", b"pong", "welcome", b"welcome"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["action_rejected", b"action_rejected", "batch", b"batch", "decision_request", b"decision_request", "event", b"event", "payload", b"payload", "pong", b"pong", "welcome", b"welcome"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_payload: _TypeAlias = _typing.Literal["welcome", "decision_request", "event", "action_rejected", "pong"]  # noqa: Y015
+    _WhichOneofReturnType_payload: _TypeAlias = _typing.Literal["welcome", "decision_request", "event", "action_rejected", "pong", "batch"]  # noqa: Y015
     _WhichOneofArgType_payload: _TypeAlias = _typing.Literal["payload", b"payload"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_payload) -> _WhichOneofReturnType_payload | None: ...
 
 Global___DealerMessage: _TypeAlias = DealerMessage  # noqa: Y015
+
+@_typing.final
+class MessageBatch(_message.Message):
+    """Dealer messages sent together (see `DealerMessage.batch`). The dealer
+    batches what is ready to be sent at the same moment, e.g. the action of
+    the previous player and your `DecisionRequest`, to save network writes.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MESSAGES_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def messages(self) -> _containers.RepeatedCompositeFieldContainer[Global___DealerMessage]: ...
+    def __init__(
+        self,
+        *,
+        messages: _abc.Iterable[Global___DealerMessage] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["messages", b"messages"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___MessageBatch: _TypeAlias = MessageBatch  # noqa: Y015
 
 @_typing.final
 class Hello(_message.Message):
@@ -562,6 +596,7 @@ class Hello(_message.Message):
     BOT_NAME_FIELD_NUMBER: _builtins.int
     BOT_VERSION_FIELD_NUMBER: _builtins.int
     PROTOCOL_VERSION_FIELD_NUMBER: _builtins.int
+    ACCEPT_BATCHES_FIELD_NUMBER: _builtins.int
     bot_name: _builtins.str
     """Display name of the bot, e.g. "calling-station". The dealer may replace
     it by the name registered for the token; `Welcome.bot_name` is the name
@@ -575,16 +610,21 @@ class Hello(_message.Message):
     """Protocol version the bot was written for (see `ProtocolVersion`).
     0 means "whatever the server speaks".
     """
+    accept_batches: _builtins.bool
+    """True if the bot understands `DealerMessage.batch`. Bots that leave it
+    false (older bots) get every message on its own.
+    """
     def __init__(
         self,
         *,
         bot_name: _builtins.str = ...,
         bot_version: _builtins.str = ...,
         protocol_version: _builtins.int = ...,
+        accept_batches: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_name", b"bot_name", "bot_version", b"bot_version", "protocol_version", b"protocol_version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["accept_batches", b"accept_batches", "bot_name", b"bot_name", "bot_version", b"bot_version", "protocol_version", b"protocol_version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -599,6 +639,7 @@ class ActionReply(_message.Message):
     DECISION_ID_FIELD_NUMBER: _builtins.int
     SEAT_FIELD_NUMBER: _builtins.int
     ACTION_FIELD_NUMBER: _builtins.int
+    THINK_SECONDS_FIELD_NUMBER: _builtins.int
     decision_id: _builtins.str
     """Copy of `DecisionRequest.decision_id`. A reply with an id that is not
     the currently open decision of this bot is rejected (ABORTED if it was
@@ -607,6 +648,12 @@ class ActionReply(_message.Message):
     seat: _builtins.int
     """Copy of `DecisionRequest.your_seat`. The dealer rejects the reply with
     PERMISSION_DENIED if this is not the seat the decision was made for.
+    """
+    think_seconds: _builtins.float
+    """Optional: the seconds the bot spent between receiving the request and
+    sending this reply, by its own clock. The dealer records it next to its
+    own measurement, so that network latency can be told apart from think
+    time. 0 means "not reported".
     """
     @_builtins.property
     def action(self) -> Global___Action:
@@ -618,10 +665,11 @@ class ActionReply(_message.Message):
         decision_id: _builtins.str = ...,
         seat: _builtins.int = ...,
         action: Global___Action | None = ...,
+        think_seconds: _builtins.float = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["action", b"action"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "decision_id", b"decision_id", "seat", b"seat"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "decision_id", b"decision_id", "seat", b"seat", "think_seconds", b"think_seconds"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

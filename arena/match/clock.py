@@ -1,0 +1,43 @@
+"""Decision clocks (RULES.md §5): a per-decision limit plus a time bank spent by overruns.
+
+Times are floats on the table's clock (``trio.current_time()``), so a fake clock in the tests
+drives them; this module only does the arithmetic.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class TimeControl:
+    decision_seconds: float
+    time_bank_seconds: float
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionClock:
+    """The clock of one open decision: its own time limit, then the seat's remaining bank."""
+
+    opened_at: float
+    decision_seconds: float
+    bank_seconds: float  # the seat's bank when the decision opened
+
+    @property
+    def own_deadline(self) -> float:
+        return self.opened_at + self.decision_seconds
+
+    @property
+    def deadline(self) -> float:
+        """When the dealer stops waiting and acts for the seat."""
+        return self.own_deadline + self.bank_seconds
+
+    def decision_left(self, now: float) -> float:
+        return max(0.0, self.own_deadline - now)
+
+    def bank_left(self, now: float) -> float:
+        """The bank as it stands at ``now``: reduced by however far ``now`` is past the limit."""
+        return max(0.0, self.bank_seconds - max(0.0, now - self.own_deadline))
+
+    def total_left(self, now: float) -> float:
+        return max(0.0, self.deadline - now)

@@ -1,0 +1,338 @@
+"""One live hand as seats see it: engine events become per-seat payloads, and prompts are built.
+
+The engine numbers seats in PHH order; everything produced here uses the physical table seats
+(``HandContext.order`` maps engine seat -> physical seat). Chips are mirrored event by event, so
+every ``ActionTaken`` carries the stack and pot exactly as they were after that action.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from arena.engine import events as ev
+from arena.engine.actions import ActionKind, LegalActions
+from arena.engine.cards import Card
+from arena.engine.pots import build_pots
+from arena.engine.rules import Rules
+from arena.engine.state import HandState
+from arena.match import messages as m
+from arena.match.clock import DecisionClock
+from arena.match.showdown import shown_value
+
+_POST_KINDS = {
+    "ante": m.RecordKind.POST_ANTE,
+    "small blind": m.RecordKind.POST_SMALL_BLIND,
+    "big blind": m.RecordKind.POST_BIG_BLIND,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class HandContext:
+    match_id: str
+    hand_id: str
+    hand_number: int
+    game_hand_number: int
+    hands_per_game: int
+    button_seat: int
+    order: tuple[int, ...]  # engine seat -> physical seat
+    names: tuple[str, ...]  # by physical seat
+    bot_ids: tuple[str, ...]  # by physical seat
+    table_stacks: tuple[int, ...]  # by physical seat, before the hand
+    rules: Rules
+    deal_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class Private:
+    """A payload whose owner sees more than everybody else (hole cards, "your seat")."""
+
+    seat: int
+    own: m.Payload
+    others: m.Payload
+
+
+FeedItem = m.Payload | Private
+
+
+class HandFeed:
+    """Turns the engine's events of one hand into what the seats are told, in order."""
+
+    def __init__(self, state: HandState, ctx: HandContext,
+                 is_connected: Callable[[int], bool]) -> None:
+        self.state = state
+        self.ctx = ctx
+        self._is_connected = is_connected
+        n = state.seat_count
+        self._engine_of = {p: e for e, p in enumerate(ctx.order)}
+        self._seen = 0
+        self._stack = list(state.starting_stacks)
+        self._committed = [0] * n
+        self._bet = [0] * n
+        self._folded = [False] * n
+        self._street = 0
+        self._returned: list[tuple[int, int]] = []
+        self._shown: list[ev.HandShown] = []
+        self._awards: list[m.PotAward] = []
+        self._pending: tuple[str, m.AutoReason | None] | None = None
+        self.records: list[m.ActionRecord] = []
+        self.ended = False
+
+    # ------------------------------------------------------------------ seats
+
+    def seat_infos(self, *, before_hand: bool = False) -> tuple[m.SeatInfo, ...]:
+        ctx = self.ctx
+        state = self.state
+        out: list[m.SeatInfo] = []
+        for p in range(len(ctx.names)):
+            e = self._engine_of.get(p)
+            if e is None:
+                out.append(m.SeatInfo(p, ctx.names[p], ctx.bot_ids[p], ctx.table_stacks[p], 0, 0,
+                                      (), 0, m.SeatStatus.OUT))
+                continue
+            if before_hand:
+                out.append(m.SeatInfo(p, ctx.names[p], ctx.bot_ids[p], state.starting_stacks[e], 0,
+                                      0, (), 0, self._status(p, folded=False, stack=1)))
+                continue
+            up = tuple(state.up_cards(e))
+            down = len(state.cards[e]) - len(up)
+            out.append(m.SeatInfo(p, ctx.names[p], ctx.bot_ids[p], state.stacks[e], state.bets[e],
+                                  state.committed[e], up, down,
+                                  self._status(p, folded=state.folded[e], stack=state.stacks[e])))
+        return tuple(out)
+
+    def _status(self, seat: int, *, folded: bool, stack: int) -> m.SeatStatus:
+        if folded:
+            return m.SeatStatus.FOLDED
+        if stack == 0:
+            return m.SeatStatus.ALL_IN
+        return m.SeatStatus.ACTIVE if self._is_connected(seat) else m.SeatStatus.ABSENT
+
+    def hand_started(self, viewer: int) -> m.HandStarted:
+        ctx = self.ctx
+        return m.HandStarted(ctx.hand_number, self.state.variant.code.value, ctx.button_seat,
+                             viewer if viewer in self._engine_of else -1,
+                             self.seat_infos(before_hand=True), self.state.stakes, ctx.deal_id,
+                             ctx.game_hand_number)
+
+    # ------------------------------------------------------------------ prompts
+
+    def prompt(self, decision_id: str, clock: DecisionClock, now: float,
+               trigger_received_at: float | None) -> m.Prompt:
+        """The decision request of the seat to act, with the clock as of ``now``."""
+        state = self.state
+        ctx = self.ctx
+        e = state.actor
+        assert e is not None
+        legal = state.legal_actions()
+        order = ctx.order
+        down = own_down_cards(state, e)
+        collected = [c - b for c, b in zip(state.committed, state.bets, strict=True)]
+        pots = build_pots(collected, [not f for f in state.folded])
+        bet_size, raises_left = round_info(state)
+        call_to = legal.call_to_chips
+        wall = time.time()
+        return m.Prompt(
+            match_id=ctx.match_id, hand_id=ctx.hand_id, decision_id=decision_id,
+            game=state.variant.code.value, street=state.street, hand_number=ctx.hand_number,
+            game_hand_number=ctx.game_hand_number, hands_per_game=ctx.hands_per_game,
+            button_seat=ctx.button_seat, seat=order[e], seats=self.seat_infos(),
+            hole_cards=down, board=tuple(state.board),
+            pots=tuple(m.PotInfo(p.amount_chips, tuple(sorted(order[i] for i in p.eligible)))
+                       for p in pots),
+            pot_total_chips=state.pot_chips, actions=tuple(self.records),
+            current_bet_chips=max(state.bets),
+            to_call_chips=call_to - state.bets[e] if call_to is not None else 0,
+            legal=legal_choices(legal, state.bets[e] + state.stacks[e]), stakes=state.stakes,
+            bet_size_chips=bet_size, raises_left=raises_left,
+            decision_time_left_seconds=clock.decision_left(now),
+            time_bank_left_seconds=clock.bank_left(now),
+            deadline_unix_seconds=wall + clock.total_left(now), sent_unix_seconds=wall,
+            trigger_received_at=trigger_received_at,
+        )
+
+    # ------------------------------------------------------------------ events
+
+    def note_action(self, decision_id: str, automatic: m.AutoReason | None) -> None:
+        """Call right before ``state.act``: tags the ActionTaken it will produce."""
+        self._pending = (decision_id, automatic)
+
+    def drain(self) -> list[FeedItem]:
+        """Payloads for the engine events since the last call (and the hand's end, once)."""
+        state = self.state
+        events = state.events
+        out: list[FeedItem] = []
+        order = self.ctx.order
+        streets = state.variant.streets
+        for event in events[self._seen:]:
+            if isinstance(event, ev.ForcedBetPosted):
+                e = event.seat
+                self._stack[e] -= event.amount_chips
+                self._committed[e] += event.amount_chips
+                is_ante = event.kind == "ante"
+                if not is_ante:
+                    self._bet[e] += event.amount_chips
+                record = m.ActionRecord(order[e], streets[self._street].name, _POST_KINDS[event.kind],
+                                        event.amount_chips, event.amount_chips,
+                                        0 if is_ante else self._bet[e], event.is_all_in)
+                self.records.append(record)
+                out.append(m.ActionTaken(record, self._stack[e], sum(self._committed), ""))
+            elif isinstance(event, ev.HoleCardsDealt):
+                self._to_street(event.street, out)
+                up = tuple(c for c, u in zip(event.cards, event.is_up, strict=True) if u)
+                hole = tuple(c for c, u in zip(event.cards, event.is_up, strict=True) if not u)
+                name = streets[event.street].name
+                p = order[event.seat]
+                out.append(Private(p, m.CardsDealt(name, p, up, hole, len(hole)),
+                                   m.CardsDealt(name, p, up, (), len(hole))))
+            elif isinstance(event, ev.BoardDealt):
+                self._to_street(event.street, out)
+                board = tuple(state.board[: self._board_count(event)])
+                out.append(m.BoardDealt(streets[event.street].name, event.cards, board,
+                                        event.is_stud_common_card))
+            elif isinstance(event, ev.ActionTaken):
+                self._to_street(event.street, out)
+                out.append(self._action(event))
+            elif isinstance(event, ev.UncalledBetReturned):
+                e = event.seat
+                self._stack[e] += event.amount_chips
+                self._committed[e] -= event.amount_chips
+                self._bet[e] -= event.amount_chips
+                self._returned.append((order[e], event.amount_chips))
+            elif isinstance(event, ev.HandShown):
+                self._shown.append(event)
+            elif isinstance(event, ev.PotAwarded):
+                self._award(event)
+        self._seen = len(events)
+        if state.is_over and not self.ended:
+            self.ended = True
+            out.extend(self._finish())
+        return out
+
+    def _board_count(self, event: ev.BoardDealt) -> int:
+        # The board as it stood after this deal: count this and earlier board events.
+        count = 0
+        for other in self.state.events:
+            if isinstance(other, ev.BoardDealt):
+                count += len(other.cards)
+                if other is event:
+                    break
+        return count
+
+    def _action(self, event: ev.ActionTaken) -> m.ActionTaken:
+        e = event.seat
+        self._stack[e] -= event.added_chips
+        self._committed[e] += event.added_chips
+        self._bet[e] = event.to_chips
+        if event.kind is ActionKind.FOLD:
+            self._folded[e] = True
+        decision_id, reason = self._pending if self._pending is not None else ("", None)
+        self._pending = None
+        if event.kind is ActionKind.RAISE:
+            raise_to = event.to_chips
+        elif event.kind is ActionKind.BRING_IN:
+            raise_to = event.added_chips
+        else:
+            raise_to = 0
+        if reason is None and event.is_automatic:
+            reason = m.AutoReason.TIMEOUT
+        record = m.ActionRecord(self.ctx.order[e], self.state.variant.streets[event.street].name,
+                                m.RecordKind(event.kind.value), raise_to, event.added_chips,
+                                event.to_chips, event.is_all_in, reason)
+        self.records.append(record)
+        return m.ActionTaken(record, self._stack[e], sum(self._committed), decision_id)
+
+    def _to_street(self, street: int, out: list[FeedItem]) -> None:
+        while self._street < street:
+            out.append(self._street_ended())
+            self._street += 1
+
+    def _street_ended(self) -> m.StreetEnded:
+        order = self.ctx.order
+        pots = build_pots(self._committed, [not f for f in self._folded])
+        returned = tuple(self._returned)
+        self._returned = []
+        self._bet = [0] * len(self._bet)
+        return m.StreetEnded(
+            self.state.variant.streets[self._street].name,
+            tuple(m.PotInfo(p.amount_chips, tuple(sorted(order[i] for i in p.eligible)))
+                  for p in pots),
+            sum(self._committed), returned)
+
+    def _award(self, event: ev.PotAwarded) -> None:
+        order = self.ctx.order
+        for e, chips in zip(event.winners, event.amounts_chips, strict=True):
+            self._stack[e] += chips
+        self._awards.append(m.PotAward(
+            event.pot_index, event.amount_chips, event.share,
+            tuple((order[w], a) for w, a in zip(event.winners, event.amounts_chips, strict=True))))
+
+    def _finish(self) -> list[FeedItem]:
+        state = self.state
+        order = self.ctx.order
+        out: list[FeedItem] = [self._street_ended()]
+        if self._shown:
+            hands = []
+            for shown in self._shown:
+                value = shown_value(state.variant, shown.cards, state.board)
+                hands.append(m.ShownHand(order[shown.seat], shown.cards, value.high_description,
+                                         value.high_cards, value.low_description, value.low_cards))
+            out.append(m.Showdown(tuple(hands)))
+        result = state.result
+        assert result is not None
+        results = tuple(sorted(
+            (m.SeatResult(order[e], result.net_chips[e], result.final_stacks[e])
+             for e in range(state.seat_count)), key=lambda r: r.seat))
+        out.append(m.HandEnded(results, tuple(self._awards), False, "",
+                               bool(result.showdown_order)))
+        return out
+
+    def voided(self, reason: str) -> m.HandEnded:
+        """The hand's end when it cannot be finished: every committed chip goes back."""
+        order = self.ctx.order
+        state = self.state
+        results = tuple(sorted((m.SeatResult(order[e], 0, state.starting_stacks[e])
+                                for e in range(state.seat_count)), key=lambda r: r.seat))
+        self.ended = True
+        return m.HandEnded(results, (), True, reason, False)
+
+
+def legal_choices(legal: LegalActions, all_in_to: int) -> tuple[m.LegalChoice, ...]:
+    out: list[m.LegalChoice] = []
+    if legal.can_fold:
+        out.append(m.LegalChoice(ActionKind.FOLD, 0, 0, False))
+    if legal.can_check:
+        out.append(m.LegalChoice(ActionKind.CHECK, 0, 0, False))
+    if legal.call_to_chips is not None:
+        out.append(m.LegalChoice(ActionKind.CALL, legal.call_to_chips, legal.call_to_chips,
+                                 legal.call_is_all_in))
+    if legal.bring_in_to_chips is not None:
+        out.append(m.LegalChoice(ActionKind.BRING_IN, legal.bring_in_to_chips,
+                                 legal.bring_in_to_chips, legal.bring_in_to_chips >= all_in_to))
+    if legal.raise_min_to is not None and legal.raise_max_to is not None:
+        out.append(m.LegalChoice(ActionKind.RAISE, legal.raise_min_to, legal.raise_max_to,
+                                 legal.raise_is_all_in))
+    return tuple(out)
+
+
+def round_info(state: HandState) -> tuple[int, int]:
+    """(bet size of the round, raises left or -1 when uncapped).
+
+    The engine keeps these privately; read them defensively and fall back to the street's
+    stake when a future engine renames them.
+    """
+    street = state.variant.streets[state.street_index]
+    fallback = state.stakes.big_bet if street.is_big_bet else state.stakes.small_bet
+    unit = getattr(state, "_unit", fallback)
+    cap = getattr(state, "_cap", None)
+    bets = getattr(state, "_bet_count", 0)
+    bet_size = unit if isinstance(unit, int) and unit > 0 else fallback
+    if not isinstance(cap, int):
+        return bet_size, -1
+    return bet_size, max(0, cap - max(bets if isinstance(bets, int) else 0, 1))
+
+
+def own_down_cards(state: HandState, engine_seat: int) -> tuple[Card, ...]:
+    return tuple(c for c, up in zip(state.cards[engine_seat], state.is_up[engine_seat], strict=True)
+                 if not up)

@@ -1,0 +1,417 @@
+"""The live table runner: one trio task per match, a cancel scope per decision.
+
+A :class:`LiveTable` deals the hands of one match to the bots of a :class:`~arena.match.lobby.Lobby`.
+Every decision waits inside ``trio.move_on_at(deadline)`` (RULES.md §5): the decision time
+plus the seat's time bank. A seat that is absent, or silent past its deadline, checks or folds
+(forced bets are always posted). Invalid replies are refused without changing anything and
+the seat may answer again while its time lasts. If the match is cancelled (shutdown) or the
+dealer fails, the running hand is voided: every committed chip goes back (RULES.md §5).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import statistics
+import time
+from collections import deque
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import trio
+
+from arena.engine.actions import ActionKind
+from arena.engine.cards import Card, Deck, derive_seed
+from arena.engine.errors import ArenaError, MalformedAction
+from arena.engine.games import variant_for
+from arena.engine.phh import hand_fields
+from arena.engine.rules import Rules
+from arena.engine.state import HandState
+from arena.match import messages as m
+from arena.match.clock import DecisionClock
+from arena.match.feed import FeedItem, HandContext, HandFeed, Private
+from arena.match.lobby import Lobby, Presence, SeatRef
+from arena.match.rotation import engine_order, game_for_hand, next_button
+
+log = logging.getLogger("arena.match")
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSpec:
+    name: str
+    bot_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSpec:
+    match_id: str
+    seats: tuple[SeatSpec, ...]
+    rules: Rules
+    hands: int
+    seed: int
+    start_timeout_seconds: float = 30.0  # wait this long for every bot before dealing
+
+
+@dataclass(frozen=True, slots=True)
+class HandRecord:
+    match_id: str
+    hand_number: int
+    fields: dict[str, Any]  # PHH fields of the hand (arena fields start with "_")
+    voided: bool
+
+
+SAMPLES = 100_000  # the latest timing samples kept per table
+
+
+def _samples() -> deque[float]:
+    return deque(maxlen=SAMPLES)
+
+
+@dataclass
+class TableStats:
+    """Counters and the latest timing samples of one table, read by reports and benchmarks."""
+
+    prompts: int = 0
+    answered: int = 0
+    rejected: int = 0
+    timeouts: int = 0
+    absent_actions: int = 0
+    lateness_seconds: deque[float] = field(default_factory=_samples)  # auto action - deadline
+    answer_seconds: deque[float] = field(default_factory=_samples)  # prompt -> accepted reply
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSummary:
+    match_id: str
+    seed: int
+    hands_played: int
+    results: tuple[m.MatchSeatResult, ...]
+    aborted: bool
+    abort_reason: str
+    button_draw: tuple[tuple[int, Card], ...]  # (seat, card) of the first-button draw
+    stats: TableStats
+
+
+class MatchSink(Protocol):
+    """Where finished hands and the match result go (hand logs, results store)."""
+
+    def hand_finished(self, record: HandRecord) -> None: ...
+
+    def match_finished(self, summary: MatchSummary) -> None: ...
+
+
+@dataclass(eq=False)
+class _HandRun:
+    index: int
+    state: HandState
+    feed: HandFeed
+    ctx: HandContext
+    action_seconds: list[float] = field(default_factory=list)
+    think_seconds: list[float] = field(default_factory=list)
+    wire_seconds: list[float] = field(default_factory=list)
+    timeouts: list[int] = field(default_factory=list)
+    absent: list[int] = field(default_factory=list)
+    decisions: int = 0
+    trigger: float | None = None
+
+
+class LiveTable:
+    """One match at one table. Create it, then run :meth:`run` in a nursery."""
+
+    def __init__(self, spec: MatchSpec, lobby: Lobby, *, sink: MatchSink | None = None) -> None:
+        if not 2 <= len(spec.seats) <= 8:
+            raise ArenaError(f"match {spec.match_id}: a table seats 2 to 8 bots")
+        self.spec = spec
+        self.rules: Rules = spec.rules
+        self.sink = sink
+        self.stats = TableStats()
+        self._lobby = lobby
+        n = len(spec.seats)
+        self._presences: list[Presence] = []
+        for seat, seat_spec in enumerate(spec.seats):
+            presence = lobby.presence(seat_spec.bot_id)
+            presence.seats.append(SeatRef(spec.match_id, seat))
+            presence.listeners.append(self._presence_changed)
+            self._presences.append(presence)
+        self._changed = trio.Event()
+        self._stacks = [spec.rules.starting_stack] * n
+        self._net = [0] * n
+        self._hand_nets: list[list[int]] = [[] for _ in range(n)]
+        self._bank = [spec.rules.time_bank_seconds] * n
+        self._seq = 0
+        self._hand: _HandRun | None = None
+        self._hands_played = 0
+        self._button_draw: tuple[tuple[int, Card], ...] = ()
+        self.summary: MatchSummary | None = None
+
+    @property
+    def seat_count(self) -> int:
+        return len(self.spec.seats)
+
+    def _presence_changed(self) -> None:
+        self._changed.set()
+
+    # ------------------------------------------------------------------ running
+
+    async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED
+                  ) -> MatchSummary:
+        """Play the match; on cancellation void the running hand and end the match aborted."""
+        task_status.started()
+        reason = "the server is shutting down"
+        try:
+            await self._play()
+            reason = ""
+        except Exception as exc:  # a dealer bug ends this match only, never the others
+            log.exception("match %s failed", self.spec.match_id)
+            reason = f"dealer error: {type(exc).__name__}: {exc}"
+        finally:
+            summary = self._end(reason)
+        return summary
+
+    async def _play(self) -> None:
+        spec = self.spec
+        await self._wait_for_seats()
+        self._publish_each(self._match_started, hand_id="")
+        previous = ""
+        button = -1
+        for index in range(spec.hands):
+            if self.rules.reset_stacks:
+                self._stacks = [self.rules.starting_stack] * self.seat_count
+            in_play = [p for p in range(self.seat_count) if self._stacks[p] > 0]
+            if len(in_play) < 2:
+                break
+            eligible = [p for p in in_play if self._presences[p].is_connected] or in_play
+            button = self._draw_button(eligible) if button < 0 else next_button(
+                button, eligible, self.seat_count)
+            game = game_for_hand(self.rules, index, self.seat_count)
+            if game != previous:
+                self._publish([m.GameChanged(game, previous, index + 1)], hand_id="")
+                previous = game
+            await self._play_hand(index, game, button, in_play)
+
+    async def _wait_for_seats(self) -> None:
+        with trio.move_on_after(self.spec.start_timeout_seconds):
+            while not all(p.is_connected for p in self._presences):
+                self._changed = trio.Event()
+                await self._changed.wait()
+
+    def _draw_button(self, eligible: list[int]) -> int:
+        """RULES.md §2: the highest card of a one-card draw gets the button (suits break ties)."""
+        deck = Deck(derive_seed(self.spec.seed, "button"))
+        draw = tuple((seat, deck.draw()) for seat in eligible)
+        self._button_draw = draw
+        return max(draw, key=lambda sc: sc[1])[0]
+
+    # ------------------------------------------------------------------ one hand
+
+    async def _play_hand(self, index: int, game: str, button: int, in_play: list[int]) -> None:
+        spec = self.spec
+        rules = self.rules
+        order = tuple(engine_order(button, in_play))
+        per_game = rules.hands_per_game or self.seat_count
+        hand_id = f"{spec.match_id}-h{index + 1}"
+        state = HandState(variant_for(game), [self._stacks[p] for p in order], rules=rules,
+                          seed=derive_seed(spec.seed, "hand", index))
+        ctx = HandContext(
+            match_id=spec.match_id, hand_id=hand_id, hand_number=index + 1,
+            game_hand_number=index % per_game + 1, hands_per_game=per_game, button_seat=button,
+            order=order, names=tuple(s.name for s in spec.seats),
+            bot_ids=tuple(s.bot_id for s in spec.seats), table_stacks=tuple(self._stacks),
+            rules=rules, deal_id=f"{spec.match_id}/deal-{index + 1}")
+        feed = HandFeed(state, ctx, lambda p: self._presences[p].is_connected)
+        n = state.seat_count
+        run = _HandRun(index, state, feed, ctx, timeouts=[0] * n, absent=[0] * n)
+        self._hand = run
+        self._publish_each(feed.hand_started, hand_id=hand_id)
+        self._publish(feed.drain(), hand_id=hand_id)
+        while not state.is_over:
+            await self._decide(run)
+            self._publish(feed.drain(), hand_id=hand_id)
+        self._hand = None
+        result = state.result
+        assert result is not None
+        for e, p in enumerate(order):
+            self._stacks[p] = state.stacks[e]
+            self._net[p] += result.net_chips[e]
+            self._hand_nets[p].append(result.net_chips[e])
+        self._hands_played += 1
+        if self.sink is not None:
+            self.sink.hand_finished(HandRecord(spec.match_id, index + 1,
+                                               self._phh_fields(run, voided=""), False))
+
+    async def _decide(self, run: _HandRun) -> None:
+        state = run.state
+        engine_seat = state.actor
+        assert engine_seat is not None
+        seat = run.ctx.order[engine_seat]
+        presence = self._presences[seat]
+        if not presence.is_connected:
+            self._act_for(run, engine_seat, m.AutoReason.ABSENT)
+            return
+        now = trio.current_time()
+        clock = DecisionClock(now, self.rules.decision_seconds, self._bank[seat])
+        run.decisions += 1
+        prompt = run.feed.prompt(f"{run.ctx.hand_id}-d{run.decisions}", clock, now, run.trigger)
+        self.stats.prompts += 1
+        decision = self._lobby.open(presence, prompt, clock)
+        try:
+            with trio.move_on_at(clock.deadline):
+                while True:
+                    reply = await decision.replies.get()
+                    if self._try_reply(run, engine_seat, reply, clock, presence):
+                        return
+            self.stats.lateness_seconds.append(trio.current_time() - clock.deadline)
+            self._bank[seat] = 0.0
+            reason = m.AutoReason.TIMEOUT if presence.is_connected else m.AutoReason.ABSENT
+            self._act_for(run, engine_seat, reason, decision_id=prompt.decision_id)
+        finally:
+            self._lobby.close(decision, "the seat has acted")
+
+    def _try_reply(self, run: _HandRun, engine_seat: int, reply: m.Reply, clock: DecisionClock,
+                   presence: Presence) -> bool:
+        """Apply a reply if it is legal; otherwise refuse it (the state is unchanged)."""
+        state = run.state
+        try:
+            if reply.kind is None:
+                raise MalformedAction(reply.problem or "no action")
+            raise_to = reply.raise_to_chips if reply.kind is ActionKind.RAISE else None
+            run.feed.note_action(reply.decision_id, None)
+            state.act(engine_seat, reply.kind, raise_to)
+        except ArenaError as exc:
+            now = trio.current_time()
+            self.stats.rejected += 1
+            presence.deliver(m.Rejection(reply.decision_id, exc, reply, True,
+                                         clock.total_left(now)))
+            return False
+        now = trio.current_time()
+        seat = run.ctx.order[engine_seat]
+        self._bank[seat] = clock.bank_left(now)
+        elapsed = now - clock.opened_at
+        self.stats.answered += 1
+        self.stats.answer_seconds.append(elapsed)
+        run.action_seconds.append(round(elapsed, 4))
+        run.think_seconds.append(round(reply.think_seconds, 4)
+                                 if reply.think_seconds is not None else -1.0)
+        run.wire_seconds.append(round(reply.wire_seconds, 4)
+                                if reply.wire_seconds is not None else -1.0)
+        run.trigger = reply.received_at or None
+        return True
+
+    def _act_for(self, run: _HandRun, engine_seat: int, reason: m.AutoReason,
+                 decision_id: str = "") -> None:
+        """RULES.md §5: check if legal, else fold; a due bring-in is posted."""
+        state = run.state
+        action = state.legal_actions().default_action()
+        run.feed.note_action(decision_id, reason)
+        state.act(engine_seat, action.kind, action.raise_to_chips, automatic=True)
+        if reason is m.AutoReason.TIMEOUT:
+            self.stats.timeouts += 1
+            run.timeouts[engine_seat] += 1
+        else:
+            self.stats.absent_actions += 1
+            run.absent[engine_seat] += 1
+        run.trigger = None
+
+    # ------------------------------------------------------------------ ending
+
+    def _end(self, reason: str) -> MatchSummary:
+        spec = self.spec
+        run = self._hand
+        if run is not None and not run.feed.ended:
+            why = reason or "the hand could not be finished"
+            self._publish([run.feed.voided(why)], hand_id=run.ctx.hand_id)
+            if self.sink is not None:
+                self.sink.hand_finished(HandRecord(spec.match_id, run.index + 1,
+                                                   self._phh_fields(run, voided=why), True))
+        self._hand = None
+        results = tuple(self._seat_result(p) for p in range(self.seat_count))
+        self._publish([m.MatchEnded(results, str(spec.seed), self._hands_played, bool(reason),
+                                    reason)], hand_id="")
+        summary = MatchSummary(spec.match_id, spec.seed, self._hands_played, results,
+                               bool(reason), reason, self._button_draw, self.stats)
+        self.summary = summary
+        for seat, presence in enumerate(self._presences):
+            if self._presence_changed in presence.listeners:
+                presence.listeners.remove(self._presence_changed)
+            ref = SeatRef(spec.match_id, seat)
+            if ref in presence.seats:
+                presence.seats.remove(ref)
+        if self.sink is not None:
+            self.sink.match_finished(summary)
+        return summary
+
+    def _seat_result(self, seat: int) -> m.MatchSeatResult:
+        nets = self._hand_nets[seat]
+        unit = self.rules.small_bet / 1000.0  # mbb: the big blind is the small bet (RULES.md §7)
+        mean = statistics.fmean(nets) / unit if nets else 0.0
+        ci = 1.96 * statistics.stdev(nets) / unit / math.sqrt(len(nets)) if len(nets) > 1 else 0.0
+        spec = self.spec.seats[seat]
+        return m.MatchSeatResult(seat, spec.name, spec.bot_id, self._net[seat], len(nets), mean,
+                                 ci, self._stacks[seat])
+
+    def _phh_fields(self, run: _HandRun, *, voided: str) -> dict[str, Any]:
+        ctx = run.ctx
+        extra: dict[str, Any] = {
+            "_match_id": ctx.match_id,
+            "_hand_id": ctx.hand_id,
+            "_hand": ctx.hand_number,
+            "_game_hand": ctx.game_hand_number,
+            "_button_seat": ctx.button_seat,
+            "_seats": list(ctx.order),
+            "_bot_ids": [ctx.bot_ids[p] for p in ctx.order],
+            "_deal_id": ctx.deal_id,
+            "_decision_seconds": self.rules.decision_seconds,
+            "_time_bank_seconds": self.rules.time_bank_seconds,
+            "_action_seconds": run.action_seconds,
+            "_wire_seconds": run.wire_seconds,
+            "_think_seconds": run.think_seconds,
+            "_timeouts": run.timeouts,
+            "_absent": run.absent,
+        }
+        if voided:
+            extra["_voided"] = True
+            extra["_void_reason"] = voided
+        return hand_fields(run.state, players=[ctx.names[p] for p in ctx.order], extra=extra)
+
+    # ------------------------------------------------------------------ telling the seats
+
+    def _match_started(self, viewer: int) -> m.MatchStarted:
+        rules = self.rules
+        per_game = rules.hands_per_game or self.seat_count
+        seats = tuple(m.SeatInfo(p, s.name, s.bot_id, rules.starting_stack, 0, 0, (), 0,
+                                 m.SeatStatus.ACTIVE if self._presences[p].is_connected
+                                 else m.SeatStatus.ABSENT)
+                      for p, s in enumerate(self.spec.seats))
+        rules_text = {k: json.dumps(v, separators=(",", ":"))
+                      for k, v in rules.to_mapping().items()}
+        return m.MatchStarted(seats, viewer, rules.games, per_game, self.spec.hands, rules.stakes,
+                              rules.starting_stack, rules.decision_seconds,
+                              rules.time_bank_seconds, rules_text)
+
+    def _next_notice(self, hand_id: str, payload: m.Payload) -> m.Notice:
+        self._seq += 1
+        return m.Notice(self.spec.match_id, hand_id, self._seq, time.time(), payload)
+
+    def _publish(self, items: Iterable[FeedItem], *, hand_id: str) -> None:
+        presences = self._presences
+        for item in items:
+            if isinstance(item, Private):
+                own = self._next_notice(hand_id, item.own)
+                others = m.Notice(own.match_id, hand_id, own.sequence, own.unix_seconds,
+                                  item.others)
+                for seat, presence in enumerate(presences):
+                    presence.deliver(own if seat == item.seat else others)
+            else:
+                notice = self._next_notice(hand_id, item)
+                for presence in presences:
+                    presence.deliver(notice)
+
+    def _publish_each(self, payload_for: Callable[[int], m.Payload], *, hand_id: str) -> None:
+        """One event with a different payload per seat (``payload_for(seat)``)."""
+        self._seq += 1
+        wall = time.time()
+        for seat, presence in enumerate(self._presences):
+            presence.deliver(m.Notice(self.spec.match_id, hand_id, self._seq, wall,
+                                      payload_for(seat)))

@@ -1,0 +1,179 @@
+"""Who is connected, which seats each bot holds, and which decisions are open (trio side).
+
+The transport calls :meth:`Lobby.attach`, :meth:`Lobby.detach` and :meth:`Lobby.submit` from
+inside trio (through the asyncio/trio bridge); tests call them directly. None of them blocks.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import trio
+
+from arena.engine.errors import IllegalAction, StaleDecision
+from arena.match.clock import DecisionClock
+from arena.match.messages import Outbox, Outgoing, Prompt, Rejection, Reply, WrongSeat
+
+REPLY_BUFFER = 8  # replies queued for one open decision; more in a burst are refused
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRef:
+    match_id: str
+    seat: int
+
+
+class ReplyBox:
+    """The replies queued for one open decision: bounded, never blocks the sender."""
+
+    __slots__ = ("_event", "_replies", "closed")
+
+    def __init__(self) -> None:
+        self._replies: deque[Reply] = deque()
+        self._event = trio.Event()
+        self.closed = False
+
+    def put(self, reply: Reply) -> bool:
+        if self.closed or len(self._replies) >= REPLY_BUFFER:
+            return False
+        self._replies.append(reply)
+        self._event.set()
+        return True
+
+    async def get(self) -> Reply:
+        while not self._replies:
+            await self._event.wait()
+            self._event = trio.Event()
+        return self._replies.popleft()
+
+    def close(self) -> list[Reply]:
+        """Stop taking replies; returns those never read."""
+        self.closed = True
+        left = list(self._replies)
+        self._replies.clear()
+        return left
+
+
+@dataclass(eq=False)
+class OpenDecision:
+    """A decision waiting for its seat's reply."""
+
+    decision_id: str
+    seat: int
+    prompt: Prompt
+    clock: DecisionClock
+    presence: Presence
+    replies: ReplyBox = field(default_factory=ReplyBox)
+
+    def refreshed_prompt(self) -> Prompt:
+        """The prompt with its time fields as of now (for a re-send after a reconnect)."""
+        now = trio.current_time()
+        wall = time.time()
+        return dataclasses.replace(
+            self.prompt,
+            decision_time_left_seconds=self.clock.decision_left(now),
+            time_bank_left_seconds=self.clock.bank_left(now),
+            deadline_unix_seconds=wall + self.clock.total_left(now),
+            sent_unix_seconds=wall,
+            trigger_received_at=None,
+        )
+
+
+@dataclass(eq=False)
+class Presence:
+    """One bot: its connection's outbox (None while absent), its seats and open decisions."""
+
+    bot_id: str
+    outbox: Outbox | None = None
+    seats: list[SeatRef] = field(default_factory=list)
+    open: dict[str, OpenDecision] = field(default_factory=dict)
+    listeners: list[Callable[[], None]] = field(default_factory=list)
+
+    @property
+    def is_connected(self) -> bool:
+        return self.outbox is not None
+
+    def deliver(self, item: Outgoing) -> None:
+        if self.outbox is not None:
+            self.outbox.deliver(item)
+
+    def _changed(self) -> None:
+        for listener in self.listeners:
+            listener()
+
+
+class Lobby:
+    """All bots known to the running tables, by bot id."""
+
+    def __init__(self) -> None:
+        self._bots: dict[str, Presence] = {}
+
+    def presence(self, bot_id: str) -> Presence:
+        found = self._bots.get(bot_id)
+        if found is None:
+            found = self._bots[bot_id] = Presence(bot_id)
+        return found
+
+    def seats_of(self, bot_id: str) -> list[SeatRef]:
+        found = self._bots.get(bot_id)
+        return list(found.seats) if found is not None else []
+
+    # ------------------------------------------------------------------ connections
+
+    def attach(self, bot_id: str, outbox: Outbox) -> None:
+        """A bot (re)connected: its seats are live again and open decisions are re-sent."""
+        presence = self.presence(bot_id)
+        presence.outbox = outbox
+        for decision in presence.open.values():
+            outbox.deliver(decision.refreshed_prompt())
+        presence._changed()
+
+    def detach(self, bot_id: str, outbox: Outbox) -> None:
+        """A connection ended; ignored if the bot has since reconnected on another one."""
+        presence = self._bots.get(bot_id)
+        if presence is not None and presence.outbox is outbox:
+            presence.outbox = None
+            presence._changed()
+
+    # ------------------------------------------------------------------ decisions
+
+    def open(self, presence: Presence, prompt: Prompt, clock: DecisionClock) -> OpenDecision:
+        decision = OpenDecision(prompt.decision_id, prompt.seat, prompt, clock, presence)
+        presence.open[prompt.decision_id] = decision
+        presence.deliver(prompt)
+        return decision
+
+    def close(self, decision: OpenDecision, reason: str) -> None:
+        """Forget a decision; replies still queued for it are refused as stale."""
+        decision.presence.open.pop(decision.decision_id, None)
+        for reply in decision.replies.close():
+            decision.presence.deliver(_stale(reply, reason))
+
+    def submit(self, bot_id: str, reply: Reply) -> None:
+        """Route a reply to its open decision, or refuse it at once."""
+        presence = self._bots.get(bot_id)
+        if presence is None:
+            return
+        decision = presence.open.get(reply.decision_id)
+        if decision is None:
+            presence.deliver(_stale(reply, "it is not open (answered, timed out or unknown)"))
+            return
+        if reply.seat != decision.seat:
+            left = decision.clock.total_left(trio.current_time())
+            error = WrongSeat(f"decision {reply.decision_id} is for seat {decision.seat}, "
+                              f"not seat {reply.seat}")
+            presence.deliver(Rejection(reply.decision_id, error, reply, True, left))
+            return
+        if not decision.replies.put(reply):
+            left = decision.clock.total_left(trio.current_time())
+            flood = IllegalAction(f"too many replies to decision {reply.decision_id} at once")
+            presence.deliver(Rejection(reply.decision_id, flood, reply, True, left))
+
+
+def _stale(reply: Reply, why: str) -> Rejection:
+    error = StaleDecision(f"decision {reply.decision_id!r} is closed: {why}")
+    return Rejection(reply.decision_id, error, reply, False, 0.0)

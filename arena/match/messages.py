@@ -1,0 +1,310 @@
+"""What a live table tells a seat and what a seat answers, as transport-free values.
+
+Seats here are physical table seats (fixed for a match), not the engine's PHH order. The
+transport converts these values to and from the wire contract (``arena/server/convert.py``);
+nothing in this module knows about gRPC.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Protocol
+
+from arena.engine.actions import ActionKind
+from arena.engine.cards import Card
+from arena.engine.errors import ArenaError
+from arena.engine.events import PotShare
+from arena.engine.rules import Stakes
+
+
+class SeatStatus(StrEnum):
+    ACTIVE = "active"
+    FOLDED = "folded"
+    ALL_IN = "all_in"
+    ABSENT = "absent"
+    OUT = "out"
+
+
+class RecordKind(StrEnum):
+    """What an entry of the action history is: a bot action or a forced post."""
+
+    FOLD = "fold"
+    CHECK = "check"
+    CALL = "call"
+    BRING_IN = "bring_in"
+    RAISE = "raise"
+    POST_ANTE = "post_ante"
+    POST_SMALL_BLIND = "post_small_blind"
+    POST_BIG_BLIND = "post_big_blind"
+
+
+class AutoReason(StrEnum):
+    """Why the dealer acted for a seat (RULES.md §5)."""
+
+    TIMEOUT = "timeout"
+    ABSENT = "absent"
+
+
+class WrongSeat(ArenaError):
+    """A reply for a seat other than the one the decision was made for."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    seat: int
+    name: str
+    bot_id: str
+    stack_chips: int
+    bet_chips: int
+    committed_chips: int
+    up_cards: tuple[Card, ...]
+    hole_card_count: int
+    status: SeatStatus
+
+
+@dataclass(frozen=True, slots=True)
+class PotInfo:
+    amount_chips: int
+    eligible_seats: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRecord:
+    seat: int
+    street: str
+    kind: RecordKind
+    raise_to_chips: int  # raise: the "raise to" total; bring-in and posts: the amount posted
+    amount_chips: int  # chips moved from the stack by this action
+    round_bet_chips: int
+    is_all_in: bool
+    automatic: AutoReason | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LegalChoice:
+    kind: ActionKind
+    min_to_chips: int
+    max_to_chips: int
+    is_all_in: bool
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Prompt:
+    """A decision request for one seat; timing fields are as of the moment it is handed over."""
+
+    match_id: str
+    hand_id: str
+    decision_id: str
+    game: str
+    street: str
+    hand_number: int
+    game_hand_number: int
+    hands_per_game: int
+    button_seat: int
+    seat: int
+    seats: tuple[SeatInfo, ...]
+    hole_cards: tuple[Card, ...]  # the seat's own face-down cards
+    board: tuple[Card, ...]
+    pots: tuple[PotInfo, ...]
+    pot_total_chips: int
+    actions: tuple[ActionRecord, ...]
+    current_bet_chips: int
+    to_call_chips: int
+    legal: tuple[LegalChoice, ...]
+    stakes: Stakes
+    bet_size_chips: int
+    raises_left: int  # -1: uncapped
+    decision_time_left_seconds: float
+    time_bank_left_seconds: float
+    deadline_unix_seconds: float
+    sent_unix_seconds: float
+    trigger_received_at: float | None = None  # perf_counter of the reply that led here (stats)
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """A seat's answer, as received. ``kind`` is None for a malformed action."""
+
+    decision_id: str
+    seat: int
+    kind: ActionKind | None
+    raise_to_chips: int | None
+    think_seconds: float | None = None  # as reported by the bot
+    received_at: float = 0.0  # perf_counter when the transport read it
+    wire_seconds: float | None = None  # transport: request written -> this reply read
+    problem: str = ""  # why ``kind`` is None
+
+
+@dataclass(frozen=True, slots=True)
+class Rejection:
+    decision_id: str
+    error: ArenaError  # the transport maps its type to a status code
+    reply: Reply
+    retry_allowed: bool
+    time_left_seconds: float
+
+
+# ----------------------------------------------------------------------------- event payloads
+
+
+@dataclass(frozen=True, slots=True)
+class MatchStarted:
+    seats: tuple[SeatInfo, ...]
+    your_seat: int
+    games: tuple[str, ...]
+    hands_per_game: int
+    total_hands: int
+    stakes: Stakes
+    starting_stack_chips: int
+    decision_seconds: float
+    time_bank_seconds: float
+    rules: Mapping[str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class HandStarted:
+    hand_number: int
+    game: str
+    button_seat: int
+    your_seat: int  # -1 for a seat not dealt in
+    seats: tuple[SeatInfo, ...]
+    stakes: Stakes
+    deal_id: str
+    game_hand_number: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardsDealt:
+    street: str
+    seat: int
+    up_cards: tuple[Card, ...]
+    hole_cards: tuple[Card, ...]  # empty in every copy but the owner's
+    hole_card_count: int
+
+
+@dataclass(frozen=True, slots=True)
+class BoardDealt:
+    street: str
+    cards: tuple[Card, ...]
+    board_cards: tuple[Card, ...]
+    is_common_card: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ActionTaken:
+    action: ActionRecord
+    stack_after_chips: int
+    pot_total_after_chips: int
+    decision_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class StreetEnded:
+    street: str
+    pots: tuple[PotInfo, ...]
+    pot_total_chips: int
+    returned: tuple[tuple[int, int], ...]  # (seat, chips)
+
+
+@dataclass(frozen=True, slots=True)
+class ShownHand:
+    seat: int
+    cards: tuple[Card, ...]
+    high_description: str
+    high_cards: tuple[Card, ...]
+    low_description: str
+    low_cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Showdown:
+    hands: tuple[ShownHand, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PotAward:
+    pot_index: int
+    amount_chips: int
+    half: PotShare
+    winners: tuple[tuple[int, int], ...]  # (seat, chips)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatResult:
+    seat: int
+    net_chips: int
+    final_stack_chips: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandEnded:
+    results: tuple[SeatResult, ...]
+    awards: tuple[PotAward, ...]
+    voided: bool
+    void_reason: str
+    went_to_showdown: bool
+
+
+@dataclass(frozen=True, slots=True)
+class GameChanged:
+    game: str
+    previous_game: str
+    first_hand_number: int
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSeatResult:
+    seat: int
+    name: str
+    bot_id: str
+    net_chips: int
+    hands_played: int
+    mbb_per_hand: float
+    mbb_per_hand_ci95: float
+    final_stack_chips: int
+
+
+@dataclass(frozen=True, slots=True)
+class MatchEnded:
+    results: tuple[MatchSeatResult, ...]
+    match_seed: str
+    hands_played: int
+    aborted: bool
+    abort_reason: str
+
+
+Payload = (
+    MatchStarted
+    | HandStarted
+    | CardsDealt
+    | BoardDealt
+    | ActionTaken
+    | StreetEnded
+    | Showdown
+    | HandEnded
+    | GameChanged
+    | MatchEnded
+)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Notice:
+    """One event of a match as one seat sees it; public events are one object shared by all."""
+
+    match_id: str
+    hand_id: str
+    sequence: int
+    unix_seconds: float
+    payload: Payload
+
+
+Outgoing = Prompt | Notice | Rejection
+
+
+class Outbox(Protocol):
+    """Where a connected seat's messages go. Must never block: a slow reader is the
+    transport's problem (it drops the connection), never the table's."""
+
+    def deliver(self, item: Outgoing) -> None: ...

@@ -1,0 +1,177 @@
+"""The dealer server: grpc.aio on asyncio, the tables in trio (as a guest), clean shutdown.
+
+:func:`serve` runs the matches of a config to their end, or until SIGINT/SIGTERM: then every
+running hand is voided, every bot is told (MatchEnded aborted), the streams end with
+UNAVAILABLE and the process exits normally.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import logging
+import resource
+import signal
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import grpc
+import trio
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from arena.engine.errors import ConfigError
+from arena.match.live import LiveTable, MatchSummary
+from arena.match.lobby import Lobby
+from arena.server.auth import TokenBook
+from arena.server.bridge import TrioGuest
+from arena.server.config import ServerConfig
+from arena.server.errors import ShuttingDown
+from arena.server.logs import MatchLog
+from arena.server.service import SERVICE_NAME, DealerService
+
+log = logging.getLogger("arena.server")
+
+
+@dataclass(frozen=True, slots=True)
+class ServeResult:
+    summaries: tuple[MatchSummary, ...]
+    stopped_early: bool
+    transport: dict[str, Any]
+    cpu_seconds: float
+    wall_seconds: float
+    max_rss_kib: int
+
+
+class DealerServer:
+    """Start with :meth:`start`, then :meth:`run_until_done` (or :meth:`stop` from anywhere)."""
+
+    def __init__(self, config: ServerConfig) -> None:
+        self.config = config
+        self.lobby = Lobby()
+        self.guest = TrioGuest()
+        self.tables: list[LiveTable] = []
+        for spec in config.matches:
+            sink = MatchLog(config.log_dir, spec.match_id) if config.log_dir else None
+            self.tables.append(LiveTable(spec, self.lobby, sink=sink))
+        self.service = DealerService(book=TokenBook(config.bots), lobby=self.lobby,
+                                     guest=self.guest, limits=config.limits)
+        self.health = health.aio.HealthServicer()
+        self._server: grpc.aio.Server | None = None
+        self._finished: asyncio.Future[None] | None = None
+        self._stop_requested = False
+        self.port = 0
+
+    async def start(self) -> int:
+        """Bind, start gRPC and the trio tables; returns the bound port."""
+        limits = self.config.limits
+        server = grpc.aio.server(options=[
+            ("grpc.max_receive_message_length", limits.max_message_bytes),
+            ("grpc.so_reuseport", 0),
+            ("grpc.keepalive_time_ms", 30_000),
+            ("grpc.keepalive_timeout_ms", 10_000),
+            ("grpc.http2.min_ping_interval_without_data_ms", 5_000),
+        ])
+        server.add_generic_rpc_handlers((self.service.handler(),))
+        health_pb2_grpc.add_HealthServicer_to_server(self.health, server)
+        reflection.enable_server_reflection(
+            (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
+        tls = self.config.tls
+        try:
+            if tls is None:
+                port = server.add_insecure_port(self.config.listen)
+            else:
+                credentials = grpc.ssl_server_credentials(
+                    [(tls.key_path.read_bytes(), tls.cert_path.read_bytes())])
+                port = server.add_secure_port(self.config.listen, credentials)
+        except (OSError, RuntimeError) as exc:
+            raise ConfigError(f"cannot listen on {self.config.listen}: {exc}") from None
+        self.port = port
+        await self.guest.start(self._run_tables)
+        try:
+            await server.start()
+        except BaseException:
+            self.guest.cancel()
+            await self.guest.wait()
+            raise
+        self._server = server
+        await self.health.set("", health_pb2.HealthCheckResponse.SERVING)
+        await self.health.set(SERVICE_NAME, health_pb2.HealthCheckResponse.SERVING)
+        self._finished = asyncio.ensure_future(self._finish())
+        return port
+
+    async def _run_tables(self) -> None:
+        async with trio.open_nursery() as nursery:
+            for table in self.tables:
+                nursery.start_soon(table.run)
+
+    def stop(self) -> None:
+        """Ask for a shutdown: running hands are voided and the matches end aborted."""
+        self._stop_requested = True
+        self.service.stop_accepting()
+        self.guest.cancel()
+
+    async def run_until_done(self) -> None:
+        """Wait until every match has ended (or a stop) and the server is closed."""
+        assert self._finished is not None, "start() first"
+        await asyncio.shield(self._finished)
+
+    async def _finish(self) -> None:
+        """When trio is done: flush and close the streams, then stop gRPC."""
+        await self.guest.wait()
+        final = ShuttingDown("the server is shutting down") if self._stop_requested else None
+        await self.service.close_all(final, flush_seconds=self.config.limits.flush_on_close_seconds)
+        await self.health.enter_graceful_shutdown()
+        if self._server is not None:
+            await self._server.stop(grace=0.5)
+
+    @property
+    def stopped_early(self) -> bool:
+        return self._stop_requested
+
+    def summaries(self) -> tuple[MatchSummary, ...]:
+        return tuple(t.summary for t in self.tables if t.summary is not None)
+
+
+async def serve(config: ServerConfig, *, on_ready: Callable[[int], None] | None = None,
+                handle_signals: bool = True) -> ServeResult:
+    """Run a config's matches to the end (or to SIGINT/SIGTERM) and return what happened."""
+    started = time.perf_counter()
+    cpu = time.process_time()
+    loop = asyncio.get_running_loop()
+    server = DealerServer(config)
+    # A dealer makes many short-lived objects per decision and few long-lived ones: leave the
+    # start-up objects out of collections and collect the young generation less often.
+    thresholds, switch_seconds = gc.get_threshold(), sys.getswitchinterval()
+    gc.freeze()
+    gc.set_threshold(20_000, 50, 100)
+    # Trio's guest-mode I/O thread and gRPC's poller hand work to the loop thread; a shorter
+    # GIL switch interval makes those hand-offs (and so timeouts) prompt under load.
+    sys.setswitchinterval(0.001)
+    signals = (signal.SIGINT, signal.SIGTERM) if handle_signals else ()
+    for sig in signals:  # before trio starts, so that trio leaves SIGINT to asyncio
+        loop.add_signal_handler(sig, server.stop)
+    try:
+        port = await server.start()
+        if on_ready is not None:
+            on_ready(port)
+        await server.run_until_done()
+    finally:
+        for sig in signals:
+            with contextlib.suppress(Exception):
+                loop.remove_signal_handler(sig)
+        gc.set_threshold(*thresholds)
+        gc.unfreeze()
+        sys.setswitchinterval(switch_seconds)
+    return ServeResult(
+        summaries=server.summaries(),
+        stopped_early=server.stopped_early,
+        transport=server.service.stats.summary(),
+        cpu_seconds=time.process_time() - cpu,
+        wall_seconds=time.perf_counter() - started,
+        max_rss_kib=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+    )

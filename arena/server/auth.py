@@ -1,0 +1,39 @@
+"""Bot authentication: the ``authorization: Bearer <token>`` metadata of every Play call."""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import Iterable
+
+from arena.server.config import BotEntry
+from arena.server.errors import Unauthenticated
+
+METADATA_KEY = "authorization"
+
+
+class TokenBook:
+    """Looks a token up in constant time per known bot (no early exit on a match)."""
+
+    def __init__(self, bots: Iterable[BotEntry]) -> None:
+        self._bots = [(b.token.encode(), b) for b in bots]
+
+    def identify(self, metadata: Iterable[tuple[str, str | bytes]] | None) -> BotEntry:
+        """The bot of the call's token, or :class:`Unauthenticated` saying what is wrong."""
+        header: str | None = None
+        for key, value in metadata or ():
+            if key.lower() == METADATA_KEY:
+                header = value.decode("utf-8", "replace") if isinstance(value, bytes) else value
+                break
+        if header is None:
+            raise Unauthenticated("missing 'authorization: Bearer <token>' metadata")
+        scheme, _, token = header.strip().partition(" ")
+        if scheme.lower() != "bearer" or not token.strip():
+            raise Unauthenticated("malformed authorization metadata; expected 'Bearer <token>'")
+        given = token.strip().encode()
+        found: BotEntry | None = None
+        for known, bot in self._bots:
+            if hmac.compare_digest(given, known):
+                found = bot
+        if found is None:
+            raise Unauthenticated("unknown token")
+        return found

@@ -1,0 +1,76 @@
+"""What `arena serve` and `arena bot` do, behind the argument parsing of ``arena/cli.py``."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import logging
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+from arena.engine.errors import ConfigError
+from arena.server.app import ServeResult, serve
+from arena.server.config import load_config
+
+SDK_DIR = Path(__file__).resolve().parents[2] / "bots" / "python"
+
+
+def run_serve(config_path: str, *, listen: str | None = None, log_dir: str | None = None,
+              out: TextIO = sys.stdout) -> int:
+    config = load_config(config_path, listen=listen, log_dir=log_dir)
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
+                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    host = config.listen.rsplit(":", 1)[0]
+
+    def ready(port: int) -> None:
+        tables = ", ".join(f"{m.match_id} ({len(m.seats)} seats, {m.hands} hands)"
+                           for m in config.matches)
+        out.write(f"arena: listening on {host}:{port}; tables: {tables}\n")
+        out.flush()
+
+    result = asyncio.run(serve(config, on_ready=ready))
+    print_result(result, out, log_dir=config.log_dir)
+    return 0
+
+
+def print_result(result: ServeResult, out: TextIO, *, log_dir: Path | None) -> None:
+    if result.stopped_early:
+        out.write("arena: stopped by signal; running hands were voided\n")
+    for summary in result.summaries:
+        state = f"aborted ({summary.abort_reason})" if summary.aborted else "finished"
+        out.write(f"match {summary.match_id}: {summary.hands_played} hands, {state}, "
+                  f"seed {summary.seed}\n")
+        for r in sorted(summary.results, key=lambda r: -r.net_chips):
+            out.write(f"  seat {r.seat} {r.name:<20} {r.net_chips:+8d} chips  "
+                      f"{r.mbb_per_hand:+9.1f} ± {r.mbb_per_hand_ci95:.1f} mbb/hand\n")
+        stats = summary.stats
+        out.write(f"  decisions: {stats.answered} answered, {stats.timeouts} timed out, "
+                  f"{stats.absent_actions} absent, {stats.rejected} replies rejected\n")
+        if log_dir is not None:
+            out.write(f"  hand histories: {log_dir / (summary.match_id + '.phhs')}\n")
+    out.flush()
+
+
+def load_sdk() -> Any:
+    """The Python bot SDK: installed (``pip install -e bots/python``) or from this checkout."""
+    try:
+        return importlib.import_module("arena_bot.cli")
+    except ImportError:
+        if not (SDK_DIR / "arena_bot").is_dir():
+            raise ConfigError("the bot SDK is not installed: pip install -e bots/python") from None
+        sys.path.insert(0, str(SDK_DIR))
+        return importlib.import_module("arena_bot.cli")
+
+
+def run_bot(kind: str, *, server: str, token: str, name: str | None, tls_ca: str | None,
+            seed: int | None, reconnect_seconds: float) -> int:
+    sdk = load_sdk()
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
+                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    code: int = sdk.main([kind, "--server", server, "--token", token,
+                          *(["--name", name] if name else []),
+                          *(["--tls-ca", tls_ca] if tls_ca else []),
+                          *(["--seed", str(seed)] if seed is not None else []),
+                          "--reconnect-seconds", str(reconnect_seconds)])
+    return code

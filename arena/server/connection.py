@@ -1,0 +1,214 @@
+"""One bot's Play stream: a bounded outbox the tables write into, a writer and a rate-limited reader.
+
+Tables never wait for a bot: :meth:`Connection.deliver` only appends to a queue. A bot that
+stops reading lets its queue grow to ``max_queued_messages`` and is then cut off; a bot that
+sends faster than its token bucket allows is cut off too. Either way only its own stream ends
+(RESOURCE_EXHAUSTED) and its seats become absent; no other table notices.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+import grpc
+
+from arena.match import messages as m
+from arena.server import convert
+from arena.server.config import Limits
+from arena.server.errors import Flooding, StreamEnded
+from arena.server.stats import TransportStats
+from arena.v1 import arena_pb2 as pb
+
+Item = m.Outgoing | pb.DealerMessage
+MAX_BATCH = 256  # messages per batch write
+
+_URGENT_PAYLOADS = (m.MatchStarted, m.MatchEnded)
+
+
+class TokenBucket:
+    """Allows ``rate`` events per second on average and ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = burst
+        self.stamp = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens < 1.0:
+            return False
+        self.tokens -= 1.0
+        return True
+
+
+class Connection:
+    """The outbox of one stream (an :class:`~arena.match.messages.Outbox`) and its pumps."""
+
+    def __init__(self, *, bot_id: str, session_id: str, batches: bool, limits: Limits,
+                 encoder: convert.Encoder, stats: TransportStats) -> None:
+        self.bot_id = bot_id
+        self.session_id = session_id
+        self.batches = batches
+        self.limits = limits
+        self._encoder = encoder
+        self._stats = stats
+        self._loop = asyncio.get_running_loop()
+        self._queue: deque[Item] = deque()
+        self._wake = asyncio.Event()
+        self._timer: asyncio.TimerHandle | None = None
+        self._urgent = False  # something queued must go out now (not only events that may wait)
+        self._finishing = False
+        self._final: StreamEnded | None = None
+        self._result: asyncio.Future[StreamEnded | None] = self._loop.create_future()
+        self.done = asyncio.Event()
+        self._bucket = TokenBucket(limits.messages_per_second, float(limits.message_burst))
+        self._written: dict[str, float] = {}  # decision id -> when its request was written
+
+    def wire_seconds(self, decision_id: str, now: float) -> float | None:
+        """Seconds from writing a decision's request to ``now`` (its reply read), once."""
+        written = self._written.pop(decision_id, None)
+        return None if written is None else now - written
+
+    @property
+    def is_open(self) -> bool:
+        return not self._result.done()
+
+    # ------------------------------------------------------------------ outbox (called by trio)
+
+    def deliver(self, item: Item) -> None:
+        if self._result.done():
+            return
+        if len(self._queue) >= self.limits.max_queued_messages:
+            self.fail(Flooding(f"{len(self._queue)} messages could not be delivered: "
+                               "the bot is not reading its stream"))
+            return
+        self._queue.append(item)
+        flush_after = self.limits.event_flush_seconds
+        if (not self.batches or flush_after <= 0 or not isinstance(item, m.Notice)
+                or isinstance(item.payload, _URGENT_PAYLOADS)):
+            self._urgent = True
+            self._wake.set()
+        elif self._timer is None:
+            self._timer = self._loop.call_later(flush_after, self._flush_due)
+
+    def _flush_due(self) -> None:
+        self._timer = None
+        self._urgent = True
+        self._wake.set()
+
+    # ------------------------------------------------------------------ closing
+
+    def finish(self, final: StreamEnded | None = None) -> None:
+        """End the stream after sending what is queued; ``final`` is the status (None: OK)."""
+        if not self._finishing:
+            self._finishing = True
+            self._final = final
+        self._wake.set()
+
+    def fail(self, error: StreamEnded | None) -> None:
+        """End the stream now, dropping what is queued."""
+        self._queue.clear()
+        self._set_result(error)
+
+    def _set_result(self, error: StreamEnded | None) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if not self._result.done():
+            self._result.set_result(error)
+        self._wake.set()
+
+    # ------------------------------------------------------------------ pumps
+
+    async def serve(self, context: grpc.aio.ServicerContext[Any, Any],
+                    on_message: Callable[[Connection, pb.BotMessage], None]) -> StreamEnded | None:
+        """Run the writer and the reader until the stream ends; returns the closing status."""
+        writer = asyncio.create_task(self._write_loop(context))
+        reader = asyncio.create_task(self._read_loop(context, on_message))
+        try:
+            return await self._result
+        finally:
+            writer.cancel()
+            reader.cancel()
+            await asyncio.gather(writer, reader, return_exceptions=True)
+            self.done.set()
+
+    async def _write_loop(self, context: grpc.aio.ServicerContext[Any, Any]) -> None:
+        """Write what is queued whenever something urgent (or an overdue event) is; events
+        that may wait ride along with the next write, so a seat gets few, fuller writes."""
+        queue = self._queue
+        try:
+            while not self._result.done():
+                await self._wake.wait()
+                self._wake.clear()
+                if queue and (self._urgent or self._finishing):
+                    self._urgent = False
+                    if self._timer is not None:
+                        self._timer.cancel()
+                        self._timer = None
+                    items = list(queue)
+                    queue.clear()
+                    await self._write(context, items)
+                    if self._urgent or (self._finishing and queue):
+                        self._wake.set()  # more became urgent while writing
+                    elif queue and self._timer is None:
+                        self._timer = self._loop.call_later(self.limits.event_flush_seconds,
+                                                            self._flush_due)
+                if self._finishing and not queue:
+                    self._set_result(self._final)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # the call is gone (cancelled by the peer, reset): just close
+            self._set_result(None)
+
+    async def _write(self, context: grpc.aio.ServicerContext[Any, Any], items: list[Item]) -> None:
+        stats = self._stats
+        encoder = self._encoder
+        if self.batches and len(items) > 1:
+            chunks = [encoder.encode_batch(items[k:k + MAX_BATCH])
+                      for k in range(0, len(items), MAX_BATCH)]
+        else:
+            chunks = [encoder.encode(item) for item in items]
+        sending = time.perf_counter()  # before the write: a reply can be read before it returns
+        for item in items:
+            if isinstance(item, m.Prompt):
+                if len(self._written) > 64:  # answered or abandoned ones are never popped
+                    self._written.clear()
+                self._written[item.decision_id] = sending
+        for data in chunks:
+            await context.write(data)
+            stats.writes += 1
+            stats.bytes_out += len(data)
+        stats.messages_out += len(items)
+        now = time.perf_counter()
+        for item in items:
+            if isinstance(item, m.Prompt) and item.trigger_received_at is not None:
+                stats.overhead_seconds.add(now - item.trigger_received_at)
+
+    async def _read_loop(self, context: grpc.aio.ServicerContext[Any, Any],
+                         on_message: Callable[[Connection, pb.BotMessage], None]) -> None:
+        try:
+            while not self._result.done():
+                message = await context.read()
+                if message is grpc.aio.EOF:
+                    self.finish(None)
+                    return
+                self._stats.messages_in += 1
+                if not self._bucket.take():
+                    self.fail(Flooding(
+                        f"more than {self.limits.message_burst} messages at once or "
+                        f"{self.limits.messages_per_second:g} per second"))
+                    return
+                assert isinstance(message, pb.BotMessage)
+                on_message(self, message)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            self._set_result(None)

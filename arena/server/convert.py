@@ -1,0 +1,335 @@
+"""Proto <-> domain converters: the match layer's values to and from the wire contract."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+
+from google.protobuf.timestamp_pb2 import Timestamp
+
+from arena.engine.actions import ActionKind
+from arena.engine.cards import Card, format_card
+from arena.engine.events import PotShare
+from arena.engine.games import GameCode
+from arena.engine.rules import Stakes
+from arena.match import messages as m
+from arena.server.errors import reject_code
+from arena.v1 import arena_pb2 as pb
+
+GAMES: Mapping[str, pb.Game.ValueType] = {
+    GameCode.HOLDEM.value: pb.GAME_HOLDEM,
+    GameCode.OMAHA_HI_LO.value: pb.GAME_OMAHA_HI_LO,
+    GameCode.RAZZ.value: pb.GAME_RAZZ,
+    GameCode.STUD.value: pb.GAME_STUD,
+    GameCode.STUD_HI_LO.value: pb.GAME_STUD_HI_LO,
+}
+STREETS: Mapping[str, pb.Street.ValueType] = {
+    "preflop": pb.STREET_PREFLOP, "flop": pb.STREET_FLOP, "turn": pb.STREET_TURN,
+    "river": pb.STREET_RIVER, "third": pb.STREET_THIRD, "fourth": pb.STREET_FOURTH,
+    "fifth": pb.STREET_FIFTH, "sixth": pb.STREET_SIXTH, "seventh": pb.STREET_SEVENTH,
+}
+KINDS_OUT: Mapping[str, pb.ActionKind.ValueType] = {
+    "fold": pb.ACTION_KIND_FOLD, "check": pb.ACTION_KIND_CHECK, "call": pb.ACTION_KIND_CALL,
+    "bring_in": pb.ACTION_KIND_BRING_IN, "raise": pb.ACTION_KIND_RAISE,
+    "post_ante": pb.ACTION_KIND_POST_ANTE, "post_small_blind": pb.ACTION_KIND_POST_SMALL_BLIND,
+    "post_big_blind": pb.ACTION_KIND_POST_BIG_BLIND,
+}
+KINDS_IN: Mapping[int, ActionKind] = {
+    pb.ACTION_KIND_FOLD: ActionKind.FOLD, pb.ACTION_KIND_CHECK: ActionKind.CHECK,
+    pb.ACTION_KIND_CALL: ActionKind.CALL, pb.ACTION_KIND_BRING_IN: ActionKind.BRING_IN,
+    pb.ACTION_KIND_RAISE: ActionKind.RAISE,
+}
+STATUSES: Mapping[m.SeatStatus, pb.SeatStatus.ValueType] = {
+    m.SeatStatus.ACTIVE: pb.SEAT_STATUS_ACTIVE, m.SeatStatus.FOLDED: pb.SEAT_STATUS_FOLDED,
+    m.SeatStatus.ALL_IN: pb.SEAT_STATUS_ALL_IN, m.SeatStatus.ABSENT: pb.SEAT_STATUS_ABSENT,
+    m.SeatStatus.OUT: pb.SEAT_STATUS_OUT,
+}
+REASONS: Mapping[m.AutoReason | None, pb.AutomaticReason.ValueType] = {
+    None: pb.AUTOMATIC_REASON_UNSPECIFIED, m.AutoReason.TIMEOUT: pb.AUTOMATIC_REASON_TIMEOUT,
+    m.AutoReason.ABSENT: pb.AUTOMATIC_REASON_ABSENT,
+}
+HALVES: Mapping[PotShare, pb.PotHalf.ValueType] = {
+    PotShare.WHOLE: pb.POT_HALF_WHOLE, PotShare.HIGH: pb.POT_HALF_HIGH,
+    PotShare.LOW: pb.POT_HALF_LOW,
+}
+
+
+def cards(values: Iterable[Card]) -> list[str]:
+    return [format_card(c) for c in values]
+
+
+def timestamp(unix_seconds: float) -> Timestamp:
+    seconds = int(unix_seconds)
+    return Timestamp(seconds=seconds, nanos=int((unix_seconds - seconds) * 1e9))
+
+
+def stakes(value: Stakes, *, game: str | None = None) -> pb.Stakes:
+    """The stakes; for one hand (``game`` given) the forced bets of the other family are 0."""
+    stud = game is not None and game not in (GameCode.HOLDEM.value, GameCode.OMAHA_HI_LO.value)
+    flop = game is not None and not stud
+    return pb.Stakes(small_bet_chips=value.small_bet, big_bet_chips=value.big_bet,
+                     small_blind_chips=0 if stud else value.small_blind,
+                     big_blind_chips=0 if stud else value.big_blind,
+                     ante_chips=0 if flop else value.ante,
+                     bring_in_chips=0 if flop else value.bring_in)
+
+
+def seat_state(seat: m.SeatInfo) -> pb.SeatState:
+    return pb.SeatState(seat=seat.seat, name=seat.name, stack_chips=seat.stack_chips,
+                        bet_chips=seat.bet_chips, total_committed_chips=seat.committed_chips,
+                        up_cards=cards(seat.up_cards), hole_card_count=seat.hole_card_count,
+                        status=STATUSES[seat.status], bot_id=seat.bot_id)
+
+
+def pot(value: m.PotInfo) -> pb.Pot:
+    return pb.Pot(amount_chips=value.amount_chips, eligible_seats=value.eligible_seats)
+
+
+def action_record(record: m.ActionRecord) -> pb.ActionRecord:
+    return pb.ActionRecord(seat=record.seat, street=STREETS[record.street],
+                           kind=KINDS_OUT[record.kind], raise_to_chips=record.raise_to_chips,
+                           amount_chips=record.amount_chips,
+                           round_bet_chips=record.round_bet_chips, is_all_in=record.is_all_in,
+                           automatic=record.automatic is not None,
+                           automatic_reason=REASONS[record.automatic])
+
+
+def legal_action(choice: m.LegalChoice) -> pb.LegalAction:
+    return pb.LegalAction(kind=KINDS_OUT[choice.kind], min_raise_to_chips=choice.min_to_chips,
+                          max_raise_to_chips=choice.max_to_chips, is_all_in=choice.is_all_in)
+
+
+def decision_request(p: m.Prompt, *, with_actions: bool = True,
+                     stakes_of: Callable[[Stakes, str], pb.Stakes] | None = None,
+                     ) -> pb.DecisionRequest:
+    """The request; ``with_actions=False`` leaves the history out (the encoder splices it in)."""
+    return pb.DecisionRequest(
+        match_id=p.match_id, hand_id=p.hand_id, decision_id=p.decision_id, game=GAMES[p.game],
+        game_code=p.game, street=STREETS[p.street], hand_number=p.hand_number,
+        button_seat=p.button_seat, your_seat=p.seat, seats=[seat_state(s) for s in p.seats],
+        hole_cards=cards(p.hole_cards), board_cards=cards(p.board),
+        pots=[pot(x) for x in p.pots], pot_total_chips=p.pot_total_chips,
+        actions=[action_record(a) for a in p.actions] if with_actions else (),
+        current_bet_chips=p.current_bet_chips,
+        amount_to_call_chips=p.to_call_chips, legal_actions=[legal_action(c) for c in p.legal],
+        stakes=(stakes_of(p.stakes, p.game) if stakes_of is not None
+                else stakes(p.stakes, game=p.game)),
+        bet_size_chips=p.bet_size_chips,
+        raises_left=p.raises_left, decision_deadline=timestamp(p.deadline_unix_seconds),
+        decision_time_left_seconds=p.decision_time_left_seconds,
+        time_bank_left_seconds=p.time_bank_left_seconds,
+        server_time=timestamp(p.sent_unix_seconds), game_hand_number=p.game_hand_number,
+        hands_per_game=p.hands_per_game)
+
+
+def rejection(r: m.Rejection) -> pb.ActionRejected:
+    reply = r.reply
+    kind = KINDS_OUT[reply.kind.value] if reply.kind is not None else pb.ACTION_KIND_UNSPECIFIED
+    return pb.ActionRejected(
+        decision_id=r.decision_id, code=reject_code(r.error), message=str(r.error),
+        rejected_action=pb.Action(kind=kind, raise_to_chips=reply.raise_to_chips or 0),
+        retry_allowed=r.retry_allowed, time_left_seconds=r.time_left_seconds)
+
+
+# ----------------------------------------------------------------------------- events
+
+
+def _match_started(p: m.MatchStarted) -> pb.Event:
+    return pb.Event(match_started=pb.MatchStarted(
+        seats=[seat_state(s) for s in p.seats], your_seat=p.your_seat,
+        games=[GAMES[g] for g in p.games], game_codes=list(p.games),
+        hands_per_game=p.hands_per_game, total_hands=p.total_hands,
+        format=pb.MATCH_FORMAT_CASH, stakes=stakes(p.stakes),
+        starting_stack_chips=p.starting_stack_chips, decision_seconds=p.decision_seconds,
+        time_bank_seconds=p.time_bank_seconds, duplicate_copies=1, rules=dict(p.rules)))
+
+
+def _hand_started(p: m.HandStarted) -> pb.Event:
+    return pb.Event(hand_started=pb.HandStarted(
+        hand_number=p.hand_number, game=GAMES[p.game], game_code=p.game,
+        button_seat=p.button_seat, your_seat=p.your_seat,
+        seats=[seat_state(s) for s in p.seats], stakes=stakes(p.stakes, game=p.game),
+        deal_id=p.deal_id, game_hand_number=p.game_hand_number))
+
+
+def _payload(payload: m.Payload) -> pb.Event:
+    if isinstance(payload, m.ActionTaken):
+        return pb.Event(action_taken=pb.ActionTaken(
+            action=action_record(payload.action), stack_after_chips=payload.stack_after_chips,
+            pot_total_after_chips=payload.pot_total_after_chips,
+            decision_id=payload.decision_id))
+    if isinstance(payload, m.CardsDealt):
+        return pb.Event(cards_dealt=pb.CardsDealt(
+            street=STREETS[payload.street], seat=payload.seat, up_cards=cards(payload.up_cards),
+            hole_cards=cards(payload.hole_cards), hole_card_count=payload.hole_card_count))
+    if isinstance(payload, m.BoardDealt):
+        return pb.Event(board_dealt=pb.BoardDealt(
+            street=STREETS[payload.street], cards=cards(payload.cards),
+            board_cards=cards(payload.board_cards), is_common_card=payload.is_common_card))
+    if isinstance(payload, m.StreetEnded):
+        return pb.Event(street_ended=pb.StreetEnded(
+            street=STREETS[payload.street], pots=[pot(x) for x in payload.pots],
+            pot_total_chips=payload.pot_total_chips,
+            returned=[pb.ChipsReturned(seat=s, amount_chips=c) for s, c in payload.returned]))
+    if isinstance(payload, m.Showdown):
+        return pb.Event(showdown=pb.Showdown(hands=[
+            pb.ShownHand(seat=h.seat, cards=cards(h.cards), high_description=h.high_description,
+                         high_cards=cards(h.high_cards), low_description=h.low_description,
+                         low_cards=cards(h.low_cards)) for h in payload.hands]))
+    if isinstance(payload, m.HandEnded):
+        return pb.Event(hand_ended=pb.HandEnded(
+            results=[pb.SeatResult(seat=r.seat, net_chips=r.net_chips,
+                                   final_stack_chips=r.final_stack_chips) for r in payload.results],
+            awards=[pb.PotAward(pot_index=a.pot_index, amount_chips=a.amount_chips,
+                                half=HALVES[a.half],
+                                winners=[pb.WinnerShare(seat=s, amount_chips=c)
+                                         for s, c in a.winners]) for a in payload.awards],
+            voided=payload.voided, void_reason=payload.void_reason,
+            went_to_showdown=payload.went_to_showdown))
+    if isinstance(payload, m.HandStarted):
+        return _hand_started(payload)
+    if isinstance(payload, m.MatchStarted):
+        return _match_started(payload)
+    if isinstance(payload, m.GameChanged):
+        return pb.Event(game_changed=pb.GameChanged(
+            game=GAMES[payload.game], game_code=payload.game,
+            previous_game=GAMES.get(payload.previous_game, pb.GAME_UNSPECIFIED),
+            previous_game_code=payload.previous_game,
+            first_hand_number=payload.first_hand_number))
+    return pb.Event(match_ended=pb.MatchEnded(
+        results=[pb.MatchSeatResult(seat=r.seat, name=r.name, bot_id=r.bot_id,
+                                    net_chips=r.net_chips, hands_played=r.hands_played,
+                                    mbb_per_hand=r.mbb_per_hand,
+                                    mbb_per_hand_ci95=r.mbb_per_hand_ci95,
+                                    final_stack_chips=r.final_stack_chips)
+                 for r in payload.results],
+        match_seed=payload.match_seed, hands_played=payload.hands_played,
+        aborted=payload.aborted, abort_reason=payload.abort_reason))
+
+
+def event(notice: m.Notice) -> pb.Event:
+    out = _payload(notice.payload)
+    out.match_id = notice.match_id
+    out.hand_id = notice.hand_id
+    out.sequence = notice.sequence
+    seconds = int(notice.unix_seconds)
+    out.server_time.seconds = seconds
+    out.server_time.nanos = int((notice.unix_seconds - seconds) * 1e9)
+    return out
+
+
+class Encoder:
+    """Serializes outgoing items, reusing what repeats.
+
+    A public event goes to every seat but is encoded once; action records repeat in every
+    later decision request of a hand and are converted once. The caches hold the objects
+    they are keyed by (by identity), so an id is never reused while cached.
+    """
+
+    def __init__(self, cache_size: int = 4096) -> None:
+        self._cache_size = cache_size
+        self._events: dict[int, tuple[m.Notice, bytes, bytes]] = {}  # plain and framed bytes
+        self._records: dict[int, tuple[m.ActionRecord, bytes]] = {}
+        self._stakes: dict[tuple[Stakes, str], pb.Stakes] = {}
+
+    def _event(self, notice: m.Notice) -> tuple[m.Notice, bytes, bytes]:
+        found = self._events.get(id(notice))
+        if found is None:
+            data = pb.DealerMessage(event=event(notice)).SerializeToString()
+            found = (notice, data, _field(_BATCH_MESSAGES_FIELD, data))
+            cache = self._events
+            cache[id(notice)] = found
+            if len(cache) > self._cache_size:
+                del cache[next(iter(cache))]
+        return found
+
+    def _record(self, record: m.ActionRecord) -> bytes:
+        """``DecisionRequest.actions`` entry (field 15) of one record, serialized and framed."""
+        found = self._records.get(id(record))
+        if found is None:
+            found = (record, _field(_ACTIONS_FIELD, action_record(record).SerializeToString()))
+            cache = self._records
+            cache[id(record)] = found
+            if len(cache) > self._cache_size:
+                del cache[next(iter(cache))]
+        return found[1]
+
+    def _stakes_of(self, value: Stakes, game: str) -> pb.Stakes:
+        key = (value, game)
+        found = self._stakes.get(key)
+        if found is None:
+            found = self._stakes[key] = stakes(value, game=game)
+        return found
+
+    def encode(self, item: m.Outgoing | pb.DealerMessage) -> bytes:
+        """The serialized ``DealerMessage`` of one item."""
+        if isinstance(item, m.Notice):
+            return self._event(item)[1]
+        if isinstance(item, m.Prompt):
+            # Fields may come in any order on the wire and repeated ones concatenate, so the
+            # history (the same records in every request of a hand) is spliced in as bytes.
+            head = decision_request(item, with_actions=False, stakes_of=self._stakes_of)
+            history = b"".join([self._record(a) for a in item.actions])
+            return _field(_DECISION_REQUEST_FIELD, head.SerializeToString() + history)
+        if isinstance(item, m.Rejection):
+            return pb.DealerMessage(action_rejected=rejection(item)).SerializeToString()
+        return item.SerializeToString()
+
+    def encode_batch(self, items: Sequence[m.Outgoing | pb.DealerMessage]) -> bytes:
+        """One ``DealerMessage.batch`` of the items (see :func:`batch`)."""
+        parts = [self._event(item)[2] if isinstance(item, m.Notice)
+                 else _field(_BATCH_MESSAGES_FIELD, self.encode(item)) for item in items]
+        return _field(_BATCH_FIELD, b"".join(parts))
+
+
+def batch(encoded: list[bytes]) -> bytes:
+    """A ``DealerMessage`` with ``batch`` holding the given serialized messages.
+
+    Built on the wire format directly: a repeated message field is the concatenation of
+    (tag, length, bytes), so already-serialized messages are reused as they are.
+    """
+    return _field(_BATCH_FIELD, b"".join(_field(_BATCH_MESSAGES_FIELD, d) for d in encoded))
+
+
+def _field(number: int, data: bytes) -> bytes:
+    """A length-delimited field (wire type 2) with its tag."""
+    return _varint(number << 3 | 2) + _varint(len(data)) + data
+
+
+_SMALL_VARINTS = tuple(bytes((v,)) for v in range(0x80))
+_DECISION_REQUEST_FIELD = pb.DealerMessage.DESCRIPTOR.fields_by_name["decision_request"].number
+_ACTIONS_FIELD = pb.DecisionRequest.DESCRIPTOR.fields_by_name["actions"].number
+_BATCH_FIELD = pb.DealerMessage.DESCRIPTOR.fields_by_name["batch"].number
+_BATCH_MESSAGES_FIELD = pb.MessageBatch.DESCRIPTOR.fields_by_name["messages"].number
+
+
+def _varint(value: int) -> bytes:
+    if value < 0x80:
+        return _SMALL_VARINTS[value]
+    if value < 0x4000:
+        return bytes((value & 0x7F | 0x80, value >> 7))
+    out = bytearray()
+    while value > 0x7F:
+        out.append(value & 0x7F | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
+def reply(message: pb.ActionReply, received_at: float,
+          wire_seconds: float | None = None) -> m.Reply:
+    """A bot's reply as the match layer sees it; an unusable kind becomes ``kind=None``."""
+    action = message.action
+    has_action = message.HasField("action")
+    kind = KINDS_IN.get(action.kind) if has_action else None
+    problem = ""
+    if kind is None and not has_action:
+        problem = "the reply has no action"
+    elif kind is None:
+        name = (pb.ActionKind.Name(action.kind) if action.kind in pb.ActionKind.values()
+                else str(action.kind))
+        problem = f"action kind {name} is not a bot action; send FOLD, CHECK, CALL, BRING_IN or RAISE"
+    return m.Reply(decision_id=message.decision_id, seat=message.seat, kind=kind,
+                   raise_to_chips=action.raise_to_chips if kind is ActionKind.RAISE else None,
+                   think_seconds=message.think_seconds or None, received_at=received_at,
+                   wire_seconds=wire_seconds,
+                   problem=problem)

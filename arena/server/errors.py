@@ -1,0 +1,73 @@
+"""The one table from arena errors to wire codes: in-stream rejections and stream-ending statuses."""
+
+from __future__ import annotations
+
+import grpc
+
+from arena.engine.errors import (
+    AmountOutOfRange,
+    ArenaError,
+    HandOver,
+    IllegalAction,
+    MalformedInput,
+    NotYourTurn,
+    StaleDecision,
+)
+from arena.match.messages import WrongSeat
+from arena.v1 import arena_pb2 as pb
+
+# Most specific first: AmountOutOfRange, NotYourTurn, StaleDecision and HandOver are all
+# IllegalActions. The numbers of RejectCode equal the gRPC status codes of the same name.
+REJECT_CODES: tuple[tuple[type[ArenaError], pb.RejectCode.ValueType], ...] = (
+    (WrongSeat, pb.REJECT_CODE_PERMISSION_DENIED),
+    (StaleDecision, pb.REJECT_CODE_ABORTED),
+    (HandOver, pb.REJECT_CODE_ABORTED),
+    (MalformedInput, pb.REJECT_CODE_INVALID_ARGUMENT),
+    (AmountOutOfRange, pb.REJECT_CODE_OUT_OF_RANGE),
+    (NotYourTurn, pb.REJECT_CODE_FAILED_PRECONDITION),
+    (IllegalAction, pb.REJECT_CODE_FAILED_PRECONDITION),
+    (ArenaError, pb.REJECT_CODE_FAILED_PRECONDITION),
+)
+
+
+def reject_code(error: ArenaError) -> pb.RejectCode.ValueType:
+    for kind, code in REJECT_CODES:
+        if isinstance(error, kind):
+            return code
+    return pb.REJECT_CODE_FAILED_PRECONDITION
+
+
+class StreamEnded(Exception):
+    """Why the dealer ends a Play stream with a non-OK status."""
+
+    code = grpc.StatusCode.UNKNOWN
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class Unauthenticated(StreamEnded):
+    code = grpc.StatusCode.UNAUTHENTICATED
+
+
+class BadHandshake(StreamEnded):
+    """The first message was not ``hello``, or its protocol version is not spoken here."""
+
+    code = grpc.StatusCode.FAILED_PRECONDITION
+
+
+class Replaced(StreamEnded):
+    """A newer stream with the same token took over the bot's seats."""
+
+    code = grpc.StatusCode.ALREADY_EXISTS
+
+
+class Flooding(StreamEnded):
+    """Too many messages from the bot, or too many undelivered ones to it (not reading)."""
+
+    code = grpc.StatusCode.RESOURCE_EXHAUSTED
+
+
+class ShuttingDown(StreamEnded):
+    code = grpc.StatusCode.UNAVAILABLE

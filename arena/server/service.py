@@ -1,0 +1,170 @@
+"""The `arena.v1.Dealer` gRPC service: authentication, the hello handshake and stream wiring."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from typing import Any
+
+import grpc
+
+from arena import __version__
+from arena.match import messages as m
+from arena.match.lobby import Lobby
+from arena.server import convert
+from arena.server.auth import TokenBook
+from arena.server.bridge import TrioGuest
+from arena.server.config import Limits
+from arena.server.connection import Connection
+from arena.server.errors import BadHandshake, Replaced, ShuttingDown, StreamEnded
+from arena.server.stats import TransportStats
+from arena.v1 import arena_pb2 as pb
+
+SERVICE_NAME = "arena.v1.Dealer"
+PROTOCOL_VERSION = 1
+MIN_PROTOCOL_VERSION = 1
+
+Context = grpc.aio.ServicerContext[Any, Any]
+
+
+def _passthrough(data: bytes) -> bytes:
+    return data
+
+
+class DealerService:
+    """Play streams and GetInfo. Table state lives in trio; this side only moves messages."""
+
+    def __init__(self, *, book: TokenBook, lobby: Lobby, guest: TrioGuest, limits: Limits) -> None:
+        self._book = book
+        self._lobby = lobby
+        self._guest = guest
+        self._limits = limits
+        self._encoder = convert.Encoder(cache_size=4096)
+        self.stats = TransportStats()
+        self._connections: dict[str, Connection] = {}
+        self._accepting = True
+        self._inbox: list[tuple[str, m.Reply]] = []  # replies read in this loop iteration
+
+    def handler(self) -> grpc.GenericRpcHandler:
+        """The service as a generic handler; Play writes pre-serialized messages."""
+        return grpc.method_handlers_generic_handler(SERVICE_NAME, {
+            "Play": grpc.stream_stream_rpc_method_handler(
+                self.play, request_deserializer=self._deserialize,
+                response_serializer=_passthrough),
+            "GetInfo": grpc.unary_unary_rpc_method_handler(
+                self.get_info, request_deserializer=pb.GetInfoRequest.FromString,
+                response_serializer=pb.ServerInfo.SerializeToString),
+        })
+
+    def _deserialize(self, data: bytes) -> pb.BotMessage:
+        self.stats.bytes_in += len(data)
+        return pb.BotMessage.FromString(data)
+
+    async def get_info(self, request: pb.GetInfoRequest, context: Context) -> pb.ServerInfo:
+        return pb.ServerInfo(server_version=__version__, protocol_version=PROTOCOL_VERSION,
+                             min_protocol_version=MIN_PROTOCOL_VERSION,
+                             server_time=convert.timestamp(time.time()))
+
+    async def play(self, requests: object, context: Context) -> None:
+        try:
+            bot = self._book.identify(context.invocation_metadata())
+            if not self._accepting:
+                raise ShuttingDown("the server is shutting down")
+            hello = await self._hello(context)
+        except StreamEnded as exc:
+            await context.abort(exc.code, exc.message)
+            return
+        if hello is None:
+            return
+        conn = Connection(bot_id=bot.bot_id, session_id=secrets.token_hex(8),
+                          batches=hello.accept_batches, limits=self._limits,
+                          encoder=self._encoder, stats=self.stats)
+        self.stats.streams += 1
+        old = self._connections.get(bot.bot_id)
+        self._connections[bot.bot_id] = conn
+        if old is not None:
+            old.fail(Replaced("another stream with the same token took over this bot's seats"))
+        conn.deliver(pb.DealerMessage(welcome=pb.Welcome(
+            server_version=__version__, protocol_version=PROTOCOL_VERSION, bot_id=bot.bot_id,
+            bot_name=bot.name, session_id=conn.session_id,
+            seats=[pb.SeatAssignment(match_id=s.match_id, seat=s.seat)
+                   for s in self._lobby.seats_of(bot.bot_id)],
+            server_time=convert.timestamp(time.time()))))
+        self._guest.call_soon(self._lobby.attach, bot.bot_id, conn)
+        try:
+            error = await conn.serve(context, self._on_message)
+        finally:
+            self._guest.call_soon(self._lobby.detach, bot.bot_id, conn)
+            if self._connections.get(bot.bot_id) is conn:
+                del self._connections[bot.bot_id]
+        self.stats.ended[error.code.name if error is not None else "OK"] += 1
+        if error is not None:
+            await context.abort(error.code, error.message)
+
+    async def _hello(self, context: Context) -> pb.Hello | None:
+        try:
+            first = await asyncio.wait_for(context.read(), self._limits.hello_timeout_seconds)
+        except TimeoutError:
+            raise BadHandshake(f"no hello within {self._limits.hello_timeout_seconds:g} s") from None
+        if first is grpc.aio.EOF:
+            return None
+        assert isinstance(first, pb.BotMessage)
+        if first.WhichOneof("payload") != "hello":
+            raise BadHandshake("the first message on a Play stream must be 'hello'")
+        version = first.hello.protocol_version
+        if version and not MIN_PROTOCOL_VERSION <= version <= PROTOCOL_VERSION:
+            raise BadHandshake(f"protocol version {version} is not supported; this server speaks "
+                               f"{MIN_PROTOCOL_VERSION} to {PROTOCOL_VERSION}")
+        return first.hello
+
+    def _on_message(self, conn: Connection, message: pb.BotMessage) -> None:
+        kind = message.WhichOneof("payload")
+        if kind == "action_reply":
+            self.stats.replies_in += 1
+            now = time.perf_counter()
+            reply = convert.reply(message.action_reply, now,
+                                  conn.wire_seconds(message.action_reply.decision_id, now))
+            if not self._inbox:  # one hop into trio per loop iteration, however many replies
+                asyncio.get_running_loop().call_soon(self._hand_over)
+            self._inbox.append((conn.bot_id, reply))
+        elif kind == "ping":
+            ping = message.ping
+            pong = pb.Pong(nonce=ping.nonce, server_time=convert.timestamp(time.time()))
+            if ping.HasField("client_time"):
+                pong.client_time.CopyFrom(ping.client_time)
+            conn.deliver(pb.DealerMessage(pong=pong))
+        # A repeated hello or an empty message changes nothing; it only costs rate budget.
+
+    def _hand_over(self) -> None:
+        replies, self._inbox = self._inbox, []
+        self._guest.call_soon(self._submit_all, replies)
+
+    def _submit_all(self, replies: list[tuple[str, m.Reply]]) -> None:
+        for bot_id, reply in replies:  # inside trio
+            self._lobby.submit(bot_id, reply)
+
+    # ------------------------------------------------------------------ shutdown
+
+    def stop_accepting(self) -> None:
+        self._accepting = False
+
+    async def close_all(self, final: StreamEnded | None, *, flush_seconds: float) -> None:
+        """End every stream after flushing its queue (for at most ``flush_seconds``)."""
+        self._accepting = False
+        conns = list(self._connections.values())
+        for conn in conns:
+            conn.finish(final)
+        waits = [asyncio.ensure_future(conn.done.wait()) for conn in conns]
+        if waits:
+            _, pending = await asyncio.wait(waits, timeout=flush_seconds)
+            for task in pending:
+                task.cancel()
+        for conn in conns:
+            if conn.is_open:
+                conn.fail(final or ShuttingDown("the server is shutting down"))
+        still = [asyncio.ensure_future(conn.done.wait()) for conn in conns if not conn.done.is_set()]
+        if still:
+            _, pending = await asyncio.wait(still, timeout=1.0)
+            for task in pending:
+                task.cancel()

@@ -1,0 +1,191 @@
+"""Example bots: random, calling station, and a rule-based bot that plays all five games sensibly."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from arena_bot import handeval as he
+from arena_bot.view import Action, SeatView
+
+
+def random_bot(seed: int | None = None) -> Callable[[SeatView], Action]:
+    """Uniform over the legal kinds, then over the two legal raise amounts."""
+    rng = random.Random(seed)
+
+    def choose(view: SeatView) -> Action:
+        kind = rng.choice(sorted(view.choices))
+        if kind == Action.RAISE:
+            choice = view.choices[kind]
+            return view.raise_to(rng.choice((choice.min_to_chips, choice.max_to_chips)))
+        return Action(kind)
+
+    return choose
+
+
+def calling_station(view: SeatView) -> Action:
+    """Never folds, never raises: posts the bring-in, checks or calls."""
+    return view.check_or_call()
+
+
+# ----------------------------------------------------------------------------- rule-based
+
+
+def rule_based(view: SeatView) -> Action:
+    """Fixed-limit rules of thumb per game: raise strong hands, call fair ones, fold the rest."""
+    play = _BY_GAME.get(view.game, _stud)
+    return play(view)
+
+
+def _strong(view: SeatView) -> Action:
+    return view.bet_or_raise()
+
+
+def _fair(view: SeatView) -> Action:
+    """Call one bet; fold to a raise war unless checking is free."""
+    if view.can(Action.CHECK) or view.can(Action.BRING_IN):
+        return view.check_or_call()
+    if view.to_call_chips <= 2 * max(view.bet_size_chips, 1):
+        return view.call()
+    return view.fold()
+
+
+def _chen(cards: list[str]) -> float:
+    """A pre-flop score of two cards (after Bill Chen): 20 for aces, about 6 for fair hands."""
+    r1, r2 = sorted((he.rank(c) for c in cards), reverse=True)
+    base = {14: 10.0, 13: 8.0, 12: 7.0, 11: 6.0}.get(r1, r1 / 2)
+    if r1 == r2:
+        return max(5.0, base * 2)
+    score = base + (2 if he.suit(cards[0]) == he.suit(cards[1]) else 0)
+    gap = r1 - r2 - 1
+    score -= (0, 1, 2, 4)[gap] if gap < 4 else 5
+    if gap <= 1 and r1 < 12:
+        score += 1
+    return score
+
+
+def _holdem(view: SeatView) -> Action:
+    hole, board = view.hole_cards, view.board
+    if not board:
+        score = _chen(hole)
+        if score >= 9:
+            return _strong(view)
+        return _fair(view) if score >= 6 else view.check_or_fold()
+    mine = he.best_high(hole + board)
+    table = he.best_high(board)
+    if mine[0] >= he.TWO_PAIR and mine > table:
+        return _strong(view)
+    if mine[0] == he.PAIR and mine > table:
+        pair = mine[1]
+        if pair >= max(he.rank(c) for c in board):
+            return _strong(view)  # top pair or an overpair
+        return _fair(view)
+    if len(board) < 5 and he.flush_draw(hole + board):
+        return _fair(view)
+    return view.check_or_fold()
+
+
+def _omaha(view: SeatView) -> Action:
+    hole, board = view.hole_cards, view.board
+    lows = he.low_cards(hole)
+    if not board:
+        score = 0
+        if 1 in lows and (2 in lows or 3 in lows):
+            score += 3
+        if len(lows) >= 3:
+            score += 2
+        ranks = [he.rank(c) for c in hole]
+        if any(ranks.count(r) == 2 and r >= 12 for r in ranks):
+            score += 2
+        if score >= 4:
+            return _strong(view)
+        return _fair(view) if score >= 2 else view.check_or_fold()
+    high = he.best_omaha_high(hole, board)
+    low = he.best_omaha_low(hole, board)
+    if high[0] >= he.STRAIGHT or (low is not None and low[1] <= 6):
+        return _strong(view)
+    if high[0] >= he.TWO_PAIR or low is not None:
+        return _fair(view)
+    board_lows = he.low_cards(board)
+    if len(board) < 5 and len(board_lows) >= 2 and 1 in lows and (2 in lows or 3 in lows):
+        return _fair(view)
+    return view.check_or_fold()
+
+
+def _low_draw(view: SeatView, *, limit: int) -> tuple[int, int]:
+    """(distinct low cards held, how many a perfect draw would hold by now)."""
+    cards = view.my_cards
+    return len(he.low_cards(cards, limit=limit)), min(5, len(cards))
+
+
+def _razz(view: SeatView) -> Action:
+    held, need = _low_draw(view, limit=8)
+    if view.street == "third":
+        smooth = len(he.low_cards(view.my_cards, limit=7)) == 3
+        if view.can(Action.BRING_IN):
+            return view.raise_min() if smooth and view.can(Action.RAISE) else view.bring_in()
+        if smooth:
+            return _strong(view)
+        return _fair(view) if held == 3 else view.check_or_fold()
+    if len(view.my_cards) >= 5:
+        low = he.best_low(view.my_cards, eight=True)
+        if low is not None and low[1] <= 7:
+            return _strong(view)
+        if low is not None:
+            return _fair(view)
+    if held >= need:
+        return _strong(view)
+    return _fair(view) if held >= need - 1 else view.check_or_fold()
+
+
+def _stud(view: SeatView) -> Action:
+    cards = view.my_cards
+    high = he.best_high(cards)
+    if view.street == "third":
+        ranks = [he.rank(c) for c in cards]
+        big_pair = high[0] >= he.PAIR and high[1] >= 10
+        if view.can(Action.BRING_IN):
+            return view.raise_min() if big_pair and view.can(Action.RAISE) else view.bring_in()
+        if high[0] >= he.TRIPS or big_pair:
+            return _strong(view)
+        three_flush = len({he.suit(c) for c in cards}) == 1
+        if high[0] == he.PAIR or three_flush or min(ranks) >= 10:
+            return _fair(view)
+        return view.check_or_fold()
+    if high[0] >= he.TWO_PAIR:
+        return _strong(view)
+    if high[0] == he.PAIR and high[1] >= 10:
+        return _strong(view) if view.street in ("fourth", "fifth") else _fair(view)
+    if high[0] == he.PAIR or (len(cards) < 7 and he.flush_draw(cards)):
+        return _fair(view)
+    return view.check_or_fold()
+
+
+def _stud_hi_lo(view: SeatView) -> Action:
+    cards = view.my_cards
+    high = he.best_high(cards)
+    held, need = _low_draw(view, limit=8)
+    if view.street == "third":
+        if view.can(Action.BRING_IN):
+            good = held == 3 or (high[0] >= he.PAIR and high[1] >= 10)
+            return view.raise_min() if good and view.can(Action.RAISE) else view.bring_in()
+        if held == 3 or high[0] >= he.TRIPS:
+            return _strong(view)
+        return _fair(view) if held == 2 or high[0] >= he.PAIR else view.check_or_fold()
+    low = he.best_low(cards, eight=True) if len(cards) >= 5 else None
+    if high[0] >= he.TWO_PAIR or (low is not None and low[1] <= 7):
+        return _strong(view)
+    if low is not None or held >= need - 1 or high[0] == he.PAIR:
+        return _fair(view)
+    return view.check_or_fold()
+
+
+_BY_GAME: dict[str, Callable[[SeatView], Action]] = {
+    "FT": _holdem, "FO/8": _omaha, "FR": _razz, "F7S": _stud, "F7S/8": _stud_hi_lo,
+}
+
+BOTS: dict[str, Callable[[int | None], Callable[[SeatView], Action]]] = {
+    "random": random_bot,
+    "call": lambda _seed: calling_station,
+    "rules": lambda _seed: rule_based,
+}

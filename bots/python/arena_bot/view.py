@@ -1,0 +1,164 @@
+"""What a bot function sees (:class:`SeatView`) and what it returns (:class:`Action`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from arena_bot._proto import arena_pb2 as pb
+
+_KIND_NAMES = {
+    pb.ACTION_KIND_FOLD: "fold", pb.ACTION_KIND_CHECK: "check", pb.ACTION_KIND_CALL: "call",
+    pb.ACTION_KIND_BRING_IN: "bring_in", pb.ACTION_KIND_RAISE: "raise",
+    pb.ACTION_KIND_POST_ANTE: "post_ante", pb.ACTION_KIND_POST_SMALL_BLIND: "post_small_blind",
+    pb.ACTION_KIND_POST_BIG_BLIND: "post_big_blind",
+}
+_KINDS = {name: kind for kind, name in _KIND_NAMES.items()}
+_STREETS = {v: k.removeprefix("STREET_").lower() for k, v in pb.Street.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """A bot's choice: ``fold``, ``check``, ``call``, ``bring_in`` or ``raise`` (to a total)."""
+
+    kind: str
+    raise_to_chips: int = 0
+
+    FOLD: ClassVar[str] = "fold"
+    CHECK: ClassVar[str] = "check"
+    CALL: ClassVar[str] = "call"
+    BRING_IN: ClassVar[str] = "bring_in"
+    RAISE: ClassVar[str] = "raise"
+
+    def to_proto(self) -> pb.Action:
+        if self.kind not in _KINDS:
+            raise ValueError(f"unknown action kind {self.kind!r}")
+        return pb.Action(kind=_KINDS[self.kind], raise_to_chips=self.raise_to_chips)
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One legal action with its exact amounts (raise: the two allowed "raise to" totals)."""
+
+    kind: str
+    min_to_chips: int
+    max_to_chips: int
+    is_all_in: bool
+
+
+class SeatView:
+    """A decision request, read-only, with helpers. ``request`` is the raw proto message."""
+
+    def __init__(self, request: pb.DecisionRequest) -> None:
+        self.request = request
+        self.choices: dict[str, Choice] = {
+            _KIND_NAMES[la.kind]: Choice(_KIND_NAMES[la.kind], la.min_raise_to_chips,
+                                         la.max_raise_to_chips, la.is_all_in)
+            for la in request.legal_actions if la.kind in _KIND_NAMES
+        }
+
+    # -- the table
+    @property
+    def game(self) -> str:
+        """PHH code: FT, FO/8, FR, F7S or F7S/8."""
+        return self.request.game_code
+
+    @property
+    def street(self) -> str:
+        """preflop, flop, turn, river, third, fourth, fifth, sixth or seventh."""
+        return _STREETS.get(self.request.street, "")
+
+    @property
+    def seat(self) -> int:
+        return self.request.your_seat
+
+    @property
+    def hole_cards(self) -> list[str]:
+        """Your face-down cards."""
+        return list(self.request.hole_cards)
+
+    @property
+    def up_cards(self) -> list[str]:
+        """Your face-up cards (stud games)."""
+        return list(self.request.seats[self.seat].up_cards) if self.request.seats else []
+
+    @property
+    def my_cards(self) -> list[str]:
+        """All your own cards: hole cards then up cards."""
+        return self.hole_cards + self.up_cards
+
+    @property
+    def board(self) -> list[str]:
+        return list(self.request.board_cards)
+
+    @property
+    def pot_chips(self) -> int:
+        return self.request.pot_total_chips
+
+    @property
+    def to_call_chips(self) -> int:
+        return self.request.amount_to_call_chips
+
+    @property
+    def bet_size_chips(self) -> int:
+        return self.request.bet_size_chips
+
+    @property
+    def stack_chips(self) -> int:
+        return self.request.seats[self.seat].stack_chips if self.request.seats else 0
+
+    @property
+    def opponents(self) -> list[pb.SeatState]:
+        """Seats still in the hand other than yours."""
+        out = []
+        for s in self.request.seats:
+            if s.seat != self.seat and s.status in (pb.SEAT_STATUS_ACTIVE, pb.SEAT_STATUS_ALL_IN,
+                                                      pb.SEAT_STATUS_ABSENT):
+                out.append(s)
+        return out
+
+    @property
+    def time_left_seconds(self) -> float:
+        return self.request.decision_time_left_seconds + self.request.time_bank_left_seconds
+
+    # -- choosing
+    def can(self, kind: str) -> bool:
+        return kind in self.choices
+
+    def fold(self) -> Action:
+        return Action(Action.FOLD)
+
+    def check(self) -> Action:
+        return Action(Action.CHECK)
+
+    def call(self) -> Action:
+        return Action(Action.CALL)
+
+    def bring_in(self) -> Action:
+        return Action(Action.BRING_IN)
+
+    def raise_to(self, amount_chips: int) -> Action:
+        return Action(Action.RAISE, amount_chips)
+
+    def raise_min(self) -> Action:
+        return Action(Action.RAISE, self.choices[Action.RAISE].min_to_chips)
+
+    def raise_max(self) -> Action:
+        return Action(Action.RAISE, self.choices[Action.RAISE].max_to_chips)
+
+    def check_or_fold(self) -> Action:
+        """The safe default: post a due bring-in, check if free, else fold."""
+        if self.can(Action.BRING_IN):
+            return self.bring_in()
+        return self.check() if self.can(Action.CHECK) else self.fold()
+
+    def check_or_call(self) -> Action:
+        if self.can(Action.BRING_IN):
+            return self.bring_in()
+        return self.check() if self.can(Action.CHECK) else self.call()
+
+    def bet_or_raise(self, *, big: bool = False) -> Action:
+        """Raise if allowed (the big amount if ``big``), else check or call."""
+        if self.can(Action.RAISE):
+            return self.raise_max() if big else self.raise_min()
+        return self.check_or_call()

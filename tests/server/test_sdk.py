@@ -1,0 +1,49 @@
+"""The Python bot SDK stands alone: its copy of the contract is fresh and it never imports arena."""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+
+from arena_bot import handeval as he
+
+from arena.engine import evaluate as ev
+from arena.engine.cards import format_card
+from tests.server.procs import ROOT
+
+SDK = ROOT / "bots" / "python"
+
+_CLASSES = {
+    he.STRAIGHT_FLUSH: ev.HandClass.STRAIGHT_FLUSH, he.QUADS: ev.HandClass.FOUR_OF_A_KIND,
+    he.FULL_HOUSE: ev.HandClass.FULL_HOUSE, he.FLUSH: ev.HandClass.FLUSH,
+    he.STRAIGHT: ev.HandClass.STRAIGHT, he.TRIPS: ev.HandClass.THREE_OF_A_KIND,
+    he.TWO_PAIR: ev.HandClass.TWO_PAIR, he.PAIR: ev.HandClass.ONE_PAIR,
+    he.HIGH_CARD: ev.HandClass.HIGH_CARD,
+}
+
+
+def test_the_sdk_copy_of_the_wire_contract_is_fresh() -> None:
+    out = subprocess.run([sys.executable, str(SDK / "sync_protos.py"), "--check"],
+                         capture_output=True, text=True, timeout=30)
+    assert out.returncode == 0, out.stderr
+
+
+def test_the_sdk_imports_without_arena(tmp_path: os.PathLike[str]) -> None:
+    code = ("import sys, arena_bot, arena_bot.cli, arena_bot.examples\n"
+            "assert not any(m == 'arena' or m.startswith('arena.') for m in sys.modules)\n")
+    env = {**os.environ, "PYTHONPATH": str(SDK)}
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env,
+                         capture_output=True, text=True, timeout=30)
+    assert out.returncode == 0, out.stderr
+
+
+def test_the_tiny_evaluator_agrees_with_the_engine_on_hand_classes() -> None:
+    rng = random.Random(7)
+    for _ in range(2000):
+        cards = rng.sample(range(52), 7)
+        mine = he.best_high([format_card(c) for c in cards])
+        assert _CLASSES[mine[0]] == ev.hand_class(ev.high_value(cards))
+        low = he.best_low([format_card(c) for c in cards], eight=True)
+        assert (low is None) == (ev.low8_value(cards) is None)

@@ -1,0 +1,97 @@
+"""Around the game: health checking, reflection, TLS, and the config file's error messages."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import grpc
+import pytest
+from arena_bot import play
+from arena_bot.examples import calling_station
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+
+from arena.engine.errors import ConfigError
+from arena.server.config import config_from_mapping, load_config
+from tests.server.harness import make_config, running, token_for
+from tests.server.procs import ROOT
+
+pytestmark = pytest.mark.timeout(60)
+
+
+def test_health_and_reflection_are_served(tmp_path: Path) -> None:
+    config = make_config(tmp_path, ["a", "b"], hands=1)
+
+    async def scenario() -> None:
+        async with running(config) as (_server, address), grpc.aio.insecure_channel(address) as ch:
+            health = health_pb2_grpc.HealthStub(ch)
+            for service in ("", "arena.v1.Dealer"):
+                reply = await health.Check(health_pb2.HealthCheckRequest(service=service))
+                assert reply.status == health_pb2.HealthCheckResponse.SERVING
+            stub = reflection_pb2_grpc.ServerReflectionStub(ch)
+            request = reflection_pb2.ServerReflectionRequest(list_services="")
+            responses = [r async for r in stub.ServerReflectionInfo(iter([request]))]
+            names = {s.name for s in responses[0].list_services_response.service}
+            assert {"arena.v1.Dealer", "grpc.health.v1.Health"} <= names
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="needs the openssl command")
+def test_tls_from_the_config(tmp_path: Path) -> None:
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                    "-keyout", "key.pem", "-out", "cert.pem", "-subj", "/CN=localhost",
+                    "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"],
+                   cwd=tmp_path, check=True, capture_output=True)
+    config = config_from_mapping({
+        "listen": "127.0.0.1:0", "hands": 2, "seed": 1,
+        "tls": {"cert": "cert.pem", "key": "key.pem"},
+        "seats": [{"name": n, "token": token_for(n)} for n in ("a", "b")],
+    }, base_dir=tmp_path)
+    roots = (tmp_path / "cert.pem").read_bytes()
+
+    async def scenario() -> None:
+        async with running(config) as (server, address):
+            results = await asyncio.gather(*(
+                play(calling_station, server=address, token=token_for(n), name=n,
+                     root_certificates=roots, reconnect_seconds=1.0) for n in ("a", "b")))
+            await server.run_until_done()
+        assert all(r.final_status == "OK" and r.decisions > 0 for r in results)
+        (summary,) = server.summaries()
+        assert summary.hands_played == 2
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"colour": "red"}, "unknown key(s) ['colour']"),
+    ({"seats": [{"name": "a", "token": "short"}]}, "at least 8 characters"),
+    ({"seats": [{"name": "a", "token": "same-token-1"}, {"name": "b", "token": "same-token-1"}]},
+     "every seat needs its own token"),
+    ({"tables": [{"id": "t", "seats": ["a", "zed"]}]}, "unknown seat name(s) ['zed']"),
+    ({"rules": {"max_raisez": 4}}, "unknown rules key 'max_raisez'"),
+    ({"limits": {"max_message_bytes": "big"}}, "max_message_bytes must be"),
+    ({"tls": {"cert": "c.pem"}}, "needs both 'cert' and 'key'"),
+    ({"hands": 0}, "'hands' must be positive"),
+])
+def test_config_errors_are_clear(change: dict[str, object], message: str) -> None:
+    data: dict[str, object] = {"seats": [{"name": n, "token": token_for(n)} for n in ("a", "b")]}
+    data.update(change)
+    with pytest.raises(ConfigError) as info:
+        config_from_mapping(data)
+    assert message in str(info.value)
+
+
+def test_the_example_config_loads_and_bad_files_exit_2(tmp_path: Path) -> None:
+    config = load_config(ROOT / "deploy" / "match.toml")
+    assert config.matches and config.bots
+    bad = tmp_path / "bad.toml"
+    bad.write_text("hands = 'many'\n")
+    out = subprocess.run([sys.executable, "-m", "arena.cli", "serve", "--config", str(bad)],
+                         cwd=ROOT, capture_output=True, text=True, timeout=30)
+    assert out.returncode == 2
+    assert out.stderr.startswith("arena: error:")
