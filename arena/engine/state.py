@@ -213,6 +213,18 @@ class HandState:
         return self.variant.streets[self.street_index].name
 
     @property
+    def bet_size_chips(self) -> int:
+        """The size of one bet or raise in the current round (RULES.md §3)."""
+        return self._unit
+
+    @property
+    def raises_left(self) -> int | None:
+        """Raises still allowed this round after the opening bet; None when uncapped."""
+        if self._cap is None:
+            return None
+        return max(0, self._cap - max(self._bet_count, 1))
+
+    @property
     def pot_chips(self) -> int:
         return sum(self.committed)
 

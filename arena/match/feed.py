@@ -317,20 +317,9 @@ def legal_choices(legal: LegalActions, all_in_to: int) -> tuple[m.LegalChoice, .
 
 
 def round_info(state: HandState) -> tuple[int, int]:
-    """(bet size of the round, raises left or -1 when uncapped).
-
-    The engine keeps these privately; read them defensively and fall back to the street's
-    stake when a future engine renames them.
-    """
-    street = state.variant.streets[state.street_index]
-    fallback = state.stakes.big_bet if street.is_big_bet else state.stakes.small_bet
-    unit = getattr(state, "_unit", fallback)
-    cap = getattr(state, "_cap", None)
-    bets = getattr(state, "_bet_count", 0)
-    bet_size = unit if isinstance(unit, int) and unit > 0 else fallback
-    if not isinstance(cap, int):
-        return bet_size, -1
-    return bet_size, max(0, cap - max(bets if isinstance(bets, int) else 0, 1))
+    """(bet size of the round, raises left or -1 when uncapped)."""
+    raises_left = state.raises_left
+    return state.bet_size_chips, -1 if raises_left is None else raises_left
 
 
 def own_down_cards(state: HandState, engine_seat: int) -> tuple[Card, ...]:
