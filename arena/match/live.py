@@ -52,6 +52,10 @@ class MatchSpec:
     hands: int
     seed: int
     start_timeout_seconds: float = 30.0  # wait this long for every bot before dealing
+    first_hand: int = 0  # resume: hands before this index were played (or voided) already
+    copy_index: int = 0  # duplicate: which copy of the deal set this match is
+    copies_total: int = 1
+    deal_set_id: str = ""  # duplicate copies share it (and the seed)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +100,8 @@ class MatchSummary:
 
 class MatchSink(Protocol):
     """Where finished hands and the match result go (hand logs, results store)."""
+
+    def hand_started(self, match_id: str, hand_number: int) -> None: ...
 
     def hand_finished(self, record: HandRecord) -> None: ...
 
@@ -174,9 +180,18 @@ class LiveTable:
         spec = self.spec
         await self._wait_for_seats()
         self._publish_each(self._match_started, hand_id="")
+        if spec.copies_total > 1:
+            self._publish_each(lambda p: m.DuplicateCopyStarted(
+                spec.copy_index, spec.copies_total, spec.deal_set_id, p), hand_id="")
         previous = ""
         button = -1
         for index in range(spec.hands):
+            if index < spec.first_hand:  # resuming: earlier hands are done; move the button on
+                everyone = list(range(self.seat_count))
+                button = self._draw_button(everyone) if button < 0 else next_button(
+                    button, everyone, self.seat_count)
+                previous = game_for_hand(self.rules, index, self.seat_count)
+                continue
             if self.rules.reset_stacks:
                 self._stacks = [self.rules.starting_stack] * self.seat_count
             in_play = [p for p in range(self.seat_count) if self._stacks[p] > 0]
@@ -219,11 +234,13 @@ class LiveTable:
             game_hand_number=index % per_game + 1, hands_per_game=per_game, button_seat=button,
             order=order, names=tuple(s.name for s in spec.seats),
             bot_ids=tuple(s.bot_id for s in spec.seats), table_stacks=tuple(self._stacks),
-            rules=rules, deal_id=f"{spec.match_id}/deal-{index + 1}")
+            rules=rules, deal_id=f"{spec.deal_set_id or spec.match_id}/deal-{index + 1}")
         feed = HandFeed(state, ctx, lambda p: self._presences[p].is_connected)
         n = state.seat_count
         run = _HandRun(index, state, feed, ctx, timeouts=[0] * n, absent=[0] * n)
         self._hand = run
+        if self.sink is not None:
+            self.sink.hand_started(spec.match_id, index + 1)
         self._publish_each(feed.hand_started, hand_id=hand_id)
         self._publish(feed.drain(), hand_id=hand_id)
         while not state.is_over:

@@ -275,6 +275,16 @@ class MatchEnded:
     abort_reason: str
 
 
+@dataclass(frozen=True, slots=True)
+class DuplicateCopyStarted:
+    """A duplicate copy starts: the same deals again with the seats rotated (reset memory)."""
+
+    copy_index: int
+    copies_total: int
+    deal_set_id: str
+    your_seat: int
+
+
 Payload = (
     MatchStarted
     | HandStarted
@@ -286,6 +296,7 @@ Payload = (
     | HandEnded
     | GameChanged
     | MatchEnded
+    | DuplicateCopyStarted
 )
 
 

@@ -25,7 +25,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from arena.engine.errors import ConfigError
-from arena.match.live import LiveTable, MatchSummary
+from arena.match.live import LiveTable, MatchSink, MatchSpec, MatchSummary
 from arena.match.lobby import Lobby
 from arena.server.auth import TokenBook
 from arena.server.bridge import TrioGuest
@@ -50,13 +50,20 @@ class ServeResult:
 class DealerServer:
     """Start with :meth:`start`, then :meth:`run_until_done` (or :meth:`stop` from anywhere)."""
 
-    def __init__(self, config: ServerConfig) -> None:
+    def __init__(self, config: ServerConfig, *,
+                 sink_factory: Callable[[MatchSpec], MatchSink | None] | None = None,
+                 max_tables_at_once: int | None = None) -> None:
         self.config = config
         self.lobby = Lobby()
         self.guest = TrioGuest()
         self.tables: list[LiveTable] = []
+        self._max_tables_at_once = max_tables_at_once
         for spec in config.matches:
-            sink = MatchLog(config.log_dir, spec.match_id) if config.log_dir else None
+            sink: MatchSink | None
+            if sink_factory is not None:
+                sink = sink_factory(spec)
+            else:
+                sink = MatchLog(config.log_dir, spec.match_id) if config.log_dir else None
             self.tables.append(LiveTable(spec, self.lobby, sink=sink))
         self.service = DealerService(book=TokenBook(config.bots), lobby=self.lobby,
                                      guest=self.guest, limits=config.limits)
@@ -105,9 +112,17 @@ class DealerServer:
         return port
 
     async def _run_tables(self) -> None:
+        limit = self._max_tables_at_once or max(1, len(self.tables))
+        limiter = trio.CapacityLimiter(limit)
+
+        async def run_one(table: LiveTable) -> None:
+            async with limiter:
+                await table.run()
+
         async with trio.open_nursery() as nursery:
-            for table in self.tables:
-                nursery.start_soon(table.run)
+            for table in self.tables:  # in schedule order: the limiter is first come, first served
+                nursery.start_soon(run_one, table)
+                await trio.lowlevel.checkpoint()
 
     def stop(self) -> None:
         """Ask for a shutdown: running hands are voided and the matches end aborted."""
@@ -138,12 +153,17 @@ class DealerServer:
 
 
 async def serve(config: ServerConfig, *, on_ready: Callable[[int], None] | None = None,
-                handle_signals: bool = True) -> ServeResult:
+                handle_signals: bool = True,
+                sink_factory: Callable[[MatchSpec], MatchSink | None] | None = None,
+                max_tables_at_once: int | None = None,
+                on_server: Callable[[DealerServer], None] | None = None) -> ServeResult:
     """Run a config's matches to the end (or to SIGINT/SIGTERM) and return what happened."""
     started = time.perf_counter()
     cpu = time.process_time()
     loop = asyncio.get_running_loop()
-    server = DealerServer(config)
+    server = DealerServer(config, sink_factory=sink_factory, max_tables_at_once=max_tables_at_once)
+    if on_server is not None:
+        on_server(server)
     # A dealer makes many short-lived objects per decision and few long-lived ones: leave the
     # start-up objects out of collections and collect the young generation less often.
     thresholds, switch_seconds = gc.get_threshold(), sys.getswitchinterval()

@@ -189,6 +189,10 @@ def _payload(payload: m.Payload) -> pb.Event:
         return _hand_started(payload)
     if isinstance(payload, m.MatchStarted):
         return _match_started(payload)
+    if isinstance(payload, m.DuplicateCopyStarted):
+        return pb.Event(duplicate_copy_started=pb.DuplicateCopyStarted(
+            copy_index=payload.copy_index, copies_total=payload.copies_total,
+            deal_set_id=payload.deal_set_id, your_seat=payload.your_seat))
     if isinstance(payload, m.GameChanged):
         return pb.Event(game_changed=pb.GameChanged(
             game=GAMES[payload.game], game_code=payload.game,

@@ -39,6 +39,9 @@ class MatchLog:
         fh.flush()
         self._counts[path] = count + 1
 
+    def hand_started(self, match_id: str, hand_number: int) -> None:
+        """Nothing to write: a hand reaches the log when it has finished (or is voided)."""
+
     def hand_finished(self, record: HandRecord) -> None:
         self._append(self.void_path if record.voided else self.hands_path, record.fields)
 
