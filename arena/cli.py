@@ -49,6 +49,20 @@ def cmd_bot(args: argparse.Namespace) -> int:
                    tls_ca=args.tls_ca, seed=args.seed, reconnect_seconds=args.reconnect_seconds)
 
 
+def cmd_league(args: argparse.Namespace) -> int:
+    from arena.league.commands import league_status, run_league
+
+    if args.action == "run":
+        return run_league(args.file, listen=args.listen)
+    return league_status(args.file)
+
+
+def cmd_leaderboard(args: argparse.Namespace) -> int:
+    from arena.league.commands import show_leaderboard
+
+    return show_leaderboard(args.file, fmt=args.format)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="arena", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -86,6 +100,16 @@ def build_parser() -> argparse.ArgumentParser:
     bot.add_argument("--reconnect-seconds", type=float, default=30.0,
                      help="how long to keep trying to reconnect after losing the server")
     bot.set_defaults(func=cmd_bot)
+    league = sub.add_parser("league", help="run a league of connected bots, or show its status")
+    league.add_argument("action", choices=("run", "status"))
+    league.add_argument("file", help="the league file (TOML)")
+    league.add_argument("--listen", default=None, help="HOST:PORT, overrides the file")
+    league.set_defaults(func=cmd_league)
+
+    board = sub.add_parser("leaderboard", help="the leaderboard of a league's results store")
+    board.add_argument("file", help="the league file (TOML)")
+    board.add_argument("--format", default="table", choices=("table", "json", "csv"))
+    board.set_defaults(func=cmd_leaderboard)
     return parser
 
 

@@ -190,6 +190,9 @@ class ArenaMetrics:
             raise ValueError(f"delta must be +1 or -1, not {delta}")
         self.connected_bots.inc(delta)
 
+    def set_connected_bots(self, count: int) -> None:
+        self.connected_bots.set(max(0, count))
+
     def table_started(self) -> None:
         self.active_tables.inc()
 

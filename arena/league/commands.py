@@ -1,0 +1,73 @@
+"""What `arena league run|status` and `arena leaderboard` do, behind the argument parsing."""
+
+from __future__ import annotations
+
+import logging
+import sys
+from typing import TextIO
+
+from arena.league.config import load_league
+from arena.league.leaderboard import render_table, to_csv, to_json
+from arena.league.runner import LeagueRun
+
+
+def run_league(path: str, *, listen: str | None = None, out: TextIO = sys.stdout) -> int:
+    config = load_league(path)
+    if listen is not None:
+        from dataclasses import replace
+
+        config = replace(config, listen=listen)
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
+                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    run = LeagueRun(config, out=out)
+    try:
+        host = config.listen.rsplit(":", 1)[0]
+
+        def ready(port: int) -> None:
+            out.write(f"league {config.name!r}: listening on {host}:{port}; "
+                      f"{len(run.schedule)} matches of {config.hands_per_match} hands, "
+                      f"{config.tables_at_once} tables at once\n")
+            out.flush()
+
+        complete = run.run(on_ready=ready)
+        board = run.leaderboard()
+        out.write("\n" + render_table(board) + "\n")
+        for written in run.write_leaderboard_files(board):
+            out.write(f"wrote {written}\n")
+        out.write(f"hand logs: {config.log_dir}/*.phhs (verify with: arena replay FILE)\n")
+        out.write(f"results store: {config.store}\n")
+        if not complete:
+            out.write("league interrupted: run the same command again to resume\n")
+        return 0 if complete else 3
+    finally:
+        run.close()
+
+
+def league_status(path: str, *, out: TextIO = sys.stdout) -> int:
+    config = load_league(path)
+    run = LeagueRun(config, out=out)
+    try:
+        prepared = run.prepare()
+        out.write(f"league {config.name!r}: {prepared.progress.done_hands} of "
+                  f"{prepared.progress.total_hands} hands played; "
+                  f"{len(prepared.specs)} of {len(run.schedule)} matches still to play\n")
+        out.write(render_table(run.leaderboard()) + "\n")
+        return 0
+    finally:
+        run.close()
+
+
+def show_leaderboard(path: str, *, fmt: str, out: TextIO = sys.stdout) -> int:
+    config = load_league(path)
+    run = LeagueRun(config, out=out)
+    try:
+        board = run.leaderboard()
+        if fmt == "json":
+            out.write(to_json(board) + "\n")
+        elif fmt == "csv":
+            out.write(to_csv(board))
+        else:
+            out.write(render_table(board) + "\n")
+        return 0
+    finally:
+        run.close()

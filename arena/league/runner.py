@@ -1,0 +1,366 @@
+"""`arena league run`: play a league's schedule against connected bots, resumably.
+
+Every completed hand is committed to the results store in its own transaction before the next
+hand of its table starts, and appended to the match's PHH log. A hand in flight when the dealer
+dies is voided on restart (RULES.md §5), and play resumes with the next hand.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import re
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TextIO
+
+from arena.engine.errors import ConfigError
+from arena.engine.phh import dumps_hands
+from arena.league.config import LeagueConfig
+from arena.league.leaderboard import render_table, to_csv, to_json
+from arena.league.schedule import ScheduledMatch, build_schedule
+from arena.league.stats import Leaderboard, compute_leaderboard
+from arena.match.live import HandRecord, MatchSpec, MatchSummary, SeatSpec
+from arena.match.rotation import game_for_hand
+from arena.metrics import ArenaMetrics, MetricsServer, start_metrics_server
+from arena.server.config import BotEntry, ServerConfig
+from arena.storage import store as st
+
+_TABLE_HEADER = re.compile(r"^\[\d+\]$", re.MULTILINE)
+
+
+@dataclass
+class Progress:
+    """What the live display shows; updated by the sinks, read by the display loop."""
+
+    total_hands: int
+    done_hands: int = 0
+    played_this_run: int = 0
+    started: float = field(default_factory=time.perf_counter)
+    net_by_bot: dict[str, int] = field(default_factory=dict)
+
+    def line(self) -> str:
+        elapsed = max(time.perf_counter() - self.started, 1e-9)
+        rate = self.played_this_run / elapsed
+        left = self.total_hands - self.done_hands
+        eta = f"{left / rate:,.0f} s" if rate > 0 else "?"
+        top = sorted(self.net_by_bot.items(), key=lambda kv: -kv[1])[:4]
+        standings = "  ".join(f"{name} {net:+d}" for name, net in top)
+        return (f"hands {self.done_hands}/{self.total_hands}  {rate:,.1f} hands/s  ETA {eta}"
+                f"  |  {standings}")
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _safe(name: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name)
+
+
+class LeagueSink:
+    """A :class:`~arena.match.live.MatchSink` for one scheduled copy: store, PHH log, metrics."""
+
+    def __init__(self, *, store: st.SqliteStore, store_match_id: int, scheduled: ScheduledMatch,
+                 log_dir: Path, progress: Progress, metrics: ArenaMetrics | None,
+                 on_copy_finished: Callable[[ScheduledMatch, MatchSummary], None]) -> None:
+        self.store = store
+        self.store_match_id = store_match_id
+        self.scheduled = scheduled
+        self.progress = progress
+        self.metrics = metrics
+        self.on_copy_finished = on_copy_finished
+        base = log_dir / _safe(scheduled.match_id)
+        self.hands_path = Path(f"{base}.phhs")
+        self.void_path = Path(f"{base}.void.phhs")
+        self.result_path = Path(f"{base}.result.json")
+        self.inflight_path = Path(f"{base}.inflight")
+        self._started_at = _now()
+        self._table_open = False
+
+    def hand_started(self, match_id: str, hand_number: int) -> None:
+        self._started_at = _now()
+        self.inflight_path.write_text(str(hand_number), encoding="utf-8")
+        if not self._table_open and self.metrics is not None:
+            self.metrics.table_started()
+        self._table_open = True
+
+    def hand_finished(self, record: HandRecord) -> None:
+        fields = record.fields
+        game = str(fields["variant"])
+        players = [str(p) for p in fields.get("players", [])]
+        button = int(fields.get("_button_seat", 0))
+        seats_physical = list(fields.get("_seats", range(len(players))))
+        button_engine = seats_physical.index(button) if button in seats_physical else 0
+        common = dict(match_id=self.store_match_id, hand_number=record.hand_number,
+                      copy_index=self.scheduled.copy_index, deal_id=str(fields.get("_deal_id", "")),
+                      game_code=game, small_bet_chips=int(fields["small_bet"]),
+                      button_seat=button_engine)
+        if record.voided:
+            self.store.void_hand(st.VoidHand(
+                **common, reason=str(fields.get("_void_reason", "voided")),  # type: ignore[arg-type]
+                phh_text=dumps_hands([fields]), started_at=self._started_at, voided_at=_now()))
+            _append_phh(self.void_path, fields)
+        else:
+            starting = fields["starting_stacks"]
+            finishing = fields["finishing_stacks"]
+            seats = tuple(st.SeatResult(k, players[k], finishing[k] - starting[k], finishing[k])
+                          for k in range(len(players)))
+            self.store.record_hand(st.HandRecord(
+                **common, seats=seats, phh_text=dumps_hands([fields]),  # type: ignore[arg-type]
+                started_at=self._started_at, finished_at=_now()))
+            _append_phh(self.hands_path, fields)
+            for seat in seats:
+                self.progress.net_by_bot[seat.bot] = self.progress.net_by_bot.get(seat.bot, 0) \
+                    + seat.net_chips
+            self.progress.done_hands += 1
+            self.progress.played_this_run += 1
+            if self.metrics is not None:
+                self._observe(fields, players)
+        self.inflight_path.unlink(missing_ok=True)
+
+    def _observe(self, fields: dict[str, object], players: list[str]) -> None:
+        metrics = self.metrics
+        assert metrics is not None
+        metrics.hand_played(str(fields["variant"]))
+        action_seconds = list(fields.get("_action_seconds", []))  # type: ignore[call-overload]
+        think_seconds = list(fields.get("_think_seconds", []))  # type: ignore[call-overload]
+        for total, think in zip(action_seconds, think_seconds, strict=False):
+            # The bot reports its think time (-1 when it does not); the rest is the network.
+            think_s = float(think) if float(think) >= 0 else 0.0
+            metrics.decision(think_s, max(0.0, float(total) - think_s))
+        for key, reason in (("_timeouts", "timeout"), ("_absent", "absent")):
+            for seat, count in enumerate(list(fields.get(key, []))):  # type: ignore[call-overload]
+                for _ in range(int(count)):
+                    metrics.timeout(reason, bot=players[seat] if seat < len(players) else None)
+
+    def match_finished(self, summary: MatchSummary) -> None:
+        if self._table_open and self.metrics is not None:
+            self.metrics.table_ended()
+        if summary.aborted:
+            return  # the seed stays secret: the match goes on when the league is run again
+        from arena.server.logs import summary_json
+
+        self.result_path.write_text(json.dumps(summary_json(summary), indent=2) + "\n",
+                                    encoding="utf-8")
+        self.on_copy_finished(self.scheduled, summary)
+
+
+def _append_phh(path: Path, fields: dict[str, object]) -> None:
+    existing = path.read_text(encoding="utf-8") if path.exists() else ""
+    count = len(_TABLE_HEADER.findall(existing))
+    with path.open("a", encoding="utf-8") as fh:
+        fh.write(("\n" if count else "") + dumps_hands([fields], first_index=count + 1))
+
+
+@dataclass
+class PreparedLeague:
+    league: st.League
+    specs: list[MatchSpec]
+    sinks: dict[str, LeagueSink]
+    progress: Progress
+    store_ids: dict[str, int]  # deal set -> store match id
+
+
+class LeagueRun:
+    """Prepare (resume) a league from its store, then play what is left."""
+
+    def __init__(self, config: LeagueConfig, *, out: TextIO = sys.stdout) -> None:
+        self.config = config
+        self.out = out
+        config.log_dir.mkdir(parents=True, exist_ok=True)
+        config.store.parent.mkdir(parents=True, exist_ok=True)
+        self.store = st.SqliteStore(config.store)
+        self.metrics = ArenaMetrics() if config.metrics_port is not None else None
+        self.schedule = build_schedule(
+            [b.name for b in config.bots], fmt=config.format,
+            seats_per_table=config.seats_per_table, duplicate=config.duplicate, seed=config.seed,
+            tables=config.tables, hero=config.hero, rounds=config.rounds)
+        self._copies_left: dict[str, int] = {}
+
+    def close(self) -> None:
+        self.store.close()
+
+    def _league(self) -> st.League:
+        config = self.config
+        league = self.store.find_league(config.name)
+        if league is None:
+            league = self.store.create_league(config.name, config.source_toml or "name = ''\n")
+        for bot in config.bots:
+            try:
+                self.store.get_bot(bot.name)
+            except st.NotFound:
+                self.store.register_bot(bot.name, bot.token)
+                continue
+            if not self.store.verify_bot_token(bot.name, bot.token):
+                raise ConfigError(f"bot {bot.name!r}: the token differs from the one this league "
+                                  "registered; a bot keeps its token for the whole league")
+        return league
+
+    def prepare(self) -> PreparedLeague:
+        config = self.config
+        league = self._league()
+        existing = self.store.list_matches(league.league_id)
+        deal_sets: list[str] = []
+        for scheduled in self.schedule:
+            if scheduled.deal_set not in deal_sets:
+                deal_sets.append(scheduled.deal_set)
+        store_ids: dict[str, int] = {}
+        finished: set[str] = set()
+        for k, deal_set in enumerate(deal_sets):
+            first = next(s for s in self.schedule if s.deal_set == deal_set)
+            if k < len(existing):
+                match = existing[k]
+            else:
+                match = self.store.create_match(
+                    league.league_id, seat_bots=first.seats, games=config.rules.games,
+                    is_duplicate=config.duplicate)
+            store_ids[deal_set] = match.match_id
+            if match.status is not st.MatchStatus.RUNNING:
+                finished.add(deal_set)
+        progress = Progress(total_hands=len(self.schedule) * config.hands_per_match)
+        specs: list[MatchSpec] = []
+        sinks: dict[str, LeagueSink] = {}
+        for scheduled in self.schedule:
+            store_id = store_ids[scheduled.deal_set]
+            done = len([h for h in self.store.completed_hands(store_id)
+                        if h.copy_index == scheduled.copy_index])
+            for hand in self.store.completed_hands(store_id):
+                if hand.copy_index == scheduled.copy_index:
+                    for seat in hand.seats:
+                        progress.net_by_bot[seat.bot] = progress.net_by_bot.get(seat.bot, 0) \
+                            + seat.net_chips
+            progress.done_hands += done
+            if scheduled.deal_set in finished:
+                continue
+            next_number = self.store.next_hand_number(store_id, copy_index=scheduled.copy_index)
+            next_number = self._void_interrupted(scheduled, store_id, next_number)
+            self._copies_left[scheduled.deal_set] = self._copies_left.get(scheduled.deal_set, 0) + 1
+            if next_number > config.hands_per_match:
+                self._copies_left[scheduled.deal_set] -= 1  # all played; only the result was lost
+                continue
+            sinks[scheduled.match_id] = LeagueSink(
+                store=self.store, store_match_id=store_id, scheduled=scheduled,
+                log_dir=config.log_dir, progress=progress, metrics=self.metrics,
+                on_copy_finished=self._copy_finished)
+            specs.append(MatchSpec(
+                scheduled.match_id, tuple(SeatSpec(n, n) for n in scheduled.seats), config.rules,
+                config.hands_per_match, scheduled.seed, config.start_timeout_seconds,
+                first_hand=next_number - 1, copy_index=scheduled.copy_index,
+                copies_total=scheduled.copies, deal_set_id=scheduled.deal_set))
+        self._store_ids = store_ids
+        for deal_set, left in list(self._copies_left.items()):
+            if left == 0:
+                self._finish_deal_set(deal_set)
+        return PreparedLeague(league, specs, sinks, progress, store_ids)
+
+    def _void_interrupted(self, scheduled: ScheduledMatch, store_id: int, next_number: int) -> int:
+        """A hand that was dealt but neither finished nor voided: void it (RULES.md §5)."""
+        marker = self.config.log_dir / f"{_safe(scheduled.match_id)}.inflight"
+        if not marker.exists():
+            return next_number
+        try:
+            number = int(marker.read_text(encoding="utf-8").strip())
+        except ValueError:
+            number = next_number
+        if number >= next_number:
+            game = game_for_hand(self.config.rules, number - 1, len(scheduled.seats))
+            self.store.void_hand(st.VoidHand(
+                match_id=store_id, hand_number=number, copy_index=scheduled.copy_index,
+                deal_id=f"{scheduled.deal_set}/deal-{number}", game_code=game,
+                small_bet_chips=self.config.rules.small_bet, button_seat=0,
+                reason="misdeal: the dealer stopped during this hand; every chip went back",
+                phh_text="", started_at=_now(), voided_at=_now()))
+            next_number = number + 1
+        marker.unlink(missing_ok=True)
+        return next_number
+
+    def _copy_finished(self, scheduled: ScheduledMatch, summary: MatchSummary) -> None:
+        left = self._copies_left.get(scheduled.deal_set, 1) - 1
+        self._copies_left[scheduled.deal_set] = left
+        if left <= 0:
+            self._finish_deal_set(scheduled.deal_set, seed=summary.seed)
+        if self.metrics is not None:
+            self.metrics.update_leaderboard(self.leaderboard())
+
+    def _finish_deal_set(self, deal_set: str, seed: int | None = None) -> None:
+        match_seed = seed if seed is not None else next(
+            s.seed for s in self.schedule if s.deal_set == deal_set)
+        match_id = self._store_ids[deal_set]
+        if self.store.get_match(match_id).status is st.MatchStatus.RUNNING:
+            self.store.finish_match(match_id, str(match_seed))
+
+    def leaderboard(self) -> Leaderboard:
+        league = self._league()
+        return compute_leaderboard(self.store.iter_results(league.league_id))
+
+    def run(self, *, on_ready: Callable[[int], None] | None = None) -> bool:
+        """Play what is left; True when the whole schedule is done."""
+        from arena.server.app import DealerServer, serve
+
+        prepared = self.prepare()
+        config = self.config
+        metrics_server: MetricsServer | None = None
+        if self.metrics is not None and config.metrics_port is not None:
+            metrics_server = start_metrics_server(config.metrics_port, self.metrics.registry)
+            self.out.write(f"metrics: {metrics_server.url}\n")
+        if not prepared.specs:
+            self.out.write("league: every match is already played\n")
+            if metrics_server is not None:
+                metrics_server.stop()
+            return True
+        server_config = ServerConfig(
+            listen=config.listen,
+            bots=tuple(BotEntry(b.name, b.name, b.token) for b in config.bots),
+            matches=tuple(prepared.specs))
+        display: list[asyncio.Task[None]] = []
+        holder: list[DealerServer] = []
+
+        async def show_progress() -> None:
+            interactive = self.out.isatty()
+            while True:
+                await asyncio.sleep(0.5 if interactive else 5.0)
+                line = prepared.progress.line()
+                self.out.write(("\r" + line + "   ") if interactive else line + "\n")
+                self.out.flush()
+                if self.metrics is not None and holder:
+                    connected = sum(1 for b in config.bots
+                                    if holder[0].lobby.presence(b.name).is_connected)
+                    self.metrics.set_connected_bots(connected)
+
+        def started(server: DealerServer) -> None:
+            holder.append(server)
+            display.append(asyncio.get_running_loop().create_task(show_progress()))
+
+        async def main() -> bool:
+            try:
+                result = await serve(server_config, on_ready=on_ready,
+                                     sink_factory=lambda spec: prepared.sinks[spec.match_id],
+                                     max_tables_at_once=config.tables_at_once, on_server=started)
+            finally:
+                for task in display:
+                    task.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await task
+            return not result.stopped_early and not any(s.aborted for s in result.summaries)
+
+        try:
+            complete = asyncio.run(main())
+        finally:
+            if metrics_server is not None:
+                metrics_server.stop()
+        self.out.write("\n" + prepared.progress.line() + "\n")
+        return complete
+
+    def write_leaderboard_files(self, board: Leaderboard) -> list[Path]:
+        base = self.config.log_dir / "leaderboard"
+        paths = [Path(f"{base}.json"), Path(f"{base}.csv"), Path(f"{base}.txt")]
+        paths[0].write_text(to_json(board), encoding="utf-8")
+        paths[1].write_text(to_csv(board), encoding="utf-8")
+        paths[2].write_text(render_table(board), encoding="utf-8")
+        return paths
