@@ -1,45 +1,97 @@
-"""`make demo`: a short H.O.R.S.E. session of built-in bots, printed as it happened."""
+"""`make demo`: a short real H.O.R.S.E. league over gRPC on localhost.
+
+The league server and five example bots run as separate processes; the demo prints the
+league's progress and leaderboard, where the logs are, and verifies the logs with the replayer.
+"""
 
 from __future__ import annotations
 
+import re
+import socket
+import subprocess
 import sys
 import tempfile
+import time
+from pathlib import Path
 
-from arena.engine.phh import iter_replays, load_file
-from arena.engine.rules import Rules
-from arena.match.simulate import simulate
-from arena.storage.replay import describe, replay_paths
+BOTS = (("random", "random"), ("station", "call"), ("rules", "rules"), ("rules-b", "rules"),
+        ("random-b", "random"))
+
+LEAGUE = """\
+name = "demo"
+format = "multiway"       # 5 bots, tables of 4 with balanced seating
+seats_per_table = 4
+tables = 3
+hands_per_match = 20      # one full H.O.R.S.E. rotation at 4 seats
+duplicate = true          # every deal is replayed with the seats rotated
+tables_at_once = 6
+seed = 2026
+listen = "127.0.0.1:0"
+store = "league.sqlite"
+log_dir = "logs"
+metrics_port = {metrics_port}
+start_timeout_seconds = 30
+
+[rules]
+decision_seconds = 2.0
+time_bank_seconds = 10.0
+{bots}"""
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
 
 
 def main() -> int:
-    out_dir = tempfile.mkdtemp(prefix="arena-demo-")
-    players = 4
-    hands = 5 * players * 2  # two orbits of each game
-    print(f"H.O.R.S.E. session: {players} random bots, {hands} hands, seed 2026 (in-process)\n")
-    summary = simulate(game="horse", players=players, hands=hands, seed=2026, out_dir=out_dir,
-                       policy="random", rules=Rules())
-    path = f"{out_dir}/hands.phhs"
-    first = load_file(path)[:1]
-    for hand, state, _ in iter_replays(first):
-        assert state is not None
-        print(f"first hand ({hand.fields['variant']}):")
-        for line in describe(state, hand.fields.get("players", [])):
-            print(line)
-    print(f"\nplayed {summary.hands} hands: "
-          + ", ".join(f"{g} {n}" for g, n in summary.hands_by_game.items()))
-    print("net chips:")
-    for seat, net in sorted(enumerate(summary.net_chips), key=lambda x: -x[1]):
-        print(f"  bot{seat}: {net:+d}")
-    print(f"\nhand histories: {path}\nverifying them with the replayer:")
-    return _verify(path)
-
-
-def _verify(path: str) -> int:
-    import io
-
-    buffer = io.StringIO()
-    code = replay_paths([path], rules=Rules(), show=False, hand_id=None, out=buffer)
-    print(buffer.getvalue().splitlines()[-1])
+    workdir = Path(tempfile.mkdtemp(prefix="arena-demo-"))
+    bots = "".join(f'\n[[bots]]\nname = "{name}"\ntoken = "demo-token-{name}"\n' for name, _ in BOTS)
+    league_file = workdir / "league.toml"
+    league_file.write_text(LEAGUE.format(metrics_port=_free_port(), bots=bots), encoding="utf-8")
+    python = sys.executable
+    print(f"H.O.R.S.E. league demo in {workdir}: the dealer and {len(BOTS)} bots as processes\n",
+          flush=True)
+    server = subprocess.Popen([python, "-m", "arena.cli", "league", "run", str(league_file)],
+                              stdout=subprocess.PIPE, text=True, cwd=workdir)
+    assert server.stdout is not None
+    bots_running: list[subprocess.Popen[bytes]] = []
+    try:
+        address = None
+        for line in server.stdout:
+            print(line, end="", flush=True)
+            match = re.search(r"listening on (\S+);", line)
+            if match:
+                address = match.group(1)
+                break
+        if address is None:
+            return server.wait() or 1
+        for name, kind in BOTS:
+            bots_running.append(subprocess.Popen(
+                [python, "-m", "arena.cli", "bot", kind, "--server", address,
+                 "--token", f"demo-token-{name}", "--name", name],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=workdir))
+        for line in server.stdout:
+            print(line, end="", flush=True)
+        code = server.wait()
+    finally:
+        for proc in bots_running:
+            proc.terminate()
+        deadline = time.monotonic() + 10
+        for proc in bots_running:
+            try:
+                proc.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        if server.poll() is None:
+            server.terminate()
+    logs = sorted((workdir / "logs").glob("*.phhs"))
+    if logs:
+        print(f"\nverifying {len(logs)} match logs against their revealed seeds:", flush=True)
+        verify = subprocess.run([python, "-m", "arena.cli", "replay", *map(str, logs)],
+                                capture_output=True, text=True, cwd=workdir)
+        print(verify.stdout.splitlines()[-1] if verify.stdout else verify.stderr)
+        code = code or verify.returncode
     return code
 
 
