@@ -19,6 +19,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
 
+from google.protobuf.json_format import MessageToDict
+
 from arena.engine.errors import ConfigError
 from arena.engine.phh import dumps_hands
 from arena.league.config import LeagueConfig
@@ -26,8 +28,10 @@ from arena.league.leaderboard import render_table, to_csv, to_json
 from arena.league.schedule import ScheduledMatch, build_schedule
 from arena.league.stats import Leaderboard, compute_leaderboard
 from arena.match.live import HandRecord, MatchSpec, MatchSummary, SeatSpec
+from arena.match.messages import Notice
 from arena.match.rotation import game_for_hand
 from arena.metrics import ArenaMetrics, MetricsServer, start_metrics_server
+from arena.server import convert
 from arena.server.config import BotEntry, ServerConfig
 from arena.storage import store as st
 
@@ -80,8 +84,18 @@ class LeagueSink:
         self.void_path = Path(f"{base}.void.phhs")
         self.result_path = Path(f"{base}.result.json")
         self.inflight_path = Path(f"{base}.inflight")
+        self.events_path = Path(f"{base}.events.jsonl")
+        self._events: TextIO | None = None
         self._started_at = _now()
         self._table_open = False
+
+    def event_sent(self, seat: int, notice: Notice) -> None:
+        """One line per event per seat, exactly as the seat received it (protobuf JSON)."""
+        if self._events is None:
+            self._events = self.events_path.open("a", encoding="utf-8")
+        message = MessageToDict(convert.event(notice), preserving_proto_field_name=True)
+        self._events.write(json.dumps({"seat": seat, "logged_at": time.time(), "event": message},
+                                      separators=(",", ":")) + "\n")
 
     def hand_started(self, match_id: str, hand_number: int) -> None:
         self._started_at = _now()
@@ -123,6 +137,8 @@ class LeagueSink:
             if self.metrics is not None:
                 self._observe(fields, players)
         self.inflight_path.unlink(missing_ok=True)
+        if self._events is not None:
+            self._events.flush()
 
     def _observe(self, fields: dict[str, object], players: list[str]) -> None:
         metrics = self.metrics
@@ -140,6 +156,9 @@ class LeagueSink:
                     metrics.timeout(reason, bot=players[seat] if seat < len(players) else None)
 
     def match_finished(self, summary: MatchSummary) -> None:
+        if self._events is not None:
+            self._events.close()
+            self._events = None
         if self._table_open and self.metrics is not None:
             self.metrics.table_ended()
         if summary.aborted:

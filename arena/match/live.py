@@ -132,6 +132,8 @@ class LiveTable:
         self.spec = spec
         self.rules: Rules = spec.rules
         self.sink = sink
+        # A sink may also record every event as sent to each seat (the league's JSONL log).
+        self._tap: Callable[[int, m.Notice], None] | None = getattr(sink, "event_sent", None)
         self.stats = TableStats()
         self._lobby = lobby
         n = len(spec.seats)
@@ -419,16 +421,23 @@ class LiveTable:
                 others = m.Notice(own.match_id, hand_id, own.sequence, own.unix_seconds,
                                   item.others)
                 for seat, presence in enumerate(presences):
-                    presence.deliver(own if seat == item.seat else others)
+                    sent = own if seat == item.seat else others
+                    presence.deliver(sent)
+                    if self._tap is not None:
+                        self._tap(seat, sent)
             else:
                 notice = self._next_notice(hand_id, item)
-                for presence in presences:
+                for seat, presence in enumerate(presences):
                     presence.deliver(notice)
+                    if self._tap is not None:
+                        self._tap(seat, notice)
 
     def _publish_each(self, payload_for: Callable[[int], m.Payload], *, hand_id: str) -> None:
         """One event with a different payload per seat (``payload_for(seat)``)."""
         self._seq += 1
         wall = time.time()
         for seat, presence in enumerate(self._presences):
-            presence.deliver(m.Notice(self.spec.match_id, hand_id, self._seq, wall,
-                                      payload_for(seat)))
+            notice = m.Notice(self.spec.match_id, hand_id, self._seq, wall, payload_for(seat))
+            presence.deliver(notice)
+            if self._tap is not None:
+                self._tap(seat, notice)

@@ -127,6 +127,16 @@ def test_league_end_to_end_leaderboard_agrees_with_the_logs(tmp_path: Path) -> N
                             env=env(), capture_output=True, text=True, cwd=ROOT)
     assert replay.returncode == 0, replay.stdout
     assert "60 of 60 hands replayed" in replay.stdout
+    # The JSONL event log: every event as sent to each seat, duplicate copies announced.
+    import json
+
+    lines = [json.loads(x) for x in (tmp_path / "logs" / "r1-t1-c2.events.jsonl").read_text().splitlines()]
+    kinds = {k for line in lines for k in line["event"] if k not in
+             ("match_id", "hand_id", "sequence", "server_time")}
+    assert {"match_started", "duplicate_copy_started", "hand_started", "cards_dealt",
+            "action_taken", "hand_ended", "match_ended"} <= kinds
+    assert {line["seat"] for line in lines} == {0, 1}
+    assert all(isinstance(line["logged_at"], float) for line in lines)
 
 
 def test_duplicate_copies_give_each_seats_cards_to_each_bot(tmp_path: Path) -> None:
