@@ -86,6 +86,10 @@ class LeagueSink:
         self.inflight_path = Path(f"{base}.inflight")
         self.events_path = Path(f"{base}.events.jsonl")
         self._events: TextIO | None = None
+        self._hands = PhhAppender(self.hands_path)
+        self._voids = PhhAppender(self.void_path)
+        self._last_notice: Notice | None = None
+        self._last_json = ""
         self._started_at = _now()
         self._table_open = False
 
@@ -93,9 +97,12 @@ class LeagueSink:
         """One line per event per seat, exactly as the seat received it (protobuf JSON)."""
         if self._events is None:
             self._events = self.events_path.open("a", encoding="utf-8")
-        message = MessageToDict(convert.event(notice), preserving_proto_field_name=True)
-        self._events.write(json.dumps({"seat": seat, "logged_at": time.time(), "event": message},
-                                      separators=(",", ":")) + "\n")
+        if notice is not self._last_notice:  # public events are one object for every seat
+            self._last_notice = notice
+            message = MessageToDict(convert.event(notice), preserving_proto_field_name=True)
+            self._last_json = json.dumps(message, separators=(",", ":"))
+        self._events.write(f'{{"seat":{seat},"logged_at":{time.time():.6f},'
+                           f'"event":{self._last_json}}}\n')
 
     def hand_started(self, match_id: str, hand_number: int) -> None:
         self._started_at = _now()
@@ -119,7 +126,7 @@ class LeagueSink:
             self.store.void_hand(st.VoidHand(
                 **common, reason=str(fields.get("_void_reason", "voided")),  # type: ignore[arg-type]
                 phh_text=dumps_hands([fields]), started_at=self._started_at, voided_at=_now()))
-            _append_phh(self.void_path, fields)
+            self._voids.append(fields)
         else:
             starting = fields["starting_stacks"]
             finishing = fields["finishing_stacks"]
@@ -128,7 +135,7 @@ class LeagueSink:
             self.store.record_hand(st.HandRecord(
                 **common, seats=seats, phh_text=dumps_hands([fields]),  # type: ignore[arg-type]
                 started_at=self._started_at, finished_at=_now()))
-            _append_phh(self.hands_path, fields)
+            self._hands.append(fields)
             for seat in seats:
                 self.progress.net_by_bot[seat.bot] = self.progress.net_by_bot.get(seat.bot, 0) \
                     + seat.net_chips
@@ -170,11 +177,18 @@ class LeagueSink:
         self.on_copy_finished(self.scheduled, summary)
 
 
-def _append_phh(path: Path, fields: dict[str, object]) -> None:
-    existing = path.read_text(encoding="utf-8") if path.exists() else ""
-    count = len(_TABLE_HEADER.findall(existing))
-    with path.open("a", encoding="utf-8") as fh:
-        fh.write(("\n" if count else "") + dumps_hands([fields], first_index=count + 1))
+class PhhAppender:
+    """Appends hands to a ``.phhs`` file, numbering on from what a resumed file already holds."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        existing = path.read_text(encoding="utf-8") if path.exists() else ""
+        self.count = len(_TABLE_HEADER.findall(existing))
+
+    def append(self, fields: dict[str, object]) -> None:
+        with self.path.open("a", encoding="utf-8") as fh:
+            fh.write(("\n" if self.count else "") + dumps_hands([fields], first_index=self.count + 1))
+        self.count += 1
 
 
 @dataclass
