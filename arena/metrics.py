@@ -43,6 +43,26 @@ class Reason(StrEnum):
     NOT_YOUR_TURN = "not_your_turn"
     STALE = "stale"
     PERMISSION_DENIED = "permission_denied"
+    ILLEGAL = "illegal"  # well formed, but not legal now (e.g. a check facing a bet)
+
+
+def rejection_reason(error: Exception) -> Reason:
+    """The ``reason`` label of a refused reply, by the error's type (most specific first)."""
+    from arena.engine.errors import (
+        AmountOutOfRange,
+        MalformedInput,
+        NotYourTurn,
+        StaleDecision,
+    )
+
+    if type(error).__name__ == "WrongSeat":
+        return Reason.PERMISSION_DENIED
+    for kind, reason in ((StaleDecision, Reason.STALE), (MalformedInput, Reason.MALFORMED),
+                         (AmountOutOfRange, Reason.OUT_OF_RANGE),
+                         (NotYourTurn, Reason.NOT_YOUR_TURN)):
+        if isinstance(error, kind):
+            return reason
+    return Reason.ILLEGAL
 
 
 TIMEOUT_REASONS: tuple[Reason, ...] = (Reason.TIMEOUT, Reason.ABSENT)

@@ -30,7 +30,7 @@ from arena.league.stats import Leaderboard, compute_leaderboard
 from arena.match.live import HandRecord, MatchSpec, MatchSummary, SeatSpec
 from arena.match.messages import Notice
 from arena.match.rotation import game_for_hand
-from arena.metrics import ArenaMetrics, MetricsServer, start_metrics_server
+from arena.metrics import ArenaMetrics, MetricsServer, rejection_reason, start_metrics_server
 from arena.server import convert
 from arena.server.config import BotEntry, ServerConfig
 from arena.storage import store as st
@@ -210,6 +210,9 @@ class LeagueRun:
         config.store.parent.mkdir(parents=True, exist_ok=True)
         self.store = st.SqliteStore(config.store)
         self.metrics = ArenaMetrics() if config.metrics_port is not None else None
+        if self.metrics is not None:
+            for bot in config.bots:
+                self.metrics.register_bot(bot.name)
         self.schedule = build_schedule(
             [b.name for b in config.bots], fmt=config.format,
             seats_per_table=config.seats_per_table, duplicate=config.duplicate, seed=config.seed,
@@ -368,6 +371,10 @@ class LeagueRun:
 
         def started(server: DealerServer) -> None:
             holder.append(server)
+            if self.metrics is not None:
+                metrics = self.metrics
+                server.lobby.rejection_observers.append(
+                    lambda bot, error: metrics.invalid_action(rejection_reason(error), bot=bot))
             display.append(asyncio.get_running_loop().create_task(show_progress()))
 
         async def main() -> bool:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import trio
 
-from arena.engine.errors import IllegalAction, StaleDecision
+from arena.engine.errors import ArenaError, IllegalAction, StaleDecision
 from arena.match.clock import DecisionClock
 from arena.match.messages import Outbox, Outgoing, Prompt, Rejection, Reply, WrongSeat
 
@@ -92,12 +92,17 @@ class Presence:
     seats: list[SeatRef] = field(default_factory=list)
     open: dict[str, OpenDecision] = field(default_factory=dict)
     listeners: list[Callable[[], None]] = field(default_factory=list)
+    # Told of every refused reply (bot id, error), for metrics; shared by the lobby's presences.
+    rejection_observers: list[Callable[[str, ArenaError], None]] = field(default_factory=list)
 
     @property
     def is_connected(self) -> bool:
         return self.outbox is not None
 
     def deliver(self, item: Outgoing) -> None:
+        if isinstance(item, Rejection):
+            for observer in self.rejection_observers:
+                observer(self.bot_id, item.error)
         if self.outbox is not None:
             self.outbox.deliver(item)
 
@@ -111,11 +116,13 @@ class Lobby:
 
     def __init__(self) -> None:
         self._bots: dict[str, Presence] = {}
+        self.rejection_observers: list[Callable[[str, ArenaError], None]] = []
 
     def presence(self, bot_id: str) -> Presence:
         found = self._bots.get(bot_id)
         if found is None:
-            found = self._bots[bot_id] = Presence(bot_id)
+            found = self._bots[bot_id] = Presence(bot_id,
+                                                  rejection_observers=self.rejection_observers)
         return found
 
     def seats_of(self, bot_id: str) -> list[SeatRef]:

@@ -201,3 +201,23 @@ def test_a_stopped_server_no_longer_answers(metrics: ArenaMetrics) -> None:
     running.stop()
     with pytest.raises((urllib.error.URLError, ConnectionError)):
         urllib.request.urlopen(url, timeout=2)
+
+
+def test_rejection_reasons_follow_the_error_types() -> None:
+    """Invalid actions are labelled by cause, the same causes as the in-stream rejections."""
+    from arena.engine.errors import (
+        AmountOutOfRange,
+        IllegalAction,
+        MalformedAction,
+        NotYourTurn,
+        StaleDecision,
+    )
+    from arena.match.messages import WrongSeat
+    from arena.metrics import Reason, rejection_reason
+
+    assert rejection_reason(MalformedAction("x")) is Reason.MALFORMED
+    assert rejection_reason(AmountOutOfRange("x")) is Reason.OUT_OF_RANGE
+    assert rejection_reason(NotYourTurn("x")) is Reason.NOT_YOUR_TURN
+    assert rejection_reason(StaleDecision("x")) is Reason.STALE
+    assert rejection_reason(WrongSeat("x")) is Reason.PERMISSION_DENIED
+    assert rejection_reason(IllegalAction("x")) is Reason.ILLEGAL
