@@ -13,6 +13,7 @@ import json
 import re
 import sys
 import time
+import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -284,16 +285,33 @@ class LeagueRun:
                 store=self.store, store_match_id=store_id, scheduled=scheduled,
                 log_dir=config.log_dir, progress=progress, metrics=self.metrics,
                 on_copy_finished=self._copy_finished)
+            initial_stacks = None
+            if not config.rules.reset_stacks and next_number > 1:
+                initial_stacks = self._carried_stacks(store_id, scheduled)
             specs.append(MatchSpec(
                 scheduled.match_id, tuple(SeatSpec(n, n) for n in scheduled.seats), config.rules,
                 config.hands_per_match, scheduled.seed, config.start_timeout_seconds,
                 first_hand=next_number - 1, copy_index=scheduled.copy_index,
-                copies_total=scheduled.copies, deal_set_id=scheduled.deal_set))
+                copies_total=scheduled.copies, deal_set_id=scheduled.deal_set,
+                initial_stacks=initial_stacks))
         self._store_ids = store_ids
         for deal_set, left in list(self._copies_left.items()):
             if left == 0:
                 self._finish_deal_set(deal_set)
         return PreparedLeague(league, specs, sinks, progress, store_ids)
+
+    def _carried_stacks(self, store_id: int, scheduled: ScheduledMatch) -> tuple[int, ...]:
+        """Stacks per seat after the last completed hand (a voided hand gave every chip back)."""
+        hands = [h for h in self.store.completed_hands(store_id)
+                 if h.copy_index == scheduled.copy_index]
+        stacks = [0] * len(scheduled.seats)  # a seat missing from the last hand had busted
+        if not hands:
+            return (self.config.rules.starting_stack,) * len(scheduled.seats)
+        last = max(hands, key=lambda h: h.hand_number)
+        fields = next(iter(tomllib.loads(last.phh_text).values()))
+        for engine_seat, seat in enumerate(fields["_seats"]):
+            stacks[int(seat)] = int(fields["finishing_stacks"][engine_seat])
+        return tuple(stacks)
 
     def _void_interrupted(self, scheduled: ScheduledMatch, store_id: int, next_number: int) -> int:
         """A hand that was dealt but neither finished nor voided: void it (RULES.md §5)."""

@@ -56,6 +56,7 @@ class MatchSpec:
     copy_index: int = 0  # duplicate: which copy of the deal set this match is
     copies_total: int = 1
     deal_set_id: str = ""  # duplicate copies share it (and the seed)
+    initial_stacks: tuple[int, ...] | None = None  # resume with carried stacks (per seat)
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +145,8 @@ class LiveTable:
             presence.listeners.append(self._presence_changed)
             self._presences.append(presence)
         self._changed = trio.Event()
-        self._stacks = [spec.rules.starting_stack] * n
+        self._stacks = (list(spec.initial_stacks) if spec.initial_stacks is not None
+                        else [spec.rules.starting_stack] * n)
         self._net = [0] * n
         self._hand_nets: list[list[int]] = [[] for _ in range(n)]
         self._bank = [spec.rules.time_bank_seconds] * n

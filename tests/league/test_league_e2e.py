@@ -25,7 +25,8 @@ from tests.server.procs import env
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def write_league(tmp: Path, bots: list[tuple[str, str]], **top: object) -> Path:
+def write_league(tmp: Path, bots: list[tuple[str, str]], *, rules: str = "",
+                 **top: object) -> Path:
     settings: dict[str, object] = {
         "name": "t", "format": "round_robin", "seats_per_table": 2, "hands_per_match": 10,
         "duplicate": True, "tables_at_once": 4, "seed": 5, "listen": "127.0.0.1:0",
@@ -37,7 +38,7 @@ def write_league(tmp: Path, bots: list[tuple[str, str]], **top: object) -> Path:
         text = (str(value).lower() if isinstance(value, bool)
                 else f'"{value}"' if isinstance(value, str) else str(value))
         lines.append(f"{key} = {text}")
-    lines += ["[rules]", "decision_seconds = 2.0", "time_bank_seconds = 5.0"]
+    lines += ["[rules]", "decision_seconds = 2.0", "time_bank_seconds = 5.0", rules]
     for name, _kind in bots:
         lines += ["[[bots]]", f'name = "{name}"', f'token = "token-{name}-0001"']
     path = tmp / "league.toml"
@@ -170,12 +171,13 @@ def test_duplicate_copies_give_each_seats_cards_to_each_bot(tmp_path: Path) -> N
             assert seats_by_bot[bot] == {"0", "1", "2"}, (deal, bot, seats_by_bot)
 
 
-def test_sigkill_mid_league_then_resume(tmp_path: Path) -> None:
+@pytest.mark.parametrize("reset_stacks", [True, False], ids=["cash", "carried-stacks"])
+def test_sigkill_mid_league_then_resume(tmp_path: Path, reset_stacks: bool) -> None:
     """RULES.md §5 misdeal: the dealer is killed; on restart no completed hand is lost or played
     twice, the hand in flight is voided, chips are conserved and the league finishes."""
     bots = [("alpha", "call"), ("beta", "call")]
     league = write_league(tmp_path, bots, hands_per_match=60, duplicate=False,
-                          metrics_port=0)
+                          metrics_port=0, rules=f"reset_stacks = {str(reset_stacks).lower()}")
     first = LeagueProcess(league, bots)
     store_path = tmp_path / "league.sqlite"
     deadline = time.monotonic() + 60
@@ -217,6 +219,14 @@ def test_sigkill_mid_league_then_resume(tmp_path: Path) -> None:
         assert HandStatus  # the store's own statuses are used for the voided hand
     logged = tomllib.loads((tmp_path / "logs" / "r1-t1.phhs").read_text())
     assert len(logged) == len(hands)
+    if not reset_stacks:
+        # Carried stacks continue across the restart: each hand starts where the last ended.
+        by_number = sorted(logged.values(), key=lambda h: h["_hand"])
+        for before_hand, after_hand in zip(by_number, by_number[1:], strict=False):
+            ends = dict(zip(before_hand["_seats"], before_hand["finishing_stacks"], strict=True))
+            starts = dict(zip(after_hand["_seats"], after_hand["starting_stacks"], strict=True))
+            assert starts == {s: v for s, v in ends.items() if v > 0}
+        assert sum(by_number[-1]["finishing_stacks"]) == 2 * 2000
 
 
 def test_bad_league_files_are_clear_errors(tmp_path: Path) -> None:
