@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import signal
@@ -222,7 +223,7 @@ def test_sigkill_mid_league_then_resume(tmp_path: Path, reset_stacks: bool) -> N
     if not reset_stacks:
         # Carried stacks continue across the restart: each hand starts where the last ended.
         by_number = sorted(logged.values(), key=lambda h: h["_hand"])
-        for before_hand, after_hand in zip(by_number, by_number[1:], strict=False):
+        for before_hand, after_hand in itertools.pairwise(by_number):
             ends = dict(zip(before_hand["_seats"], before_hand["finishing_stacks"], strict=True))
             starts = dict(zip(after_hand["_seats"], after_hand["starting_stacks"], strict=True))
             assert starts == {s: v for s, v in ends.items() if v > 0}
