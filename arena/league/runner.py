@@ -20,11 +20,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
 
-from google.protobuf.json_format import MessageToDict
-
 from arena.engine.errors import ConfigError
 from arena.engine.phh import dumps_hands
 from arena.league.config import LeagueConfig
+from arena.league.eventlog import notice_json
 from arena.league.leaderboard import render_table, to_csv, to_json
 from arena.league.schedule import ScheduledMatch, build_schedule
 from arena.league.stats import Leaderboard, compute_leaderboard
@@ -32,7 +31,6 @@ from arena.match.live import HandRecord, MatchSpec, MatchSummary, SeatSpec
 from arena.match.messages import Notice
 from arena.match.rotation import game_for_hand
 from arena.metrics import ArenaMetrics, MetricsServer, rejection_reason, start_metrics_server
-from arena.server import convert
 from arena.server.config import BotEntry, ServerConfig
 from arena.storage import store as st
 
@@ -95,13 +93,12 @@ class LeagueSink:
         self._table_open = False
 
     def event_sent(self, seat: int, notice: Notice) -> None:
-        """One line per event per seat, exactly as the seat received it (protobuf JSON)."""
+        """One line per event per seat, as the seat received it."""
         if self._events is None:
             self._events = self.events_path.open("a", encoding="utf-8")
         if notice is not self._last_notice:  # public events are one object for every seat
             self._last_notice = notice
-            message = MessageToDict(convert.event(notice), preserving_proto_field_name=True)
-            self._last_json = json.dumps(message, separators=(",", ":"))
+            self._last_json = notice_json(notice)
         self._events.write(f'{{"seat":{seat},"logged_at":{time.time():.6f},'
                            f'"event":{self._last_json}}}\n')
 

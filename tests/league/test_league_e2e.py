@@ -133,10 +133,17 @@ def test_league_end_to_end_leaderboard_agrees_with_the_logs(tmp_path: Path) -> N
     import json
 
     lines = [json.loads(x) for x in (tmp_path / "logs" / "r1-t1-c2.events.jsonl").read_text().splitlines()]
-    kinds = {k for line in lines for k in line["event"] if k not in
-             ("match_id", "hand_id", "sequence", "server_time")}
-    assert {"match_started", "duplicate_copy_started", "hand_started", "cards_dealt",
-            "action_taken", "hand_ended", "match_ended"} <= kinds
+    kinds = {line["event"]["type"] for line in lines}
+    assert {"MatchStarted", "DuplicateCopyStarted", "HandStarted", "CardsDealt",
+            "ActionTaken", "HandEnded", "MatchEnded"} <= kinds
+    dealt = [line for line in lines if line["event"]["type"] == "CardsDealt"]
+    assert all(re.fullmatch(r"[2-9TJQKA][cdhs]", c)
+               for line in dealt for c in line["event"]["payload"]["up_cards"]
+               + line["event"]["payload"]["hole_cards"])
+    # A seat's copy holds its own hole cards only.
+    for line in dealt:
+        if line["event"]["payload"]["seat"] != line["seat"]:
+            assert line["event"]["payload"]["hole_cards"] == []
     assert {line["seat"] for line in lines} == {0, 1}
     assert all(isinstance(line["logged_at"], float) for line in lines)
 
