@@ -21,11 +21,17 @@ def _plain(value: Any, *, cards: bool = False) -> Any:
         return format_card(value) if cards and 0 <= value < 52 else value
     if isinstance(value, tuple | list):
         return [_plain(v, cards=cards) for v in value]
-    slots = getattr(type(value), "__slots__", None)
-    if slots is not None:
-        return {name: _plain(getattr(value, name), cards=name.endswith("cards"))
-                for name in slots if not name.startswith("_")}
-    return str(value)
+    fields = _FIELDS.get(type(value))
+    if fields is None:
+        slots = getattr(type(value), "__slots__", None)
+        if slots is None:
+            return str(value)
+        fields = _FIELDS[type(value)] = tuple((name, name.endswith("cards")) for name in slots
+                                              if not name.startswith("_"))
+    return {name: _plain(getattr(value, name), cards=is_cards) for name, is_cards in fields}
+
+
+_FIELDS: dict[type, tuple[tuple[str, bool], ...]] = {}
 
 
 def notice_json(notice: Notice) -> str:

@@ -88,19 +88,32 @@ class LeagueSink:
         self._hands = PhhAppender(self.hands_path)
         self._voids = PhhAppender(self.void_path)
         self._last_notice: Notice | None = None
-        self._last_json = ""
+        self._last_seats: list[int] = []
+        self._last_sent = 0.0
         self._started_at = _now()
         self._table_open = False
 
     def event_sent(self, seat: int, notice: Notice) -> None:
-        """One line per event per seat, as the seat received it."""
+        """Log an event as ``seat`` received it: one line per distinct event, naming every seat
+        that received exactly that (public events go to all seats as one object)."""
+        if notice is self._last_notice:
+            self._last_seats.append(seat)
+            return
+        self._flush_event()
+        self._last_notice = notice
+        self._last_seats = [seat]
+        self._last_sent = time.time()
+
+    def _flush_event(self) -> None:
+        notice = self._last_notice
+        if notice is None:
+            return
         if self._events is None:
             self._events = self.events_path.open("a", encoding="utf-8")
-        if notice is not self._last_notice:  # public events are one object for every seat
-            self._last_notice = notice
-            self._last_json = notice_json(notice)
-        self._events.write(f'{{"seat":{seat},"logged_at":{time.time():.6f},'
-                           f'"event":{self._last_json}}}\n')
+        seats = ",".join(map(str, self._last_seats))
+        self._events.write(f'{{"seats":[{seats}],"logged_at":{self._last_sent:.6f},'
+                           f'"event":{notice_json(notice)}}}\n')
+        self._last_notice = None
 
     def hand_started(self, match_id: str, hand_number: int) -> None:
         self._started_at = _now()
@@ -142,6 +155,7 @@ class LeagueSink:
             if self.metrics is not None:
                 self._observe(fields, players)
         self.inflight_path.unlink(missing_ok=True)
+        self._flush_event()
         if self._events is not None:
             self._events.flush()
 
@@ -161,6 +175,7 @@ class LeagueSink:
                     metrics.timeout(reason, bot=players[seat] if seat < len(players) else None)
 
     def match_finished(self, summary: MatchSummary) -> None:
+        self._flush_event()
         if self._events is not None:
             self._events.close()
             self._events = None
