@@ -204,7 +204,7 @@ def _required(hand: PhhHand, key: str, kind: type) -> Any:
     return value
 
 
-def _int_list(hand: PhhHand, key: str, length: int) -> list[int]:
+def int_list(hand: PhhHand, key: str, length: int) -> list[int]:
     values = _required(hand, key, list)
     if len(values) != length or not all(isinstance(v, int) for v in values):
         raise MalformedInput(f"{hand.name}: field {key!r} should be {length} whole numbers, got {values!r}")
@@ -212,14 +212,14 @@ def _int_list(hand: PhhHand, key: str, length: int) -> list[int]:
 
 
 def stakes_of(hand: PhhHand, variant: Variant, seat_count: int) -> Stakes:
-    antes = _int_list(hand, "antes", seat_count) if "antes" in hand.fields else [0] * seat_count
+    antes = int_list(hand, "antes", seat_count) if "antes" in hand.fields else [0] * seat_count
     if len(set(antes)) > 1:
         raise MalformedInput(f"{hand.name}: only equal antes are supported, got {antes}")
     small_bet = _required(hand, "small_bet", int)
     big_bet = _required(hand, "big_bet", int)
     if variant.is_stud:
         return Stakes(small_bet, big_bet, 0, 0, antes[0], _required(hand, "bring_in", int))
-    blinds = _int_list(hand, "blinds_or_straddles", seat_count)
+    blinds = int_list(hand, "blinds_or_straddles", seat_count)
     if antes[0]:
         raise MalformedInput(f"{hand.name}: antes are not part of {variant.code}")
     return Stakes(small_bet, big_bet, min((b for b in blinds if b), default=0), max(blinds), 0, 0)
@@ -242,7 +242,7 @@ def replay(hand: PhhHand, rules: Rules | None = None) -> HandState:
     variant = variant_for(_required(hand, "variant", str))
     stacks = _required(hand, "starting_stacks", list)
     seat_count = len(stacks)
-    stacks = _int_list(hand, "starting_stacks", seat_count)
+    stacks = int_list(hand, "starting_stacks", seat_count)
     actions = _required(hand, "actions", list)
     stakes = stakes_of(hand, variant, seat_count)
     hole: dict[int, list[Card]] = {}
@@ -268,7 +268,7 @@ def replay(hand: PhhHand, rules: Rules | None = None) -> HandState:
             raise MalformedInput(f"{hand.name}: action {line + 1} {raw!r}: {exc}") from None
     source = ScriptedCards(hole, board, name=hand.name)
     rules = rules or Rules()
-    blinds = None if variant.is_stud else _int_list(hand, "blinds_or_straddles", seat_count)
+    blinds = None if variant.is_stud else int_list(hand, "blinds_or_straddles", seat_count)
     state = HandState(variant, stacks, rules=rules, stakes=stakes, cards=source,
                       manual_showdown=True, blinds=blinds)
     for line, words in enumerate(parsed):

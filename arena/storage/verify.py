@@ -13,7 +13,7 @@ from arena.engine.actions import ActionKind
 from arena.engine.cards import derive_seed
 from arena.engine.errors import ArenaError, MalformedInput
 from arena.engine.games import variant_for
-from arena.engine.phh import PhhHand, _int_list, load_file, phh_actions, stakes_of
+from arena.engine.phh import PhhHand, int_list, load_file, phh_actions, stakes_of
 from arena.engine.rules import Rules
 from arena.engine.state import HandState
 
@@ -55,9 +55,9 @@ def verify_hand(hand: PhhHand, match_seed: int,
         number = fields.get("_hand")
         if not isinstance(number, int) or number < 1:
             raise MalformedInput(f"{hand.name}: missing arena field '_hand'")
-        stacks = _int_list(hand, "starting_stacks", len(fields.get("starting_stacks", [])))
+        stacks = int_list(hand, "starting_stacks", len(fields.get("starting_stacks", [])))
         stakes = stakes_of(hand, variant, len(stacks))
-        blinds = None if variant.is_stud else _int_list(hand, "blinds_or_straddles", len(stacks))
+        blinds = None if variant.is_stud else int_list(hand, "blinds_or_straddles", len(stacks))
         state = HandState(variant, stacks, rules=rules, stakes=stakes, blinds=blinds,
                           seed=derive_seed(match_seed, "hand", number - 1))
     except ArenaError as exc:

@@ -20,7 +20,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from arena.engine.errors import ConfigError
 from arena.league.config import league_from_mapping, load_league
 from arena.league.runner import LeagueRun
-from arena.storage.store import HandStatus, SqliteStore
+from arena.storage.store import SqliteStore
 from tests.server.procs import env
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -223,8 +223,7 @@ def test_sigkill_mid_league_then_resume(tmp_path: Path, reset_stacks: bool) -> N
         assert sorted(numbers + [v.hand_number for v in voids]) == list(range(1, 61))
         for hand in hands:
             assert sum(s.net_chips for s in hand.seats) == 0
-        assert all(v.reason for v in voids)
-        assert HandStatus  # the store's own statuses are used for the voided hand
+        assert all(v.reason.startswith("misdeal") for v in voids)
     logged = tomllib.loads((tmp_path / "logs" / "r1-t1.phhs").read_text())
     assert len(logged) == len(hands)
     if not reset_stacks:
