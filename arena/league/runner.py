@@ -13,15 +13,15 @@ import json
 import re
 import sys
 import time
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
 
+from arena.engine import phh
 from arena.engine.errors import ConfigError
-from arena.engine.phh import dumps_hands
+from arena.engine.phh import dumps_hand
 from arena.league.config import LeagueConfig
 from arena.league.eventlog import notice_json
 from arena.league.leaderboard import render_table, to_csv, to_json
@@ -32,6 +32,7 @@ from arena.match.messages import Notice
 from arena.match.rotation import game_for_hand
 from arena.metrics import ArenaMetrics, MetricsServer, rejection_reason, start_metrics_server
 from arena.server.config import BotEntry, ServerConfig
+from arena.server.logs import safe_file_name
 from arena.storage import store as st
 
 _TABLE_HEADER = re.compile(r"^\[\d+\]$", re.MULTILINE)
@@ -62,10 +63,6 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
-def _safe(name: str) -> str:
-    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name)
-
-
 class LeagueSink:
     """A :class:`~arena.match.live.MatchSink` for one scheduled copy: store, PHH log, metrics."""
 
@@ -78,7 +75,7 @@ class LeagueSink:
         self.progress = progress
         self.metrics = metrics
         self.on_copy_finished = on_copy_finished
-        base = log_dir / _safe(scheduled.match_id)
+        base = log_dir / safe_file_name(scheduled.match_id)
         self.hands_path = Path(f"{base}.phhs")
         self.void_path = Path(f"{base}.void.phhs")
         self.result_path = Path(f"{base}.result.json")
@@ -133,20 +130,21 @@ class LeagueSink:
                       copy_index=self.scheduled.copy_index, deal_id=str(fields.get("_deal_id", "")),
                       game_code=game, small_bet_chips=int(fields["small_bet"]),
                       button_seat=button_engine)
+        text = dumps_hand(fields)  # a one-hand .phh: the store's copy and the log's table body
         if record.voided:
             self.store.void_hand(st.VoidHand(
                 **common, reason=str(fields.get("_void_reason", "voided")),  # type: ignore[arg-type]
-                phh_text=dumps_hands([fields]), started_at=self._started_at, voided_at=_now()))
-            self._voids.append(fields)
+                phh_text=text, started_at=self._started_at, voided_at=_now()))
+            self._voids.append(text)
         else:
             starting = fields["starting_stacks"]
             finishing = fields["finishing_stacks"]
             seats = tuple(st.SeatResult(k, players[k], finishing[k] - starting[k], finishing[k])
                           for k in range(len(players)))
             self.store.record_hand(st.HandRecord(
-                **common, seats=seats, phh_text=dumps_hands([fields]),  # type: ignore[arg-type]
+                **common, seats=seats, phh_text=text,  # type: ignore[arg-type]
                 started_at=self._started_at, finished_at=_now()))
-            self._hands.append(fields)
+            self._hands.append(text)
             for seat in seats:
                 self.progress.net_by_bot[seat.bot] = self.progress.net_by_bot.get(seat.bot, 0) \
                     + seat.net_chips
@@ -198,9 +196,10 @@ class PhhAppender:
         existing = path.read_text(encoding="utf-8") if path.exists() else ""
         self.count = len(_TABLE_HEADER.findall(existing))
 
-    def append(self, fields: dict[str, object]) -> None:
+    def append(self, hand_text: str) -> None:
+        """Append one hand's PHH text (as ``dumps_hand`` writes it) as the next table."""
         with self.path.open("a", encoding="utf-8") as fh:
-            fh.write(("\n" if self.count else "") + dumps_hands([fields], first_index=self.count + 1))
+            fh.write(("\n" if self.count else "") + f"[{self.count + 1}]\n{hand_text}")
         self.count += 1
 
 
@@ -320,14 +319,14 @@ class LeagueRun:
         if not hands:
             return (self.config.rules.starting_stack,) * len(scheduled.seats)
         last = max(hands, key=lambda h: h.hand_number)
-        fields = next(iter(tomllib.loads(last.phh_text).values()))
+        fields = phh.loads(last.phh_text, name=f"match {store_id} hand {last.hand_number}")[0].fields
         for engine_seat, seat in enumerate(fields["_seats"]):
             stacks[int(seat)] = int(fields["finishing_stacks"][engine_seat])
         return tuple(stacks)
 
     def _void_interrupted(self, scheduled: ScheduledMatch, store_id: int, next_number: int) -> int:
         """A hand that was dealt but neither finished nor voided: void it (RULES.md §5)."""
-        marker = self.config.log_dir / f"{_safe(scheduled.match_id)}.inflight"
+        marker = self.config.log_dir / f"{safe_file_name(scheduled.match_id)}.inflight"
         if not marker.exists():
             return next_number
         try:

@@ -17,12 +17,17 @@ from arena.match.live import HandRecord, MatchSummary
 from arena.server.stats import percentile
 
 
+def safe_file_name(match_id: str) -> str:
+    """A match id as a file name: anything but letters, digits and -_. becomes _."""
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in match_id)
+
+
 class MatchLog:
     """A :class:`~arena.match.live.MatchSink` writing one match's files into ``directory``."""
 
     def __init__(self, directory: Path, match_id: str) -> None:
         directory.mkdir(parents=True, exist_ok=True)
-        safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in match_id)
+        safe = safe_file_name(match_id)
         self.hands_path = directory / f"{safe}.phhs"
         self.void_path = directory / f"{safe}.void.phhs"
         self.result_path = directory / f"{safe}.result.json"
