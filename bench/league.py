@@ -12,6 +12,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from arena.league.config import LeagueBot, LeagueConfig
@@ -47,14 +48,22 @@ def _stop(procs: list[subprocess.Popen[bytes]]) -> None:
             proc.kill()
 
 
-def run_with_store(config: LeagueConfig) -> tuple[int, float]:
-    run = LeagueRun(config, out=open("/dev/null", "w"))  # noqa: SIM115
-    procs: list[subprocess.Popen[bytes]] = []
-    started: list[float] = []
+def _bots_on_ready(config: LeagueConfig, procs: list[subprocess.Popen[bytes]],
+                   started: list[float]) -> Callable[[int], None]:
+    """When the server listens: start the bots and the clock."""
 
     def ready(port: int) -> None:
         procs.extend(_start_bots(f"127.0.0.1:{port}", config))
         started.append(time.perf_counter())
+
+    return ready
+
+
+def run_with_store(config: LeagueConfig) -> tuple[int, float]:
+    run = LeagueRun(config, out=open("/dev/null", "w"))  # noqa: SIM115
+    procs: list[subprocess.Popen[bytes]] = []
+    started: list[float] = []
+    ready = _bots_on_ready(config, procs, started)
 
     try:
         run.run(on_ready=ready)
@@ -77,10 +86,7 @@ def run_without_store(config: LeagueConfig) -> tuple[int, float]:
                                  matches=tuple(specs))
     procs: list[subprocess.Popen[bytes]] = []
     started: list[float] = []
-
-    def ready(port: int) -> None:
-        procs.extend(_start_bots(f"127.0.0.1:{port}", config))
-        started.append(time.perf_counter())
+    ready = _bots_on_ready(config, procs, started)
 
     try:
         result = asyncio.run(serve(server_config, on_ready=ready, sink_factory=lambda spec: None,
