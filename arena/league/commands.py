@@ -9,6 +9,7 @@ from typing import TextIO
 from arena.league.config import load_league
 from arena.league.leaderboard import render_table, to_csv, to_json
 from arena.league.runner import LeagueRun
+from arena.storage.store import shown_location
 
 
 def run_league(path: str, *, listen: str | None = None, out: TextIO = sys.stdout) -> int:
@@ -35,7 +36,7 @@ def run_league(path: str, *, listen: str | None = None, out: TextIO = sys.stdout
         for written in run.write_leaderboard_files(board):
             out.write(f"wrote {written}\n")
         out.write(f"hand logs: {config.log_dir}/*.phhs (verify with: arena replay FILE)\n")
-        out.write(f"results store: {config.store}\n")
+        out.write(f"results store: {shown_location(config.store)}\n")
         if not complete:
             out.write("league interrupted: run the same command again to resume\n")
         return 0 if complete else 3

@@ -36,7 +36,7 @@ class LeagueConfig:
     tables_at_once: int = 4
     seed: int = 1
     listen: str = "127.0.0.1:50051"
-    store: Path = Path("league.sqlite")
+    store: Path | str = Path("league.sqlite")  # an SQLite file, or a postgresql:// URL
     log_dir: Path = Path("league-logs")
     metrics_port: int | None = None
     start_timeout_seconds: float = 30.0
@@ -64,6 +64,13 @@ def _typed(data: dict[str, Any], key: str, kind: type, default: Any, where: str)
     if value is not None and (not isinstance(value, kind) or (kind is int and isinstance(value, bool))):
         raise ConfigError(f"{where}: '{key}' must be {kind.__name__}, got {value!r}")
     return value
+
+
+def _store_location(value: str, base_dir: Path) -> Path | str:
+    """A ``postgresql://`` URL stays as written; anything else is a file relative to the league file."""
+    if value.startswith(("postgresql://", "postgres://")):
+        return value
+    return base_dir / value
 
 
 def league_from_mapping(data: dict[str, Any], *, base_dir: Path = Path("."), source_toml: str = "",
@@ -107,7 +114,7 @@ def league_from_mapping(data: dict[str, Any], *, base_dir: Path = Path("."), sou
         tables_at_once=_typed(data, "tables_at_once", int, 4, where),
         seed=_typed(data, "seed", int, 1, where),
         listen=_typed(data, "listen", str, "127.0.0.1:50051", where),
-        store=base_dir / _typed(data, "store", str, "league.sqlite", where),
+        store=_store_location(_typed(data, "store", str, "league.sqlite", where), base_dir),
         log_dir=base_dir / _typed(data, "log_dir", str, "league-logs", where),
         metrics_port=metrics_port,
         start_timeout_seconds=_typed(data, "start_timeout_seconds", float, 30.0, where),

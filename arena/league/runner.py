@@ -66,7 +66,7 @@ def _now() -> datetime:
 class LeagueSink:
     """A :class:`~arena.match.live.MatchSink` for one scheduled copy: store, PHH log, metrics."""
 
-    def __init__(self, *, store: st.SqliteStore, store_match_id: int, scheduled: ScheduledMatch,
+    def __init__(self, *, store: st.ResultsStore, store_match_id: int, scheduled: ScheduledMatch,
                  log_dir: Path, progress: Progress, metrics: ArenaMetrics | None,
                  on_copy_finished: Callable[[ScheduledMatch, MatchSummary], None]) -> None:
         self.store = store
@@ -219,8 +219,9 @@ class LeagueRun:
         self.config = config
         self.out = out
         config.log_dir.mkdir(parents=True, exist_ok=True)
-        config.store.parent.mkdir(parents=True, exist_ok=True)
-        self.store = st.SqliteStore(config.store)
+        if isinstance(config.store, Path):
+            config.store.parent.mkdir(parents=True, exist_ok=True)
+        self.store = st.open_store(config.store)
         self.metrics = ArenaMetrics() if config.metrics_port is not None else None
         if self.metrics is not None:
             for bot in config.bots:

@@ -31,3 +31,7 @@ class InvalidRecord(StoreError, ValueError):
 
 class HandConflict(StoreError):
     """A different hand is already recorded under the same (match, hand number, copy)."""
+
+
+class StoreUnavailable(StoreError):
+    """A database server that cannot be reached (down, restarting, network): worth retrying."""

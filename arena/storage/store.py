@@ -7,8 +7,10 @@ implement `ResultsStore`. Everything is re-exported here for callers that want o
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Protocol
+from os import PathLike
+from typing import Protocol, TypeGuard
 
 from arena.storage.errors import (
     AlreadyExists,
@@ -39,7 +41,7 @@ __all__ = [
     "LATEST_VERSION", "MIGRATIONS", "AlreadyExists", "Bot", "CorruptStore", "HandConflict", "HandRecord",
     "HandStatus", "InvalidRecord", "League", "Match", "MatchFormat", "MatchStatus", "Migration", "NotFound",
     "ResultRow", "ResultsStore", "SchemaTooNew", "SeatResult", "SqliteStore", "StoreError", "VoidHand",
-    "apply_migrations", "hash_token", "verify_token",
+    "apply_migrations", "hash_token", "is_postgres_url", "open_store", "shown_location", "verify_token",
 ]
 
 
@@ -88,3 +90,21 @@ class ResultsStore(Protocol):
     def iter_results(self, league_id: int, *,
                      statuses: Iterable[MatchStatus] = (MatchStatus.RUNNING, MatchStatus.FINISHED),
                      ) -> Iterator[ResultRow]: ...
+
+
+def open_store(location: str | PathLike[str]) -> ResultsStore:
+    """A ``postgresql://`` (or ``postgres://``) URL opens PostgreSQL; anything else is an SQLite file."""
+    if is_postgres_url(location):
+        from arena.storage.postgres import PostgresStore  # psycopg loads only when PostgreSQL is used
+
+        return PostgresStore(location)
+    return SqliteStore(location)
+
+
+def is_postgres_url(location: object) -> TypeGuard[str]:
+    return isinstance(location, str) and location.startswith(("postgresql://", "postgres://"))
+
+
+def shown_location(location: str | PathLike[str]) -> str:
+    """A store location fit for printing: a URL's password is replaced by ``***``."""
+    return re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", str(location))

@@ -1,4 +1,5 @@
-"""The SQLite results store: round trip, one transaction per hand, migrations, refusing bad files."""
+"""The results store contract over SQLite and PostgreSQL (one parametrised suite), then what is
+SQLite's own: one transaction per hand under SIGKILL, migrations, refusing bad files."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ import pytest
 
 import arena.storage.tokens as tokens_module
 from arena.engine.errors import ArenaError, ConfigError
+from arena.storage.postgres import PostgresStore
 from arena.storage.store import (
     LATEST_VERSION,
     MIGRATIONS,
@@ -37,7 +39,9 @@ from arena.storage.store import (
     StoreError,
     VoidHand,
     apply_migrations,
+    open_store,
 )
+from tests.pgserver import PostgresServer
 
 REPO = Path(__file__).resolve().parents[2]
 T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
@@ -61,27 +65,47 @@ def cheap_token_hash(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(tokens_module, "_SCRYPT_N", 2**8)
 
 
+Opener = Callable[[], ResultsStore]
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def opener(request: pytest.FixtureRequest, tmp_path: Path) -> Opener:
+    """Opens the same (initially empty) store again each call: an SQLite file or a PostgreSQL database."""
+    if request.param == "sqlite":
+        path = tmp_path / "results.sqlite"
+        return lambda: SqliteStore(path)
+    server: PostgresServer = request.getfixturevalue("postgres")
+    url = server.new_database()
+    return lambda: open_store(url)
+
+
 @pytest.fixture
-def store(tmp_path: Path) -> Iterator[SqliteStore]:
-    with SqliteStore(tmp_path / "results.sqlite") as opened:
+def store(opener: Opener) -> Iterator[ResultsStore]:
+    opened = opener()
+    try:
         for bot in BOTS:
             opened.register_bot(bot, f"token-of-{bot}")
         yield opened
+    finally:
+        opened.close()
 
 
-def new_match(store: SqliteStore, *, seats: Sequence[str] = ("alice", "bob"), is_duplicate: bool = False,
+def new_match(store: ResultsStore, *, seats: Sequence[str] = ("alice", "bob"), is_duplicate: bool = False,
               league_name: str = "L") -> Match:
     league = store.find_league(league_name) or store.create_league(league_name, 'games = ["FT"]\n')
     return store.create_match(league.league_id, seat_bots=seats, games=("FT", "FO/8"),
                               is_duplicate=is_duplicate)
 
 
-def test_sqlite_store_implements_the_interface(tmp_path: Path) -> None:
-    store: ResultsStore = SqliteStore(tmp_path / "r.sqlite")  # mypy checks the Protocol here
-    store.close()
+def test_both_stores_implement_the_interface(tmp_path: Path, postgres: PostgresServer) -> None:
+    stores: list[ResultsStore] = [SqliteStore(tmp_path / "r.sqlite"),  # mypy checks the Protocol here
+                                  PostgresStore(postgres.new_database())]
+    assert isinstance(open_store(str(tmp_path / "r.sqlite")), SqliteStore)
+    for store in stores:
+        store.close()
 
 
-def test_round_trip_of_leagues_bots_matches_and_hands(store: SqliteStore) -> None:
+def test_round_trip_of_leagues_bots_matches_and_hands(store: ResultsStore) -> None:
     league = store.create_league("spring", '[rules]\ngames = ["FT", "FR"]\n')
     assert store.get_league(league.league_id) == league
     assert store.find_league("spring") == league and store.find_league("autumn") is None
@@ -103,17 +127,18 @@ def test_round_trip_of_leagues_bots_matches_and_hands(store: SqliteStore) -> Non
         store.record_hand(make_hand(match.match_id, 3, ("alice", "bob"), (1, -1)))
 
 
-def test_round_trip_survives_reopening(tmp_path: Path) -> None:
-    path = tmp_path / "r.sqlite"
-    with SqliteStore(path) as store:
-        store.register_bot("alice", "a" * 20)
-        store.register_bot("bob", "b" * 20)
-        match = new_match(store)
-        hand = make_hand(match.match_id, 1, ("alice", "bob"), (40, -40))
-        store.record_hand(hand)
-    with SqliteStore(path) as store:
-        assert store.completed_hands(match.match_id) == [hand]
-        assert store.get_match(match.match_id) == match
+def test_round_trip_survives_reopening(opener: Opener) -> None:
+    store = opener()
+    store.register_bot("alice", "a" * 20)
+    store.register_bot("bob", "b" * 20)
+    match = new_match(store)
+    hand = make_hand(match.match_id, 1, ("alice", "bob"), (40, -40))
+    store.record_hand(hand)
+    store.close()
+    store = opener()
+    assert store.completed_hands(match.match_id) == [hand]
+    assert store.get_match(match.match_id) == match
+    store.close()
 
 
 def test_tokens_are_stored_only_as_salted_hashes(tmp_path: Path) -> None:
@@ -136,7 +161,7 @@ def test_tokens_are_stored_only_as_salted_hashes(tmp_path: Path) -> None:
     assert len(set(hashes)) == 2 and all(h.startswith("scrypt$") for h in hashes)  # salted: they differ
 
 
-def test_recording_a_hand_twice_counts_it_once(store: SqliteStore) -> None:
+def test_recording_a_hand_twice_counts_it_once(store: ResultsStore) -> None:
     match = new_match(store)
     hand = make_hand(match.match_id, 1, ("alice", "bob"), (20, -20))
     assert store.record_hand(hand) is True
@@ -157,7 +182,7 @@ def test_recording_a_hand_twice_counts_it_once(store: SqliteStore) -> None:
     (lambda m: make_hand(m, 0, ("alice", "bob"), (20, -20)), "start at 1"),
     (lambda m: make_hand(m, 1, ("alice", "alice"), (20, -20)), "sits twice"),
 ])
-def test_record_hand_refuses_impossible_hands(store: SqliteStore, build: Callable[[int], HandRecord],
+def test_record_hand_refuses_impossible_hands(store: ResultsStore, build: Callable[[int], HandRecord],
                                               message: str) -> None:
     match = new_match(store)
     with pytest.raises(InvalidRecord, match=message):
@@ -165,7 +190,7 @@ def test_record_hand_refuses_impossible_hands(store: SqliteStore, build: Callabl
     assert store.completed_hands(match.match_id) == []
 
 
-def test_unknown_ids_raise_not_found(store: SqliteStore) -> None:
+def test_unknown_ids_raise_not_found(store: ResultsStore) -> None:
     with pytest.raises(NotFound):
         store.get_match(99)
     with pytest.raises(NotFound):
@@ -175,12 +200,12 @@ def test_unknown_ids_raise_not_found(store: SqliteStore) -> None:
     assert issubclass(NotFound, StoreError) and issubclass(StoreError, ArenaError)
 
 
-def test_league_config_must_be_toml(store: SqliteStore) -> None:
+def test_league_config_must_be_toml(store: ResultsStore) -> None:
     with pytest.raises(ConfigError, match="not valid TOML"):
         store.create_league("bad", "games = [")
 
 
-def test_void_hands_keep_their_number_and_count_for_nobody(store: SqliteStore) -> None:
+def test_void_hands_keep_their_number_and_count_for_nobody(store: ResultsStore) -> None:
     match = new_match(store)
     store.record_hand(make_hand(match.match_id, 1, ("alice", "bob"), (20, -20)))
     void = VoidHand(match.match_id, 2, 0, "deal-2", "FO/8", 20, 1, "dealer shut down", "", T0, T0)
@@ -194,7 +219,7 @@ def test_void_hands_keep_their_number_and_count_for_nobody(store: SqliteStore) -
         store.record_hand(make_hand(match.match_id, 2, ("alice", "bob"), (20, -20), deal_id="deal-2"))
 
 
-def test_next_hand_number_per_duplicate_copy(store: SqliteStore) -> None:
+def test_next_hand_number_per_duplicate_copy(store: ResultsStore) -> None:
     match = new_match(store, is_duplicate=True)
     assert store.next_hand_number(match.match_id) == 1
     for number in (1, 2, 3):
@@ -207,7 +232,7 @@ def test_next_hand_number_per_duplicate_copy(store: SqliteStore) -> None:
         (1, 0), (1, 1), (2, 0), (3, 0)]
 
 
-def test_iter_results_yields_each_bot_with_its_opponents(store: SqliteStore) -> None:
+def test_iter_results_yields_each_bot_with_its_opponents(store: ResultsStore) -> None:
     match = new_match(store, seats=BOTS)
     store.record_hand(make_hand(match.match_id, 1, ("carol", "alice", "bob"), (-30, 50, -20), game="F7S"))
     aborted = new_match(store)
@@ -223,7 +248,7 @@ def test_iter_results_yields_each_bot_with_its_opponents(store: SqliteStore) -> 
     assert len(everything) == 5
 
 
-def test_threads_record_concurrently(store: SqliteStore) -> None:
+def test_threads_record_concurrently(store: ResultsStore) -> None:
     match = new_match(store, is_duplicate=True)
 
     def play(copy_index: int) -> None:
@@ -239,7 +264,8 @@ def test_threads_record_concurrently(store: SqliteStore) -> None:
     assert len(store.completed_hands(match.match_id)) == 100
 
 
-def test_durability_pragmas(store: SqliteStore) -> None:
+def test_durability_pragmas(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "r.sqlite")
     db = store._connection  # white-box: the settings the docstring promises
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
