@@ -53,8 +53,17 @@ def cmd_league(args: argparse.Namespace) -> int:
     from arena.league.commands import league_status, run_league
 
     if args.action == "run":
-        return run_league(args.file, listen=args.listen)
+        return run_league(args.file, listen=args.listen, local_worker=not args.no_worker)
     return league_status(args.file)
+
+
+def cmd_worker(args: argparse.Namespace) -> int:
+    from arena.league.commands import run_worker
+
+    return run_worker(args.store, name=args.name, listen=args.listen, log_dir=args.log_dir,
+                      metrics_port=args.metrics_port, metrics_addr=args.metrics_addr,
+                      lease_seconds=args.lease_seconds, heartbeat_seconds=args.heartbeat_seconds,
+                      exit_when_done=args.exit_when_done)
 
 
 def cmd_leaderboard(args: argparse.Namespace) -> int:
@@ -104,7 +113,22 @@ def build_parser() -> argparse.ArgumentParser:
     league.add_argument("action", choices=("run", "status"))
     league.add_argument("file", help="the league file (TOML)")
     league.add_argument("--listen", default=None, help="HOST:PORT, overrides the file")
+    league.add_argument("--no-worker", action="store_true",
+                        help="PostgreSQL store: only enqueue and show progress; `arena worker`s play")
     league.set_defaults(func=cmd_league)
+
+    worker = sub.add_parser("worker", help="play jobs of a PostgreSQL work queue (leagues on many machines)")
+    worker.add_argument("--store", required=True, help="postgresql://USER:PASSWORD@HOST:PORT/DB")
+    worker.add_argument("--listen", default="0.0.0.0:50051", help="HOST:PORT the bots connect to")
+    worker.add_argument("--name", default=None, help="worker identity (default: host name and process id)")
+    worker.add_argument("--log-dir", default="worker-logs", help="hand logs go to LOG_DIR/<league>/")
+    worker.add_argument("--metrics-port", type=int, default=None, help="serve /metrics on this port")
+    worker.add_argument("--metrics-addr", default="127.0.0.1", help="address for /metrics")
+    worker.add_argument("--lease-seconds", type=float, default=15.0,
+                        help="a job whose worker was silent this long is taken by another worker")
+    worker.add_argument("--heartbeat-seconds", type=float, default=3.0)
+    worker.add_argument("--exit-when-done", action="store_true", help="leave when no job is left")
+    worker.set_defaults(func=cmd_worker)
 
     board = sub.add_parser("leaderboard", help="the leaderboard of a league's results store")
     board.add_argument("file", help="the league file (TOML)")

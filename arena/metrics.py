@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import socket
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from socketserver import ThreadingMixIn
@@ -130,6 +130,28 @@ class LeaderboardCollector:
         return [mean, half, hands]
 
 
+QUEUE_STATES: tuple[str, ...] = ("queued", "running", "done")
+
+
+class QueueCollector:
+    """``arena_queue_jobs{state}``: the work queue's jobs by state, read from the database at scrape
+    time (every worker and the coordinator report the same numbers)."""
+
+    def __init__(self, depth: Callable[[], Mapping[str, int]]) -> None:
+        self._depth = depth
+
+    def collect(self) -> Iterable[Metric]:
+        jobs = GaugeMetricFamily("arena_queue_jobs", "Jobs (matches or duplicate blocks) of the work queue, "
+                                 "by state.", labels=["state"])
+        try:
+            depth = self._depth()
+        except Exception:  # the database is away: leave the series out rather than fail the scrape
+            return [jobs]
+        for state in QUEUE_STATES:
+            jobs.add_metric([state], float(depth.get(state, 0)))
+        return [jobs]
+
+
 class ArenaMetrics:
     """The dealer's metrics facade; every method is cheap and thread-safe."""
 
@@ -218,6 +240,15 @@ class ArenaMetrics:
 
     def table_ended(self) -> None:
         self.active_tables.dec()
+
+    def set_worker(self, worker: str) -> None:
+        """Name this process: ``arena_worker_info{worker}`` is 1, so per-worker panels can join on it."""
+        info = Gauge("arena_worker_info", "The worker identity of this process (always 1).", ["worker"],
+                     registry=self.registry)
+        info.labels(worker=worker).set(1)
+
+    def watch_queue(self, depth: Callable[[], Mapping[str, int]]) -> None:
+        self.registry.register(QueueCollector(depth))
 
     def update_leaderboard(self, board: Leaderboard) -> None:
         """Publish a snapshot; its bots are registered bots, so they get labels while under the cap."""

@@ -9,10 +9,12 @@ from typing import TextIO
 from arena.league.config import load_league
 from arena.league.leaderboard import render_table, to_csv, to_json
 from arena.league.runner import LeagueRun
-from arena.storage.store import shown_location
+from arena.metrics import start_metrics_server
+from arena.storage.store import is_postgres_url, open_store, shown_location
 
 
-def run_league(path: str, *, listen: str | None = None, out: TextIO = sys.stdout) -> int:
+def run_league(path: str, *, listen: str | None = None, local_worker: bool = True,
+               out: TextIO = sys.stdout) -> int:
     config = load_league(path)
     if listen is not None:
         from dataclasses import replace
@@ -22,6 +24,9 @@ def run_league(path: str, *, listen: str | None = None, out: TextIO = sys.stdout
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
     run = LeagueRun(config, out=out)
     try:
+        if is_postgres_url(config.store):
+            complete = _run_on_workers(run, local_worker=local_worker, out=out)
+            return _finish(run, complete, out)
         host = config.listen.rsplit(":", 1)[0]
 
         def ready(port: int) -> None:
@@ -31,17 +36,83 @@ def run_league(path: str, *, listen: str | None = None, out: TextIO = sys.stdout
             out.flush()
 
         complete = run.run(on_ready=ready)
-        board = run.leaderboard()
-        out.write("\n" + render_table(board) + "\n")
-        for written in run.write_leaderboard_files(board):
-            out.write(f"wrote {written}\n")
-        out.write(f"hand logs: {config.log_dir}/*.phhs (verify with: arena replay FILE)\n")
-        out.write(f"results store: {shown_location(config.store)}\n")
-        if not complete:
-            out.write("league interrupted: run the same command again to resume\n")
-        return 0 if complete else 3
+        return _finish(run, complete, out)
     finally:
         run.close()
+
+
+def _finish(run: LeagueRun, complete: bool, out: TextIO) -> int:
+    """The leaderboard, its files, and where everything is."""
+    config = run.config
+    board = run.leaderboard()
+    out.write("\n" + render_table(board) + "\n")
+    for written in run.write_leaderboard_files(board):
+        out.write(f"wrote {written}\n")
+    out.write(f"hand logs: {config.log_dir}/*.phhs (verify with: arena replay FILE)\n")
+    out.write(f"results store: {shown_location(config.store)}\n")
+    if not complete:
+        out.write("league interrupted: run the same command again to resume\n")
+    return 0 if complete else 3
+
+
+def _run_on_workers(run: LeagueRun, *, local_worker: bool, out: TextIO) -> bool:
+    from arena.league.coordinator import run_on_workers
+    from arena.league.worker import default_worker_name
+
+    config = run.config
+    metrics_server = None
+    if run.metrics is not None and config.metrics_port is not None:
+        metrics_server = start_metrics_server(config.metrics_port, run.metrics.registry)
+        out.write(f"metrics: {metrics_server.url}\n")
+    try:
+        return run_on_workers(run, out=out, local_worker=default_worker_name() if local_worker else None)
+    finally:
+        if metrics_server is not None:
+            metrics_server.stop()
+
+
+def run_worker(store_url: str, *, name: str | None, listen: str, log_dir: str, metrics_port: int | None,
+               metrics_addr: str, lease_seconds: float, heartbeat_seconds: float, exit_when_done: bool,
+               out: TextIO = sys.stdout) -> int:
+    """`arena worker`: play jobs of the PostgreSQL work queue until stopped."""
+    from pathlib import Path
+
+    from arena.league.worker import Worker, WorkerSettings, default_worker_name
+    from arena.metrics import ArenaMetrics
+    from arena.storage.queue import WorkQueue
+
+    if not is_postgres_url(store_url):
+        out.write("arena worker: --store must be a postgresql:// URL (workers share one database)\n")
+        return 2
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
+                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    settings = WorkerSettings(name=name or default_worker_name(), listen=listen, log_dir=Path(log_dir),
+                              lease_seconds=lease_seconds, heartbeat_seconds=heartbeat_seconds,
+                              exit_when_done=exit_when_done)
+    store = open_store(store_url)
+    metrics = ArenaMetrics()
+    metrics.set_worker(settings.name)
+    queue = WorkQueue(store)
+    metrics.watch_queue(queue.depth)
+    metrics_server = None
+    if metrics_port is not None:
+        metrics_server = start_metrics_server(metrics_port, metrics.registry, metrics_addr)
+        out.write(f"metrics: {metrics_server.url}\n")
+    host = listen.rsplit(":", 1)[0]
+
+    def ready(port: int) -> None:
+        out.write(f"worker {settings.name}: listening on {host}:{port}\n")
+        out.flush()
+
+    out.write(f"worker {settings.name}: waiting for jobs at {shown_location(store_url)}\n")
+    out.flush()
+    try:
+        complete = Worker(store, settings, out=out, metrics=metrics).run(on_ready=ready)
+    finally:
+        if metrics_server is not None:
+            metrics_server.stop()
+        store.close()
+    return 0 if complete else 3
 
 
 def league_status(path: str, *, out: TextIO = sys.stdout) -> int:

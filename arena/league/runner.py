@@ -11,11 +11,11 @@ import asyncio
 import contextlib
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TextIO
+from typing import Protocol, TextIO
 
 from arena.engine import phh
 from arena.engine.errors import ConfigError
@@ -59,13 +59,24 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
+class InFlightBook(Protocol):
+    """Where the hand being dealt on each table is noted, for whoever resumes the table after a crash
+    (`arena.storage.queue.WorkQueue` keeps it in the database; by default it is a file in the log)."""
+
+    def hand_started(self, match_id: int, copy_index: int, hand_number: int) -> None: ...
+
+    def hand_in_flight(self, match_id: int, copy_index: int) -> int | None: ...
+
+
 class LeagueSink:
     """A :class:`~arena.match.records.MatchSink` for one scheduled copy: store, match log, metrics."""
 
     def __init__(self, *, store: st.ResultsStore, store_match_id: int, scheduled: ScheduledMatch,
                  log_dir: Path, progress: Progress, metrics: ArenaMetrics | None,
-                 on_copy_finished: Callable[[ScheduledMatch, MatchSummary], None]) -> None:
+                 on_copy_finished: Callable[[ScheduledMatch, MatchSummary], None],
+                 in_flight: InFlightBook | None = None) -> None:
         self.store = store
+        self.in_flight = in_flight
         self.store_match_id = store_match_id
         self.scheduled = scheduled
         self.progress = progress
@@ -84,6 +95,8 @@ class LeagueSink:
     def hand_started(self, match_id: str, hand_number: int) -> None:
         self._started_at = _now()
         self.log.hand_started(match_id, hand_number)
+        if self.in_flight is not None:
+            self.in_flight.hand_started(self.store_match_id, self.scheduled.copy_index, hand_number)
         if not self._table_open and self.metrics is not None:
             self.metrics.table_started()
         self._table_open = True
@@ -155,14 +168,24 @@ class PreparedLeague:
 class LeagueRun:
     """Prepare (resume) a league from its store, then play what is left."""
 
-    def __init__(self, config: LeagueConfig, *, out: TextIO = sys.stdout) -> None:
+    def __init__(self, config: LeagueConfig, *, out: TextIO = sys.stdout,
+                 store: st.ResultsStore | None = None, metrics: ArenaMetrics | None = None,
+                 in_flight: InFlightBook | None = None) -> None:
+        """``store``, ``metrics`` and ``in_flight`` are given by a worker that shares them between
+        leagues; by default the league opens its own store and metrics."""
         self.config = config
         self.out = out
+        self.in_flight = in_flight
         config.log_dir.mkdir(parents=True, exist_ok=True)
-        if isinstance(config.store, Path):
-            config.store.parent.mkdir(parents=True, exist_ok=True)
-        self.store = st.open_store(config.store)
-        self.metrics = ArenaMetrics() if config.metrics_port is not None else None
+        self._own_store = store is None
+        if store is None:
+            if isinstance(config.store, Path):
+                config.store.parent.mkdir(parents=True, exist_ok=True)
+            store = st.open_store(config.store)
+        self.store = store
+        if metrics is None and config.metrics_port is not None:
+            metrics = ArenaMetrics()
+        self.metrics = metrics
         if self.metrics is not None:
             for bot in config.bots:
                 self.metrics.register_bot(bot.name)
@@ -173,7 +196,8 @@ class LeagueRun:
         self._copies_left: dict[str, int] = {}
 
     def close(self) -> None:
-        self.store.close()
+        if self._own_store:
+            self.store.close()
 
     def _league(self) -> st.League:
         config = self.config
@@ -191,7 +215,8 @@ class LeagueRun:
                                   "registered; a bot keeps its token for the whole league")
         return league
 
-    def prepare(self) -> PreparedLeague:
+    def ensure_matches(self) -> tuple[st.League, dict[str, st.Match]]:
+        """The league and one store match per deal set (a duplicate block), created when missing."""
         config = self.config
         league = self._league()
         existing = self.store.list_matches(league.league_id)
@@ -199,8 +224,7 @@ class LeagueRun:
         for scheduled in self.schedule:
             if scheduled.deal_set not in deal_sets:
                 deal_sets.append(scheduled.deal_set)
-        store_ids: dict[str, int] = {}
-        finished: set[str] = set()
+        matches: dict[str, st.Match] = {}
         for k, deal_set in enumerate(deal_sets):
             first = next(s for s in self.schedule if s.deal_set == deal_set)
             if k < len(existing):
@@ -209,13 +233,21 @@ class LeagueRun:
                 match = self.store.create_match(
                     league.league_id, seat_bots=first.seats, games=config.rules.games,
                     is_duplicate=config.duplicate)
-            store_ids[deal_set] = match.match_id
-            if match.status is not st.MatchStatus.RUNNING:
-                finished.add(deal_set)
-        progress = Progress(total_hands=len(self.schedule) * config.hands_per_match)
+            matches[deal_set] = match
+        return league, matches
+
+    def prepare(self, *, deal_sets: Collection[str] | None = None) -> PreparedLeague:
+        """What is left to play (of ``deal_sets`` only, when given: a worker's jobs)."""
+        config = self.config
+        league, matches = self.ensure_matches()
+        store_ids = {deal_set: match.match_id for deal_set, match in matches.items()}
+        finished = {deal_set for deal_set, match in matches.items()
+                    if match.status is not st.MatchStatus.RUNNING}
+        schedule = [s for s in self.schedule if deal_sets is None or s.deal_set in deal_sets]
+        progress = Progress(total_hands=len(schedule) * config.hands_per_match)
         specs: list[MatchSpec] = []
         sinks: dict[str, LeagueSink] = {}
-        for scheduled in self.schedule:
+        for scheduled in schedule:
             store_id = store_ids[scheduled.deal_set]
             done = len([h for h in self.store.completed_hands(store_id)
                         if h.copy_index == scheduled.copy_index])
@@ -236,7 +268,7 @@ class LeagueRun:
             sinks[scheduled.match_id] = LeagueSink(
                 store=self.store, store_match_id=store_id, scheduled=scheduled,
                 log_dir=config.log_dir, progress=progress, metrics=self.metrics,
-                on_copy_finished=self._copy_finished)
+                on_copy_finished=self._copy_finished, in_flight=self.in_flight)
             initial_stacks = None
             if not config.rules.reset_stacks and next_number > 1:
                 initial_stacks = self._carried_stacks(store_id, scheduled)
@@ -268,7 +300,10 @@ class LeagueRun:
     def _void_interrupted(self, scheduled: ScheduledMatch, store_id: int, next_number: int) -> int:
         """A hand that was dealt but neither finished nor voided: void it (RULES.md §5)."""
         paths = MatchLogPaths.of(self.config.log_dir, scheduled.match_id)
-        number = hand_in_flight(paths, unreadable=next_number)
+        if self.in_flight is not None:
+            number = self.in_flight.hand_in_flight(store_id, scheduled.copy_index)
+        else:
+            number = hand_in_flight(paths, unreadable=next_number)
         if number is None:
             return next_number
         if number >= next_number:
@@ -302,11 +337,17 @@ class LeagueRun:
         league = self._league()
         return compute_leaderboard(self.store.iter_results(league.league_id))
 
-    def run(self, *, on_ready: Callable[[int], None] | None = None) -> bool:
-        """Play what is left; True when the whole schedule is done."""
+    def run(self, *, on_ready: Callable[[int], None] | None = None,
+            deal_sets: Collection[str] | None = None,
+            more_to_come: Callable[[], bool] | None = None) -> bool:
+        """Play what is left (of ``deal_sets`` only, when given); True when all of it is done.
+
+        ``more_to_come``: asked at the end; when true the bots' streams end UNAVAILABLE, not OK, so
+        the SDKs reconnect for the next matches (a worker between jobs).
+        """
         from arena.server.app import DealerServer, serve
 
-        prepared = self.prepare()
+        prepared = self.prepare(deal_sets=deal_sets)
         config = self.config
         metrics_server: MetricsServer | None = None
         if self.metrics is not None and config.metrics_port is not None:
@@ -338,6 +379,8 @@ class LeagueRun:
 
         def started(server: DealerServer) -> None:
             holder.append(server)
+            if more_to_come is not None:
+                server.more_to_come = more_to_come
             if self.metrics is not None:
                 metrics = self.metrics
                 server.lobby.rejection_observers.append(

@@ -87,12 +87,32 @@ MIGRATIONS: tuple[Migration, ...] = (
         "UPDATE hands SET void_reason = 'unknown' WHERE status = 'void'",
         "CREATE INDEX hand_seats_by_bot ON hand_seats(bot_id)",
     )),
+    Migration(3, "work queue: one job per match (duplicate block), claimed by workers; hands in flight", (
+        """CREATE TABLE jobs (
+            job_id INTEGER PRIMARY KEY,
+            league_id INTEGER NOT NULL REFERENCES leagues(league_id),
+            match_id INTEGER NOT NULL UNIQUE REFERENCES matches(match_id),
+            deal_set TEXT NOT NULL,
+            status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'done')),
+            worker TEXT,
+            claims INTEGER NOT NULL DEFAULT 0 CHECK (claims >= 0),
+            heartbeat_at DOUBLE PRECISION,
+            UNIQUE (league_id, deal_set)
+        )""",
+        "CREATE INDEX jobs_by_status ON jobs(status, job_id)",
+        """CREATE TABLE hands_in_flight (
+            match_id INTEGER NOT NULL REFERENCES matches(match_id),
+            copy_index INTEGER NOT NULL CHECK (copy_index >= 0),
+            hand_number INTEGER NOT NULL CHECK (hand_number >= 1),
+            PRIMARY KEY (match_id, copy_index)
+        )""",
+    )),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 
 # SQLite's "INTEGER PRIMARY KEY" is an alias of the row id, numbered by the database; PostgreSQL
 # says so with an identity column. "version" is numbered by us, so it stays a plain key.
-_ROW_ID_KEY = re.compile(r"\b(league_id|bot_id|match_id|hand_id) INTEGER PRIMARY KEY\b")
+_ROW_ID_KEY = re.compile(r"\b(league_id|bot_id|match_id|hand_id|job_id) INTEGER PRIMARY KEY\b")
 _WITHOUT_ROWID = re.compile(r"\)\s*WITHOUT ROWID\s*$")
 
 

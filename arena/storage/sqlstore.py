@@ -72,6 +72,10 @@ class SqlStore(ABC):
     @abstractmethod
     def close(self) -> None: ...
 
+    def transaction(self, *, write: bool) -> AbstractContextManager[Db]:
+        """One transaction for queries beyond the store interface (the work queue)."""
+        return self._transaction(write=write)
+
     # ------------------------------------------------------------ leagues
 
     def create_league(self, name: str, config_toml: str) -> League:

@@ -1,0 +1,121 @@
+"""`arena league run` on PostgreSQL: enqueue the league's matches, watch every worker, and (unless
+told not to) be one of the workers, so one command still does everything on one machine."""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import TextIO
+
+from arena.league.runner import LeagueRun
+from arena.league.worker import Worker, WorkerSettings
+from arena.storage import store as st
+from arena.storage.queue import WorkQueue
+
+
+def enqueue(run: LeagueRun, queue: WorkQueue) -> st.League:
+    """Create the league's matches (idempotent) and queue every match not finished yet."""
+    league, matches = run.ensure_matches()
+    queue.enqueue(league.league_id, [(deal_set, match.match_id) for deal_set, match in matches.items()
+                                     if match.status is st.MatchStatus.RUNNING])
+    return league
+
+
+@dataclass
+class ProgressOverWorkers:
+    """One line of progress from the database: hands, hands/s per worker, ETA, standings."""
+
+    store: st.ResultsStore
+    queue: WorkQueue
+    league_id: int
+    total_hands: int
+    _last: dict[str, tuple[float, int]] = field(default_factory=dict)
+    _started: float = field(default_factory=time.monotonic)
+    _first_done: int | None = None
+
+    def line(self) -> str:
+        now = time.monotonic()
+        done, standings = self._totals()
+        if self._first_done is None:
+            self._first_done = done
+        rate = (done - self._first_done) / max(now - self._started, 1e-9)
+        eta = f"{(self.total_hands - done) / rate:,.0f} s" if rate > 0 else "?"
+        per_worker = []
+        for worker in self.queue.workers(self.league_id):
+            then, hands_then = self._last.get(worker.worker, (now, worker.hands))
+            worker_rate = (worker.hands - hands_then) / (now - then) if now > then else 0.0
+            self._last[worker.worker] = (now, worker.hands)
+            per_worker.append(f"{worker.worker} {worker.hands} ({worker_rate:,.1f}/s)")
+        depth = self.queue.depth(self.league_id)
+        top = "  ".join(f"{bot} {net:+d}" for bot, net in standings[:4])
+        return (f"hands {done}/{self.total_hands}  {rate:,.1f} hands/s  ETA {eta}  |  "
+                f"jobs queued {depth['queued']} running {depth['running']} done {depth['done']}  |  "
+                f"{'  '.join(per_worker) or 'no worker yet'}  |  {top}")
+
+    def _totals(self) -> tuple[int, list[tuple[str, int]]]:
+        with self.queue.store.transaction(write=False) as db:
+            row = db.execute("SELECT COUNT(*) AS n FROM hands h JOIN matches m USING (match_id) "
+                             "WHERE m.league_id = ? AND h.status = 'completed'", (self.league_id,)).fetchone()
+            nets = db.execute(
+                "SELECT b.name, SUM(s.net_chips) AS net FROM hand_seats s JOIN hands h USING (hand_id) "
+                "JOIN matches m ON m.match_id = h.match_id JOIN bots b ON b.bot_id = s.bot_id "
+                "WHERE m.league_id = ? GROUP BY b.name ORDER BY net DESC, b.name",
+                (self.league_id,)).fetchall()
+        return int(row["n"]), [(str(r["name"]), int(r["net"])) for r in nets]
+
+
+def run_on_workers(run: LeagueRun, *, out: TextIO = sys.stdout, local_worker: str | None,
+                   progress_seconds: float = 5.0) -> bool:
+    """Enqueue, then play as a worker named ``local_worker`` (logs in the league's log folder) or
+    only watch; True when every job is done."""
+    queue = WorkQueue(run.store)
+    league = enqueue(run, queue)
+    depth = queue.depth(league.league_id)
+    out.write(f"league {run.config.name!r}: {depth['queued']} jobs queued, {depth['running']} running, "
+              f"{depth['done']} done\n")
+    out.flush()
+    monitor = ProgressOverWorkers(run.store, queue, league.league_id,
+                                  total_hands=len(run.schedule) * run.config.hands_per_match)
+    stop = threading.Event()
+
+    def show() -> None:
+        while not stop.wait(progress_seconds):
+            try:
+                out.write(monitor.line() + "\n")
+                out.flush()
+            except st.StoreError as exc:
+                out.write(f"progress: {exc}\n")
+
+    watcher = threading.Thread(target=show, name="arena-progress", daemon=True)
+    watcher.start()
+    try:
+        if local_worker is not None:
+            host = run.config.listen.rsplit(":", 1)[0]
+
+            def ready(port: int) -> None:
+                out.write(f"league {run.config.name!r}: listening on {host}:{port}; "
+                          f"{len(run.schedule)} matches of {run.config.hands_per_match} hands on workers\n")
+                out.flush()
+
+            settings = WorkerSettings(name=local_worker, listen=run.config.listen, log_dir=run.config.log_dir,
+                                      league_id=league.league_id, exit_when_done=True,
+                                      log_dir_per_league=False)
+            if run.metrics is not None:
+                run.metrics.set_worker(local_worker)
+                run.metrics.watch_queue(lambda: queue.depth(league.league_id))
+            worker = Worker(run.store, settings, out=out, metrics=run.metrics)
+            if not worker.run(on_ready=ready):
+                return False
+        else:
+            while True:
+                depth = queue.depth(league.league_id)
+                if depth["queued"] == 0 and depth["running"] == 0:
+                    break
+                time.sleep(min(progress_seconds, 1.0))
+    finally:
+        stop.set()
+        watcher.join(timeout=5)
+    out.write(monitor.line() + "\n")
+    return True

@@ -1,0 +1,132 @@
+"""The work queue: a league's matches as jobs in the same PostgreSQL database as the results.
+
+Workers claim jobs with ``FOR UPDATE SKIP LOCKED`` (concurrent claimers never wait for or take
+each other's rows), heartbeat while they play, and a job whose worker stopped heart-beating for
+``lease_seconds`` is claimed again by another worker. Times come from the database's clock, so
+workers' clocks need not agree. Hands in flight are recorded per table so that the next claimer
+voids them (RULES.md §5) before continuing with the next hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from arena.engine.errors import ConfigError
+from arena.storage.postgres import PostgresStore
+from arena.storage.store import ResultsStore
+
+_NOW = "CAST(EXTRACT(EPOCH FROM clock_timestamp()) AS DOUBLE PRECISION)"
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    job_id: int
+    league_id: int
+    match_id: int
+    deal_set: str
+    claims: int  # how many times a worker took it; > 1 means a worker died or gave it back
+
+
+@dataclass(frozen=True, slots=True)
+class WorkerProgress:
+    worker: str
+    running_jobs: int
+    hands: int  # completed hands of the matches it holds or finished
+
+
+class WorkQueue:
+    """Jobs of every league in one PostgreSQL database."""
+
+    def __init__(self, store: ResultsStore) -> None:
+        if not isinstance(store, PostgresStore):
+            raise ConfigError("a work queue shared by workers needs a PostgreSQL store "
+                              "(store = \"postgresql://...\"); an SQLite league runs in one process")
+        self.store = store
+
+    def enqueue(self, league_id: int, jobs: Iterable[tuple[str, int]]) -> int:
+        """Add (deal set, store match id) jobs that are not queued yet; returns how many were new."""
+        added = 0
+        with self.store.transaction(write=True) as db:
+            for deal_set, match_id in jobs:
+                row = db.execute(
+                    "INSERT INTO jobs (league_id, match_id, deal_set, status) VALUES (?, ?, ?, 'queued') "
+                    "ON CONFLICT DO NOTHING RETURNING job_id", (league_id, match_id, deal_set)).fetchone()
+                added += row is not None
+        return added
+
+    def claim(self, worker: str, *, lease_seconds: float, limit: int = 1,
+              league_id: int | None = None) -> list[Job]:
+        """Take up to ``limit`` queued jobs, or running ones whose worker's lease ran out."""
+        league_filter = "" if league_id is None else "AND league_id = ? "
+        params: tuple[object, ...] = (worker, lease_seconds)
+        params += () if league_id is None else (league_id,)
+        with self.store.transaction(write=True) as db:
+            rows = db.execute(
+                f"UPDATE jobs SET status = 'running', worker = ?, claims = claims + 1, heartbeat_at = {_NOW} "
+                "WHERE job_id IN (SELECT job_id FROM jobs "
+                f"WHERE (status = 'queued' OR (status = 'running' AND heartbeat_at < {_NOW} - ?)) "
+                f"{league_filter}ORDER BY job_id LIMIT ? FOR UPDATE SKIP LOCKED) "
+                "RETURNING job_id, league_id, match_id, deal_set, claims", (*params, limit)).fetchall()
+        return sorted((Job(r["job_id"], r["league_id"], r["match_id"], r["deal_set"], r["claims"])
+                       for r in rows), key=lambda j: j.job_id)
+
+    def heartbeat(self, worker: str, job_ids: Iterable[int]) -> set[int]:
+        """Renew the lease of this worker's jobs; returns the ids it still holds."""
+        ids = list(job_ids)
+        if not ids:
+            return set()
+        marks = ", ".join("?" for _ in ids)
+        with self.store.transaction(write=True) as db:
+            rows = db.execute(f"UPDATE jobs SET heartbeat_at = {_NOW} WHERE worker = ? "
+                              f"AND status = 'running' AND job_id IN ({marks}) RETURNING job_id",
+                              (worker, *ids)).fetchall()
+        return {int(r["job_id"]) for r in rows}
+
+    def complete(self, worker: str, job_id: int) -> bool:
+        with self.store.transaction(write=True) as db:
+            row = db.execute("UPDATE jobs SET status = 'done', heartbeat_at = NULL WHERE job_id = ? "
+                             "AND worker = ? AND status = 'running' RETURNING job_id",
+                             (job_id, worker)).fetchone()
+        return row is not None
+
+    def release(self, worker: str, job_id: int) -> None:
+        """Give a job back (a clean stop before its match ended): another worker may take it now."""
+        with self.store.transaction(write=True) as db:
+            db.execute("UPDATE jobs SET status = 'queued', worker = NULL, heartbeat_at = NULL "
+                       "WHERE job_id = ? AND worker = ? AND status = 'running'", (job_id, worker))
+
+    def depth(self, league_id: int | None = None) -> dict[str, int]:
+        """Jobs by status (queued, running, done), over one league or all."""
+        where, params = ("", ()) if league_id is None else ("WHERE league_id = ? ", (league_id,))
+        counts = {"queued": 0, "running": 0, "done": 0}
+        with self.store.transaction(write=False) as db:
+            for row in db.execute(f"SELECT status, COUNT(*) AS n FROM jobs {where}GROUP BY status", params):
+                counts[str(row["status"])] = int(row["n"])
+        return counts
+
+    def workers(self, league_id: int) -> list[WorkerProgress]:
+        """Per worker: jobs it runs now and completed hands of the matches it holds or held last."""
+        with self.store.transaction(write=False) as db:
+            rows = db.execute(
+                "SELECT j.worker, SUM(CASE WHEN j.status = 'running' THEN 1 ELSE 0 END) AS running, "
+                "(SELECT COUNT(*) FROM hands h WHERE h.status = 'completed' AND h.match_id IN "
+                " (SELECT match_id FROM jobs k WHERE k.worker = j.worker AND k.league_id = ?)) AS hands "
+                "FROM jobs j WHERE j.league_id = ? AND j.worker IS NOT NULL GROUP BY j.worker "
+                "ORDER BY j.worker", (league_id, league_id)).fetchall()
+        return [WorkerProgress(str(r["worker"]), int(r["running"]), int(r["hands"])) for r in rows]
+
+    # ------------------------------------------------------------ hands in flight
+
+    def hand_started(self, match_id: int, copy_index: int, hand_number: int) -> None:
+        with self.store.transaction(write=True) as db:
+            db.execute("INSERT INTO hands_in_flight (match_id, copy_index, hand_number) VALUES (?, ?, ?) "
+                       "ON CONFLICT (match_id, copy_index) DO UPDATE SET hand_number = excluded.hand_number",
+                       (match_id, copy_index, hand_number))
+
+    def hand_in_flight(self, match_id: int, copy_index: int) -> int | None:
+        """The last hand a worker started on this table (it may have finished since)."""
+        with self.store.transaction(write=False) as db:
+            row = db.execute("SELECT hand_number FROM hands_in_flight WHERE match_id = ? AND copy_index = ?",
+                             (match_id, copy_index)).fetchone()
+        return None if row is None else int(row["hand_number"])
