@@ -15,7 +15,6 @@ from collections import defaultdict
 from pathlib import Path
 
 import psycopg
-import pytest
 
 from arena.league.config import load_league
 from arena.storage.store import open_store
