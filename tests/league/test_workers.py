@@ -55,7 +55,8 @@ class Cluster:
             for bot, kind in BOTS:
                 self.bots.append(subprocess.Popen(
                     [sys.executable, "-m", "arena.cli", "bot", kind, "--server", f"127.0.0.1:{port}",
-                     "--token", f"token-{bot}-0001", "--name", bot, "--seed", "1", "--reconnect-seconds", "60"],
+                     "--token", f"token-{bot}-0001", "--name", bot, "--seed", "1",
+                     "--reconnect-seconds", "60"],
                     cwd=ROOT, env=env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
 
     def wait(self, timeout: float = 240) -> str:
@@ -111,7 +112,8 @@ def test_two_workers_play_the_league_as_one_sqlite_process_would(tmp_path: Path,
     assert query(url, "SELECT COUNT(*) FROM hands WHERE status = 'void'") == [(0,)]
 
 
-def test_a_worker_killed_mid_match_loses_and_repeats_nothing(tmp_path: Path, postgres: PostgresServer) -> None:
+def test_a_worker_killed_mid_match_loses_and_repeats_nothing(tmp_path: Path,
+                                                             postgres: PostgresServer) -> None:
     url = postgres.new_database()
     hands_per_match = 40
     league = write_league(tmp_path, BOTS, store=url, hands_per_match=hands_per_match, tables_at_once=2)
