@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -53,14 +54,15 @@ def cmd_league(args: argparse.Namespace) -> int:
     from arena.league.commands import league_status, run_league
 
     if args.action == "run":
-        return run_league(args.file, listen=args.listen, local_worker=not args.no_worker)
-    return league_status(args.file)
+        return run_league(args.file, listen=args.listen, store=args.store, local_worker=not args.no_worker)
+    return league_status(args.file, store=args.store)
 
 
 def cmd_worker(args: argparse.Namespace) -> int:
     from arena.league.commands import run_worker
 
-    return run_worker(args.store, name=args.name, listen=args.listen, log_dir=args.log_dir,
+    return run_worker(args.store, name=args.name, listen=args.listen, advertise=args.advertise,
+                      tables=args.tables, log_dir=args.log_dir,
                       metrics_port=args.metrics_port, metrics_addr=args.metrics_addr,
                       lease_seconds=args.lease_seconds, heartbeat_seconds=args.heartbeat_seconds,
                       exit_when_done=args.exit_when_done)
@@ -69,7 +71,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
 def cmd_leaderboard(args: argparse.Namespace) -> int:
     from arena.league.commands import show_leaderboard
 
-    return show_leaderboard(args.file, fmt=args.format)
+    return show_leaderboard(args.file, fmt=args.format, store=args.store)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -113,13 +115,20 @@ def build_parser() -> argparse.ArgumentParser:
     league.add_argument("action", choices=("run", "status"))
     league.add_argument("file", help="the league file (TOML)")
     league.add_argument("--listen", default=None, help="HOST:PORT, overrides the file")
+    league.add_argument("--store", default=os.environ.get("ARENA_STORE"),
+                        help="results store, overrides the file (default: $ARENA_STORE if set)")
     league.add_argument("--no-worker", action="store_true",
                         help="PostgreSQL store: only enqueue and show progress; `arena worker`s play")
     league.set_defaults(func=cmd_league)
 
     worker = sub.add_parser("worker", help="play jobs of a PostgreSQL work queue (leagues on many machines)")
-    worker.add_argument("--store", required=True, help="postgresql://USER:PASSWORD@HOST:PORT/DB")
+    worker.add_argument("--store", default=os.environ.get("ARENA_STORE"),
+                        required="ARENA_STORE" not in os.environ,
+                        help="postgresql://USER:PASSWORD@HOST:PORT/DB (default: $ARENA_STORE)")
     worker.add_argument("--listen", default="0.0.0.0:50051", help="HOST:PORT the bots connect to")
+    worker.add_argument("--advertise", default=None,
+                        help="HOST:PORT other workers use to reach this one (default: the bound address)")
+    worker.add_argument("--tables", type=int, default=4, help="tables dealt at once")
     worker.add_argument("--name", default=None, help="worker identity (default: host name and process id)")
     worker.add_argument("--log-dir", default="worker-logs", help="hand logs go to LOG_DIR/<league>/")
     worker.add_argument("--metrics-port", type=int, default=None, help="serve /metrics on this port")
@@ -133,6 +142,8 @@ def build_parser() -> argparse.ArgumentParser:
     board = sub.add_parser("leaderboard", help="the leaderboard of a league's results store")
     board.add_argument("file", help="the league file (TOML)")
     board.add_argument("--format", default="table", choices=("table", "json", "csv"))
+    board.add_argument("--store", default=os.environ.get("ARENA_STORE"),
+                       help="results store, overrides the file (default: $ARENA_STORE if set)")
     board.set_defaults(func=cmd_leaderboard)
     return parser
 

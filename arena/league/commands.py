@@ -2,24 +2,32 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import sys
+from pathlib import Path
 from typing import TextIO
 
-from arena.league.config import load_league
+from arena.league.config import LeagueConfig, load_league
 from arena.league.leaderboard import render_table, to_csv, to_json
 from arena.league.runner import LeagueRun
 from arena.metrics import start_metrics_server
 from arena.storage.store import is_postgres_url, open_store, shown_location
 
 
-def run_league(path: str, *, listen: str | None = None, local_worker: bool = True,
-               out: TextIO = sys.stdout) -> int:
+def _load(path: str, store: str | None) -> LeagueConfig:
     config = load_league(path)
-    if listen is not None:
-        from dataclasses import replace
+    if store is not None:
+        location = store if is_postgres_url(store) else Path(store)
+        config = dataclasses.replace(config, store=location)
+    return config
 
-        config = replace(config, listen=listen)
+
+def run_league(path: str, *, listen: str | None = None, store: str | None = None, local_worker: bool = True,
+               out: TextIO = sys.stdout) -> int:
+    config = _load(path, store)
+    if listen is not None:
+        config = dataclasses.replace(config, listen=listen)
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
     run = LeagueRun(config, out=out)
@@ -71,12 +79,11 @@ def _run_on_workers(run: LeagueRun, *, local_worker: bool, out: TextIO) -> bool:
             metrics_server.stop()
 
 
-def run_worker(store_url: str, *, name: str | None, listen: str, log_dir: str, metrics_port: int | None,
+def run_worker(store_url: str, *, name: str | None, listen: str, advertise: str | None, tables: int,
+               log_dir: str, metrics_port: int | None,
                metrics_addr: str, lease_seconds: float, heartbeat_seconds: float, exit_when_done: bool,
                out: TextIO = sys.stdout) -> int:
     """`arena worker`: play jobs of the PostgreSQL work queue until stopped."""
-    from pathlib import Path
-
     from arena.league.worker import Worker, WorkerSettings, default_worker_name
     from arena.metrics import ArenaMetrics
     from arena.storage.queue import WorkQueue
@@ -86,7 +93,8 @@ def run_worker(store_url: str, *, name: str | None, listen: str, log_dir: str, m
         return 2
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
-    settings = WorkerSettings(name=name or default_worker_name(), listen=listen, log_dir=Path(log_dir),
+    settings = WorkerSettings(name=name or default_worker_name(), listen=listen, advertise=advertise,
+                              tables=tables, log_dir=Path(log_dir),
                               lease_seconds=lease_seconds, heartbeat_seconds=heartbeat_seconds,
                               exit_when_done=exit_when_done)
     store = open_store(store_url)
@@ -115,8 +123,8 @@ def run_worker(store_url: str, *, name: str | None, listen: str, log_dir: str, m
     return 0 if complete else 3
 
 
-def league_status(path: str, *, out: TextIO = sys.stdout) -> int:
-    config = load_league(path)
+def league_status(path: str, *, store: str | None = None, out: TextIO = sys.stdout) -> int:
+    config = _load(path, store)
     run = LeagueRun(config, out=out)
     try:
         prepared = run.prepare()
@@ -129,8 +137,8 @@ def league_status(path: str, *, out: TextIO = sys.stdout) -> int:
         run.close()
 
 
-def show_leaderboard(path: str, *, fmt: str, out: TextIO = sys.stdout) -> int:
-    config = load_league(path)
+def show_leaderboard(path: str, *, fmt: str, store: str | None = None, out: TextIO = sys.stdout) -> int:
+    config = _load(path, store)
     run = LeagueRun(config, out=out)
     try:
         board = run.leaderboard()

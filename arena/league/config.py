@@ -66,6 +66,23 @@ def _typed(data: dict[str, Any], key: str, kind: type, default: Any, where: str)
     return value
 
 
+def _token_from_file(value: object, base_dir: Path, where: str) -> str:
+    """A token kept apart from the league file (a Kubernetes Secret, a Docker secret)."""
+    if not isinstance(value, str) or not value:
+        raise ConfigError(f"{where}: 'token_file' must be a path")
+    path = base_dir / value
+    try:
+        data = path.read_bytes()[:4097]
+    except OSError as exc:
+        raise ConfigError(f"{where}: cannot read token_file {path}: {exc.strerror}") from None
+    if len(data) > 4096:
+        raise ConfigError(f"{where}: token_file {path} is over 4096 bytes")
+    try:
+        return data.decode("utf-8").strip()
+    except UnicodeDecodeError:
+        raise ConfigError(f"{where}: token_file {path} is not UTF-8 text") from None
+
+
 def _store_location(value: str, base_dir: Path) -> Path | str:
     """A ``postgresql://`` URL stays as written; anything else is a file relative to the league file."""
     if value.startswith(("postgresql://", "postgres://")):
@@ -83,9 +100,12 @@ def league_from_mapping(data: dict[str, Any], *, base_dir: Path = Path("."), sou
         raise ConfigError(f"{where}: list at least two bots as [[bots]] with name and token")
     bots: list[LeagueBot] = []
     for k, entry in enumerate(raw_bots):
-        if not isinstance(entry, dict) or set(entry) - {"name", "token"}:
-            raise ConfigError(f"{where}: bots[{k}] must have exactly 'name' and 'token'")
+        if not isinstance(entry, dict) or set(entry) - {"name", "token", "token_file"} \
+                or ("token" in entry) == ("token_file" in entry):
+            raise ConfigError(f"{where}: bots[{k}] must have 'name' and one of 'token' or 'token_file'")
         name, token = entry.get("name"), entry.get("token")
+        if "token_file" in entry:
+            token = _token_from_file(entry["token_file"], base_dir, f"{where}: bots[{k}]")
         if not isinstance(name, str) or not name or not isinstance(token, str) or len(token) < 8:
             raise ConfigError(f"{where}: bots[{k}] needs a name and a token of 8+ characters")
         bots.append(LeagueBot(name, token))

@@ -101,6 +101,7 @@ def run_on_workers(run: LeagueRun, *, out: TextIO = sys.stdout, local_worker: st
 
             settings = WorkerSettings(name=local_worker, listen=run.config.listen, log_dir=run.config.log_dir,
                                       league_id=league.league_id, exit_when_done=True,
+                                      tables=run.config.tables_at_once,
                                       log_dir_per_league=False)
             if run.metrics is not None:
                 run.metrics.set_worker(local_worker)

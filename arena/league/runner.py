@@ -194,12 +194,15 @@ class LeagueRun:
             seats_per_table=config.seats_per_table, duplicate=config.duplicate, seed=config.seed,
             tables=config.tables, hero=config.hero, rounds=config.rounds)
         self._copies_left: dict[str, int] = {}
+        self._checked_league: st.League | None = None
 
     def close(self) -> None:
         if self._own_store:
             self.store.close()
 
     def _league(self) -> st.League:
+        if self._checked_league is not None:
+            return self._checked_league  # tokens were checked once (scrypt is slow on purpose)
         config = self.config
         league = self.store.find_league(config.name)
         if league is None:
@@ -213,6 +216,7 @@ class LeagueRun:
             if not self.store.verify_bot_token(bot.name, bot.token):
                 raise ConfigError(f"bot {bot.name!r}: the token differs from the one this league "
                                   "registered; a bot keeps its token for the whole league")
+        self._checked_league = league
         return league
 
     def ensure_matches(self) -> tuple[st.League, dict[str, st.Match]]:

@@ -1,31 +1,38 @@
-"""`arena worker`: take a league's jobs from the PostgreSQL work queue and deal them to the bots.
+"""`arena worker`: take jobs from the PostgreSQL work queue and deal them to the bots.
 
-A worker claims a job (one match: every duplicate copy of one deal set), plays it with the
-ordinary league runner against the bots connected to its address, heartbeats while it plays and
-marks the job done when the match has ended. A worker killed mid-match stops heart-beating; after
-``lease_seconds`` another worker claims the job, voids the hand that was in flight (RULES.md §5)
-and continues from the last completed hand.
+A worker runs one dealer server for its whole life. It claims a job (one match: every duplicate
+copy of one deal set) whenever it has free tables, plays it with the league runner's sinks, heartbeats
+while it plays and marks the job done when the match has ended. A worker killed mid-match stops
+heart-beating; after ``lease_seconds`` another worker claims the job, voids the hand that was in
+flight (RULES.md §5) and continues from the last completed hand. Bots connect to any one worker:
+its relay carries their seats on the other workers (`arena.server.relay`).
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import dataclasses
 import logging
 import os
+import signal
 import socket
 import sys
 import threading
-import time
 import tomllib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
 from arena.engine.errors import ConfigError
 from arena.league.config import LeagueConfig, league_from_mapping
-from arena.league.runner import LeagueRun
+from arena.league.runner import LeagueRun, LeagueSink
+from arena.match.records import MatchSummary, PlayedHand
 from arena.metrics import ArenaMetrics
+from arena.server.app import DealerServer
+from arena.server.config import BotEntry, ServerConfig
+from arena.server.relay import Relay
 from arena.storage import store as st
 from arena.storage.matchlog import safe_file_name
 from arena.storage.queue import Job, WorkQueue
@@ -41,10 +48,12 @@ def default_worker_name() -> str:
 class WorkerSettings:
     name: str
     listen: str = "0.0.0.0:50051"
+    advertise: str | None = None  # how other workers reach this one (default: the bound address)
     log_dir: Path = Path("worker-logs")
+    tables: int = 4  # tables dealt at once
     lease_seconds: float = 15.0  # a job whose worker was silent this long is claimed again
     heartbeat_seconds: float = 3.0
-    poll_seconds: float = 1.0
+    poll_seconds: float = 0.5
     league_id: int | None = None  # only this league's jobs
     exit_when_done: bool = False  # leave when the league (or every league) has no job left
     log_dir_per_league: bool = True  # logs in log_dir/<league>; False: in log_dir itself
@@ -53,15 +62,16 @@ class WorkerSettings:
         if not 0 < self.heartbeat_seconds < self.lease_seconds:
             raise ConfigError(f"heartbeat_seconds ({self.heartbeat_seconds}) must be positive and below "
                               f"lease_seconds ({self.lease_seconds})")
-        if self.poll_seconds <= 0:
-            raise ConfigError("poll_seconds must be positive")
+        if self.poll_seconds <= 0 or self.tables <= 0:
+            raise ConfigError("poll_seconds and tables must be positive")
 
 
 class Heartbeat:
     """Renews the lease of the jobs being played, on its own thread, until stopped."""
 
-    def __init__(self, queue: WorkQueue, worker: str, job_ids: list[int], every_seconds: float) -> None:
-        self._queue, self._worker, self._ids, self._every = queue, worker, job_ids, every_seconds
+    def __init__(self, queue: WorkQueue, worker: str, held: Callable[[], list[int]],
+                 every_seconds: float) -> None:
+        self._queue, self._worker, self._held, self._every = queue, worker, held, every_seconds
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._beat, name="arena-heartbeat", daemon=True)
 
@@ -75,15 +85,51 @@ class Heartbeat:
 
     def _beat(self) -> None:
         while not self._stop.wait(self._every):
+            ids = self._held()
             try:
-                held = self._queue.heartbeat(self._worker, self._ids)
+                kept = self._queue.heartbeat(self._worker, ids)
             except st.StoreError as exc:
                 log.warning("heartbeat failed (%s); retrying", exc)
                 continue
-            lost = set(self._ids) - held
+            lost = set(ids) - kept
             if lost:
                 log.warning("jobs %s were claimed by another worker (this one was silent too long)",
                             sorted(lost))
+
+
+@dataclass
+class _Running:
+    job: Job
+    tables_left: int
+    aborted: bool = False
+
+
+class _JobSink:
+    """A league sink that also tells the worker when a table of its job has ended."""
+
+    def __init__(self, inner: LeagueSink, on_end: Callable[[MatchSummary], None]) -> None:
+        self._inner = inner
+        self._on_end = on_end
+        self.event_sent = inner.event_sent
+
+    def hand_started(self, match_id: str, hand_number: int) -> None:
+        self._inner.hand_started(match_id, hand_number)
+
+    def hand_finished(self, hand: PlayedHand) -> None:
+        self._inner.hand_finished(hand)
+
+    def match_finished(self, summary: MatchSummary) -> None:
+        try:
+            self._inner.match_finished(summary)
+        finally:
+            self._on_end(summary)
+
+
+@dataclass
+class _State:
+    running: dict[int, _Running] = field(default_factory=dict)
+    runs: dict[int, LeagueRun] = field(default_factory=dict)  # per league
+    stop: bool = False
 
 
 class Worker:
@@ -97,28 +143,87 @@ class Worker:
         self.out = out
         self.metrics = metrics
         self.jobs_done = 0
-        self.stopped = False
+        self._state = _State()
+        self.server: DealerServer | None = None
 
     def run(self, *, on_ready: Callable[[int], None] | None = None) -> bool:
-        """Play jobs; True when it left because no job was left, False when play was interrupted."""
-        settings = self.settings
-        while True:
-            jobs = self.queue.claim(settings.name, lease_seconds=settings.lease_seconds,
-                                    league_id=settings.league_id)
-            if not jobs:
-                if settings.exit_when_done and self._nothing_left(settings.league_id):
-                    return True
-                time.sleep(settings.poll_seconds)
-                continue
-            if not self._play(jobs, on_ready):
-                return False
+        """Play jobs; True when it left because no job was left, False when it was stopped."""
+        return asyncio.run(self._main(on_ready))
 
-    def _nothing_left(self, league_id: int | None) -> bool:
-        depth = self.queue.depth(league_id)
+    def _say(self, text: str) -> None:
+        self.out.write(f"worker {self.settings.name}: {text}\n")
+        self.out.flush()
+
+    async def _main(self, on_ready: Callable[[int], None] | None) -> bool:
+        settings, state = self.settings, self._state
+        server = DealerServer(ServerConfig(listen=settings.listen, bots=(), matches=()), open_ended=True,
+                              max_tables_at_once=settings.tables)
+        self.server = server
+        loop = asyncio.get_running_loop()
+        signals = (signal.SIGINT, signal.SIGTERM) if threading.current_thread() is threading.main_thread() \
+            else ()
+        for sig in signals:
+            loop.add_signal_handler(sig, self.stop)
+        port = await server.start()
+        host = settings.listen.rsplit(":", 1)[0]
+        address = settings.advertise or f"{'127.0.0.1' if host in ('0.0.0.0', '') else host}:{port}"
+        relay = Relay(token_of=server.service.token_of, own_address=address)
+        server.service.relay = relay
+        if self.metrics is not None:
+            metrics = self.metrics
+            server.lobby.rejection_observers.append(
+                lambda bot, error: metrics.invalid_action(_reason(error), bot=bot))
+        await asyncio.to_thread(self._admit_known_bots, server)
+        if on_ready is not None:
+            on_ready(port)
+        left_because_done = False
+        try:
+            with Heartbeat(self.queue, settings.name, lambda: list(state.running),
+                           settings.heartbeat_seconds):
+                while not state.stop:
+                    await self._fill(server, address)
+                    relay.want(await asyncio.to_thread(self.queue.remote_tables, relay.bots(), settings.name))
+                    self._observe(server)
+                    if settings.exit_when_done and not state.running and \
+                            await asyncio.to_thread(self._nothing_left):
+                        left_because_done = True
+                        break
+                    await asyncio.sleep(settings.poll_seconds)
+                if state.stop:
+                    server.stop()
+                else:
+                    server.close_intake()
+                await server.run_until_done()
+        finally:
+            relay.close()
+            for sig in signals:
+                with contextlib.suppress(Exception):
+                    loop.remove_signal_handler(sig)
+            for running in list(state.running.values()):  # stopped before their matches ended
+                await asyncio.to_thread(self.queue.release, settings.name, running.job.job_id)
+        return left_because_done
+
+    def stop(self) -> None:
+        """Void the running hands, give the jobs back and leave (SIGTERM, SIGINT)."""
+        self._state.stop = True
+
+    def _nothing_left(self) -> bool:
+        depth = self.queue.depth(self.settings.league_id)
         return depth["queued"] == 0 and depth["running"] == 0
 
+    def _admit_known_bots(self, server: DealerServer) -> None:
+        """Bots of every league with work left may connect before their first job here."""
+        for league in self.store.list_leagues():
+            if self.settings.league_id is not None and league.league_id != self.settings.league_id:
+                continue
+            depth = self.queue.depth(league.league_id)
+            if depth["queued"] or depth["running"]:
+                with contextlib.suppress(ConfigError):
+                    config = self.league_config(league)
+                    server.add_bots(BotEntry(b.name, b.name, b.token) for b in config.bots)
+
     def league_config(self, league: st.League) -> LeagueConfig:
-        """The league file as the coordinator stored it, with this worker's address, logs and store."""
+        """The league file as the coordinator stored it, with this worker's address and logs."""
         where = f"league {league.name!r} in the store"
         try:
             data = tomllib.loads(league.config_toml)
@@ -129,35 +234,60 @@ class Worker:
                                    log_dir=self.settings.log_dir / safe_file_name(league.name)
                                    if self.settings.log_dir_per_league else self.settings.log_dir)
 
-    def _play(self, jobs: list[Job], on_ready: Callable[[int], None] | None) -> bool:
-        settings = self.settings
-        league = self.store.get_league(jobs[0].league_id)
-        config = self.league_config(league)
-        copies = 2 if config.duplicate else 1  # tables per job (heads-up duplicate: two copies)
-        extra = max(1, config.tables_at_once // copies) - 1
-        if extra:
-            jobs += self.queue.claim(settings.name, lease_seconds=settings.lease_seconds, limit=extra,
-                                     league_id=league.league_id)
-        ids = [job.job_id for job in jobs]
-        self.out.write(f"worker {settings.name}: league {league.name!r}, jobs {ids} "
-                       f"({', '.join(j.deal_set for j in jobs)})"
-                       f"{' (claimed again)' if any(j.claims > 1 for j in jobs) else ''}\n")
-        self.out.flush()
-        run = LeagueRun(config, out=self.out, store=self.store, metrics=self.metrics, in_flight=self.queue)
-        with Heartbeat(self.queue, settings.name, ids, settings.heartbeat_seconds):
-            complete = run.run(on_ready=on_ready, deal_sets={j.deal_set for j in jobs},
-                               more_to_come=lambda: not self._nothing_left_but(ids, league.league_id))
-        for job in jobs:
-            if self.store.get_match(job.match_id).status is not st.MatchStatus.RUNNING:
-                self.queue.complete(settings.name, job.job_id)
-                self.jobs_done += 1
-            else:
-                self.queue.release(settings.name, job.job_id)
-        if self.metrics is not None:
-            self.metrics.update_leaderboard(run.leaderboard())
-        return complete
+    async def _fill(self, server: DealerServer, address: str) -> None:
+        """Complete ended jobs, then claim new ones while tables are free."""
+        state, settings = self._state, self.settings
+        for job_id, running in list(state.running.items()):
+            if running.tables_left == 0:
+                del state.running[job_id]
+                if running.aborted:
+                    await asyncio.to_thread(self.queue.release, settings.name, job_id)
+                else:
+                    await asyncio.to_thread(self.queue.complete, settings.name, job_id)
+                    self.jobs_done += 1
+                    self._say(f"job {job_id} ({running.job.deal_set}) done")
+                    run = state.runs.get(running.job.league_id)
+                    if self.metrics is not None and run is not None:
+                        self.metrics.update_leaderboard(await asyncio.to_thread(run.leaderboard))
+        while not state.stop and sum(r.tables_left for r in state.running.values()) < settings.tables:
+            jobs = await asyncio.to_thread(self.queue.claim, settings.name,
+                                           lease_seconds=settings.lease_seconds, league_id=settings.league_id)
+            if not jobs:
+                return
+            await self._start(server, jobs[0], address)
 
-    def _nothing_left_but(self, job_ids: list[int], league_id: int) -> bool:
-        """No job of the league other than ours is queued or running: the bots may leave."""
-        depth = self.queue.depth(league_id)
-        return depth["queued"] == 0 and depth["running"] <= len(job_ids)
+    async def _start(self, server: DealerServer, job: Job, address: str) -> None:
+        state = self._state
+        run = state.runs.get(job.league_id)
+        if run is None:
+            league = await asyncio.to_thread(self.store.get_league, job.league_id)
+            config = self.league_config(league)
+            run = LeagueRun(config, out=self.out, store=self.store, metrics=self.metrics,
+                            in_flight=self.queue)
+            state.runs[job.league_id] = run
+            server.add_bots(BotEntry(b.name, b.name, b.token) for b in config.bots)
+        prepared = await asyncio.to_thread(run.prepare, deal_sets={job.deal_set})
+        running = _Running(job, tables_left=len(prepared.specs))
+        state.running[job.job_id] = running
+        again = " (claimed again)" if job.claims > 1 else ""
+        self._say(f"job {job.job_id} ({job.deal_set}): {len(prepared.specs)} tables{again}")
+
+        def ended(summary: MatchSummary) -> None:
+            running.tables_left -= 1
+            running.aborted = running.aborted or summary.aborted
+
+        for spec in prepared.specs:
+            server.add_match(spec, _JobSink(prepared.sinks[spec.match_id], ended))
+        await asyncio.to_thread(self.queue.announce, self.settings.name, job.job_id, address,
+                                [spec.match_id for spec in prepared.specs])
+
+    def _observe(self, server: DealerServer) -> None:
+        if self.metrics is None:
+            return
+        self.metrics.set_connected_bots(len(server.service.connected_bots()))
+
+
+def _reason(error: Exception) -> str:
+    from arena.metrics import rejection_reason
+
+    return rejection_reason(error).value

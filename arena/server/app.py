@@ -15,7 +15,7 @@ import resource
 import signal
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,7 +31,7 @@ from arena.match.records import MatchSink, MatchSummary
 from arena.match.spec import MatchSpec
 from arena.server.auth import TokenBook
 from arena.server.bridge import TrioGuest
-from arena.server.config import ServerConfig
+from arena.server.config import BotEntry, ServerConfig
 from arena.server.errors import ShuttingDown
 from arena.server.service import SERVICE_NAME, DealerService
 from arena.storage.matchlog import MatchLog
@@ -54,8 +54,12 @@ class DealerServer:
 
     def __init__(self, config: ServerConfig, *,
                  sink_factory: Callable[[MatchSpec], MatchSink | None] | None = None,
-                 max_tables_at_once: int | None = None) -> None:
+                 max_tables_at_once: int | None = None, open_ended: bool = False) -> None:
+        """``open_ended``: more matches may be added while it runs (`add_match`), until
+        `close_intake`; a worker's server lives across many jobs."""
         self.config = config
+        self.open_ended = open_ended
+        self._intake: trio.MemorySendChannel[LiveTable] | None = None
         self.lobby = Lobby()
         self.guest = TrioGuest()
         self.tables: list[LiveTable] = []
@@ -127,6 +131,29 @@ class DealerServer:
             for table in self.tables:  # in schedule order: the limiter is first come, first served
                 nursery.start_soon(run_one, table)
                 await trio.lowlevel.checkpoint()
+            if self.open_ended:
+                send, receive = trio.open_memory_channel[LiveTable](1000)
+                self._intake = send
+                async with receive:
+                    async for table in receive:
+                        nursery.start_soon(run_one, table)
+
+    def add_match(self, spec: MatchSpec, sink: MatchSink | None) -> bool:
+        """Deal one more match (an open-ended server); False when it no longer takes matches."""
+        if self._intake is None or self._stop_requested:
+            return False
+        table = LiveTable(spec, self.lobby, sink=sink)
+        self.tables.append(table)
+        return self.guest.call_soon(self._intake.send_nowait, table)
+
+    def close_intake(self) -> None:
+        """No more matches: the server ends when the running ones have."""
+        if self._intake is not None:
+            self.guest.call_soon(self._intake.close)
+
+    def add_bots(self, bots: Iterable[BotEntry]) -> None:
+        """Let more bots in (their tokens), e.g. a new league's on a worker."""
+        self.service.add_bots(bots)
 
     def stop(self) -> None:
         """Ask for a shutdown: running hands are voided and the matches end aborted."""

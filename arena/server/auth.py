@@ -17,6 +17,14 @@ class TokenBook:
     def __init__(self, bots: Iterable[BotEntry]) -> None:
         self._bots = [(b.token.encode(), b) for b in bots]
 
+    def add(self, bots: Iterable[BotEntry]) -> None:
+        """Admit more bots; a bot already known (same id) keeps its entry."""
+        known = {b.bot_id for _, b in self._bots}
+        self._bots += [(b.token.encode(), b) for b in bots if b.bot_id not in known]
+
+    def token_of(self, bot_id: str) -> str | None:
+        return next((b.token for _, b in self._bots if b.bot_id == bot_id), None)
+
     def identify(self, metadata: Iterable[tuple[str, str | bytes]] | None) -> BotEntry:
         """The bot of the call's token, or :class:`Unauthenticated` saying what is wrong."""
         header: str | None = None

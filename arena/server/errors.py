@@ -71,3 +71,15 @@ class Flooding(StreamEnded):
 
 class ShuttingDown(StreamEnded):
     code = grpc.StatusCode.UNAVAILABLE
+
+
+class NotSeated(StreamEnded):
+    """A table stream for a table where the bot holds no seat."""
+
+    code = grpc.StatusCode.PERMISSION_DENIED
+
+
+class DirectConnectionWins(StreamEnded):
+    """A relayed stream for a bot that is connected to this worker directly."""
+
+    code = grpc.StatusCode.ABORTED

@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, Protocol
 
 import grpc
 
@@ -15,9 +16,16 @@ from arena.match.lobby import Lobby
 from arena.server import convert
 from arena.server.auth import TokenBook
 from arena.server.bridge import TrioGuest
-from arena.server.config import Limits
+from arena.server.config import BotEntry, Limits
 from arena.server.connection import Connection
-from arena.server.errors import BadHandshake, Replaced, ShuttingDown, StreamEnded
+from arena.server.errors import (
+    BadHandshake,
+    DirectConnectionWins,
+    NotSeated,
+    Replaced,
+    ShuttingDown,
+    StreamEnded,
+)
 from arena.server.stats import TransportStats
 from arena.v1 import arena_pb2 as pb
 
@@ -26,6 +34,21 @@ PROTOCOL_VERSION = 1
 MIN_PROTOCOL_VERSION = 1
 
 Context = grpc.aio.ServicerContext[Any, Any]
+Metadata = Iterable[tuple[str, str | bytes]] | None
+TABLES_KEY = "arena-tables"  # a table stream: only for these tables (PERMISSION_DENIED otherwise)
+RELAY_KEY = "arena-relay"  # a stream opened by another worker on a bot's behalf
+
+
+class RelayHooks(Protocol):
+    """A worker's relay: carries a directly connected bot's seats on other workers."""
+
+    def connected(self, bot_id: str, conn: Connection) -> None: ...
+
+    def disconnected(self, bot_id: str, conn: Connection) -> None: ...
+
+    def forward(self, bot_id: str, message: pb.BotMessage) -> bool:
+        """Send a reply to the worker whose decision it answers; False if it is not relayed."""
+        ...
 
 
 def _passthrough(data: bytes) -> bytes:
@@ -45,6 +68,18 @@ class DealerService:
         self._connections: dict[str, Connection] = {}
         self._accepting = True
         self._inbox: list[tuple[str, m.Reply]] = []  # replies read in this loop iteration
+        self._relayed: set[str] = set()  # bots whose stream here is a worker's relay, not the bot
+        self.relay: RelayHooks | None = None  # a worker's relay to the tables on other workers
+
+    def add_bots(self, bots: Iterable[BotEntry]) -> None:
+        self._book.add(bots)
+
+    def token_of(self, bot_id: str) -> str | None:
+        return self._book.token_of(bot_id)
+
+    def connected_bots(self) -> list[str]:
+        """Bots connected to this server themselves (not through another worker's relay)."""
+        return [bot for bot in self._connections if bot not in self._relayed]
 
     def handler(self) -> grpc.GenericRpcHandler:
         """The service as a generic handler; Play writes pre-serialized messages."""
@@ -68,9 +103,11 @@ class DealerService:
 
     async def play(self, requests: object, context: Context) -> None:
         try:
-            bot = self._book.identify(context.invocation_metadata())
+            metadata = context.invocation_metadata()
+            bot = self._book.identify(metadata)
             if not self._accepting:
                 raise ShuttingDown("the server is shutting down")
+            relayed = self._check_table_stream(bot.bot_id, metadata)
             hello = await self._hello(context)
         except StreamEnded as exc:
             await context.abort(exc.code, exc.message)
@@ -82,7 +119,14 @@ class DealerService:
                           encoder=self._encoder, stats=self.stats)
         self.stats.streams += 1
         old = self._connections.get(bot.bot_id)
+        if relayed and old is not None and bot.bot_id not in self._relayed:
+            await context.abort(DirectConnectionWins.code, "the bot is connected to this worker directly")
+            return
         self._connections[bot.bot_id] = conn
+        if relayed:
+            self._relayed.add(bot.bot_id)
+        else:
+            self._relayed.discard(bot.bot_id)
         if old is not None:
             old.fail(Replaced("another stream with the same token took over this bot's seats"))
         conn.deliver(pb.DealerMessage(welcome=pb.Welcome(
@@ -92,12 +136,18 @@ class DealerService:
                    for s in self._lobby.seats_of(bot.bot_id)],
             server_time=convert.timestamp(time.time()))))
         self._guest.call_soon(self._lobby.attach, bot.bot_id, conn)
+        relay = None if relayed else self.relay
+        if relay is not None:
+            relay.connected(bot.bot_id, conn)
         try:
             error = await conn.serve(context, self._on_message)
         finally:
+            if relay is not None:
+                relay.disconnected(bot.bot_id, conn)
             self._guest.call_soon(self._lobby.detach, bot.bot_id, conn)
             if self._connections.get(bot.bot_id) is conn:
                 del self._connections[bot.bot_id]
+                self._relayed.discard(bot.bot_id)
         self.stats.ended[error.code.name if error is not None else "OK"] += 1
         if error is not None:
             await context.abort(error.code, error.message)
@@ -118,9 +168,28 @@ class DealerService:
                                f"{MIN_PROTOCOL_VERSION} to {PROTOCOL_VERSION}")
         return first.hello
 
+    def _check_table_stream(self, bot_id: str, metadata: Metadata) -> bool:
+        """A table stream (``arena-tables: ID,...``) only for tables where the bot is seated here;
+        True when the stream is a worker's relay (``arena-relay``)."""
+        tables: list[str] = []
+        relayed = False
+        for key, value in metadata or ():
+            text = value.decode("utf-8", "replace") if isinstance(value, bytes) else value
+            if key.lower() == TABLES_KEY:
+                tables += [t for t in text[:4096].split(",") if t]
+            elif key.lower() == RELAY_KEY:
+                relayed = True
+        seated = {seat.match_id for seat in self._lobby.seats_of(bot_id)}
+        missing = [t for t in tables[:64] if t not in seated]
+        if missing or len(tables) > 64:
+            raise NotSeated(f"bot {bot_id!r} holds no seat at table(s) {', '.join(missing[:5])} here")
+        return relayed
+
     def _on_message(self, conn: Connection, message: pb.BotMessage) -> None:
         kind = message.WhichOneof("payload")
-        if kind == "action_reply":
+        if kind == "action_reply" and self.relay is not None and self.relay.forward(conn.bot_id, message):
+            self.stats.replies_in += 1  # an answer to a table on another worker: relayed there
+        elif kind == "action_reply":
             self.stats.replies_in += 1
             now = time.perf_counter()
             reply = convert.reply(message.action_reply, now,

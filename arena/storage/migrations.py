@@ -97,6 +97,8 @@ MIGRATIONS: tuple[Migration, ...] = (
             worker TEXT,
             claims INTEGER NOT NULL DEFAULT 0 CHECK (claims >= 0),
             heartbeat_at DOUBLE PRECISION,
+            address TEXT,
+            tables TEXT,
             UNIQUE (league_id, deal_set)
         )""",
         "CREATE INDEX jobs_by_status ON jobs(status, job_id)",

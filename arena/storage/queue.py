@@ -63,7 +63,9 @@ class WorkQueue:
         params += () if league_id is None else (league_id,)
         with self.store.transaction(write=True) as db:
             rows = db.execute(
-                f"UPDATE jobs SET status = 'running', worker = ?, claims = claims + 1, heartbeat_at = {_NOW} "
+                "UPDATE jobs SET status = 'running', worker = ?, claims = claims + 1, "
+                f"heartbeat_at = {_NOW}, "
+                "address = NULL, tables = NULL "
                 "WHERE job_id IN (SELECT job_id FROM jobs "
                 f"WHERE (status = 'queued' OR (status = 'running' AND heartbeat_at < {_NOW} - ?)) "
                 f"{league_filter}ORDER BY job_id LIMIT ? FOR UPDATE SKIP LOCKED) "
@@ -115,6 +117,29 @@ class WorkQueue:
                 "FROM jobs j WHERE j.league_id = ? AND j.worker IS NOT NULL GROUP BY j.worker "
                 "ORDER BY j.worker", (league_id, league_id)).fetchall()
         return [WorkerProgress(str(r["worker"]), int(r["running"]), int(r["hands"])) for r in rows]
+
+    def announce(self, worker: str, job_id: int, address: str, tables: Iterable[str]) -> None:
+        """The job's tables are dealing at ``address``: other workers may relay bots to them."""
+        with self.store.transaction(write=True) as db:
+            db.execute("UPDATE jobs SET address = ?, tables = ? WHERE job_id = ? AND worker = ?",
+                       (address, ",".join(tables), job_id, worker))
+
+    def remote_tables(self, bots: Iterable[str], worker: str) -> dict[str, dict[str, list[str]]]:
+        """Per bot, the tables it sits at on other workers, by their address."""
+        names = sorted(set(bots))
+        if not names:
+            return {}
+        marks = ", ".join("?" for _ in names)
+        found: dict[str, dict[str, list[str]]] = {}
+        with self.store.transaction(write=False) as db:
+            for row in db.execute(
+                    "SELECT b.name, j.address, j.tables FROM jobs j "
+                    "JOIN match_seats s ON s.match_id = j.match_id JOIN bots b ON b.bot_id = s.bot_id "
+                    "WHERE j.status = 'running' AND j.address IS NOT NULL AND j.worker <> ? "
+                    f"AND b.name IN ({marks}) ORDER BY j.job_id", (worker, *names)):
+                tables = found.setdefault(str(row["name"]), {}).setdefault(str(row["address"]), [])
+                tables += [t for t in str(row["tables"] or "").split(",") if t]
+        return found
 
     # ------------------------------------------------------------ hands in flight
 

@@ -1,6 +1,7 @@
-"""Leagues on PostgreSQL with several workers, bots as separate processes over gRPC: the same hands
-and leaderboard as one SQLite process, and a worker killed mid-match loses and repeats nothing
-(read from the database)."""
+"""Leagues on PostgreSQL with several workers, bots as separate processes over gRPC, each connected to
+ONE worker (the others' seats are relayed): the same hands and leaderboard as one SQLite process,
+table streams refused where the bot has no seat, and a worker killed mid-match loses and repeats
+nothing (read from the database)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
+import grpc
 import psycopg
 
 from arena.league.config import load_league
@@ -31,9 +33,10 @@ def free_port() -> int:
 
 
 class Cluster:
-    """A coordinator (`arena league run --no-worker`), workers, and every bot connected to each worker."""
+    """A coordinator (`arena league run --no-worker`), workers, and each bot connected to one worker."""
 
-    def __init__(self, league: Path, workers: int, *, lease_seconds: float = 3.0) -> None:
+    def __init__(self, league: Path, workers: int, connect: dict[str, str], *,
+                 lease_seconds: float = 3.0) -> None:
         self.folder = league.parent
         self.url = str(load_league(league).store)
         self.coordinator = subprocess.Popen(
@@ -44,16 +47,19 @@ class Cluster:
         assert "jobs queued" in first, first + self.coordinator.stdout.read()
         self.workers: dict[str, subprocess.Popen[str]] = {}
         self.bots: list[subprocess.Popen[bytes]] = []
+        self.ports: dict[str, int] = {}
         for k in range(workers):
             port = free_port()
             name = f"w{k + 1}"
+            self.ports[name] = port
             self.workers[name] = subprocess.Popen(
                 [sys.executable, "-m", "arena.cli", "worker", "--store", self.url, "--name", name,
                  "--listen", f"127.0.0.1:{port}", "--log-dir", str(self.folder / name),
                  "--lease-seconds", str(lease_seconds), "--heartbeat-seconds", "0.5", "--exit-when-done"],
-                cwd=self.folder, env=env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-            for bot, kind in BOTS:
-                self.bots.append(subprocess.Popen(
+                cwd=self.folder, env=env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True)
+        for bot, kind in BOTS:
+            port = self.ports[connect[bot]]
+            self.bots.append(subprocess.Popen(
                     [sys.executable, "-m", "arena.cli", "bot", kind, "--server", f"127.0.0.1:{port}",
                      "--token", f"token-{bot}-0001", "--name", bot, "--seed", "1",
                      "--reconnect-seconds", "60"],
@@ -84,6 +90,44 @@ def query(url: str, sql: str, params: tuple[object, ...] = ()) -> list[tuple[obj
         return list(db.execute(sql, params).fetchall())  # type: ignore[arg-type]
 
 
+def refused_table_streams(url: str, cluster: Cluster) -> None:
+    """A table stream for a table where the bot sits nowhere here ends PERMISSION_DENIED."""
+    deadline = time.monotonic() + 60
+    while True:
+        rows = query(url, "SELECT j.worker, j.tables, j.match_id FROM jobs j "
+                          "WHERE j.status = 'running' AND j.tables IS NOT NULL")
+        if rows:
+            break
+        assert time.monotonic() < deadline, "no job was announced"
+        time.sleep(0.1)
+    worker, tables, match_id = rows[0]
+    seated = {name for (name,) in query(url, "SELECT b.name FROM match_seats s JOIN bots b USING (bot_id) "
+                                             "WHERE s.match_id = %s", (match_id,))}
+    outsider = next(bot for bot, _ in BOTS if bot not in seated)
+    address = f"127.0.0.1:{cluster.ports[str(worker)]}"
+    table = str(tables).split(",")[0]
+    for bot, asked in ((outsider, table), (sorted(seated)[0], "no-such-table")):
+        code, details = play_table_stream(address, f"token-{bot}-0001", asked)
+        assert code == grpc.StatusCode.PERMISSION_DENIED, (bot, asked, code, details)
+        assert "no seat" in details
+
+
+def play_table_stream(address: str, token: str, table: str) -> tuple[grpc.StatusCode, str]:
+    from arena.v1 import arena_pb2 as pb
+    from arena.v1 import arena_pb2_grpc as pb_grpc
+
+    with grpc.insecure_channel(address) as channel:
+        call = pb_grpc.DealerStub(channel).Play(
+            iter([pb.BotMessage(hello=pb.Hello(bot_name="x", protocol_version=1))]),
+            metadata=(("authorization", f"Bearer {token}"), ("arena-tables", table)), timeout=10)
+        try:
+            for _ in call:
+                pass
+        except grpc.RpcError as exc:
+            return exc.code(), exc.details() or ""
+    return grpc.StatusCode.OK, ""
+
+
 def test_two_workers_play_the_league_as_one_sqlite_process_would(tmp_path: Path,
                                                                    postgres: PostgresServer) -> None:
     reference = tmp_path / "sqlite"
@@ -98,7 +142,11 @@ def test_two_workers_play_the_league_as_one_sqlite_process_would(tmp_path: Path,
     distributed.mkdir()
     url = postgres.new_database()
     league = write_league(distributed, BOTS, store=url, hands_per_match=6, tables_at_once=2)
-    output = Cluster(league, workers=2).wait()
+    cluster = Cluster(league, workers=2, connect={"alpha": "w1", "beta": "w2", "gamma": "w1"})
+    try:
+        refused_table_streams(url, cluster)
+    finally:
+        output = cluster.wait()
     assert "w1" in output and "w2" in output  # the progress names both workers
     store = open_store(url)
     assert hands_of(store) == expected  # same matches, same hands, same results
@@ -109,6 +157,10 @@ def test_two_workers_play_the_league_as_one_sqlite_process_would(tmp_path: Path,
     jobs = query(url, "SELECT status, worker, claims FROM jobs ORDER BY job_id")
     assert len(jobs) == 3 and all(status == "done" and claims == 1 for status, _, claims in jobs)
     assert {worker for _, worker, _ in jobs} == {"w1", "w2"}  # both workers played
+    workers_of_alpha = {w for (w,) in query(url, "SELECT DISTINCT j.worker FROM jobs j JOIN match_seats s "
+                                                 "USING (match_id) JOIN bots b USING (bot_id) "
+                                                 "WHERE b.name = 'alpha'")}
+    assert workers_of_alpha == {"w1", "w2"}  # one bot process, connected to w1, played on both
     assert query(url, "SELECT COUNT(*) FROM hands WHERE status = 'void'") == [(0,)]
 
 
@@ -117,7 +169,7 @@ def test_a_worker_killed_mid_match_loses_and_repeats_nothing(tmp_path: Path,
     url = postgres.new_database()
     hands_per_match = 40
     league = write_league(tmp_path, BOTS, store=url, hands_per_match=hands_per_match, tables_at_once=2)
-    cluster = Cluster(league, workers=2)
+    cluster = Cluster(league, workers=2, connect={bot: "w2" for bot, _ in BOTS})  # w1's seats relayed
     try:
         deadline = time.monotonic() + 120
         while True:  # until w1 has recorded a few hands of its job
@@ -149,7 +201,7 @@ def test_a_worker_killed_mid_match_loses_and_repeats_nothing(tmp_path: Path,
         assert sorted(seen) == list(range(1, hands_per_match + 1)), key  # type: ignore[type-var]
     voids = [(m, c) for m, c, _, status in rows if status == "void"]
     # The hand in flight on each of the killed worker's tables (if one was) is void, no other.
-    assert len(voids) <= 2 and all((m,) in killed for m, _ in voids)
+    assert len(voids) <= 2 * len(killed) and all((m,) in killed for m, _ in voids)  # 2 copies a match
     assert query(url, "SELECT COUNT(*) FROM (SELECT hand_id FROM hand_seats GROUP BY hand_id "
                       "HAVING SUM(net_chips) <> 0) AS unbalanced") == [(0,)]  # chips conserved
     assert query(url, "SELECT COUNT(*) FROM hands h WHERE status = 'completed' AND NOT EXISTS "

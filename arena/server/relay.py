@@ -1,0 +1,152 @@
+"""Bots across workers: a bot connects to ONE worker, which relays the seats it holds on others.
+
+For each directly connected bot that sits at tables on other workers (the worker learns where
+from the work queue), the relay opens a Play stream to each of those workers as the bot (its own
+token, so it receives only the bot's own seats), marked ``arena-relay`` and naming the tables
+(``arena-tables``, checked when the stream opens: PERMISSION_DENIED where the bot has no seat;
+the stream then carries all of the bot's seats there, tables added later too). Everything the other
+worker sends is passed to the bot's stream; the bot's answers to those decisions are passed back.
+Bot SDKs see one stream and need no change.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable, Mapping, Sequence
+
+import grpc
+
+from arena.server.connection import Connection
+from arena.server.service import PROTOCOL_VERSION, RELAY_KEY, TABLES_KEY
+from arena.v1 import arena_pb2 as pb
+from arena.v1 import arena_pb2_grpc as pb_grpc
+
+log = logging.getLogger("arena.relay")
+RETRY_SECONDS = 1.0
+
+# bot -> worker address -> tables of that bot there
+RemoteTables = Mapping[str, Mapping[str, Sequence[str]]]
+
+
+class Upstream:
+    """One relayed stream: a bot's seats on one other worker."""
+
+    def __init__(self, relay: Relay, bot_id: str, token: str, address: str, tables: Sequence[str],
+                 conn: Connection) -> None:
+        self.relay, self.bot_id, self.token, self.address = relay, bot_id, token, address
+        self.tables = tuple(tables)
+        self.conn = conn
+        self._outgoing: asyncio.Queue[pb.BotMessage] = asyncio.Queue(maxsize=1024)
+        self.task = asyncio.ensure_future(self._run())
+
+    def send(self, message: pb.BotMessage) -> None:
+        with contextlib.suppress(asyncio.QueueFull):  # the other worker stopped reading: it times out
+            self._outgoing.put_nowait(message)
+
+    def close(self) -> None:
+        self.task.cancel()
+
+    @property
+    def done(self) -> bool:
+        return self.task.done()
+
+    async def _run(self) -> None:
+        metadata = (("authorization", f"Bearer {self.token}"), (RELAY_KEY, "1"),
+                    (TABLES_KEY, ",".join(self.tables)))
+        try:
+            async with grpc.aio.insecure_channel(self.address,
+                                                 options=[("grpc.use_local_subchannel_pool", 1)]) as channel:
+                call = pb_grpc.DealerStub(channel).Play(metadata=metadata)
+                await call.write(pb.BotMessage(hello=pb.Hello(
+                    bot_name=self.bot_id, bot_version="relay", protocol_version=PROTOCOL_VERSION,
+                    accept_batches=True)))
+                writer = asyncio.ensure_future(self._write(call))
+                try:
+                    async for envelope in call:
+                        messages = (envelope.batch.messages if envelope.WhichOneof("payload") == "batch"
+                                    else [envelope])
+                        for message in messages:
+                            self._pass_down(message)
+                finally:
+                    writer.cancel()
+        except grpc.aio.AioRpcError as exc:
+            log.info("relay of %s to %s ended: %s %s", self.bot_id, self.address, exc.code().name,
+                     exc.details())
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("relay of %s to %s failed", self.bot_id, self.address)
+
+    def _pass_down(self, message: pb.DealerMessage) -> None:
+        kind = message.WhichOneof("payload")
+        if kind in ("welcome", "pong"):
+            return  # the bot has its own welcome from the worker it connected to
+        if kind == "decision_request":
+            self.relay.route(self.bot_id, message.decision_request.decision_id, self)
+        self.conn.deliver(message)
+
+    async def _write(self, call: grpc.aio.StreamStreamCall[pb.BotMessage, pb.DealerMessage]) -> None:
+        while True:
+            message = await self._outgoing.get()
+            await call.write(message)
+
+
+class Relay:
+    """`arena.server.service.RelayHooks` of a worker: one upstream per (bot, other worker)."""
+
+    def __init__(self, *, token_of: Callable[[str], str | None], own_address: str) -> None:
+        self._token_of = token_of
+        self.own_address = own_address
+        self._direct: dict[str, Connection] = {}
+        self._upstreams: dict[tuple[str, str], Upstream] = {}
+        self._routes: dict[tuple[str, str], Upstream] = {}
+
+    # RelayHooks
+    def connected(self, bot_id: str, conn: Connection) -> None:
+        self._direct[bot_id] = conn
+        for key in [k for k in self._upstreams if k[0] == bot_id]:  # streams to the old connection
+            self._upstreams.pop(key).close()
+
+    def disconnected(self, bot_id: str, conn: Connection) -> None:
+        if self._direct.get(bot_id) is conn:
+            del self._direct[bot_id]
+            for key in [k for k in self._upstreams if k[0] == bot_id]:
+                self._upstreams.pop(key).close()
+
+    def forward(self, bot_id: str, message: pb.BotMessage) -> bool:
+        upstream = self._routes.pop((bot_id, message.action_reply.decision_id), None)
+        if upstream is None:
+            return False
+        upstream.send(message)
+        return True
+
+    # the worker's side
+    def route(self, bot_id: str, decision_id: str, upstream: Upstream) -> None:
+        if len(self._routes) > 10_000:  # answered decisions are popped; abandoned ones are few
+            self._routes.clear()
+        self._routes[(bot_id, decision_id)] = upstream
+
+    def bots(self) -> list[str]:
+        return list(self._direct)
+
+    def want(self, remote: RemoteTables) -> None:
+        """Open the relays the work queue says are needed, close those no longer needed."""
+        needed = {(bot, address): tables for bot, by_address in remote.items() if bot in self._direct
+                  for address, tables in by_address.items() if address != self.own_address}
+        for key in [k for k in self._upstreams if k not in needed]:
+            self._upstreams.pop(key).close()
+        for (bot, address), tables in needed.items():
+            current = self._upstreams.get((bot, address))
+            if current is not None and not current.done:
+                continue  # it carries all of the bot's seats there, new tables too: never churn it
+            token = self._token_of(bot)
+            if token is None:
+                continue
+            self._upstreams[(bot, address)] = Upstream(self, bot, token, address, tables, self._direct[bot])
+
+    def close(self) -> None:
+        for upstream in self._upstreams.values():
+            upstream.close()
+        self._upstreams.clear()
