@@ -1,8 +1,8 @@
 """What a live table tells a seat and what a seat answers, as transport-free values.
 
 Seats here are physical table seats (fixed for a match), not the engine's PHH order. The
-transport converts these values to and from the wire contract (``arena/server/convert.py``);
-nothing in this module knows about gRPC.
+transport converts these values to and from the wire contract (``arena/server/convert.py``)
+and serializes them (``arena/server/wire.py``); nothing in this module knows about gRPC.
 """
 
 from __future__ import annotations
