@@ -141,9 +141,10 @@ def _match_started(p: m.MatchStarted) -> pb.Event:
         seats=[seat_state(s) for s in p.seats], your_seat=p.your_seat,
         games=[GAMES[g] for g in p.games], game_codes=list(p.games),
         hands_per_game=p.hands_per_game, total_hands=p.total_hands,
-        format=pb.MATCH_FORMAT_CASH, stakes=stakes(p.stakes),
-        starting_stack_chips=p.starting_stack_chips, decision_seconds=p.decision_seconds,
-        time_bank_seconds=p.time_bank_seconds, duplicate_copies=1, rules=dict(p.rules)))
+        format=pb.MATCH_FORMAT_DUPLICATE if p.duplicate_copies > 1 else pb.MATCH_FORMAT_CASH,
+        stakes=stakes(p.stakes), starting_stack_chips=p.starting_stack_chips,
+        decision_seconds=p.decision_seconds, time_bank_seconds=p.time_bank_seconds,
+        duplicate_copies=p.duplicate_copies, rules=dict(p.rules)))
 
 
 def _hand_started(p: m.HandStarted) -> pb.Event:
@@ -151,7 +152,7 @@ def _hand_started(p: m.HandStarted) -> pb.Event:
         hand_number=p.hand_number, game=GAMES[p.game], game_code=p.game,
         button_seat=p.button_seat, your_seat=p.your_seat,
         seats=[seat_state(s) for s in p.seats], stakes=stakes(p.stakes, game=p.game),
-        deal_id=p.deal_id, game_hand_number=p.game_hand_number))
+        deal_id=p.deal_id, game_hand_number=p.game_hand_number, duplicate_copy=p.duplicate_copy))
 
 
 def _payload(payload: m.Payload) -> pb.Event:
@@ -195,7 +196,8 @@ def _payload(payload: m.Payload) -> pb.Event:
     if isinstance(payload, m.DuplicateCopyStarted):
         return pb.Event(duplicate_copy_started=pb.DuplicateCopyStarted(
             copy_index=payload.copy_index, copies_total=payload.copies_total,
-            deal_set_id=payload.deal_set_id, your_seat=payload.your_seat))
+            deal_set_id=payload.deal_set_id, your_seat=payload.your_seat,
+            seats=[seat_state(s) for s in payload.seats]))
     if isinstance(payload, m.GameChanged):
         return pb.Event(game_changed=pb.GameChanged(
             game=GAMES[payload.game], game_code=payload.game,
