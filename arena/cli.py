@@ -62,7 +62,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
     from arena.league.commands import run_worker
 
     return run_worker(args.store, name=args.name, listen=args.listen, advertise=args.advertise,
-                      tables=args.tables, log_dir=args.log_dir,
+                      tables=args.tables, tls=(args.tls_cert, args.tls_key), log_dir=args.log_dir,
                       metrics_port=args.metrics_port, metrics_addr=args.metrics_addr,
                       lease_seconds=args.lease_seconds, heartbeat_seconds=args.heartbeat_seconds,
                       exit_when_done=args.exit_when_done)
@@ -129,6 +129,8 @@ def build_parser() -> argparse.ArgumentParser:
     worker.add_argument("--advertise", default=None,
                         help="HOST:PORT other workers use to reach this one (default: the bound address)")
     worker.add_argument("--tables", type=int, default=4, help="tables dealt at once")
+    worker.add_argument("--tls-cert", default=None, help="PEM certificate: bots connect with TLS")
+    worker.add_argument("--tls-key", default=None, help="PEM private key of --tls-cert")
     worker.add_argument("--name", default=None, help="worker identity (default: host name and process id)")
     worker.add_argument("--log-dir", default="worker-logs", help="hand logs go to LOG_DIR/<league>/")
     worker.add_argument("--metrics-port", type=int, default=None, help="serve /metrics on this port")

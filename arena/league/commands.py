@@ -80,12 +80,13 @@ def _run_on_workers(run: LeagueRun, *, local_worker: bool, out: TextIO) -> bool:
 
 
 def run_worker(store_url: str, *, name: str | None, listen: str, advertise: str | None, tables: int,
-               log_dir: str, metrics_port: int | None,
+               tls: tuple[str | None, str | None] = (None, None), log_dir: str, metrics_port: int | None,
                metrics_addr: str, lease_seconds: float, heartbeat_seconds: float, exit_when_done: bool,
                out: TextIO = sys.stdout) -> int:
     """`arena worker`: play jobs of the PostgreSQL work queue until stopped."""
     from arena.league.worker import Worker, WorkerSettings, default_worker_name
     from arena.metrics import ArenaMetrics
+    from arena.server.config import TlsConfig
     from arena.storage.queue import WorkQueue
 
     if not is_postgres_url(store_url):
@@ -93,8 +94,13 @@ def run_worker(store_url: str, *, name: str | None, listen: str, advertise: str 
         return 2
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    cert, key = tls
+    if (cert is None) != (key is None):
+        out.write("arena worker: give both --tls-cert and --tls-key, or neither\n")
+        return 2
     settings = WorkerSettings(name=name or default_worker_name(), listen=listen, advertise=advertise,
                               tables=tables, log_dir=Path(log_dir),
+                              tls=None if cert is None or key is None else TlsConfig(Path(cert), Path(key)),
                               lease_seconds=lease_seconds, heartbeat_seconds=heartbeat_seconds,
                               exit_when_done=exit_when_done)
     store = open_store(store_url)

@@ -273,6 +273,9 @@ class LeagueRun:
                 store=self.store, store_match_id=store_id, scheduled=scheduled,
                 log_dir=config.log_dir, progress=progress, metrics=self.metrics,
                 on_copy_finished=self._copy_finished, in_flight=self.in_flight)
+            sinks[scheduled.match_id].log.catch_up(
+                [h.phh_text for h in self.store.completed_hands(store_id)
+                 if h.copy_index == scheduled.copy_index])
             initial_stacks = None
             if not config.rules.reset_stacks and next_number > 1:
                 initial_stacks = self._carried_stacks(store_id, scheduled)
@@ -341,17 +344,11 @@ class LeagueRun:
         league = self._league()
         return compute_leaderboard(self.store.iter_results(league.league_id))
 
-    def run(self, *, on_ready: Callable[[int], None] | None = None,
-            deal_sets: Collection[str] | None = None,
-            more_to_come: Callable[[], bool] | None = None) -> bool:
-        """Play what is left (of ``deal_sets`` only, when given); True when all of it is done.
-
-        ``more_to_come``: asked at the end; when true the bots' streams end UNAVAILABLE, not OK, so
-        the SDKs reconnect for the next matches (a worker between jobs).
-        """
+    def run(self, *, on_ready: Callable[[int], None] | None = None) -> bool:
+        """Play what is left; True when the whole schedule is done."""
         from arena.server.app import DealerServer, serve
 
-        prepared = self.prepare(deal_sets=deal_sets)
+        prepared = self.prepare()
         config = self.config
         metrics_server: MetricsServer | None = None
         if self.metrics is not None and config.metrics_port is not None:
@@ -383,8 +380,6 @@ class LeagueRun:
 
         def started(server: DealerServer) -> None:
             holder.append(server)
-            if more_to_come is not None:
-                server.more_to_come = more_to_come
             if self.metrics is not None:
                 metrics = self.metrics
                 server.lobby.rejection_observers.append(

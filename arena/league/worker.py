@@ -31,7 +31,7 @@ from arena.league.runner import LeagueRun, LeagueSink
 from arena.match.records import MatchSummary, PlayedHand
 from arena.metrics import ArenaMetrics
 from arena.server.app import DealerServer
-from arena.server.config import BotEntry, ServerConfig
+from arena.server.config import BotEntry, ServerConfig, TlsConfig
 from arena.server.relay import Relay
 from arena.storage import store as st
 from arena.storage.matchlog import safe_file_name
@@ -57,6 +57,7 @@ class WorkerSettings:
     league_id: int | None = None  # only this league's jobs
     exit_when_done: bool = False  # leave when the league (or every league) has no job left
     log_dir_per_league: bool = True  # logs in log_dir/<league>; False: in log_dir itself
+    tls: TlsConfig | None = None  # bots connect with TLS (relays between workers stay plaintext)
 
     def __post_init__(self) -> None:
         if not 0 < self.heartbeat_seconds < self.lease_seconds:
@@ -156,8 +157,8 @@ class Worker:
 
     async def _main(self, on_ready: Callable[[int], None] | None) -> bool:
         settings, state = self.settings, self._state
-        server = DealerServer(ServerConfig(listen=settings.listen, bots=(), matches=()), open_ended=True,
-                              max_tables_at_once=settings.tables)
+        server = DealerServer(ServerConfig(listen=settings.listen, bots=(), matches=(), tls=settings.tls),
+                              open_ended=True, max_tables_at_once=settings.tables)
         self.server = server
         loop = asyncio.get_running_loop()
         signals = (signal.SIGINT, signal.SIGTERM) if threading.current_thread() is threading.main_thread() \
@@ -180,7 +181,11 @@ class Worker:
         try:
             with Heartbeat(self.queue, settings.name, lambda: list(state.running),
                            settings.heartbeat_seconds):
+                polls = 0
                 while not state.stop:
+                    polls += 1
+                    if polls % 20 == 0:  # leagues enqueued since: their bots may connect here first
+                        await asyncio.to_thread(self._admit_known_bots, server)
                     await self._fill(server, address)
                     relay.want(await asyncio.to_thread(self.queue.remote_tables, relay.bots(), settings.name))
                     self._observe(server)

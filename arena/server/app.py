@@ -77,8 +77,6 @@ class DealerServer:
         self._server: grpc.aio.Server | None = None
         self._finished: asyncio.Future[None] | None = None
         self._stop_requested = False
-        # A worker between jobs: when this says so at the end, the bots are told to reconnect.
-        self.more_to_come: Callable[[], bool] = lambda: False
         self.port = 0
 
     async def start(self) -> int:
@@ -170,8 +168,6 @@ class DealerServer:
         """When trio is done: flush and close the streams, then stop gRPC."""
         await self.guest.wait()
         final = ShuttingDown("the server is shutting down") if self._stop_requested else None
-        if final is None and self.more_to_come():
-            final = ShuttingDown("these tables are done; reconnect for the next ones")
         await self.service.close_all(final, flush_seconds=self.config.limits.flush_on_close_seconds)
         await self.health.enter_graceful_shutdown()
         if self._server is not None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 import time
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -161,6 +162,14 @@ class MatchLog:
             self.paths.inflight.unlink(missing_ok=True)
         if self.events is not None:
             self.events.flush()
+
+    def catch_up(self, committed_phh_texts: Sequence[str]) -> int:
+        """Append hands the store has but the log lacks (the dealer died between the commit and
+        the append: the store is the record); returns how many were appended."""
+        missing = list(committed_phh_texts[self._hands.count:])
+        for text in missing:
+            self._hands.append(text)
+        return len(missing)
 
     def match_finished(self, summary: MatchSummary) -> None:
         self.close()
