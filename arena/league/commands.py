@@ -7,7 +7,7 @@ import sys
 from typing import TextIO
 
 from arena.league.config import load_league
-from arena.league.leaderboard import render_table, to_csv, to_json
+from arena.league.leaderboard import CsvTable, render_table, to_csv, to_json
 from arena.league.runner import LeagueRun
 
 
@@ -57,7 +57,8 @@ def league_status(path: str, *, out: TextIO = sys.stdout) -> int:
         run.close()
 
 
-def show_leaderboard(path: str, *, fmt: str, out: TextIO = sys.stdout) -> int:
+def show_leaderboard(path: str, *, fmt: str, table: CsvTable = "results",
+                     out: TextIO = sys.stdout) -> int:
     config = load_league(path)
     run = LeagueRun(config, out=out)
     try:
@@ -65,7 +66,7 @@ def show_leaderboard(path: str, *, fmt: str, out: TextIO = sys.stdout) -> int:
         if fmt == "json":
             out.write(to_json(board) + "\n")
         elif fmt == "csv":
-            out.write(to_csv(board))
+            out.write(to_csv(board, table=table))
         else:
             out.write(render_table(board) + "\n")
         return 0

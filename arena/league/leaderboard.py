@@ -12,6 +12,7 @@ from arena.engine.games import VARIANTS
 from arena.league.stats import ALL_GAMES, Z_95, Estimate, Leaderboard
 
 CsvTable = Literal["results", "crosstable", "rankings"]
+CSV_TABLES: tuple[CsvTable, ...] = ("results", "crosstable", "rankings")
 JSON_FORMAT_VERSION = 1
 
 
@@ -102,7 +103,7 @@ def to_dict(board: Leaderboard) -> dict[str, Any]:
 
 
 def to_json(board: Leaderboard, *, indent: int | None = 2) -> str:
-    return json.dumps(to_dict(board), indent=indent, allow_nan=False) + "\n"
+    return json.dumps(_clean(to_dict(board)), indent=indent, allow_nan=False) + "\n"
 
 
 CSV_HEADERS: dict[str, tuple[str, ...]] = {
@@ -115,13 +116,32 @@ CSV_HEADERS: dict[str, tuple[str, ...]] = {
 }
 
 
+ZERO_NOISE = 1e-9  # |x| below this is float noise around 0 (mbb values are far larger)
+
+
+def clean_number(value: float) -> float:
+    """A float for files: rounding noise around zero (``5e-15``) and ``-0.0`` become ``0.0``;
+    every other value is kept exactly."""
+    return 0.0 if abs(value) < ZERO_NOISE else value
+
+
+def _clean(value: Any) -> Any:
+    if isinstance(value, float):
+        return clean_number(value)
+    if isinstance(value, dict):
+        return {k: _clean(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_clean(v) for v in value]
+    return value
+
+
 def _cell(value: object) -> str:
-    """Empty for missing; floats in full precision (repr) so the file parses back exactly."""
+    """Empty for missing; floats without noise around 0, in the shortest form that parses back."""
     if value is None:
         return ""
     if isinstance(value, bool):
         return "true" if value else "false"
-    return repr(value) if isinstance(value, float) else str(value)
+    return repr(clean_number(value)) if isinstance(value, float) else str(value)
 
 
 def to_csv(board: Leaderboard, *, table: CsvTable = "results") -> str:

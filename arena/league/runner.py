@@ -24,7 +24,7 @@ from arena.engine.errors import ConfigError
 from arena.engine.phh import dumps_hand
 from arena.league.config import LeagueConfig
 from arena.league.eventlog import notice_json
-from arena.league.leaderboard import render_table, to_csv, to_json
+from arena.league.leaderboard import CSV_TABLES, render_table, to_csv, to_json
 from arena.league.schedule import ScheduledMatch, build_schedule
 from arena.league.stats import Leaderboard, compute_leaderboard
 from arena.match.live import HandRecord, MatchSpec, MatchSummary, SeatSpec
@@ -427,9 +427,13 @@ class LeagueRun:
         return complete
 
     def write_leaderboard_files(self, board: Leaderboard) -> list[Path]:
+        """``leaderboard.json``, ``.txt`` and one CSV per table: ``leaderboard.csv`` (results),
+        ``leaderboard-crosstable.csv``, ``leaderboard-rankings.csv``."""
         base = self.config.log_dir / "leaderboard"
-        paths = [Path(f"{base}.json"), Path(f"{base}.csv"), Path(f"{base}.txt")]
-        paths[0].write_text(to_json(board), encoding="utf-8")
-        paths[1].write_text(to_csv(board), encoding="utf-8")
-        paths[2].write_text(render_table(board), encoding="utf-8")
-        return paths
+        written = {Path(f"{base}.json"): to_json(board), Path(f"{base}.txt"): render_table(board)}
+        for table in CSV_TABLES:
+            name = f"{base}.csv" if table == "results" else f"{base}-{table}.csv"
+            written[Path(name)] = to_csv(board, table=table)
+        for path, text in written.items():
+            path.write_text(text, encoding="utf-8")
+        return list(written)

@@ -63,14 +63,8 @@ def load_sdk() -> Any:
         return importlib.import_module("arena_bot.cli")
 
 
-def run_bot(kind: str, *, server: str, token: str, name: str | None, tls_ca: str | None,
-            seed: int | None, reconnect_seconds: float) -> int:
+def run_bot(argv: list[str]) -> int:
+    """`arena bot ...` is the SDK's own command line (``arena-bot``), run in this process."""
     sdk = load_sdk()
-    logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
-                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
-    code: int = sdk.main([kind, "--server", server, "--token", token,
-                          *(["--name", name] if name else []),
-                          *(["--tls-ca", tls_ca] if tls_ca else []),
-                          *(["--seed", str(seed)] if seed is not None else []),
-                          "--reconnect-seconds", str(reconnect_seconds)])
+    code: int = sdk.main(argv)
     return code
