@@ -10,8 +10,9 @@ from arena.engine.errors import ArenaError, ConfigError
 from arena.engine.phh import PhhHand, iter_replays, load_file
 from arena.engine.rules import Rules
 from arena.engine.state import HandState
+from arena.storage.matchlog import match_seed_for
 from arena.storage.show import describe
-from arena.storage.verify import match_seed_for, verify_hand
+from arena.storage.verify import verify_hand
 
 
 class UsageError(ConfigError):
