@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import logging
 import sys
 from typing import TextIO
 
 from arena.league.config import load_league
 from arena.league.leaderboard import CsvTable, render_table, to_csv, to_json
 from arena.league.runner import LeagueRun
+from arena.server.commands import log_connections
 
 
 def run_league(path: str, *, listen: str | None = None, out: TextIO = sys.stdout) -> int:
@@ -17,8 +17,7 @@ def run_league(path: str, *, listen: str | None = None, out: TextIO = sys.stdout
         from dataclasses import replace
 
         config = replace(config, listen=listen)
-    logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
-                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    log_connections()
     run = LeagueRun(config, out=out)
     try:
         host = config.listen.rsplit(":", 1)[0]
@@ -36,6 +35,8 @@ def run_league(path: str, *, listen: str | None = None, out: TextIO = sys.stdout
             out.write(f"wrote {written}\n")
         out.write(f"hand logs: {config.log_dir}/*.phhs (verify with: arena replay FILE)\n")
         out.write(f"results store: {config.store}\n")
+        for forfeit in run.forfeited:
+            out.write(f"forfeited (bots absent at the start timeout): {forfeit}\n")
         if not complete:
             out.write("league interrupted: run the same command again to resume\n")
         return 0 if complete else 3

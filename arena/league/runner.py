@@ -43,16 +43,21 @@ class Progress:
     played_this_run: int = 0
     started: float = field(default_factory=time.perf_counter)
     net_by_bot: dict[str, int] = field(default_factory=dict)
+    waiting_for: tuple[str, ...] = ()  # bots that matches are waiting for now
+    forfeited: list[str] = field(default_factory=list)  # matches not played (absent = "forfeit")
 
     def line(self) -> str:
         elapsed = max(time.perf_counter() - self.started, 1e-9)
         rate = self.played_this_run / elapsed
         left = self.total_hands - self.done_hands
         eta = f"{left / rate:,.0f} s" if rate > 0 else "?"
-        top = sorted(self.net_by_bot.items(), key=lambda kv: -kv[1])[:4]
-        standings = "  ".join(f"{name} {net:+d}" for name, net in top)
-        return (f"hands {self.done_hands}/{self.total_hands}  {rate:,.1f} hands/s  ETA {eta}"
-                f"  |  {standings}")
+        standings = ", ".join(f"{name} {net:+d}" for name, net in
+                              sorted(self.net_by_bot.items(), key=lambda kv: -kv[1]))
+        text = (f"hands {self.done_hands}/{self.total_hands}, {rate:,.1f} hands/s, ETA {eta}"
+                f" | chips won: {standings or 'none yet'}")
+        if self.waiting_for:
+            text += f" | waiting for: {', '.join(self.waiting_for)}"
+        return text
 
 
 def _now() -> datetime:
@@ -139,7 +144,11 @@ class LeagueSink:
         self.log.match_finished(summary)
         if self._table_open and self.metrics is not None:
             self.metrics.table_ended()
-        if not summary.aborted:
+        if summary.not_started == "forfeited":  # absent = "forfeit": never dealt, never resumed
+            self.progress.forfeited.append(f"{self.scheduled.match_id} ({', '.join(summary.absent_bots)})")
+            if self.store.get_match(self.store_match_id).status is st.MatchStatus.RUNNING:
+                self.store.abort_match(self.store_match_id)
+        elif not summary.aborted:
             self.on_copy_finished(self.scheduled, summary)
 
 
@@ -170,6 +179,7 @@ class LeagueRun:
             seats_per_table=config.seats_per_table, duplicate=config.duplicate, seed=config.seed,
             tables=config.tables, hero=config.hero, rounds=config.rounds)
         self._copies_left: dict[str, int] = {}
+        self.forfeited: list[str] = []  # "match (absent bots)" of this run, absent = "forfeit"
 
     def close(self) -> None:
         self.store.close()
@@ -244,7 +254,7 @@ class LeagueRun:
                 config.hands_per_match, scheduled.seed, config.start_timeout_seconds,
                 first_hand=next_number - 1, copy_index=scheduled.copy_index,
                 copies_total=scheduled.copies, deal_set_id=scheduled.deal_set,
-                initial_stacks=initial_stacks))
+                initial_stacks=initial_stacks, absent=config.absent))
         self._store_ids = store_ids
         for deal_set, left in list(self._copies_left.items()):
             if left == 0:
@@ -327,8 +337,12 @@ class LeagueRun:
             interactive = self.out.isatty()
             while True:
                 await asyncio.sleep(0.5 if interactive else 5.0)
+                if holder:
+                    prepared.progress.waiting_for = tuple(sorted(
+                        {name for table in holder[0].tables if table.waiting
+                         for name in table.missing_bots()}))
                 line = prepared.progress.line()
-                self.out.write(("\r" + line + "   ") if interactive else line + "\n")
+                self.out.write(("\r" + line + "\x1b[K") if interactive else line + "\n")
                 self.out.flush()
                 if self.metrics is not None and holder:
                     connected = sum(1 for b in config.bots
@@ -353,7 +367,8 @@ class LeagueRun:
                     task.cancel()
                     with contextlib.suppress(asyncio.CancelledError):
                         await task
-            return not result.stopped_early and not any(s.aborted for s in result.summaries)
+            return not result.stopped_early and not any(s.aborted and not s.not_started
+                                                        for s in result.summaries)
 
         try:
             complete = asyncio.run(main())
@@ -361,6 +376,7 @@ class LeagueRun:
             if metrics_server is not None:
                 metrics_server.stop()
         self.out.write("\n" + prepared.progress.line() + "\n")
+        self.forfeited = prepared.progress.forfeited
         return complete
 
     def write_leaderboard_files(self, board: Leaderboard) -> list[Path]:

@@ -39,7 +39,7 @@ from arena.match.records import (
     TableStats,
 )
 from arena.match.rotation import engine_order, game_for_hand, next_button
-from arena.match.spec import MatchSpec
+from arena.match.spec import AbsentPolicy, MatchSpec
 
 log = logging.getLogger("arena.match")
 
@@ -57,6 +57,13 @@ class _HandRun:
     absent: list[int] = field(default_factory=list)
     decisions: int = 0
     trigger: float | None = None
+
+
+class _NotStarted(Exception):
+    def __init__(self, kind: str, absent: list[str]) -> None:
+        super().__init__(kind)
+        self.kind = kind
+        self.absent = tuple(absent)
 
 
 class LiveTable:
@@ -90,6 +97,7 @@ class LiveTable:
         self._hands_played = 0
         self._button_draw: tuple[tuple[int, Card], ...] = ()
         self.summary: MatchSummary | None = None
+        self.waiting = False  # True while it waits for its bots before the first hand
 
     @property
     def seat_count(self) -> int:
@@ -105,19 +113,29 @@ class LiveTable:
         """Play the match; on cancellation void the running hand and end the match aborted."""
         task_status.started()
         reason = "the server is shutting down"
+        not_started: _NotStarted | None = None
         try:
             await self._play()
             reason = ""
+        except _NotStarted as exc:
+            not_started = exc
         except Exception as exc:  # a dealer bug ends this match only, never the others
             log.exception("match %s failed", self.spec.match_id)
             reason = f"dealer error: {type(exc).__name__}: {exc}"
         finally:
-            summary = self._end(reason)
+            summary = (self._end(reason) if not_started is None
+                       else self._end_unstarted(not_started))
         return summary
 
     async def _play(self) -> None:
         spec = self.spec
-        await self._wait_for_seats()
+        missing = await self._wait_for_seats()
+        if missing and spec.absent is not AbsentPolicy.CHECK_FOLD:
+            raise _NotStarted("postponed" if spec.absent is AbsentPolicy.WAIT else "forfeited",
+                              missing)
+        if missing:
+            log.info("match %s: dealing without %s (absent = check_fold)", spec.match_id,
+                     ", ".join(missing))
         self._publish_each(self._match_started, hand_id="")
         if spec.copies_total > 1:
             self._publish_each(lambda p: m.DuplicateCopyStarted(
@@ -145,11 +163,26 @@ class LiveTable:
                 previous = game
             await self._play_hand(index, game, button, in_play)
 
-    async def _wait_for_seats(self) -> None:
-        with trio.move_on_after(self.spec.start_timeout_seconds):
-            while not all(p.is_connected for p in self._presences):
-                self._changed = trio.Event()
-                await self._changed.wait()
+    def missing_bots(self) -> list[str]:
+        """Names of this match's bots that are not connected now."""
+        return [seat.name for seat, presence in zip(self.spec.seats, self._presences, strict=True)
+                if not presence.is_connected]
+
+    async def _wait_for_seats(self) -> list[str]:
+        """Wait up to the start timeout for every bot; the names still missing then."""
+        missing = self.missing_bots()
+        if missing:
+            log.info("match %s: waiting up to %g s for %s", self.spec.match_id,
+                     self.spec.start_timeout_seconds, ", ".join(missing))
+        self.waiting = True
+        try:
+            with trio.move_on_after(self.spec.start_timeout_seconds):
+                while not all(p.is_connected for p in self._presences):
+                    self._changed = trio.Event()
+                    await self._changed.wait()
+        finally:
+            self.waiting = False
+        return self.missing_bots()
 
     def _draw_button(self, eligible: list[int]) -> int:
         """RULES.md §2: the highest card of a one-card draw gets the button (suits break ties)."""
@@ -286,15 +319,39 @@ class LiveTable:
         summary = MatchSummary(spec.match_id, spec.seed, self._hands_played, results,
                                bool(reason), reason, self._button_draw, self.stats)
         self.summary = summary
-        for seat, presence in enumerate(self._presences):
-            if self._presence_changed in presence.listeners:
-                presence.listeners.remove(self._presence_changed)
-            ref = SeatRef(spec.match_id, seat)
-            if ref in presence.seats:
-                presence.seats.remove(ref)
+        self._release_seats()
         if self.sink is not None:
             self.sink.match_finished(summary)
         return summary
+
+    def _end_unstarted(self, why: _NotStarted) -> MatchSummary:
+        """No hand was dealt (and the bots were told nothing): postponed or forfeited."""
+        spec = self.spec
+        names = ", ".join(why.absent)
+        reason = (f"postponed: {names} not connected after {spec.start_timeout_seconds:g} s"
+                  if why.kind == "postponed" else f"forfeited: {names} not connected after "
+                                                  f"{spec.start_timeout_seconds:g} s")
+        log.info("match %s %s", spec.match_id, reason)
+        results = tuple(self._seat_result(p) for p in range(self.seat_count))
+        summary = MatchSummary(spec.match_id, spec.seed, 0, results, True, reason, (), self.stats,
+                               not_started=why.kind, absent_bots=why.absent)
+        self.summary = summary
+        self._release_seats()
+        if self.sink is not None and not summary.postponed:  # a postponed match comes back
+            self.sink.match_finished(summary)
+        return summary
+
+    def _release_seats(self) -> None:
+        for seat, presence in enumerate(self._presences):
+            if self._presence_changed in presence.listeners:
+                presence.listeners.remove(self._presence_changed)
+            ref = SeatRef(self.spec.match_id, seat)
+            if ref in presence.seats:
+                presence.seats.remove(ref)
+
+    def again(self) -> LiveTable:
+        """A fresh table for the same match and sink (after a postponement)."""
+        return LiveTable(self.spec, self._lobby, sink=self.sink)
 
     def _seat_result(self, seat: int) -> m.MatchSeatResult:
         nets = self._hand_nets[seat]

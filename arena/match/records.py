@@ -149,6 +149,14 @@ class MatchSummary:
     abort_reason: str
     button_draw: tuple[tuple[int, Card], ...]  # (seat, card) of the first-button draw
     stats: TableStats
+    # Not started because bots were missing at the start timeout: "postponed" (it will be
+    # dealt later) or "forfeited"; ``absent_bots`` names them. No hand was dealt.
+    not_started: str = ""
+    absent_bots: tuple[str, ...] = ()
+
+    @property
+    def postponed(self) -> bool:
+        return self.not_started == "postponed"
 
 
 class MatchSink(Protocol):

@@ -16,11 +16,19 @@ from arena.server.config import load_config
 SDK_DIR = Path(__file__).resolve().parents[2] / "bots" / "python"
 
 
+def log_connections() -> None:
+    """Warnings from everywhere; connects, disconnects, refused streams and waits for bots too,
+    each line with its time (stderr)."""
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
+                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    for name in ("arena.server", "arena.match"):
+        logging.getLogger(name).setLevel(logging.INFO)
+
+
 def run_serve(config_path: str, *, listen: str | None = None, log_dir: str | None = None,
               out: TextIO = sys.stdout) -> int:
     config = load_config(config_path, listen=listen, log_dir=log_dir)
-    logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
-                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    log_connections()
     host = config.listen.rsplit(":", 1)[0]
 
     def ready(port: int) -> None:
