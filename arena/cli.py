@@ -56,6 +56,19 @@ def cmd_bot(args: argparse.Namespace) -> int:
     return run_bot(argv + (["--verbose"] if args.verbose else []))
 
 
+def cmd_practice(args: argparse.Namespace) -> int:
+    from arena.practice import run_practice
+
+    return run_practice(args.bot, hands=args.hands, games=_csv(args.games),
+                        opponents=_csv(args.opponents) or [], seed=args.seed, out_dir=args.out,
+                        rule_overrides=args.set or [], connect_seconds=args.connect_seconds,
+                        show_worst=args.worst)
+
+
+def _csv(text: str | None) -> list[str] | None:
+    return [part.strip() for part in text.split(",") if part.strip()] if text else None
+
+
 def cmd_league(args: argparse.Namespace) -> int:
     from arena.league.commands import league_status, run_league
 
@@ -123,6 +136,27 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument("--listen", default=None, help="HOST:PORT, overrides the config's")
     srv.add_argument("--log-dir", default=None, help="log directory, overrides the config's")
     srv.set_defaults(func=cmd_serve)
+
+    practice = command("practice", "a practice match of your bot against built-in bots on a local "
+                                   "dealer, then your biggest losing hands")
+    practice.add_argument("--bot", required=True, metavar="BOT",
+                          help="your bot: file.py:function or module:function (run through "
+                               "`arena bot`), or a command that gets --server HOST:PORT --token "
+                               "TOKEN appended (or substituted for {server} and {token})")
+    practice.add_argument("--hands", type=int, default=50, help="hands to play")
+    practice.add_argument("--games", default=None,
+                          help="comma-separated games, e.g. FT,FR (none: the whole H.O.R.S.E. rotation)")
+    practice.add_argument("--opponents", default="rules,call",
+                          help="built-in bots at the table (1 to 7 of rules, call, random)")
+    practice.add_argument("--seed", type=int, default=1,
+                          help="match seed: the same seed deals the same cards")
+    practice.add_argument("--out", default=None,
+                          help="directory for the hand log (none: a new temporary directory)")
+    practice.add_argument("--connect-seconds", type=float, default=60.0,
+                          help="how long to wait for your bot to connect")
+    practice.add_argument("--worst", type=int, default=5, help="losing hands to list")
+    practice.add_argument("--set", action="append", metavar="KEY=VALUE", help=rules_help)
+    practice.set_defaults(func=cmd_practice)
 
     bot = command("bot", "run a Python bot (an example or your own module:function) against a dealer")
     bot.add_argument("bot", metavar="BOT", help="random, call, rules, or your function as "
