@@ -131,14 +131,21 @@ class LeagueSink:
         players = hand.context.players
         timings = hand.timings
         metrics.hand_played(hand.state.variant.code.value)
-        for total, think in zip(timings.action_seconds, timings.think_seconds, strict=False):
+        seats = timings.action_seats or (None,) * len(timings.action_seconds)
+        for total, think, seat in zip(timings.action_seconds, timings.think_seconds, seats,
+                                      strict=False):
             # The bot reports its think time (-1 when it does not); the rest is the network.
             think_s = think if think >= 0 else 0.0
-            metrics.decision(think_s, max(0.0, total - think_s))
-        for counts, reason in ((timings.timeouts, "timeout"), (timings.absent, "absent")):
-            for seat, count in enumerate(counts):
-                for _ in range(count):
-                    metrics.timeout(reason, bot=players[seat] if seat < len(players) else None)
+            bot = players[seat] if seat is not None and seat < len(players) else None
+            metrics.decision(think_s, max(0.0, total - think_s), bot=bot)
+        for seat, bot in enumerate(players):
+            timeouts, absent, _rejected, disconnects = timings.faults(seat)
+            for _ in range(timeouts):
+                metrics.timeout("timeout", bot=bot)
+            for _ in range(absent):
+                metrics.timeout("absent", bot=bot)
+            for _ in range(disconnects):
+                metrics.disconnected(bot=bot)
 
     def match_finished(self, summary: MatchSummary) -> None:
         self.log.match_finished(summary)

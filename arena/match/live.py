@@ -28,6 +28,7 @@ from arena.engine.rules import Rules
 from arena.engine.state import HandState
 from arena.match import messages as m
 from arena.match.clock import DecisionClock
+from arena.match.explain import explained
 from arena.match.feed import FeedItem, HandFeed, Private
 from arena.match.lobby import Lobby, Presence, SeatRef
 from arena.match.records import (
@@ -53,8 +54,11 @@ class _HandRun:
     action_seconds: list[float] = field(default_factory=list)
     think_seconds: list[float] = field(default_factory=list)
     wire_seconds: list[float] = field(default_factory=list)
+    action_seats: list[int] = field(default_factory=list)  # engine seat of each answered decision
     timeouts: list[int] = field(default_factory=list)
     absent: list[int] = field(default_factory=list)
+    rejected: list[int] = field(default_factory=list)
+    disconnects: list[int] = field(default_factory=list)
     decisions: int = 0
     trigger: float | None = None
 
@@ -87,6 +91,7 @@ class LiveTable:
             presence.listeners.append(self._presence_changed)
             self._presences.append(presence)
         self._changed = trio.Event()
+        self._connected = [p.is_connected for p in self._presences]
         self._stacks = (list(spec.initial_stacks) if spec.initial_stacks is not None
                         else [spec.rules.starting_stack] * n)
         self._net = [0] * n
@@ -105,6 +110,13 @@ class LiveTable:
 
     def _presence_changed(self) -> None:
         self._changed.set()
+        run = self._hand
+        for seat, presence in enumerate(self._presences):
+            connected = presence.is_connected
+            if self._connected[seat] and not connected and run is not None \
+                    and seat in run.ctx.order:
+                run.disconnects[run.ctx.order.index(seat)] += 1
+            self._connected[seat] = connected
 
     # ------------------------------------------------------------------ running
 
@@ -209,7 +221,8 @@ class LiveTable:
             rules=rules, deal_id=f"{spec.deal_set_id or spec.match_id}/deal-{index + 1}")
         feed = HandFeed(state, ctx, lambda p: self._presences[p].is_connected)
         n = state.seat_count
-        run = _HandRun(index, state, feed, ctx, timeouts=[0] * n, absent=[0] * n)
+        run = _HandRun(index, state, feed, ctx, timeouts=[0] * n, absent=[0] * n,
+                       rejected=[0] * n, disconnects=[0] * n)
         self._hand = run
         if self.sink is not None:
             self.sink.hand_started(spec.match_id, index + 1)
@@ -270,8 +283,10 @@ class LiveTable:
         except ArenaError as exc:
             now = trio.current_time()
             self.stats.rejected += 1
-            presence.deliver(m.Rejection(reply.decision_id, exc, reply, True,
-                                         clock.total_left(now)))
+            run.rejected[engine_seat] += 1
+            legal = state.legal_actions() if not state.is_over else None
+            presence.deliver(m.Rejection(reply.decision_id, explained(exc, legal, run.ctx.order),
+                                         reply, True, clock.total_left(now)))
             return False
         now = trio.current_time()
         seat = run.ctx.order[engine_seat]
@@ -280,6 +295,7 @@ class LiveTable:
         self.stats.answered += 1
         self.stats.answer_seconds.append(elapsed)
         run.action_seconds.append(round(elapsed, 4))
+        run.action_seats.append(engine_seat)
         run.think_seconds.append(round(reply.think_seconds, 4)
                                  if reply.think_seconds is not None else -1.0)
         run.wire_seconds.append(round(reply.wire_seconds, 4)
@@ -367,7 +383,8 @@ class LiveTable:
         timings = DecisionTimings(
             action_seconds=tuple(run.action_seconds), wire_seconds=tuple(run.wire_seconds),
             think_seconds=tuple(run.think_seconds), timeouts=tuple(run.timeouts),
-            absent=tuple(run.absent))
+            absent=tuple(run.absent), action_seats=tuple(run.action_seats),
+            rejected=tuple(run.rejected), disconnects=tuple(run.disconnects))
         return PlayedHand(run.ctx, run.state, timings, void_reason)
 
     # ------------------------------------------------------------------ telling the seats
