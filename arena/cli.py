@@ -184,7 +184,7 @@ def build_parser() -> argparse.ArgumentParser:
     board.add_argument("file", help="the league file (TOML)")
     board.add_argument("--format", default="table", choices=("table", "json", "csv"),
                        help="output format")
-    board.add_argument("--table", default="results", choices=CSV_TABLES,
+    board.add_argument("--table", default="results", choices=(*CSV_TABLES, "faults"),
                        help="with --format csv: which table")
     board.set_defaults(func=cmd_leaderboard)
     return parser

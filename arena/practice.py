@@ -129,16 +129,17 @@ async def _play(config: ServerConfig, bot: str, tokens: dict[str, str], names: l
     finally:
         for task in built_in:
             task.cancel()
-        with contextlib.suppress(ProcessLookupError):
-            if proc.returncode is None:
-                await asyncio.sleep(0.5)  # the bot sees the stream end and exits by itself
-        if proc.returncode is None:
+        stopped = False
+        try:  # the bot sees its stream end and exits by itself
+            await asyncio.wait_for(proc.wait(), 10)
+        except TimeoutError:
+            stopped = True
             with contextlib.suppress(ProcessLookupError):
                 proc.terminate()
         code = await proc.wait()
         err = (await stderr_task).decode(errors="replace")
         await asyncio.gather(*built_in, return_exceptions=True)
-    return (result.summaries[0] if result.summaries else None), code, err
+    return (result.summaries[0] if result.summaries else None), (None if stopped else code), err
 
 
 def _report(summary: MatchSummary, log_dir: Path, show_worst: int, out: TextIO) -> None:

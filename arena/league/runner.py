@@ -21,7 +21,14 @@ from arena.engine import phh
 from arena.engine.errors import ConfigError
 from arena.engine.phh import dumps_hand
 from arena.league.config import LeagueConfig
-from arena.league.leaderboard import CSV_TABLES, render_table, to_csv, to_json
+from arena.league.leaderboard import (
+    CSV_TABLES,
+    faults_csv,
+    render_faults,
+    render_table,
+    to_csv,
+    to_json,
+)
 from arena.league.schedule import ScheduledMatch, build_schedule
 from arena.league.stats import Leaderboard, compute_leaderboard
 from arena.match.messages import Notice
@@ -109,7 +116,7 @@ class LeagueSink:
                 phh_text=text, started_at=self._started_at, voided_at=_now()))
         else:
             seats = tuple(st.SeatResult(k, players[k], state.stacks[k] - state.starting_stacks[k],
-                                        state.stacks[k])
+                                        state.stacks[k], *hand.timings.faults(k))
                           for k in range(len(players)))
             self.store.record_hand(st.HandRecord(
                 match_id=self.store_match_id, hand_number=hand.hand_number,
@@ -388,12 +395,19 @@ class LeagueRun:
 
     def write_leaderboard_files(self, board: Leaderboard) -> list[Path]:
         """``leaderboard.json``, ``.txt`` and one CSV per table: ``leaderboard.csv`` (results),
-        ``leaderboard-crosstable.csv``, ``leaderboard-rankings.csv``."""
+        ``leaderboard-crosstable.csv``, ``leaderboard-rankings.csv``, ``leaderboard-faults.csv``."""
         base = self.config.log_dir / "leaderboard"
-        written = {Path(f"{base}.json"): to_json(board), Path(f"{base}.txt"): render_table(board)}
+        faults = self.faults()
+        written = {Path(f"{base}.json"): to_json(board, faults=faults),
+                   Path(f"{base}.txt"): render_table(board) + "\n" + render_faults(faults)}
         for table in CSV_TABLES:
             name = f"{base}.csv" if table == "results" else f"{base}-{table}.csv"
             written[Path(name)] = to_csv(board, table=table)
+        written[Path(f"{base}-faults.csv")] = faults_csv(faults)
         for path, text in written.items():
             path.write_text(text, encoding="utf-8")
         return list(written)
+
+    def faults(self) -> list[st.FaultCounts]:
+        """Per bot and match: timeouts, absent decisions, rejected replies, disconnects."""
+        return self.store.fault_counts(self._league().league_id)

@@ -150,8 +150,8 @@ def test_every_table_is_written_as_csv(tmp_path: Path) -> None:
     finally:
         run.close()
     names = sorted(p.name for p in written)
-    assert names == ["leaderboard-crosstable.csv", "leaderboard-rankings.csv", "leaderboard.csv",
-                     "leaderboard.json", "leaderboard.txt"]
+    assert names == ["leaderboard-crosstable.csv", "leaderboard-faults.csv", "leaderboard-rankings.csv",
+                     "leaderboard.csv", "leaderboard.json", "leaderboard.txt"]
     for table in CSV_TABLES:
         name = "leaderboard.csv" if table == "results" else f"leaderboard-{table}.csv"
         header = (tmp_path / "league-logs" / name).read_text().splitlines()[0]

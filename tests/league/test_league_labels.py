@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import time
 import urllib.request
 from pathlib import Path
@@ -9,6 +11,7 @@ from pathlib import Path
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+from arena.league.commands import show_leaderboard
 from tests.league.test_league_e2e import LeagueProcess, write_league
 
 pytestmark = pytest.mark.timeout(180)
@@ -53,3 +56,10 @@ def test_league_decisions_and_faults_are_labelled_per_bot(tmp_path: Path) -> Non
     finally:
         run.server.terminate()
         run.wait(timeout=60)
+    # The store counted them per bot and match: the leaderboard's faults table says so.
+    out = io.StringIO()
+    assert show_leaderboard(str(league), fmt="csv", table="faults", out=out) == 0
+    rows = list(csv.DictReader(io.StringIO(out.getvalue())))
+    alpha = [r for r in rows if r["bot"] == "alpha"]
+    assert sum(int(r["absent_decisions"]) for r in alpha) > 0, rows
+    assert all(int(r["absent_decisions"]) == 0 for r in rows if r["bot"] == "beta"), rows
