@@ -135,3 +135,14 @@ def test_every_option_has_help_with_its_default() -> None:
     text = run("simulate", "--help").stdout
     assert "hands to play (default: 1000)" in text
     assert "(default: None)" not in text
+
+
+def test_the_demos_random_bots_are_seeded() -> None:
+    """`make demo` prints the same leaderboard every run: no bot draws from an unseeded RNG."""
+    from arena.demo import BOTS, bot_command
+
+    seeds = []
+    for name, kind in BOTS:
+        command = bot_command("python", name, kind, "127.0.0.1:1", "t" * 12)
+        seeds.append(command[command.index("--seed") + 1])
+    assert len(set(seeds)) == len(BOTS)  # each random bot its own sequence

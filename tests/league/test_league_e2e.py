@@ -229,6 +229,9 @@ def test_sigkill_mid_league_then_resume(tmp_path: Path, reset_stacks: bool) -> N
         for hand in hands:
             assert sum(s.net_chips for s in hand.seats) == 0
         assert all(v.reason.startswith("misdeal") for v in voids)
+    status = subprocess.run([sys.executable, "-m", "arena.cli", "league", "status", str(league)],
+                            cwd=tmp_path, env=env(), capture_output=True, text=True, timeout=60)
+    assert f"{len(hands)} of 60 hands played, {len(voids)} void (misdeals" in status.stdout, status.stdout
     logged = tomllib.loads((tmp_path / "logs" / "r1-t1.phhs").read_text())
     assert len(logged) == len(hands)
     if not reset_stacks:
