@@ -13,7 +13,7 @@ import grpc
 from arena import __version__
 from arena.match import messages as m
 from arena.match.lobby import Lobby
-from arena.server import convert
+from arena.server import convert, wire
 from arena.server.auth import TokenBook
 from arena.server.bridge import TrioGuest
 from arena.server.config import Limits
@@ -54,7 +54,7 @@ class DealerService:
         self._lobby = lobby
         self._guest = guest
         self._limits = limits
-        self._encoder = convert.Encoder(cache_size=4096)
+        self._encoder = wire.Encoder(cache_size=4096)
         self.stats = TransportStats()
         self._connections: dict[str, Connection] = {}
         self._accepting = True
@@ -146,7 +146,7 @@ class DealerService:
             reply = convert.reply(message.action_reply, now,
                                   conn.wire_seconds(message.action_reply.decision_id, now))
             fallback = message.action_reply.fallback
-            if fallback != pb.FALLBACK_NONE:
+            if fallback != pb.FALLBACK_UNSPECIFIED:
                 log.info("bot %s: decision %s answered by its SDK's check/fold fallback (%s)",
                          conn.bot_id, message.action_reply.decision_id,
                          _FALLBACK_WHY.get(fallback, "unknown reason"))

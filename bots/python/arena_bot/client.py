@@ -178,7 +178,7 @@ async def _answer(bot: BotFunction, request: pb.DecisionRequest) -> tuple[pb.Bot
     return _reply(request, chosen, time.perf_counter() - started), False
 
 
-_FALLBACKS = {"": pb.FALLBACK_NONE, "rejected": pb.FALLBACK_AFTER_REJECTION,
+_FALLBACKS = {"": pb.FALLBACK_UNSPECIFIED, "rejected": pb.FALLBACK_AFTER_REJECTION,
               "exception": pb.FALLBACK_AFTER_EXCEPTION}
 
 
