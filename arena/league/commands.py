@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import dataclasses
-import logging
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import Literal, TextIO
 
 from arena.league.config import LeagueConfig, load_league
-from arena.league.leaderboard import render_table, to_csv, to_json
+from arena.league.leaderboard import CsvTable, faults_csv, render_faults, render_table, to_csv, to_json
 from arena.league.runner import LeagueRun
 from arena.metrics import start_metrics_server
+from arena.server.commands import log_connections
 from arena.storage.store import is_postgres_url, open_store, shown_location
 
 
@@ -28,8 +28,7 @@ def run_league(path: str, *, listen: str | None = None, store: str | None = None
     config = _load(path, store)
     if listen is not None:
         config = dataclasses.replace(config, listen=listen)
-    logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
-                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    log_connections()
     run = LeagueRun(config, out=out)
     try:
         if is_postgres_url(config.store):
@@ -53,11 +52,13 @@ def _finish(run: LeagueRun, complete: bool, out: TextIO) -> int:
     """The leaderboard, its files, and where everything is."""
     config = run.config
     board = run.leaderboard()
-    out.write("\n" + render_table(board) + "\n")
+    out.write("\n" + render_table(board) + "\n" + render_faults(run.faults()))
     for written in run.write_leaderboard_files(board):
         out.write(f"wrote {written}\n")
     out.write(f"hand logs: {config.log_dir}/*.phhs (verify with: arena replay FILE)\n")
     out.write(f"results store: {shown_location(config.store)}\n")
+    for forfeit in run.forfeited:
+        out.write(f"forfeited (bots absent at the start timeout): {forfeit}\n")
     if not complete:
         out.write("league interrupted: run the same command again to resume\n")
     return 0 if complete else 3
@@ -90,10 +91,10 @@ def run_worker(store_url: str, *, name: str | None, listen: str, advertise: str 
     from arena.storage.queue import WorkQueue
 
     if not is_postgres_url(store_url):
-        out.write("arena worker: --store must be a postgresql:// URL (workers share one database)\n")
+        out.write("arena worker: --store (or $ARENA_STORE) must be a postgresql:// URL: workers share "
+                  "one database\n")
         return 2
-    logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
-                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    log_connections()
     cert, key = tls
     if (cert is None) != (key is None):
         out.write("arena worker: give both --tls-cert and --tls-key, or neither\n")
@@ -134,26 +135,32 @@ def league_status(path: str, *, store: str | None = None, out: TextIO = sys.stdo
     run = LeagueRun(config, out=out)
     try:
         prepared = run.prepare()
+        voids = sum(len(run.store.void_hands(match_id)) for match_id in prepared.store_ids.values())
         out.write(f"league {config.name!r}: {prepared.progress.done_hands} of "
-                  f"{prepared.progress.total_hands} hands played; "
-                  f"{len(prepared.specs)} of {len(run.schedule)} matches still to play\n")
-        out.write(render_table(run.leaderboard()) + "\n")
+                  f"{prepared.progress.total_hands} hands played, {voids} void (misdeals: every chip "
+                  f"went back; not counted); {len(prepared.specs)} of {len(run.schedule)} matches "
+                  "still to play\n")
+        out.write(render_table(run.leaderboard()) + "\n" + render_faults(run.faults()))
         return 0
     finally:
         run.close()
 
 
-def show_leaderboard(path: str, *, fmt: str, store: str | None = None, out: TextIO = sys.stdout) -> int:
+def show_leaderboard(path: str, *, fmt: str, table: CsvTable | Literal["faults"] = "results",
+                     store: str | None = None, out: TextIO = sys.stdout) -> int:
     config = _load(path, store)
     run = LeagueRun(config, out=out)
     try:
         board = run.leaderboard()
         if fmt == "json":
-            out.write(to_json(board) + "\n")
+            out.write(to_json(board, faults=run.faults()) + "\n")
         elif fmt == "csv":
-            out.write(to_csv(board))
+            if table == "faults":
+                out.write(faults_csv(run.faults()))
+            else:
+                out.write(to_csv(board, table=table))
         else:
-            out.write(render_table(board) + "\n")
+            out.write(render_table(board) + "\n" + render_faults(run.faults()))
         return 0
     finally:
         run.close()

@@ -59,7 +59,7 @@ class DealerServer:
         `close_intake`; a worker's server lives across many jobs."""
         self.config = config
         self.open_ended = open_ended
-        self._intake: trio.MemorySendChannel[LiveTable] | None = None
+        self._intake: trio.MemorySendChannel[int] | None = None
         self.lobby = Lobby()
         self.guest = TrioGuest()
         self.tables: list[LiveTable] = []
@@ -78,6 +78,7 @@ class DealerServer:
         self._finished: asyncio.Future[None] | None = None
         self._stop_requested = False
         self.port = 0
+        self.postponements = 0  # matches put back because their bots were not all connected
 
     async def start(self) -> int:
         """Bind, start gRPC and the trio tables; returns the bound port."""
@@ -121,28 +122,35 @@ class DealerServer:
         limit = self._max_tables_at_once or max(1, len(self.tables))
         limiter = trio.CapacityLimiter(limit)
 
-        async def run_one(table: LiveTable) -> None:
-            async with limiter:
-                await table.run()
+        async def run_one(index: int) -> None:
+            while True:
+                async with limiter:
+                    summary = await self.tables[index].run()
+                if not summary.postponed:
+                    return
+                # Bots missing (absent = "wait"): give the slot to the matches queued behind
+                # this one (the limiter is FIFO), then deal this match when its turn comes again.
+                self.postponements += 1
+                self.tables[index] = self.tables[index].again()
+                await trio.lowlevel.checkpoint()
 
         async with trio.open_nursery() as nursery:
-            for table in self.tables:  # in schedule order: the limiter is first come, first served
-                nursery.start_soon(run_one, table)
+            for index in range(len(self.tables)):  # in schedule order: first come, first served
+                nursery.start_soon(run_one, index)
                 await trio.lowlevel.checkpoint()
             if self.open_ended:
-                send, receive = trio.open_memory_channel[LiveTable](1000)
+                send, receive = trio.open_memory_channel[int](1000)
                 self._intake = send
                 async with receive:
-                    async for table in receive:
-                        nursery.start_soon(run_one, table)
+                    async for index in receive:  # tables added by add_match
+                        nursery.start_soon(run_one, index)
 
     def add_match(self, spec: MatchSpec, sink: MatchSink | None) -> bool:
         """Deal one more match (an open-ended server); False when it no longer takes matches."""
         if self._intake is None or self._stop_requested:
             return False
-        table = LiveTable(spec, self.lobby, sink=sink)
-        self.tables.append(table)
-        return self.guest.call_soon(self._intake.send_nowait, table)
+        self.tables.append(LiveTable(spec, self.lobby, sink=sink))
+        return self.guest.call_soon(self._intake.send_nowait, len(self.tables) - 1)
 
     def close_intake(self) -> None:
         """No more matches: the server ends when the running ones have."""
