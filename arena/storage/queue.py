@@ -59,7 +59,7 @@ class WorkQueue:
               league_id: int | None = None) -> list[Job]:
         """Take up to ``limit`` queued jobs, or running ones whose worker's lease ran out."""
         league_filter = "" if league_id is None else "AND league_id = ? "
-        params: tuple[object, ...] = (worker, lease_seconds)
+        params: tuple[object, ...] = (worker, worker, lease_seconds)  # never its own: it still holds them
         params += () if league_id is None else (league_id,)
         with self.store.transaction(write=True) as db:
             rows = db.execute(
@@ -67,7 +67,8 @@ class WorkQueue:
                 f"heartbeat_at = {_NOW}, "
                 "address = NULL, tables = NULL "
                 "WHERE job_id IN (SELECT job_id FROM jobs "
-                f"WHERE (status = 'queued' OR (status = 'running' AND heartbeat_at < {_NOW} - ?)) "
+                "WHERE (status = 'queued' OR (status = 'running' AND worker <> ? "
+                f"AND heartbeat_at < {_NOW} - ?)) "
                 f"{league_filter}ORDER BY job_id LIMIT ? FOR UPDATE SKIP LOCKED) "
                 "RETURNING job_id, league_id, match_id, deal_set, claims", (*params, limit)).fetchall()
         return sorted((Job(r["job_id"], r["league_id"], r["match_id"], r["deal_set"], r["claims"])

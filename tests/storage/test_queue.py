@@ -1,0 +1,94 @@
+"""The PostgreSQL work queue: concurrent claims never share a job, a silent worker's job is claimed
+again by another worker (never by itself), heartbeats keep jobs, completion is by the holder."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+import arena.storage.tokens as tokens_module
+from arena.engine.errors import ConfigError
+from arena.storage.postgres import PostgresStore
+from arena.storage.queue import WorkQueue
+from arena.storage.sqlite import SqliteStore
+from tests.pgserver import PostgresServer
+
+
+@pytest.fixture(autouse=True)
+def cheap_token_hash(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tokens_module, "_SCRYPT_N", 2**8)
+
+
+def queue_with_jobs(url: str, jobs: int) -> tuple[WorkQueue, int]:
+    store = PostgresStore(url)
+    store.register_bot("a", "token-a")
+    store.register_bot("b", "token-b")
+    league = store.create_league("L", "")
+    matches = [store.create_match(league.league_id, seat_bots=("a", "b"), games=("FT",)) for _ in range(jobs)]
+    queue = WorkQueue(store)
+    assert queue.enqueue(league.league_id, [(f"r{k}", m.match_id) for k, m in enumerate(matches)]) == jobs
+    assert queue.enqueue(league.league_id, [("r0", matches[0].match_id)]) == 0  # idempotent
+    return queue, league.league_id
+
+
+def test_concurrent_claims_never_share_a_job(postgres: PostgresServer) -> None:
+    url = postgres.new_database()
+    _, league_id = queue_with_jobs(url, 30)
+    claimed: dict[str, list[int]] = {}
+
+    def work(name: str) -> None:
+        queue = WorkQueue(PostgresStore(url))
+        mine = claimed.setdefault(name, [])
+        while jobs := queue.claim(name, lease_seconds=60):
+            mine += [j.job_id for j in jobs]
+
+    threads = [threading.Thread(target=work, args=(f"w{k}",)) for k in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    everything = sorted(j for jobs in claimed.values() for j in jobs)
+    assert everything == sorted(set(everything)) and len(everything) == 30  # each exactly once
+    queue = WorkQueue(PostgresStore(url))
+    assert queue.depth(league_id) == {"queued": 0, "running": 30, "done": 0}
+
+
+def test_a_silent_workers_job_is_claimed_again_by_another(postgres: PostgresServer) -> None:
+    queue, league_id = queue_with_jobs(postgres.new_database(), 1)
+    [job] = queue.claim("w1", lease_seconds=0.5)
+    assert queue.claim("w2", lease_seconds=0.5) == []  # w1's lease is fresh
+    time.sleep(0.7)
+    assert queue.claim("w1", lease_seconds=0.5) == []  # never its own: it still plays it
+    assert queue.heartbeat("w1", [job.job_id]) == {job.job_id}
+    assert queue.claim("w2", lease_seconds=0.5) == []  # the heartbeat renewed the lease
+    time.sleep(0.7)
+    [again] = queue.claim("w2", lease_seconds=0.5)
+    assert (again.job_id, again.claims) == (job.job_id, 2)
+    assert queue.heartbeat("w1", [job.job_id]) == set()  # w1 learns it lost the job
+    assert not queue.complete("w1", job.job_id)
+    assert queue.complete("w2", job.job_id)
+    assert queue.depth(league_id) == {"queued": 0, "running": 0, "done": 1}
+
+
+def test_hands_in_flight_and_announced_tables(postgres: PostgresServer) -> None:
+    queue, _ = queue_with_jobs(postgres.new_database(), 1)
+    [job] = queue.claim("w1", lease_seconds=30)
+    assert queue.hand_in_flight(job.match_id, 0) is None
+    queue.hand_started(job.match_id, 0, 7)
+    queue.hand_started(job.match_id, 0, 8)
+    assert queue.hand_in_flight(job.match_id, 0) == 8
+    queue.announce("w1", job.job_id, "10.0.0.1:50051", ["r0-c1", "r0-c2"])
+    assert queue.remote_tables(["a", "b"], "w2") == {
+        "a": {"10.0.0.1:50051": ["r0-c1", "r0-c2"]}, "b": {"10.0.0.1:50051": ["r0-c1", "r0-c2"]}}
+    assert queue.remote_tables(["a"], "w1") == {}  # its own tables are not remote
+
+
+def test_the_queue_needs_postgresql(tmp_path: object) -> None:
+    from pathlib import Path
+
+    store = SqliteStore(Path(str(tmp_path)) / "x.sqlite")
+    with pytest.raises(ConfigError, match="PostgreSQL"):
+        WorkQueue(store)
+    store.close()
