@@ -31,7 +31,13 @@ from arena.match.spec import MatchSpec, SeatSpec
 from arena.metrics import ArenaMetrics, MetricsServer, rejection_reason, start_metrics_server
 from arena.server.config import BotEntry, ServerConfig
 from arena.storage.errors import NotFound
-from arena.storage.matchlog import MatchLog, MatchLogPaths, clear_in_flight, hand_in_flight
+from arena.storage.matchlog import (
+    MatchLog,
+    MatchLogPaths,
+    catch_up,
+    clear_in_flight,
+    hand_in_flight,
+)
 from arena.storage.records import HandRecord, League, MatchStatus, SeatResult, VoidHand
 from arena.storage.sqlite import SqliteStore
 
@@ -104,23 +110,25 @@ class LeagueSink:
                 copy_index=self.scheduled.copy_index, deal_id=ctx.deal_id, game_code=game,
                 small_bet_chips=small_bet, button_seat=button_engine, reason=hand.void_reason,
                 phh_text=text, started_at=self._started_at, voided_at=_now()))
-        else:
-            seats = tuple(SeatResult(k, players[k], state.stacks[k] - state.starting_stacks[k],
-                                        state.stacks[k])
-                          for k in range(len(players)))
-            self.store.record_hand(HandRecord(
-                match_id=self.store_match_id, hand_number=hand.hand_number,
-                copy_index=self.scheduled.copy_index, deal_id=ctx.deal_id, game_code=game,
-                small_bet_chips=small_bet, button_seat=button_engine, seats=seats, phh_text=text,
-                started_at=self._started_at, finished_at=_now()))
-            for seat in seats:
-                self.progress.net_by_bot[seat.bot] = self.progress.net_by_bot.get(seat.bot, 0) \
-                    + seat.net_chips
-            self.progress.done_hands += 1
-            self.progress.played_this_run += 1
-            if self.metrics is not None:
-                self._observe(hand)
+            self.log.write_hand(hand, text)
+            return
+        seats = tuple(SeatResult(k, players[k], state.stacks[k] - state.starting_stacks[k],
+                                 state.stacks[k])
+                      for k in range(len(players)))
+        self.store.record_hand(HandRecord(
+            match_id=self.store_match_id, hand_number=hand.hand_number,
+            copy_index=self.scheduled.copy_index, deal_id=ctx.deal_id, game_code=game,
+            small_bet_chips=small_bet, button_seat=button_engine, seats=seats, phh_text=text,
+            started_at=self._started_at, finished_at=_now()))
+        # Right after the commit; a kill in between is repaired on resume (matchlog.catch_up).
         self.log.write_hand(hand, text)
+        for seat in seats:
+            self.progress.net_by_bot[seat.bot] = self.progress.net_by_bot.get(seat.bot, 0) \
+                + seat.net_chips
+        self.progress.done_hands += 1
+        self.progress.played_this_run += 1
+        if self.metrics is not None:
+            self._observe(hand)
 
     def _observe(self, hand: PlayedHand) -> None:
         metrics = self.metrics
@@ -228,6 +236,11 @@ class LeagueRun:
             progress.done_hands += done
             if scheduled.deal_set in finished:
                 continue
+            committed = sorted((h for h in self.store.completed_hands(store_id)
+                                if h.copy_index == scheduled.copy_index),
+                               key=lambda h: h.hand_number)
+            catch_up(MatchLogPaths.of(config.log_dir, scheduled.match_id),
+                     [h.phh_text for h in committed])
             next_number = self.store.next_hand_number(store_id, copy_index=scheduled.copy_index)
             next_number = self._void_interrupted(scheduled, store_id, next_number)
             self._copies_left[scheduled.deal_set] = self._copies_left.get(scheduled.deal_set, 0) + 1
