@@ -23,11 +23,11 @@ from arena.engine.events import (
     UncalledBetReturned,
 )
 from arena.engine.pots import build_pots
+from arena.engine.shown import shown_value
 from arena.engine.state import HandState
 from arena.match import messages as m
 from arena.match.clock import DecisionClock
 from arena.match.records import HandContext
-from arena.match.showdown import shown_value
 
 _POST_KINDS = {
     "ante": m.RecordKind.POST_ANTE,
