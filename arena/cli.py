@@ -63,6 +63,14 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
     return show_leaderboard(args.file, fmt=args.format)
 
 
+def cmd_tournament(args: argparse.Namespace) -> int:
+    from arena.league.tourney_commands import run_tournament, show_standings
+
+    if args.action == "run":
+        return run_tournament(args.file, listen=args.listen, simulate=args.simulate)
+    return show_standings(args.file, fmt=args.format)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="arena", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -110,6 +118,15 @@ def build_parser() -> argparse.ArgumentParser:
     board.add_argument("file", help="the league file (TOML)")
     board.add_argument("--format", default="table", choices=("table", "json", "csv"))
     board.set_defaults(func=cmd_leaderboard)
+
+    tour = sub.add_parser("tournament", help="run a tournament of connected bots, or its standings")
+    tour.add_argument("action", choices=("run", "standings"))
+    tour.add_argument("file", help="the tournament file (TOML)")
+    tour.add_argument("--listen", default=None, help="HOST:PORT, overrides the file")
+    tour.add_argument("--simulate", default=None, choices=("random", "call"),
+                      help="play in-process with this built-in policy instead of bots")
+    tour.add_argument("--format", default="table", choices=("table", "json", "csv"))
+    tour.set_defaults(func=cmd_tournament)
     return parser
 
 

@@ -100,7 +100,7 @@ def test_balancing_invariants(case: tuple[list[Table], int]) -> None:
         m.reason == "break" for m in moves), "only a broken table's player may move twice"
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.large_base_example])
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.large_base_example])
 @given(st.integers(2, 60), st.integers(3, 9), st.integers(0, 2**32), st.data())
 def test_busting_players_keeps_every_table_playable(players: int, max_seats: int, seed: int,
                                                     data: st.DataObject) -> None:
