@@ -21,16 +21,18 @@ import trio
 
 from arena.engine.errors import ArenaError, ConfigError
 from arena.engine.phh import dumps_hand
-from arena.league.runner import PhhAppender
 from arena.league.tourney_config import TournamentConfig
 from arena.league.tourney_results import results_document, write_private, write_results
-from arena.match.live import HandRecord, LiveTable, MatchSpec, MatchSummary, SeatSpec
+from arena.match.live import LiveTable
 from arena.match.lobby import Lobby
+from arena.match.records import MatchSummary, PlayedHand, phh_fields
+from arena.match.spec import MatchSpec, SeatSpec
 from arena.match.tourney.event import EventSpec, EventState, HandOutcome, HandPlan, RoundReport
 from arena.match.tourney.formats import FormatResult, run_format
 from arena.match.tourney.levels import rules_for_level
 from arena.metrics import ArenaMetrics, TournamentSnapshot, start_metrics_server
 from arena.server.config import BotEntry, ServerConfig
+from arena.storage.matchlog import PhhAppender
 
 STATE_FILE = "state.json"
 MAX_VOIDS_PER_EVENT = 50  # a dealer that cannot finish hands ends the run instead of looping
@@ -49,13 +51,13 @@ class _HandSink:
         self.absent = tuple(p for p in self.plan.players
                             if not self.lobby.presence(p).is_connected)
 
-    def hand_finished(self, record: HandRecord) -> None:
+    def hand_finished(self, hand: PlayedHand) -> None:
         plan = self.plan
-        fields = dict(record.fields)
+        fields = phh_fields(hand)
         fields.update(_event=plan.event_id, _table=plan.table, _table_hand=plan.hand,
                       _round=plan.round, _level=plan.level_index + 1,
                       _players_left=plan.players_left)
-        self.run.hand_done(plan, fields, voided=record.voided)
+        self.run.hand_done(plan, fields, voided=hand.voided)
 
     def match_finished(self, summary: MatchSummary) -> None:
         return None
@@ -126,7 +128,7 @@ class TournamentRun:
                 continue
             appender = self._appenders.get(path)
             if appender is None:
-                appender = self._appenders[path] = PhhAppender(path)
+                appender = self._appenders[path] = PhhAppender(path, fresh=False)
                 if path.exists() and path.read_text(encoding="utf-8").endswith(text):
                     continue  # logged just before the kill
             appender.append(text)
@@ -331,6 +333,8 @@ class TournamentRun:
         try:
             result = asyncio.run(serve(server_config, on_ready=on_ready, driver=drive))
         finally:
+            for appender in self._appenders.values():
+                appender.close()
             if metrics_server is not None:
                 metrics_server.stop()
         return self.finished and not result.stopped_early

@@ -19,7 +19,7 @@ from arena.match.policies import make_policy
 from arena.match.tourney.event import EventSpec, EventState, HandOutcome, RoundReport
 from arena.match.tourney.formats import TournamentFormat
 from arena.match.tourney.levels import Level, doubling
-from arena.match.tourney.simulate import PlayedHand, play_events, play_hand, simulate_tournament
+from arena.match.tourney.simulate import SimulatedHand, play_events, play_hand, simulate_tournament
 
 HORSE = ("FT", "FO/8", "FR", "F7S", "F7S/8")
 
@@ -40,7 +40,7 @@ def test_27_bot_horse_freezeout_keeps_every_invariant(seed: int) -> None:
     reports: list[RoundReport] = []
     games = set()
 
-    def on_hand(played: PlayedHand) -> None:
+    def on_hand(played: SimulatedHand) -> None:
         plan = played.plan
         games.add(plan.game)
         assert plan.game == HORSE[plan.level_index % 5]  # the game changes with the level

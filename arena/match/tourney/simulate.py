@@ -19,12 +19,12 @@ MAX_ROUNDS = 100_000  # levels double, so real tournaments end long before this
 
 
 @dataclass(frozen=True, slots=True)
-class PlayedHand:
+class SimulatedHand:
     plan: HandPlan
     state: HandState
 
 
-HandObserver = Callable[[PlayedHand], None]
+HandObserver = Callable[[SimulatedHand], None]
 RoundObserver = Callable[[EventState, RoundReport], None]
 
 
@@ -61,7 +61,7 @@ def play_events(specs: list[EventSpec], *, rules: Rules, policies: Mapping[str, 
             for plan in state.plans(elapsed_seconds=time.monotonic() - started):
                 outcome, hand = play_hand(plan, rules=rules, policies=policies, absent=absent)
                 if on_hand is not None:
-                    on_hand(PlayedHand(plan, hand))
+                    on_hand(SimulatedHand(plan, hand))
                 report = state.record(outcome)
                 if report is not None and on_round is not None:
                     on_round(state, report)
