@@ -197,12 +197,14 @@ def build_parser() -> argparse.ArgumentParser:
     board.set_defaults(func=cmd_leaderboard)
 
     tour = sub.add_parser("tournament", help="run a tournament of connected bots, or its standings")
-    tour.add_argument("action", choices=("run", "standings"))
+    tour.add_argument("action", choices=("run", "standings"),
+                      help="run (resumable) or standings")
     tour.add_argument("file", help="the tournament file (TOML)")
     tour.add_argument("--listen", default=None, help="HOST:PORT, overrides the file")
     tour.add_argument("--simulate", default=None, choices=("random", "call"),
                       help="play in-process with this built-in policy instead of bots")
-    tour.add_argument("--format", default="table", choices=("table", "json", "csv"))
+    tour.add_argument("--format", default="table", choices=("table", "json", "csv"),
+                      help="standings output (default: %(default)s)")
     tour.set_defaults(func=cmd_tournament)
     return parser
 
