@@ -37,8 +37,16 @@ from arena.match.rotation import game_for_hand
 from arena.match.spec import MatchSpec, SeatSpec
 from arena.metrics import ArenaMetrics, MetricsServer, rejection_reason, start_metrics_server
 from arena.server.config import BotEntry, ServerConfig
-from arena.storage import store as st
-from arena.storage.matchlog import MatchLog, MatchLogPaths, clear_in_flight, hand_in_flight
+from arena.storage.errors import NotFound
+from arena.storage.matchlog import (
+    MatchLog,
+    MatchLogPaths,
+    catch_up,
+    clear_in_flight,
+    hand_in_flight,
+)
+from arena.storage.records import FaultCounts, HandRecord, League, MatchStatus, SeatResult, VoidHand
+from arena.storage.store import Match, ResultsStore, open_store
 
 
 @dataclass
@@ -83,7 +91,7 @@ class InFlightBook(Protocol):
 class LeagueSink:
     """A :class:`~arena.match.records.MatchSink` for one scheduled copy: store, match log, metrics."""
 
-    def __init__(self, *, store: st.ResultsStore, store_match_id: int, scheduled: ScheduledMatch,
+    def __init__(self, *, store: ResultsStore, store_match_id: int, scheduled: ScheduledMatch,
                  log_dir: Path, progress: Progress, metrics: ArenaMetrics | None,
                  on_copy_finished: Callable[[ScheduledMatch, MatchSummary], None],
                  in_flight: InFlightBook | None = None) -> None:
@@ -122,28 +130,30 @@ class LeagueSink:
         game = state.variant.code.value
         small_bet = state.stakes.small_bet
         if hand.voided:
-            self.store.void_hand(st.VoidHand(
+            self.store.void_hand(VoidHand(
                 match_id=self.store_match_id, hand_number=hand.hand_number,
                 copy_index=self.scheduled.copy_index, deal_id=ctx.deal_id, game_code=game,
                 small_bet_chips=small_bet, button_seat=button_engine, reason=hand.void_reason,
                 phh_text=text, started_at=self._started_at, voided_at=_now()))
-        else:
-            seats = tuple(st.SeatResult(k, players[k], state.stacks[k] - state.starting_stacks[k],
-                                        state.stacks[k], *hand.timings.faults(k))
-                          for k in range(len(players)))
-            self.store.record_hand(st.HandRecord(
-                match_id=self.store_match_id, hand_number=hand.hand_number,
-                copy_index=self.scheduled.copy_index, deal_id=ctx.deal_id, game_code=game,
-                small_bet_chips=small_bet, button_seat=button_engine, seats=seats, phh_text=text,
-                started_at=self._started_at, finished_at=_now()))
-            for seat in seats:
-                self.progress.net_by_bot[seat.bot] = self.progress.net_by_bot.get(seat.bot, 0) \
-                    + seat.net_chips
-            self.progress.done_hands += 1
-            self.progress.played_this_run += 1
-            if self.metrics is not None:
-                self._observe(hand)
+            self.log.write_hand(hand, text)
+            return
+        seats = tuple(SeatResult(k, players[k], state.stacks[k] - state.starting_stacks[k],
+                                 state.stacks[k], *hand.timings.faults(k))
+                      for k in range(len(players)))
+        self.store.record_hand(HandRecord(
+            match_id=self.store_match_id, hand_number=hand.hand_number,
+            copy_index=self.scheduled.copy_index, deal_id=ctx.deal_id, game_code=game,
+            small_bet_chips=small_bet, button_seat=button_engine, seats=seats, phh_text=text,
+            started_at=self._started_at, finished_at=_now()))
+        # Right after the commit; a kill in between is repaired on resume (matchlog.catch_up).
         self.log.write_hand(hand, text)
+        for seat in seats:
+            self.progress.net_by_bot[seat.bot] = self.progress.net_by_bot.get(seat.bot, 0) \
+                + seat.net_chips
+        self.progress.done_hands += 1
+        self.progress.played_this_run += 1
+        if self.metrics is not None:
+            self._observe(hand)
 
     def _observe(self, hand: PlayedHand) -> None:
         metrics = self.metrics
@@ -173,7 +183,7 @@ class LeagueSink:
             self.metrics.table_ended()
         if summary.not_started == "forfeited":  # absent = "forfeit": never dealt, never resumed
             self.progress.forfeited.append(f"{self.scheduled.match_id} ({', '.join(summary.absent_bots)})")
-            if self.store.get_match(self.store_match_id).status is st.MatchStatus.RUNNING:
+            if self.store.get_match(self.store_match_id).status is MatchStatus.RUNNING:
                 self.store.abort_match(self.store_match_id)
         elif not summary.aborted:
             self.on_copy_finished(self.scheduled, summary)
@@ -181,7 +191,7 @@ class LeagueSink:
 
 @dataclass
 class PreparedLeague:
-    league: st.League
+    league: League
     specs: list[MatchSpec]
     sinks: dict[str, LeagueSink]
     progress: Progress
@@ -192,7 +202,7 @@ class LeagueRun:
     """Prepare (resume) a league from its store, then play what is left."""
 
     def __init__(self, config: LeagueConfig, *, out: TextIO = sys.stdout,
-                 store: st.ResultsStore | None = None, metrics: ArenaMetrics | None = None,
+                 store: ResultsStore | None = None, metrics: ArenaMetrics | None = None,
                  in_flight: InFlightBook | None = None) -> None:
         """``store``, ``metrics`` and ``in_flight`` are given by a worker that shares them between
         leagues; by default the league opens its own store and metrics."""
@@ -204,7 +214,7 @@ class LeagueRun:
         if store is None:
             if isinstance(config.store, Path):
                 config.store.parent.mkdir(parents=True, exist_ok=True)
-            store = st.open_store(config.store)
+            store = open_store(config.store)
         self.store = store
         if metrics is None and config.metrics_port is not None:
             metrics = ArenaMetrics()
@@ -217,14 +227,14 @@ class LeagueRun:
             seats_per_table=config.seats_per_table, duplicate=config.duplicate, seed=config.seed,
             tables=config.tables, hero=config.hero, rounds=config.rounds)
         self._copies_left: dict[str, int] = {}
-        self._checked_league: st.League | None = None
+        self._checked_league: League | None = None
         self.forfeited: list[str] = []  # "match (absent bots)" of this run, absent = "forfeit"
 
     def close(self) -> None:
         if self._own_store:
             self.store.close()
 
-    def _league(self) -> st.League:
+    def _league(self) -> League:
         if self._checked_league is not None:
             return self._checked_league  # tokens were checked once (scrypt is slow on purpose)
         config = self.config
@@ -234,7 +244,7 @@ class LeagueRun:
         for bot in config.bots:
             try:
                 self.store.get_bot(bot.name)
-            except st.NotFound:
+            except NotFound:
                 self.store.register_bot(bot.name, bot.token)
                 continue
             if not self.store.verify_bot_token(bot.name, bot.token):
@@ -243,7 +253,7 @@ class LeagueRun:
         self._checked_league = league
         return league
 
-    def ensure_matches(self) -> tuple[st.League, dict[str, st.Match]]:
+    def ensure_matches(self) -> tuple[League, dict[str, Match]]:
         """The league and one store match per deal set (a duplicate block), created when missing."""
         config = self.config
         league = self._league()
@@ -252,7 +262,7 @@ class LeagueRun:
         for scheduled in self.schedule:
             if scheduled.deal_set not in deal_sets:
                 deal_sets.append(scheduled.deal_set)
-        matches: dict[str, st.Match] = {}
+        matches: dict[str, Match] = {}
         for k, deal_set in enumerate(deal_sets):
             first = next(s for s in self.schedule if s.deal_set == deal_set)
             if k < len(existing):
@@ -270,7 +280,7 @@ class LeagueRun:
         league, matches = self.ensure_matches()
         store_ids = {deal_set: match.match_id for deal_set, match in matches.items()}
         finished = {deal_set for deal_set, match in matches.items()
-                    if match.status is not st.MatchStatus.RUNNING}
+                    if match.status is not MatchStatus.RUNNING}
         schedule = [s for s in self.schedule if deal_sets is None or s.deal_set in deal_sets]
         progress = Progress(total_hands=len(schedule) * config.hands_per_match)
         specs: list[MatchSpec] = []
@@ -287,6 +297,11 @@ class LeagueRun:
             progress.done_hands += done
             if scheduled.deal_set in finished:
                 continue
+            committed = sorted((h for h in self.store.completed_hands(store_id)
+                                if h.copy_index == scheduled.copy_index),
+                               key=lambda h: h.hand_number)
+            catch_up(MatchLogPaths.of(config.log_dir, scheduled.match_id),
+                     [h.phh_text for h in committed])
             next_number = self.store.next_hand_number(store_id, copy_index=scheduled.copy_index)
             next_number = self._void_interrupted(scheduled, store_id, next_number)
             self._copies_left[scheduled.deal_set] = self._copies_left.get(scheduled.deal_set, 0) + 1
@@ -297,9 +312,6 @@ class LeagueRun:
                 store=self.store, store_match_id=store_id, scheduled=scheduled,
                 log_dir=config.log_dir, progress=progress, metrics=self.metrics,
                 on_copy_finished=self._copy_finished, in_flight=self.in_flight)
-            sinks[scheduled.match_id].log.catch_up(
-                [h.phh_text for h in self.store.completed_hands(store_id)
-                 if h.copy_index == scheduled.copy_index])
             initial_stacks = None
             if not config.rules.reset_stacks and next_number > 1:
                 initial_stacks = self._carried_stacks(store_id, scheduled)
@@ -339,7 +351,7 @@ class LeagueRun:
             return next_number
         if number >= next_number:
             game = game_for_hand(self.config.rules, number - 1, len(scheduled.seats))
-            self.store.void_hand(st.VoidHand(
+            self.store.void_hand(VoidHand(
                 match_id=store_id, hand_number=number, copy_index=scheduled.copy_index,
                 deal_id=f"{scheduled.deal_set}/deal-{number}", game_code=game,
                 small_bet_chips=self.config.rules.small_bet, button_seat=0,
@@ -361,7 +373,7 @@ class LeagueRun:
         match_seed = seed if seed is not None else next(
             s.seed for s in self.schedule if s.deal_set == deal_set)
         match_id = self._store_ids[deal_set]
-        if self.store.get_match(match_id).status is st.MatchStatus.RUNNING:
+        if self.store.get_match(match_id).status is MatchStatus.RUNNING:
             self.store.finish_match(match_id, str(match_seed))
 
     def leaderboard(self) -> Leaderboard:
@@ -451,6 +463,6 @@ class LeagueRun:
             path.write_text(text, encoding="utf-8")
         return list(written)
 
-    def faults(self) -> list[st.FaultCounts]:
+    def faults(self) -> list[FaultCounts]:
         """Per bot and match: timeouts, absent decisions, rejected replies, disconnects."""
         return self.store.fault_counts(self._league().league_id)

@@ -163,14 +163,6 @@ class MatchLog:
         if self.events is not None:
             self.events.flush()
 
-    def catch_up(self, committed_phh_texts: Sequence[str]) -> int:
-        """Append hands the store has but the log lacks (the dealer died between the commit and
-        the append: the store is the record); returns how many were appended."""
-        missing = list(committed_phh_texts[self._hands.count:])
-        for text in missing:
-            self._hands.append(text)
-        return len(missing)
-
     def match_finished(self, summary: MatchSummary) -> None:
         self.close()
         if summary.aborted and self.resumable:
@@ -215,6 +207,18 @@ def match_seed_for(hands_path: Path) -> int | None:
     if not isinstance(seed, int):
         raise MalformedInput(f"{result}: no integer 'match_seed'")
     return seed
+
+
+def catch_up(paths: MatchLogPaths, committed_hands: Sequence[str]) -> int:
+    """Append to a resumed hand log the hands the results store committed that the log lacks
+    (the dealer can be killed between the two writes); ``committed_hands`` are the PHH texts in
+    hand order. Returns how many were appended."""
+    appender = PhhAppender(paths.hands, fresh=False)
+    missing = committed_hands[appender.count:]
+    for text in missing:
+        appender.append(text)
+    appender.close()
+    return len(missing)
 
 
 def hand_in_flight(paths: MatchLogPaths, *, unreadable: int) -> int | None:
