@@ -170,7 +170,8 @@ def test_a_worker_killed_mid_match_loses_and_repeats_nothing(tmp_path: Path,
     url = postgres.new_database()
     hands_per_match = 40
     league = write_league(tmp_path, BOTS, store=url, hands_per_match=hands_per_match, tables_at_once=2)
-    cluster = Cluster(league, workers=2, connect={bot: "w2" for bot, _ in BOTS})  # w1's seats relayed
+    cluster = Cluster(league, workers=2, connect={bot: "w2" for bot, _ in BOTS},  # w1's seats relayed
+                      lease_seconds=5.0)
     try:
         deadline = time.monotonic() + 120
         while True:  # until w1 has recorded a few hands of its job
@@ -191,7 +192,7 @@ def test_a_worker_killed_mid_match_loses_and_repeats_nothing(tmp_path: Path,
     assert all(status == "done" for _, status, _, _ in jobs)
     for match_id, _, worker, claims in jobs:
         if (match_id,) in killed:
-            assert (worker, claims) == ("w2", 2)  # re-claimed by the survivor
+            assert worker == "w2" and claims >= 2  # re-claimed by the survivor
     assert query(url, "SELECT COUNT(*) FROM matches WHERE status <> 'finished'") == [(0,)]
     rows = query(url, "SELECT match_id, copy_index, hand_number, status FROM hands")
     numbers: dict[tuple[object, object], list[object]] = defaultdict(list)
