@@ -23,6 +23,7 @@ from arena.engine.errors import ArenaError, ConfigError
 from arena.engine.phh import dumps_hand
 from arena.league.tourney_config import TournamentConfig
 from arena.league.tourney_results import results_document, write_private, write_results
+from arena.league.tourney_store import TournamentStore, hand_entry
 from arena.match.live import LiveTable
 from arena.match.lobby import Lobby
 from arena.match.records import MatchSummary, PlayedHand, phh_fields
@@ -80,6 +81,7 @@ class TournamentRun:
         # Finished hands whose PHH text is not yet in the logs: saved with the state (the commit
         # point), so a kill between the two never loses or doubles a logged hand.
         self.unlogged: list[tuple[str, str]] = []
+        self.store: TournamentStore | None = None
         self.metrics = ArenaMetrics() if config.metrics_port is not None else None
         if self.metrics is not None:
             for bot in config.bots:
@@ -120,6 +122,10 @@ class TournamentRun:
     def flush_logs(self) -> None:
         """Append the committed hands to their PHH logs (once: a resumed run checks the tail)."""
         for name, text in self.unlogged:
+            if name == "@store":
+                if self.store is not None:
+                    self.store.record(json.loads(text))
+                continue
             path = self.config.log_dir / name
             if not name.endswith(".phhs"):
                 if not (path.exists() and path.read_text(encoding="utf-8").endswith(text)):
@@ -136,7 +142,12 @@ class TournamentRun:
 
     def hand_done(self, plan: HandPlan, fields: dict[str, Any], *, voided: bool) -> None:
         suffix = ".void.phhs" if voided else ".phhs"
-        self.unlogged.append((f"{plan.event_id}-t{plan.table}{suffix}", dumps_hand(fields)))
+        text = dumps_hand(fields)
+        self.unlogged.append((f"{plan.event_id}-t{plan.table}{suffix}", text))
+        if not voided:
+            entry = hand_entry(hand_id=plan.hand_id, fields=fields, phh_text=text, seed=plan.seed,
+                               finished_at=time.time())
+            self.unlogged.append(("@store", json.dumps(entry, separators=(",", ":"))))
         if self.metrics is not None and not voided:
             self.metrics.hand_played(plan.game)
             for key, reason in (("_timeouts", "timeout"), ("_absent", "absent")):
@@ -323,6 +334,8 @@ class TournamentRun:
         if self.metrics is not None and config.metrics_port is not None:
             metrics_server = start_metrics_server(config.metrics_port, self.metrics.registry)
             self.out.write(f"metrics: {metrics_server.url}\n")
+        self.store = TournamentStore(config.store, name=config.name, source_toml=config.source_toml,
+                                     bots=config.bots)
         server_config = ServerConfig(
             listen=config.listen,
             bots=tuple(BotEntry(b.name, b.name, b.token) for b in config.bots), matches=())
@@ -335,6 +348,7 @@ class TournamentRun:
         finally:
             for appender in self._appenders.values():
                 appender.close()
+            self.store.close()
             if metrics_server is not None:
                 metrics_server.stop()
         return self.finished and not result.stopped_early
