@@ -26,6 +26,7 @@ from arena.league.tourney_results import results_document, write_private, write_
 from arena.league.tourney_store import TournamentStore, hand_entry
 from arena.match.live import LiveTable
 from arena.match.lobby import Lobby
+from arena.match.messages import TournamentInfo
 from arena.match.records import MatchSummary, PlayedHand, phh_fields
 from arena.match.spec import MatchSpec, SeatSpec
 from arena.match.tourney.event import EventSpec, EventState, HandOutcome, HandPlan, RoundReport
@@ -253,16 +254,31 @@ class TournamentRun:
                 self.out.flush()
             async with trio.open_nursery() as nursery:
                 for plan in plans:
-                    nursery.start_soon(self._play_hand, state, plan, lobby)
+                    info = self._info(state, plan, elapsed)
+                    nursery.start_soon(self._play_hand, state, plan, info, lobby)
         self.log_event("event_finished", event=event_id, places=state.places(),
                        survivors=[list(pc) for pc in state.survivors()])
         self.commit()
 
-    async def _play_hand(self, state: EventState, plan: HandPlan, lobby: Lobby) -> None:
+    def _info(self, state: EventState, plan: HandPlan, elapsed_seconds: float) -> TournamentInfo:
+        """What the bots are told of the tournament with this hand (`MatchStarted.tournament`)."""
+        level, clock = plan.level, state.clock
+        at_round = clock.started_hand + level.hands + 1 if level.hands is not None else 0
+        in_seconds = (max(0.0, clock.started_seconds + level.seconds - elapsed_seconds)
+                      if level.seconds is not None and level.hands is None else 0.0)
+        return TournamentInfo(
+            self.config.name, plan.event_id, state.spec.title or plan.event_id, plan.table,
+            plan.hand, plan.round, plan.level_index + 1, level.small_blind, level.big_blind,
+            level.ante, at_round, in_seconds, plan.players_left, len(state.tables),
+            tuple((m.player, m.from_table, m.to_table, r, m.reason) for r, m in state.moves),
+            tuple((e.player, e.place, e.round) for e in state.eliminations))
+
+    async def _play_hand(self, state: EventState, plan: HandPlan, info: TournamentInfo,
+                         lobby: Lobby) -> None:
         rules = rules_for_level(self.config.rules, plan.level, plan.game)
         spec = MatchSpec(plan.hand_id, tuple(SeatSpec(p, p) for p in plan.players), rules, 1,
                          plan.seed, 0.0, initial_stacks=plan.stacks, deal_set_id=plan.hand_id,
-                         button_seat=len(plan.players) - 1)
+                         button_seat=len(plan.players) - 1, tournament=info)
         sink = _HandSink(self, plan, lobby)
         summary = await LiveTable(spec, lobby, sink=sink).run()
         if summary.aborted or summary.hands_played != 1:
