@@ -3,17 +3,12 @@ is where the tournament put it and the stacks are the carried ones (RULES.md §7
 
 from __future__ import annotations
 
-import trio
-import trio.testing
-
 from arena.engine.rules import Rules
 from arena.match import messages as m
-from arena.match.live import LiveTable
-from arena.match.lobby import Lobby
 from arena.match.spec import MatchSpec, SeatSpec
 from arena.server import convert
 from arena.v1 import arena_pb2 as pb
-from tests.match.scripted import ScriptedBot
+from tests.match.scripted import play_with_scripted_bots
 
 NAMES = ["a", "b", "c"]
 INFO = m.TournamentInfo(
@@ -27,20 +22,7 @@ def _events(tournament: m.TournamentInfo | None) -> dict[str, list[pb.Event]]:
     spec = MatchSpec("t1-final-t1-h7", tuple(SeatSpec(n, n) for n in NAMES), rules, 1, 9, 1.0,
                      initial_stacks=(100, 250, 40), button_seat=2, tournament=tournament)
 
-    async def main() -> dict[str, ScriptedBot]:
-        lobby = Lobby()
-        table = LiveTable(spec, lobby)
-        bots = {n: ScriptedBot(lobby, n) for n in NAMES}
-        async with trio.open_nursery() as nursery:
-            for bot in bots.values():
-                bot.attach()
-                nursery.start_soon(bot.run)
-            await table.run()
-            await trio.sleep(1.0)
-            nursery.cancel_scope.cancel()
-        return bots
-
-    bots = trio.run(main, clock=trio.testing.MockClock(autojump_threshold=0))
+    bots = play_with_scripted_bots(spec, NAMES)
     return {name: [convert.event(item) for _t, item in bots[name].log
                    if isinstance(item, m.Notice)] for name in NAMES}
 
