@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import os
+import sqlite3
 import sys
 from collections.abc import Sequence
 
@@ -45,6 +47,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def cmd_bot(args: argparse.Namespace) -> int:
     from arena.server.commands import run_bot
 
+    if not args.token:
+        print("arena bot: error: give --token or set ARENA_TOKEN", file=sys.stderr)
+        return 2
     return run_bot(args.kind, server=args.server, token=args.token, name=args.name,
                    tls_ca=args.tls_ca, seed=args.seed, reconnect_seconds=args.reconnect_seconds)
 
@@ -63,6 +68,14 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
     return show_leaderboard(args.file, fmt=args.format)
 
 
+def _count(text: str) -> int:
+    """A number of hands: 1 to 100 million (argparse turns the ValueError into a usage error)."""
+    value = int(text)
+    if not 1 <= value <= 100_000_000:
+        raise argparse.ArgumentTypeError(f"must be from 1 to 100000000, got {value}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="arena", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -70,7 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim = sub.add_parser("simulate", help="play hands in-process with built-in policies")
     sim.add_argument("--game", default="horse", choices=("horse", "FT", "FO/8", "FR", "F7S", "F7S/8"))
     sim.add_argument("--players", type=int, default=6)
-    sim.add_argument("--hands", type=int, default=1000)
+    sim.add_argument("--hands", type=_count, default=1000)
     sim.add_argument("--seed", type=int, default=1)
     sim.add_argument("--out", default=None, help="directory for hands.phhs")
     sim.add_argument("--policy", default="random", choices=("random", "call"))
@@ -93,7 +106,9 @@ def build_parser() -> argparse.ArgumentParser:
     bot = sub.add_parser("bot", help="run an example bot of the Python SDK against a server")
     bot.add_argument("kind", help="random, call or rules")
     bot.add_argument("--server", required=True, help="HOST:PORT of the dealer")
-    bot.add_argument("--token", required=True)
+    bot.add_argument("--token", default=os.environ.get("ARENA_TOKEN"),
+                     help="the bot's token (default: the ARENA_TOKEN environment variable, "
+                          "which other users cannot see in the process list)")
     bot.add_argument("--name", default=None)
     bot.add_argument("--tls-ca", default=None, help="PEM root certificate for a TLS server")
     bot.add_argument("--seed", type=int, default=None)
@@ -122,6 +137,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         result: int = args.func(args)
         return result
     except ArenaError as exc:
+        print(f"arena: error: {exc}", file=sys.stderr)
+        return 2
+    except (OSError, sqlite3.Error) as exc:  # e.g. an output directory that cannot be made
         print(f"arena: error: {exc}", file=sys.stderr)
         return 2
 

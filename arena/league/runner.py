@@ -26,6 +26,7 @@ from arena.league.config import LeagueConfig
 from arena.league.eventlog import notice_json
 from arena.league.leaderboard import render_table, to_csv, to_json
 from arena.league.schedule import ScheduledMatch, build_schedule
+from arena.league.secret import league_secret
 from arena.league.stats import Leaderboard, compute_leaderboard
 from arena.match.live import HandRecord, MatchSpec, MatchSummary, SeatSpec
 from arena.match.messages import Notice
@@ -227,7 +228,8 @@ class LeagueRun:
                 self.metrics.register_bot(bot.name)
         self.schedule = build_schedule(
             [b.name for b in config.bots], fmt=config.format,
-            seats_per_table=config.seats_per_table, duplicate=config.duplicate, seed=config.seed,
+            seats_per_table=config.seats_per_table, duplicate=config.duplicate,
+            seed=league_secret(config).value,
             tables=config.tables, hero=config.hero, rounds=config.rounds)
         self._copies_left: dict[str, int] = {}
 

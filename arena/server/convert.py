@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from google.protobuf.timestamp_pb2 import Timestamp
@@ -278,10 +279,13 @@ class Encoder:
             return pb.DealerMessage(action_rejected=rejection(item)).SerializeToString()
         return item.SerializeToString()
 
-    def encode_batch(self, items: Sequence[m.Outgoing | pb.DealerMessage]) -> bytes:
-        """One ``DealerMessage.batch`` of the items (see :func:`batch`)."""
-        parts = [self._event(item)[2] if isinstance(item, m.Notice)
-                 else _field(_BATCH_MESSAGES_FIELD, self.encode(item)) for item in items]
+    def batch_of(self, encoded: Sequence[tuple[m.Outgoing | pb.DealerMessage, bytes]]) -> bytes:
+        """One ``DealerMessage.batch`` of items already encoded by :meth:`encode`."""
+        parts = []
+        for item, data in encoded:
+            found = self._events.get(id(item)) if isinstance(item, m.Notice) else None
+            parts.append(found[2] if found is not None and found[0] is item
+                         else _field(_BATCH_MESSAGES_FIELD, data))
         return _field(_BATCH_FIELD, b"".join(parts))
 
 
@@ -319,6 +323,17 @@ def _varint(value: int) -> bytes:
     return bytes(out)
 
 
+MAX_THINK_SECONDS = 2 * 86_400.0  # the longest decision a config allows (decision + time bank)
+
+
+def think_seconds(reported: float, wire_seconds: float | None) -> float | None:
+    """A bot's reported think time, or None when it is absent, NaN, infinite or negative;
+    never more than the round trip the dealer measured (``wire_seconds``)."""
+    if not reported or not math.isfinite(reported) or reported < 0:
+        return None
+    return min(reported, wire_seconds if wire_seconds is not None else MAX_THINK_SECONDS)
+
+
 def reply(message: pb.ActionReply, received_at: float,
           wire_seconds: float | None = None) -> m.Reply:
     """A bot's reply as the match layer sees it; an unusable kind becomes ``kind=None``."""
@@ -334,6 +349,7 @@ def reply(message: pb.ActionReply, received_at: float,
         problem = f"action kind {name} is not a bot action; send FOLD, CHECK, CALL, BRING_IN or RAISE"
     return m.Reply(decision_id=message.decision_id, seat=message.seat, kind=kind,
                    raise_to_chips=action.raise_to_chips if kind is ActionKind.RAISE else None,
-                   think_seconds=message.think_seconds or None, received_at=received_at,
+                   think_seconds=think_seconds(message.think_seconds, wire_seconds),
+                   received_at=received_at,
                    wire_seconds=wire_seconds,
                    problem=problem)

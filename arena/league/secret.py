@@ -1,0 +1,51 @@
+"""The league's deal secret: given by the organizer (``seed``) or 256 random bits kept in an
+owner-only file beside the store, so that a resumed league deals the same cards."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from arena.engine.errors import ConfigError
+from arena.engine.seeds import SECRET_BITS, commitment, new_secret
+from arena.league.config import LeagueConfig
+
+
+@dataclass(frozen=True, slots=True)
+class LeagueSecret:
+    value: int
+    configured: bool  # a seed from the league file: reproducible, and guessable if small
+    commitment: str
+
+
+def secret_path(config: LeagueConfig) -> Path:
+    return config.store.with_name(config.store.name + ".secret")
+
+
+def league_secret(config: LeagueConfig) -> LeagueSecret:
+    """The configured seed, else the secret kept beside the store (created on first use)."""
+    if config.seed is not None:
+        return LeagueSecret(config.seed, True, commitment(config.seed))
+    path = secret_path(config)
+    try:
+        text = path.read_text(encoding="ascii").strip()
+    except FileNotFoundError:
+        value = new_secret()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:  # another process made it first: use theirs
+            return league_secret(config)
+        with os.fdopen(fd, "w", encoding="ascii") as fh:
+            fh.write(f"{value:064x}\n")
+        return LeagueSecret(value, False, commitment(value))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"cannot read the league secret {path}: {exc}") from None
+    try:
+        value = int(text, 16)
+    except ValueError:
+        value = -1
+    if len(text) != SECRET_BITS // 4 or value < 0:
+        raise ConfigError(f"{path}: not a league secret ({SECRET_BITS // 4} hex digits)")
+    return LeagueSecret(value, False, commitment(value))
