@@ -15,7 +15,7 @@ from arena.engine.configfile import Check, check_keys, read_dataclass, read_toml
 from arena.engine.errors import ConfigError
 from arena.engine.rules import Rules
 from arena.engine.seeds import derive_secret, new_secret
-from arena.match.live import MatchSpec, SeatSpec
+from arena.match.spec import MatchSpec, SeatSpec
 
 
 @dataclass(frozen=True, slots=True)
