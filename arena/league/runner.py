@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -23,7 +24,13 @@ from arena.engine.phh import dumps_hand
 from arena.league.config import LeagueConfig
 from arena.league.leaderboard import render_table, to_csv, to_json
 from arena.league.schedule import ScheduledMatch, build_schedule
-from arena.league.secret import league_secret
+from arena.league.secret import (
+    describe_secret,
+    league_secret,
+    publish_commitment,
+    reveal_league_secret,
+    without_tokens,
+)
 from arena.league.stats import Leaderboard, compute_leaderboard
 from arena.match.messages import Notice
 from arena.match.records import MatchSummary, PlayedHand, phh_fields
@@ -32,7 +39,16 @@ from arena.match.spec import MatchSpec, SeatSpec
 from arena.metrics import ArenaMetrics, MetricsServer, rejection_reason, start_metrics_server
 from arena.server.config import BotEntry, ServerConfig
 from arena.storage import store as st
-from arena.storage.matchlog import MatchLog, MatchLogPaths, clear_in_flight, hand_in_flight
+from arena.storage.matchlog import (
+    MatchLog,
+    MatchLogPaths,
+    clear_in_flight,
+    hand_in_flight,
+    last_sequence,
+    make_private_dir,
+    reveal_seed,
+    write_private,
+)
 
 
 @dataclass
@@ -65,14 +81,16 @@ class LeagueSink:
 
     def __init__(self, *, store: st.SqliteStore, store_match_id: int, scheduled: ScheduledMatch,
                  log_dir: Path, progress: Progress, metrics: ArenaMetrics | None,
-                 on_copy_finished: Callable[[ScheduledMatch, MatchSummary], None]) -> None:
+                 on_copy_finished: Callable[[ScheduledMatch, MatchSummary], None],
+                 result_extra: dict[str, object]) -> None:
         self.store = store
         self.store_match_id = store_match_id
         self.scheduled = scheduled
         self.progress = progress
         self.metrics = metrics
         self.on_copy_finished = on_copy_finished
-        self.log = MatchLog(log_dir, scheduled.match_id, resumable=True, events=True)
+        self.log = MatchLog(log_dir, scheduled.match_id, resumable=True, events=True,
+                            reveal_seed=False, result_extra=result_extra)
         self.event_log = self.log.events
         self._started_at = _now()
         self._table_open = False
@@ -159,8 +177,11 @@ class LeagueRun:
     def __init__(self, config: LeagueConfig, *, out: TextIO = sys.stdout) -> None:
         self.config = config
         self.out = out
-        config.log_dir.mkdir(parents=True, exist_ok=True)
+        make_private_dir(config.log_dir)
         config.store.parent.mkdir(parents=True, exist_ok=True)
+        if not config.store.exists():  # owner-only; SQLite gives its -wal and -shm the same mode
+            os.close(os.open(config.store, os.O_WRONLY | os.O_CREAT, 0o600))
+        self.secret = league_secret(config)
         self.store = st.SqliteStore(config.store)
         self.metrics = ArenaMetrics() if config.metrics_port is not None else None
         if self.metrics is not None:
@@ -169,7 +190,7 @@ class LeagueRun:
         self.schedule = build_schedule(
             [b.name for b in config.bots], fmt=config.format,
             seats_per_table=config.seats_per_table, duplicate=config.duplicate,
-            seed=league_secret(config).value,
+            seed=self.secret.value,
             tables=config.tables, hero=config.hero, rounds=config.rounds)
         self._copies_left: dict[str, int] = {}
 
@@ -180,7 +201,8 @@ class LeagueRun:
         config = self.config
         league = self.store.find_league(config.name)
         if league is None:
-            league = self.store.create_league(config.name, config.source_toml or "name = ''\n")
+            league = self.store.create_league(
+                config.name, without_tokens(config.source_toml, config) or "name = ''\n")
         for bot in config.bots:
             try:
                 self.store.get_bot(bot.name)
@@ -237,7 +259,10 @@ class LeagueRun:
             sinks[scheduled.match_id] = LeagueSink(
                 store=self.store, store_match_id=store_id, scheduled=scheduled,
                 log_dir=config.log_dir, progress=progress, metrics=self.metrics,
-                on_copy_finished=self._copy_finished)
+                on_copy_finished=self._copy_finished,
+                result_extra={"deal_set": scheduled.deal_set,
+                              "seed_commitment": self.secret.commitment,
+                              "seed_configured": self.secret.configured})
             initial_stacks = None
             if not config.rules.reset_stacks and next_number > 1:
                 initial_stacks = self._carried_stacks(store_id, scheduled)
@@ -246,7 +271,9 @@ class LeagueRun:
                 config.hands_per_match, scheduled.seed, config.start_timeout_seconds,
                 first_hand=next_number - 1, copy_index=scheduled.copy_index,
                 copies_total=scheduled.copies, deal_set_id=scheduled.deal_set,
-                initial_stacks=initial_stacks))
+                initial_stacks=initial_stacks, reveal_seed=False,
+                first_sequence=last_sequence(MatchLogPaths.of(config.log_dir,
+                                                              scheduled.match_id))))
         self._store_ids = store_ids
         for deal_set, left in list(self._copies_left.items()):
             if left == 0:
@@ -298,6 +325,11 @@ class LeagueRun:
         match_id = self._store_ids[deal_set]
         if self.store.get_match(match_id).status is st.MatchStatus.RUNNING:
             self.store.finish_match(match_id, str(match_seed))
+        # Every copy has ended: now the deal set's seed may be published (RULES.md §1).
+        for scheduled in self.schedule:
+            if scheduled.deal_set == deal_set:
+                reveal_seed(MatchLogPaths.of(self.config.log_dir, scheduled.match_id),
+                            match_seed)
 
     def leaderboard(self) -> Leaderboard:
         league = self._league()
@@ -309,6 +341,8 @@ class LeagueRun:
 
         prepared = self.prepare()
         config = self.config
+        publish_commitment(config, self.secret)
+        self.out.write(f"deals: {describe_secret(self.secret)}\n")
         metrics_server: MetricsServer | None = None
         if self.metrics is not None and config.metrics_port is not None:
             metrics_server = start_metrics_server(config.metrics_port, self.metrics.registry)
@@ -317,6 +351,7 @@ class LeagueRun:
             self.out.write("league: every match is already played\n")
             if metrics_server is not None:
                 metrics_server.stop()
+            reveal_league_secret(config, self.secret)
             return True
         server_config = ServerConfig(
             listen=config.listen,
@@ -363,12 +398,14 @@ class LeagueRun:
             if metrics_server is not None:
                 metrics_server.stop()
         self.out.write("\n" + prepared.progress.line() + "\n")
+        if complete:
+            reveal_league_secret(config, self.secret)
         return complete
 
     def write_leaderboard_files(self, board: Leaderboard) -> list[Path]:
         base = self.config.log_dir / "leaderboard"
         paths = [Path(f"{base}.json"), Path(f"{base}.csv"), Path(f"{base}.txt")]
-        paths[0].write_text(to_json(board), encoding="utf-8")
-        paths[1].write_text(to_csv(board), encoding="utf-8")
-        paths[2].write_text(render_table(board), encoding="utf-8")
+        write_private(paths[0], to_json(board))
+        write_private(paths[1], to_csv(board))
+        write_private(paths[2], render_table(board) + f"\ndeals: {describe_secret(self.secret)}\n")
         return paths

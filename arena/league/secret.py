@@ -3,6 +3,7 @@ owner-only file beside the store, so that a resumed league deals the same cards.
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -10,6 +11,10 @@ from pathlib import Path
 from arena.engine.errors import ConfigError
 from arena.engine.seeds import SECRET_BITS, commitment, new_secret
 from arena.league.config import LeagueConfig
+from arena.storage.matchlog import write_private
+from arena.storage.seedcheck import SECRET_FILE  # published when every match has ended
+
+COMMITMENT_FILE = "league-commitment.json"  # published when the league starts
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,3 +54,37 @@ def league_secret(config: LeagueConfig) -> LeagueSecret:
     if len(text) != SECRET_BITS // 4 or value < 0:
         raise ConfigError(f"{path}: not a league secret ({SECRET_BITS // 4} hex digits)")
     return LeagueSecret(value, False, commitment(value))
+
+
+def describe_secret(secret: LeagueSecret) -> str:
+    """How the deals were made, for the leaderboard and the start of a run."""
+    if secret.configured:
+        return (f"configured seed {secret.value} (reproducible, not secret: anyone who knows "
+                "or guesses it can predict every card)")
+    return f"secret league seed of {SECRET_BITS} bits, commitment {secret.commitment}"
+
+
+def publish_commitment(config: LeagueConfig, secret: LeagueSecret) -> Path:
+    """Write the commitment into the log directory (once; it never changes)."""
+    path = config.log_dir / COMMITMENT_FILE
+    if not path.exists():
+        write_private(path, json.dumps({"league": config.name, "commitment": secret.commitment,
+                                        "configured_seed": secret.configured}, indent=2) + "\n")
+    return path
+
+
+def reveal_league_secret(config: LeagueConfig, secret: LeagueSecret) -> Path:
+    """Publish the secret once every match of the league has ended: with it anyone can check
+    the commitment and derive every match's seed."""
+    path = config.log_dir / SECRET_FILE
+    write_private(path, json.dumps({"league": config.name, "secret": str(secret.value),
+                                    "commitment": secret.commitment,
+                                    "configured_seed": secret.configured}, indent=2) + "\n")
+    return path
+
+
+def without_tokens(text: str, config: LeagueConfig) -> str:
+    """The league file as stored: every bot token replaced (the store keeps only hashes)."""
+    for bot in config.bots:
+        text = text.replace(bot.token, "<token withheld>")
+    return text

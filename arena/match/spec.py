@@ -29,3 +29,7 @@ class MatchSpec:
     copies_total: int = 1
     deal_set_id: str = ""  # duplicate copies share it (and the seed)
     initial_stacks: tuple[int, ...] | None = None  # resume with carried stacks (per seat)
+    # MatchEnded reveals the seed to the bots (never for an aborted match). False when other
+    # matches share the deals (duplicate copies, a league): the seed is published later.
+    reveal_seed: bool = True
+    first_sequence: int = 0  # resume: event sequence numbers continue after this one

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 import os
 import re
 import signal
@@ -226,6 +227,10 @@ def test_sigkill_mid_league_then_resume(tmp_path: Path, reset_stacks: bool) -> N
         assert all(v.reason.startswith("misdeal") for v in voids)
     logged = tomllib.loads((tmp_path / "logs" / "r1-t1.phhs").read_text())
     assert len(logged) == len(hands)
+    # Issue 7: the JSONL sequence numbers go on across the resume (they restarted at 1).
+    lines = (tmp_path / "logs" / "r1-t1.events.jsonl").read_text().splitlines()
+    sequences = [json.loads(line)["event"]["sequence"] for line in lines]
+    assert sequences == sorted(sequences) and sequences[-1] > len(lines) // 2
     if not reset_stacks:
         # Carried stacks continue across the restart: each hand starts where the last ended.
         by_number = sorted(logged.values(), key=lambda h: h["_hand"])

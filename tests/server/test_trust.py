@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import math
+import stat
 import time
 from pathlib import Path
 from typing import Any
@@ -259,3 +261,48 @@ def test_an_infinite_think_time_never_reaches_the_logs(tmp_path: Path) -> None:
     (hand,) = load_file(str(tmp_path / "logs" / "match.phhs"))
     think: list[Any] = hand.fields["_think_seconds"]
     assert think and all(math.isfinite(t) and t < 60 for t in think)
+
+
+def test_an_aborted_match_never_reveals_its_seed(tmp_path: Path) -> None:
+    """Before: an interrupted match sent its seed in MatchEnded (and wrote it to the results)
+    although a resumed match goes on with the same seed."""
+    config = make_config(tmp_path, ["alice", "bob"], hands=1000)
+
+    async def scenario() -> None:
+        async with running(config) as (server, address):
+            bots = [await RawBot(address, token_for(n), name=n).connect() for n in ("alice", "bob")]
+            waits = [asyncio.ensure_future(b.request()) for b in bots]
+            _, pending = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+            for task in pending:
+                task.cancel()
+            await asyncio.gather(*pending, return_exceptions=True)
+            server.stop()
+            await server.run_until_done()
+            for bot in bots:
+                with contextlib.suppress(AssertionError):
+                    await bot.drain(10.0)
+                ended = [x.event.match_ended for x in bot.received
+                         if x.WhichOneof("payload") == "event"
+                         and x.event.WhichOneof("payload") == "match_ended"]
+                assert len(ended) == 1 and ended[0].aborted and ended[0].match_seed == ""
+                await bot.close()
+
+    asyncio.run(scenario())
+    result = json.loads((tmp_path / "logs" / "match.result.json").read_text())
+    assert result["aborted"] and result["match_seed"] is None
+
+
+def test_the_event_log_holds_a_hand_until_it_is_over(tmp_path: Path) -> None:
+    """Before: each event line went to the file as the next one came, so the JSONL log on disk
+    held the hole cards of the hand being played."""
+    from arena.match import messages as m
+    from arena.storage.matchlog import EventLog
+
+    log = EventLog(tmp_path / "x.events.jsonl")
+    for k in range(50):
+        log.sent(0, m.Notice("x", "x-h1", k + 1, 0.0, m.GameChanged("FT", "", 1)))
+    assert not log.path.exists()
+    log.flush()
+    assert len(log.path.read_text().splitlines()) == 50
+    assert stat.S_IMODE(log.path.stat().st_mode) == 0o600
+    log.close()
