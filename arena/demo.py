@@ -27,6 +27,7 @@ tables = 3
 hands_per_match = 20      # one full H.O.R.S.E. rotation at 4 seats
 duplicate = true          # every deal is replayed with the seats rotated
 tables_at_once = 6
+seed = 2026               # a configured seed: the same deals every run (the leaderboard says so)
 listen = "127.0.0.1:0"
 store = "league.sqlite"
 log_dir = "logs"
@@ -37,6 +38,14 @@ start_timeout_seconds = 30
 decision_seconds = 2.0
 time_bank_seconds = 10.0
 {bots}"""
+
+
+def bot_command(python: str, name: str, kind: str, address: str) -> list[str]:
+    """One example bot as a process; the random bots are seeded (by their place in ``BOTS``), so
+    the same cards meet the same decisions and every demo prints the same leaderboard."""
+    seed = [n for n, _ in BOTS].index(name) + 1
+    return [python, "-m", "arena.cli", "bot", kind, "--server", address,
+            "--name", name, "--seed", str(seed)]  # the token comes in ARENA_TOKEN
 
 
 def _free_port() -> int:
@@ -76,10 +85,9 @@ def main() -> int:
             return server.wait() or 1
         for name, kind in BOTS:
             bots_running.append(subprocess.Popen(
-                [python, "-m", "arena.cli", "bot", kind, "--server", address,
-                 "--name", name],  # the token in the environment, not on `ps`'s command line
+                bot_command(python, name, kind, address),
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=workdir,
-                env={**os.environ, "ARENA_TOKEN": tokens[name]}))
+                env={**os.environ, "ARENA_TOKEN": tokens[name]}))  # not on `ps`'s command line
         for line in server.stdout:
             print(line, end="", flush=True)
         code = server.wait()

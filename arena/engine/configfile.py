@@ -9,6 +9,7 @@ key, the expected type and the allowed values; floats must be finite (TOML allow
 from __future__ import annotations
 
 import dataclasses
+import enum
 import math
 import tomllib
 import types
@@ -151,7 +152,8 @@ def read_dataclass(cls: type[T], data: Mapping[str, Any], *, where: str,
 
 
 def convert(value: Any, kind: Any, *, key: str, where: str, check: Check | None = None) -> Any:
-    """``value`` as ``kind`` (int, float, bool, str, Path, ``X | None``, ``tuple[X, ...]``)."""
+    """``value`` as ``kind`` (int, float, bool, str, Path, an Enum of values, ``X | None``,
+    ``tuple[X, ...]``)."""
     origin = typing.get_origin(kind)
     if origin in (types.UnionType, typing.Union):
         options = [a for a in typing.get_args(kind) if a is not type(None)]
@@ -165,6 +167,11 @@ def convert(value: Any, kind: Any, *, key: str, where: str, check: Check | None 
         if not isinstance(value, list | tuple):
             raise _wrong(where, key, f"an array of {_name(item_kind)}", value, check)
         return tuple(convert(v, item_kind, key=key, where=where, check=check) for v in value)
+    if isinstance(kind, type) and issubclass(kind, enum.Enum):
+        allowed = [member.value for member in kind]
+        if value not in allowed:
+            raise _wrong(where, key, "a string", value, Check(choices=tuple(allowed)))
+        return kind(value)
     if kind is float:
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise _wrong(where, key, "a number", value, check)

@@ -11,6 +11,7 @@ from arena.engine.configfile import PORT, Check, read_dataclass, read_toml, requ
 from arena.engine.errors import ConfigError
 from arena.engine.rules import Rules
 from arena.league.schedule import FORMATS
+from arena.match.spec import AbsentPolicy
 from arena.server.config import MAX_HANDS, MAX_ID_CHARS, check_listen
 
 MAX_MATCHES = 100_000  # a schedule larger than this is a typo, not a league
@@ -40,6 +41,7 @@ class LeagueConfig:
     log_dir: Path = Path("league-logs")
     metrics_port: int | None = None
     start_timeout_seconds: float = 30.0
+    absent: AbsentPolicy = AbsentPolicy.WAIT
     rules: Rules = field(default_factory=Rules)
     source_toml: str = ""
 
@@ -54,7 +56,7 @@ CHECKS: dict[str, Check] = {
     "tables_at_once": Check(min=1, max=1_024),
     "seed": Check(min=0),
     "metrics_port": PORT,
-    "start_timeout_seconds": Check(min=0, max=86_400),
+    "start_timeout_seconds": Check(min=0.001, max=86_400),
 }
 
 

@@ -32,6 +32,8 @@ from arena.server.guard import Backoff, peer_host
 from arena.server.stats import TransportStats
 from arena.v1 import arena_pb2 as pb
 
+log = logging.getLogger("arena.server")
+
 SERVICE_NAME = "arena.v1.Dealer"
 PROTOCOL_VERSION = 1
 MIN_PROTOCOL_VERSION = 1
@@ -41,6 +43,17 @@ log = logging.getLogger("arena.server")
 
 MAX_DECISION_ID_CHARS = 128  # the dealer's ids are far shorter; longer ones are never echoed
 MAX_PENDING_FAILURES = 8  # failed authentications of one peer being delayed at once
+
+
+_FALLBACK_WHY = {pb.FALLBACK_AFTER_REJECTION: "after a rejected reply",
+                 pb.FALLBACK_AFTER_EXCEPTION: "the bot's code failed"}
+
+
+def _peer(context: Context) -> str:
+    try:
+        return str(context.peer())
+    except Exception:  # a peer address is for the log only
+        return "unknown peer"
 
 
 def _passthrough(data: bytes) -> bytes:
@@ -100,10 +113,11 @@ class DealerService:
             old = self._connections.get(bot.bot_id)
             if old is not None and old.is_open and not self._limits.allow_takeover:
                 log.warning("bot %s: second stream from %s refused; the first is still open",
-                            bot.bot_id, context.peer())
+                            bot.bot_id, _peer(context))
                 raise Replaced("another stream with this token is open; it must drop first")
         except StreamEnded as exc:
             self.stats.ended[exc.code.name] += 1
+            log.info("refused a stream from %s: %s: %s", _peer(context), exc.code.name, exc.message)
             await context.abort(exc.code, exc.message)
             return
         if hello is None:
@@ -116,7 +130,7 @@ class DealerService:
         self._connections[bot.bot_id] = conn
         if old is not None:
             log.warning("bot %s: a new stream from %s takes over its seats", bot.bot_id,
-                        context.peer())
+                        _peer(context))
             old.fail(Replaced("another stream with the same token took over this bot's seats"))
         conn.deliver(pb.DealerMessage(welcome=pb.Welcome(
             server_version=__version__, protocol_version=PROTOCOL_VERSION, bot_id=bot.bot_id,
@@ -125,12 +139,17 @@ class DealerService:
                    for s in self._lobby.seats_of(bot.bot_id)],
             server_time=convert.timestamp(time.time()))))
         self._guest.call_soon(self._lobby.attach, bot.bot_id, conn)
+        log.info("bot %s connected from %s (%s)", bot.name, _peer(context),
+                 hello.bot_name or "no name given")
+        error: StreamEnded | None = None
         try:
             error = await conn.serve(context, self._on_message)
         finally:
             self._guest.call_soon(self._lobby.detach, bot.bot_id, conn)
             if self._connections.get(bot.bot_id) is conn:
                 del self._connections[bot.bot_id]
+            log.info("bot %s disconnected (%s)", bot.name,
+                     "OK" if error is None else f"{error.code.name}: {error.message}")
         self.stats.ended[error.code.name if error is not None else "OK"] += 1
         if isinstance(error, Flooding):
             wait = self._floods.strike(bot.bot_id)
@@ -145,7 +164,7 @@ class DealerService:
         """The bot of the call's token. A failed attempt is answered only after a delay that
         doubles with every failure from the same peer address (a token cannot be guessed
         quickly), and a peer with many delayed failures is refused at once, unchecked."""
-        peer = peer_host(context.peer() or "")
+        peer = peer_host(_peer(context))
         pending = self._pending_failures.get(peer, 0)
         if pending >= MAX_PENDING_FAILURES:
             raise Busy("too many failed authentications from this address; slow down")
@@ -199,6 +218,11 @@ class DealerService:
             now = time.perf_counter()
             reply = convert.reply(message.action_reply, now,
                                   conn.wire_seconds(message.action_reply.decision_id, now))
+            fallback = message.action_reply.fallback
+            if fallback != pb.FALLBACK_UNSPECIFIED:
+                log.info("bot %s: decision %s answered by its SDK's check/fold fallback (%s)",
+                         conn.bot_id, message.action_reply.decision_id,
+                         _FALLBACK_WHY.get(fallback, "unknown reason"))
             if not self._inbox:  # one hop into trio per loop iteration, however many replies
                 asyncio.get_running_loop().call_soon(self._hand_over)
             self._inbox.append((conn.bot_id, reply))
