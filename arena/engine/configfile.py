@@ -209,6 +209,9 @@ def _show(value: Any) -> str:
 
 
 def _wrong(where: str, key: str, expected: str, value: Any, check: Check | None) -> ConfigError:
+    if check is not None and check.choices and check.min is None and check.max is None:
+        return ConfigError(f"{where}: '{key}' must be one of "
+                           f"{', '.join(repr(c) for c in check.choices)}, got {_show(value)}")
     allowed = check.describe() if check is not None else ""
     return ConfigError(f"{where}: '{key}' must be {expected}"
                        + (f" ({allowed})" if allowed else "") + f", got {_show(value)}")

@@ -104,6 +104,9 @@ class LeagueSink:
         self.log = MatchLog(log_dir, scheduled.match_id, resumable=True, events=True,
                             reveal_seed=False, result_extra=result_extra)
         self.event_log = self.log.events
+        stored = sorted((h for h in store.completed_hands(store_match_id)
+                         if h.copy_index == scheduled.copy_index), key=lambda h: h.hand_number)
+        self.log.catch_up([h.phh_text for h in stored])
         self._started_at = _now()
         self._table_open = False
 

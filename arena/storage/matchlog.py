@@ -166,6 +166,16 @@ class MatchLog:
     def hand_finished(self, hand: PlayedHand) -> None:
         self.write_hand(hand, dumps_hand(phh_fields(hand)))
 
+    @property
+    def hands_logged(self) -> int:
+        return self._hands.count
+
+    def catch_up(self, stored_texts: list[str]) -> None:
+        """Append the completed hands (PHH texts, in order) the hand log lacks: the dealer was
+        killed after committing a hand to the store and before appending it here."""
+        for text in stored_texts[self._hands.count:]:
+            self._hands.append(text)
+
     def write_hand(self, hand: PlayedHand, phh_text: str) -> None:
         """Append a hand whose PHH text is already made (``dumps_hand(phh_fields(hand))``)."""
         (self._voids if hand.voided else self._hands).append(phh_text)

@@ -254,7 +254,8 @@ def test_bad_league_files_are_clear_errors(tmp_path: Path) -> None:
         league_from_mapping({"name": "x", "bots": [], "formatt": "x"})
     with pytest.raises(ConfigError, match="at least two bots"):
         league_from_mapping({"name": "x", "bots": [{"name": "a", "token": "aaaaaaaa"}]})
-    with pytest.raises(ConfigError, match=r"'format' must be a string \(one of 'round_robin'"):
+    with pytest.raises(ConfigError,
+                       match=r"'format' must be one of 'round_robin', 'multiway', 'gauntlet', got 'swiss'"):
         league_from_mapping({"format": "swiss", "bots": [
             {"name": "a", "token": "aaaaaaaa"}, {"name": "b", "token": "bbbbbbbb"}]})
     path = tmp_path / "bad.toml"
