@@ -7,7 +7,16 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from arena.engine.configfile import PORT, Check, read_dataclass, read_toml, require, table, tables
+from arena.engine.configfile import (
+    PORT,
+    Check,
+    convert,
+    read_dataclass,
+    read_toml,
+    require,
+    table,
+    tables,
+)
 from arena.engine.errors import ConfigError
 from arena.engine.rules import Rules
 from arena.league.schedule import FORMATS
@@ -64,6 +73,13 @@ def load_league(path: str | Path) -> LeagueConfig:
     path = Path(path)
     data, text = read_toml(path, what="league")
     return league_from_mapping(data, base_dir=path.parent, source_toml=text, where=str(path))
+
+
+def _typed(data: dict[str, Any], key: str, kind: type, default: Any, where: str) -> Any:
+    """One value of a table, type-checked by the one config reader (the tournament file reads
+    its own keys with it)."""
+    value = data.get(key, default)
+    return None if value is None else convert(value, kind, key=key, where=where)
 
 
 def league_from_mapping(data: dict[str, Any], *, base_dir: Path = Path("."), source_toml: str = "",
