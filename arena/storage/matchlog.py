@@ -12,6 +12,7 @@ import json
 import os
 import re
 import time
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Literal, TextIO
@@ -166,16 +167,6 @@ class MatchLog:
     def hand_finished(self, hand: PlayedHand) -> None:
         self.write_hand(hand, dumps_hand(phh_fields(hand)))
 
-    @property
-    def hands_logged(self) -> int:
-        return self._hands.count
-
-    def catch_up(self, stored_texts: list[str]) -> None:
-        """Append the completed hands (PHH texts, in order) the hand log lacks: the dealer was
-        killed after committing a hand to the store and before appending it here."""
-        for text in stored_texts[self._hands.count:]:
-            self._hands.append(text)
-
     def write_hand(self, hand: PlayedHand, phh_text: str) -> None:
         """Append a hand whose PHH text is already made (``dumps_hand(phh_fields(hand))``)."""
         (self._voids if hand.voided else self._hands).append(phh_text)
@@ -291,6 +282,18 @@ def last_sequence(paths: MatchLogPaths) -> int:
 
 
 _SEQUENCE = re.compile(r'"sequence":(\d+)')
+
+
+def catch_up(paths: MatchLogPaths, committed_hands: Sequence[str]) -> int:
+    """Append to a resumed hand log the hands the results store committed that the log lacks
+    (the dealer can be killed between the two writes); ``committed_hands`` are the PHH texts in
+    hand order. Returns how many were appended."""
+    appender = PhhAppender(paths.hands, fresh=False)
+    missing = committed_hands[appender.count:]
+    for text in missing:
+        appender.append(text)
+    appender.close()
+    return len(missing)
 
 
 def hand_in_flight(paths: MatchLogPaths, *, unreadable: int) -> int | None:
