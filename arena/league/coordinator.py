@@ -106,7 +106,8 @@ def run_on_workers(run: LeagueRun, *, out: TextIO = sys.stdout, local_worker: st
             if run.metrics is not None:
                 run.metrics.set_worker(local_worker)
                 run.metrics.watch_queue(lambda: queue.depth(league.league_id))
-            worker = Worker(run.store, settings, out=out, metrics=run.metrics)
+            worker = Worker(run.store, settings, out=out, metrics=run.metrics,
+                            known={league.league_id: run.config})
             if not worker.run(on_ready=ready):
                 return False
         else:

@@ -38,6 +38,7 @@ from arena.storage.matchlog import safe_file_name
 from arena.storage.queue import Job, WorkQueue
 
 log = logging.getLogger("arena.worker")
+WITHHELD = "<token withheld>"  # what the store keeps instead of a token (arena.league.secret)
 
 
 def default_worker_name() -> str:
@@ -137,8 +138,11 @@ class Worker:
     """Claims and plays jobs until stopped (or, with ``exit_when_done``, until none is left)."""
 
     def __init__(self, store: st.ResultsStore, settings: WorkerSettings, *, out: TextIO = sys.stdout,
-                 metrics: ArenaMetrics | None = None) -> None:
+                 metrics: ArenaMetrics | None = None,
+                 known: dict[int, LeagueConfig] | None = None) -> None:
+        """``known``: league files this process has read itself (with their tokens), by league id."""
         self.store = store
+        self._known = dict(known or {})
         self.queue = WorkQueue(store)
         self.settings = settings
         self.out = out
@@ -230,14 +234,22 @@ class Worker:
     def league_config(self, league: st.League) -> LeagueConfig:
         """The league file as the coordinator stored it, with this worker's address and logs."""
         where = f"league {league.name!r} in the store"
+        known = self._known.get(league.league_id)
+        if known is None and WITHHELD in league.config_toml:
+            raise ConfigError(f"{where}: the store keeps no tokens; give the league's bots 'token_file' "
+                              "paths that the workers can read (a mounted secret) instead of 'token'")
+        config = known if known is not None else self._parse(league, where)
+        return dataclasses.replace(config, listen=self.settings.listen, metrics_port=None,
+                                   log_dir=self.settings.log_dir / safe_file_name(league.name)
+                                   if self.settings.log_dir_per_league else self.settings.log_dir)
+
+    @staticmethod
+    def _parse(league: st.League, where: str) -> LeagueConfig:
         try:
             data = tomllib.loads(league.config_toml)
         except tomllib.TOMLDecodeError as exc:
             raise ConfigError(f"{where}: not valid TOML: {exc}") from None
-        config = league_from_mapping(data, source_toml=league.config_toml, where=where)
-        return dataclasses.replace(config, listen=self.settings.listen, metrics_port=None,
-                                   log_dir=self.settings.log_dir / safe_file_name(league.name)
-                                   if self.settings.log_dir_per_league else self.settings.log_dir)
+        return league_from_mapping(data, source_toml=league.config_toml, where=where)
 
     async def _fill(self, server: DealerServer, address: str) -> None:
         """Complete ended jobs, then claim new ones while tables are free."""

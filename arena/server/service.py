@@ -18,15 +18,20 @@ from arena.server import convert, wire
 from arena.server.auth import TokenBook
 from arena.server.bridge import TrioGuest
 from arena.server.config import BotEntry, Limits
-from arena.server.connection import Connection
+from arena.server.connection import Connection, Undecodable
 from arena.server.errors import (
     BadHandshake,
+    Busy,
     DirectConnectionWins,
+    Flooding,
+    Malformed,
     NotSeated,
     Replaced,
     ShuttingDown,
     StreamEnded,
+    Unauthenticated,
 )
+from arena.server.guard import Backoff, peer_host
 from arena.server.stats import TransportStats
 from arena.v1 import arena_pb2 as pb
 
@@ -37,6 +42,11 @@ PROTOCOL_VERSION = 1
 MIN_PROTOCOL_VERSION = 1
 
 Context = grpc.aio.ServicerContext[Any, Any]
+log = logging.getLogger("arena.server")
+
+MAX_DECISION_ID_CHARS = 128  # the dealer's ids are far shorter; longer ones are never echoed
+MAX_PENDING_FAILURES = 8  # failed authentications of one peer being delayed at once
+
 Metadata = Iterable[tuple[str, str | bytes]] | None
 TABLES_KEY = "arena-tables"  # a table stream: only for these tables (PERMISSION_DENIED otherwise)
 RELAY_KEY = "arena-relay"  # a stream opened by another worker on a bot's behalf
@@ -82,6 +92,10 @@ class DealerService:
         self._connections: dict[str, Connection] = {}
         self._accepting = True
         self._inbox: list[tuple[str, m.Reply]] = []  # replies read in this loop iteration
+        self._floods = Backoff(limits.flood_backoff_seconds, limits.flood_backoff_max_seconds)
+        self._auth_failures = Backoff(limits.auth_failure_delay_seconds,
+                                      limits.auth_failure_max_delay_seconds)
+        self._pending_failures: dict[str, int] = {}  # peer -> failed attempts being delayed
         self._relayed: set[str] = set()  # bots whose stream here is a worker's relay, not the bot
         self.relay: RelayHooks | None = None  # a worker's relay to the tables on other workers
 
@@ -106,9 +120,12 @@ class DealerService:
                 response_serializer=pb.ServerInfo.SerializeToString),
         })
 
-    def _deserialize(self, data: bytes) -> pb.BotMessage:
+    def _deserialize(self, data: bytes) -> pb.BotMessage | Undecodable:
         self.stats.bytes_in += len(data)
-        return pb.BotMessage.FromString(data)
+        try:
+            return pb.BotMessage.FromString(data)
+        except Exception:  # DecodeError: the reader ends the stream INVALID_ARGUMENT
+            return Undecodable(len(data))
 
     async def get_info(self, request: pb.GetInfoRequest, context: Context) -> pb.ServerInfo:
         return pb.ServerInfo(server_version=__version__, protocol_version=PROTOCOL_VERSION,
@@ -117,13 +134,21 @@ class DealerService:
 
     async def play(self, requests: object, context: Context) -> None:
         try:
-            metadata = context.invocation_metadata()
-            bot = self._book.identify(metadata)
+            bot = await self._authenticate(context)
             if not self._accepting:
                 raise ShuttingDown("the server is shutting down")
-            relayed = self._check_table_stream(bot.bot_id, metadata)
+            relayed = self._check_table_stream(bot.bot_id, context.invocation_metadata())
+            wait = self._floods.wait_left(bot.bot_id)
+            if wait > 0:
+                raise Busy(f"this bot was cut for flooding; come back in {wait:.1f} s")
             hello = await self._hello(context)
+            old = self._connections.get(bot.bot_id)
+            if old is not None and old.is_open and not self._limits.allow_takeover:
+                log.warning("bot %s: second stream from %s refused; the first is still open",
+                            bot.bot_id, _peer(context))
+                raise Replaced("another stream with this token is open; it must drop first")
         except StreamEnded as exc:
+            self.stats.ended[exc.code.name] += 1
             log.info("refused a stream from %s: %s: %s", _peer(context), exc.code.name, exc.message)
             await context.abort(exc.code, exc.message)
             return
@@ -143,6 +168,8 @@ class DealerService:
         else:
             self._relayed.discard(bot.bot_id)
         if old is not None:
+            log.warning("bot %s: a new stream from %s takes over its seats", bot.bot_id,
+                        _peer(context))
             old.fail(Replaced("another stream with the same token took over this bot's seats"))
         conn.deliver(pb.DealerMessage(welcome=pb.Welcome(
             server_version=__version__, protocol_version=PROTOCOL_VERSION, bot_id=bot.bot_id,
@@ -169,8 +196,40 @@ class DealerService:
             log.info("bot %s disconnected (%s)", bot.name,
                      "OK" if error is None else f"{error.code.name}: {error.message}")
         self.stats.ended[error.code.name if error is not None else "OK"] += 1
+        if isinstance(error, Flooding):
+            wait = self._floods.strike(bot.bot_id)
+            log.warning("bot %s cut: %s; it may come back in %.1f s", bot.bot_id, error.message,
+                        wait)
+        elif error is not None and not isinstance(error, Replaced | ShuttingDown):
+            log.warning("bot %s: stream ended %s: %s", bot.bot_id, error.code.name, error.message)
         if error is not None:
             await context.abort(error.code, error.message)
+
+    async def _authenticate(self, context: Context) -> BotEntry:
+        """The bot of the call's token. A failed attempt is answered only after a delay that
+        doubles with every failure from the same peer address (a token cannot be guessed
+        quickly), and a peer with many delayed failures is refused at once, unchecked."""
+        peer = peer_host(_peer(context))
+        pending = self._pending_failures.get(peer, 0)
+        if pending >= MAX_PENDING_FAILURES:
+            raise Busy("too many failed authentications from this address; slow down")
+        try:
+            return self._book.identify(context.invocation_metadata())
+        except Unauthenticated:
+            delay = self._auth_failures.strike(peer)
+            if self._auth_failures.strikes(peer) in (5, 20, 100):
+                log.warning("%d failed authentications from %s", self._auth_failures.strikes(peer),
+                            peer)
+            self._pending_failures[peer] = pending + 1
+            try:
+                await asyncio.sleep(delay)
+            finally:
+                left = self._pending_failures.get(peer, 1) - 1
+                if left > 0:
+                    self._pending_failures[peer] = left
+                else:
+                    self._pending_failures.pop(peer, None)
+            raise
 
     async def _hello(self, context: Context) -> pb.Hello | None:
         try:
@@ -179,6 +238,8 @@ class DealerService:
             raise BadHandshake(f"no hello within {self._limits.hello_timeout_seconds:g} s") from None
         if first is grpc.aio.EOF:
             return None
+        if isinstance(first, Undecodable):
+            raise Malformed(f"{first.size} bytes that are not a BotMessage")
         assert isinstance(first, pb.BotMessage)
         if first.WhichOneof("payload") != "hello":
             raise BadHandshake("the first message on a Play stream must be 'hello'")
@@ -211,6 +272,13 @@ class DealerService:
             self.stats.replies_in += 1  # an answer to a table on another worker: relayed there
         elif kind == "action_reply":
             self.stats.replies_in += 1
+            decision_id = message.action_reply.decision_id
+            if len(decision_id) > MAX_DECISION_ID_CHARS:
+                conn.deliver(pb.DealerMessage(action_rejected=pb.ActionRejected(
+                    decision_id=decision_id[:16] + "...", code=pb.REJECT_CODE_INVALID_ARGUMENT,
+                    message=f"malformed decision id: {len(decision_id)} characters "
+                            f"(at most {MAX_DECISION_ID_CHARS})", retry_allowed=True)))
+                return
             now = time.perf_counter()
             reply = convert.reply(message.action_reply, now,
                                   conn.wire_seconds(message.action_reply.decision_id, now))

@@ -20,7 +20,7 @@ import pytest
 from tests.deploy.test_deploy import DEPLOY, dashboard_metric_names
 from tests.league.test_league_e2e import ROOT, write_league
 from tests.league.test_league_postgres import BOTS
-from tests.league.test_workers import free_port
+from tests.league.test_workers import free_port, with_token_files
 from tests.pgserver import PostgresServer
 from tests.server.procs import env
 
@@ -34,7 +34,7 @@ def fetch(url: str) -> str:
 def live_worker(tmp_path: Path, postgres: PostgresServer) -> Iterator[str]:
     """A worker with /metrics that has finished a job (so the leaderboard gauges are set)."""
     url = postgres.new_database()
-    league = write_league(tmp_path, BOTS, store=url, hands_per_match=4, tables_at_once=2)
+    league = with_token_files(write_league(tmp_path, BOTS, store=url, hands_per_match=4, tables_at_once=2))
     procs: list[subprocess.Popen[bytes]] = []
     try:
         enqueue = subprocess.Popen([sys.executable, "-m", "arena.cli", "league", "run", str(league),
@@ -44,11 +44,12 @@ def live_worker(tmp_path: Path, postgres: PostgresServer) -> Iterator[str]:
         assert enqueue.stdout is not None
         assert b"jobs queued" in enqueue.stdout.readline()
         port, metrics_port = free_port(), free_port()
+        worker_log = (tmp_path / "worker.log").open("w")
         procs.append(subprocess.Popen(
             [sys.executable, "-m", "arena.cli", "worker", "--store", url, "--name", "w-live",
              "--listen", f"127.0.0.1:{port}", "--metrics-port", str(metrics_port),
              "--log-dir", str(tmp_path / "w"), "--heartbeat-seconds", "0.5"],
-            cwd=tmp_path, env=env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+            cwd=tmp_path, env=env(), stdout=worker_log, stderr=subprocess.STDOUT))
         for bot, kind in BOTS:
             procs.append(subprocess.Popen(
                 [sys.executable, "-m", "arena.cli", "bot", kind, "--server", f"127.0.0.1:{port}",
@@ -62,7 +63,8 @@ def live_worker(tmp_path: Path, postgres: PostgresServer) -> Iterator[str]:
                     break
             except OSError:
                 pass
-            assert time.monotonic() < deadline, "the worker never published a leaderboard"
+            assert time.monotonic() < deadline, "no leaderboard from the worker: " + \
+                (tmp_path / "worker.log").read_text()[-3000:]
             time.sleep(0.2)
         yield metrics_url
     finally:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -24,6 +25,22 @@ from tests.league.test_league_e2e import ROOT, LeagueProcess, write_league
 from tests.league.test_league_postgres import BOTS, hands_of
 from tests.pgserver import PostgresServer
 from tests.server.procs import env
+
+
+def with_token_files(league: Path) -> Path:
+    """The league file with each token moved to an owner-only file (the store keeps no tokens, so
+    workers read them from files, as from a mounted secret)."""
+    folder = league.parent / "tokens"
+    folder.mkdir(mode=0o700, exist_ok=True)
+
+    def to_file(match: re.Match[str]) -> str:
+        path = folder / match.group(1)
+        path.write_text(match.group(2) + "\n")
+        path.chmod(0o600)
+        return f'name = "{match.group(1)}"\ntoken_file = "{path}"'
+
+    league.write_text(re.sub(r'name = "([^"]+)"\ntoken = "([^"]+)"', to_file, league.read_text()))
+    return league
 
 
 def free_port() -> int:
@@ -141,7 +158,8 @@ def test_two_workers_play_the_league_as_one_sqlite_process_would(tmp_path: Path,
     distributed = tmp_path / "postgresql"
     distributed.mkdir()
     url = postgres.new_database()
-    league = write_league(distributed, BOTS, store=url, hands_per_match=6, tables_at_once=2)
+    league = with_token_files(write_league(distributed, BOTS, store=url, hands_per_match=6,
+                                           tables_at_once=2))
     cluster = Cluster(league, workers=2, connect={"alpha": "w1", "beta": "w2", "gamma": "w1"},
                       lease_seconds=15.0)  # no worker dies here: a loaded machine must not look dead
     try:
@@ -169,7 +187,8 @@ def test_a_worker_killed_mid_match_loses_and_repeats_nothing(tmp_path: Path,
                                                              postgres: PostgresServer) -> None:
     url = postgres.new_database()
     hands_per_match = 40
-    league = write_league(tmp_path, BOTS, store=url, hands_per_match=hands_per_match, tables_at_once=2)
+    league = with_token_files(write_league(tmp_path, BOTS, store=url, hands_per_match=hands_per_match,
+                                           tables_at_once=2))
     cluster = Cluster(league, workers=2, connect={bot: "w2" for bot, _ in BOTS},  # w1's seats relayed
                       lease_seconds=5.0)
     try:
