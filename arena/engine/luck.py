@@ -59,7 +59,7 @@ class ValueFunction(StrEnum):
 class LuckSettings:
     """The value function and its equity precision, fixed before a league starts."""
 
-    value: ValueFunction = ValueFunction.PROJECTED_POT_EQUITY
+    value: ValueFunction = ValueFunction.POT_EQUITY
     samples: int = DEFAULT_LUCK_SAMPLES
     """Monte Carlo runouts of an equity that is not enumerated."""
     exact_limit: int = DEFAULT_LUCK_EXACT_LIMIT
@@ -75,7 +75,7 @@ class LuckSettings:
 
     @property
     def name(self) -> str:
-        """A stable label of these settings, e.g. ``projected-pot-equity/400/1000``."""
+        """A stable label of these settings, e.g. ``pot-equity/400/1000``."""
         return f"{self.value.value}/{self.samples}/{self.exact_limit}"
 
 

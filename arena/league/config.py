@@ -8,12 +8,14 @@ from pathlib import Path
 from typing import Any
 
 from arena.engine.errors import ConfigError
+from arena.engine.luck import LuckSettings
 from arena.engine.rules import Rules
+from arena.league.luck import luck_settings
 from arena.league.schedule import FORMATS
 
 _KEYS = {"name", "format", "seats_per_table", "tables", "rounds", "hero", "hands_per_match",
          "duplicate", "tables_at_once", "seed", "listen", "store", "log_dir", "metrics_port",
-         "start_timeout_seconds", "rules", "bots"}
+         "start_timeout_seconds", "rules", "bots", "luck_value", "luck_samples"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +44,7 @@ class LeagueConfig:
     start_timeout_seconds: float = 30.0
     rules: Rules = field(default_factory=Rules)
     source_toml: str = ""
+    luck: LuckSettings = field(default_factory=LuckSettings)  # fixed before the league starts
 
 
 def load_league(path: str | Path) -> LeagueConfig:
@@ -113,6 +116,9 @@ def league_from_mapping(data: dict[str, Any], *, base_dir: Path = Path("."), sou
         start_timeout_seconds=_typed(data, "start_timeout_seconds", float, 30.0, where),
         rules=Rules.from_mapping(rules_table),
         source_toml=source_toml,
+        luck=luck_settings(_typed(data, "luck_value", str, LuckSettings().value.value, where),
+                           _typed(data, "luck_samples", int, LuckSettings().samples, where),
+                           where=where),
     )
     for key in ("hands_per_match", "tables_at_once", "rounds", "tables"):
         if getattr(config, key) <= 0:

@@ -22,6 +22,7 @@ from arena.engine.errors import ConfigError
 from arena.engine.phh import dumps_hand
 from arena.league.config import LeagueConfig
 from arena.league.leaderboard import render_table, to_csv, to_json
+from arena.league.luck import update_luck
 from arena.league.schedule import ScheduledMatch, build_schedule
 from arena.league.stats import Leaderboard, compute_leaderboard
 from arena.match.messages import Notice
@@ -288,7 +289,8 @@ class LeagueRun:
         if left <= 0:
             self._finish_deal_set(scheduled.deal_set, seed=summary.seed)
         if self.metrics is not None:
-            self.metrics.update_leaderboard(self.leaderboard())
+            ended = [self._store_ids[scheduled.deal_set]] if left <= 0 else []
+            self.metrics.update_leaderboard(self.leaderboard(luck_matches=ended))
 
     def _finish_deal_set(self, deal_set: str, seed: int | None = None) -> None:
         match_seed = seed if seed is not None else next(
@@ -297,9 +299,15 @@ class LeagueRun:
         if self.store.get_match(match_id).status is st.MatchStatus.RUNNING:
             self.store.finish_match(match_id, str(match_seed))
 
-    def leaderboard(self) -> Leaderboard:
+    def leaderboard(self, *, luck_matches: list[int] | None = None) -> Leaderboard:
+        """The league's leaderboard; first the luck of ended matches' hands that lack it is
+        computed and stored (only of ``luck_matches`` when given)."""
         league = self._league()
-        return compute_leaderboard(self.store.iter_results(league.league_id))
+        settings = self.config.luck
+        update_luck(self.store, league.league_id, rules=self.config.rules, settings=settings,
+                    match_ids=luck_matches)
+        return compute_leaderboard(self.store.iter_results(league.league_id,
+                                                           value_function=settings.name))
 
     def run(self, *, on_ready: Callable[[int], None] | None = None) -> bool:
         """Play what is left; True when the whole schedule is done."""

@@ -87,6 +87,15 @@ MIGRATIONS: tuple[Migration, ...] = (
         "UPDATE hands SET void_reason = 'unknown' WHERE status = 'void'",
         "CREATE INDEX hand_seats_by_bot ON hand_seats(bot_id)",
     )),
+    Migration(3, "luck (chance-only AIVAT) of each seat of a hand, per value function", (
+        """CREATE TABLE hand_luck (
+            hand_id INTEGER NOT NULL REFERENCES hands(hand_id),
+            value_function TEXT NOT NULL,
+            seat INTEGER NOT NULL CHECK (seat >= 0),
+            luck_chips DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (hand_id, value_function, seat)
+        ) WITHOUT ROWID""",
+    )),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

@@ -22,9 +22,11 @@ from arena.storage.errors import (
 from arena.storage.migrations import LATEST_VERSION, MIGRATIONS, Migration
 from arena.storage.records import (
     Bot,
+    HandLuckRecord,
     HandRecord,
     HandStatus,
     League,
+    LuckPending,
     Match,
     MatchFormat,
     MatchStatus,
@@ -36,8 +38,9 @@ from arena.storage.sqlite import SqliteStore, apply_migrations
 from arena.storage.tokens import hash_token, verify_token
 
 __all__ = [
-    "LATEST_VERSION", "MIGRATIONS", "AlreadyExists", "Bot", "CorruptStore", "HandConflict", "HandRecord",
-    "HandStatus", "InvalidRecord", "League", "Match", "MatchFormat", "MatchStatus", "Migration", "NotFound",
+    "LATEST_VERSION", "MIGRATIONS", "AlreadyExists", "Bot", "CorruptStore", "HandConflict", "HandLuckRecord",
+    "HandRecord", "HandStatus", "InvalidRecord", "League", "LuckPending", "Match", "MatchFormat",
+    "MatchStatus", "Migration", "NotFound",
     "ResultRow", "ResultsStore", "SchemaTooNew", "SeatResult", "SqliteStore", "StoreError", "VoidHand",
     "apply_migrations", "hash_token", "verify_token",
 ]
@@ -87,4 +90,10 @@ class ResultsStore(Protocol):
 
     def iter_results(self, league_id: int, *,
                      statuses: Iterable[MatchStatus] = (MatchStatus.RUNNING, MatchStatus.FINISHED),
-                     ) -> Iterator[ResultRow]: ...
+                     value_function: str | None = None) -> Iterator[ResultRow]: ...
+
+    def hands_without_luck(self, league_id: int, value_function: str, *,
+                           match_ids: Iterable[int] | None = None, limit: int = 10_000,
+                           ) -> list[LuckPending]: ...
+
+    def record_luck(self, records: Sequence[HandLuckRecord]) -> int: ...
