@@ -12,10 +12,11 @@ from arena.engine.luck import LuckSettings
 from arena.engine.rules import Rules
 from arena.league.luck import luck_settings
 from arena.league.schedule import FORMATS
+from arena.match.spec import AbsentPolicy
 
 _KEYS = {"name", "format", "seats_per_table", "tables", "rounds", "hero", "hands_per_match",
          "duplicate", "tables_at_once", "seed", "listen", "store", "log_dir", "metrics_port",
-         "start_timeout_seconds", "rules", "bots", "luck_value", "luck_samples"}
+         "start_timeout_seconds", "absent", "rules", "bots", "luck_value", "luck_samples"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +43,7 @@ class LeagueConfig:
     log_dir: Path = Path("league-logs")
     metrics_port: int | None = None
     start_timeout_seconds: float = 30.0
+    absent: AbsentPolicy = AbsentPolicy.WAIT
     rules: Rules = field(default_factory=Rules)
     source_toml: str = ""
     luck: LuckSettings = field(default_factory=LuckSettings)  # fixed before the league starts
@@ -97,6 +99,10 @@ def league_from_mapping(data: dict[str, Any], *, base_dir: Path = Path("."), sou
     if not isinstance(rules_table, dict):
         raise ConfigError(f"{where}: [rules] must be a table")
     metrics_port = _typed(data, "metrics_port", int, None, where)
+    absent = _typed(data, "absent", str, "wait", where)
+    if absent not in {p.value for p in AbsentPolicy}:
+        raise ConfigError(f"{where}: 'absent' must be one of "
+                          f"{', '.join(repr(p.value) for p in AbsentPolicy)}, got {absent!r}")
     config = LeagueConfig(
         name=_typed(data, "name", str, "league", where),
         bots=tuple(bots),
@@ -114,12 +120,17 @@ def league_from_mapping(data: dict[str, Any], *, base_dir: Path = Path("."), sou
         log_dir=base_dir / _typed(data, "log_dir", str, "league-logs", where),
         metrics_port=metrics_port,
         start_timeout_seconds=_typed(data, "start_timeout_seconds", float, 30.0, where),
+        absent=AbsentPolicy(absent),
         rules=Rules.from_mapping(rules_table),
         source_toml=source_toml,
         luck=luck_settings(_typed(data, "luck_value", str, LuckSettings().value.value, where),
                            _typed(data, "luck_samples", int, LuckSettings().samples, where),
                            where=where),
     )
+    timeout = config.start_timeout_seconds
+    if not (0 < timeout <= 86_400):  # also refuses NaN
+        raise ConfigError(f"{where}: 'start_timeout_seconds' must be more than 0 and at most 86400, "
+                          f"got {timeout!r}")
     for key in ("hands_per_match", "tables_at_once", "rounds", "tables"):
         if getattr(config, key) <= 0:
             raise ConfigError(f"{where}: '{key}' must be positive")

@@ -22,6 +22,7 @@ from arena.storage.errors import (
 from arena.storage.migrations import LATEST_VERSION, MIGRATIONS, Migration
 from arena.storage.records import (
     Bot,
+    FaultCounts,
     HandLuckRecord,
     HandRecord,
     HandStatus,
@@ -38,9 +39,9 @@ from arena.storage.sqlite import SqliteStore, apply_migrations
 from arena.storage.tokens import hash_token, verify_token
 
 __all__ = [
-    "LATEST_VERSION", "MIGRATIONS", "AlreadyExists", "Bot", "CorruptStore", "HandConflict", "HandLuckRecord",
-    "HandRecord", "HandStatus", "InvalidRecord", "League", "LuckPending", "Match", "MatchFormat",
-    "MatchStatus", "Migration", "NotFound",
+    "LATEST_VERSION", "MIGRATIONS", "AlreadyExists", "Bot", "CorruptStore", "FaultCounts", "HandConflict",
+    "HandLuckRecord", "HandRecord", "HandStatus", "InvalidRecord", "League", "LuckPending", "Match",
+    "MatchFormat", "MatchStatus", "Migration", "NotFound",
     "ResultRow", "ResultsStore", "SchemaTooNew", "SeatResult", "SqliteStore", "StoreError", "VoidHand",
     "apply_migrations", "hash_token", "verify_token",
 ]
@@ -87,6 +88,8 @@ class ResultsStore(Protocol):
     def void_hands(self, match_id: int) -> list[VoidHand]: ...
 
     def next_hand_number(self, match_id: int, *, copy_index: int | None = None) -> int: ...
+
+    def fault_counts(self, league_id: int) -> list[FaultCounts]: ...
 
     def iter_results(self, league_id: int, *,
                      statuses: Iterable[MatchStatus] = (MatchStatus.RUNNING, MatchStatus.FINISHED),
