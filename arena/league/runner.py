@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from arena.engine import phh
 from arena.engine.errors import ConfigError
@@ -39,6 +39,9 @@ from arena.match.spec import MatchSpec, SeatSpec
 from arena.metrics import ArenaMetrics, MetricsServer, rejection_reason, start_metrics_server
 from arena.server.config import BotEntry, ServerConfig
 from arena.storage.errors import NotFound
+
+if TYPE_CHECKING:
+    from arena.server.app import DealerServer
 from arena.storage.matchlog import (
     MatchLog,
     MatchLogPaths,
@@ -205,6 +208,10 @@ class LeagueRun:
             tables=config.tables, hero=config.hero, rounds=config.rounds)
         self._copies_left: dict[str, int] = {}
         self.forfeited: list[str] = []  # "match (absent bots)" of this run, absent = "forfeit"
+        # Called with the store id of each deal set when all its copies have ended; True stops
+        # the league (matches still running end aborted and are played again on a resume).
+        self.deal_set_observer: Callable[[int], bool] | None = None
+        self._server: DealerServer | None = None
 
     def close(self) -> None:
         self.store.close()
@@ -327,6 +334,9 @@ class LeagueRun:
         self._copies_left[scheduled.deal_set] = left
         if left <= 0:
             self._finish_deal_set(scheduled.deal_set, seed=summary.seed)
+            observer = self.deal_set_observer
+            if observer is not None and observer(self._store_ids[scheduled.deal_set]) and self._server:
+                self._server.stop()
         if self.metrics is not None:
             ended = [self._store_ids[scheduled.deal_set]] if left <= 0 else []
             self.metrics.update_leaderboard(self.leaderboard(luck_matches=ended))
@@ -350,7 +360,7 @@ class LeagueRun:
 
     def run(self, *, on_ready: Callable[[int], None] | None = None) -> bool:
         """Play what is left; True when the whole schedule is done."""
-        from arena.server.app import DealerServer, serve
+        from arena.server.app import serve
 
         prepared = self.prepare()
         config = self.config
@@ -388,6 +398,7 @@ class LeagueRun:
 
         def started(server: DealerServer) -> None:
             holder.append(server)
+            self._server = server
             if self.metrics is not None:
                 metrics = self.metrics
                 server.lobby.rejection_observers.append(
