@@ -129,12 +129,14 @@ def run_cost(args: argparse.Namespace) -> None:
         run.close()
     print(f"{hands} hands, heads-up H.O.R.S.E., one table, two instant (never-fold) bots over gRPC")
     print(f"play:  {play_seconds:.1f} s wall ({1000 * play_seconds / hands:.2f} ms/hand)")
-    print(f"luck:  {luck_seconds:.1f} s wall, {luck_cpu:.1f} s CPU ({1000 * luck_seconds / hands:.2f} ms/hand)")
+    print(f"luck:  {luck_seconds:.1f} s wall, {luck_cpu:.1f} s CPU "
+          f"({1000 * luck_seconds / hands:.2f} ms/hand)")
     print(f"luck / play = {luck_seconds / play_seconds:.2f}")
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="what", required=True)
     var = sub.add_parser("variance")
     var.add_argument("--deals", type=int, default=300)
