@@ -91,7 +91,7 @@ def run_ab_test(spec: AbTest, *, out: TextIO = sys.stdout) -> int:
         format="round_robin", rounds=spec.max_hands // (2 * spec.hands_per_match),
         hands_per_match=spec.hands_per_match, duplicate=True, tables_at_once=2, seed=spec.seed,
         listen="127.0.0.1:0", store=directory / "match.sqlite", log_dir=directory / "logs",
-        start_timeout_seconds=60.0, luck=spec.luck)
+        start_timeout_seconds=60.0, luck_value=spec.luck.value, luck_samples=spec.luck.samples)
     sprt = Sprt(spec.bounds)
     b = spec.bounds
     out.write(f"A/B test {name_a} vs {name_b}: duplicate heads-up H.O.R.S.E., "

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from arena.engine.errors import ArenaError, ConfigError
-from arena.engine.luck import DEFAULT_LUCK_EXACT_LIMIT, LuckSettings, ValueFunction, hand_luck
+from arena.engine.errors import ArenaError
+from arena.engine.luck import LuckSettings, hand_luck
 from arena.engine.phh import load_file, loads, replay
 from arena.engine.rules import Rules
 from arena.storage import store as st
@@ -15,19 +15,6 @@ from arena.storage.matchlog import match_seed_for
 from arena.storage.verify import deal_seed
 
 LUCK_BATCH_HANDS = 200
-
-
-def luck_settings(value: str, samples: int, *, where: str = "league file") -> LuckSettings:
-    """The settings named by a league's ``luck_value`` and ``luck_samples`` keys."""
-    try:
-        function = ValueFunction(value)
-    except ValueError:
-        raise ConfigError(f"{where}: 'luck_value' must be one of "
-                          f"{', '.join(v.value for v in ValueFunction)}, got {value!r}") from None
-    try:
-        return LuckSettings(function, samples, max(2 * samples, DEFAULT_LUCK_EXACT_LIMIT))
-    except ValueError as exc:
-        raise ConfigError(f"{where}: 'luck_samples': {exc}") from None
 
 
 def luck_of_logged_hand(phh_text: str, match_seed: int | str, hand_number: int, *, rules: Rules,
