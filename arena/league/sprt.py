@@ -14,7 +14,7 @@ import math
 from dataclasses import dataclass
 from enum import StrEnum
 
-MIN_OBSERVATIONS = 10  # no decision on a variance estimated from fewer observations
+MIN_OBSERVATIONS = 40  # no decision on a variance estimated from fewer observations
 
 
 class Decision(StrEnum):
