@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import resource
 import statistics
 import subprocess
 import sys
@@ -114,9 +115,9 @@ def run_cost(args: argparse.Namespace) -> None:
 
     run = LeagueRun(config, out=io.StringIO())
     try:
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         run.run(on_ready=ready)
-        play_seconds = time.perf_counter() - started
+        play_seconds, dealer_cpu = time.perf_counter() - started, time.process_time() - cpu
         league = run.store.find_league(config.name)
         assert league is not None
         started, cpu = time.perf_counter(), time.process_time()
@@ -127,11 +128,14 @@ def run_cost(args: argparse.Namespace) -> None:
             proc.terminate()
             proc.wait(timeout=10)
         run.close()
+    bots_cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
+    play_cpu = dealer_cpu + bots_cpu.ru_utime + bots_cpu.ru_stime
     print(f"{hands} hands, heads-up H.O.R.S.E., one table, two instant (never-fold) bots over gRPC")
-    print(f"play:  {play_seconds:.1f} s wall ({1000 * play_seconds / hands:.2f} ms/hand)")
+    print(f"play:  {play_seconds:.1f} s wall, {play_cpu:.1f} s CPU (dealer {dealer_cpu:.1f} s + bots) "
+          f"({1000 * play_seconds / hands:.2f} ms/hand)")
     print(f"luck:  {luck_seconds:.1f} s wall, {luck_cpu:.1f} s CPU "
           f"({1000 * luck_seconds / hands:.2f} ms/hand)")
-    print(f"luck / play = {luck_seconds / play_seconds:.2f}")
+    print(f"luck / play = {luck_seconds / play_seconds:.2f} (wall), {luck_cpu / play_cpu:.2f} (CPU)")
 
 
 def main() -> None:
