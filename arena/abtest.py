@@ -21,7 +21,7 @@ from typing import TextIO
 from arena.engine.errors import ConfigError
 from arena.engine.luck import LuckSettings
 from arena.league.config import LeagueBot, LeagueConfig
-from arena.league.luck import update_luck
+from arena.league.luck import deal_observations
 from arena.league.runner import LeagueRun
 from arena.league.sprt import Decision, Sprt, SprtBounds
 from arena.practice import bot_command
@@ -57,27 +57,6 @@ def _command(bot: str, server: str, token: str, name: str, seed: int) -> list[st
     return bot_command(bot, server, token)
 
 
-def deal_observations(run: LeagueRun, store_match_id: int, bot: str, *, use_luck: bool) -> list[float]:
-    """Bot ``bot``'s result per deal of one ended deal set: mean over its copies, mbb/hand."""
-    league = run.store.find_league(run.config.name)
-    assert league is not None
-    if use_luck:
-        update_luck(run.store, league.league_id, rules=run.config.rules, settings=run.config.luck,
-                    match_ids=[store_match_id])
-    per_deal: dict[int, list[float]] = {}
-    for row in run.store.iter_results(league.league_id, value_function=run.config.luck.name):
-        if row.match_id != store_match_id or row.bot != bot:
-            continue
-        luck = 0.0
-        if use_luck:
-            if row.luck_chips is None:
-                raise ConfigError(f"match {store_match_id} hand {row.hand_number}: no luck computed")
-            luck = row.luck_chips
-        net = row.net_chips - luck
-        per_deal.setdefault(row.hand_number, []).append(1000.0 * net / row.small_bet_chips)
-    return [sum(v) / len(v) for _, v in sorted(per_deal.items())]
-
-
 def run_ab_test(spec: AbTest, *, out: TextIO = sys.stdout) -> int:
     """Play until the test decides (exit 0) or ``max_hands`` are played (exit 1)."""
     if spec.max_hands < 2 * spec.hands_per_match:
@@ -104,7 +83,10 @@ def run_ab_test(spec: AbTest, *, out: TextIO = sys.stdout) -> int:
     hands = [0]
 
     def deal_set_done(store_match_id: int) -> bool:
-        values = deal_observations(run, store_match_id, name_a, use_luck=spec.use_luck)
+        league = run.store.find_league(config.name)
+        assert league is not None
+        values = deal_observations(run.store, league.league_id, store_match_id, name_a,
+                                   rules=config.rules, luck=config.luck if spec.use_luck else None)
         for value in values:
             sprt.add(value)
         hands[0] += 2 * len(values)

@@ -76,3 +76,23 @@ def luck_of_log_file(path: Path, *, rules: Rules,
         players = tuple(str(p) for p in hand.fields.get("players", ()))
         out.append((number, players, result.luck_chips))
     return out
+
+
+def deal_observations(store: st.ResultsStore, league_id: int, store_match_id: int, bot: str, *,
+                      rules: Rules, luck: LuckSettings | None) -> list[float]:
+    """``bot``'s result per deal of one ended match (deal set), in mbb/hand: the mean over the
+    deal's copies, of ``net - luck`` (computed first where missing) or of ``net`` when ``luck``
+    is None."""
+    if luck is not None:
+        update_luck(store, league_id, rules=rules, settings=luck, match_ids=[store_match_id])
+    per_deal: dict[int, list[float]] = {}
+    for row in store.iter_results(league_id, value_function=luck.name if luck else None):
+        if row.match_id != store_match_id or row.bot != bot:
+            continue
+        net = float(row.net_chips)
+        if luck is not None:
+            if row.luck_chips is None:
+                raise ArenaError(f"match {store_match_id} hand {row.hand_number}: no luck computed")
+            net -= row.luck_chips
+        per_deal.setdefault(row.hand_number, []).append(1000.0 * net / row.small_bet_chips)
+    return [sum(v) / len(v) for _, v in sorted(per_deal.items())]

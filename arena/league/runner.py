@@ -39,6 +39,8 @@ from arena.league.secret import (
     reveal_league_secret,
     without_tokens,
 )
+from arena.league.significance import PairTests, pair_of
+from arena.league.sprt import SprtBounds
 from arena.league.stats import Leaderboard, compute_leaderboard
 from arena.match.messages import Notice
 from arena.match.records import MatchSummary, PlayedHand, phh_fields
@@ -229,6 +231,11 @@ class LeagueRun:
         # Called with the store id of each deal set when all its copies have ended; True stops
         # the league (matches still running end aborted and are played again on a resume).
         self.deal_set_observer: Callable[[int], bool] | None = None
+        if config.stop_when_significant:
+            self.deal_set_observer = PairTests(
+                self.store, config.name, {pair_of(m.seats) for m in self.schedule},
+                SprtBounds(config.sprt_low_mbb, config.sprt_high_mbb, config.sprt_alpha,
+                           config.sprt_beta), rules=config.rules, luck=config.luck, out=out)
         self._server: DealerServer | None = None
 
     def close(self) -> None:

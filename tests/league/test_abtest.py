@@ -38,3 +38,20 @@ def test_bad_bounds_are_a_clear_error(tmp_path: Path) -> None:
         done = _match(tmp_path, "rules", "call", *bad)
         assert done.returncode == 2, done.stdout + done.stderr
         assert "arena: error:" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_league_stops_when_every_pair_is_significant(tmp_path: Path) -> None:
+    """`stop_when_significant`: a round robin of rules, call and random stops long before its
+    100 rounds once the test of each pair (on the first bot by name) has decided."""
+    from tests.league.test_league_e2e import LeagueProcess, write_league
+
+    bots = [("rules", "rules"), ("call", "call"), ("random", "random")]
+    league = write_league(tmp_path, bots, rounds=100, tables_at_once=6, stop_when_significant=True,
+                          sprt_low_mbb=-300, sprt_high_mbb=300)
+    code, output = LeagueProcess(league, bots).wait(timeout=280)
+    assert code == 3, output  # stopped early: the rest of the schedule is left to play
+    decided = sorted(line.split(": ", 1)[1].split(" (")[0] for line in output.splitlines()
+                     if line.startswith("significant after"))
+    assert decided == ["call is better than random by 300 mbb/hand",
+                       "call is not better than rules by -300 mbb/hand",
+                       "random is not better than rules by -300 mbb/hand"], output
