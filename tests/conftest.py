@@ -1,4 +1,5 @@
-"""Fixtures shared by every test area: a real PostgreSQL server, started once per session."""
+"""Shared fixtures: a real PostgreSQL server started once per session; tests marked ``slow`` run
+only when asked for (``pytest -m slow``)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,15 @@ from collections.abc import Iterator
 import pytest
 
 from tests.pgserver import PostgresServer, PostgresUnavailable, postgres_server
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if "slow" in (config.getoption("-m") or ""):
+        return
+    skip = pytest.mark.skip(reason="slow: opt in with -m slow")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
 
 
 @pytest.fixture(scope="session")

@@ -95,7 +95,16 @@ MIGRATIONS: tuple[Migration, ...] = (
         "CHECK (rejected_replies >= 0)",
         "ALTER TABLE hand_seats ADD COLUMN disconnects INTEGER NOT NULL DEFAULT 0 CHECK (disconnects >= 0)",
     )),
-    Migration(4, "work queue: one job per match (duplicate block), claimed by workers; hands in flight", (
+    Migration(4, "luck (chance-only AIVAT) of each seat of a hand, per value function", (
+        """CREATE TABLE hand_luck (
+            hand_id INTEGER NOT NULL REFERENCES hands(hand_id),
+            value_function TEXT NOT NULL,
+            seat INTEGER NOT NULL CHECK (seat >= 0),
+            luck_chips DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (hand_id, value_function, seat)
+        ) WITHOUT ROWID""",
+    )),
+    Migration(5, "work queue: one job per match (duplicate block), claimed by workers; hands in flight", (
         """CREATE TABLE jobs (
             job_id INTEGER PRIMARY KEY,
             league_id INTEGER NOT NULL REFERENCES leagues(league_id),
