@@ -24,6 +24,7 @@ import asyncio
 import concurrent.futures
 import contextlib
 import json
+import os
 import secrets
 import signal
 import statistics
@@ -183,6 +184,7 @@ def run_attacks(tables: int, seconds: float,
                 print(f"bench.trust: {kind} ...", file=sys.stderr, flush=True)
                 _rate(honest, 1.0)  # settle after the previous attacker
                 rss_before = _rss_kib(ready["pid"])
+                cpu_before, wall_before = _cpu_seconds(ready["pid"]), time.monotonic()
                 peak = [rss_before]
                 if kind == "none":
                     rate = _rate(honest, seconds)
@@ -204,7 +206,8 @@ def run_attacks(tables: int, seconds: float,
                         done = attack.result()
                     stop.set()
                     sampler.join()
-                rows.append({"attack": kind, "decisions_per_second": rate,
+                cpu = (_cpu_seconds(ready["pid"]) - cpu_before) / (time.monotonic() - wall_before)
+                rows.append({"attack": kind, "decisions_per_second": rate, "dealer_cpu": cpu,
                              "rss_growth_mib": (max(peak) - rss_before) / 1024, **done})
             honest.kill()
         finally:
@@ -213,6 +216,12 @@ def run_attacks(tables: int, seconds: float,
                 server.communicate(timeout=30)
             server.kill()
     return rows
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _spawn_trust(*args: str) -> Any:
@@ -273,12 +282,13 @@ def main(argv: list[str] | None = None) -> int:
     base = rows[0]["decisions_per_second"]
     print(f"### Honest tables under attack ({args.tables} heads-up tables of instant bots, "
           f"{args.seconds:g} s per attacker)\n")
-    print("| attacker | honest decisions/s | vs no attacker | dealer memory growth | "
+    print("| attacker | honest decisions/s | vs no attacker | dealer CPU | dealer memory growth | "
           "attacker streams / messages |")
-    print("|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|")
     for row in rows:
         print(f"| {row['attack']} | {row['decisions_per_second']:,.0f} | "
-              f"{row['decisions_per_second'] / base:.0%} | {row['rss_growth_mib']:.1f} MiB | "
+              f"{row['decisions_per_second'] / base:.0%} | {row['dealer_cpu']:.0%} | "
+              f"{row['rss_growth_mib']:.1f} MiB | "
               f"{row.get('streams', '-')} / {row.get('messages', '-')} |")
     if not args.skip_cost:
         cost = run_cost(args.cost_tables, args.cost_hands, args.cost_rounds)
