@@ -235,11 +235,11 @@ def _spawn_trust(*args: str) -> Any:
 
 # ============================================================================ part 2: the cost
 
-def run_cost(tables: int, hands: int, rounds: int) -> dict[str, list[float]]:
+def run_cost(tables: int, hands: int, rounds: int) -> dict[str, list[dict[str, float]]]:
     """bench.dealer's instant-bot load with and without the guards, alternating."""
     from bench import dealer
 
-    out: dict[str, list[float]] = {"protected": [], "unprotected": []}
+    out: dict[str, list[dict[str, float]]] = {"protected": [], "unprotected": []}
     original = dealer._spawn
 
     def spawn(*args: str) -> Any:
@@ -253,7 +253,7 @@ def run_cost(tables: int, hands: int, rounds: int) -> dict[str, list[float]]:
         for _ in range(rounds):
             for mode in ("protected", "unprotected"):
                 unprotected[0] = mode == "unprotected"
-                out[mode].append(dealer.run_dealer(tables, hands)["decisions_per_second"])
+                out[mode].append(dealer.run_dealer(tables, hands))
     finally:
         dealer._spawn = original  # type: ignore[assignment]
     return out
@@ -292,15 +292,20 @@ def main(argv: list[str] | None = None) -> int:
               f"{row.get('streams', '-')} / {row.get('messages', '-')} |")
     if not args.skip_cost:
         cost = run_cost(args.cost_tables, args.cost_hands, args.cost_rounds)
-        on, off = statistics.fmean(cost["protected"]), statistics.fmean(cost["unprotected"])
         print(f"\n### What the guards cost (bench.dealer load, {args.cost_tables} tables, "
               f"alternating, {args.cost_rounds} runs each)\n")
-        print("| dealer | decisions/s (each run) | mean |")
-        print("|---|---|---|")
-        for mode, values in cost.items():
-            print(f"| {mode} | {', '.join(f'{v:,.0f}' for v in values)} | "
-                  f"{statistics.fmean(values):,.0f} |")
-        print(f"\nprotected / unprotected = {on / off:.1%}")
+        print("| dealer | decisions/s (each run) | best | dealer CPU per decision (each run) | "
+              "best |")
+        print("|---|---|---|---|---|")
+        best: dict[str, tuple[float, float]] = {}
+        for mode, runs in cost.items():
+            rates = [r["decisions_per_second"] for r in runs]
+            cpus = [r["cpu_per_decision"] * 1e6 for r in runs]
+            best[mode] = (max(rates), min(cpus))
+            print(f"| {mode} | {', '.join(f'{v:,.0f}' for v in rates)} | {max(rates):,.0f} | "
+                  f"{', '.join(f'{v:,.0f} µs' for v in cpus)} | {min(cpus):,.0f} µs |")
+        print(f"\nprotected / unprotected: decisions/s {best['protected'][0] / best['unprotected'][0]:.1%}"
+              f", CPU per decision {best['protected'][1] / best['unprotected'][1]:.1%}")
     return 0
 
 
