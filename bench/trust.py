@@ -27,7 +27,6 @@ import json
 import os
 import secrets
 import signal
-import statistics
 import sys
 import tempfile
 import threading
