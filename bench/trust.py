@@ -15,6 +15,9 @@ no attacker, then while each attacker of issue 7 runs alone for ``--seconds``:
 Part 2: ``bench.dealer``'s instant-bot load (decisions per second), once as shipped and once
 with the rate guards switched off in the dealer process (every ``TokenBucket.take`` allowed,
 no think-time clamp), alternating, in the same run.
+
+The attackers run in this (the measuring) process at the lowest CPU priority, standing in for
+an attacker on its own machine; the dealer and the honest bots keep normal priority.
 """
 
 from __future__ import annotations
@@ -178,6 +181,9 @@ def run_attacks(tables: int, seconds: float,
             address = f"127.0.0.1:{ready['port']}"
             honest = _spawn_trust("--role", "honest", "--address", address,
                                   "--tables", str(tables))
+            # The attackers run in this process at the lowest priority: a real attacker's CPU
+            # is on its own machine, and this machine has only two cores for everything.
+            os.nice(19)
             _rate(honest, 2.0)  # warm up
             for kind in ("none", *attacks):
                 print(f"bench.trust: {kind} ...", file=sys.stderr, flush=True)
