@@ -136,6 +136,9 @@ async def _session(bot: BotFunction, *, server: str, token: str, name: str, vers
                 kind = message.WhichOneof("payload")
                 if kind == "welcome":
                     result.connections += 1
+                    log.info("connected to %s as %s (seats: %s)", server, message.welcome.bot_name,
+                             ", ".join(f"{s.match_id} seat {s.seat}" for s in message.welcome.seats)
+                             or "none yet")
                 elif kind == "decision_request":
                     request = message.decision_request
                     open_requests = {request.decision_id: request}
