@@ -6,6 +6,7 @@ silently falls back to a default.
 
 from __future__ import annotations
 
+import dataclasses
 import secrets
 import tomllib
 from collections.abc import Mapping
@@ -16,7 +17,7 @@ from typing import Any
 from arena.engine.cards import derive_seed
 from arena.engine.errors import ConfigError
 from arena.engine.rules import Rules
-from arena.match.spec import MatchSpec, SeatSpec
+from arena.match.spec import AbsentPolicy, MatchSpec, SeatSpec
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +56,7 @@ class ServerConfig:
     limits: Limits = field(default_factory=Limits)
 
 
-_TOP_KEYS = {"listen", "log_dir", "hands", "seed", "match_id", "start_timeout_seconds", "tls",
+_TOP_KEYS = {"listen", "log_dir", "hands", "seed", "match_id", "start_timeout_seconds", "absent", "tls",
              "limits", "rules", "seats", "tables"}
 _TABLE_KEYS = {"id", "seats", "hands", "seed", "rules", "start_timeout_seconds"}
 
@@ -104,6 +105,11 @@ def config_from_mapping(data: Mapping[str, Any], *, base_dir: Path = Path(".")) 
             if not isinstance(table, dict):
                 raise ConfigError(f"tables[{k}] must be a table")
             matches.append(_match(table, k, by_name, rules, hands, seed, start_timeout))
+    absent = data.get("absent", AbsentPolicy.CHECK_FOLD.value)
+    if absent not in {policy.value for policy in AbsentPolicy}:
+        raise ConfigError("'absent' must be one of "
+                          f"{', '.join(repr(p.value) for p in AbsentPolicy)}, got {absent!r}")
+    matches = [dataclasses.replace(mt, absent=AbsentPolicy(absent)) for mt in matches]
     ids = [mt.match_id for mt in matches]
     if len(set(ids)) != len(ids):
         raise ConfigError(f"table ids must be unique, got {ids}")
