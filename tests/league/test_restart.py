@@ -81,3 +81,11 @@ def test_a_restarted_league_gets_its_bots_back_and_deals_no_phantom_hand(tmp_pat
     assert void_count <= 2  # at most the hand in flight at each table when the league stopped
     assert len(hands) + void_count == 2 * 40  # every hand dealt once: completed or void
     assert all(h["_absent"] == [0, 0] for h in hands), "a hand was dealt for an absent bot"
+    # The voided hands replay as voids, not failures, checked against the revealed seed.
+    void_files = sorted(str(p) for p in (tmp_path / "logs").glob("*.void.phhs"))
+    if void_files:
+        replay = subprocess.run([sys.executable, "-m", "arena.cli", "replay", *void_files],
+                                cwd=tmp_path, env=env(), capture_output=True, text=True, timeout=60)
+        assert replay.returncode == 0, replay.stdout + replay.stderr
+        assert replay.stdout.count("\nvoid ") + replay.stdout.startswith("void ") == void_count
+        assert f"0 of 0 hands replayed to their logged stacks; {void_count} void hand(s)" in replay.stdout
