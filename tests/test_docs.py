@@ -3,6 +3,7 @@ first-bot example bot plays."""
 
 from __future__ import annotations
 
+import ast
 import re
 import subprocess
 import sys
@@ -67,3 +68,14 @@ def test_the_first_bot_example_plays_a_practice_match(tmp_path: Path) -> None:
                          cwd=tmp_path, env=env(), capture_output=True, text=True, timeout=200)
     assert out.returncode == 0, out.stdout + out.stderr
     assert "10 hands played" in out.stdout and "0 replies rejected" in out.stdout
+
+
+def test_every_view_field_and_helper_is_documented() -> None:
+    tree = ast.parse((ROOT / "bots" / "python" / "arena_bot" / "view.py").read_text())
+    view = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "SeatView")
+    members = {n.name for n in view.body if isinstance(n, ast.FunctionDef) and not n.name.startswith("_")}
+    members |= {"request", "choices"}  # set in __init__
+    text = (DOCS / "python-sdk.md").read_text()
+    missing = sorted(name for name in members if f"`{name}" not in text and f" {name}(" not in text
+                     and f"`{name}(" not in text and f", `{name}" not in text)
+    assert not missing, missing
