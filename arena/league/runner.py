@@ -58,6 +58,8 @@ class LeagueSink:
         self.metrics = metrics
         self.on_copy_finished = on_copy_finished
         self.log = MatchLog(log_dir, scheduled.match_id, resumable=True, events=True)
+        self.log.catch_up([h.phh_text for h in store.completed_hands(store_match_id)
+                           if h.copy_index == scheduled.copy_index])
         self.event_log = self.log.events
         self._started_at = _now()
         self._table_open = False

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 import time
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -145,6 +146,15 @@ class MatchLog:
         self.events = EventLog(self.paths.events) if events else None
         if not resumable:
             self.paths.hands.write_text("", encoding="utf-8")
+
+    def catch_up(self, stored_hands: Sequence[str]) -> int:
+        """Append the hands the results store holds but the log lacks (the dealer died after
+        committing a hand and before logging it); ``stored_hands`` are the PHH texts of this
+        match's completed hands in order. Returns how many were appended."""
+        missing = list(stored_hands[self._hands.count:])
+        for text in missing:
+            self._hands.append(text)
+        return len(missing)
 
     def hand_started(self, match_id: str, hand_number: int) -> None:
         """A resumable log marks the hand in flight; a hand reaches the log when it has ended."""
