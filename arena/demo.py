@@ -33,8 +33,8 @@ metrics_port = {metrics_port}
 start_timeout_seconds = 30
 
 [rules]
-decision_seconds = 2.0
-time_bank_seconds = 10.0
+decision_seconds = 5.0       # generous: the example bots answer at once; a timeout would change results
+time_bank_seconds = 30.0
 {bots}"""
 
 

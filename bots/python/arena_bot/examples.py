@@ -10,10 +10,15 @@ from arena_bot.view import Action, SeatView
 
 
 def random_bot(seed: int | None = None) -> Callable[[SeatView], Action]:
-    """Uniform over the legal kinds, then over the two legal raise amounts."""
-    rng = random.Random(seed)
+    """Uniform over the legal kinds, then over the two legal raise amounts.
+
+    With a seed, each decision draws from its own generator seeded by the seed and the decision
+    id: the same decision gets the same answer however the bot's tables interleave.
+    """
+    shared = random.Random()
 
     def choose(view: SeatView) -> Action:
+        rng = shared if seed is None else random.Random(f"{seed}/{view.request.decision_id}")
         kind = rng.choice(sorted(view.choices))
         if kind == Action.RAISE:
             choice = view.choices[kind]
