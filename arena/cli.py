@@ -53,7 +53,9 @@ def cmd_bot(args: argparse.Namespace) -> int:
                           ("--reconnect-seconds", args.reconnect_seconds)):
         if value is not None:
             argv += [option, str(value)]
-    return run_bot(argv + (["--verbose"] if args.verbose else []))
+    flags = [flag for flag, on in (("--verbose", args.verbose),
+                                   ("--seed-each-decision", args.seed_each_decision)) if on]
+    return run_bot(argv + flags)
 
 
 def cmd_practice(args: argparse.Namespace) -> int:
@@ -179,6 +181,9 @@ def build_parser() -> argparse.ArgumentParser:
     bot.add_argument("--reconnect-seconds", type=float, default=None,
                      help="after losing the dealer, give up after this long (none: keep trying "
                           "until stopped, e.g. through a league restart)")
+    bot.add_argument("--seed-each-decision", action="store_true",
+                     help="random bot: seed each decision from --seed and its id (answers that do "
+                          "not depend on the order in which its tables ask)")
     bot.add_argument("--verbose", action="store_true", help="log connects and rejections")
     bot.set_defaults(func=cmd_bot)
 

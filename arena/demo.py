@@ -43,7 +43,7 @@ def bot_command(python: str, name: str, kind: str, address: str, token: str) -> 
     the same cards meet the same decisions and every demo prints the same leaderboard."""
     seed = [n for n, _ in BOTS].index(name) + 1
     return [python, "-m", "arena.cli", "bot", kind, "--server", address, "--token", token,
-            "--name", name, "--seed", str(seed)]
+            "--name", name, "--seed", str(seed), "--seed-each-decision"]
 
 
 def _free_port() -> int:

@@ -147,15 +147,6 @@ class MatchLog:
         if not resumable:
             self.paths.hands.write_text("", encoding="utf-8")
 
-    def catch_up(self, stored_hands: Sequence[str]) -> int:
-        """Append the hands the results store holds but the log lacks (the dealer died after
-        committing a hand and before logging it); ``stored_hands`` are the PHH texts of this
-        match's completed hands in order. Returns how many were appended."""
-        missing = list(stored_hands[self._hands.count:])
-        for text in missing:
-            self._hands.append(text)
-        return len(missing)
-
     def hand_started(self, match_id: str, hand_number: int) -> None:
         """A resumable log marks the hand in flight; a hand reaches the log when it has ended."""
         if self.resumable:
@@ -216,6 +207,18 @@ def match_seed_for(hands_path: Path) -> int | None:
     if not isinstance(seed, int):
         raise MalformedInput(f"{result}: no integer 'match_seed'")
     return seed
+
+
+def catch_up(paths: MatchLogPaths, committed_hands: Sequence[str]) -> int:
+    """Append to a resumed hand log the hands the results store committed that the log lacks
+    (the dealer can be killed between the two writes); ``committed_hands`` are the PHH texts in
+    hand order. Returns how many were appended."""
+    appender = PhhAppender(paths.hands, fresh=False)
+    missing = committed_hands[appender.count:]
+    for text in missing:
+        appender.append(text)
+    appender.close()
+    return len(missing)
 
 
 def hand_in_flight(paths: MatchLogPaths, *, unreadable: int) -> int | None:

@@ -63,8 +63,8 @@ def test_a_seeded_random_bot_answers_each_decision_the_same_in_any_order() -> No
         return SeatView(sdk_pb.DecisionRequest(decision_id=decision_id, legal_actions=legal))
 
     ids = [f"t{k}-h1-d{k}" for k in range(40)]
-    forward = random_bot(7)
-    backward = random_bot(7)
+    forward = random_bot(7, per_decision=True)
+    backward = random_bot(7, per_decision=True)
     first = {d: forward(request(d)) for d in ids}
     second = {d: backward(request(d)) for d in reversed(ids)}
     assert first == second

@@ -48,19 +48,3 @@ def test_faults_are_stored_per_seat_and_summed_per_bot_and_match(tmp_path: Path)
     assert table[3].split() == ["alice", "2", "3", "0", "0", "4", "0"]
     assert faults_csv(faults).splitlines()[3] == f"bob,{first.match_id},2,1,2,3,1"
 
-
-def test_a_resumed_log_catches_up_with_the_store(tmp_path: Path) -> None:
-    """Killed after committing a hand and before logging it: on resume the log gets the hand
-    from the store, so the log and the store hold the same hands."""
-    from arena.engine.phh import load_file
-    from arena.storage.matchlog import MatchLog
-
-    texts = [f'variant = "FT"\n_hand = {n}\n' for n in (1, 2, 3)]
-    first = MatchLog(tmp_path, "m", resumable=True)
-    first._hands.append(texts[0])
-    first.close()
-    resumed = MatchLog(tmp_path, "m", resumable=True)
-    assert resumed.catch_up(texts) == 2
-    assert resumed.catch_up(texts) == 0
-    resumed.close()
-    assert [h.fields["_hand"] for h in load_file(str(tmp_path / "m.phhs"))] == [1, 2, 3]
