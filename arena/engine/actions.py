@@ -47,7 +47,7 @@ class Action:
         return self.kind.value
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class LegalActions:
     """What the seat to act may do now.
 

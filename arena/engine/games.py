@@ -1,4 +1,4 @@
-"""The five H.O.R.S.E. games as data over one betting machine (streets, forced bets, showdown)."""
+"""The games as data over one betting machine: streets, betting structure, forced bets, showdown."""
 
 from __future__ import annotations
 
@@ -9,13 +9,58 @@ from arena.engine.errors import ConfigError
 
 
 class GameCode(StrEnum):
-    """PHH variant codes."""
+    """Game codes: the PHH variant codes."""
 
     HOLDEM = "FT"
     OMAHA_HI_LO = "FO/8"
     RAZZ = "FR"
     STUD = "F7S"
     STUD_HI_LO = "F7S/8"
+
+    @classmethod
+    def parse(cls, text: str) -> GameCode:
+        """The code named by ``text``; a :class:`ConfigError` listing the known codes otherwise."""
+        try:
+            return cls(text)
+        except ValueError:
+            raise ConfigError(
+                f"unknown game {text!r}; known: {', '.join(c.value for c in cls)}") from None
+
+
+class Betting(StrEnum):
+    """How much a bet or raise may be (RULES.md §3 fixed limit, §3b no-limit and pot-limit)."""
+
+    FIXED = "fixed"
+    NO_LIMIT = "no-limit"
+    POT_LIMIT = "pot-limit"
+
+
+class ForcedBet(StrEnum):
+    """Kinds of forced bets (RULES.md §2)."""
+
+    ANTE = "ante"
+    SMALL_BLIND = "small blind"
+    BIG_BLIND = "big blind"
+
+
+class AnteKind(StrEnum):
+    """Antes in the blind games (RULES.md §3b): none, each player, or the big blind for all."""
+
+    NONE = "none"
+    EACH = "each"
+    BIG_BLIND = "big_blind"
+
+
+class StreetName(StrEnum):
+    PREFLOP = "preflop"
+    FLOP = "flop"
+    TURN = "turn"
+    RIVER = "river"
+    THIRD = "third"
+    FOURTH = "fourth"
+    FIFTH = "fifth"
+    SIXTH = "sixth"
+    SEVENTH = "seventh"
 
 
 class Showdown(Enum):
@@ -24,22 +69,21 @@ class Showdown(Enum):
     LOW = "ace-to-five low"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Street:
-    name: str
+    name: StreetName
     burn: bool
     down_cards: int  # dealt face down to each player (hole cards)
     up_cards: int  # dealt face up to each player (stud)
     board_cards: int
-    is_big_bet: bool
-    up_first: bool = False  # stud third street deals down, down, up
+    is_big_bet: bool  # fixed limit: bets and raises are big bets on this street
 
 
 @dataclass(frozen=True, slots=True)
 class Variant:
     code: GameCode
     name: str
-    letter: str  # the letter in H.O.R.S.E.
+    letter: str  # the game's letter in leaderboards (H.O.R.S.E. for the five fixed-limit games)
     streets: tuple[Street, ...]
     is_stud: bool
     showdown: Showdown
@@ -47,25 +91,37 @@ class Variant:
     open_pair_big_bet: bool = False  # stud high only
     bring_in_by_high_card: bool = False  # razz: the highest up card brings it in
     opens_by_low_showing: bool = False  # razz: the lowest showing hand acts first
+    betting: Betting = Betting.FIXED
+    phh_code: str = ""  # the PHH variant written to logs; the game code when empty
 
     @property
     def hole_card_count(self) -> int:
         return sum(s.down_cards + s.up_cards for s in self.streets)
 
+    @property
+    def phh_variant(self) -> str:
+        return self.phh_code or self.code.value
+
+
+def _street(name: StreetName, *, burn: bool, down: int = 0, up: int = 0, board: int = 0,
+            big: bool = False) -> Street:
+    return Street(name=name, burn=burn, down_cards=down, up_cards=up, board_cards=board,
+                  is_big_bet=big)
+
 
 _FLOP_STREETS_2 = (
-    Street("preflop", False, 2, 0, 0, False),
-    Street("flop", True, 0, 0, 3, False),
-    Street("turn", True, 0, 0, 1, True),
-    Street("river", True, 0, 0, 1, True),
+    _street(StreetName.PREFLOP, burn=False, down=2),
+    _street(StreetName.FLOP, burn=True, board=3),
+    _street(StreetName.TURN, burn=True, board=1, big=True),
+    _street(StreetName.RIVER, burn=True, board=1, big=True),
 )
-_FLOP_STREETS_4 = (Street("preflop", False, 4, 0, 0, False), *_FLOP_STREETS_2[1:])
+_FLOP_STREETS_4 = (_street(StreetName.PREFLOP, burn=False, down=4), *_FLOP_STREETS_2[1:])
 _STUD_STREETS = (
-    Street("third", True, 2, 1, 0, False),
-    Street("fourth", True, 0, 1, 0, False),
-    Street("fifth", True, 0, 1, 0, True),
-    Street("sixth", True, 0, 1, 0, True),
-    Street("seventh", True, 1, 0, 0, True),
+    _street(StreetName.THIRD, burn=True, down=2, up=1),
+    _street(StreetName.FOURTH, burn=True, up=1),
+    _street(StreetName.FIFTH, burn=True, up=1, big=True),
+    _street(StreetName.SIXTH, burn=True, up=1, big=True),
+    _street(StreetName.SEVENTH, burn=True, down=1, big=True),
 )
 
 HOLDEM = Variant(GameCode.HOLDEM, "Fixed-limit Texas Hold'em", "H", _FLOP_STREETS_2, False,
@@ -78,13 +134,15 @@ STUD = Variant(GameCode.STUD, "Seven Card Stud", "S", _STUD_STREETS, True, Showd
                open_pair_big_bet=True)
 STUD_HI_LO = Variant(GameCode.STUD_HI_LO, "Seven Card Stud Hi-Lo 8 or better", "E",
                      _STUD_STREETS, True, Showdown.HIGH_LOW_8)
+VARIANTS: dict[GameCode, Variant] = {v.code: v for v in (
+    HOLDEM, OMAHA_HI_LO, RAZZ, STUD, STUD_HI_LO)}
+HORSE: tuple[GameCode, ...] = (GameCode.HOLDEM, GameCode.OMAHA_HI_LO, GameCode.RAZZ,
+                               GameCode.STUD, GameCode.STUD_HI_LO)
 
-VARIANTS: dict[str, Variant] = {v.code.value: v for v in (HOLDEM, OMAHA_HI_LO, RAZZ, STUD, STUD_HI_LO)}
-HORSE: tuple[str, ...] = ("FT", "FO/8", "FR", "F7S", "F7S/8")
 
-
-def variant_for(code: str) -> Variant:
+def variant_for(code: GameCode) -> Variant:
     try:
         return VARIANTS[code]
     except KeyError:
-        raise ConfigError(f"unknown game {code!r}; known: {', '.join(VARIANTS)}") from None
+        raise ConfigError(
+            f"unknown game {code!r}; known: {', '.join(c.value for c in VARIANTS)}") from None

@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arena.engine.actions import ActionKind
-from arena.engine.cards import Card, format_cards, parse_cards
+from arena.engine.cards import DECK_SIZE, Card, format_cards, parse_cards
 from arena.engine.errors import ArenaError, MalformedInput
 from arena.engine.events import ActionTaken, BoardDealt, HandMucked, HandShown, HoleCardsDealt
-from arena.engine.games import Variant, variant_for
+from arena.engine.games import GameCode, Variant, variant_for
 from arena.engine.rules import Rules, Stakes
 from arena.engine.state import BOARD, HandState
 
@@ -146,7 +146,7 @@ class ScriptedCards:
     def __init__(self, hole: dict[int, list[Card]], board: list[Card], *, name: str) -> None:
         self._hole = {seat: list(reversed(cards)) for seat, cards in hole.items()}
         self._board = list(reversed(board))
-        self._remaining = 52
+        self._remaining = DECK_SIZE
         self._burned = 0
         self._name = name
 
@@ -178,7 +178,7 @@ class ScriptedCards:
         return out
 
 
-UNKNOWN_CARD_BASE = 52  # unknown cards ("??") are 52, 56, 60, ...: distinct, with distinct ranks
+UNKNOWN_CARD_BASE = DECK_SIZE  # unknown cards ("??") are 52, 56, 60, ...: distinct, with distinct ranks
 
 
 def _parse_phh_cards(text: str, unknown: list[int]) -> list[Card]:
@@ -218,11 +218,14 @@ def stakes_of(hand: PhhHand, variant: Variant, seat_count: int) -> Stakes:
     small_bet = _required(hand, "small_bet", int)
     big_bet = _required(hand, "big_bet", int)
     if variant.is_stud:
-        return Stakes(small_bet, big_bet, 0, 0, antes[0], _required(hand, "bring_in", int))
+        return Stakes(small_bet=small_bet, big_bet=big_bet, small_blind=0, big_blind=0,
+                      ante=antes[0], bring_in=_required(hand, "bring_in", int))
     blinds = int_list(hand, "blinds_or_straddles", seat_count)
     if antes[0]:
         raise MalformedInput(f"{hand.name}: antes are not part of {variant.code}")
-    return Stakes(small_bet, big_bet, min((b for b in blinds if b), default=0), max(blinds), 0, 0)
+    return Stakes(small_bet=small_bet, big_bet=big_bet,
+                  small_blind=min((b for b in blinds if b), default=0), big_blind=max(blinds),
+                  ante=0, bring_in=0)
 
 
 def _seat(token: str, hand: PhhHand, line: int, seat_count: int) -> int:
@@ -239,7 +242,7 @@ def replay(hand: PhhHand, rules: Rules | None = None) -> HandState:
 
     Raises :class:`MalformedInput` or an engine error naming the hand and the action.
     """
-    variant = variant_for(_required(hand, "variant", str))
+    variant = variant_for(GameCode.parse(_required(hand, "variant", str)))
     stacks = _required(hand, "starting_stacks", list)
     seat_count = len(stacks)
     stacks = int_list(hand, "starting_stacks", seat_count)

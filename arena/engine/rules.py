@@ -9,12 +9,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.engine.errors import ConfigError
-from arena.engine.games import HORSE, VARIANTS
+from arena.engine.games import HORSE, GameCode
 
 
 @dataclass(frozen=True, slots=True)
 class Stakes:
-    """Fixed-limit stakes of one hand, in chips."""
+    """The stakes of one hand, in chips (RULES.md §3)."""
 
     small_bet: int = 20
     big_bet: int = 40
@@ -22,18 +22,19 @@ class Stakes:
     big_blind: int = 20
     ante: int = 3
     bring_in: int = 5
+
+
+_CODES: frozenset[str] = frozenset(GameCode)
+STAKES_KEYS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Stakes))
 
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    games: tuple[str, ...] = HORSE
+    """A match's rules; the stakes keys of the `[rules]` table are held in one :class:`Stakes`."""
+
+    games: tuple[GameCode, ...] = HORSE
     hands_per_game: int | None = None  # None: the number of seats when the match starts
-    small_bet: int = 20
-    big_bet: int = 40
-    small_blind: int = 10
-    big_blind: int = 20
-    ante: int = 3
-    bring_in: int = 5
+    stakes: Stakes = Stakes()
     starting_stack: int = 2000
     reset_stacks: bool = True
     max_raises: int = 3
@@ -45,28 +46,32 @@ class Rules:
     time_bank_seconds: float = 30.0
     timeout_action: str = "check_fold"
 
-    @property
-    def stakes(self) -> Stakes:
-        return Stakes(self.small_bet, self.big_bet, self.small_blind, self.big_blind, self.ante,
-                      self.bring_in)
+    def __post_init__(self) -> None:
+        # Known codes given as plain strings become GameCode members (unknown ones are left
+        # for validate() to name).
+        codes = tuple(GameCode(g) if g in _CODES else g for g in self.games)
+        object.__setattr__(self, "games", codes)
 
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any]) -> Rules:
         """Build from a TOML `[rules]` table; unknown keys and wrong types are errors."""
-        known = {f.name: f for f in dataclasses.fields(cls) if not f.name.startswith("_")}
+        known = _KEYS
         kwargs: dict[str, Any] = {}
+        stakes: dict[str, int] = {}
         for key, value in values.items():
             if key not in known:
                 raise ConfigError(f"unknown rules key {key!r}; known keys: {', '.join(sorted(known))}")
-            kwargs[key] = _coerce(key, value)
-        rules = cls(**kwargs)
+            if key in STAKES_KEYS:
+                stakes[key] = _coerce(key, value)
+            else:
+                kwargs[key] = _coerce(key, value)
+        rules = cls(stakes=Stakes(**stakes), **kwargs)
         rules.validate()
         return rules
 
     def with_overrides(self, assignments: Iterable[str]) -> Rules:
         """Apply `KEY=VALUE` strings (values in TOML syntax; bare words are strings)."""
-        values = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
-                  if not f.name.startswith("_")}
+        values = self.to_mapping()
         for assignment in assignments:
             key, sep, raw = assignment.partition("=")
             if not sep:
@@ -75,17 +80,17 @@ class Rules:
         return Rules.from_mapping(values)
 
     def validate(self) -> None:
+        values = self.to_mapping()
         for name in ("small_bet", "big_bet", "small_blind", "big_blind", "starting_stack"):
-            if getattr(self, name) <= 0:
-                raise ConfigError(f"rules key {name!r} must be positive, got {getattr(self, name)}")
+            if values[name] <= 0:
+                raise ConfigError(f"rules key {name!r} must be positive, got {values[name]}")
         for name in ("ante", "bring_in", "max_raises"):
-            if getattr(self, name) < 0:
+            if values[name] < 0:
                 raise ConfigError(f"rules key {name!r} must not be negative")
         if not self.games:
             raise ConfigError("rules key 'games' must name at least one game")
         for game in self.games:
-            if game not in VARIANTS:
-                raise ConfigError(f"unknown game {game!r} in 'games'; known: {', '.join(VARIANTS)}")
+            GameCode.parse(game)
         if self.hands_per_game is not None and self.hands_per_game <= 0:
             raise ConfigError("rules key 'hands_per_game' must be positive")
         if self.stud_tie_break not in ("suit", "seat"):
@@ -96,13 +101,21 @@ class Rules:
             raise ConfigError("decision_seconds must be positive and time_bank_seconds >= 0")
 
     def to_mapping(self) -> dict[str, Any]:
-        out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
-               if not f.name.startswith("_")}
-        out["games"] = list(self.games)
+        """The flat `[rules]` table: the stakes keys beside the others."""
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            if f.name == "stakes":
+                out.update((key, getattr(self.stakes, key)) for key in STAKES_KEYS)
+            else:
+                out[f.name] = getattr(self, f.name)
+        out["games"] = [str(g) for g in self.games]
         if out["hands_per_game"] is None:
             del out["hands_per_game"]
         return out
 
+
+_KEYS: frozenset[str] = frozenset(
+    {f.name for f in dataclasses.fields(Rules) if f.name != "stakes"} | set(STAKES_KEYS))
 
 _TYPES: dict[str, type] = {
     "small_bet": int, "big_bet": int, "small_blind": int, "big_blind": int, "ante": int,
@@ -119,7 +132,10 @@ def _coerce(key: str, value: Any) -> Any:
             value = [value]
         if not isinstance(value, list | tuple) or not all(isinstance(g, str) for g in value):
             raise ConfigError(f"rules key 'games' must be a list of game codes, got {value!r}")
-        return tuple(value)
+        try:
+            return tuple(GameCode.parse(g) for g in value)
+        except ConfigError as exc:
+            raise ConfigError(f"rules key 'games': {exc}") from None
     if key == "hands_per_game" and value is None:
         return None
     expected = _TYPES[key]

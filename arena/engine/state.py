@@ -12,7 +12,7 @@ from typing import Protocol
 
 from arena.engine import evaluate as ev
 from arena.engine.actions import Action, ActionKind, LegalActions
-from arena.engine.cards import Card, Deck, rank_of, suit_of
+from arena.engine.cards import DECK_SIZE, Card, Deck, is_known, rank_of, suit_of
 from arena.engine.errors import (
     AmountOutOfRange,
     HandOver,
@@ -34,7 +34,7 @@ from arena.engine.events import (
     PotShare,
     UncalledBetReturned,
 )
-from arena.engine.games import Showdown, Variant
+from arena.engine.games import ForcedBet, Showdown, StreetName, Variant
 from arena.engine.pots import award_pot, build_pots
 from arena.engine.rules import Rules, Stakes
 
@@ -66,21 +66,6 @@ _DEFAULT_RULES = Rules()
 
 _CACHE_LIMIT = 256  # the caches below hold a few entries per table setup; cleared when full
 
-# Rules.stakes builds a new Stakes on every read; a hand needs it once, so keep one per Rules
-# object (the entry holds the Rules itself, so its id cannot be reused while cached).
-_STAKES_BY_RULES: dict[int, tuple[Rules, Stakes]] = {}
-
-
-def _stakes_of(rules: Rules) -> Stakes:
-    entry = _STAKES_BY_RULES.get(id(rules))
-    if entry is not None and entry[0] is rules:
-        return entry[1]
-    if len(_STAKES_BY_RULES) >= _CACHE_LIMIT:
-        _STAKES_BY_RULES.clear()
-    stakes = rules.stakes
-    _STAKES_BY_RULES[id(rules)] = (rules, stakes)
-    return stakes
-
 
 class _BlindPlan:
     """How a tuple of blinds is posted: (seat, amount, kind) small first, and the big blind seat."""
@@ -92,8 +77,8 @@ class _BlindPlan:
         big = max(blinds)
         # Blinds are posted small first: heads-up the button (seat 1) posts the small blind.
         order = sorted(range(n), key=lambda i: (blinds[i], i))
-        self.posts: tuple[tuple[int, int, str], ...] = tuple(
-            (seat, blinds[seat], "big blind" if blinds[seat] == big else "small blind")
+        self.posts: tuple[tuple[int, int, ForcedBet], ...] = tuple(
+            (seat, blinds[seat], ForcedBet.BIG_BLIND if blinds[seat] == big else ForcedBet.SMALL_BLIND)
             for seat in order if blinds[seat]
         )
         self.big_blind_seat = max(range(n), key=lambda i: (blinds[i], i))
@@ -114,7 +99,12 @@ def _legal_value(*key: *_LegalKey) -> LegalActions:
     if value is None:
         if len(_LEGAL_VALUES) >= _LEGAL_CACHE_LIMIT:
             _LEGAL_VALUES.clear()
-        value = _LEGAL_VALUES[key] = LegalActions(*key)
+        seat, can_fold, can_check, call_to, call_all_in, bring_in_to, raise_min, raise_max, \
+            raise_all_in = key
+        value = _LEGAL_VALUES[key] = LegalActions(
+            seat=seat, can_fold=can_fold, can_check=can_check, call_to_chips=call_to,
+            call_is_all_in=call_all_in, bring_in_to_chips=bring_in_to, raise_min_to=raise_min,
+            raise_max_to=raise_max, raise_is_all_in=raise_all_in)
     return value
 
 
@@ -153,7 +143,7 @@ class HandState:
             raise IllegalAction("every seat dealt in needs a positive stack")
         self.variant = variant
         self.rules = rules
-        self.stakes = stakes if stakes is not None else _stakes_of(rules)
+        self.stakes = stakes if stakes is not None else rules.stakes
         self.seat_count = n
         self.starting_stacks: tuple[int, ...] = tuple(starting_stacks)
         self.stacks: list[int] = list(starting_stacks)
@@ -209,7 +199,7 @@ class HandState:
     # ----------------------------------------------------------------- public queries
 
     @property
-    def street(self) -> str:
+    def street(self) -> StreetName:
         return self.variant.streets[self.street_index].name
 
     @property
@@ -235,15 +225,65 @@ class HandState:
         return list(self._up[seat])
 
     def legal_actions(self) -> LegalActions:
-        if self._legal is not None:
-            return self._legal
-        self._legal = self._compute_legal_actions()
-        return self._legal
+        """What the seat to act may do now: exactly the actions :meth:`act` accepts."""
+        legal = self._legal
+        if legal is not None:
+            return legal
+        return self._verify(self.actor, None, None)
 
-    def _compute_legal_actions(self) -> LegalActions:
-        seat = self.actor
-        if seat is None:
+    def can(self, kind: ActionKind, raise_to: int | None = None) -> bool:
+        """Whether the seat to act may take this action now (checked by :meth:`_verify`)."""
+        try:
+            self._verify(self.actor, kind, raise_to)
+        except (IllegalAction, MalformedAction):
+            return False
+        return True
+
+    def _verify(self, seat: int | None, kind: ActionKind | None,
+                raise_to: int | None) -> LegalActions:
+        """The one legality check (PokerKit's verify/can/do pattern).
+
+        Raises the typed error when ``seat`` may not take the action now, changing nothing;
+        returns the legal set it checked against. ``kind=None`` checks only whose turn it is.
+        """
+        actor = self.actor
+        if actor is None:
             raise HandOver("no seat is to act: the hand is over" if self.is_over else "no seat is to act")
+        if seat != actor:
+            raise NotYourTurn(f"seat {seat} acted but seat {actor} is to act")
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal_actions(actor)
+        if kind is None:
+            return legal
+        if kind is ActionKind.RAISE:
+            if raise_to is None:
+                raise MalformedAction("a raise needs a 'raise to' amount")
+            if legal.raise_min_to is None:
+                raise IllegalAction(f"seat {seat} may not bet or raise now")
+            if raise_to != legal.raise_min_to and raise_to != legal.raise_max_to:
+                amounts = " or ".join(str(a) for a in legal.raise_amounts())
+                raise AmountOutOfRange(f"raise to {raise_to} is not legal; raise to {amounts}")
+            return legal
+        if raise_to is not None:
+            raise MalformedAction(f"{kind.value} takes no amount")
+        if kind is ActionKind.CHECK:
+            if not legal.can_check:
+                raise IllegalAction(f"seat {seat} may not check: {self._level - self.bets[seat]} to call")
+        elif kind is ActionKind.CALL:
+            if legal.call_to_chips is None:
+                raise IllegalAction(f"seat {seat} has nothing to call; check instead")
+        elif kind is ActionKind.FOLD:
+            if not legal.can_fold:
+                raise IllegalAction(f"seat {seat} may not fold now (post the bring-in or complete)")
+        elif kind is ActionKind.BRING_IN:
+            if legal.bring_in_to_chips is None:
+                raise IllegalAction(f"seat {seat} has no bring-in to post")
+        else:
+            raise MalformedAction(f"unknown action kind {kind!r}")
+        return legal
+
+    def _compute_legal_actions(self, seat: int) -> LegalActions:
         if seat == self._bring_in_seat:
             bring_in_to = min(self.stakes.bring_in, self.stacks[seat])
             raise_min, raise_max, raise_all_in = self._raise_range(seat)
@@ -299,44 +339,26 @@ class HandState:
     def act(self, seat: int, kind: ActionKind, raise_to: int | None = None, *,
             automatic: bool = False) -> ActionTaken:
         """Apply one action of ``seat``; raises (changing nothing) if it is not legal now."""
-        actor = self.actor
-        if self.is_over or actor is None:
-            raise HandOver("the hand is over" if self.is_over else "no seat is to act")
-        if seat != actor:
-            raise NotYourTurn(f"seat {seat} acted but seat {actor} is to act")
-        if kind is ActionKind.RAISE:
-            return self._act_raise(seat, raise_to, automatic)
-        if raise_to is not None:
-            raise MalformedAction(f"{kind.value} takes no amount")
-        # What legal_actions() would offer, read straight from the state (the value object is
-        # built only for callers that ask for it): the bring-in seat may only post or complete;
-        # anyone else may fold, and checks when owing nothing, else calls.
+        self._verify(seat, kind, raise_to)
+        if raise_to is not None:  # a raise: _verify allows an amount only there
+            return self._apply_raise(seat, raise_to, automatic)
         bets = self.bets
-        is_bring_in_seat = seat == self._bring_in_seat
         if kind is ActionKind.CHECK:
-            if is_bring_in_seat or self._level > bets[seat]:
-                raise IllegalAction(f"seat {seat} may not check: {self._level - bets[seat]} to call")
             event = ActionTaken(seat, self.street_index, kind, bets[seat], 0, False, automatic)
         elif kind is ActionKind.CALL:
             owed = self._level - bets[seat]
-            if is_bring_in_seat or owed <= 0:
-                raise IllegalAction(f"seat {seat} has nothing to call; check instead")
             stack = self.stacks[seat]
             added = owed if owed < stack else stack
             self._put(seat, added)
             event = ActionTaken(seat, self.street_index, kind, bets[seat], added, added == stack,
                                 automatic)
         elif kind is ActionKind.FOLD:
-            if is_bring_in_seat:
-                raise IllegalAction(f"seat {seat} may not fold now (post the bring-in or complete)")
             self.folded[seat] = True
             self._live_count -= 1
             if self.stacks[seat]:
                 self._able_count -= 1
             event = ActionTaken(seat, self.street_index, kind, bets[seat], 0, False, automatic)
-        elif kind is ActionKind.BRING_IN:
-            if not is_bring_in_seat:
-                raise IllegalAction(f"seat {seat} has no bring-in to post")
+        else:  # the bring-in
             stack = self.stacks[seat]
             added = min(self.stakes.bring_in, stack)
             self._put(seat, added)
@@ -345,25 +367,12 @@ class HandState:
             event = ActionTaken(seat, self.street_index, kind, bets[seat], added, added == stack,
                                 automatic)
             self._others_to_act(seat)
-        else:
-            raise MalformedAction(f"unknown action kind {kind!r}")
         self._to_act[seat] = False
         if kind is not ActionKind.FOLD:
             self._acted_full[seat] = True
         self.events.append(event)
         self._advance(seat)
         return event
-
-    def _act_raise(self, seat: int, raise_to: int | None, automatic: bool) -> ActionTaken:
-        if raise_to is None:
-            raise MalformedAction("a raise needs a 'raise to' amount")
-        legal = self.legal_actions()
-        if legal.raise_min_to is None:
-            raise IllegalAction(f"seat {seat} may not bet or raise now")
-        if raise_to != legal.raise_min_to and raise_to != legal.raise_max_to:
-            amounts = " or ".join(str(a) for a in legal.raise_amounts())
-            raise AmountOutOfRange(f"raise to {raise_to} is not legal; raise to {amounts}")
-        return self._apply_raise(seat, raise_to, automatic)
 
     def apply(self, action: Action, *, automatic: bool = False) -> ActionTaken:
         if self.actor is None:
@@ -442,7 +451,7 @@ class HandState:
                     amount = ante if ante < stack else stack
                     stacks[seat] = stack - amount
                     committed[seat] += amount
-                    events.append(ForcedBetPosted(seat, "ante", amount, amount == stack))
+                    events.append(ForcedBetPosted(seat, ForcedBet.ANTE, amount, amount == stack))
         else:
             stacks = self.stacks
             for seat, amount, kind in self._blind_plan.posts:
@@ -662,7 +671,7 @@ class HandState:
 
     def _stud_opener(self) -> int:
         live = [i for i in range(self.seat_count)
-                if not self.folded[i] and max(self._up[i], default=0) < 52]
+                if not self.folded[i] and is_known(max(self._up[i], default=0))]
         variant = self.variant
         if self.street_index == 0:
             # Bring-in: lowest up card (aces high), razz the highest (aces low); ties by suit.
@@ -733,14 +742,14 @@ class HandState:
 
         Before the showdown (all-in hands are often tabled early) the cards are checked and
         remembered; at a pending showdown every live seat must show or muck once. Cards a
-        history left unknown (>= 52) are filled in from what is shown.
+        history left unknown (see :func:`is_known`) are filled in from what is shown.
         """
         if self.folded[seat]:
             raise IllegalAction(f"seat {seat} folded and has no hand to show")
         if cards is not None:
             own = self.cards[seat]
             if len(cards) > len(own) or any(
-                c != o and o < 52 for c, o in zip(cards, own, strict=False)
+                c != o and is_known(o) for c, o in zip(cards, own, strict=False)
             ):
                 raise IllegalAction(f"seat {seat} shows cards it was not dealt")
             own[: len(cards)] = cards
@@ -772,12 +781,12 @@ class HandState:
         low: list[int | None] = [None] * n
         variant = self.variant
         board = self.board
-        unknown_board = bool(board) and max(board) >= 52
+        unknown_board = bool(board) and not is_known(max(board))
         for seat in range(n):
             if not contenders[seat]:
                 continue
             cards = self.cards[seat]
-            if max(cards) >= 52 or unknown_board:
+            if not is_known(max(cards)) or unknown_board:
                 raise IllegalAction(f"seat {seat} reaches the showdown with unknown cards")
             if variant.is_omaha:
                 high[seat] = ev.omaha_high_value(cards, board)
@@ -813,4 +822,4 @@ class HandState:
 
 def _low_order(card: Card) -> int:
     """Sort key ranking aces below deuces, then by suit: ``(low rank, suit)`` as one int."""
-    return card - 52 if 48 <= card < 52 else card  # an ace's rank index 12 becomes -1
+    return card - DECK_SIZE if 48 <= card < DECK_SIZE else card  # an ace's rank 12 becomes -1

@@ -88,18 +88,24 @@ class HandFeed:
         for p in range(len(ctx.names)):
             e = self._engine_of.get(p)
             if e is None:
-                out.append(m.SeatInfo(p, ctx.names[p], ctx.bot_ids[p], ctx.table_stacks[p], 0, 0,
-                                      (), 0, m.SeatStatus.OUT))
+                out.append(m.SeatInfo(seat=p, name=ctx.names[p], bot_id=ctx.bot_ids[p],
+                                      stack_chips=ctx.table_stacks[p], bet_chips=0,
+                                      committed_chips=0, up_cards=(), hole_card_count=0,
+                                      status=m.SeatStatus.OUT))
                 continue
             if before_hand:
-                out.append(m.SeatInfo(p, ctx.names[p], ctx.bot_ids[p], state.starting_stacks[e], 0,
-                                      0, (), 0, self._status(p, folded=False, stack=1)))
+                out.append(m.SeatInfo(seat=p, name=ctx.names[p], bot_id=ctx.bot_ids[p],
+                                      stack_chips=state.starting_stacks[e], bet_chips=0,
+                                      committed_chips=0, up_cards=(), hole_card_count=0,
+                                      status=self._status(p, folded=False, stack=1)))
                 continue
             up = tuple(state.up_cards(e))
             down = len(state.cards[e]) - len(up)
-            out.append(m.SeatInfo(p, ctx.names[p], ctx.bot_ids[p], state.stacks[e], state.bets[e],
-                                  state.committed[e], up, down,
-                                  self._status(p, folded=state.folded[e], stack=state.stacks[e])))
+            out.append(m.SeatInfo(
+                seat=p, name=ctx.names[p], bot_id=ctx.bot_ids[p], stack_chips=state.stacks[e],
+                bet_chips=state.bets[e], committed_chips=state.committed[e], up_cards=up,
+                hole_card_count=down,
+                status=self._status(p, folded=state.folded[e], stack=state.stacks[e])))
         return tuple(out)
 
     def _status(self, seat: int, *, folded: bool, stack: int) -> m.SeatStatus:

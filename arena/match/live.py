@@ -25,7 +25,7 @@ import trio
 from arena.engine.actions import ActionKind
 from arena.engine.cards import Card, Deck, derive_seed
 from arena.engine.errors import ArenaError, MalformedAction
-from arena.engine.games import variant_for
+from arena.engine.games import GameCode, variant_for
 from arena.engine.phh import hand_fields
 from arena.engine.rules import Rules
 from arena.engine.state import HandState
@@ -225,7 +225,7 @@ class LiveTable:
 
     # ------------------------------------------------------------------ one hand
 
-    async def _play_hand(self, index: int, game: str, button: int, in_play: list[int]) -> None:
+    async def _play_hand(self, index: int, game: GameCode, button: int, in_play: list[int]) -> None:
         spec = self.spec
         rules = self.rules
         order = tuple(engine_order(button, in_play))
@@ -365,7 +365,7 @@ class LiveTable:
 
     def _seat_result(self, seat: int) -> m.MatchSeatResult:
         nets = self._hand_nets[seat]
-        unit = self.rules.small_bet / 1000.0  # mbb: the big blind is the small bet (RULES.md §7)
+        unit = self.rules.stakes.small_bet / 1000.0  # mbb: the big blind is the small bet (RULES.md §7)
         mean = statistics.fmean(nets) / unit if nets else 0.0
         ci = 1.96 * statistics.stdev(nets) / unit / math.sqrt(len(nets)) if len(nets) > 1 else 0.0
         spec = self.spec.seats[seat]
@@ -401,8 +401,10 @@ class LiveTable:
     def _match_started(self, viewer: int) -> m.MatchStarted:
         rules = self.rules
         per_game = rules.hands_per_game or self.seat_count
-        seats = tuple(m.SeatInfo(p, s.name, s.bot_id, rules.starting_stack, 0, 0, (), 0,
-                                 m.SeatStatus.ACTIVE if self._presences[p].is_connected
+        seats = tuple(m.SeatInfo(seat=p, name=s.name, bot_id=s.bot_id,
+                                 stack_chips=rules.starting_stack, bet_chips=0,
+                                 committed_chips=0, up_cards=(), hole_card_count=0,
+                                 status=m.SeatStatus.ACTIVE if self._presences[p].is_connected
                                  else m.SeatStatus.ABSENT)
                       for p, s in enumerate(self.spec.seats))
         rules_text = {k: json.dumps(v, separators=(",", ":"))

@@ -51,7 +51,7 @@ class WrongSeat(ArenaError):
     """A reply for a seat other than the one the decision was made for."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class SeatInfo:
     seat: int
     name: str

@@ -12,7 +12,7 @@ from typing import Any
 from arena.engine.actions import ActionKind
 from arena.engine.cards import derive_seed
 from arena.engine.errors import ArenaError, MalformedInput
-from arena.engine.games import variant_for
+from arena.engine.games import GameCode, variant_for
 from arena.engine.phh import PhhHand, int_list, load_file, phh_actions, stakes_of
 from arena.engine.rules import Rules
 from arena.engine.state import HandState
@@ -51,7 +51,7 @@ def verify_hand(hand: PhhHand, match_seed: int,
                 rules: Rules) -> tuple[HandState | None, Mismatch | None]:
     fields: Mapping[str, Any] = hand.fields
     try:
-        variant = variant_for(str(fields.get("variant")))
+        variant = variant_for(GameCode.parse(str(fields.get("variant"))))
         number = fields.get("_hand")
         if not isinstance(number, int) or number < 1:
             raise MalformedInput(f"{hand.name}: missing arena field '_hand'")
