@@ -138,6 +138,7 @@ VARIANTS: dict[GameCode, Variant] = {v.code: v for v in (
     HOLDEM, OMAHA_HI_LO, RAZZ, STUD, STUD_HI_LO)}
 HORSE: tuple[GameCode, ...] = (GameCode.HOLDEM, GameCode.OMAHA_HI_LO, GameCode.RAZZ,
                                GameCode.STUD, GameCode.STUD_HI_LO)
+ALL_GAMES = "all"  # the key of every game together (leaderboard rows, metric labels)
 
 
 def variant_for(code: GameCode) -> Variant:

@@ -19,7 +19,7 @@ from arena.match import messages as m
 from arena.match.live import LiveTable
 from arena.match.lobby import Lobby
 from arena.match.spec import MatchSpec, SeatSpec
-from tests.server.scripted import Say, Script, ScriptedBot, passive, silent
+from tests.match.scripted import Say, Script, ScriptedBot, passive, silent
 
 pytestmark = pytest.mark.timeout(30)
 
