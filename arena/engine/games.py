@@ -9,13 +9,20 @@ from arena.engine.errors import ConfigError
 
 
 class GameCode(StrEnum):
-    """Game codes: the PHH variant codes."""
+    """Game codes: the PHH variant codes, and ``PT`` for pot-limit hold'em (PHH has none).
+
+    A ``PT`` hand is written to PHH as ``variant = "NT"`` with ``_betting = "pot-limit"``
+    (every pot-limit action is also a legal no-limit action, so PokerKit reads it as NT).
+    """
 
     HOLDEM = "FT"
     OMAHA_HI_LO = "FO/8"
     RAZZ = "FR"
     STUD = "F7S"
     STUD_HI_LO = "F7S/8"
+    NO_LIMIT_HOLDEM = "NT"
+    POT_LIMIT_OMAHA = "PO"
+    POT_LIMIT_HOLDEM = "PT"
 
     @classmethod
     def parse(cls, text: str) -> GameCode:
@@ -41,6 +48,7 @@ class ForcedBet(StrEnum):
     ANTE = "ante"
     SMALL_BLIND = "small blind"
     BIG_BLIND = "big blind"
+    BIG_BLIND_ANTE = "big blind ante"  # the whole table's ante, dead money in the main pot
 
 
 class AnteKind(StrEnum):
@@ -134,11 +142,33 @@ STUD = Variant(GameCode.STUD, "Seven Card Stud", "S", _STUD_STREETS, True, Showd
                open_pair_big_bet=True)
 STUD_HI_LO = Variant(GameCode.STUD_HI_LO, "Seven Card Stud Hi-Lo 8 or better", "E",
                      _STUD_STREETS, True, Showdown.HIGH_LOW_8)
+NO_LIMIT_HOLDEM = Variant(GameCode.NO_LIMIT_HOLDEM, "No-limit Texas Hold'em", "N",
+                          _FLOP_STREETS_2, False, Showdown.HIGH, betting=Betting.NO_LIMIT)
+POT_LIMIT_OMAHA = Variant(GameCode.POT_LIMIT_OMAHA, "Pot-limit Omaha", "P", _FLOP_STREETS_4,
+                          False, Showdown.HIGH, is_omaha=True, betting=Betting.POT_LIMIT)
+POT_LIMIT_HOLDEM = Variant(GameCode.POT_LIMIT_HOLDEM, "Pot-limit Texas Hold'em", "T",
+                           _FLOP_STREETS_2, False, Showdown.HIGH, betting=Betting.POT_LIMIT,
+                           phh_code=GameCode.NO_LIMIT_HOLDEM.value)
+
 VARIANTS: dict[GameCode, Variant] = {v.code: v for v in (
-    HOLDEM, OMAHA_HI_LO, RAZZ, STUD, STUD_HI_LO)}
+    HOLDEM, OMAHA_HI_LO, RAZZ, STUD, STUD_HI_LO, NO_LIMIT_HOLDEM, POT_LIMIT_OMAHA,
+    POT_LIMIT_HOLDEM)}
 HORSE: tuple[GameCode, ...] = (GameCode.HOLDEM, GameCode.OMAHA_HI_LO, GameCode.RAZZ,
                                GameCode.STUD, GameCode.STUD_HI_LO)
 ALL_GAMES = "all"  # the key of every game together (leaderboard rows, metric labels)
+
+# A game list entry may name a game by its family's code and a betting structure (RULES.md §3b
+# `betting`): hold'em is FT, NT or PT by its betting; Omaha hi only pot-limit (PO).
+_BY_BETTING: dict[tuple[GameCode, Betting], GameCode] = {
+    (GameCode.HOLDEM, Betting.FIXED): GameCode.HOLDEM,
+    (GameCode.HOLDEM, Betting.NO_LIMIT): GameCode.NO_LIMIT_HOLDEM,
+    (GameCode.HOLDEM, Betting.POT_LIMIT): GameCode.POT_LIMIT_HOLDEM,
+}
+for _code in (GameCode.NO_LIMIT_HOLDEM, GameCode.POT_LIMIT_HOLDEM):
+    for _betting in Betting:
+        _BY_BETTING[_code, _betting] = _BY_BETTING[GameCode.HOLDEM, _betting]
+for _variant in VARIANTS.values():
+    _BY_BETTING.setdefault((_variant.code, _variant.betting), _variant.code)
 
 
 def variant_for(code: GameCode) -> Variant:
@@ -147,3 +177,13 @@ def variant_for(code: GameCode) -> Variant:
     except KeyError:
         raise ConfigError(
             f"unknown game {code!r}; known: {', '.join(c.value for c in VARIANTS)}") from None
+
+
+def game_with_betting(code: GameCode, betting: Betting) -> GameCode:
+    """The game that plays ``code``'s cards with ``betting`` (e.g. NT with pot-limit: PT)."""
+    try:
+        return _BY_BETTING[code, betting]
+    except KeyError:
+        supported = sorted({f"{c.value} {b.value}" for c, b in _BY_BETTING})
+        raise ConfigError(f"game {code.value} cannot be played {betting.value}; "
+                          f"supported: {', '.join(supported)}") from None

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.engine.errors import ConfigError
-from arena.engine.games import HORSE, GameCode
+from arena.engine.games import HORSE, AnteKind, Betting, GameCode, game_with_betting
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +42,7 @@ class Rules:
     stud_open_pair_big_bet: bool = True
     stud_tie_break: str = "suit"
     burn_before_hole_cards: bool = False
+    ante_kind: AnteKind = AnteKind.NONE  # antes in the blind games (RULES.md §3b)
     decision_seconds: float = 2.0
     time_bank_seconds: float = 30.0
     timeout_action: str = "check_fold"
@@ -93,6 +94,8 @@ class Rules:
             GameCode.parse(game)
         if self.hands_per_game is not None and self.hands_per_game <= 0:
             raise ConfigError("rules key 'hands_per_game' must be positive")
+        if self.ante_kind not in _ANTE_KINDS:
+            raise ConfigError(f"rules key 'ante_kind' must be one of {', '.join(map(repr, _ANTE_KINDS))}")
         if self.stud_tie_break not in ("suit", "seat"):
             raise ConfigError("rules key 'stud_tie_break' must be \"suit\" or \"seat\"")
         if self.timeout_action != "check_fold":
@@ -121,7 +124,7 @@ _TYPES: dict[str, type] = {
     "small_bet": int, "big_bet": int, "small_blind": int, "big_blind": int, "ante": int,
     "bring_in": int, "starting_stack": int, "max_raises": int, "hands_per_game": int,
     "reset_stacks": bool, "uncapped_heads_up": bool, "stud_open_pair_big_bet": bool,
-    "burn_before_hole_cards": bool, "stud_tie_break": str, "timeout_action": str,
+    "burn_before_hole_cards": bool, "stud_tie_break": str, "timeout_action": str, "ante_kind": str,
     "decision_seconds": float, "time_bank_seconds": float,
 }
 
@@ -130,12 +133,17 @@ def _coerce(key: str, value: Any) -> Any:
     if key == "games":
         if isinstance(value, str):
             value = [value]
-        if not isinstance(value, list | tuple) or not all(isinstance(g, str) for g in value):
+        if not isinstance(value, list | tuple):
             raise ConfigError(f"rules key 'games' must be a list of game codes, got {value!r}")
         try:
-            return tuple(GameCode.parse(g) for g in value)
+            return tuple(_game_entry(g) for g in value)
         except ConfigError as exc:
             raise ConfigError(f"rules key 'games': {exc}") from None
+    if key == "ante_kind":
+        if value not in _ANTE_KINDS:
+            raise ConfigError(f"rules key 'ante_kind' must be one of "
+                              f"{', '.join(map(repr, _ANTE_KINDS))}, got {value!r}")
+        return AnteKind(value)
     if key == "hands_per_game" and value is None:
         return None
     expected = _TYPES[key]
@@ -146,6 +154,31 @@ def _coerce(key: str, value: Any) -> Any:
     if not isinstance(value, expected):
         raise ConfigError(f"rules key {key!r} must be {expected.__name__}, got {value!r}")
     return value
+
+
+_ANTE_KINDS: tuple[str, ...] = tuple(k.value for k in AnteKind)
+_BETTINGS: tuple[str, ...] = tuple(b.value for b in Betting)
+
+
+def _game_entry(entry: Any) -> GameCode:
+    """A `games` entry (RULES.md §3b): a game code, or a table ``{game = CODE, betting = ...}``."""
+    if isinstance(entry, str):
+        return GameCode.parse(entry)
+    if not isinstance(entry, Mapping):
+        raise ConfigError(f"an entry must be a game code or a table {{game, betting}}, got {entry!r}")
+    unknown = set(entry) - {"game", "betting"}
+    if unknown:
+        raise ConfigError(f"unknown key {sorted(unknown)[0]!r} in {entry!r}; known: game, betting")
+    game = entry.get("game")
+    if not isinstance(game, str):
+        raise ConfigError(f"an entry needs a 'game' code, got {entry!r}")
+    code = GameCode.parse(game)
+    betting = entry.get("betting")
+    if betting is None:
+        return code
+    if betting not in _BETTINGS:
+        raise ConfigError(f"'betting' must be one of {', '.join(map(repr, _BETTINGS))}, got {betting!r}")
+    return game_with_betting(code, Betting(betting))
 
 
 def parse_value(raw: str) -> Any:

@@ -34,8 +34,8 @@ from arena.engine.events import (
     PotShare,
     UncalledBetReturned,
 )
-from arena.engine.games import ForcedBet, Showdown, StreetName, Variant
-from arena.engine.pots import award_pot, build_pots
+from arena.engine.games import AnteKind, Betting, ForcedBet, Showdown, StreetName, Variant
+from arena.engine.pots import award_pot, build_pots, with_dead_chips
 from arena.engine.rules import Rules, Stakes
 
 BOARD = -1  # the "seat" of board cards for card sources
@@ -89,7 +89,8 @@ _BLIND_PLANS: dict[tuple[int, ...], _BlindPlan] = {}
 # LegalActions is an immutable value and the same few values come up decision after decision
 # (the same seat owing the same bet): share one instance per value instead of building one
 # per decision.
-_LegalKey = tuple[int, bool, bool, int | None, bool, int | None, int | None, int | None, bool]
+_LegalKey = tuple[int, bool, bool, int | None, bool, int | None, int | None, int | None, bool,
+                  bool]
 _LEGAL_VALUES: dict[_LegalKey, LegalActions] = {}
 _LEGAL_CACHE_LIMIT = 4096
 
@@ -100,11 +101,11 @@ def _legal_value(*key: *_LegalKey) -> LegalActions:
         if len(_LEGAL_VALUES) >= _LEGAL_CACHE_LIMIT:
             _LEGAL_VALUES.clear()
         seat, can_fold, can_check, call_to, call_all_in, bring_in_to, raise_min, raise_max, \
-            raise_all_in = key
+            raise_all_in, raise_is_range = key
         value = _LEGAL_VALUES[key] = LegalActions(
             seat=seat, can_fold=can_fold, can_check=can_check, call_to_chips=call_to,
             call_is_all_in=call_all_in, bring_in_to_chips=bring_in_to, raise_min_to=raise_min,
-            raise_max_to=raise_max, raise_is_all_in=raise_all_in)
+            raise_max_to=raise_max, raise_is_all_in=raise_all_in, raise_is_range=raise_is_range)
     return value
 
 
@@ -134,6 +135,8 @@ class HandState:
         cards: CardSource | None = None,
         manual_showdown: bool = False,
         blinds: Sequence[int] | None = None,
+        antes: Sequence[int] | None = None,
+        dead_antes: bool | None = None,
     ) -> None:
         n = len(starting_stacks)
         is_stud = variant.is_stud
@@ -172,6 +175,15 @@ class HandState:
             self.blinds = ((self.stakes.big_blind, self.stakes.small_blind) if n == 2 else
                            (self.stakes.small_blind, self.stakes.big_blind) + (0,) * (n - 2))
         self._blind_plan = None if is_stud else _blind_plan(self.blinds)
+        self.antes: tuple[int, ...] = self._antes_of(antes)
+        # RULES.md §3b: a big-blind ante is the table's ante, dead money in the main pot (not
+        # the big blind's own contribution, which could come back to it as a side pot).
+        self.dead_antes = (rules.ante_kind is AnteKind.BIG_BLIND and not is_stud
+                           if dead_antes is None else dead_antes)
+        self.dead_chips = 0
+        self._fixed = variant.betting is Betting.FIXED
+        self._pot_limit = variant.betting is Betting.POT_LIMIT
+        self._short_all_in_chips = 0  # no-limit/pot-limit: consecutive short all-in raises
         self.street_index = 0
         self.actor: int | None = None
         self.is_over = False
@@ -204,8 +216,12 @@ class HandState:
 
     @property
     def bet_size_chips(self) -> int:
-        """The size of one bet or raise in the current round (RULES.md §3)."""
-        return self._unit
+        """Fixed limit: the size of one bet or raise in this round (RULES.md §3). No-limit and
+        pot-limit: the smallest raise increment now (the last full raise, at least the big
+        blind; RULES.md §3b)."""
+        if self._fixed:
+            return self._unit
+        return max(self._unit, self.stakes.big_blind)
 
     @property
     def raises_left(self) -> int | None:
@@ -216,7 +232,7 @@ class HandState:
 
     @property
     def pot_chips(self) -> int:
-        return sum(self.committed)
+        return sum(self.committed) + self.dead_chips
 
     def live_seats(self) -> list[int]:
         return [i for i in range(self.seat_count) if not self.folded[i]]
@@ -262,8 +278,14 @@ class HandState:
             if legal.raise_min_to is None:
                 raise IllegalAction(f"seat {seat} may not bet or raise now")
             if raise_to != legal.raise_min_to and raise_to != legal.raise_max_to:
-                amounts = " or ".join(str(a) for a in legal.raise_amounts())
-                raise AmountOutOfRange(f"raise to {raise_to} is not legal; raise to {amounts}")
+                if not legal.raise_is_range:
+                    amounts = " or ".join(str(a) for a in legal.raise_amounts())
+                    raise AmountOutOfRange(f"raise to {raise_to} is not legal; raise to {amounts}")
+                assert legal.raise_max_to is not None
+                if not legal.raise_min_to <= raise_to <= legal.raise_max_to:
+                    raise AmountOutOfRange(
+                        f"raise to {raise_to} is not legal; raise to {legal.raise_min_to} to "
+                        f"{legal.raise_max_to}")
             return legal
         if raise_to is not None:
             raise MalformedAction(f"{kind.value} takes no amount")
@@ -291,7 +313,7 @@ class HandState:
                 raise_min = raise_max = None  # too short to complete: the bring-in is all in
                 raise_all_in = False
             return _legal_value(seat, False, False, None, False, bring_in_to, raise_min,
-                                raise_max, raise_all_in)
+                                raise_max, raise_all_in, False)
         bet = self.bets[seat]
         stack = self.stacks[seat]
         owed = self._level - bet
@@ -303,9 +325,11 @@ class HandState:
             call_all_in = owed >= stack
         raise_min, raise_max, raise_all_in = self._raise_range(seat)
         return _legal_value(seat, True, can_check, call_to, call_all_in, None, raise_min,
-                            raise_max, raise_all_in)
+                            raise_max, raise_all_in, raise_min is not None and not self._fixed)
 
     def _raise_range(self, seat: int) -> tuple[int | None, int | None, bool]:
+        if not self._fixed:
+            return self._unfixed_raise_range(seat)
         if self._acted_full[seat]:
             return None, None, False  # RULES.md §3: no re-raise unless someone raised after them
         if self._cap is not None and self._bet_count >= self._cap:
@@ -320,6 +344,36 @@ class HandState:
         full_level = self._full_level
         low_to = full_level + self._unit
         high_to = full_level + self.stakes.big_bet if self._big_allowed else low_to
+        raise_min = low_to if low_to < all_in_to else all_in_to
+        raise_max = high_to if high_to < all_in_to else all_in_to
+        return raise_min, raise_max, raise_max == all_in_to
+
+    def _unfixed_raise_range(self, seat: int) -> tuple[int | None, int | None, bool]:
+        """No-limit and pot-limit "raise to" bounds (RULES.md §3b)."""
+        bets = self.bets
+        bet = bets[seat]
+        all_in_to = bet + self.stacks[seat]
+        level = self._level
+        if all_in_to <= level:
+            return None, None, False
+        increment = self._unit  # the last full raise increment of this round
+        if self._acted_full[seat]:
+            # RULES.md §3b: a seat that acted and faces less than a full raise since (only short
+            # all-ins came after it) may call or fold, not raise.
+            short = self._short_all_in_chips
+            if level - bet < increment or 0 < short < increment:
+                return None, None, False
+        if not self._someone_could_call(seat, level):
+            return None, None, False
+        big_blind = self.stakes.big_blind
+        low_to = level + (increment if increment > big_blind else big_blind)
+        if self._pot_limit:
+            # The pot after the call, every chip in the middle counted, on top of the call.
+            high_to = 2 * level - bet + sum(self.committed) + self.dead_chips
+            if high_to < low_to:
+                high_to = low_to
+        else:
+            high_to = all_in_to
         raise_min = low_to if low_to < all_in_to else all_in_to
         raise_max = high_to if high_to < all_in_to else all_in_to
         return raise_min, raise_max, raise_max == all_in_to
@@ -395,6 +449,9 @@ class HandState:
     def _apply_raise(self, seat: int, raise_to: int, automatic: bool) -> ActionTaken:
         added = raise_to - self.bets[seat]
         self._put(seat, added)
+        if not self._fixed:
+            self._apply_unfixed_raise(seat, raise_to)
+            return self._raised(seat, raise_to, added, automatic)
         self._bring_in_seat = None
         increment = raise_to - self._full_level
         unit = self._unit
@@ -408,6 +465,25 @@ class HandState:
             self._full_level = raise_to
             self._bet_count += 1
             self._acted_full = [False] * self.seat_count
+        return self._raised(seat, raise_to, added, automatic)
+
+    def _apply_unfixed_raise(self, seat: int, raise_to: int) -> None:
+        """RULES.md §3b: a raise of at least the last full increment is full and reopens the
+        betting; a short all-in does not, unless consecutive short all-ins add up to one."""
+        increment = raise_to - self._level
+        if increment >= self._unit:
+            self._unit = increment
+            self._acted_full = [False] * self.seat_count
+        if self.stacks[seat]:
+            self._short_all_in_chips = 0
+        else:
+            self._short_all_in_chips += increment
+            if self._short_all_in_chips >= self._unit:
+                self._short_all_in_chips = 0
+        self._level = raise_to
+        self._bet_count += 1
+
+    def _raised(self, seat: int, raise_to: int, added: int, automatic: bool) -> ActionTaken:
         self._others_to_act(seat)
         self._to_act[seat] = False
         self._acted_full[seat] = True
@@ -438,23 +514,53 @@ class HandState:
 
     # ----------------------------------------------------------------- flow
 
+    def _antes_of(self, antes: Sequence[int] | None) -> tuple[int, ...]:
+        """Each seat's ante: every seat in stud; in the blind games by ``ante_kind`` (RULES.md
+        §3b: none, each seat, or the big blind for the whole table) or as a hand history says
+        (in PHH order, reversed heads-up like the blinds)."""
+        n = self.seat_count
+        ante = self.stakes.ante
+        if self._blind_plan is None:
+            return (ante,) * n
+        if antes is not None:
+            if len(antes) != n:
+                raise IllegalAction(f"{len(antes)} antes for {n} seats")
+            return tuple(reversed(antes)) if n == 2 else tuple(antes)
+        kind = self.rules.ante_kind
+        if kind is AnteKind.NONE or not ante:
+            return (0,) * n
+        if kind is AnteKind.EACH:
+            return (ante,) * n
+        out = [0] * n
+        out[self._blind_plan.big_blind_seat] = ante * n
+        return tuple(out)
+
     def _start(self) -> None:
-        stakes = self.stakes
-        if self._blind_plan is None:  # stud
-            if stakes.ante:
-                stacks = self.stacks
-                committed = self.committed
-                events = self.events
-                ante = stakes.ante
-                for seat in range(self.seat_count):
-                    stack = stacks[seat]
-                    amount = ante if ante < stack else stack
-                    stacks[seat] = stack - amount
+        antes = self.antes
+        if any(antes):
+            # Antes first, before the blinds (a short stack antes first, as PokerKit does).
+            stacks = self.stacks
+            committed = self.committed
+            events = self.events
+            dead = self.dead_antes
+            kind = ForcedBet.BIG_BLIND_ANTE if dead else ForcedBet.ANTE
+            for seat in range(self.seat_count):
+                ante = antes[seat]
+                if not ante:
+                    continue
+                stack = stacks[seat]
+                amount = ante if ante < stack else stack
+                stacks[seat] = stack - amount
+                if dead:
+                    self.dead_chips += amount
+                else:
                     committed[seat] += amount
-                    events.append(ForcedBetPosted(seat, ForcedBet.ANTE, amount, amount == stack))
-        else:
+                events.append(ForcedBetPosted(seat, kind, amount, amount == stack))
+        if self._blind_plan is not None:
             stacks = self.stacks
             for seat, amount, kind in self._blind_plan.posts:
+                if not stacks[seat]:
+                    continue  # all in on the ante
                 posted = min(amount, stacks[seat])
                 self._put(seat, posted)
                 self.events.append(ForcedBetPosted(seat, kind, posted, stacks[seat] == 0))
@@ -472,14 +578,18 @@ class HandState:
         folded = self.folded
         stacks = self.stacks
         bets = self.bets
-        unit = self._unit = stakes.big_bet if street.is_big_bet else stakes.small_bet
+        if self._fixed:
+            unit = self._unit = stakes.big_bet if street.is_big_bet else stakes.small_bet
+        else:
+            unit = self._unit = 0  # no full raise yet this round (the pre-flop blind: below)
+            self._short_all_in_chips = 0
         self._big_allowed = False
         self._last_aggressor = None
         able = [i for i in range(n) if not folded[i] and stacks[i] > 0]
         self._able_count = len(able)
         self._live_count = n - folded.count(True)
         rules = self.rules
-        if rules.uncapped_heads_up and len(able) == 2:
+        if not self._fixed or (rules.uncapped_heads_up and len(able) == 2):
             self._cap = None
         else:
             self._cap = 1 + rules.max_raises
@@ -494,6 +604,8 @@ class HandState:
             # The big blind is the opening bet; a short one counts only if at least half a bet.
             self._full_level = big if big * 2 >= unit else 0
             self._bet_count = 1 if self._full_level else 0
+            if not self._fixed:
+                self._unit = level  # RULES.md §3b: the big blind is the pre-flop opening bet
             first = (bb_seat + 1) % n
         else:
             level = self._level = 0
@@ -714,8 +826,9 @@ class HandState:
                 self.committed[seat] = cap
                 self.stacks[seat] += excess
                 self.events.append(UncalledBetReturned(seat, excess))
-        pots = build_pots(self.committed, [not f for f in self.folded])
-        total = sum(self.committed)
+        live = [not f for f in self.folded]
+        pots = with_dead_chips(build_pots(self.committed, live), self.dead_chips, live)
+        total = sum(self.committed) + self.dead_chips
         award = PotAwarded(0, PotShare.WHOLE, total, (winner,), (total,))
         self.stacks[winner] += total
         self.events.append(award)
@@ -799,7 +912,8 @@ class HandState:
                     high[seat] = ev.high_value(hand)
                     if variant.showdown is Showdown.HIGH_LOW_8:
                         low[seat] = ev.low8_value(hand)
-        pots = build_pots(self.committed, contenders)
+        pots = with_dead_chips(build_pots(self.committed, contenders), self.dead_chips,
+                               contenders)
         awards: list[PotAwarded] = []
         split = variant.showdown is Showdown.HIGH_LOW_8
         for index, pot in enumerate(pots):

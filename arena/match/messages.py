@@ -88,6 +88,7 @@ class LegalChoice:
     min_to_chips: int
     max_to_chips: int
     is_all_in: bool
+    is_range: bool = False  # a raise to any whole amount from min to max (no-limit, pot-limit)
 
 
 @dataclass(frozen=True, slots=True, eq=False)

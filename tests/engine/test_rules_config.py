@@ -34,6 +34,7 @@ DEFAULTS: dict[str, Any] = {
     "decision_seconds": 2.0,
     "time_bank_seconds": 30.0,
     "timeout_action": "check_fold",
+    "ante_kind": "none",  # RULES.md §3b (keys of the no-limit and pot-limit games)
 }
 
 
@@ -178,11 +179,12 @@ def test_rules_round_trip_through_mapping() -> None:
 
 
 def test_unknown_game_code_rejected() -> None:
-    """RULES.md §9: `games` holds PHH variant codes FT, FO/8, FR, F7S, F7S/8 only."""
-    for code in ("FT", "FO/8", "FR", "F7S", "F7S/8"):
+    """RULES.md §9 and §3b: `games` holds the codes FT, FO/8, FR, F7S, F7S/8, NT, PO (and PT,
+    pot-limit hold'em) only."""
+    for code in ("FT", "FO/8", "FR", "F7S", "F7S/8", "NT", "PO", "PT"):
         assert variant_for(code).code.value == code
-    with pytest.raises(ConfigError, match="'NT'"):
-        variant_for("NT")
+    with pytest.raises(ConfigError, match="'NS'"):
+        variant_for("NS")  # PHH's short-deck hold'em: not played here
 
 
 def test_hands_per_game_defaults_to_seats_at_start() -> None:
