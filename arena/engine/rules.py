@@ -8,8 +8,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from arena.engine.configfile import Check, read_dataclass, require
 from arena.engine.errors import ConfigError
-from arena.engine.games import HORSE, AnteKind, Betting, GameCode, game_with_betting
+from arena.engine.games import HORSE, VARIANTS, AnteKind, Betting, GameCode, game_with_betting
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,20 +55,18 @@ class Rules:
         object.__setattr__(self, "games", codes)
 
     @classmethod
-    def from_mapping(cls, values: Mapping[str, Any]) -> Rules:
-        """Build from a TOML `[rules]` table; unknown keys and wrong types are errors."""
-        known = _KEYS
-        kwargs: dict[str, Any] = {}
-        stakes: dict[str, int] = {}
-        for key, value in values.items():
-            if key not in known:
-                raise ConfigError(f"unknown rules key {key!r}; known keys: {', '.join(sorted(known))}")
-            if key in STAKES_KEYS:
-                stakes[key] = _coerce(key, value)
-            else:
-                kwargs[key] = _coerce(key, value)
-        rules = cls(stakes=Stakes(**stakes), **kwargs)
-        rules.validate()
+    def from_mapping(cls, values: Mapping[str, Any], *, where: str = "[rules]") -> Rules:
+        """Build from a TOML `[rules]` table; unknown keys, wrong types and values out of
+        range are errors naming ``where`` (e.g. ``league.toml [rules]``) and the key."""
+        values = dict(values)
+        given: dict[str, Any] = {}
+        if "games" in values:
+            given["games"] = _games(values.pop("games"), where)
+        stakes = read_dataclass(Stakes, {k: v for k, v in values.items() if k in STAKES_KEYS},
+                                where=where, checks=CHECKS)
+        rules = read_dataclass(cls, values, where=where, checks=CHECKS,
+                               skip=frozenset(STAKES_KEYS), stakes=stakes, **given)
+        rules.validate(where)
         return rules
 
     def with_overrides(self, assignments: Iterable[str]) -> Rules:
@@ -78,30 +77,17 @@ class Rules:
             if not sep:
                 raise ConfigError(f"expected KEY=VALUE, got {assignment!r}")
             values[key.strip()] = parse_value(raw.strip())
-        return Rules.from_mapping(values)
+        return Rules.from_mapping(values, where="--set")
 
-    def validate(self) -> None:
-        values = self.to_mapping()
-        for name in ("small_bet", "big_bet", "small_blind", "big_blind", "starting_stack"):
-            if values[name] <= 0:
-                raise ConfigError(f"rules key {name!r} must be positive, got {values[name]}")
-        for name in ("ante", "bring_in", "max_raises"):
-            if values[name] < 0:
-                raise ConfigError(f"rules key {name!r} must not be negative")
-        if not self.games:
-            raise ConfigError("rules key 'games' must name at least one game")
+    def validate(self, where: str = "[rules]") -> None:
+        """The checks across keys (each key's own range is in :data:`CHECKS`)."""
+        require(bool(self.games), where, "'games' must name at least one game")
         for game in self.games:
-            GameCode.parse(game)
-        if self.hands_per_game is not None and self.hands_per_game <= 0:
-            raise ConfigError("rules key 'hands_per_game' must be positive")
-        if self.ante_kind not in _ANTE_KINDS:
-            raise ConfigError(f"rules key 'ante_kind' must be one of {', '.join(map(repr, _ANTE_KINDS))}")
-        if self.stud_tie_break not in ("suit", "seat"):
-            raise ConfigError("rules key 'stud_tie_break' must be \"suit\" or \"seat\"")
-        if self.timeout_action != "check_fold":
-            raise ConfigError("rules key 'timeout_action' supports only \"check_fold\"")
-        if self.decision_seconds <= 0 or self.time_bank_seconds < 0:
-            raise ConfigError("decision_seconds must be positive and time_bank_seconds >= 0")
+            require(game in VARIANTS, where,
+                    f"unknown game {game!r} in 'games'; known: {', '.join(VARIANTS)}")
+        stakes = self.stakes
+        require(stakes.big_bet >= stakes.small_bet, where,
+                f"'big_bet' ({stakes.big_bet}) must be at least 'small_bet' ({stakes.small_bet})")
 
     def to_mapping(self) -> dict[str, Any]:
         """The flat `[rules]` table: the stakes keys beside the others."""
@@ -112,72 +98,65 @@ class Rules:
             else:
                 out[f.name] = getattr(self, f.name)
         out["games"] = [str(g) for g in self.games]
+        out["ante_kind"] = str(self.ante_kind)
         if out["hands_per_game"] is None:
             del out["hands_per_game"]
         return out
 
 
-_KEYS: frozenset[str] = frozenset(
-    {f.name for f in dataclasses.fields(Rules) if f.name != "stakes"} | set(STAKES_KEYS))
+MAX_CHIPS = 10**12  # stakes and stacks above this are refused (no real table plays them)
+MAX_SECONDS = 86_400.0
 
-_TYPES: dict[str, type] = {
-    "small_bet": int, "big_bet": int, "small_blind": int, "big_blind": int, "ante": int,
-    "bring_in": int, "starting_stack": int, "max_raises": int, "hands_per_game": int,
-    "reset_stacks": bool, "uncapped_heads_up": bool, "stud_open_pair_big_bet": bool,
-    "burn_before_hole_cards": bool, "stud_tie_break": str, "timeout_action": str, "ante_kind": str,
-    "decision_seconds": float, "time_bank_seconds": float,
+CHECKS: dict[str, Check] = {
+    "hands_per_game": Check(min=1, max=10**6),
+    "small_bet": Check(min=1, max=MAX_CHIPS),
+    "big_bet": Check(min=1, max=MAX_CHIPS),
+    "small_blind": Check(min=1, max=MAX_CHIPS),
+    "big_blind": Check(min=1, max=MAX_CHIPS),
+    "ante": Check(min=0, max=MAX_CHIPS),
+    "bring_in": Check(min=0, max=MAX_CHIPS),
+    "starting_stack": Check(min=1, max=MAX_CHIPS),
+    "max_raises": Check(min=0, max=1000),
+    "stud_tie_break": Check(choices=("suit", "seat")),
+    "timeout_action": Check(choices=("check_fold",)),
+    "decision_seconds": Check(min=0.001, max=MAX_SECONDS),
+    "time_bank_seconds": Check(min=0.0, max=MAX_SECONDS),
 }
 
-
-def _coerce(key: str, value: Any) -> Any:
-    if key == "games":
-        if isinstance(value, str):
-            value = [value]
-        if not isinstance(value, list | tuple):
-            raise ConfigError(f"rules key 'games' must be a list of game codes, got {value!r}")
-        try:
-            return tuple(_game_entry(g) for g in value)
-        except ConfigError as exc:
-            raise ConfigError(f"rules key 'games': {exc}") from None
-    if key == "ante_kind":
-        if value not in _ANTE_KINDS:
-            raise ConfigError(f"rules key 'ante_kind' must be one of "
-                              f"{', '.join(map(repr, _ANTE_KINDS))}, got {value!r}")
-        return AnteKind(value)
-    if key == "hands_per_game" and value is None:
-        return None
-    expected = _TYPES[key]
-    if expected is float and isinstance(value, int) and not isinstance(value, bool):
-        return float(value)
-    if expected is int and isinstance(value, bool):
-        raise ConfigError(f"rules key {key!r} must be an integer, got {value!r}")
-    if not isinstance(value, expected):
-        raise ConfigError(f"rules key {key!r} must be {expected.__name__}, got {value!r}")
-    return value
-
-
-_ANTE_KINDS: tuple[str, ...] = tuple(k.value for k in AnteKind)
 _BETTINGS: tuple[str, ...] = tuple(b.value for b in Betting)
 
 
-def _game_entry(entry: Any) -> GameCode:
-    """A `games` entry (RULES.md §3b): a game code, or a table ``{game = CODE, betting = ...}``."""
+def _games(value: Any, where: str) -> tuple[GameCode | str, ...]:
+    """The `games` key: one code, or a list of entries (RULES.md §3b); unknown codes are left
+    for :meth:`Rules.validate` to name."""
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list | tuple):
+        raise ConfigError(f"{where}: 'games' must be an array of game codes, got {value!r}")
+    return tuple(_game_entry(entry, where) for entry in value)
+
+
+def _game_entry(entry: Any, where: str) -> GameCode | str:
+    """A `games` entry: a game code, or a table ``{game = CODE, betting = ...}``."""
     if isinstance(entry, str):
-        return GameCode.parse(entry)
+        return entry
     if not isinstance(entry, Mapping):
-        raise ConfigError(f"an entry must be a game code or a table {{game, betting}}, got {entry!r}")
+        raise ConfigError(f"{where}: a 'games' entry must be a game code or a table "
+                          f"{{game, betting}}, got {entry!r}")
     unknown = set(entry) - {"game", "betting"}
     if unknown:
-        raise ConfigError(f"unknown key {sorted(unknown)[0]!r} in {entry!r}; known: game, betting")
+        raise ConfigError(f"{where}: unknown key {sorted(unknown)[0]!r} in 'games' entry "
+                          f"{entry!r}; known: game, betting")
     game = entry.get("game")
     if not isinstance(game, str):
-        raise ConfigError(f"an entry needs a 'game' code, got {entry!r}")
+        raise ConfigError(f"{where}: a 'games' entry needs a 'game' code, got {entry!r}")
     code = GameCode.parse(game)
     betting = entry.get("betting")
     if betting is None:
         return code
     if betting not in _BETTINGS:
-        raise ConfigError(f"'betting' must be one of {', '.join(map(repr, _BETTINGS))}, got {betting!r}")
+        raise ConfigError(f"{where}: 'betting' must be one of {', '.join(map(repr, _BETTINGS))}, "
+                          f"got {betting!r}")
     return game_with_betting(code, Betting(betting))
 
 

@@ -40,3 +40,7 @@ class MatchSpec:
     initial_stacks: tuple[int, ...] | None = None  # resume with carried stacks (per seat)
     absent: AbsentPolicy = AbsentPolicy.CHECK_FOLD  # when bots are missing at the start
     button_seat: int | None = None  # the first hand's button; None: drawn by card (RULES.md §2)
+    # MatchEnded reveals the seed to the bots (never for an aborted match). False when other
+    # matches share the deals (duplicate copies, a league): the seed is published later.
+    reveal_seed: bool = True
+    first_sequence: int = 0  # resume: event sequence numbers continue after this one

@@ -5,6 +5,7 @@ How they are serialized (caching, splicing, batching) is in :mod:`arena.server.w
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Mapping
 
 from google.protobuf.timestamp_pb2 import Timestamp
@@ -238,6 +239,17 @@ def event(notice: m.Notice) -> pb.Event:
     return out
 
 
+MAX_THINK_SECONDS = 2 * 86_400.0  # the longest decision a config allows (decision + time bank)
+
+
+def think_seconds(reported: float, wire_seconds: float | None) -> float | None:
+    """A bot's reported think time, or None when it is absent, NaN, infinite or negative;
+    never more than the round trip the dealer measured (``wire_seconds``)."""
+    if not reported or not math.isfinite(reported) or reported < 0:
+        return None
+    return min(reported, wire_seconds if wire_seconds is not None else MAX_THINK_SECONDS)
+
+
 def reply(message: pb.ActionReply, received_at: float,
           wire_seconds: float | None = None) -> m.Reply:
     """A bot's reply as the match layer sees it; an unusable kind becomes ``kind=None``."""
@@ -253,6 +265,7 @@ def reply(message: pb.ActionReply, received_at: float,
         problem = f"action kind {name} is not a bot action; send FOLD, CHECK, CALL, BRING_IN or RAISE"
     return m.Reply(decision_id=message.decision_id, seat=message.seat, kind=kind,
                    raise_to_chips=action.raise_to_chips if kind is ActionKind.RAISE else None,
-                   think_seconds=message.think_seconds or None, received_at=received_at,
+                   think_seconds=think_seconds(message.think_seconds, wire_seconds),
+                   received_at=received_at,
                    wire_seconds=wire_seconds,
                    problem=problem)
