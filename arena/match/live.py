@@ -408,7 +408,8 @@ class LiveTable:
                       for k, v in rules.to_mapping().items()}
         return m.MatchStarted(self._seat_infos(), viewer, rules.games, per_game, self.spec.hands,
                               rules.stakes, rules.starting_stack, rules.decision_seconds,
-                              rules.time_bank_seconds, rules_text, self.spec.copies_total)
+                              rules.time_bank_seconds, rules_text, self.spec.copies_total,
+                              self.spec.tournament)
 
     def _next_notice(self, hand_id: str, payload: m.Payload) -> m.Notice:
         self._seq += 1

@@ -154,10 +154,25 @@ def _match_started(p: m.MatchStarted) -> pb.Event:
         seats=[seat_state(s) for s in p.seats], your_seat=p.your_seat,
         games=[GAMES[g] for g in p.games], game_codes=list(p.games),
         hands_per_game=p.hands_per_game, total_hands=p.total_hands,
-        format=pb.MATCH_FORMAT_DUPLICATE if p.duplicate_copies > 1 else pb.MATCH_FORMAT_CASH,
+        format=(pb.MATCH_FORMAT_TOURNAMENT if p.tournament is not None
+                else pb.MATCH_FORMAT_DUPLICATE if p.duplicate_copies > 1 else pb.MATCH_FORMAT_CASH),
         stakes=stakes(p.stakes), starting_stack_chips=p.starting_stack_chips,
         decision_seconds=p.decision_seconds, time_bank_seconds=p.time_bank_seconds,
-        duplicate_copies=p.duplicate_copies, rules=dict(p.rules)))
+        duplicate_copies=p.duplicate_copies, rules=dict(p.rules),
+        tournament=_tournament(p.tournament) if p.tournament is not None else None))
+
+
+def _tournament(t: m.TournamentInfo) -> pb.TournamentState:
+    return pb.TournamentState(
+        tournament=t.tournament, event_id=t.event_id, event_title=t.event_title, table=t.table,
+        table_hand=t.table_hand, round=t.round, level=t.level,
+        small_blind_chips=t.small_blind_chips, big_blind_chips=t.big_blind_chips,
+        ante_chips=t.ante_chips, next_level_at_round=t.next_level_at_round,
+        next_level_in_seconds=t.next_level_in_seconds, players_left=t.players_left,
+        tables=t.tables,
+        moves=[pb.TableMove(name=n, from_table=a, to_table=b, round=r, reason=why)
+               for n, a, b, r, why in t.moves],
+        placings=[pb.Placing(name=n, place=place, round=r) for n, place, r in t.placings])
 
 
 def _hand_started(p: m.HandStarted) -> pb.Event:
