@@ -38,6 +38,12 @@ class Mismatch:
 _CODES = {"f": ActionKind.FOLD, "pb": ActionKind.BRING_IN}
 
 
+def deal_seed(match_seed: int | str, hand_number: int) -> int:
+    """The seed hand ``hand_number`` (from 1) of a match was dealt from, given the revealed
+    match seed; the luck adjustment derives its Monte Carlo seeds from it too."""
+    return derive_seed(match_seed, "hand", hand_number - 1)
+
+
 def verify_hand(hand: PhhHand, match_seed: int,
                 rules: Rules) -> tuple[HandState | None, Mismatch | None]:
     fields: Mapping[str, Any] = hand.fields
@@ -50,8 +56,7 @@ def verify_hand(hand: PhhHand, match_seed: int,
         stakes = stakes_of(hand, variant, len(stacks))
         blinds, antes, dead_antes = forced_bets_of(hand, variant, len(stacks))
         state = HandState(variant, stacks, rules=rules, stakes=stakes, blinds=blinds,
-                          antes=antes, dead_antes=dead_antes,
-                          seed=derive_seed(match_seed, "hand", number - 1))
+                          antes=antes, dead_antes=dead_antes, seed=deal_seed(match_seed, number))
     except ArenaError as exc:
         return None, Mismatch(hand.name, "header", str(exc), None)
     logged = [str(a) for a in fields.get("actions", [])]
