@@ -253,7 +253,7 @@ class LeagueRun:
             if match.status is not MatchStatus.RUNNING:
                 finished.add(deal_set)
         progress = Progress(total_hands=len(self.schedule) * config.hands_per_match,
-                            small_bet_chips=config.rules.small_bet)
+                            small_bet_chips=config.rules.stakes.small_bet)
         specs: list[MatchSpec] = []
         sinks: dict[str, LeagueSink] = {}
         for scheduled in self.schedule:
