@@ -9,6 +9,7 @@ import sys
 from collections.abc import Sequence
 
 from arena.engine.errors import ArenaError
+from arena.engine.games import GameCode
 from arena.engine.rules import Rules
 from arena.league.leaderboard import CSV_TABLES
 
@@ -151,7 +152,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     rules_help = "override a [rules] key (repeatable), e.g. decision_seconds=5"
     sim = command("simulate", "play hands in-process with built-in policies")
-    sim.add_argument("--game", default="horse", choices=("horse", "FT", "FO/8", "FR", "F7S", "F7S/8"),
+    sim.add_argument("--game", default="horse", choices=("horse", *(g.value for g in GameCode)),
                      help="the game, or horse for the rotation")
     sim.add_argument("--players", type=int, default=6, help="seats at the table (2 to 8)")
     sim.add_argument("--hands", type=_count, default=1000, help="hands to play")

@@ -353,7 +353,7 @@ class LeagueRun:
             self.store.void_hand(VoidHand(
                 match_id=store_id, hand_number=number, copy_index=scheduled.copy_index,
                 deal_id=f"{scheduled.deal_set}/deal-{number}", game_code=game,
-                small_bet_chips=self.config.rules.small_bet, button_seat=0,
+                small_bet_chips=self.config.rules.stakes.small_bet, button_seat=0,
                 reason="misdeal: the dealer stopped during this hand; every chip went back",
                 phh_text="", started_at=_now(), voided_at=_now()))
             next_number = number + 1

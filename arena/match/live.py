@@ -21,7 +21,7 @@ import trio
 from arena.engine.actions import ActionKind
 from arena.engine.cards import Card, Deck, derive_seed
 from arena.engine.errors import ArenaError, MalformedAction
-from arena.engine.games import variant_for
+from arena.engine.games import GameCode, variant_for
 from arena.engine.rules import Rules
 from arena.engine.state import HandState
 from arena.engine.units import mbb_per_hand
@@ -208,7 +208,7 @@ class LiveTable:
 
     # ------------------------------------------------------------------ one hand
 
-    async def _play_hand(self, index: int, game: str, button: int, in_play: list[int]) -> None:
+    async def _play_hand(self, index: int, game: GameCode, button: int, in_play: list[int]) -> None:
         spec = self.spec
         rules = self.rules
         order = tuple(engine_order(button, in_play))
@@ -273,6 +273,9 @@ class LiveTable:
             self._act_for(run, engine_seat, reason, decision_id=prompt.decision_id)
         finally:
             self._lobby.close(decision, "the seat has acted")
+            # Refusals by the lobby count with the table's own (issue 7: counts that add up).
+            self.stats.rejected += decision.refused
+            run.rejected[engine_seat] += decision.refused
 
     def _try_reply(self, run: _HandRun, engine_seat: int, reply: m.Reply, clock: DecisionClock,
                    presence: Presence) -> bool:
@@ -376,7 +379,7 @@ class LiveTable:
 
     def _seat_result(self, seat: int) -> m.MatchSeatResult:
         nets = self._hand_nets[seat]
-        mean, ci = mbb_per_hand(nets, self.rules.small_bet)
+        mean, ci = mbb_per_hand(nets, self.rules.stakes.small_bet)
         spec = self.spec.seats[seat]
         return m.MatchSeatResult(seat, spec.name, spec.bot_id, self._net[seat], len(nets), mean,
                                  ci, self._stacks[seat])
@@ -394,8 +397,10 @@ class LiveTable:
 
     def _seat_infos(self) -> tuple[m.SeatInfo, ...]:
         """Every seat with its name, bot and starting stack, before the first hand."""
-        return tuple(m.SeatInfo(p, s.name, s.bot_id, self.rules.starting_stack, 0, 0, (), 0,
-                                m.SeatStatus.ACTIVE if self._presences[p].is_connected
+        return tuple(m.SeatInfo(seat=p, name=s.name, bot_id=s.bot_id,
+                                stack_chips=self.rules.starting_stack, bet_chips=0,
+                                committed_chips=0, up_cards=(), hole_card_count=0,
+                                status=m.SeatStatus.ACTIVE if self._presences[p].is_connected
                                 else m.SeatStatus.ABSENT)
                      for p, s in enumerate(self.spec.seats))
 
