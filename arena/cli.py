@@ -5,9 +5,13 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from arena.engine.errors import ArenaError
 from arena.engine.rules import Rules
+
+if TYPE_CHECKING:
+    from arena.league.config import LeagueConfig
 
 
 def _rules(assignments: Sequence[str] | None) -> Rules:
@@ -53,7 +57,13 @@ def cmd_league(args: argparse.Namespace) -> int:
     from arena.league.commands import league_status, run_league
 
     if args.action == "run":
-        return run_league(args.file, listen=args.listen)
+        web = None
+        if args.web_port is not None:
+            from arena.web.server import WebServer
+
+            def web(config: LeagueConfig) -> WebServer:
+                return WebServer(config, host=args.web_host, port=args.web_port, live=True)
+        return run_league(args.file, listen=args.listen, web=web)
     return league_status(args.file)
 
 
@@ -61,6 +71,12 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
     from arena.league.commands import show_leaderboard
 
     return show_leaderboard(args.file, fmt=args.format)
+
+
+def cmd_web(args: argparse.Namespace) -> int:
+    from arena.web.server import run_web
+
+    return run_web(args.league, host=args.host, port=args.port)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -104,7 +120,17 @@ def build_parser() -> argparse.ArgumentParser:
     league.add_argument("action", choices=("run", "status"))
     league.add_argument("file", help="the league file (TOML)")
     league.add_argument("--listen", default=None, help="HOST:PORT, overrides the file")
+    league.add_argument("--web-port", type=int, default=None,
+                        help="serve the web app (live tables, leaderboard, replayer) on this port "
+                             "while the league runs; 0 picks a free port; off by default")
+    league.add_argument("--web-host", default="127.0.0.1", help="address for --web-port")
     league.set_defaults(func=cmd_league)
+
+    web = sub.add_parser("web", help="serve a league's leaderboard, matches and hand replayer")
+    web.add_argument("--league", required=True, help="the league file (TOML)")
+    web.add_argument("--host", default="127.0.0.1")
+    web.add_argument("--port", type=int, default=8080, help="0 picks a free port")
+    web.set_defaults(func=cmd_web)
 
     board = sub.add_parser("leaderboard", help="the leaderboard of a league's results store")
     board.add_argument("file", help="the league file (TOML)")

@@ -13,11 +13,11 @@ import json
 import re
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from arena.engine import phh
 from arena.engine.errors import ConfigError
@@ -27,9 +27,10 @@ from arena.league.eventlog import notice_json
 from arena.league.leaderboard import render_table, to_csv, to_json
 from arena.league.schedule import ScheduledMatch, build_schedule
 from arena.league.stats import Leaderboard, compute_leaderboard
-from arena.match.live import HandRecord, MatchSpec, MatchSummary, SeatSpec
+from arena.match.live import HandRecord, MatchSink, MatchSpec, MatchSummary, SeatSpec
 from arena.match.messages import Notice
 from arena.match.rotation import game_for_hand
+from arena.match.spectator import Spectator, TeeSink
 from arena.metrics import ArenaMetrics, MetricsServer, rejection_reason, start_metrics_server
 from arena.server.config import BotEntry, ServerConfig
 from arena.server.logs import safe_file_name
@@ -364,8 +365,14 @@ class LeagueRun:
         league = self._league()
         return compute_leaderboard(self.store.iter_results(league.league_id))
 
-    def run(self, *, on_ready: Callable[[int], None] | None = None) -> bool:
-        """Play what is left; True when the whole schedule is done."""
+    def run(self, *, on_ready: Callable[[int], None] | None = None,
+            spectator: Spectator | None = None,
+            background: Callable[[], Coroutine[Any, Any, None]] | None = None) -> bool:
+        """Play what is left; True when the whole schedule is done.
+
+        ``spectator`` is told of every event and decision (live tables on the web);
+        ``background`` runs as a task on the dealer's loop while the league plays (the web app).
+        """
         from arena.server.app import DealerServer, serve
 
         prepared = self.prepare()
@@ -405,11 +412,19 @@ class LeagueRun:
                 server.lobby.rejection_observers.append(
                     lambda bot, error: metrics.invalid_action(rejection_reason(error), bot=bot))
             display.append(asyncio.get_running_loop().create_task(show_progress()))
+            if spectator is not None:
+                server.lobby.decision_observers.append(spectator.decision_opened)
+            if background is not None:
+                display.append(asyncio.get_running_loop().create_task(background()))
+
+        def sink_for(spec: MatchSpec) -> MatchSink:
+            sink = prepared.sinks[spec.match_id]
+            return sink if spectator is None else TeeSink(sink, spectator)
 
         async def main() -> bool:
             try:
                 result = await serve(server_config, on_ready=on_ready,
-                                     sink_factory=lambda spec: prepared.sinks[spec.match_id],
+                                     sink_factory=sink_for,
                                      max_tables_at_once=config.tables_at_once, on_server=started)
             finally:
                 for task in display:

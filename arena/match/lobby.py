@@ -117,6 +117,8 @@ class Lobby:
     def __init__(self) -> None:
         self._bots: dict[str, Presence] = {}
         self.rejection_observers: list[Callable[[str, ArenaError], None]] = []
+        # Told of every decision opened (spectators: whose turn, the clock; never the cards).
+        self.decision_observers: list[Callable[[Prompt], None]] = []
 
     def presence(self, bot_id: str) -> Presence:
         found = self._bots.get(bot_id)
@@ -152,6 +154,8 @@ class Lobby:
         decision = OpenDecision(prompt.decision_id, prompt.seat, prompt, clock, presence)
         presence.open[prompt.decision_id] = decision
         presence.deliver(prompt)
+        for observer in self.decision_observers:
+            observer(prompt)
         return decision
 
     def close(self, decision: OpenDecision, reason: str) -> None:

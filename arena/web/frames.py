@@ -1,0 +1,223 @@
+"""A logged hand as replayer steps: the table after every PHH action line (cards, bets, pots).
+
+Step ``a<N>`` is the table after the N-th line of the hand's PHH ``actions`` (``a0``: after the
+forced bets), so a deep link ``/hand/<id>#a12`` names the same moment as line 12 of the log.
+Cards no spectator may know yet are sent as ``??`` (see :func:`hand_steps` ``reveal``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from arena.engine.cards import Card, format_card
+from arena.engine.events import (
+    ActionTaken,
+    BoardDealt,
+    ForcedBetPosted,
+    HandMucked,
+    HandShown,
+    HoleCardsDealt,
+    PotAwarded,
+    UncalledBetReturned,
+)
+from arena.engine.phh import PhhHand, replay
+from arena.engine.pots import build_pots
+from arena.engine.rules import Rules
+from arena.engine.state import HandState
+from arena.match.showdown import shown_value
+
+HIDDEN = "??"
+
+# seat count, variant, seat cards, board, live seats -> per-seat shares (None: not computed)
+EquityFn = Callable[[HandState, list[list[Card]], list[Card], list[bool]], list[dict[str, float]] | None]
+
+
+@dataclass
+class _Table:
+    """The running public picture of the hand, updated event by event."""
+
+    stacks: list[int]
+    bets: list[int]
+    committed: list[int]
+    folded: list[bool]
+    all_in: list[bool]
+    cards: list[list[tuple[Card, bool]]]
+    board: list[Card]
+    common_card: bool = False
+    street: int = 0
+
+
+def _action_text(event: ActionTaken, names: Sequence[str], bet_before: int) -> str:
+    kind = event.kind.value
+    name = names[event.seat]
+    if kind == "raise":
+        text = f"{name} {'bets' if bet_before == 0 else 'raises to'} {event.to_chips}"
+    elif kind == "call":
+        text = f"{name} calls {event.to_chips}"
+    elif kind == "bring_in":
+        text = f"{name} brings in for {event.to_chips}"
+    else:
+        text = f"{name} {kind}s"
+    if event.is_all_in:
+        text += " (all in)"
+    if event.is_automatic:
+        text += " (automatic: timeout or absent)"
+    return text
+
+
+def hand_steps(hand: PhhHand, *, reveal: bool, rules: Rules | None = None,
+               equity: EquityFn | None = None) -> dict[str, Any]:
+    """The replayer's data for one logged hand.
+
+    ``reveal`` False hides every face-down card that was not shown at the showdown (a hand of a
+    match still running: its players must not learn mucked cards) and computes no equity.
+    """
+    state = replay(hand, rules)
+    fields = hand.fields
+    variant = state.variant
+    n = state.seat_count
+    names = [str(p) for p in fields.get("players", [f"p{i + 1}" for i in range(n)])][:n]
+    names += [f"p{i + 1}" for i in range(len(names), n)]
+    shown_seats = {e.seat for e in state.events if isinstance(e, HandShown)}
+    visible = [reveal or seat in shown_seats for seat in range(n)]
+    table = _Table(list(state.starting_stacks), [0] * n, [0] * n, [False] * n, [False] * n,
+                   [[] for _ in range(n)], [])
+    steps: list[dict[str, Any]] = []
+    showdown: list[dict[str, Any]] = []
+    awards: list[dict[str, Any]] = []
+    line = 0
+
+    def snapshot(text: str, actor: int | None, kind: str) -> None:
+        seats = []
+        for seat in range(n):
+            seats.append({
+                "stack": table.stacks[seat], "bet": table.bets[seat],
+                "committed": table.committed[seat], "folded": table.folded[seat],
+                "all_in": table.all_in[seat],
+                "cards": [[format_card(c) if up or visible[seat] else HIDDEN, up]
+                          for c, up in table.cards[seat]],
+            })
+        live = [not f for f in table.folded]
+        pots = [{"amount": p.amount_chips, "eligible": list(p.eligible)}
+                for p in build_pots(table.committed, live) if p.amount_chips]
+        step: dict[str, Any] = {
+            "a": line, "kind": kind, "text": text, "actor": actor,
+            "street": variant.streets[table.street].name, "seats": seats,
+            "board": [format_card(c) for c in table.board], "common_card": table.common_card,
+            "pots": pots,
+        }
+        if equity is not None and reveal and kind == "decision":
+            step["equity"] = equity(state, [[c for c, _ in cs] for cs in table.cards],
+                                    list(table.board), live)
+        steps.append(step)
+
+    started = False
+    for event in state.events:
+        if isinstance(event, ForcedBetPosted):
+            table.stacks[event.seat] -= event.amount_chips
+            table.bets[event.seat] += event.amount_chips
+            table.committed[event.seat] += event.amount_chips
+            table.all_in[event.seat] = event.is_all_in
+            if event.kind == "ante":
+                table.bets[event.seat] -= event.amount_chips  # antes are not bets of the round
+            continue
+        if not started:
+            started = True
+            snapshot("forced bets posted", None, "start")
+        if isinstance(event, HoleCardsDealt | BoardDealt | ActionTaken) and event.street != table.street:
+            table.street = event.street
+            table.bets = [0] * n
+        if isinstance(event, HoleCardsDealt):
+            line += 1
+            table.cards[event.seat].extend(zip(event.cards, event.is_up, strict=True))
+            shown = " ".join(format_card(c) if up or visible[event.seat] else HIDDEN
+                             for c, up in zip(event.cards, event.is_up, strict=True))
+            snapshot(f"dealt to {names[event.seat]}: {shown}", None, "deal")
+        elif isinstance(event, BoardDealt):
+            line += 1
+            table.board.extend(event.cards)
+            table.common_card = table.common_card or event.is_stud_common_card
+            label = "common card" if event.is_stud_common_card else "board"
+            snapshot(f"{label}: {' '.join(format_card(c) for c in event.cards)}", None, "board")
+        elif isinstance(event, ActionTaken):
+            line += 1
+            text = _action_text(event, names, max(table.bets))
+            table.stacks[event.seat] -= event.added_chips
+            table.bets[event.seat] = event.to_chips
+            table.committed[event.seat] += event.added_chips
+            table.all_in[event.seat] = event.is_all_in
+            if event.kind.value == "fold":
+                table.folded[event.seat] = True
+            snapshot(text, event.seat, "decision")
+        elif isinstance(event, UncalledBetReturned):
+            table.stacks[event.seat] += event.amount_chips
+            table.committed[event.seat] -= event.amount_chips
+            table.bets[event.seat] -= event.amount_chips
+        elif isinstance(event, HandShown):
+            line += 1
+            value = shown_value(variant, event.cards, state.board)
+            showdown.append({"seat": event.seat, "cards": [format_card(c) for c in event.cards],
+                             "high": value.high_description,
+                             "high_cards": [format_card(c) for c in value.high_cards],
+                             "low": value.low_description,
+                             "low_cards": [format_card(c) for c in value.low_cards]})
+            words = value.high_description or ""
+            if value.low_description:
+                words = f"{words}; low {value.low_description}" if words else value.low_description
+            snapshot(f"{names[event.seat]} shows {' '.join(format_card(c) for c in event.cards)}"
+                     + (f": {words}" if words else ""), event.seat, "show")
+        elif isinstance(event, HandMucked):
+            line += 1
+            snapshot(f"{names[event.seat]} mucks", event.seat, "show")
+        elif isinstance(event, PotAwarded):
+            awards.append(_award(event))
+    if not started:
+        snapshot("forced bets posted", None, "start")
+    result = state.result
+    final_stacks = list(result.final_stacks) if result is not None else list(state.stacks)
+    table.stacks = final_stacks
+    table.bets = [0] * n
+    snapshot(_result_text(awards, names), None, "end")
+    steps[-1]["a"] = line + 1
+    steps[-1]["pots"] = []
+    net = [f - s for f, s in zip(final_stacks, state.starting_stacks, strict=True)]
+    return {
+        "hand_id": str(fields.get("_hand_id", hand.name)),
+        "match_id": str(fields.get("_match_id", "")),
+        "deal_id": str(fields.get("_deal_id", "")),
+        "hand_number": fields.get("_hand"),
+        "game": variant.code.value, "game_name": variant.name, "is_stud": variant.is_stud,
+        "players": names, "seats": [int(s) for s in fields.get("_seats", range(n))][:n],
+        "button_seat": fields.get("_button_seat"),
+        "small_bet": state.stakes.small_bet, "big_bet": state.stakes.big_bet,
+        "starting_stacks": list(state.starting_stacks), "finishing_stacks": final_stacks,
+        "net_chips": net, "revealed": reveal, "steps": steps, "showdown": showdown,
+        "awards": awards, "action_lines": [str(a) for a in fields.get("actions", [])],
+        "timeouts": _ints(fields.get("_timeouts"), n), "absent": _ints(fields.get("_absent"), n),
+    }
+
+
+def _ints(value: object, n: int) -> list[int]:
+    if not isinstance(value, list):
+        return [0] * n
+    return [int(v) if isinstance(v, int) and not isinstance(v, bool) else 0 for v in value[:n]]
+
+
+def _award(event: PotAwarded) -> dict[str, Any]:
+    top = max(event.amounts_chips, default=0)
+    odd = len(set(event.amounts_chips)) > 1
+    return {"pot": event.pot_index, "share": event.share.value, "amount": event.amount_chips,
+            "winners": [{"seat": w, "chips": a, "odd_chip": odd and a == top}
+                        for w, a in zip(event.winners, event.amounts_chips, strict=True)]}
+
+
+def _result_text(awards: Sequence[Mapping[str, Any]], names: Sequence[str]) -> str:
+    parts = []
+    for award in awards:
+        who = ", ".join(f"{names[w['seat']]} {w['chips']}" + (" (odd chip)" if w["odd_chip"] else "")
+                        for w in award["winners"])
+        share = "" if award["share"] == "whole" else f" {award['share']} half"
+        parts.append(f"pot {award['pot'] + 1}{share} ({award['amount']}): {who}")
+    return "; ".join(parts) or "hand over"
