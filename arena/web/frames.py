@@ -173,6 +173,7 @@ def hand_steps(hand: PhhHand, *, reveal: bool, rules: Rules | None = None,
             snapshot(f"{names[event.seat]} mucks", event.seat, "show")
         elif isinstance(event, PotAwarded):
             awards.append(_award(event))
+    _mark_odd_half(awards)
     if not started:
         snapshot("forced bets posted", None, "start")
     result = state.result
@@ -194,7 +195,7 @@ def hand_steps(hand: PhhHand, *, reveal: bool, rules: Rules | None = None,
         "small_bet": state.stakes.small_bet, "big_bet": state.stakes.big_bet,
         "starting_stacks": list(state.starting_stacks), "finishing_stacks": final_stacks,
         "net_chips": net, "revealed": reveal, "steps": steps, "showdown": showdown,
-        "awards": awards, "action_lines": [str(a) for a in fields.get("actions", [])],
+        "awards": awards,
         "timeouts": _ints(fields.get("_timeouts"), n), "absent": _ints(fields.get("_absent"), n),
     }
 
@@ -213,11 +214,23 @@ def _award(event: PotAwarded) -> dict[str, Any]:
                         for w, a in zip(event.winners, event.amounts_chips, strict=True)]}
 
 
+def _mark_odd_half(awards: list[dict[str, Any]]) -> None:
+    """A hi-lo pot of an odd size: its high half got the odd chip (RULES.md §4)."""
+    halves: dict[int, dict[str, dict[str, Any]]] = {}
+    for award in awards:
+        halves.setdefault(award["pot"], {})[award["share"]] = award
+        award["odd_chip_half"] = False
+    for pot in halves.values():
+        if "high" in pot and "low" in pot and pot["high"]["amount"] > pot["low"]["amount"]:
+            pot["high"]["odd_chip_half"] = True
+
+
 def _result_text(awards: Sequence[Mapping[str, Any]], names: Sequence[str]) -> str:
     parts = []
     for award in awards:
         who = ", ".join(f"{names[w['seat']]} {w['chips']}" + (" (odd chip)" if w["odd_chip"] else "")
                         for w in award["winners"])
         share = "" if award["share"] == "whole" else f" {award['share']} half"
+        share += " (odd chip)" if award["odd_chip_half"] else ""
         parts.append(f"pot {award['pot'] + 1}{share} ({award['amount']}): {who}")
     return "; ".join(parts) or "hand over"

@@ -164,7 +164,7 @@
       const li = el("li", "award");
       li.dataset.share = a.share;
       li.dataset.pot = a.pot;
-      const half = a.share === "whole" ? "" : " (" + a.share + " half)";
+      let half = a.share === "whole" ? "" : " (" + a.share + " half" + (a.odd_chip_half ? ", with the odd chip" : "") + ")";
       li.append(el("span", null, (a.pot === 0 ? "main pot" : "side pot " + a.pot) + half + " " + a.amount + ": "));
       a.winners.forEach((w) => {
         const who = el("span", "winner", hand.players[w.seat] + " " + w.chips + (w.odd_chip ? " (odd chip)" : "") + " ");
