@@ -9,18 +9,19 @@ from __future__ import annotations
 
 import socket
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from socketserver import ThreadingMixIn
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, make_wsgi_app
 from prometheus_client.metrics_core import GaugeMetricFamily, Metric
 
-from arena.engine.games import HORSE
-from arena.league.stats import ALL_GAMES, Leaderboard
+from arena.engine.errors import AmountOutOfRange, MalformedInput, NotYourTurn, StaleDecision
+from arena.engine.games import ALL_GAMES, HORSE
+from arena.match.messages import WrongSeat
 
 if TYPE_CHECKING:
     from wsgiref.types import StartResponse, WSGIApplication
@@ -48,16 +49,8 @@ class Reason(StrEnum):
 
 def rejection_reason(error: Exception) -> Reason:
     """The ``reason`` label of a refused reply, by the error's type (most specific first)."""
-    from arena.engine.errors import (
-        AmountOutOfRange,
-        MalformedInput,
-        NotYourTurn,
-        StaleDecision,
-    )
-
-    if type(error).__name__ == "WrongSeat":
-        return Reason.PERMISSION_DENIED
-    for kind, reason in ((StaleDecision, Reason.STALE), (MalformedInput, Reason.MALFORMED),
+    for kind, reason in ((WrongSeat, Reason.PERMISSION_DENIED), (StaleDecision, Reason.STALE),
+                         (MalformedInput, Reason.MALFORMED),
                          (AmountOutOfRange, Reason.OUT_OF_RANGE),
                          (NotYourTurn, Reason.NOT_YOUR_TURN)):
         if isinstance(error, kind):
@@ -99,14 +92,49 @@ class BotLabels:
         return len(self._admitted)
 
 
+class _Estimate(Protocol):
+    @property
+    def ci_half_width_mbb(self) -> float | None: ...
+
+
+class _BotGameRow(Protocol):
+    @property
+    def bot(self) -> str: ...
+
+    @property
+    def game(self) -> str: ...
+
+    @property
+    def hands(self) -> int: ...
+
+    @property
+    def mean_mbb(self) -> float: ...
+
+    @property
+    def raw(self) -> _Estimate: ...
+
+    @property
+    def duplicate(self) -> _Estimate: ...
+
+
+class LeaderboardSnapshot(Protocol):
+    """What the gauges read from a leaderboard (`arena.league.stats.Leaderboard` is one)."""
+
+    @property
+    def bots(self) -> Sequence[str]: ...
+
+    @property
+    def stats(self) -> Sequence[_BotGameRow]: ...
+
+
 class LeaderboardCollector:
     """Gauges read from the latest leaderboard snapshot at scrape time (no per-hand work)."""
 
     def __init__(self, bot_labels: BotLabels) -> None:
         self._bot_labels = bot_labels
-        self._board: Leaderboard | None = None
+        self._board: LeaderboardSnapshot | None = None
 
-    def update(self, board: Leaderboard) -> None:
+    def update(self, board: LeaderboardSnapshot) -> None:
         self._board = board  # one reference swap: a scrape sees the old or the new snapshot
 
     def collect(self) -> Iterable[Metric]:
@@ -219,7 +247,7 @@ class ArenaMetrics:
     def table_ended(self) -> None:
         self.active_tables.dec()
 
-    def update_leaderboard(self, board: Leaderboard) -> None:
+    def update_leaderboard(self, board: LeaderboardSnapshot) -> None:
         """Publish a snapshot; its bots are registered bots, so they get labels while under the cap."""
         for bot in board.bots:
             self.register_bot(bot)

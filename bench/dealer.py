@@ -226,7 +226,8 @@ def _sample_messages() -> tuple[bytes, bytes]:
     from arena.engine.state import HandState
     from arena.match import messages as m
     from arena.match.clock import DecisionClock
-    from arena.match.feed import HandContext, HandFeed, Private
+    from arena.match.feed import HandFeed, Private
+    from arena.match.records import HandContext
     from arena.server.convert import Encoder, batch
     from arena.v1 import arena_pb2 as pb
 

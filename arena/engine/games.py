@@ -81,6 +81,7 @@ STUD_HI_LO = Variant(GameCode.STUD_HI_LO, "Seven Card Stud Hi-Lo 8 or better", "
 
 VARIANTS: dict[str, Variant] = {v.code.value: v for v in (HOLDEM, OMAHA_HI_LO, RAZZ, STUD, STUD_HI_LO)}
 HORSE: tuple[str, ...] = ("FT", "FO/8", "FR", "F7S", "F7S/8")
+ALL_GAMES = "all"  # the key of every game together (leaderboard rows, metric labels)
 
 
 def variant_for(code: str) -> Variant:

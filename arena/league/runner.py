@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
-import re
 import sys
 import time
 from collections.abc import Callable, Coroutine
@@ -23,20 +21,18 @@ from arena.engine import phh
 from arena.engine.errors import ConfigError
 from arena.engine.phh import dumps_hand
 from arena.league.config import LeagueConfig
-from arena.league.eventlog import notice_json
 from arena.league.leaderboard import render_table, to_csv, to_json
 from arena.league.schedule import ScheduledMatch, build_schedule
 from arena.league.stats import Leaderboard, compute_leaderboard
-from arena.match.live import HandRecord, MatchSink, MatchSpec, MatchSummary, SeatSpec
 from arena.match.messages import Notice
+from arena.match.records import MatchSink, MatchSummary, PlayedHand, phh_fields
 from arena.match.rotation import game_for_hand
+from arena.match.spec import MatchSpec, SeatSpec
 from arena.match.spectator import Spectator, TeeSink
 from arena.metrics import ArenaMetrics, MetricsServer, rejection_reason, start_metrics_server
 from arena.server.config import BotEntry, ServerConfig
-from arena.server.logs import safe_file_name
 from arena.storage import store as st
-
-_TABLE_HEADER = re.compile(r"^\[\d+\]$", re.MULTILINE)
+from arena.storage.matchlog import MatchLog, MatchLogPaths, clear_in_flight, hand_in_flight
 
 
 @dataclass
@@ -65,7 +61,7 @@ def _now() -> datetime:
 
 
 class LeagueSink:
-    """A :class:`~arena.match.live.MatchSink` for one scheduled copy: store, PHH log, metrics."""
+    """A :class:`~arena.match.records.MatchSink` for one scheduled copy: store, match log, metrics."""
 
     def __init__(self, *, store: st.SqliteStore, store_match_id: int, scheduled: ScheduledMatch,
                  log_dir: Path, progress: Progress, metrics: ArenaMetrics | None,
@@ -76,132 +72,76 @@ class LeagueSink:
         self.progress = progress
         self.metrics = metrics
         self.on_copy_finished = on_copy_finished
-        base = log_dir / safe_file_name(scheduled.match_id)
-        self.hands_path = Path(f"{base}.phhs")
-        self.void_path = Path(f"{base}.void.phhs")
-        self.result_path = Path(f"{base}.result.json")
-        self.inflight_path = Path(f"{base}.inflight")
-        self.events_path = Path(f"{base}.events.jsonl")
-        self._events: TextIO | None = None
-        self._hands = PhhAppender(self.hands_path)
-        self._voids = PhhAppender(self.void_path)
-        self._last_notice: Notice | None = None
-        self._last_seats: list[int] = []
-        self._last_sent = 0.0
+        self.log = MatchLog(log_dir, scheduled.match_id, resumable=True, events=True)
+        self.event_log = self.log.events
         self._started_at = _now()
         self._table_open = False
 
     def event_sent(self, seat: int, notice: Notice) -> None:
-        """Log an event as ``seat`` received it: one line per distinct event, naming every seat
-        that received exactly that (public events go to all seats as one object)."""
-        if notice is self._last_notice:
-            self._last_seats.append(seat)
-            return
-        self._flush_event()
-        self._last_notice = notice
-        self._last_seats = [seat]
-        self._last_sent = time.time()
-
-    def _flush_event(self) -> None:
-        notice = self._last_notice
-        if notice is None:
-            return
-        if self._events is None:
-            self._events = self.events_path.open("a", encoding="utf-8")
-        seats = ",".join(map(str, self._last_seats))
-        self._events.write(f'{{"seats":[{seats}],"logged_at":{self._last_sent:.6f},'
-                           f'"event":{notice_json(notice)}}}\n')
-        self._last_notice = None
+        """Log an event as ``seat`` received it (the JSONL event log)."""
+        assert self.event_log is not None
+        self.event_log.sent(seat, notice)
 
     def hand_started(self, match_id: str, hand_number: int) -> None:
         self._started_at = _now()
-        self.inflight_path.write_text(str(hand_number), encoding="utf-8")
+        self.log.hand_started(match_id, hand_number)
         if not self._table_open and self.metrics is not None:
             self.metrics.table_started()
         self._table_open = True
 
-    def hand_finished(self, record: HandRecord) -> None:
-        fields = record.fields
-        game = str(fields["variant"])
-        players = [str(p) for p in fields.get("players", [])]
-        button = int(fields.get("_button_seat", 0))
-        seats_physical = list(fields.get("_seats", range(len(players))))
-        button_engine = seats_physical.index(button) if button in seats_physical else 0
-        common = dict(match_id=self.store_match_id, hand_number=record.hand_number,
-                      copy_index=self.scheduled.copy_index, deal_id=str(fields.get("_deal_id", "")),
-                      game_code=game, small_bet_chips=int(fields["small_bet"]),
-                      button_seat=button_engine)
-        text = dumps_hand(fields)  # a one-hand .phh: the store's copy and the log's table body
-        if record.voided:
+    def hand_finished(self, hand: PlayedHand) -> None:
+        ctx = hand.context
+        state = hand.state
+        players = ctx.players
+        button_engine = ctx.order.index(ctx.button_seat) if ctx.button_seat in ctx.order else 0
+        text = dumps_hand(phh_fields(hand))  # a one-hand .phh: the store's copy and the log's
+        game = state.variant.code.value
+        small_bet = state.stakes.small_bet
+        if hand.voided:
             self.store.void_hand(st.VoidHand(
-                **common, reason=str(fields.get("_void_reason", "voided")),  # type: ignore[arg-type]
+                match_id=self.store_match_id, hand_number=hand.hand_number,
+                copy_index=self.scheduled.copy_index, deal_id=ctx.deal_id, game_code=game,
+                small_bet_chips=small_bet, button_seat=button_engine, reason=hand.void_reason,
                 phh_text=text, started_at=self._started_at, voided_at=_now()))
-            self._voids.append(text)
         else:
-            starting = fields["starting_stacks"]
-            finishing = fields["finishing_stacks"]
-            seats = tuple(st.SeatResult(k, players[k], finishing[k] - starting[k], finishing[k])
+            seats = tuple(st.SeatResult(k, players[k], state.stacks[k] - state.starting_stacks[k],
+                                        state.stacks[k])
                           for k in range(len(players)))
             self.store.record_hand(st.HandRecord(
-                **common, seats=seats, phh_text=text,  # type: ignore[arg-type]
+                match_id=self.store_match_id, hand_number=hand.hand_number,
+                copy_index=self.scheduled.copy_index, deal_id=ctx.deal_id, game_code=game,
+                small_bet_chips=small_bet, button_seat=button_engine, seats=seats, phh_text=text,
                 started_at=self._started_at, finished_at=_now()))
-            self._hands.append(text)
             for seat in seats:
                 self.progress.net_by_bot[seat.bot] = self.progress.net_by_bot.get(seat.bot, 0) \
                     + seat.net_chips
             self.progress.done_hands += 1
             self.progress.played_this_run += 1
             if self.metrics is not None:
-                self._observe(fields, players)
-        self.inflight_path.unlink(missing_ok=True)
-        self._flush_event()
-        if self._events is not None:
-            self._events.flush()
+                self._observe(hand)
+        self.log.write_hand(hand, text)
 
-    def _observe(self, fields: dict[str, object], players: list[str]) -> None:
+    def _observe(self, hand: PlayedHand) -> None:
         metrics = self.metrics
         assert metrics is not None
-        metrics.hand_played(str(fields["variant"]))
-        action_seconds = list(fields.get("_action_seconds", []))  # type: ignore[call-overload]
-        think_seconds = list(fields.get("_think_seconds", []))  # type: ignore[call-overload]
-        for total, think in zip(action_seconds, think_seconds, strict=False):
+        players = hand.context.players
+        timings = hand.timings
+        metrics.hand_played(hand.state.variant.code.value)
+        for total, think in zip(timings.action_seconds, timings.think_seconds, strict=False):
             # The bot reports its think time (-1 when it does not); the rest is the network.
-            think_s = float(think) if float(think) >= 0 else 0.0
-            metrics.decision(think_s, max(0.0, float(total) - think_s))
-        for key, reason in (("_timeouts", "timeout"), ("_absent", "absent")):
-            for seat, count in enumerate(list(fields.get(key, []))):  # type: ignore[call-overload]
-                for _ in range(int(count)):
+            think_s = think if think >= 0 else 0.0
+            metrics.decision(think_s, max(0.0, total - think_s))
+        for counts, reason in ((timings.timeouts, "timeout"), (timings.absent, "absent")):
+            for seat, count in enumerate(counts):
+                for _ in range(count):
                     metrics.timeout(reason, bot=players[seat] if seat < len(players) else None)
 
     def match_finished(self, summary: MatchSummary) -> None:
-        self._flush_event()
-        if self._events is not None:
-            self._events.close()
-            self._events = None
+        self.log.match_finished(summary)
         if self._table_open and self.metrics is not None:
             self.metrics.table_ended()
-        if summary.aborted:
-            return  # the seed stays secret: the match goes on when the league is run again
-        from arena.server.logs import summary_json
-
-        self.result_path.write_text(json.dumps(summary_json(summary), indent=2) + "\n",
-                                    encoding="utf-8")
-        self.on_copy_finished(self.scheduled, summary)
-
-
-class PhhAppender:
-    """Appends hands to a ``.phhs`` file, numbering on from what a resumed file already holds."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        existing = path.read_text(encoding="utf-8") if path.exists() else ""
-        self.count = len(_TABLE_HEADER.findall(existing))
-
-    def append(self, hand_text: str) -> None:
-        """Append one hand's PHH text (as ``dumps_hand`` writes it) as the next table."""
-        with self.path.open("a", encoding="utf-8") as fh:
-            fh.write(("\n" if self.count else "") + f"[{self.count + 1}]\n{hand_text}")
-        self.count += 1
+        if not summary.aborted:
+            self.on_copy_finished(self.scheduled, summary)
 
 
 @dataclass
@@ -327,13 +267,10 @@ class LeagueRun:
 
     def _void_interrupted(self, scheduled: ScheduledMatch, store_id: int, next_number: int) -> int:
         """A hand that was dealt but neither finished nor voided: void it (RULES.md §5)."""
-        marker = self.config.log_dir / f"{safe_file_name(scheduled.match_id)}.inflight"
-        if not marker.exists():
+        paths = MatchLogPaths.of(self.config.log_dir, scheduled.match_id)
+        number = hand_in_flight(paths, unreadable=next_number)
+        if number is None:
             return next_number
-        try:
-            number = int(marker.read_text(encoding="utf-8").strip())
-        except ValueError:
-            number = next_number
         if number >= next_number:
             game = game_for_hand(self.config.rules, number - 1, len(scheduled.seats))
             self.store.void_hand(st.VoidHand(
@@ -343,7 +280,7 @@ class LeagueRun:
                 reason="misdeal: the dealer stopped during this hand; every chip went back",
                 phh_text="", started_at=_now(), voided_at=_now()))
             next_number = number + 1
-        marker.unlink(missing_ok=True)
+        clear_in_flight(paths)
         return next_number
 
     def _copy_finished(self, scheduled: ScheduledMatch, summary: MatchSummary) -> None:

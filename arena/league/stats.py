@@ -15,10 +15,10 @@ from statistics import NormalDist
 from typing import Protocol
 
 from arena.engine.errors import MalformedInput
+from arena.engine.games import ALL_GAMES as ALL_GAMES
 from arena.engine.games import HORSE, VARIANTS
 
 Z_95 = NormalDist().inv_cdf(0.975)  # 1.959963984540054
-ALL_GAMES = "all"
 GAME_KEYS: tuple[str, ...] = (*HORSE, ALL_GAMES)  # per-game keys: the PHH codes, then "all"
 MBB_PER_BB = 1000.0
 

@@ -15,10 +15,10 @@ from arena.engine import events as ev
 from arena.engine.actions import ActionKind, LegalActions
 from arena.engine.cards import Card
 from arena.engine.pots import build_pots
-from arena.engine.rules import Rules
 from arena.engine.state import HandState
 from arena.match import messages as m
 from arena.match.clock import DecisionClock
+from arena.match.records import HandContext
 from arena.match.showdown import shown_value
 
 _POST_KINDS = {
@@ -26,22 +26,6 @@ _POST_KINDS = {
     "small blind": m.RecordKind.POST_SMALL_BLIND,
     "big blind": m.RecordKind.POST_BIG_BLIND,
 }
-
-
-@dataclass(frozen=True, slots=True)
-class HandContext:
-    match_id: str
-    hand_id: str
-    hand_number: int
-    game_hand_number: int
-    hands_per_game: int
-    button_seat: int
-    order: tuple[int, ...]  # engine seat -> physical seat
-    names: tuple[str, ...]  # by physical seat
-    bot_ids: tuple[str, ...]  # by physical seat
-    table_stacks: tuple[int, ...]  # by physical seat, before the hand
-    rules: Rules
-    deal_id: str
 
 
 @dataclass(frozen=True, slots=True)

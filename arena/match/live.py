@@ -15,10 +15,8 @@ import logging
 import math
 import statistics
 import time
-from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
 
 import trio
 
@@ -26,87 +24,24 @@ from arena.engine.actions import ActionKind
 from arena.engine.cards import Card, Deck, derive_seed
 from arena.engine.errors import ArenaError, MalformedAction
 from arena.engine.games import variant_for
-from arena.engine.phh import hand_fields
 from arena.engine.rules import Rules
 from arena.engine.state import HandState
 from arena.match import messages as m
 from arena.match.clock import DecisionClock
-from arena.match.feed import FeedItem, HandContext, HandFeed, Private
+from arena.match.feed import FeedItem, HandFeed, Private
 from arena.match.lobby import Lobby, Presence, SeatRef
+from arena.match.records import (
+    DecisionTimings,
+    HandContext,
+    MatchSink,
+    MatchSummary,
+    PlayedHand,
+    TableStats,
+)
 from arena.match.rotation import engine_order, game_for_hand, next_button
+from arena.match.spec import MatchSpec
 
 log = logging.getLogger("arena.match")
-
-
-@dataclass(frozen=True, slots=True)
-class SeatSpec:
-    name: str
-    bot_id: str
-
-
-@dataclass(frozen=True, slots=True)
-class MatchSpec:
-    match_id: str
-    seats: tuple[SeatSpec, ...]
-    rules: Rules
-    hands: int
-    seed: int
-    start_timeout_seconds: float = 30.0  # wait this long for every bot before dealing
-    first_hand: int = 0  # resume: hands before this index were played (or voided) already
-    copy_index: int = 0  # duplicate: which copy of the deal set this match is
-    copies_total: int = 1
-    deal_set_id: str = ""  # duplicate copies share it (and the seed)
-    initial_stacks: tuple[int, ...] | None = None  # resume with carried stacks (per seat)
-
-
-@dataclass(frozen=True, slots=True)
-class HandRecord:
-    match_id: str
-    hand_number: int
-    fields: dict[str, Any]  # PHH fields of the hand (arena fields start with "_")
-    voided: bool
-
-
-SAMPLES = 100_000  # the latest timing samples kept per table
-
-
-def _samples() -> deque[float]:
-    return deque(maxlen=SAMPLES)
-
-
-@dataclass
-class TableStats:
-    """Counters and the latest timing samples of one table, read by reports and benchmarks."""
-
-    prompts: int = 0
-    answered: int = 0
-    rejected: int = 0
-    timeouts: int = 0
-    absent_actions: int = 0
-    lateness_seconds: deque[float] = field(default_factory=_samples)  # auto action - deadline
-    answer_seconds: deque[float] = field(default_factory=_samples)  # prompt -> accepted reply
-
-
-@dataclass(frozen=True, slots=True)
-class MatchSummary:
-    match_id: str
-    seed: int
-    hands_played: int
-    results: tuple[m.MatchSeatResult, ...]
-    aborted: bool
-    abort_reason: str
-    button_draw: tuple[tuple[int, Card], ...]  # (seat, card) of the first-button draw
-    stats: TableStats
-
-
-class MatchSink(Protocol):
-    """Where finished hands and the match result go (hand logs, results store)."""
-
-    def hand_started(self, match_id: str, hand_number: int) -> None: ...
-
-    def hand_finished(self, record: HandRecord) -> None: ...
-
-    def match_finished(self, summary: MatchSummary) -> None: ...
 
 
 @dataclass(eq=False)
@@ -259,8 +194,7 @@ class LiveTable:
             self._hand_nets[p].append(result.net_chips[e])
         self._hands_played += 1
         if self.sink is not None:
-            self.sink.hand_finished(HandRecord(spec.match_id, index + 1,
-                                               self._phh_fields(run, voided=""), False))
+            self.sink.hand_finished(self._played_hand(run, void_reason=""))
 
     async def _decide(self, run: _HandRun) -> None:
         state = run.state
@@ -344,8 +278,7 @@ class LiveTable:
             why = reason or "the hand could not be finished"
             self._publish([run.feed.voided(why)], hand_id=run.ctx.hand_id)
             if self.sink is not None:
-                self.sink.hand_finished(HandRecord(spec.match_id, run.index + 1,
-                                                   self._phh_fields(run, voided=why), True))
+                self.sink.hand_finished(self._played_hand(run, void_reason=why))
         self._hand = None
         results = tuple(self._seat_result(p) for p in range(self.seat_count))
         self._publish([m.MatchEnded(results, str(spec.seed), self._hands_played, bool(reason),
@@ -372,29 +305,13 @@ class LiveTable:
         return m.MatchSeatResult(seat, spec.name, spec.bot_id, self._net[seat], len(nets), mean,
                                  ci, self._stacks[seat])
 
-    def _phh_fields(self, run: _HandRun, *, voided: str) -> dict[str, Any]:
-        ctx = run.ctx
-        extra: dict[str, Any] = {
-            "_match_id": ctx.match_id,
-            "_hand_id": ctx.hand_id,
-            "_hand": ctx.hand_number,
-            "_game_hand": ctx.game_hand_number,
-            "_button_seat": ctx.button_seat,
-            "_seats": list(ctx.order),
-            "_bot_ids": [ctx.bot_ids[p] for p in ctx.order],
-            "_deal_id": ctx.deal_id,
-            "_decision_seconds": self.rules.decision_seconds,
-            "_time_bank_seconds": self.rules.time_bank_seconds,
-            "_action_seconds": run.action_seconds,
-            "_wire_seconds": run.wire_seconds,
-            "_think_seconds": run.think_seconds,
-            "_timeouts": run.timeouts,
-            "_absent": run.absent,
-        }
-        if voided:
-            extra["_voided"] = True
-            extra["_void_reason"] = voided
-        return hand_fields(run.state, players=[ctx.names[p] for p in ctx.order], extra=extra)
+    @staticmethod
+    def _played_hand(run: _HandRun, *, void_reason: str) -> PlayedHand:
+        timings = DecisionTimings(
+            action_seconds=tuple(run.action_seconds), wire_seconds=tuple(run.wire_seconds),
+            think_seconds=tuple(run.think_seconds), timeouts=tuple(run.timeouts),
+            absent=tuple(run.absent))
+        return PlayedHand(run.ctx, run.state, timings, void_reason)
 
     # ------------------------------------------------------------------ telling the seats
 

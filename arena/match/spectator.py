@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from arena.match.live import HandRecord, MatchSink, MatchSummary
 from arena.match.messages import Notice, Prompt
+from arena.match.records import MatchSink, MatchSummary, PlayedHand
 
 
 class Spectator(Protocol):
@@ -37,7 +37,7 @@ class TeeSink:
         if self.inner is not None:
             self.inner.hand_started(match_id, hand_number)
 
-    def hand_finished(self, record: HandRecord) -> None:
+    def hand_finished(self, record: PlayedHand) -> None:
         if self.inner is not None:
             self.inner.hand_finished(record)
 

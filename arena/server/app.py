@@ -25,14 +25,16 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from arena.engine.errors import ConfigError
-from arena.match.live import LiveTable, MatchSink, MatchSpec, MatchSummary
+from arena.match.live import LiveTable
 from arena.match.lobby import Lobby
+from arena.match.records import MatchSink, MatchSummary
+from arena.match.spec import MatchSpec
 from arena.server.auth import TokenBook
 from arena.server.bridge import TrioGuest
 from arena.server.config import ServerConfig
 from arena.server.errors import ShuttingDown
-from arena.server.logs import MatchLog
 from arena.server.service import SERVICE_NAME, DealerService
+from arena.storage.matchlog import MatchLog
 
 log = logging.getLogger("arena.server")
 

@@ -16,7 +16,7 @@ from typing import Any
 from arena.engine.cards import derive_seed
 from arena.engine.errors import ConfigError
 from arena.engine.rules import Rules
-from arena.match.live import MatchSpec, SeatSpec
+from arena.match.spec import MatchSpec, SeatSpec
 
 
 @dataclass(frozen=True, slots=True)

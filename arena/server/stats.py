@@ -4,17 +4,9 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-
-def percentile(values: Sequence[float], fraction: float) -> float:
-    """Nearest-rank percentile (0 for no values)."""
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    index = min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))
-    return ordered[index]
+from arena.match.records import percentile
 
 
 class Samples:

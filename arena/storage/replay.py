@@ -20,7 +20,8 @@ from arena.engine.events import (
 from arena.engine.phh import PhhHand, iter_replays, load_file
 from arena.engine.rules import Rules
 from arena.engine.state import HandState
-from arena.storage.verify import match_seed_for, verify_hand
+from arena.storage.matchlog import match_seed_for
+from arena.storage.verify import verify_hand
 
 
 def _select(hands: list[PhhHand], hand_id: str | None) -> list[PhhHand]:

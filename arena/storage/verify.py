@@ -3,7 +3,6 @@ logged actions through the engine, and compare every card, action and payoff wit
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,21 +26,6 @@ class Mismatch:
 
     def __str__(self) -> str:
         return f"{self.hand}: {self.field}: log {self.logged!r}, replay {self.replayed!r}"
-
-
-def match_seed_for(phhs_path: Path) -> int | None:
-    """The seed revealed in ``<match>.result.json`` beside the hand log, if the match ended."""
-    result = phhs_path.with_name(phhs_path.name.removesuffix(".phhs") + ".result.json")
-    if not result.exists():
-        return None
-    try:
-        data = json.loads(result.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise MalformedInput(f"{result}: not a readable results file: {exc}") from None
-    seed = data.get("match_seed")
-    if not isinstance(seed, int):
-        raise MalformedInput(f"{result}: no integer 'match_seed'")
-    return seed
 
 
 _CODES = {"f": ActionKind.FOLD, "pb": ActionKind.BRING_IN}

@@ -29,7 +29,7 @@ from arena.engine.errors import ArenaError
 from arena.league.leaderboard import game_label, to_dict
 from arena.league.stats import GAME_KEYS, Leaderboard
 from arena.web import charts
-from arena.web.frames import EquityFn, hand_steps
+from arena.web.frames import hand_steps
 from arena.web.live import SpectatorHub
 from arena.web.site import LeagueSite, NotFound
 
@@ -72,10 +72,9 @@ class WebApp:
     """Routes over a :class:`LeagueSite` and, inside ``arena league run``, a live hub."""
 
     def __init__(self, site: LeagueSite, *, hub: SpectatorHub | None = None,
-                 equity: EquityFn | None = None, board_ttl_seconds: float = 2.0) -> None:
+                 board_ttl_seconds: float = 2.0) -> None:
         self.site = site
         self.hub = hub
-        self.equity = equity
         self.env = Environment(loader=PackageLoader("arena.web", "templates"),
                                autoescape=select_autoescape(default=True, default_for_string=True))
         self.env.globals.update(game_label=game_label, league=site.config)
@@ -134,7 +133,7 @@ class WebApp:
     def _steps(self, hand_id: str) -> dict[str, Any]:
         hand, _, finished = self.site.hand(hand_id)
         try:
-            return hand_steps(hand, reveal=finished, rules=self.site.config.rules, equity=self.equity)
+            return hand_steps(hand, reveal=finished, rules=self.site.config.rules)
         except ArenaError as exc:
             raise NotFound(f"{hand_id}: {exc}") from None
 

@@ -7,11 +7,12 @@ Cards no spectator may know yet are sent as ``??`` (see :func:`hand_steps` ``rev
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from arena.engine.cards import Card, format_card
+from arena.engine.equity import equity
 from arena.engine.events import (
     ActionTaken,
     BoardDealt,
@@ -25,13 +26,30 @@ from arena.engine.events import (
 from arena.engine.phh import PhhHand, replay
 from arena.engine.pots import build_pots
 from arena.engine.rules import Rules
-from arena.engine.state import HandState
 from arena.match.showdown import shown_value
 
 HIDDEN = "??"
 
-# seat count, variant, seat cards, board, live seats -> per-seat shares (None: not computed)
-EquityFn = Callable[[HandState, list[list[Card]], list[Card], list[bool]], list[dict[str, float]] | None]
+EQUITY_SAMPLES = 1000  # Monte Carlo runouts when more than 2,000 remain (else exact)
+EQUITY_SEED = 0
+
+
+def seat_equities(game: str, cards: Sequence[Sequence[Card]], board: Sequence[Card],
+                  live: Sequence[bool]) -> list[dict[str, Any] | None]:
+    """Each live seat's pot share with every card known so far (exact when few runouts remain,
+    else seeded Monte Carlo); folded seats' cards are dead. None for a folded seat."""
+    seats = [k for k, is_live in enumerate(live) if is_live]
+    out: list[dict[str, Any] | None] = [None] * len(live)
+    if len(seats) == 1:
+        out[seats[0]] = {"high": 1.0, "low": 0.0, "scoop": 1.0, "total": 1.0, "exact": True}
+        return out
+    dead = [c for k, is_live in enumerate(live) if not is_live for c in cards[k]]
+    result = equity(game, [cards[k] for k in seats], board=board, dead=dead,
+                    samples=EQUITY_SAMPLES, seed=EQUITY_SEED)
+    for k, share in zip(seats, result.seats, strict=True):
+        out[k] = {"high": share.high, "low": share.low, "scoop": share.scoop, "total": share.total,
+                  "exact": result.is_exact}
+    return out
 
 
 @dataclass
@@ -68,11 +86,12 @@ def _action_text(event: ActionTaken, names: Sequence[str], bet_before: int) -> s
 
 
 def hand_steps(hand: PhhHand, *, reveal: bool, rules: Rules | None = None,
-               equity: EquityFn | None = None) -> dict[str, Any]:
+               with_equity: bool = True) -> dict[str, Any]:
     """The replayer's data for one logged hand.
 
     ``reveal`` False hides every face-down card that was not shown at the showdown (a hand of a
     match still running: its players must not learn mucked cards) and computes no equity.
+    Otherwise every decision step carries each seat's equity as the decision was made.
     """
     state = replay(hand, rules)
     fields = hand.fields
@@ -108,12 +127,13 @@ def hand_steps(hand: PhhHand, *, reveal: bool, rules: Rules | None = None,
             "board": [format_card(c) for c in table.board], "common_card": table.common_card,
             "pots": pots,
         }
-        if equity is not None and reveal and kind == "decision":
-            step["equity"] = equity(state, [[c for c, _ in cs] for cs in table.cards],
-                                    list(table.board), live)
+        if with_equity and reveal and kind == "decision":
+            step["equity"] = seat_equities(variant.code.value, [[c for c, _ in cs] for cs in table.cards],
+                                           table.board, equity_live)
         steps.append(step)
 
     started = False
+    equity_live = [True] * n
     for event in state.events:
         if isinstance(event, ForcedBetPosted):
             table.stacks[event.seat] -= event.amount_chips
@@ -143,6 +163,7 @@ def hand_steps(hand: PhhHand, *, reveal: bool, rules: Rules | None = None,
             snapshot(f"{label}: {' '.join(format_card(c) for c in event.cards)}", None, "board")
         elif isinstance(event, ActionTaken):
             line += 1
+            equity_live = [not f for f in table.folded]
             text = _action_text(event, names, max(table.bets))
             table.stacks[event.seat] -= event.added_chips
             table.bets[event.seat] = event.to_chips
@@ -180,9 +201,11 @@ def hand_steps(hand: PhhHand, *, reveal: bool, rules: Rules | None = None,
     final_stacks = list(result.final_stacks) if result is not None else list(state.stacks)
     table.stacks = final_stacks
     table.bets = [0] * n
+    settled = [{"amount": p.amount_chips, "eligible": list(p.eligible)}
+               for p in build_pots(table.committed, [not f for f in table.folded]) if p.amount_chips]
     snapshot(_result_text(awards, names), None, "end")
     steps[-1]["a"] = line + 1
-    steps[-1]["pots"] = []
+    steps[-1]["pots"] = settled  # as awarded: uncalled bets returned
     net = [f - s for f, s in zip(final_stacks, state.starting_stacks, strict=True)]
     return {
         "hand_id": str(fields.get("_hand_id", hand.name)),

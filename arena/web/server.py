@@ -14,7 +14,6 @@ import uvicorn
 from arena.engine.errors import ConfigError
 from arena.league.config import LeagueConfig
 from arena.web.app import WebApp
-from arena.web.frames import EquityFn
 from arena.web.live import SpectatorHub
 from arena.web.site import LeagueSite
 
@@ -45,9 +44,9 @@ class WebServer:
     """The web app for one league, bound to ``host:port`` (0: any free port)."""
 
     def __init__(self, config: LeagueConfig, *, host: str = "127.0.0.1", port: int = 0,
-                 live: bool = False, equity: EquityFn | None = None) -> None:
+                 live: bool = False) -> None:
         self.hub = SpectatorHub() if live else None
-        self.app = WebApp(LeagueSite(config), hub=self.hub, equity=equity)
+        self.app = WebApp(LeagueSite(config), hub=self.hub)
         self.sock = bind(host, port)
         bound_host, bound_port = self.sock.getsockname()[:2]
         self.url = f"http://{bound_host if ':' not in bound_host else f'[{bound_host}]'}:{bound_port}/"

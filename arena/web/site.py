@@ -8,6 +8,7 @@ log files and seed are not served at all (RULES.md §1: the seed is revealed whe
 from __future__ import annotations
 
 import json
+import math
 import re
 import threading
 from collections import defaultdict
@@ -21,12 +22,11 @@ from arena.engine.phh import PhhHand, loads
 from arena.league.config import LeagueConfig
 from arena.league.schedule import build_schedule
 from arena.league.stats import ALL_GAMES, Leaderboard, compute_leaderboard
-from arena.server.logs import safe_file_name
 from arena.storage import store as st
+from arena.storage.matchlog import MatchLogPaths
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,127}")
-DOWNLOADS = {"phhs": ".phhs", "events": ".events.jsonl", "result": ".result.json",
-             "void": ".void.phhs"}
+DOWNLOADS = ("phhs", "events", "result", "void")
 LEADERBOARD_FILES = ("leaderboard.json", "leaderboard.csv", "leaderboard.txt")
 MAX_LOG_BYTES = 256 * 1024 * 1024
 
@@ -83,6 +83,28 @@ def _int_list(value: object, n: int) -> tuple[int, ...]:
     return tuple(out + [0] * (n - len(out)))
 
 
+def _number(value: object) -> float:
+    ok = isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+    return float(value) if ok else 0.0  # type: ignore[arg-type]
+
+
+def clean_result(loaded: object) -> dict[str, Any] | None:
+    """The parts of a ``.result.json`` the pages show, type-checked (the file is untrusted)."""
+    if not isinstance(loaded, dict):
+        return None
+    results = []
+    for row in loaded.get("results", []) if isinstance(loaded.get("results"), list) else []:
+        if isinstance(row, dict):
+            results.append({"seat": int(_number(row.get("seat"))), "name": str(row.get("name", "")),
+                            "net_chips": int(_number(row.get("net_chips"))),
+                            "mbb_per_hand": _number(row.get("mbb_per_hand"))})
+    raw = loaded.get("decisions")
+    decisions = raw if isinstance(raw, dict) else {}
+    return {"results": results, "aborted": bool(loaded.get("aborted", False)),
+            "decisions": {key: int(_number(decisions.get(key))) for key in
+                          ("prompts", "answered", "rejected", "timeouts", "absent_actions")}}
+
+
 def summarize(hand: PhhHand, match_id: str, index: int) -> HandSummary:
     fields = hand.fields
     starting = fields.get("starting_stacks")
@@ -113,12 +135,14 @@ class LeagueSite:
     def log_dir(self) -> Path:
         return self.config.log_dir
 
-    def _path(self, match_id: str, suffix: str) -> Path:
+    def _paths(self, match_id: str) -> MatchLogPaths:
+        """The match's log files, each checked to lie directly in the log directory."""
         base = self.log_dir.resolve()
-        path = (base / f"{safe_file_name(checked_name(match_id))}{suffix}").resolve()
-        if not path.is_relative_to(base) or path.parent != base:
-            raise NotFound(match_id)
-        return path
+        paths = MatchLogPaths.of(base, checked_name(match_id))
+        for path in (paths.hands, paths.voids, paths.result, paths.events, paths.inflight):
+            if path.resolve().parent != base:
+                raise NotFound(match_id)
+        return paths
 
     # ------------------------------------------------------------------ matches
 
@@ -143,25 +167,25 @@ class LeagueSite:
 
     def _match_info(self, match_id: str, seats: tuple[str, ...], copy_index: int,
                     deal_set: str) -> MatchInfo:
-        result_path = self._path(match_id, ".result.json")
+        paths = self._paths(match_id)
+        result_path = paths.result
         result: dict[str, Any] | None = None
         if result_path.is_file():
             try:
-                loaded = json.loads(result_path.read_text(encoding="utf-8"))
-                result = loaded if isinstance(loaded, dict) else None
+                result = clean_result(json.loads(result_path.read_text(encoding="utf-8")))
             except (OSError, ValueError):
                 result = None
         logged = len(self.summaries(match_id))
-        running = self._path(match_id, ".inflight").exists() or (
+        running = paths.inflight.exists() or (
             result is None and 0 < logged < self.config.hands_per_match)
         return MatchInfo(match_id, seats, copy_index, deal_set, self.config.hands_per_match, logged,
                          result is not None, running, result)
 
     def is_finished(self, match_id: str) -> bool:
-        return self._path(match_id, ".result.json").is_file()
+        return self._paths(match_id).result.is_file()
 
     def _parsed(self, match_id: str) -> _Parsed:
-        path = self._path(match_id, ".phhs")
+        path = self._paths(match_id).hands
         try:
             stat = path.stat()
         except OSError:
@@ -214,10 +238,11 @@ class LeagueSite:
 
     def download(self, match_id: str, kind: str) -> Path:
         """A match's log file; only once the match has ended (its cards and seed are secret before)."""
-        suffix = DOWNLOADS.get(kind)
-        if suffix is None or not self.is_finished(match_id):
+        if kind not in DOWNLOADS or not self.is_finished(match_id):
             raise NotFound(f"{match_id}.{kind}")
-        path = self._path(match_id, suffix)
+        paths = self._paths(match_id)
+        path = {"phhs": paths.hands, "events": paths.events, "result": paths.result,
+                "void": paths.voids}[kind]
         if not path.is_file():
             raise NotFound(f"{match_id}.{kind}")
         return path

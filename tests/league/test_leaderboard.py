@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-import arena.storage.store as store_module
+import arena.storage.tokens as tokens_module
 from arena.league.leaderboard import CSV_HEADERS, render_table, to_csv, to_json
 from arena.league.stats import BotHandResult, Leaderboard, compute_leaderboard
 from arena.storage.store import HandRecord, SeatResult, SqliteStore
@@ -97,7 +97,7 @@ def test_terminal_table_columns_line_up() -> None:
 
 
 def test_leaderboard_from_the_results_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(store_module, "_SCRYPT_N", 2**8)
+    monkeypatch.setattr(tokens_module, "_SCRYPT_N", 2**8)
     now = datetime(2025, 1, 1, tzinfo=UTC)
     with SqliteStore(tmp_path / "league.sqlite") as store:
         for bot in ("alice", "bob"):

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-import arena.storage.store as store_module
+import arena.storage.tokens as tokens_module
 from arena.engine.errors import ArenaError, ConfigError
 from arena.storage.store import (
     LATEST_VERSION,
@@ -58,7 +58,7 @@ def make_hand(match_id: int, number: int, bots: Sequence[str], nets: Sequence[in
 @pytest.fixture(autouse=True)
 def cheap_token_hash(monkeypatch: pytest.MonkeyPatch) -> None:
     """scrypt at full cost takes ~50 ms a bot; the hash records its parameters, so verifying still works."""
-    monkeypatch.setattr(store_module, "_SCRYPT_N", 2**8)
+    monkeypatch.setattr(tokens_module, "_SCRYPT_N", 2**8)
 
 
 @pytest.fixture

@@ -156,33 +156,38 @@ def _read_table(page: Any, root: str) -> tuple[int, list[list[tuple[str, bool]]]
     return step, [[(c, up) for c, up in seat] for seat in seats], stacks
 
 
-def _step_through(page: Any, hand: dict[str, Any], root: str = ".replayer") -> list[int]:
+def _step_through(page: Any, hand: dict[str, Any], root: str = ".replayer") -> None:
     """Click "forward" through the hand; at every step the drawn cards equal the PHH log's."""
     page.click(f"{root} button.first")
     seen: list[int] = []
-    stacks_before_end: list[int] = []
     lines = len(hand["actions"])
     while True:
-        step, seats, stacks = _read_table(page, root)
+        step, seats, _ = _read_table(page, root)
         seen.append(step)
         if step <= lines:
             assert seats == [list(s) for s in dealt_cards(hand, step)], (hand["_hand_id"], step)
-            stacks_before_end = stacks
         if step > lines:
             break
         page.click(f"{root} button.step")
     assert seen == list(range(lines + 2)), seen  # a0 .. every line .. the result
-    return stacks_before_end
 
 
-def _check_awards(page: Any, hand: dict[str, Any], stacks_before: list[int]) -> list[dict[str, str]]:
-    """Winners drawn at the end reconcile with the PHH log's finishing stacks."""
+def _check_awards(page: Any, hand: dict[str, Any]) -> list[dict[str, str]]:
+    """At the end: the log's finishing stacks, and winners sharing exactly the pots drawn."""
+    _, _, stacks = _read_table(page, ".replayer")
+    assert stacks == hand["finishing_stacks"]
     winners = page.eval_on_selector_all(
-        ".replayer .award .winner", "els => els.map(e => [Number(e.dataset.seat), Number(e.dataset.chips)])")
-    won = [0] * len(stacks_before)
-    for seat, chips in winners:
-        won[seat] += chips
-    assert [s + w for s, w in zip(stacks_before, won, strict=True)] == hand["finishing_stacks"]
+        ".replayer .award .winner", "els => els.map(e => Number(e.dataset.chips))")
+    pots = page.eval_on_selector_all(".replayer .pot", "els => els.map(e => Number(e.dataset.amount))")
+    assert sum(winners) == sum(pots) > 0
+    net = page.locator(".replayer .net").inner_text()
+    for name, start, end in zip(hand["players"], hand["starting_stacks"], hand["finishing_stacks"],
+                                strict=True):
+        assert f"{name} {'+' if end > start else ''}{end - start}" in net
+    won_by = page.eval_on_selector_all(".replayer .award .winner", "els => els.map(e => Number(e.dataset.seat))")
+    gained = {k for k, (a, b) in enumerate(zip(hand["starting_stacks"], hand["finishing_stacks"],
+                                                strict=True)) if b > a}
+    assert gained <= set(won_by)  # whoever ended up is among the winners drawn
     return page.eval_on_selector_all(".replayer .award", "els => els.map(e => ({share: e.dataset.share, "
                                      "text: e.textContent}))")
 
@@ -202,11 +207,11 @@ def test_stud_hand_stepped_through_shows_down_and_up_cards_of_the_log(live_leagu
     hand = stud[0]
     page = browser.new_page(viewport={"width": 1280, "height": 1000})
     page.goto(f"{live_league.web_url}hand/{hand['_hand_id']}")
-    stacks = _step_through(page, hand)
+    _step_through(page, hand)
     _, seats, _ = _read_table(page, ".replayer")
     assert any(not up for seat in seats for _, up in seat) and any(up for seat in seats for _, up in seat)
     assert page.locator(".replayer .card.down").count() > 0 and page.locator(".replayer .card.up").count() > 0
-    _check_awards(page, hand, stacks)
+    _check_awards(page, hand)
     names = page.locator(".replayer .shown-hand .hand-name").all_inner_texts()
     assert len(names) >= 2 and all(re.search(r"[a-z]", n) for n in names)
     page.screenshot(path=str(ARTIFACTS / "stud-hand.png"), full_page=True)
@@ -226,8 +231,8 @@ def test_omaha_hi_lo_split_hand_shows_both_halves_and_the_winners(live_league: L
     assert split is not None, "no Omaha hi-lo split pot in the league"
     page = browser.new_page(viewport={"width": 1280, "height": 1000})
     page.goto(f"{live_league.web_url}hand/{split['_hand_id']}")
-    stacks = _step_through(page, split)
-    awards = _check_awards(page, split, stacks)
+    _step_through(page, split)
+    awards = _check_awards(page, split)
     assert {a["share"] for a in awards} >= {"high", "low"}
     lows = page.locator(".replayer .shown-hand .hand-name.low").all_inner_texts()
     assert any(re.search(r"low: [2-8A](-[2-8A]){4}", t) for t in lows), lows

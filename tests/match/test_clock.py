@@ -16,9 +16,10 @@ from arena.engine.actions import ActionKind
 from arena.engine.errors import MalformedAction, StaleDecision
 from arena.engine.rules import Rules
 from arena.match import messages as m
-from arena.match.live import LiveTable, MatchSpec, SeatSpec
+from arena.match.live import LiveTable
 from arena.match.lobby import Lobby
-from tests.server.scripted import Say, Script, ScriptedBot, passive, silent
+from arena.match.spec import MatchSpec, SeatSpec
+from tests.match.scripted import Say, Script, ScriptedBot, passive, silent
 
 pytestmark = pytest.mark.timeout(30)
 

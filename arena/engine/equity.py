@@ -1,0 +1,369 @@
+"""Each seat's expected share of the pot (high, low, scoop) given the cards known so far.
+
+Exact enumeration of the cards still to come when there are few runouts, seeded Monte Carlo
+(``random.Random(seed)``) otherwise; the same arguments always give the same result.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations
+from math import comb
+from typing import Final
+
+from arena.engine import evaluate as ev
+from arena.engine.cards import DECK_SIZE, Card
+from arena.engine.games import GameCode, Showdown, Variant, variant_for
+
+__all__ = [
+    "DEFAULT_EXACT_LIMIT",
+    "DEFAULT_SAMPLES",
+    "MAX_SAMPLES",
+    "Equity",
+    "SeatEquity",
+    "equity",
+    "runout_count",
+]
+
+DEFAULT_SAMPLES: Final = 1000
+"""Monte Carlo runouts when enumeration would take more than the exact limit."""
+DEFAULT_EXACT_LIMIT: Final = 2000
+"""Runouts up to which every one is enumerated (about twice the default Monte Carlo cost)."""
+MAX_SAMPLES: Final = 10_000_000
+"""Upper bound for ``samples`` and ``exact_limit`` (a bad value cannot run for hours)."""
+
+_STUD_CARDS: Final = 7
+_BOARD_CARDS: Final = 5
+_FLUSH_BITS: Final = ev.FLUSH_BITS
+
+
+@dataclass(frozen=True, slots=True)
+class SeatEquity:
+    """One seat's expected share of the pot, as fractions of the whole pot.
+
+    Ties split a share evenly (odd chips ignored); in the hi-lo games a pot with no
+    qualifying low goes whole to the high hand, which counts as ``high``.
+    """
+
+    high: float
+    """Expected fraction of the pot won with the high hand (0 in razz)."""
+    low: float
+    """Expected fraction of the pot won with the low hand (razz: the whole pot; 0 in high games)."""
+    scoop: float
+    """Probability of winning the whole pot alone (every share, no tie)."""
+
+    @property
+    def total(self) -> float:
+        """Expected fraction of the pot won, high and low together."""
+        return self.high + self.low
+
+
+@dataclass(frozen=True, slots=True)
+class Equity:
+    """The result of `equity`: one `SeatEquity` per given hand, in the given order."""
+
+    seats: tuple[SeatEquity, ...]
+    runouts: int
+    """Runouts evaluated: all of them when ``is_exact``, else the Monte Carlo sample count."""
+    is_exact: bool
+    """True when every possible runout was enumerated (no sampling error)."""
+
+    @property
+    def totals(self) -> tuple[float, ...]:
+        """Each seat's expected fraction of the pot; they sum to 1."""
+        return tuple(s.total for s in self.seats)
+
+
+def equity(
+    game: GameCode | str | Variant,
+    hands: Sequence[Sequence[Card]],
+    *,
+    board: Sequence[Card] = (),
+    dead: Sequence[Card] = (),
+    samples: int = DEFAULT_SAMPLES,
+    exact_limit: int = DEFAULT_EXACT_LIMIT,
+    seed: int = 0,
+) -> Equity:
+    """Each live seat's expected share of a pot all of them contest to the showdown.
+
+    ``game``: a PHH code (``FT``, ``FO/8``, ``FR``, ``F7S``, ``F7S/8``) or a `Variant`.
+    ``hands``: the known cards of each live seat (hold'em 0-2, Omaha 0-4, stud 0-7: down and
+    up cards alike); cards not given are dealt at random from the rest of the deck.
+    ``board``: the community cards (hold'em/Omaha 0-5; stud: the common card of a deck that
+    ran out, else empty). ``dead``: cards known to be out of play (folded hands, exposed
+    burns). Every card must be distinct.
+
+    When at most ``exact_limit`` runouts remain they are all enumerated (``is_exact``);
+    otherwise ``samples`` runouts are drawn with ``random.Random(seed)``. A stud deck too
+    short for every seat's missing cards gets one common card, as in RULES.md §1.
+    Raises ValueError for an unknown game, bad or repeated cards, or out-of-range counts.
+    """
+    variant = game if isinstance(game, Variant) else _variant(game)
+    hands_t = tuple(tuple(_checked_cards(h, "hand")) for h in hands)
+    board_t = tuple(_checked_cards(board, "board"))
+    dead_t = tuple(_checked_cards(dead, "dead"))
+    _check_count("samples", samples, 1)
+    _check_count("exact_limit", exact_limit, 0)
+    if type(seed) is not int:
+        raise ValueError(f"seed must be an int, got {type(seed).__name__}")
+    return _equity_cached(variant, hands_t, board_t, dead_t, samples, exact_limit, seed)
+
+
+def runout_count(
+    game: GameCode | str | Variant,
+    hands: Sequence[Sequence[Card]],
+    *,
+    board: Sequence[Card] = (),
+    dead: Sequence[Card] = (),
+) -> int:
+    """How many distinct runouts complete these cards (what `equity` compares with its limit)."""
+    variant = game if isinstance(game, Variant) else _variant(game)
+    plan = _plan(variant, tuple(tuple(h) for h in hands), tuple(board), tuple(dead))
+    return plan.runouts
+
+
+# ----------------------------------------------------------------------------- validation
+
+
+def _variant(game: GameCode | str) -> Variant:
+    try:
+        return variant_for(str(game))
+    except Exception as error:  # ConfigError: re-raised as the ValueError documented above
+        raise ValueError(str(error)) from None
+
+
+def _checked_cards(cards: Sequence[Card], what: str) -> list[Card]:
+    out = []
+    for card in cards:
+        if type(card) is not int or not 0 <= card < DECK_SIZE:
+            raise ValueError(f"{what}: not a card index 0..51: {card!r}")
+        out.append(card)
+    return out
+
+
+def _check_count(name: str, value: int, low: int) -> None:
+    if type(value) is not int or not low <= value <= MAX_SAMPLES:
+        raise ValueError(f"{name} must be an int in {low}..{MAX_SAMPLES}, got {value!r}")
+
+
+# ----------------------------------------------------------------------------- the plan
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """What is known, what is missing, and how many ways the missing cards can come."""
+
+    hands: tuple[tuple[Card, ...], ...]
+    board: tuple[Card, ...]
+    stub: tuple[Card, ...]  # the cards that can still be dealt
+    missing: tuple[int, ...]  # cards to deal: the board first, then each seat
+    runouts: int
+
+
+def _plan(variant: Variant, hands: tuple[tuple[Card, ...], ...], board: tuple[Card, ...],
+          dead: tuple[Card, ...]) -> _Plan:
+    if not hands:
+        raise ValueError("equity needs at least one hand")
+    if len(hands) > 10:
+        raise ValueError(f"at most 10 hands, got {len(hands)}")
+    known = [c for h in hands for c in h] + list(board) + list(dead)
+    if len(set(known)) != len(known):
+        raise ValueError("a card is given twice (hands, board and dead must be distinct)")
+    stub = tuple(sorted(set(range(DECK_SIZE)) - set(known)))
+    if variant.is_stud:
+        if len(board) > 1:
+            raise ValueError(f"stud: at most one common card, got {len(board)}")
+        per_seat = _STUD_CARDS - len(board)
+        board_missing = 0
+        if any(len(h) > per_seat for h in hands):
+            raise ValueError(f"stud: at most {per_seat} cards per hand with this board")
+        if not board and sum(per_seat - len(h) for h in hands) > len(stub):
+            # RULES.md §1: the seventh card becomes one common card for every seat.
+            per_seat, board_missing = _STUD_CARDS - 1, 1
+            if any(len(h) > per_seat for h in hands):
+                raise ValueError("stud: the deck cannot complete these hands")
+        missing = (board_missing, *(per_seat - len(h) for h in hands))
+    else:
+        hole = variant.hole_card_count
+        if any(len(h) > hole for h in hands):
+            raise ValueError(f"{variant.code}: at most {hole} hole cards per hand")
+        if len(board) > _BOARD_CARDS:
+            raise ValueError(f"{variant.code}: at most {_BOARD_CARDS} board cards")
+        missing = (_BOARD_CARDS - len(board), *(hole - len(h) for h in hands))
+    if sum(missing) > len(stub):
+        raise ValueError("not enough cards left in the deck to complete these hands")
+    runouts = 1
+    left = len(stub)
+    for k in missing:
+        runouts *= comb(left, k)
+        left -= k
+    return _Plan(hands, board, stub, missing, runouts)
+
+
+# ----------------------------------------------------------------------------- scoring
+
+# A scorer gives, for complete hands and board, each seat's high and low values (None: no
+# hand of that kind); bigger is better.
+_Values = tuple[list[int] | None, list[int | None] | None]
+_Scorer = Callable[[Sequence[Sequence[Card]], Sequence[Card]], _Values]
+
+
+def _score_holdem(hands: Sequence[Sequence[Card]], board: Sequence[Card]) -> _Values:
+    keys = ev.KEY
+    board_t = ev.SUIT_OFFSET + sum(keys[c] for c in board)
+    highs = []
+    for hand in hands:
+        t = board_t
+        for card in hand:
+            t += keys[card]
+        highs.append(ev.high_value_from_keys(t, (*hand, *board) if t & _FLUSH_BITS else ()))
+    return highs, None
+
+
+def _score_flop_hi_lo(hands: Sequence[Sequence[Card]], board: Sequence[Card]) -> _Values:
+    full = [(*h, *board) for h in hands]
+    return [ev.high_value(h) for h in full], [ev.low8_value(h) for h in full]
+
+
+def _score_stud(hands: Sequence[Sequence[Card]], board: Sequence[Card]) -> _Values:
+    if board:
+        return [ev.high_value((*h, *board)) for h in hands], None
+    return [ev.high_value(h) for h in hands], None
+
+
+def _score_stud_hi_lo(hands: Sequence[Sequence[Card]], board: Sequence[Card]) -> _Values:
+    full = [(*h, *board) for h in hands] if board else hands
+    return [ev.high_value(h) for h in full], [ev.low8_value(h) for h in full]
+
+
+def _score_razz(hands: Sequence[Sequence[Card]], board: Sequence[Card]) -> _Values:
+    full = [(*h, *board) for h in hands] if board else hands
+    return None, [ev.low_value(h) for h in full]
+
+
+def _score_omaha(hands: Sequence[Sequence[Card]], board: Sequence[Card]) -> _Values:
+    return [ev.omaha_high_value(h, board) for h in hands], None
+
+
+def _score_omaha_hi_lo(hands: Sequence[Sequence[Card]], board: Sequence[Card]) -> _Values:
+    return ([ev.omaha_high_value(h, board) for h in hands],
+            [ev.omaha_low8_value(h, board) for h in hands])
+
+
+def _scorer(variant: Variant) -> _Scorer:
+    if variant.showdown is Showdown.LOW and not variant.is_stud:
+        raise ValueError(f"{variant.code}: a low-only flop game is not supported")
+    if variant.is_omaha:
+        return _score_omaha_hi_lo if variant.showdown is Showdown.HIGH_LOW_8 else _score_omaha
+    if not variant.is_stud:
+        return _score_holdem if variant.showdown is Showdown.HIGH else _score_flop_hi_lo
+    return {Showdown.HIGH: _score_stud, Showdown.HIGH_LOW_8: _score_stud_hi_lo,
+            Showdown.LOW: _score_razz}[variant.showdown]
+
+
+def _winners(values: Sequence[int | None]) -> list[int]:
+    best: int | None = None
+    winners: list[int] = []
+    for seat, value in enumerate(values):
+        if value is None:
+            continue
+        if best is None or value > best:
+            best, winners = value, [seat]
+        elif value == best:
+            winners.append(seat)
+    return winners
+
+
+class _Tally:
+    """Sums of each seat's high share, low share and scoops over the runouts seen."""
+
+    __slots__ = ("high", "low", "scoop")
+
+    def __init__(self, seats: int) -> None:
+        self.high = [0.0] * seats
+        self.low = [0.0] * seats
+        self.scoop = [0] * seats
+
+    def add(self, values: _Values) -> None:
+        highs, lows = values
+        low_winners = _winners(lows) if lows is not None else []
+        if highs is None:  # razz: the low takes the whole pot
+            for seat in low_winners:
+                self.low[seat] += 1.0 / len(low_winners)
+            if len(low_winners) == 1:
+                self.scoop[low_winners[0]] += 1
+            return
+        high_winners = _winners(highs)
+        high_share = 0.5 if low_winners else 1.0
+        for seat in high_winners:
+            self.high[seat] += high_share / len(high_winners)
+        for seat in low_winners:
+            self.low[seat] += 0.5 / len(low_winners)
+        if len(high_winners) == 1:
+            seat = high_winners[0]
+            if not low_winners or low_winners == [seat]:
+                self.scoop[seat] += 1
+
+    def result(self, runouts: int, *, is_exact: bool) -> Equity:
+        seats = tuple(SeatEquity(h / runouts, lo / runouts, s / runouts)
+                      for h, lo, s in zip(self.high, self.low, self.scoop, strict=True))
+        return Equity(seats, runouts, is_exact)
+
+
+# ----------------------------------------------------------------------------- runouts
+
+
+def _iter_exact(stub: tuple[Card, ...], missing: tuple[int, ...]) -> Iterator[list[tuple[Card, ...]]]:
+    """Every way to deal ``missing[k]`` cards to slot k from the stub, each exactly once."""
+    if not missing:
+        yield []
+        return
+    first, rest = missing[0], missing[1:]
+    if first == 0:
+        for tail in _iter_exact(stub, rest):
+            yield [(), *tail]
+        return
+    for cards in combinations(stub, first):
+        taken = set(cards)
+        left = tuple(c for c in stub if c not in taken)
+        for tail in _iter_exact(left, rest):
+            yield [cards, *tail]
+
+
+def _iter_sampled(stub: tuple[Card, ...], missing: tuple[int, ...], samples: int,
+                  seed: int) -> Iterator[list[Sequence[Card]]]:
+    rng = random.Random(seed)
+    sample = rng.sample
+    total = sum(missing)
+    bounds = []
+    start = 0
+    for k in missing:
+        bounds.append((start, start + k))
+        start += k
+    for _ in range(samples):
+        drawn = sample(stub, total)
+        yield [drawn[a:b] for a, b in bounds]
+
+
+@lru_cache(maxsize=4096)
+def _equity_cached(variant: Variant, hands: tuple[tuple[Card, ...], ...], board: tuple[Card, ...],
+                   dead: tuple[Card, ...], samples: int, exact_limit: int, seed: int) -> Equity:
+    plan = _plan(variant, hands, board, dead)
+    score = _scorer(variant)
+    tally = _Tally(len(hands))
+    is_exact = plan.runouts <= exact_limit
+    runouts: Iterator[Sequence[Sequence[Card]]]
+    if is_exact:
+        runouts = _iter_exact(plan.stub, plan.missing)
+        count = plan.runouts
+    else:
+        runouts = _iter_sampled(plan.stub, plan.missing, samples, seed)
+        count = samples
+    for dealt in runouts:
+        full_board = (*plan.board, *dealt[0]) if dealt[0] else plan.board
+        full_hands = [(*h, *d) if d else h for h, d in zip(plan.hands, dealt[1:], strict=True)]
+        tally.add(score(full_hands, full_board))
+    return tally.result(count, is_exact=is_exact)

@@ -1,0 +1,161 @@
+"""What a match hands on: a typed record per played (or voided) hand, the match summary, and
+the sink protocol through which both reach the match log, the results store and the metrics."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from arena.engine.cards import Card
+from arena.engine.phh import hand_fields
+from arena.engine.rules import Rules
+from arena.engine.state import HandState
+from arena.match.messages import MatchSeatResult
+
+
+@dataclass(frozen=True, slots=True)
+class HandContext:
+    """Where a hand sits in its match; seats are physical table seats unless named otherwise."""
+
+    match_id: str
+    hand_id: str
+    hand_number: int
+    game_hand_number: int
+    hands_per_game: int
+    button_seat: int
+    order: tuple[int, ...]  # engine seat -> physical seat
+    names: tuple[str, ...]  # by physical seat
+    bot_ids: tuple[str, ...]  # by physical seat
+    table_stacks: tuple[int, ...]  # by physical seat, before the hand
+    rules: Rules
+    deal_id: str
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """Seat names in engine (PHH) order."""
+        return tuple(self.names[p] for p in self.order)
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionTimings:
+    """How the seats' decisions went; lists are in decision order, counts by engine seat."""
+
+    action_seconds: tuple[float, ...]  # prompt -> accepted reply, per answered decision
+    wire_seconds: tuple[float, ...]  # network time the bot reported (-1 when it did not)
+    think_seconds: tuple[float, ...]  # think time the bot reported (-1 when it did not)
+    timeouts: tuple[int, ...]  # automatic actions after the deadline, per engine seat
+    absent: tuple[int, ...]  # automatic actions for a disconnected seat, per engine seat
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedHand:
+    """One hand as the match layer hands it on: played out, or voided (RULES.md §5)."""
+
+    context: HandContext
+    state: HandState  # the engine state as the hand ended (or stopped, when voided)
+    timings: DecisionTimings
+    void_reason: str = ""  # empty unless the hand was voided
+
+    @property
+    def voided(self) -> bool:
+        return bool(self.void_reason)
+
+    @property
+    def match_id(self) -> str:
+        return self.context.match_id
+
+    @property
+    def hand_number(self) -> int:
+        return self.context.hand_number
+
+
+def phh_fields(hand: PlayedHand) -> dict[str, Any]:
+    """The hand's PHH fields: the standard ones, then the arena's ``_``-prefixed fields."""
+    ctx = hand.context
+    timings = hand.timings
+    extra: dict[str, Any] = {
+        "_match_id": ctx.match_id,
+        "_hand_id": ctx.hand_id,
+        "_hand": ctx.hand_number,
+        "_game_hand": ctx.game_hand_number,
+        "_button_seat": ctx.button_seat,
+        "_seats": list(ctx.order),
+        "_bot_ids": [ctx.bot_ids[p] for p in ctx.order],
+        "_deal_id": ctx.deal_id,
+        "_decision_seconds": ctx.rules.decision_seconds,
+        "_time_bank_seconds": ctx.rules.time_bank_seconds,
+        "_action_seconds": list(timings.action_seconds),
+        "_wire_seconds": list(timings.wire_seconds),
+        "_think_seconds": list(timings.think_seconds),
+        "_timeouts": list(timings.timeouts),
+        "_absent": list(timings.absent),
+    }
+    if hand.voided:
+        extra["_voided"] = True
+        extra["_void_reason"] = hand.void_reason
+    return hand_fields(hand.state, players=list(ctx.players), extra=extra)
+
+
+SAMPLES = 100_000  # the latest timing samples kept per table
+
+
+def _samples() -> deque[float]:
+    return deque(maxlen=SAMPLES)
+
+
+def percentile(values: Sequence[float], fraction: float) -> float:
+    """Nearest-rank percentile (0 for no values)."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))
+    return ordered[index]
+
+
+@dataclass
+class TableStats:
+    """Counters and the latest timing samples of one table, read by reports and benchmarks."""
+
+    prompts: int = 0
+    answered: int = 0
+    rejected: int = 0
+    timeouts: int = 0
+    absent_actions: int = 0
+    lateness_seconds: deque[float] = field(default_factory=_samples)  # auto action - deadline
+    answer_seconds: deque[float] = field(default_factory=_samples)  # prompt -> accepted reply
+
+    def summary(self) -> dict[str, float]:
+        """Counts and percentiles, as the match's results file gives them."""
+        return {
+            "prompts": self.prompts, "answered": self.answered, "rejected": self.rejected,
+            "timeouts": self.timeouts, "absent_actions": self.absent_actions,
+            "answer_seconds_p50": percentile(self.answer_seconds, 0.5),
+            "answer_seconds_p99": percentile(self.answer_seconds, 0.99),
+            "timeout_lateness_seconds_p50": percentile(self.lateness_seconds, 0.5),
+            "timeout_lateness_seconds_p99": percentile(self.lateness_seconds, 0.99),
+            "timeout_lateness_seconds_max": max(self.lateness_seconds, default=0.0),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSummary:
+    match_id: str
+    seed: int
+    hands_played: int
+    results: tuple[MatchSeatResult, ...]
+    aborted: bool
+    abort_reason: str
+    button_draw: tuple[tuple[int, Card], ...]  # (seat, card) of the first-button draw
+    stats: TableStats
+
+
+class MatchSink(Protocol):
+    """Where finished hands and the match result go (hand logs, results store)."""
+
+    def hand_started(self, match_id: str, hand_number: int) -> None: ...
+
+    def hand_finished(self, hand: PlayedHand) -> None: ...
+
+    def match_finished(self, summary: MatchSummary) -> None: ...

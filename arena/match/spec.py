@@ -1,0 +1,31 @@
+"""What a match is asked to play: its seats, rules, hand count and seed (and where to resume).
+
+Read by the server's config, the league runner and the live table alike; no trio here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from arena.engine.rules import Rules
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSpec:
+    name: str
+    bot_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSpec:
+    match_id: str
+    seats: tuple[SeatSpec, ...]
+    rules: Rules
+    hands: int
+    seed: int
+    start_timeout_seconds: float = 30.0  # wait this long for every bot before dealing
+    first_hand: int = 0  # resume: hands before this index were played (or voided) already
+    copy_index: int = 0  # duplicate: which copy of the deal set this match is
+    copies_total: int = 1
+    deal_set_id: str = ""  # duplicate copies share it (and the seed)
+    initial_stacks: tuple[int, ...] | None = None  # resume with carried stacks (per seat)

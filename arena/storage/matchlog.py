@@ -1,0 +1,223 @@
+"""One match's log on disk, written and read here: hands as PHH (``<match>.phhs``), voided hands
+apart (``.void.phhs``), every event as sent (``.events.jsonl``), results and the revealed seed
+(``.result.json``), and the number of the hand in flight (``.inflight``, resumable logs only).
+
+Hands are appended as they finish, so a crash loses at most the running hand. The match seed
+is written only into the results file, at the end (RULES.md §1).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+from arena.engine.cards import format_card
+from arena.engine.errors import MalformedInput
+from arena.engine.phh import dumps_hand
+from arena.match.messages import Notice
+from arena.match.records import MatchSummary, PlayedHand, phh_fields
+from arena.storage.eventlog import notice_json
+
+_TABLE_HEADER = re.compile(r"^\[\d+\]$", re.MULTILINE)
+
+
+def safe_file_name(match_id: str) -> str:
+    """A match id as a file name: anything but letters, digits and -_. becomes _."""
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in match_id)
+
+
+@dataclass(frozen=True, slots=True)
+class MatchLogPaths:
+    """The files of one match's log."""
+
+    hands: Path
+    voids: Path
+    result: Path
+    events: Path
+    inflight: Path
+
+    @classmethod
+    def of(cls, directory: Path, match_id: str) -> MatchLogPaths:
+        return cls.at(directory / safe_file_name(match_id))
+
+    @classmethod
+    def beside(cls, hands_path: Path) -> MatchLogPaths:
+        """The files that belong with a ``<match>.phhs`` hand log."""
+        return cls.at(hands_path.with_name(hands_path.name.removesuffix(".phhs")))
+
+    @classmethod
+    def at(cls, base: Path) -> MatchLogPaths:
+        return cls(hands=Path(f"{base}.phhs"), voids=Path(f"{base}.void.phhs"),
+                   result=Path(f"{base}.result.json"), events=Path(f"{base}.events.jsonl"),
+                   inflight=Path(f"{base}.inflight"))
+
+
+class PhhAppender:
+    """Appends hands to a ``.phhs`` file as numbered tables; a resumed file numbers on from the
+    hands it already holds, a fresh one starts empty."""
+
+    def __init__(self, path: Path, *, fresh: bool) -> None:
+        self.path = path
+        self._fresh = fresh
+        self.count = 0
+        if not fresh and path.exists():
+            self.count = len(_TABLE_HEADER.findall(path.read_text(encoding="utf-8")))
+        self._file: TextIO | None = None
+
+    def append(self, hand_text: str) -> None:
+        """Append one hand's PHH text (as ``dumps_hand`` writes it) as the next table."""
+        fh = self._file
+        if fh is None:
+            fh = self._file = self.path.open("w" if self._fresh else "a", encoding="utf-8")
+        fh.write(("\n" if self.count else "") + f"[{self.count + 1}]\n{hand_text}")
+        fh.flush()
+        self.count += 1
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+
+class EventLog:
+    """The JSONL event log: one line per distinct event, naming every seat that received exactly
+    that copy (public events go to all seats as one object), with the time it was sent."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._file: TextIO | None = None
+        self._last_notice: Notice | None = None
+        self._last_seats: list[int] = []
+        self._last_sent = 0.0
+
+    def sent(self, seat: int, notice: Notice) -> None:
+        """Log an event as ``seat`` received it."""
+        if notice is self._last_notice:
+            self._last_seats.append(seat)
+            return
+        self._write_pending()
+        self._last_notice = notice
+        self._last_seats = [seat]
+        self._last_sent = time.time()
+
+    def _write_pending(self) -> None:
+        notice = self._last_notice
+        if notice is None:
+            return
+        if self._file is None:
+            self._file = self.path.open("a", encoding="utf-8")
+        seats = ",".join(map(str, self._last_seats))
+        self._file.write(f'{{"seats":[{seats}],"logged_at":{self._last_sent:.6f},'
+                         f'"event":{notice_json(notice)}}}\n')
+        self._last_notice = None
+
+    def flush(self) -> None:
+        self._write_pending()
+        if self._file is not None:
+            self._file.flush()
+
+    def close(self) -> None:
+        self._write_pending()
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+
+class MatchLog:
+    """A :class:`~arena.match.records.MatchSink` writing one match's files into ``directory``.
+
+    A *resumable* log (leagues) appends to what an interrupted run left, marks the hand in
+    flight, and keeps the seed secret when the match is aborted (it goes on when run again);
+    otherwise (``arena serve``) the log starts empty and the results are written in any case.
+    """
+
+    def __init__(self, directory: Path, match_id: str, *, resumable: bool = False,
+                 events: bool = False) -> None:
+        directory.mkdir(parents=True, exist_ok=True)
+        self.paths = MatchLogPaths.of(directory, match_id)
+        self.resumable = resumable
+        self._hands = PhhAppender(self.paths.hands, fresh=not resumable)
+        self._voids = PhhAppender(self.paths.voids, fresh=not resumable)
+        self.events = EventLog(self.paths.events) if events else None
+        if not resumable:
+            self.paths.hands.write_text("", encoding="utf-8")
+
+    def hand_started(self, match_id: str, hand_number: int) -> None:
+        """A resumable log marks the hand in flight; a hand reaches the log when it has ended."""
+        if self.resumable:
+            self.paths.inflight.write_text(str(hand_number), encoding="utf-8")
+
+    def hand_finished(self, hand: PlayedHand) -> None:
+        self.write_hand(hand, dumps_hand(phh_fields(hand)))
+
+    def write_hand(self, hand: PlayedHand, phh_text: str) -> None:
+        """Append a hand whose PHH text is already made (``dumps_hand(phh_fields(hand))``)."""
+        (self._voids if hand.voided else self._hands).append(phh_text)
+        if self.resumable:
+            self.paths.inflight.unlink(missing_ok=True)
+        if self.events is not None:
+            self.events.flush()
+
+    def match_finished(self, summary: MatchSummary) -> None:
+        self.close()
+        if summary.aborted and self.resumable:
+            return  # the seed stays secret: the match goes on when it is run again
+        self.paths.result.write_text(json.dumps(result_json(summary), indent=2) + "\n",
+                                     encoding="utf-8")
+
+    def close(self) -> None:
+        self._hands.close()
+        self._voids.close()
+        if self.events is not None:
+            self.events.close()
+
+
+def result_json(summary: MatchSummary) -> dict[str, Any]:
+    """The ``.result.json`` of a match: results, the revealed seed and decision statistics."""
+    return {
+        "match_id": summary.match_id,
+        "match_seed": summary.seed,
+        "hands_played": summary.hands_played,
+        "aborted": summary.aborted,
+        "abort_reason": summary.abort_reason,
+        "button_draw": [{"seat": s, "card": format_card(c)} for s, c in summary.button_draw],
+        "results": [asdict(r) for r in summary.results],
+        "decisions": summary.stats.summary(),
+    }
+
+
+# --------------------------------------------------------------------------- reading back
+
+
+def match_seed_for(hands_path: Path) -> int | None:
+    """The seed revealed in ``<match>.result.json`` beside the hand log, if the match ended."""
+    result = MatchLogPaths.beside(hands_path).result
+    if not result.exists():
+        return None
+    try:
+        data = json.loads(result.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise MalformedInput(f"{result}: not a readable results file: {exc}") from None
+    seed = data.get("match_seed") if isinstance(data, dict) else None
+    if not isinstance(seed, int):
+        raise MalformedInput(f"{result}: no integer 'match_seed'")
+    return seed
+
+
+def hand_in_flight(paths: MatchLogPaths, *, unreadable: int) -> int | None:
+    """The number of the hand a resumable log marked as dealt but not ended (``unreadable`` if
+    the mark cannot be read), or None. The caller voids that hand, then :func:`clear_in_flight`."""
+    if not paths.inflight.exists():
+        return None
+    try:
+        return int(paths.inflight.read_text(encoding="utf-8").strip())
+    except (OSError, ValueError):
+        return unreadable
+
+
+def clear_in_flight(paths: MatchLogPaths) -> None:
+    paths.inflight.unlink(missing_ok=True)

@@ -1,0 +1,399 @@
+"""The results store's queries, written once for every SQL backend (SQLite, PostgreSQL).
+
+A backend supplies transactions (`SqlStore._transaction`) over a `Db`; every query here uses
+``?`` placeholders and reads rows by column name.
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager
+from datetime import datetime
+from typing import Any, Protocol
+
+from arena.storage import tokens
+from arena.storage.errors import AlreadyExists, HandConflict, InvalidRecord, NotFound
+from arena.storage.records import (
+    Bot,
+    HandRecord,
+    HandStatus,
+    League,
+    Match,
+    MatchFormat,
+    MatchStatus,
+    ResultRow,
+    SeatResult,
+    VoidHand,
+    check_bot,
+    check_hand,
+    check_league,
+    check_match,
+    check_void,
+    parse_timestamp,
+    result_fields,
+    timestamp_text,
+)
+
+Row = Any  # sqlite3.Row or a psycopg dict row: both are read by column name
+
+
+class Cursor(Protocol):
+    def fetchone(self) -> Row: ...
+
+    def fetchall(self) -> list[Row]: ...
+
+    def __iter__(self) -> Iterator[Row]: ...
+
+
+class Db(Protocol):
+    """One open transaction of a backend; SQL uses ``?`` placeholders."""
+
+    def execute(self, sql: str, params: Sequence[object] = ()) -> Cursor: ...
+
+    def executemany(self, sql: str, rows: Iterable[Sequence[object]]) -> None: ...
+
+
+_MATCH_COLUMNS = ("match_id, league_id, games, format, is_duplicate, status, seed, created_at, "
+                  "finished_at")
+_LEAGUE_COLUMNS = "league_id, name, config_toml, created_at"
+
+
+class SqlStore(ABC):
+    """Every `ResultsStore` operation over a backend's transactions."""
+
+    _clock: Callable[[], datetime]  # set by the backend's constructor
+
+    @abstractmethod
+    def _transaction(self, *, write: bool) -> AbstractContextManager[Db]:
+        """One transaction; backend errors become StoreError subclasses."""
+
+    @abstractmethod
+    def close(self) -> None: ...
+
+    # ------------------------------------------------------------ leagues
+
+    def create_league(self, name: str, config_toml: str) -> League:
+        check_league(name, config_toml)
+        created = self._clock()
+        with self._transaction(write=True) as db:
+            if db.execute("SELECT 1 FROM leagues WHERE name = ?", (name,)).fetchone():
+                raise AlreadyExists(f"a league named {name!r} exists already")
+            row = db.execute("INSERT INTO leagues (name, config_toml, created_at) VALUES (?, ?, ?) "
+                             "RETURNING league_id", (name, config_toml, timestamp_text(created))).fetchone()
+        return League(int(row["league_id"]), name, config_toml, parse_timestamp(timestamp_text(created)))
+
+    def get_league(self, league_id: int) -> League:
+        with self._transaction(write=False) as db:
+            row = db.execute(f"SELECT {_LEAGUE_COLUMNS} FROM leagues WHERE league_id = ?",
+                             (league_id,)).fetchone()
+        if row is None:
+            raise NotFound(f"no league {league_id}")
+        return _league(row)
+
+    def find_league(self, name: str) -> League | None:
+        with self._transaction(write=False) as db:
+            row = db.execute(f"SELECT {_LEAGUE_COLUMNS} FROM leagues WHERE name = ?", (name,)).fetchone()
+        return None if row is None else _league(row)
+
+    def list_leagues(self) -> list[League]:
+        with self._transaction(write=False) as db:
+            rows = db.execute(f"SELECT {_LEAGUE_COLUMNS} FROM leagues ORDER BY league_id").fetchall()
+        return [_league(r) for r in rows]
+
+    # ------------------------------------------------------------ bots
+
+    def register_bot(self, name: str, token: str) -> Bot:
+        """Register a bot; only a salted scrypt hash of ``token`` is stored."""
+        check_bot(name, token)
+        token_hash = tokens.hash_token(token)  # slow on purpose: outside any transaction
+        created = self._clock()
+        with self._transaction(write=True) as db:
+            if db.execute("SELECT 1 FROM bots WHERE name = ?", (name,)).fetchone():
+                raise AlreadyExists(f"a bot named {name!r} is registered already")
+            row = db.execute("INSERT INTO bots (name, token_hash, created_at) VALUES (?, ?, ?) "
+                             "RETURNING bot_id", (name, token_hash, timestamp_text(created))).fetchone()
+        return Bot(int(row["bot_id"]), name, parse_timestamp(timestamp_text(created)))
+
+    def get_bot(self, name: str) -> Bot:
+        with self._transaction(write=False) as db:
+            row = db.execute("SELECT bot_id, name, created_at FROM bots WHERE name = ?", (name,)).fetchone()
+        if row is None:
+            raise NotFound(f"no bot named {name!r}")
+        return _bot(row)
+
+    def list_bots(self) -> list[Bot]:
+        with self._transaction(write=False) as db:
+            rows = db.execute("SELECT bot_id, name, created_at FROM bots ORDER BY name").fetchall()
+        return [_bot(r) for r in rows]
+
+    def verify_bot_token(self, name: str, token: str) -> bool:
+        with self._transaction(write=False) as db:
+            row = db.execute("SELECT token_hash FROM bots WHERE name = ?", (name,)).fetchone()
+        if row is None:
+            tokens.verify_token(token, tokens.dummy_hash())  # same work for unknown names
+            return False
+        return tokens.verify_token(token, row["token_hash"])
+
+    # ------------------------------------------------------------ matches
+
+    def create_match(self, league_id: int, *, seat_bots: Sequence[str], games: Sequence[str],
+                     match_format: MatchFormat = MatchFormat.CASH, is_duplicate: bool = False) -> Match:
+        seat_bots = tuple(seat_bots)
+        games = tuple(games)
+        check_match(seat_bots, games)
+        match_format = MatchFormat(match_format)
+        created = self._clock()
+        with self._transaction(write=True) as db:
+            if db.execute("SELECT 1 FROM leagues WHERE league_id = ?", (league_id,)).fetchone() is None:
+                raise NotFound(f"no league {league_id}")
+            bot_ids = _bot_ids(db, seat_bots)
+            row = db.execute(
+                "INSERT INTO matches (league_id, games, format, is_duplicate, status, seed, created_at) "
+                "VALUES (?, ?, ?, ?, 'running', NULL, ?) RETURNING match_id",
+                (league_id, json.dumps(list(games)), match_format.value, int(is_duplicate),
+                 timestamp_text(created))).fetchone()
+            match_id = int(row["match_id"])
+            db.executemany("INSERT INTO match_seats (match_id, seat, bot_id) VALUES (?, ?, ?)",
+                           [(match_id, seat, bot_ids[name]) for seat, name in enumerate(seat_bots)])
+            return _match(db, match_id)
+
+    def get_match(self, match_id: int) -> Match:
+        with self._transaction(write=False) as db:
+            return _match(db, match_id)
+
+    def list_matches(self, league_id: int) -> list[Match]:
+        with self._transaction(write=False) as db:
+            ids = [r["match_id"] for r in db.execute(
+                "SELECT match_id FROM matches WHERE league_id = ? ORDER BY match_id", (league_id,))]
+            return [_match(db, match_id) for match_id in ids]
+
+    def finish_match(self, match_id: int, seed: str) -> Match:
+        """Close a match and reveal its seed, so every hand can be re-dealt and checked."""
+        return self._end_match(match_id, MatchStatus.FINISHED, seed)
+
+    def abort_match(self, match_id: int, *, seed: str | None = None) -> Match:
+        return self._end_match(match_id, MatchStatus.ABORTED, seed)
+
+    def _end_match(self, match_id: int, status: MatchStatus, seed: str | None) -> Match:
+        with self._transaction(write=True) as db:
+            current = _match(db, match_id)
+            ended = db.execute(
+                "UPDATE matches SET status = ?, seed = ?, finished_at = ? "
+                "WHERE match_id = ? AND status = 'running' RETURNING match_id",
+                (status.value, seed, timestamp_text(self._clock()), match_id)).fetchone()
+            if ended is None:  # already ended (by another process, on a shared server)
+                raise InvalidRecord(f"match {match_id} is {current.status.value} already")
+            return _match(db, match_id)
+
+    # ------------------------------------------------------------ hands
+
+    def record_hand(self, hand: HandRecord) -> bool:
+        """Commit one completed hand atomically: its row and every seat's row, or nothing.
+
+        Idempotent on (match, hand number, copy): recording the same hand again returns False and
+        changes nothing; a *different* hand under that key raises HandConflict.
+        """
+        check_hand(hand)
+        with self._transaction(write=True) as db:
+            bot_ids = _running_match_bots(db, hand.match_id, hand.copy_index)
+            unknown = [s.bot for s in hand.seats if s.bot not in bot_ids]
+            if unknown:
+                raise InvalidRecord(f"match {hand.match_id} hand {hand.hand_number}: {', '.join(unknown)} "
+                                    f"not seated in this match")
+            row = db.execute(
+                "INSERT INTO hands (match_id, hand_number, copy_index, deal_id, game_code, small_bet_chips, "
+                "button_seat, status, phh_text, started_at, finished_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, 'completed', ?, ?, ?) "
+                "ON CONFLICT (match_id, hand_number, copy_index) DO NOTHING RETURNING hand_id",
+                (hand.match_id, hand.hand_number, hand.copy_index, hand.deal_id, hand.game_code,
+                 hand.small_bet_chips, hand.button_seat, hand.phh_text, timestamp_text(hand.started_at),
+                 timestamp_text(hand.finished_at))).fetchone()
+            if row is None:
+                _check_same_hand(db, hand)
+                return False
+            hand_id = int(row["hand_id"])
+            db.executemany(
+                "INSERT INTO hand_seats (hand_id, seat, bot_id, net_chips, final_stack_chips) "
+                "VALUES (?, ?, ?, ?, ?)",
+                [(hand_id, s.seat, bot_ids[s.bot], s.net_chips, s.final_stack_chips) for s in hand.seats])
+        return True
+
+    def void_hand(self, hand: VoidHand) -> bool:
+        """Record a misdeal. Idempotent like `record_hand`; False if this void was recorded already."""
+        check_void(hand)
+        with self._transaction(write=True) as db:
+            _running_match_bots(db, hand.match_id, hand.copy_index)
+            inserted = db.execute(
+                "INSERT INTO hands (match_id, hand_number, copy_index, deal_id, game_code, small_bet_chips, "
+                "button_seat, status, phh_text, started_at, finished_at, void_reason) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, 'void', ?, ?, ?, ?) "
+                "ON CONFLICT (match_id, hand_number, copy_index) DO NOTHING RETURNING hand_id",
+                (hand.match_id, hand.hand_number, hand.copy_index, hand.deal_id, hand.game_code,
+                 hand.small_bet_chips, hand.button_seat, hand.phh_text, timestamp_text(hand.started_at),
+                 timestamp_text(hand.voided_at), hand.reason)).fetchone()
+            if inserted is None:
+                row = db.execute(
+                    "SELECT status, deal_id FROM hands "
+                    "WHERE match_id = ? AND hand_number = ? AND copy_index = ?",
+                    (hand.match_id, hand.hand_number, hand.copy_index)).fetchone()
+                if row["status"] != HandStatus.VOID.value or row["deal_id"] != hand.deal_id:
+                    raise HandConflict(f"match {hand.match_id} hand {hand.hand_number} copy "
+                                       f"{hand.copy_index} is recorded already as a {row['status']} hand of "
+                                       f"deal {row['deal_id']!r}")
+                return False
+        return True
+
+    def completed_hands(self, match_id: int) -> list[HandRecord]:
+        """Every completed hand of a match in (hand number, copy) order: what a resumed match skips."""
+        with self._transaction(write=False) as db:
+            _match(db, match_id)
+            return _hands(db, match_id, None)
+
+    def void_hands(self, match_id: int) -> list[VoidHand]:
+        with self._transaction(write=False) as db:
+            _match(db, match_id)
+            rows = db.execute(
+                "SELECT match_id, hand_number, copy_index, deal_id, game_code, small_bet_chips, button_seat, "
+                "void_reason, phh_text, started_at, finished_at FROM hands "
+                "WHERE match_id = ? AND status = 'void' ORDER BY hand_number, copy_index",
+                (match_id,)).fetchall()
+        return [VoidHand(r["match_id"], r["hand_number"], r["copy_index"], r["deal_id"], r["game_code"],
+                         r["small_bet_chips"], r["button_seat"], r["void_reason"], r["phh_text"],
+                         parse_timestamp(r["started_at"]), parse_timestamp(r["finished_at"])) for r in rows]
+
+    def next_hand_number(self, match_id: int, *, copy_index: int | None = None) -> int:
+        """One more than the highest hand number recorded (completed or void), 1 for a new match.
+
+        With ``copy_index`` only that copy counts: duplicate copies played on separate tables resume
+        separately.
+        """
+        with self._transaction(write=False) as db:
+            _match(db, match_id)
+            if copy_index is None:
+                row = db.execute("SELECT MAX(hand_number) AS last FROM hands WHERE match_id = ?",
+                                 (match_id,)).fetchone()
+            else:
+                row = db.execute("SELECT MAX(hand_number) AS last FROM hands "
+                                 "WHERE match_id = ? AND copy_index = ?", (match_id, copy_index)).fetchone()
+        return int(row["last"] or 0) + 1
+
+    def iter_results(self, league_id: int, *,
+                     statuses: Iterable[MatchStatus] = (MatchStatus.RUNNING, MatchStatus.FINISHED),
+                     ) -> Iterator[ResultRow]:
+        """Per-hand, per-bot results of the league's completed hands, match by match.
+
+        Each match is read in one transaction, so a hand is never seen half-written; nothing is
+        held between matches, so the dealer keeps recording while the leaderboard reads.
+        """
+        wanted = sorted(MatchStatus(s).value for s in statuses)
+        marks = ", ".join("?" for _ in wanted)
+        with self._transaction(write=False) as db:
+            if db.execute("SELECT 1 FROM leagues WHERE league_id = ?", (league_id,)).fetchone() is None:
+                raise NotFound(f"no league {league_id}")
+            match_ids = [r["match_id"] for r in db.execute(
+                f"SELECT match_id FROM matches WHERE league_id = ? AND status IN ({marks}) ORDER BY match_id",
+                (league_id, *wanted))]
+        for match_id in match_ids:
+            with self._transaction(write=False) as db:
+                rows = db.execute(
+                    "SELECT h.hand_id, h.hand_number, h.copy_index, h.deal_id, h.game_code, "
+                    "h.small_bet_chips, s.seat, b.name, s.net_chips "
+                    "FROM hands h JOIN hand_seats s USING (hand_id) "
+                    "JOIN bots b ON b.bot_id = s.bot_id WHERE h.match_id = ? AND h.status = 'completed' "
+                    "ORDER BY h.hand_number, h.copy_index, s.seat", (match_id,)).fetchall()
+            start = 0
+            while start < len(rows):
+                end = start
+                while end < len(rows) and rows[end]["hand_id"] == rows[start]["hand_id"]:
+                    end += 1
+                hand = rows[start:end]
+                for r in hand:
+                    opponents = tuple((o["name"], o["net_chips"]) for o in hand if o["seat"] != r["seat"])
+                    yield ResultRow(bot=r["name"], game_code=r["game_code"], net_chips=r["net_chips"],
+                                    small_bet_chips=r["small_bet_chips"], match_id=match_id,
+                                    hand_number=r["hand_number"], deal_id=r["deal_id"],
+                                    copy_index=r["copy_index"], seat=r["seat"], opponents=opponents)
+                start = end
+
+
+# --------------------------------------------------------------------------- row readers
+
+
+def _league(row: Row) -> League:
+    return League(row["league_id"], row["name"], row["config_toml"], parse_timestamp(row["created_at"]))
+
+
+def _bot(row: Row) -> Bot:
+    return Bot(row["bot_id"], row["name"], parse_timestamp(row["created_at"]))
+
+
+def _match(db: Db, match_id: int) -> Match:
+    row = db.execute(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE match_id = ?", (match_id,)).fetchone()
+    if row is None:
+        raise NotFound(f"no match {match_id}")
+    seats = tuple(r["name"] for r in db.execute(
+        "SELECT b.name FROM match_seats s JOIN bots b USING (bot_id) WHERE s.match_id = ? "
+        "ORDER BY s.seat", (match_id,)))
+    finished = row["finished_at"]
+    return Match(row["match_id"], row["league_id"], tuple(json.loads(row["games"])),
+                 MatchFormat(row["format"]), bool(row["is_duplicate"]), seats, MatchStatus(row["status"]),
+                 row["seed"],
+                 parse_timestamp(row["created_at"]), None if finished is None else parse_timestamp(finished))
+
+
+def _bot_ids(db: Db, names: Iterable[str]) -> dict[str, int]:
+    ids: dict[str, int] = {}
+    for name in names:
+        row = db.execute("SELECT bot_id FROM bots WHERE name = ?", (name,)).fetchone()
+        if row is None:
+            raise NotFound(f"no bot named {name!r}; register it first")
+        ids[name] = int(row["bot_id"])
+    return ids
+
+
+def _running_match_bots(db: Db, match_id: int, copy_index: int) -> dict[str, int]:
+    row = db.execute("SELECT status, is_duplicate FROM matches WHERE match_id = ?", (match_id,)).fetchone()
+    if row is None:
+        raise NotFound(f"no match {match_id}")
+    if row["status"] != MatchStatus.RUNNING.value:
+        raise InvalidRecord(f"match {match_id} is {row['status']}: no more hands can be recorded")
+    if copy_index != 0 and not row["is_duplicate"]:
+        raise InvalidRecord(f"match {match_id} is not duplicate: copy index must be 0, not {copy_index}")
+    return {r["name"]: int(r["bot_id"]) for r in db.execute(
+        "SELECT b.name, b.bot_id FROM match_seats s JOIN bots b USING (bot_id) WHERE s.match_id = ?",
+        (match_id,))}
+
+
+def _check_same_hand(db: Db, hand: HandRecord) -> None:
+    where = f"match {hand.match_id} hand {hand.hand_number} copy {hand.copy_index}"
+    existing = _hands(db, hand.match_id, (hand.hand_number, hand.copy_index))
+    if not existing:
+        raise HandConflict(f"{where} is recorded already as a void hand")
+    if result_fields(existing[0]) != result_fields(hand):
+        raise HandConflict(f"{where} is recorded already with a different result")
+
+
+def _hands(db: Db, match_id: int, key: tuple[int, int] | None) -> list[HandRecord]:
+    """Completed hands of a match (or the one under ``key``) with their seats."""
+    where = "h.match_id = ? AND h.status = 'completed'"
+    params: tuple[object, ...] = (match_id,)
+    if key is not None:
+        where += " AND h.hand_number = ? AND h.copy_index = ?"
+        params += key
+    rows = db.execute(
+        "SELECT h.hand_id, h.hand_number, h.copy_index, h.deal_id, h.game_code, h.small_bet_chips, "
+        f"h.button_seat, h.phh_text, h.started_at, h.finished_at FROM hands h WHERE {where} "
+        "ORDER BY h.hand_number, h.copy_index", params).fetchall()
+    seats: dict[int, list[SeatResult]] = {}
+    for r in db.execute(
+            "SELECT s.hand_id, s.seat, b.name, s.net_chips, s.final_stack_chips FROM hand_seats s "
+            f"JOIN hands h USING (hand_id) JOIN bots b ON b.bot_id = s.bot_id WHERE {where} "
+            "ORDER BY s.hand_id, s.seat", params):
+        seats.setdefault(r["hand_id"], []).append(
+            SeatResult(r["seat"], r["name"], r["net_chips"], r["final_stack_chips"]))
+    return [HandRecord(match_id, r["hand_number"], r["copy_index"], r["deal_id"], r["game_code"],
+                       r["small_bet_chips"], r["button_seat"], tuple(seats.get(r["hand_id"], ())),
+                       r["phh_text"], parse_timestamp(r["started_at"]), parse_timestamp(r["finished_at"]))
+            for r in rows]

@@ -1,0 +1,96 @@
+"""Shared hypothesis strategies for whole hands: random games, tables, rules keys and actions."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+
+from arena.engine.actions import ActionKind, LegalActions
+from arena.engine.games import GameCode, variant_for
+from arena.engine.rules import Rules
+from arena.engine.state import HandState
+
+GAMES = [code.value for code in GameCode]
+
+SETTINGS = settings(
+    max_examples=100,
+    deadline=None,
+    derandomize=True,  # deterministic in CI; raise max_examples locally to search harder
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+
+
+@st.composite
+def tables(draw: st.DrawFn) -> tuple[str, list[int], Rules, int]:
+    """A game, 2-8 seats (RULES.md §2), stacks from one chip to deep, rules keys, a seed."""
+    code = draw(st.sampled_from(GAMES))
+    n = draw(st.integers(2, 8))
+    stack = st.one_of(st.integers(1, 12), st.integers(13, 200), st.integers(200, 3000))
+    stacks = draw(st.lists(stack, min_size=n, max_size=n))
+    rules = Rules.from_mapping({
+        "max_raises": draw(st.integers(0, 4)),
+        "uncapped_heads_up": draw(st.booleans()),
+        "stud_open_pair_big_bet": draw(st.booleans()),
+        "stud_tie_break": draw(st.sampled_from(["suit", "seat"])),
+        "burn_before_hole_cards": draw(st.booleans()),
+    })
+    seed = draw(st.integers(0, 2**32))
+    return code, stacks, rules, seed
+
+
+def choices(legal: LegalActions) -> list[tuple[ActionKind, int | None]]:
+    """Every legal (kind, raise_to) of a decision; raises at each allowed amount."""
+    out: list[tuple[ActionKind, int | None]] = [(kind, None) for kind in legal.kinds()
+                                                 if kind is not ActionKind.RAISE]
+    out += [(ActionKind.RAISE, amount) for amount in legal.raise_amounts()]
+    return out
+
+
+def action_bound(state: HandState) -> int:
+    """Most actions a hand can take: per street, raises are capped (or, uncapped, limited by
+    the chips: each full raise adds a small bet at least, each short one goes all in), and
+    between two raises every seat acts at most once."""
+    n = state.seat_count
+    chips = sum(state.starting_stacks)
+    raises = min(state.rules.max_raises + 1, chips // state.stakes.small_bet + 1) + n
+    if state.rules.uncapped_heads_up:
+        raises = chips // state.stakes.small_bet + 1 + n
+    return len(state.variant.streets) * (raises + 1) * (n + 1)
+
+
+def play(data: st.DataObject, table: tuple[str, list[int], Rules, int],
+         on_decision: Callable[[HandState, LegalActions], None] | None = None, *,
+         state: HandState | None = None) -> HandState:
+    """Play one hand of ``table`` (or ``state``, dealt from it) with drawn actions, checking
+    the chip invariants after every step."""
+    code, stacks, rules, seed = table
+    if state is None:
+        state = HandState(variant_for(code), stacks, rules=rules, seed=seed)
+    bound = action_bound(state)
+    steps = 0
+    check_chips(state)
+    while not state.is_over:
+        legal = state.legal_actions()
+        if on_decision is not None:
+            on_decision(state, legal)
+        kind, amount = data.draw(st.sampled_from(choices(legal)), label="action")
+        state.act(legal.seat, kind, amount)
+        steps += 1
+        assert steps <= bound, f"{steps} actions and the hand is not over (bound {bound})"
+        check_chips(state)
+    assert state.actor is None
+    assert state.result is not None
+    return state
+
+
+def check_chips(state: HandState) -> None:
+    assert all(s >= 0 for s in state.stacks), state.stacks
+    assert all(b >= 0 for b in state.bets), state.bets
+    assert all(c >= 0 for c in state.committed), state.committed
+    if not state.is_over:
+        for seat in range(state.seat_count):
+            assert state.stacks[seat] + state.committed[seat] == state.starting_stacks[seat]
+            assert state.bets[seat] <= state.committed[seat]
