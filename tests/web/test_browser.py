@@ -184,7 +184,8 @@ def _check_awards(page: Any, hand: dict[str, Any]) -> list[dict[str, str]]:
     for name, start, end in zip(hand["players"], hand["starting_stacks"], hand["finishing_stacks"],
                                 strict=True):
         assert f"{name} {'+' if end > start else ''}{end - start}" in net
-    won_by = page.eval_on_selector_all(".replayer .award .winner", "els => els.map(e => Number(e.dataset.seat))")
+    won_by = page.eval_on_selector_all(".replayer .award .winner",
+                                       "els => els.map(e => Number(e.dataset.seat))")
     gained = {k for k, (a, b) in enumerate(zip(hand["starting_stacks"], hand["finishing_stacks"],
                                                 strict=True)) if b > a}
     assert gained <= set(won_by)  # whoever ended up is among the winners drawn

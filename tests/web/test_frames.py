@@ -86,7 +86,7 @@ def test_unfinished_match_hides_cards_never_shown(hands: list[PhhHand]) -> None:
             assert "equity" not in step
             for seat, (drawn, dealt) in enumerate(zip(
                     (s["cards"] for s in step["seats"]), dealt_cards(hand.fields, step["a"]), strict=True)):
-                for (code, up), (card, dealt_up) in zip(drawn, dealt, strict=True):
+                for (code, _up), (card, dealt_up) in zip(drawn, dealt, strict=True):
                     if dealt_up or seat in shown:
                         assert code == card
                     else:
@@ -95,7 +95,7 @@ def test_unfinished_match_hides_cards_never_shown(hands: list[PhhHand]) -> None:
         text = str(data)
         for seat, dealt in enumerate(dealt_cards(hand.fields)):
             if seat not in shown:
-                assert not any(card in text for card, up in dealt if not up)
+                assert not any(card in text for card, is_up in dealt if not is_up)
     assert checked > 0
 
 
