@@ -202,8 +202,10 @@ def live_league(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveLeague
         web.wait(timeout=10)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """Chromium for one test module: Playwright's sync API keeps an asyncio loop running in this
+    thread while it is open, which other modules' ``asyncio.run`` must not meet."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 
 from arena.engine.cards import parse_cards
@@ -49,7 +50,9 @@ def test_a_slow_spectator_is_dropped_and_never_blocks() -> None:
             hub.flush()
         return hub.dropped_spectators, len(hub._spectators)
 
-    dropped, left = asyncio.run(main())
+    # A thread of its own: Playwright's sync API may keep a loop running in this one.
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        dropped, left = pool.submit(asyncio.run, main()).result(timeout=30)
     assert dropped == 1 and left == 0
 
 
