@@ -3,8 +3,13 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# buf (lint and breaking-change checks of the wire contract) from npm, its version pinned in
+# tools/buf/package.json (npm install, not npm ci: ci trips over buf's per-platform packages).
+BUF_DIR := tools/buf
+BUF := $(BUF_DIR)/node_modules/.bin/buf
+RELEASED_CONTRACT := protos/released/arena-v1.binpb
 
-.PHONY: demo test lint typecheck unit bench clean
+.PHONY: demo test lint typecheck unit bench clean contract-release
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -12,11 +17,17 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -q -e '.[dev]'
 	touch $(STAMP)
 
+$(BUF): $(BUF_DIR)/package.json $(BUF_DIR)/package-lock.json
+	cd $(BUF_DIR) && npm install --no-audit --no-fund --loglevel=error
+	touch $(BUF)
+
 demo: $(STAMP)
 	$(BIN)/python -m arena.demo
 
-lint: $(STAMP)
+lint: $(STAMP) $(BUF)
 	$(BIN)/ruff check $(wildcard arena tests bench bots scripts)
+	$(BUF) lint
+	$(BUF) breaking --against $(RELEASED_CONTRACT)
 	$(BIN)/python scripts/gen_protos.py --check
 	$(BIN)/python bots/python/sync_protos.py --check
 
@@ -33,5 +44,9 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.engine
 	$(BIN)/python -m bench.evaluate
 
+# When a protocol version is released: the contract as it is now becomes the baseline.
+contract-release: $(BUF)
+	$(BUF) build --exclude-source-info -o $(RELEASED_CONTRACT)
+
 clean:
-	rm -rf $(VENV)
+	rm -rf $(VENV) $(BUF_DIR)/node_modules

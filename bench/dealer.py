@@ -228,7 +228,7 @@ def _sample_messages() -> tuple[bytes, bytes]:
     from arena.match.clock import DecisionClock
     from arena.match.feed import HandFeed, Private
     from arena.match.records import HandContext
-    from arena.server.convert import Encoder, batch
+    from arena.server.wire import Encoder, batch
     from arena.v1 import arena_pb2 as pb
 
     rules = Rules()

@@ -98,7 +98,7 @@ class HandFeed:
         return m.HandStarted(ctx.hand_number, self.state.variant.code.value, ctx.button_seat,
                              viewer if viewer in self._engine_of else -1,
                              self.seat_infos(before_hand=True), self.state.stakes, ctx.deal_id,
-                             ctx.game_hand_number)
+                             ctx.game_hand_number, ctx.copy_index)
 
     # ------------------------------------------------------------------ prompts
 

@@ -121,7 +121,8 @@ class LiveTable:
         self._publish_each(self._match_started, hand_id="")
         if spec.copies_total > 1:
             self._publish_each(lambda p: m.DuplicateCopyStarted(
-                spec.copy_index, spec.copies_total, spec.deal_set_id, p), hand_id="")
+                spec.copy_index, spec.copies_total, spec.deal_set_id, p, self._seat_infos()),
+                hand_id="")
         previous = ""
         button = -1
         for index in range(spec.hands):
@@ -173,7 +174,8 @@ class LiveTable:
             game_hand_number=index % per_game + 1, hands_per_game=per_game, button_seat=button,
             order=order, names=tuple(s.name for s in spec.seats),
             bot_ids=tuple(s.bot_id for s in spec.seats), table_stacks=tuple(self._stacks),
-            rules=rules, deal_id=f"{spec.deal_set_id or spec.match_id}/deal-{index + 1}")
+            rules=rules, deal_id=f"{spec.deal_set_id or spec.match_id}/deal-{index + 1}",
+            copy_index=spec.copy_index)
         feed = HandFeed(state, ctx, lambda p: self._presences[p].is_connected)
         n = state.seat_count
         run = _HandRun(index, state, feed, ctx, timeouts=[0] * n, absent=[0] * n)
@@ -315,18 +317,21 @@ class LiveTable:
 
     # ------------------------------------------------------------------ telling the seats
 
+    def _seat_infos(self) -> tuple[m.SeatInfo, ...]:
+        """Every seat with its name, bot and starting stack, before the first hand."""
+        return tuple(m.SeatInfo(p, s.name, s.bot_id, self.rules.starting_stack, 0, 0, (), 0,
+                                m.SeatStatus.ACTIVE if self._presences[p].is_connected
+                                else m.SeatStatus.ABSENT)
+                     for p, s in enumerate(self.spec.seats))
+
     def _match_started(self, viewer: int) -> m.MatchStarted:
         rules = self.rules
         per_game = rules.hands_per_game or self.seat_count
-        seats = tuple(m.SeatInfo(p, s.name, s.bot_id, rules.starting_stack, 0, 0, (), 0,
-                                 m.SeatStatus.ACTIVE if self._presences[p].is_connected
-                                 else m.SeatStatus.ABSENT)
-                      for p, s in enumerate(self.spec.seats))
         rules_text = {k: json.dumps(v, separators=(",", ":"))
                       for k, v in rules.to_mapping().items()}
-        return m.MatchStarted(seats, viewer, rules.games, per_game, self.spec.hands, rules.stakes,
-                              rules.starting_stack, rules.decision_seconds,
-                              rules.time_bank_seconds, rules_text)
+        return m.MatchStarted(self._seat_infos(), viewer, rules.games, per_game, self.spec.hands,
+                              rules.stakes, rules.starting_stack, rules.decision_seconds,
+                              rules.time_bank_seconds, rules_text, self.spec.copies_total)
 
     def _next_notice(self, hand_id: str, payload: m.Payload) -> m.Notice:
         self._seq += 1

@@ -1,8 +1,8 @@
 """What a live table tells a seat and what a seat answers, as transport-free values.
 
 Seats here are physical table seats (fixed for a match), not the engine's PHH order. The
-transport converts these values to and from the wire contract (``arena/server/convert.py``);
-nothing in this module knows about gRPC.
+transport converts these values to and from the wire contract (``arena/server/convert.py``)
+and serializes them (``arena/server/wire.py``); nothing in this module knows about gRPC.
 """
 
 from __future__ import annotations
@@ -161,6 +161,7 @@ class MatchStarted:
     decision_seconds: float
     time_bank_seconds: float
     rules: Mapping[str, str]
+    duplicate_copies: int = 1  # copies of the deal set this match belongs to (1: not duplicate)
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,6 +174,7 @@ class HandStarted:
     stakes: Stakes
     deal_id: str
     game_hand_number: int
+    duplicate_copy: int = 0  # 0-based copy of the deal set (0 unless duplicate)
 
 
 @dataclass(frozen=True, slots=True)
@@ -283,6 +285,7 @@ class DuplicateCopyStarted:
     copies_total: int
     deal_set_id: str
     your_seat: int
+    seats: tuple[SeatInfo, ...] = ()  # as in MatchStarted
 
 
 Payload = (

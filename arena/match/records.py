@@ -31,6 +31,7 @@ class HandContext:
     table_stacks: tuple[int, ...]  # by physical seat, before the hand
     rules: Rules
     deal_id: str
+    copy_index: int = 0  # duplicate: which copy of the deal set (0 otherwise)
 
     @property
     def players(self) -> tuple[str, ...]:

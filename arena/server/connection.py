@@ -17,7 +17,7 @@ from typing import Any
 import grpc
 
 from arena.match import messages as m
-from arena.server import convert
+from arena.server import wire
 from arena.server.config import Limits
 from arena.server.errors import Flooding, StreamEnded
 from arena.server.stats import TransportStats
@@ -52,7 +52,7 @@ class Connection:
     """The outbox of one stream (an :class:`~arena.match.messages.Outbox`) and its pumps."""
 
     def __init__(self, *, bot_id: str, session_id: str, batches: bool, limits: Limits,
-                 encoder: convert.Encoder, stats: TransportStats) -> None:
+                 encoder: wire.Encoder, stats: TransportStats) -> None:
         self.bot_id = bot_id
         self.session_id = session_id
         self.batches = batches

@@ -1,8 +1,11 @@
-"""Proto <-> domain converters: the match layer's values to and from the wire contract."""
+"""Proto <-> domain mapping: the match layer's values to and from the wire contract's messages.
+
+How they are serialized (caching, splicing, batching) is in :mod:`arena.server.wire`.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 
 from google.protobuf.timestamp_pb2 import Timestamp
 
@@ -138,9 +141,10 @@ def _match_started(p: m.MatchStarted) -> pb.Event:
         seats=[seat_state(s) for s in p.seats], your_seat=p.your_seat,
         games=[GAMES[g] for g in p.games], game_codes=list(p.games),
         hands_per_game=p.hands_per_game, total_hands=p.total_hands,
-        format=pb.MATCH_FORMAT_CASH, stakes=stakes(p.stakes),
-        starting_stack_chips=p.starting_stack_chips, decision_seconds=p.decision_seconds,
-        time_bank_seconds=p.time_bank_seconds, duplicate_copies=1, rules=dict(p.rules)))
+        format=pb.MATCH_FORMAT_DUPLICATE if p.duplicate_copies > 1 else pb.MATCH_FORMAT_CASH,
+        stakes=stakes(p.stakes), starting_stack_chips=p.starting_stack_chips,
+        decision_seconds=p.decision_seconds, time_bank_seconds=p.time_bank_seconds,
+        duplicate_copies=p.duplicate_copies, rules=dict(p.rules)))
 
 
 def _hand_started(p: m.HandStarted) -> pb.Event:
@@ -148,7 +152,7 @@ def _hand_started(p: m.HandStarted) -> pb.Event:
         hand_number=p.hand_number, game=GAMES[p.game], game_code=p.game,
         button_seat=p.button_seat, your_seat=p.your_seat,
         seats=[seat_state(s) for s in p.seats], stakes=stakes(p.stakes, game=p.game),
-        deal_id=p.deal_id, game_hand_number=p.game_hand_number))
+        deal_id=p.deal_id, game_hand_number=p.game_hand_number, duplicate_copy=p.duplicate_copy))
 
 
 def _payload(payload: m.Payload) -> pb.Event:
@@ -192,7 +196,8 @@ def _payload(payload: m.Payload) -> pb.Event:
     if isinstance(payload, m.DuplicateCopyStarted):
         return pb.Event(duplicate_copy_started=pb.DuplicateCopyStarted(
             copy_index=payload.copy_index, copies_total=payload.copies_total,
-            deal_set_id=payload.deal_set_id, your_seat=payload.your_seat))
+            deal_set_id=payload.deal_set_id, your_seat=payload.your_seat,
+            seats=[seat_state(s) for s in payload.seats]))
     if isinstance(payload, m.GameChanged):
         return pb.Event(game_changed=pb.GameChanged(
             game=GAMES[payload.game], game_code=payload.game,
@@ -219,104 +224,6 @@ def event(notice: m.Notice) -> pb.Event:
     out.server_time.seconds = seconds
     out.server_time.nanos = int((notice.unix_seconds - seconds) * 1e9)
     return out
-
-
-class Encoder:
-    """Serializes outgoing items, reusing what repeats.
-
-    A public event goes to every seat but is encoded once; action records repeat in every
-    later decision request of a hand and are converted once. The caches hold the objects
-    they are keyed by (by identity), so an id is never reused while cached.
-    """
-
-    def __init__(self, cache_size: int = 4096) -> None:
-        self._cache_size = cache_size
-        self._events: dict[int, tuple[m.Notice, bytes, bytes]] = {}  # plain and framed bytes
-        self._records: dict[int, tuple[m.ActionRecord, bytes]] = {}
-        self._stakes: dict[tuple[Stakes, str], pb.Stakes] = {}
-
-    def _event(self, notice: m.Notice) -> tuple[m.Notice, bytes, bytes]:
-        found = self._events.get(id(notice))
-        if found is None:
-            data = pb.DealerMessage(event=event(notice)).SerializeToString()
-            found = (notice, data, _field(_BATCH_MESSAGES_FIELD, data))
-            cache = self._events
-            cache[id(notice)] = found
-            if len(cache) > self._cache_size:
-                del cache[next(iter(cache))]
-        return found
-
-    def _record(self, record: m.ActionRecord) -> bytes:
-        """``DecisionRequest.actions`` entry (field 15) of one record, serialized and framed."""
-        found = self._records.get(id(record))
-        if found is None:
-            found = (record, _field(_ACTIONS_FIELD, action_record(record).SerializeToString()))
-            cache = self._records
-            cache[id(record)] = found
-            if len(cache) > self._cache_size:
-                del cache[next(iter(cache))]
-        return found[1]
-
-    def _stakes_of(self, value: Stakes, game: str) -> pb.Stakes:
-        key = (value, game)
-        found = self._stakes.get(key)
-        if found is None:
-            found = self._stakes[key] = stakes(value, game=game)
-        return found
-
-    def encode(self, item: m.Outgoing | pb.DealerMessage) -> bytes:
-        """The serialized ``DealerMessage`` of one item."""
-        if isinstance(item, m.Notice):
-            return self._event(item)[1]
-        if isinstance(item, m.Prompt):
-            # Fields may come in any order on the wire and repeated ones concatenate, so the
-            # history (the same records in every request of a hand) is spliced in as bytes.
-            head = decision_request(item, with_actions=False, stakes_of=self._stakes_of)
-            history = b"".join([self._record(a) for a in item.actions])
-            return _field(_DECISION_REQUEST_FIELD, head.SerializeToString() + history)
-        if isinstance(item, m.Rejection):
-            return pb.DealerMessage(action_rejected=rejection(item)).SerializeToString()
-        return item.SerializeToString()
-
-    def encode_batch(self, items: Sequence[m.Outgoing | pb.DealerMessage]) -> bytes:
-        """One ``DealerMessage.batch`` of the items (see :func:`batch`)."""
-        parts = [self._event(item)[2] if isinstance(item, m.Notice)
-                 else _field(_BATCH_MESSAGES_FIELD, self.encode(item)) for item in items]
-        return _field(_BATCH_FIELD, b"".join(parts))
-
-
-def batch(encoded: list[bytes]) -> bytes:
-    """A ``DealerMessage`` with ``batch`` holding the given serialized messages.
-
-    Built on the wire format directly: a repeated message field is the concatenation of
-    (tag, length, bytes), so already-serialized messages are reused as they are.
-    """
-    return _field(_BATCH_FIELD, b"".join(_field(_BATCH_MESSAGES_FIELD, d) for d in encoded))
-
-
-def _field(number: int, data: bytes) -> bytes:
-    """A length-delimited field (wire type 2) with its tag."""
-    return _varint(number << 3 | 2) + _varint(len(data)) + data
-
-
-_SMALL_VARINTS = tuple(bytes((v,)) for v in range(0x80))
-_DECISION_REQUEST_FIELD = pb.DealerMessage.DESCRIPTOR.fields_by_name["decision_request"].number
-_ACTIONS_FIELD = pb.DecisionRequest.DESCRIPTOR.fields_by_name["actions"].number
-_BATCH_FIELD = pb.DealerMessage.DESCRIPTOR.fields_by_name["batch"].number
-_BATCH_MESSAGES_FIELD = pb.MessageBatch.DESCRIPTOR.fields_by_name["messages"].number
-
-
-def _varint(value: int) -> bytes:
-    if value < 0x80:
-        return _SMALL_VARINTS[value]
-    if value < 0x4000:
-        return bytes((value & 0x7F | 0x80, value >> 7))
-    out = bytearray()
-    while value > 0x7F:
-        out.append(value & 0x7F | 0x80)
-        value >>= 7
-    out.append(value)
-    return bytes(out)
 
 
 def reply(message: pb.ActionReply, received_at: float,

@@ -12,7 +12,7 @@ import grpc
 from arena import __version__
 from arena.match import messages as m
 from arena.match.lobby import Lobby
-from arena.server import convert
+from arena.server import convert, wire
 from arena.server.auth import TokenBook
 from arena.server.bridge import TrioGuest
 from arena.server.config import Limits
@@ -40,7 +40,7 @@ class DealerService:
         self._lobby = lobby
         self._guest = guest
         self._limits = limits
-        self._encoder = convert.Encoder(cache_size=4096)
+        self._encoder = wire.Encoder(cache_size=4096)
         self.stats = TransportStats()
         self._connections: dict[str, Connection] = {}
         self._accepting = True

@@ -353,9 +353,14 @@ class _MatchFormatEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_MatchForm
     `reset_stacks`); scored in milli-big-blinds per hand.
     """
     MATCH_FORMAT_DUPLICATE: _MatchFormat.ValueType  # 2
-    """Cash-style, with the same deals replayed with seats rotated."""
+    """Cash-style, with the same deals replayed with seats rotated. Each copy
+    of the deals is played as a match of its own (its own `match_id`); the
+    copies share `DuplicateCopyStarted.deal_set_id` and the `deal_id`s.
+    """
     MATCH_FORMAT_TOURNAMENT: _MatchFormat.ValueType  # 3
-    """Freeze-out: no resets, stakes rise by level, placings by elimination."""
+    """Freeze-out: no resets, stakes rise by level, placings by elimination.
+    Not used yet: the dealer has no tournaments and never sends it.
+    """
 
 class MatchFormat(_MatchFormat, metaclass=_MatchFormatEnumTypeWrapper):
     """How a match is scored (RULES.md section 7)."""
@@ -366,9 +371,14 @@ MATCH_FORMAT_CASH: MatchFormat.ValueType  # 1
 `reset_stacks`); scored in milli-big-blinds per hand.
 """
 MATCH_FORMAT_DUPLICATE: MatchFormat.ValueType  # 2
-"""Cash-style, with the same deals replayed with seats rotated."""
+"""Cash-style, with the same deals replayed with seats rotated. Each copy
+of the deals is played as a match of its own (its own `match_id`); the
+copies share `DuplicateCopyStarted.deal_set_id` and the `deal_id`s.
+"""
 MATCH_FORMAT_TOURNAMENT: MatchFormat.ValueType  # 3
-"""Freeze-out: no resets, stakes rise by level, placings by elimination."""
+"""Freeze-out: no resets, stakes rise by level, placings by elimination.
+Not used yet: the dealer has no tournaments and never sends it.
+"""
 Global___MatchFormat: _TypeAlias = MatchFormat  # noqa: Y015
 
 class _PotHalf:
@@ -1366,7 +1376,9 @@ class Event(_message.Message):
     """
     @_builtins.property
     def server_time(self) -> _timestamp_pb2.Timestamp:
-        """The server's clock when the event happened."""
+        """The server's clock when the event happened.
+        Numbers 5-9 are left free for future common fields.
+        """
 
     @_builtins.property
     def match_started(self) -> Global___MatchStarted: ...
@@ -1459,7 +1471,7 @@ class MatchStarted(_message.Message):
     DUPLICATE_COPIES_FIELD_NUMBER: _builtins.int
     RULES_FIELD_NUMBER: _builtins.int
     your_seat: _builtins.int
-    """Your seat (for the first duplicate copy, if duplicate)."""
+    """Your seat in this match (for a duplicate copy: in this copy)."""
     hands_per_game: _builtins.int
     """Hands played in each game before the rotation moves on."""
     total_hands: _builtins.int
@@ -1467,13 +1479,14 @@ class MatchStarted(_message.Message):
     matches); 0 if not fixed in advance (tournaments).
     """
     format: Global___MatchFormat.ValueType
+    """CASH, or DUPLICATE when this match is one copy of a duplicate deal set."""
     starting_stack_chips: _builtins.int
     """Starting stack of every seat."""
     decision_seconds: _builtins.float
     """Time limit per decision and time bank per bot for the match."""
     time_bank_seconds: _builtins.float
     duplicate_copies: _builtins.int
-    """Number of duplicate copies (1 unless format is DUPLICATE)."""
+    """Number of copies of the deal set (1 unless format is DUPLICATE)."""
     @_builtins.property
     def seats(self) -> _containers.RepeatedCompositeFieldContainer[Global___SeatState]:
         """Everyone at the table (name, bot_id and starting stack; the other
@@ -1549,7 +1562,9 @@ class HandStarted(_message.Message):
     your_seat: _builtins.int
     """Your seat in this hand."""
     duplicate_copy: _builtins.int
-    """Duplicate matches: 0-based copy this hand belongs to (0 otherwise)."""
+    """Duplicate matches: 0-based copy of the deal set this hand belongs to
+    (`DuplicateCopyStarted.copy_index`; 0 otherwise).
+    """
     deal_id: _builtins.str
     """Identifies the deal (the shuffled deck). The same deal_id in another
     duplicate copy means the same cards.
@@ -2032,7 +2047,9 @@ class DuplicateCopyStarted(_message.Message):
     """Your seat during this copy."""
     @_builtins.property
     def seats(self) -> _containers.RepeatedCompositeFieldContainer[Global___SeatState]:
-        """The seats for this copy (names moved with the rotation)."""
+        """The seats for this copy (names moved with the rotation), as in
+        `MatchStarted.seats`.
+        """
 
     def __init__(
         self,
@@ -2067,13 +2084,13 @@ class MatchEnded(_message.Message):
     re-created and checked (RULES.md section 1).
     """
     hands_played: _builtins.int
-    """Hands dealt in the match (all copies)."""
+    """Hands dealt in the match (for a duplicate copy: in this copy)."""
     aborted: _builtins.bool
     """True if the match stopped early (e.g. server shutdown)."""
     abort_reason: _builtins.str
     @_builtins.property
     def results(self) -> _containers.RepeatedCompositeFieldContainer[Global___MatchSeatResult]:
-        """Final results, one per seat (per bot for duplicate matches)."""
+        """Final results, one per seat (for a duplicate copy: of this copy)."""
 
     def __init__(
         self,
@@ -2108,7 +2125,7 @@ class MatchSeatResult(_message.Message):
     PLACE_FIELD_NUMBER: _builtins.int
     FINAL_STACK_CHIPS_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
-    """The seat (the first-copy seat for duplicate matches)."""
+    """The seat in this match (for a duplicate copy: in this copy)."""
     name: _builtins.str
     bot_id: _builtins.str
     net_chips: _builtins.int
@@ -2120,7 +2137,9 @@ class MatchSeatResult(_message.Message):
     """
     mbb_per_hand_ci95: _builtins.float
     place: _builtins.int
-    """Tournament: final place, 1 = winner (0 for other formats)."""
+    """Tournament: final place, 1 = winner. Not used yet: there are no
+    tournaments, so it is always 0.
+    """
     final_stack_chips: _builtins.int
     """Chips at the end (tournament) or final stack of the last hand."""
     def __init__(

@@ -180,6 +180,8 @@ def live_league(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveLeague
         out, err = server.communicate(timeout=240)
     finally:
         stop.set()
+        if server.poll() is None:
+            server.kill()
         for proc in bots:
             proc.terminate()
         for proc in bots:
