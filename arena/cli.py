@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from arena.engine.errors import ArenaError
 from arena.engine.rules import Rules
+from arena.league.leaderboard import CSV_TABLES
 
 if TYPE_CHECKING:
     from arena.league.config import LeagueConfig
@@ -49,8 +51,26 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def cmd_bot(args: argparse.Namespace) -> int:
     from arena.server.commands import run_bot
 
-    return run_bot(args.kind, server=args.server, token=args.token, name=args.name,
-                   tls_ca=args.tls_ca, seed=args.seed, reconnect_seconds=args.reconnect_seconds)
+    argv = [args.bot, "--server", args.server, "--token", args.token,
+            "--connect-seconds", str(args.connect_seconds)]
+    for option, value in (("--name", args.name), ("--tls-ca", args.tls_ca), ("--seed", args.seed),
+                          ("--reconnect-seconds", args.reconnect_seconds)):
+        if value is not None:
+            argv += [option, str(value)]
+    return run_bot(argv + (["--verbose"] if args.verbose else []))
+
+
+def cmd_practice(args: argparse.Namespace) -> int:
+    from arena.practice import run_practice
+
+    return run_practice(args.bot, hands=args.hands, games=_csv(args.games),
+                        opponents=_csv(args.opponents) or [], seed=args.seed, out_dir=args.out,
+                        rule_overrides=args.set or [], connect_seconds=args.connect_seconds,
+                        show_worst=args.worst)
+
+
+def _csv(text: str | None) -> list[str] | None:
+    return [part.strip() for part in text.split(",") if part.strip()] if text else None
 
 
 def cmd_league(args: argparse.Namespace) -> int:
@@ -70,7 +90,24 @@ def cmd_league(args: argparse.Namespace) -> int:
 def cmd_leaderboard(args: argparse.Namespace) -> int:
     from arena.league.commands import show_leaderboard
 
-    return show_leaderboard(args.file, fmt=args.format)
+    return show_leaderboard(args.file, fmt=args.format, table=args.table)
+
+
+class _Help(argparse.RawDescriptionHelpFormatter):
+    """Every option's help ends with its default (none for flags, required and unset options)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        if action.default not in (None, False, argparse.SUPPRESS) and not action.required \
+                and action.option_strings:
+            text += f" (default: {action.default})"
+        return text
+
+
+DESCRIPTION = """arena: poker bots play fixed-limit H.O.R.S.E. against each other over gRPC.
+New here? docs/first-bot.md has you playing your own bot in five minutes."""
+EXIT_CODES = """exit codes: 0 done; 1 a check failed (replay mismatch, bot never connected);
+2 bad input (file, option, token); 3 interrupted: run the same command again to resume"""
 
 
 def cmd_web(args: argparse.Namespace) -> int:
@@ -80,42 +117,79 @@ def cmd_web(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="arena", description=__doc__)
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser = argparse.ArgumentParser(prog="arena", description=DESCRIPTION, epilog=EXIT_CODES,
+                                     formatter_class=_Help)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    sim = sub.add_parser("simulate", help="play hands in-process with built-in policies")
-    sim.add_argument("--game", default="horse", choices=("horse", "FT", "FO/8", "FR", "F7S", "F7S/8"))
-    sim.add_argument("--players", type=int, default=6)
-    sim.add_argument("--hands", type=int, default=1000)
-    sim.add_argument("--seed", type=int, default=1)
-    sim.add_argument("--out", default=None, help="directory for hands.phhs")
-    sim.add_argument("--policy", default="random", choices=("random", "call"))
-    sim.add_argument("--set", action="append", metavar="KEY=VALUE", help="override a [rules] key")
+    def command(name: str, text: str) -> argparse.ArgumentParser:
+        return sub.add_parser(name, help=text, description=text, formatter_class=_Help,
+                              epilog=EXIT_CODES)
+
+    rules_help = "override a [rules] key (repeatable), e.g. decision_seconds=5"
+    sim = command("simulate", "play hands in-process with built-in policies")
+    sim.add_argument("--game", default="horse", choices=("horse", "FT", "FO/8", "FR", "F7S", "F7S/8"),
+                     help="the game, or horse for the rotation")
+    sim.add_argument("--players", type=int, default=6, help="seats at the table (2 to 8)")
+    sim.add_argument("--hands", type=int, default=1000, help="hands to play")
+    sim.add_argument("--seed", type=int, default=1, help="match seed: the same seed deals the same cards")
+    sim.add_argument("--out", default=None, help="directory for hands.phhs (none: not written)")
+    sim.add_argument("--policy", default="random", choices=("random", "call"),
+                     help="what every seat plays")
+    sim.add_argument("--set", action="append", metavar="KEY=VALUE", help=rules_help)
     sim.set_defaults(func=cmd_simulate)
 
-    rep = sub.add_parser("replay", help="replay .phh/.phhs files and check their final stacks")
-    rep.add_argument("files", nargs="+")
-    rep.add_argument("--set", action="append", metavar="KEY=VALUE", help="override a [rules] key")
+    rep = command("replay", "replay .phh/.phhs files and check their final stacks")
+    rep.add_argument("files", nargs="+", help="hand histories (.phh, .phhs; match logs are verified "
+                                              "against their revealed seed)")
+    rep.add_argument("--set", action="append", metavar="KEY=VALUE", help=rules_help)
     rep.add_argument("--show", action="store_true", help="print each hand readably")
-    rep.add_argument("--hand", default=None, help="replay only this hand (index or id)")
+    rep.add_argument("--hand", default=None,
+                     help="replay only this hand: its number in the file (1 = first) or its id")
     rep.set_defaults(func=cmd_replay)
 
-    srv = sub.add_parser("serve", help="run the dealer: the matches of a TOML config over gRPC")
+    srv = command("serve", "run the dealer: the matches of a TOML config over gRPC")
     srv.add_argument("--config", required=True, help="match config, e.g. deploy/match.toml")
-    srv.add_argument("--listen", default=None, help="override the config's HOST:PORT")
-    srv.add_argument("--log-dir", default=None, help="override the config's log directory")
+    srv.add_argument("--listen", default=None, help="HOST:PORT, overrides the config's")
+    srv.add_argument("--log-dir", default=None, help="log directory, overrides the config's")
     srv.set_defaults(func=cmd_serve)
 
-    bot = sub.add_parser("bot", help="run an example bot of the Python SDK against a server")
-    bot.add_argument("kind", help="random, call or rules")
+    practice = command("practice", "a practice match of your bot against built-in bots on a local "
+                                   "dealer, then your biggest losing hands")
+    practice.add_argument("--bot", required=True, metavar="BOT",
+                          help="your bot: file.py:function or module:function (run through "
+                               "`arena bot`), or a command that gets --server HOST:PORT --token "
+                               "TOKEN appended (or substituted for {server} and {token})")
+    practice.add_argument("--hands", type=int, default=50, help="hands to play")
+    practice.add_argument("--games", default=None,
+                          help="comma-separated games, e.g. FT,FR (none: the whole H.O.R.S.E. rotation)")
+    practice.add_argument("--opponents", default="rules,call",
+                          help="built-in bots at the table (1 to 7 of rules, call, random)")
+    practice.add_argument("--seed", type=int, default=1,
+                          help="match seed: the same seed deals the same cards")
+    practice.add_argument("--out", default=None,
+                          help="directory for the hand log (none: a new temporary directory)")
+    practice.add_argument("--connect-seconds", type=float, default=60.0,
+                          help="how long to wait for your bot to connect")
+    practice.add_argument("--worst", type=int, default=5, help="losing hands to list")
+    practice.add_argument("--set", action="append", metavar="KEY=VALUE", help=rules_help)
+    practice.set_defaults(func=cmd_practice)
+
+    bot = command("bot", "run a Python bot (an example or your own module:function) against a dealer")
+    bot.add_argument("bot", metavar="BOT", help="random, call, rules, or your function as "
+                                                "module:function or file.py:function")
     bot.add_argument("--server", required=True, help="HOST:PORT of the dealer")
-    bot.add_argument("--token", required=True)
-    bot.add_argument("--name", default=None)
+    bot.add_argument("--token", required=True, help="the bot's token, as in the league or match file")
+    bot.add_argument("--name", default=None, help="display name (none: BOT)")
     bot.add_argument("--tls-ca", default=None, help="PEM root certificate for a TLS server")
-    bot.add_argument("--seed", type=int, default=None)
-    bot.add_argument("--reconnect-seconds", type=float, default=30.0,
-                     help="how long to keep trying to reconnect after losing the server")
+    bot.add_argument("--seed", type=int, default=None, help="seed of the random example bot")
+    bot.add_argument("--connect-seconds", type=float, default=10.0,
+                     help="give up when the dealer cannot be reached at all for this long")
+    bot.add_argument("--reconnect-seconds", type=float, default=None,
+                     help="after losing the dealer, give up after this long (none: keep trying "
+                          "until stopped, e.g. through a league restart)")
+    bot.add_argument("--verbose", action="store_true", help="log connects and rejections")
     bot.set_defaults(func=cmd_bot)
+<<<<<<< HEAD
     league = sub.add_parser("league", help="run a league of connected bots, or show its status")
     league.add_argument("action", choices=("run", "status"))
     league.add_argument("file", help="the league file (TOML)")
@@ -133,8 +207,21 @@ def build_parser() -> argparse.ArgumentParser:
     web.set_defaults(func=cmd_web)
 
     board = sub.add_parser("leaderboard", help="the leaderboard of a league's results store")
+=======
+
+    league = command("league", "run a league of connected bots, or show its status")
+    league.add_argument("action", choices=("run", "status"), help="run (resumable) or status")
+    league.add_argument("file", help="the league file (TOML), see docs/league-file.md")
+    league.add_argument("--listen", default=None, help="HOST:PORT, overrides the file's")
+    league.set_defaults(func=cmd_league)
+
+    board = command("leaderboard", "the leaderboard of a league's results store")
+>>>>>>> main
     board.add_argument("file", help="the league file (TOML)")
-    board.add_argument("--format", default="table", choices=("table", "json", "csv"))
+    board.add_argument("--format", default="table", choices=("table", "json", "csv"),
+                       help="output format")
+    board.add_argument("--table", default="results", choices=(*CSV_TABLES, "faults"),
+                       help="with --format csv: which table")
     board.set_defaults(func=cmd_leaderboard)
     return parser
 
@@ -146,10 +233,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         result: int = args.func(args)
+        sys.stdout.flush()
         return result
     except ArenaError as exc:
         print(f"arena: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # The reader went away (`arena replay --show | head`): stop quietly, as `cat` does.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

@@ -38,6 +38,14 @@ time_bank_seconds = 10.0
 {bots}"""
 
 
+def bot_command(python: str, name: str, kind: str, address: str, token: str) -> list[str]:
+    """One example bot as a process; the random bots are seeded (by their place in ``BOTS``), so
+    the same cards meet the same decisions and every demo prints the same leaderboard."""
+    seed = [n for n, _ in BOTS].index(name) + 1
+    return [python, "-m", "arena.cli", "bot", kind, "--server", address, "--token", token,
+            "--name", name, "--seed", str(seed)]
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -75,8 +83,7 @@ def main() -> int:
             return server.wait() or 1
         for name, kind in BOTS:
             bots_running.append(subprocess.Popen(
-                [python, "-m", "arena.cli", "bot", kind, "--server", address,
-                 "--token", f"demo-token-{name}", "--name", name],
+                bot_command(python, name, kind, address, f"demo-token-{name}"),
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=workdir))
         for line in server.stdout:
             print(line, end="", flush=True)

@@ -183,6 +183,8 @@ class ArenaMetrics:
                                       "Registered bots with their own bot label (admitted) or counted as "
                                       "bot=\"other\" because the cap was reached (refused).", ["state"],
                                       registry=r)
+        self.disconnects = Counter("arena_bot_disconnects", "Connections a bot lost during a hand.",
+                                   ["bot"], registry=r)
         self.connected_bots = Gauge("arena_connected_bots", "Bots connected now.", registry=r)
         self.active_tables = Gauge("arena_active_tables", "Tables dealing now.", registry=r)
         self._refused: set[str] = set()
@@ -196,6 +198,7 @@ class ArenaMetrics:
 
     def _init_bot_series(self, label: str) -> None:
         self.decisions.labels(bot=label)
+        self.disconnects.labels(bot=label)
         for reason in TIMEOUT_REASONS:
             self.timeouts.labels(bot=label, reason=reason.value)
         for reason in INVALID_ACTION_REASONS:
@@ -231,6 +234,9 @@ class ArenaMetrics:
     def invalid_action(self, reason: Reason | str, *, bot: str | None = None) -> None:
         code = _reason(reason, INVALID_ACTION_REASONS)
         self.invalid_actions.labels(bot=self.bot_labels.label(bot), reason=code).inc()
+
+    def disconnected(self, *, bot: str | None = None) -> None:
+        self.disconnects.labels(bot=self.bot_labels.label(bot)).inc()
 
     def bot_connected(self, delta: int = 1) -> None:
         """+1 when a bot connects, -1 when it goes."""

@@ -20,11 +20,10 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from bench.league import _bots_on_ready, _config, _stop
-
 from arena.engine.phh import dumps_hands, load_file
 from arena.league.runner import LeagueRun
 from arena.match.simulate import simulate
+from bench.league import _bots_on_ready, _config, _stop
 
 _READER = """
 import sys, time, urllib.request

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import subprocess
 import sys
 from pathlib import Path
@@ -63,7 +64,7 @@ def test_replay_with_rules_override_and_show(tmp_path: Path) -> None:
                  "--out", str(tmp_path)]) == 0
     out = run("replay", str(tmp_path / "hands.phhs"), "--show", "--hand", "2")
     assert out.returncode == 0, out.stdout
-    assert "-- river" in out.stdout and "pot 1" in out.stdout
+    assert "-- river" in out.stdout and "main pot, whole pot of " in out.stdout
     assert "1 of 1 hands replayed" in out.stdout
 
 
@@ -79,3 +80,69 @@ def test_corrupt_file_is_a_clear_error(tmp_path: Path) -> None:
     out = run("replay", str(path))
     assert out.returncode == 1
     assert "bad.phh: not valid TOML" in out.stdout
+
+
+def test_replay_show_explains_a_hi_lo_split(tmp_path: Path) -> None:
+    """RULES.md §4: hi-lo pots split in halves; --show says who won which half with what."""
+    assert main(["simulate", "--game", "FO/8", "--players", "3", "--hands", "30", "--seed", "4",
+                 "--policy", "call", "--out", str(tmp_path)]) == 0
+    out = run("replay", str(tmp_path / "hands.phhs"), "--show")
+    assert out.returncode == 0, out.stdout + out.stderr
+    blocks = out.stdout.split("\nok   ")
+    split = next(b for b in blocks if "low half" in b and "high half" in b)
+    lines = split.splitlines()
+    assert "Fixed-limit Omaha Hi-Lo 8 or better: " in lines[1] and "[button]" in lines[1]
+    low = next(line for line in lines if "low half" in line)
+    winner = low.split(": ", 1)[1].split(" wins ")[0]
+    shown = next(line for line in lines if line.strip().startswith(winner) and " shows " in line)
+    low_words = low.rsplit(" with ", 1)[1]
+    assert low_words.endswith(" low") and low_words in shown  # e.g. "7-5-3-2-A low"
+    assert next(line for line in lines if line.startswith("  nets: "))
+    assert lines[-1].startswith("  legend: [A♠] a face-down card")
+
+
+def test_hand_out_of_range_is_an_error(tmp_path: Path) -> None:
+    assert main(["simulate", "--players", "2", "--hands", "3", "--seed", "1", "--out", str(tmp_path)]) == 0
+    out = run("replay", str(tmp_path / "hands.phhs"), "--hand", "4")
+    assert out.returncode == 2
+    assert out.stderr.strip() == (f"arena: error: --hand 4: {tmp_path / 'hands.phhs'} has no such hand; "
+                                  "it holds hands 1 to 3")
+    assert run("replay", str(tmp_path / "hands.phhs"), "--hand", "3").returncode == 0
+
+
+def test_a_closed_pipe_is_not_a_traceback(tmp_path: Path) -> None:
+    assert main(["simulate", "--players", "6", "--hands", "400", "--seed", "1", "--out", str(tmp_path)]) == 0
+    proc = subprocess.Popen([sys.executable, "-m", "arena.cli", "replay", str(tmp_path / "hands.phhs"),
+                             "--show"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None
+    proc.stdout.readline()
+    proc.stdout.close()  # as `| head -1` does
+    _, err = proc.communicate(timeout=120)
+    assert b"Traceback" not in err and b"BrokenPipeError" not in err, err
+    assert proc.returncode == 0
+
+
+def test_every_option_has_help_with_its_default() -> None:
+    from arena.cli import build_parser
+
+    parser = build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    for name, sub in commands.choices.items():
+        for action in sub._actions:
+            if isinstance(action, argparse._HelpAction):
+                continue
+            assert action.help, f"arena {name} {action.dest} has no help"
+    text = run("simulate", "--help").stdout
+    assert "hands to play (default: 1000)" in text
+    assert "(default: None)" not in text
+
+
+def test_the_demos_random_bots_are_seeded() -> None:
+    """`make demo` prints the same leaderboard every run: no bot draws from an unseeded RNG."""
+    from arena.demo import BOTS, bot_command
+
+    seeds = []
+    for name, kind in BOTS:
+        command = bot_command("python", name, kind, "127.0.0.1:1", "t" * 12)
+        seeds.append(command[command.index("--seed") + 1])
+    assert len(set(seeds)) == len(BOTS)  # each random bot its own sequence

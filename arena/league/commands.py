@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import logging
 import sys
+<<<<<<< HEAD
 from collections.abc import Callable, Coroutine
 from typing import Any, Protocol, TextIO
 
@@ -11,6 +11,14 @@ from arena.league.config import LeagueConfig, load_league
 from arena.league.leaderboard import render_table, to_csv, to_json
 from arena.league.runner import LeagueRun
 from arena.match.spectator import Spectator
+=======
+from typing import Literal, TextIO
+
+from arena.league.config import load_league
+from arena.league.leaderboard import CsvTable, faults_csv, render_faults, render_table, to_csv, to_json
+from arena.league.runner import LeagueRun
+from arena.server.commands import log_connections
+>>>>>>> main
 
 
 class WebHook(Protocol):
@@ -32,9 +40,13 @@ def run_league(path: str, *, listen: str | None = None, out: TextIO = sys.stdout
         from dataclasses import replace
 
         config = replace(config, listen=listen)
+<<<<<<< HEAD
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
     hook = web(config) if web is not None else None
+=======
+    log_connections()
+>>>>>>> main
     run = LeagueRun(config, out=out)
     try:
         if hook is not None:
@@ -51,11 +63,13 @@ def run_league(path: str, *, listen: str | None = None, out: TextIO = sys.stdout
         complete = run.run(on_ready=ready, spectator=hook.spectator if hook else None,
                            background=hook.serve if hook else None)
         board = run.leaderboard()
-        out.write("\n" + render_table(board) + "\n")
+        out.write("\n" + render_table(board) + "\n" + render_faults(run.faults()))
         for written in run.write_leaderboard_files(board):
             out.write(f"wrote {written}\n")
         out.write(f"hand logs: {config.log_dir}/*.phhs (verify with: arena replay FILE)\n")
         out.write(f"results store: {config.store}\n")
+        for forfeit in run.forfeited:
+            out.write(f"forfeited (bots absent at the start timeout): {forfeit}\n")
         if not complete:
             out.write("league interrupted: run the same command again to resume\n")
         return 0 if complete else 3
@@ -68,26 +82,32 @@ def league_status(path: str, *, out: TextIO = sys.stdout) -> int:
     run = LeagueRun(config, out=out)
     try:
         prepared = run.prepare()
+        voids = sum(len(run.store.void_hands(match_id)) for match_id in prepared.store_ids.values())
         out.write(f"league {config.name!r}: {prepared.progress.done_hands} of "
-                  f"{prepared.progress.total_hands} hands played; "
-                  f"{len(prepared.specs)} of {len(run.schedule)} matches still to play\n")
-        out.write(render_table(run.leaderboard()) + "\n")
+                  f"{prepared.progress.total_hands} hands played, {voids} void (misdeals: every chip "
+                  f"went back; not counted); {len(prepared.specs)} of {len(run.schedule)} matches "
+                  "still to play\n")
+        out.write(render_table(run.leaderboard()) + "\n" + render_faults(run.faults()))
         return 0
     finally:
         run.close()
 
 
-def show_leaderboard(path: str, *, fmt: str, out: TextIO = sys.stdout) -> int:
+def show_leaderboard(path: str, *, fmt: str, table: CsvTable | Literal["faults"] = "results",
+                     out: TextIO = sys.stdout) -> int:
     config = load_league(path)
     run = LeagueRun(config, out=out)
     try:
         board = run.leaderboard()
         if fmt == "json":
-            out.write(to_json(board) + "\n")
+            out.write(to_json(board, faults=run.faults()) + "\n")
         elif fmt == "csv":
-            out.write(to_csv(board))
+            if table == "faults":
+                out.write(faults_csv(run.faults()))
+            else:
+                out.write(to_csv(board, table=table))
         else:
-            out.write(render_table(board) + "\n")
+            out.write(render_table(board) + "\n" + render_faults(run.faults()))
         return 0
     finally:
         run.close()

@@ -10,10 +10,11 @@ from typing import Any
 from arena.engine.errors import ConfigError
 from arena.engine.rules import Rules
 from arena.league.schedule import FORMATS
+from arena.match.spec import AbsentPolicy
 
 _KEYS = {"name", "format", "seats_per_table", "tables", "rounds", "hero", "hands_per_match",
          "duplicate", "tables_at_once", "seed", "listen", "store", "log_dir", "metrics_port",
-         "start_timeout_seconds", "rules", "bots"}
+         "start_timeout_seconds", "absent", "rules", "bots"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +41,7 @@ class LeagueConfig:
     log_dir: Path = Path("league-logs")
     metrics_port: int | None = None
     start_timeout_seconds: float = 30.0
+    absent: AbsentPolicy = AbsentPolicy.WAIT
     rules: Rules = field(default_factory=Rules)
     source_toml: str = ""
 
@@ -94,6 +96,10 @@ def league_from_mapping(data: dict[str, Any], *, base_dir: Path = Path("."), sou
     if not isinstance(rules_table, dict):
         raise ConfigError(f"{where}: [rules] must be a table")
     metrics_port = _typed(data, "metrics_port", int, None, where)
+    absent = _typed(data, "absent", str, "wait", where)
+    if absent not in {p.value for p in AbsentPolicy}:
+        raise ConfigError(f"{where}: 'absent' must be one of "
+                          f"{', '.join(repr(p.value) for p in AbsentPolicy)}, got {absent!r}")
     config = LeagueConfig(
         name=_typed(data, "name", str, "league", where),
         bots=tuple(bots),
@@ -111,9 +117,14 @@ def league_from_mapping(data: dict[str, Any], *, base_dir: Path = Path("."), sou
         log_dir=base_dir / _typed(data, "log_dir", str, "league-logs", where),
         metrics_port=metrics_port,
         start_timeout_seconds=_typed(data, "start_timeout_seconds", float, 30.0, where),
+        absent=AbsentPolicy(absent),
         rules=Rules.from_mapping(rules_table),
         source_toml=source_toml,
     )
+    timeout = config.start_timeout_seconds
+    if not (0 < timeout <= 86_400):  # also refuses NaN
+        raise ConfigError(f"{where}: 'start_timeout_seconds' must be more than 0 and at most 86400, "
+                          f"got {timeout!r}")
     for key in ("hands_per_match", "tables_at_once", "rounds", "tables"):
         if getattr(config, key) <= 0:
             raise ConfigError(f"{where}: '{key}' must be positive")

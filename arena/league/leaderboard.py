@@ -10,8 +10,10 @@ from typing import Any, Literal
 
 from arena.engine.games import VARIANTS
 from arena.league.stats import ALL_GAMES, Z_95, Estimate, Leaderboard
+from arena.storage.records import FaultCounts
 
 CsvTable = Literal["results", "crosstable", "rankings"]
+CSV_TABLES: tuple[CsvTable, ...] = ("results", "crosstable", "rankings")
 JSON_FORMAT_VERSION = 1
 
 
@@ -101,8 +103,50 @@ def to_dict(board: Leaderboard) -> dict[str, Any]:
     }
 
 
-def to_json(board: Leaderboard, *, indent: int | None = 2) -> str:
-    return json.dumps(to_dict(board), indent=indent, allow_nan=False) + "\n"
+def to_json(board: Leaderboard, *, indent: int | None = 2,
+            faults: Sequence[FaultCounts] | None = None) -> str:
+    data = to_dict(board)
+    if faults is not None:
+        data["faults"] = [{"bot": f.bot, "match_id": f.match_id, "hands": f.hands,
+                           "timeouts": f.timeouts, "absent_decisions": f.absent_decisions,
+                           "rejected_replies": f.rejected_replies, "disconnects": f.disconnects}
+                          for f in faults]
+    return json.dumps(_clean(data), indent=indent, allow_nan=False) + "\n"
+
+
+FAULT_HEADERS = ("bot", "match_id", "hands", "timeouts", "absent_decisions", "rejected_replies",
+                 "disconnects")
+
+
+def faults_per_bot(faults: Sequence[FaultCounts]) -> dict[str, tuple[int, int, int, int, int, int]]:
+    """Per bot: (matches, hands, timeouts, absent decisions, rejected replies, disconnects)."""
+    totals: dict[str, list[int]] = {}
+    for f in faults:
+        row = totals.setdefault(f.bot, [0] * 6)
+        for k, value in enumerate((1, f.hands, f.timeouts, f.absent_decisions, f.rejected_replies,
+                                   f.disconnects)):
+            row[k] += value
+    return {bot: (row[0], row[1], row[2], row[3], row[4], row[5]) for bot, row in sorted(totals.items())}
+
+
+def render_faults(faults: Sequence[FaultCounts]) -> str:
+    """Per bot: decisions the dealer made for it and replies it refused, over its completed hands."""
+    rows = [[bot, *(str(v) for v in counts)] for bot, counts in faults_per_bot(faults).items()]
+    if not rows:
+        return ""
+    return ("Faults (in completed hands; per match: arena leaderboard --format csv --table faults)\n"
+            + format_table(["bot", "matches", "hands", "timeouts", "absent", "rejected", "disconnects"],
+                           rows) + "\n")
+
+
+def faults_csv(faults: Sequence[FaultCounts]) -> str:
+    """Per bot and match, with a header row."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(FAULT_HEADERS)
+    writer.writerows((f.bot, f.match_id, f.hands, f.timeouts, f.absent_decisions, f.rejected_replies,
+                      f.disconnects) for f in faults)
+    return out.getvalue()
 
 
 CSV_HEADERS: dict[str, tuple[str, ...]] = {
@@ -115,13 +159,32 @@ CSV_HEADERS: dict[str, tuple[str, ...]] = {
 }
 
 
+ZERO_NOISE = 1e-9  # |x| below this is float noise around 0 (mbb values are far larger)
+
+
+def clean_number(value: float) -> float:
+    """A float for files: rounding noise around zero (``5e-15``) and ``-0.0`` become ``0.0``;
+    every other value is kept exactly."""
+    return 0.0 if abs(value) < ZERO_NOISE else value
+
+
+def _clean(value: Any) -> Any:
+    if isinstance(value, float):
+        return clean_number(value)
+    if isinstance(value, dict):
+        return {k: _clean(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_clean(v) for v in value]
+    return value
+
+
 def _cell(value: object) -> str:
-    """Empty for missing; floats in full precision (repr) so the file parses back exactly."""
+    """Empty for missing; floats without noise around 0, in the shortest form that parses back."""
     if value is None:
         return ""
     if isinstance(value, bool):
         return "true" if value else "false"
-    return repr(value) if isinstance(value, float) else str(value)
+    return repr(clean_number(value)) if isinstance(value, float) else str(value)
 
 
 def to_csv(board: Leaderboard, *, table: CsvTable = "results") -> str:

@@ -21,7 +21,14 @@ from arena.engine import phh
 from arena.engine.errors import ConfigError
 from arena.engine.phh import dumps_hand
 from arena.league.config import LeagueConfig
-from arena.league.leaderboard import render_table, to_csv, to_json
+from arena.league.leaderboard import (
+    CSV_TABLES,
+    faults_csv,
+    render_faults,
+    render_table,
+    to_csv,
+    to_json,
+)
 from arena.league.schedule import ScheduledMatch, build_schedule
 from arena.league.stats import Leaderboard, compute_leaderboard
 from arena.match.messages import Notice
@@ -44,16 +51,21 @@ class Progress:
     played_this_run: int = 0
     started: float = field(default_factory=time.perf_counter)
     net_by_bot: dict[str, int] = field(default_factory=dict)
+    waiting_for: tuple[str, ...] = ()  # bots that matches are waiting for now
+    forfeited: list[str] = field(default_factory=list)  # matches not played (absent = "forfeit")
 
     def line(self) -> str:
         elapsed = max(time.perf_counter() - self.started, 1e-9)
         rate = self.played_this_run / elapsed
         left = self.total_hands - self.done_hands
         eta = f"{left / rate:,.0f} s" if rate > 0 else "?"
-        top = sorted(self.net_by_bot.items(), key=lambda kv: -kv[1])[:4]
-        standings = "  ".join(f"{name} {net:+d}" for name, net in top)
-        return (f"hands {self.done_hands}/{self.total_hands}  {rate:,.1f} hands/s  ETA {eta}"
-                f"  |  {standings}")
+        standings = ", ".join(f"{name} {net:+d}" for name, net in
+                              sorted(self.net_by_bot.items(), key=lambda kv: -kv[1]))
+        text = (f"hands {self.done_hands}/{self.total_hands}, {rate:,.1f} hands/s, ETA {eta}"
+                f" | chips won: {standings or 'none yet'}")
+        if self.waiting_for:
+            text += f" | waiting for: {', '.join(self.waiting_for)}"
+        return text
 
 
 def _now() -> datetime:
@@ -105,7 +117,7 @@ class LeagueSink:
                 phh_text=text, started_at=self._started_at, voided_at=_now()))
         else:
             seats = tuple(st.SeatResult(k, players[k], state.stacks[k] - state.starting_stacks[k],
-                                        state.stacks[k])
+                                        state.stacks[k], *hand.timings.faults(k))
                           for k in range(len(players)))
             self.store.record_hand(st.HandRecord(
                 match_id=self.store_match_id, hand_number=hand.hand_number,
@@ -127,20 +139,31 @@ class LeagueSink:
         players = hand.context.players
         timings = hand.timings
         metrics.hand_played(hand.state.variant.code.value)
-        for total, think in zip(timings.action_seconds, timings.think_seconds, strict=False):
+        seats = timings.action_seats or (None,) * len(timings.action_seconds)
+        for total, think, seat in zip(timings.action_seconds, timings.think_seconds, seats,
+                                      strict=False):
             # The bot reports its think time (-1 when it does not); the rest is the network.
             think_s = think if think >= 0 else 0.0
-            metrics.decision(think_s, max(0.0, total - think_s))
-        for counts, reason in ((timings.timeouts, "timeout"), (timings.absent, "absent")):
-            for seat, count in enumerate(counts):
-                for _ in range(count):
-                    metrics.timeout(reason, bot=players[seat] if seat < len(players) else None)
+            bot = players[seat] if seat is not None and seat < len(players) else None
+            metrics.decision(think_s, max(0.0, total - think_s), bot=bot)
+        for seat, bot in enumerate(players):
+            timeouts, absent, _rejected, disconnects = timings.faults(seat)
+            for _ in range(timeouts):
+                metrics.timeout("timeout", bot=bot)
+            for _ in range(absent):
+                metrics.timeout("absent", bot=bot)
+            for _ in range(disconnects):
+                metrics.disconnected(bot=bot)
 
     def match_finished(self, summary: MatchSummary) -> None:
         self.log.match_finished(summary)
         if self._table_open and self.metrics is not None:
             self.metrics.table_ended()
-        if not summary.aborted:
+        if summary.not_started == "forfeited":  # absent = "forfeit": never dealt, never resumed
+            self.progress.forfeited.append(f"{self.scheduled.match_id} ({', '.join(summary.absent_bots)})")
+            if self.store.get_match(self.store_match_id).status is st.MatchStatus.RUNNING:
+                self.store.abort_match(self.store_match_id)
+        elif not summary.aborted:
             self.on_copy_finished(self.scheduled, summary)
 
 
@@ -171,6 +194,7 @@ class LeagueRun:
             seats_per_table=config.seats_per_table, duplicate=config.duplicate, seed=config.seed,
             tables=config.tables, hero=config.hero, rounds=config.rounds)
         self._copies_left: dict[str, int] = {}
+        self.forfeited: list[str] = []  # "match (absent bots)" of this run, absent = "forfeit"
 
     def close(self) -> None:
         self.store.close()
@@ -245,7 +269,7 @@ class LeagueRun:
                 config.hands_per_match, scheduled.seed, config.start_timeout_seconds,
                 first_hand=next_number - 1, copy_index=scheduled.copy_index,
                 copies_total=scheduled.copies, deal_set_id=scheduled.deal_set,
-                initial_stacks=initial_stacks))
+                initial_stacks=initial_stacks, absent=config.absent))
         self._store_ids = store_ids
         for deal_set, left in list(self._copies_left.items()):
             if left == 0:
@@ -334,8 +358,12 @@ class LeagueRun:
             interactive = self.out.isatty()
             while True:
                 await asyncio.sleep(0.5 if interactive else 5.0)
+                if holder:
+                    prepared.progress.waiting_for = tuple(sorted(
+                        {name for table in holder[0].tables if table.waiting
+                         for name in table.missing_bots()}))
                 line = prepared.progress.line()
-                self.out.write(("\r" + line + "   ") if interactive else line + "\n")
+                self.out.write(("\r" + line + "\x1b[K") if interactive else line + "\n")
                 self.out.flush()
                 if self.metrics is not None and holder:
                     connected = sum(1 for b in config.bots
@@ -368,7 +396,8 @@ class LeagueRun:
                     task.cancel()
                     with contextlib.suppress(asyncio.CancelledError):
                         await task
-            return not result.stopped_early and not any(s.aborted for s in result.summaries)
+            return not result.stopped_early and not any(s.aborted and not s.not_started
+                                                        for s in result.summaries)
 
         try:
             complete = asyncio.run(main())
@@ -376,12 +405,24 @@ class LeagueRun:
             if metrics_server is not None:
                 metrics_server.stop()
         self.out.write("\n" + prepared.progress.line() + "\n")
+        self.forfeited = prepared.progress.forfeited
         return complete
 
     def write_leaderboard_files(self, board: Leaderboard) -> list[Path]:
+        """``leaderboard.json``, ``.txt`` and one CSV per table: ``leaderboard.csv`` (results),
+        ``leaderboard-crosstable.csv``, ``leaderboard-rankings.csv``, ``leaderboard-faults.csv``."""
         base = self.config.log_dir / "leaderboard"
-        paths = [Path(f"{base}.json"), Path(f"{base}.csv"), Path(f"{base}.txt")]
-        paths[0].write_text(to_json(board), encoding="utf-8")
-        paths[1].write_text(to_csv(board), encoding="utf-8")
-        paths[2].write_text(render_table(board), encoding="utf-8")
-        return paths
+        faults = self.faults()
+        written = {Path(f"{base}.json"): to_json(board, faults=faults),
+                   Path(f"{base}.txt"): render_table(board) + "\n" + render_faults(faults)}
+        for table in CSV_TABLES:
+            name = f"{base}.csv" if table == "results" else f"{base}-{table}.csv"
+            written[Path(name)] = to_csv(board, table=table)
+        written[Path(f"{base}-faults.csv")] = faults_csv(faults)
+        for path, text in written.items():
+            path.write_text(text, encoding="utf-8")
+        return list(written)
+
+    def faults(self) -> list[st.FaultCounts]:
+        """Per bot and match: timeouts, absent decisions, rejected replies, disconnects."""
+        return self.store.fault_counts(self._league().league_id)

@@ -15,11 +15,11 @@ from arena.engine import events as ev
 from arena.engine.actions import ActionKind, LegalActions
 from arena.engine.cards import Card
 from arena.engine.pots import build_pots
+from arena.engine.shown import shown_value
 from arena.engine.state import HandState
 from arena.match import messages as m
 from arena.match.clock import DecisionClock
 from arena.match.records import HandContext
-from arena.match.showdown import shown_value
 
 _POST_KINDS = {
     "ante": m.RecordKind.POST_ANTE,

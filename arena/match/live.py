@@ -28,6 +28,7 @@ from arena.engine.rules import Rules
 from arena.engine.state import HandState
 from arena.match import messages as m
 from arena.match.clock import DecisionClock
+from arena.match.explain import explained
 from arena.match.feed import FeedItem, HandFeed, Private
 from arena.match.lobby import Lobby, Presence, SeatRef
 from arena.match.records import (
@@ -39,7 +40,7 @@ from arena.match.records import (
     TableStats,
 )
 from arena.match.rotation import engine_order, game_for_hand, next_button
-from arena.match.spec import MatchSpec
+from arena.match.spec import AbsentPolicy, MatchSpec
 
 log = logging.getLogger("arena.match")
 
@@ -53,10 +54,20 @@ class _HandRun:
     action_seconds: list[float] = field(default_factory=list)
     think_seconds: list[float] = field(default_factory=list)
     wire_seconds: list[float] = field(default_factory=list)
+    action_seats: list[int] = field(default_factory=list)  # engine seat of each answered decision
     timeouts: list[int] = field(default_factory=list)
     absent: list[int] = field(default_factory=list)
+    rejected: list[int] = field(default_factory=list)
+    disconnects: list[int] = field(default_factory=list)
     decisions: int = 0
     trigger: float | None = None
+
+
+class _NotStarted(Exception):
+    def __init__(self, kind: str, absent: list[str]) -> None:
+        super().__init__(kind)
+        self.kind = kind
+        self.absent = tuple(absent)
 
 
 class LiveTable:
@@ -80,6 +91,7 @@ class LiveTable:
             presence.listeners.append(self._presence_changed)
             self._presences.append(presence)
         self._changed = trio.Event()
+        self._connected = [p.is_connected for p in self._presences]
         self._stacks = (list(spec.initial_stacks) if spec.initial_stacks is not None
                         else [spec.rules.starting_stack] * n)
         self._net = [0] * n
@@ -90,6 +102,7 @@ class LiveTable:
         self._hands_played = 0
         self._button_draw: tuple[tuple[int, Card], ...] = ()
         self.summary: MatchSummary | None = None
+        self.waiting = False  # True while it waits for its bots before the first hand
 
     @property
     def seat_count(self) -> int:
@@ -97,6 +110,13 @@ class LiveTable:
 
     def _presence_changed(self) -> None:
         self._changed.set()
+        run = self._hand
+        for seat, presence in enumerate(self._presences):
+            connected = presence.is_connected
+            if self._connected[seat] and not connected and run is not None \
+                    and seat in run.ctx.order:
+                run.disconnects[run.ctx.order.index(seat)] += 1
+            self._connected[seat] = connected
 
     # ------------------------------------------------------------------ running
 
@@ -105,19 +125,29 @@ class LiveTable:
         """Play the match; on cancellation void the running hand and end the match aborted."""
         task_status.started()
         reason = "the server is shutting down"
+        not_started: _NotStarted | None = None
         try:
             await self._play()
             reason = ""
+        except _NotStarted as exc:
+            not_started = exc
         except Exception as exc:  # a dealer bug ends this match only, never the others
             log.exception("match %s failed", self.spec.match_id)
             reason = f"dealer error: {type(exc).__name__}: {exc}"
         finally:
-            summary = self._end(reason)
+            summary = (self._end(reason) if not_started is None
+                       else self._end_unstarted(not_started))
         return summary
 
     async def _play(self) -> None:
         spec = self.spec
-        await self._wait_for_seats()
+        missing = await self._wait_for_seats()
+        if missing and spec.absent is not AbsentPolicy.CHECK_FOLD:
+            raise _NotStarted("postponed" if spec.absent is AbsentPolicy.WAIT else "forfeited",
+                              missing)
+        if missing:
+            log.info("match %s: dealing without %s (absent = check_fold)", spec.match_id,
+                     ", ".join(missing))
         self._publish_each(self._match_started, hand_id="")
         if spec.copies_total > 1:
             self._publish_each(lambda p: m.DuplicateCopyStarted(
@@ -146,11 +176,26 @@ class LiveTable:
                 previous = game
             await self._play_hand(index, game, button, in_play)
 
-    async def _wait_for_seats(self) -> None:
-        with trio.move_on_after(self.spec.start_timeout_seconds):
-            while not all(p.is_connected for p in self._presences):
-                self._changed = trio.Event()
-                await self._changed.wait()
+    def missing_bots(self) -> list[str]:
+        """Names of this match's bots that are not connected now."""
+        return [seat.name for seat, presence in zip(self.spec.seats, self._presences, strict=True)
+                if not presence.is_connected]
+
+    async def _wait_for_seats(self) -> list[str]:
+        """Wait up to the start timeout for every bot; the names still missing then."""
+        missing = self.missing_bots()
+        if missing:
+            log.info("match %s: waiting up to %g s for %s", self.spec.match_id,
+                     self.spec.start_timeout_seconds, ", ".join(missing))
+        self.waiting = True
+        try:
+            with trio.move_on_after(self.spec.start_timeout_seconds):
+                while not all(p.is_connected for p in self._presences):
+                    self._changed = trio.Event()
+                    await self._changed.wait()
+        finally:
+            self.waiting = False
+        return self.missing_bots()
 
     def _draw_button(self, eligible: list[int]) -> int:
         """RULES.md §2: the highest card of a one-card draw gets the button (suits break ties)."""
@@ -178,7 +223,8 @@ class LiveTable:
             copy_index=spec.copy_index)
         feed = HandFeed(state, ctx, lambda p: self._presences[p].is_connected)
         n = state.seat_count
-        run = _HandRun(index, state, feed, ctx, timeouts=[0] * n, absent=[0] * n)
+        run = _HandRun(index, state, feed, ctx, timeouts=[0] * n, absent=[0] * n,
+                       rejected=[0] * n, disconnects=[0] * n)
         self._hand = run
         if self.sink is not None:
             self.sink.hand_started(spec.match_id, index + 1)
@@ -239,8 +285,10 @@ class LiveTable:
         except ArenaError as exc:
             now = trio.current_time()
             self.stats.rejected += 1
-            presence.deliver(m.Rejection(reply.decision_id, exc, reply, True,
-                                         clock.total_left(now)))
+            run.rejected[engine_seat] += 1
+            legal = state.legal_actions() if not state.is_over else None
+            presence.deliver(m.Rejection(reply.decision_id, explained(exc, legal, run.ctx.order),
+                                         reply, True, clock.total_left(now)))
             return False
         now = trio.current_time()
         seat = run.ctx.order[engine_seat]
@@ -249,6 +297,7 @@ class LiveTable:
         self.stats.answered += 1
         self.stats.answer_seconds.append(elapsed)
         run.action_seconds.append(round(elapsed, 4))
+        run.action_seats.append(engine_seat)
         run.think_seconds.append(round(reply.think_seconds, 4)
                                  if reply.think_seconds is not None else -1.0)
         run.wire_seconds.append(round(reply.wire_seconds, 4)
@@ -288,15 +337,39 @@ class LiveTable:
         summary = MatchSummary(spec.match_id, spec.seed, self._hands_played, results,
                                bool(reason), reason, self._button_draw, self.stats)
         self.summary = summary
-        for seat, presence in enumerate(self._presences):
-            if self._presence_changed in presence.listeners:
-                presence.listeners.remove(self._presence_changed)
-            ref = SeatRef(spec.match_id, seat)
-            if ref in presence.seats:
-                presence.seats.remove(ref)
+        self._release_seats()
         if self.sink is not None:
             self.sink.match_finished(summary)
         return summary
+
+    def _end_unstarted(self, why: _NotStarted) -> MatchSummary:
+        """No hand was dealt (and the bots were told nothing): postponed or forfeited."""
+        spec = self.spec
+        names = ", ".join(why.absent)
+        reason = (f"postponed: {names} not connected after {spec.start_timeout_seconds:g} s"
+                  if why.kind == "postponed" else f"forfeited: {names} not connected after "
+                                                  f"{spec.start_timeout_seconds:g} s")
+        log.info("match %s %s", spec.match_id, reason)
+        results = tuple(self._seat_result(p) for p in range(self.seat_count))
+        summary = MatchSummary(spec.match_id, spec.seed, 0, results, True, reason, (), self.stats,
+                               not_started=why.kind, absent_bots=why.absent)
+        self.summary = summary
+        self._release_seats()
+        if self.sink is not None and not summary.postponed:  # a postponed match comes back
+            self.sink.match_finished(summary)
+        return summary
+
+    def _release_seats(self) -> None:
+        for seat, presence in enumerate(self._presences):
+            if self._presence_changed in presence.listeners:
+                presence.listeners.remove(self._presence_changed)
+            ref = SeatRef(self.spec.match_id, seat)
+            if ref in presence.seats:
+                presence.seats.remove(ref)
+
+    def again(self) -> LiveTable:
+        """A fresh table for the same match and sink (after a postponement)."""
+        return LiveTable(self.spec, self._lobby, sink=self.sink)
 
     def _seat_result(self, seat: int) -> m.MatchSeatResult:
         nets = self._hand_nets[seat]
@@ -312,7 +385,8 @@ class LiveTable:
         timings = DecisionTimings(
             action_seconds=tuple(run.action_seconds), wire_seconds=tuple(run.wire_seconds),
             think_seconds=tuple(run.think_seconds), timeouts=tuple(run.timeouts),
-            absent=tuple(run.absent))
+            absent=tuple(run.absent), action_seats=tuple(run.action_seats),
+            rejected=tuple(run.rejected), disconnects=tuple(run.disconnects))
         return PlayedHand(run.ctx, run.state, timings, void_reason)
 
     # ------------------------------------------------------------------ telling the seats

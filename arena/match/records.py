@@ -48,6 +48,17 @@ class DecisionTimings:
     think_seconds: tuple[float, ...]  # think time the bot reported (-1 when it did not)
     timeouts: tuple[int, ...]  # automatic actions after the deadline, per engine seat
     absent: tuple[int, ...]  # automatic actions for a disconnected seat, per engine seat
+    action_seats: tuple[int, ...] = ()  # the engine seat of each answered decision
+    rejected: tuple[int, ...] = ()  # replies refused as invalid, per engine seat
+    disconnects: tuple[int, ...] = ()  # connections lost during the hand, per engine seat
+
+    def faults(self, engine_seat: int) -> tuple[int, int, int, int]:
+        """(timeouts, absent decisions, rejected replies, disconnects) of one engine seat."""
+
+        def at(counts: tuple[int, ...]) -> int:
+            return counts[engine_seat] if engine_seat < len(counts) else 0
+
+        return at(self.timeouts), at(self.absent), at(self.rejected), at(self.disconnects)
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +103,8 @@ def phh_fields(hand: PlayedHand) -> dict[str, Any]:
         "_think_seconds": list(timings.think_seconds),
         "_timeouts": list(timings.timeouts),
         "_absent": list(timings.absent),
+        "_rejected": list(timings.rejected),
+        "_disconnects": list(timings.disconnects),
     }
     if hand.voided:
         extra["_voided"] = True
@@ -150,6 +163,14 @@ class MatchSummary:
     abort_reason: str
     button_draw: tuple[tuple[int, Card], ...]  # (seat, card) of the first-button draw
     stats: TableStats
+    # Not started because bots were missing at the start timeout: "postponed" (it will be
+    # dealt later) or "forfeited"; ``absent_bots`` names them. No hand was dealt.
+    not_started: str = ""
+    absent_bots: tuple[str, ...] = ()
+
+    @property
+    def postponed(self) -> bool:
+        return self.not_started == "postponed"
 
 
 class MatchSink(Protocol):

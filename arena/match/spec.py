@@ -6,8 +6,17 @@ Read by the server's config, the league runner and the live table alike; no trio
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from arena.engine.rules import Rules
+
+
+class AbsentPolicy(StrEnum):
+    """What a match does when its bots are not all connected by the start timeout."""
+
+    WAIT = "wait"  # postpone: deal nothing, let other matches play, try again later
+    FORFEIT = "forfeit"  # do not play it: the match ends with no hands, naming who was absent
+    CHECK_FOLD = "check_fold"  # deal anyway: absent seats check or fold (RULES.md §5)
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,3 +38,4 @@ class MatchSpec:
     copies_total: int = 1
     deal_set_id: str = ""  # duplicate copies share it (and the seed)
     initial_stacks: tuple[int, ...] | None = None  # resume with carried stacks (per seat)
+    absent: AbsentPolicy = AbsentPolicy.CHECK_FOLD  # when bots are missing at the start

@@ -74,6 +74,7 @@ class DealerServer:
         self._finished: asyncio.Future[None] | None = None
         self._stop_requested = False
         self.port = 0
+        self.postponements = 0  # matches put back because their bots were not all connected
 
     async def start(self) -> int:
         """Bind, start gRPC and the trio tables; returns the bound port."""
@@ -117,13 +118,21 @@ class DealerServer:
         limit = self._max_tables_at_once or max(1, len(self.tables))
         limiter = trio.CapacityLimiter(limit)
 
-        async def run_one(table: LiveTable) -> None:
-            async with limiter:
-                await table.run()
+        async def run_one(index: int) -> None:
+            while True:
+                async with limiter:
+                    summary = await self.tables[index].run()
+                if not summary.postponed:
+                    return
+                # Bots missing (absent = "wait"): give the slot to the matches queued behind
+                # this one (the limiter is FIFO), then deal this match when its turn comes again.
+                self.postponements += 1
+                self.tables[index] = self.tables[index].again()
+                await trio.lowlevel.checkpoint()
 
         async with trio.open_nursery() as nursery:
-            for table in self.tables:  # in schedule order: the limiter is first come, first served
-                nursery.start_soon(run_one, table)
+            for index in range(len(self.tables)):  # in schedule order: first come, first served
+                nursery.start_soon(run_one, index)
                 await trio.lowlevel.checkpoint()
 
     def stop(self) -> None:

@@ -16,11 +16,19 @@ from arena.server.config import load_config
 SDK_DIR = Path(__file__).resolve().parents[2] / "bots" / "python"
 
 
+def log_connections() -> None:
+    """Warnings from everywhere; connects, disconnects, refused streams and waits for bots too,
+    each line with its time (stderr)."""
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
+                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    for name in ("arena.server", "arena.match"):
+        logging.getLogger(name).setLevel(logging.INFO)
+
+
 def run_serve(config_path: str, *, listen: str | None = None, log_dir: str | None = None,
               out: TextIO = sys.stdout) -> int:
     config = load_config(config_path, listen=listen, log_dir=log_dir)
-    logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
-                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    log_connections()
     host = config.listen.rsplit(":", 1)[0]
 
     def ready(port: int) -> None:
@@ -63,14 +71,8 @@ def load_sdk() -> Any:
         return importlib.import_module("arena_bot.cli")
 
 
-def run_bot(kind: str, *, server: str, token: str, name: str | None, tls_ca: str | None,
-            seed: int | None, reconnect_seconds: float) -> int:
+def run_bot(argv: list[str]) -> int:
+    """`arena bot ...` is the SDK's own command line (``arena-bot``), run in this process."""
     sdk = load_sdk()
-    logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
-                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
-    code: int = sdk.main([kind, "--server", server, "--token", token,
-                          *(["--name", name] if name else []),
-                          *(["--tls-ca", tls_ca] if tls_ca else []),
-                          *(["--seed", str(seed)] if seed is not None else []),
-                          "--reconnect-seconds", str(reconnect_seconds)])
+    code: int = sdk.main(argv)
     return code

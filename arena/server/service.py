@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
 import time
 from typing import Any
@@ -21,11 +22,24 @@ from arena.server.errors import BadHandshake, Replaced, ShuttingDown, StreamEnde
 from arena.server.stats import TransportStats
 from arena.v1 import arena_pb2 as pb
 
+log = logging.getLogger("arena.server")
+
 SERVICE_NAME = "arena.v1.Dealer"
 PROTOCOL_VERSION = 1
 MIN_PROTOCOL_VERSION = 1
 
 Context = grpc.aio.ServicerContext[Any, Any]
+
+
+_FALLBACK_WHY = {pb.FALLBACK_AFTER_REJECTION: "after a rejected reply",
+                 pb.FALLBACK_AFTER_EXCEPTION: "the bot's code failed"}
+
+
+def _peer(context: Context) -> str:
+    try:
+        return str(context.peer())
+    except Exception:  # a peer address is for the log only
+        return "unknown peer"
 
 
 def _passthrough(data: bytes) -> bytes:
@@ -73,6 +87,7 @@ class DealerService:
                 raise ShuttingDown("the server is shutting down")
             hello = await self._hello(context)
         except StreamEnded as exc:
+            log.info("refused a stream from %s: %s: %s", _peer(context), exc.code.name, exc.message)
             await context.abort(exc.code, exc.message)
             return
         if hello is None:
@@ -92,12 +107,17 @@ class DealerService:
                    for s in self._lobby.seats_of(bot.bot_id)],
             server_time=convert.timestamp(time.time()))))
         self._guest.call_soon(self._lobby.attach, bot.bot_id, conn)
+        log.info("bot %s connected from %s (%s)", bot.name, _peer(context),
+                 hello.bot_name or "no name given")
+        error: StreamEnded | None = None
         try:
             error = await conn.serve(context, self._on_message)
         finally:
             self._guest.call_soon(self._lobby.detach, bot.bot_id, conn)
             if self._connections.get(bot.bot_id) is conn:
                 del self._connections[bot.bot_id]
+            log.info("bot %s disconnected (%s)", bot.name,
+                     "OK" if error is None else f"{error.code.name}: {error.message}")
         self.stats.ended[error.code.name if error is not None else "OK"] += 1
         if error is not None:
             await context.abort(error.code, error.message)
@@ -125,6 +145,11 @@ class DealerService:
             now = time.perf_counter()
             reply = convert.reply(message.action_reply, now,
                                   conn.wire_seconds(message.action_reply.decision_id, now))
+            fallback = message.action_reply.fallback
+            if fallback != pb.FALLBACK_UNSPECIFIED:
+                log.info("bot %s: decision %s answered by its SDK's check/fold fallback (%s)",
+                         conn.bot_id, message.action_reply.decision_id,
+                         _FALLBACK_WHY.get(fallback, "unknown reason"))
             if not self._inbox:  # one hop into trio per loop iteration, however many replies
                 asyncio.get_running_loop().call_soon(self._hand_over)
             self._inbox.append((conn.bot_id, reply))

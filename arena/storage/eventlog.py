@@ -8,6 +8,7 @@ a fifth of its throughput.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from arena.engine.cards import format_card
@@ -21,6 +22,8 @@ def _plain(value: Any, *, cards: bool = False) -> Any:
         return format_card(value) if cards and 0 <= value < 52 else value
     if isinstance(value, tuple | list):
         return [_plain(v, cards=cards) for v in value]
+    if isinstance(value, Mapping):  # the rules of MatchStarted: each value is a JSON text
+        return {str(k): _json_text(v) for k, v in value.items()}
     fields = _FIELDS.get(type(value))
     if fields is None:
         slots = getattr(type(value), "__slots__", None)
@@ -32,6 +35,16 @@ def _plain(value: Any, *, cards: bool = False) -> Any:
 
 
 _FIELDS: dict[type, tuple[tuple[str, bool], ...]] = {}
+
+
+def _json_text(value: Any) -> Any:
+    """A mapping's value as data: JSON texts (``"20"``, ``'["FT"]'``) decoded, others as they are."""
+    if isinstance(value, str):
+        try:
+            return json.loads(value)
+        except ValueError:
+            return value
+    return _plain(value)
 
 
 def notice_json(notice: Notice) -> str:

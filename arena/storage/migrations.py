@@ -87,6 +87,14 @@ MIGRATIONS: tuple[Migration, ...] = (
         "UPDATE hands SET void_reason = 'unknown' WHERE status = 'void'",
         "CREATE INDEX hand_seats_by_bot ON hand_seats(bot_id)",
     )),
+    Migration(3, "faults per seat and hand: timeouts, absent decisions, rejected replies, disconnects", (
+        "ALTER TABLE hand_seats ADD COLUMN timeouts INTEGER NOT NULL DEFAULT 0 CHECK (timeouts >= 0)",
+        "ALTER TABLE hand_seats ADD COLUMN absent_decisions INTEGER NOT NULL DEFAULT 0 "
+        "CHECK (absent_decisions >= 0)",
+        "ALTER TABLE hand_seats ADD COLUMN rejected_replies INTEGER NOT NULL DEFAULT 0 "
+        "CHECK (rejected_replies >= 0)",
+        "ALTER TABLE hand_seats ADD COLUMN disconnects INTEGER NOT NULL DEFAULT 0 CHECK (disconnects >= 0)",
+    )),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

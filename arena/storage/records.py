@@ -71,6 +71,23 @@ class SeatResult:
     bot: str
     net_chips: int
     final_stack_chips: int
+    timeouts: int = 0  # automatic actions after the deadline
+    absent_decisions: int = 0  # automatic actions while disconnected
+    rejected_replies: int = 0  # invalid replies refused
+    disconnects: int = 0  # connections lost during the hand
+
+
+@dataclass(frozen=True, slots=True)
+class FaultCounts:
+    """A bot's faults in one match (summed over its completed hands)."""
+
+    bot: str
+    match_id: int
+    hands: int
+    timeouts: int
+    absent_decisions: int
+    rejected_replies: int
+    disconnects: int
 
 
 @dataclass(frozen=True, slots=True)

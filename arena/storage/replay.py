@@ -6,71 +6,45 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TextIO
 
-from arena.engine.cards import pretty_card
-from arena.engine.errors import ArenaError
-from arena.engine.events import (
-    ActionTaken,
-    BoardDealt,
-    ForcedBetPosted,
-    HandShown,
-    HoleCardsDealt,
-    PotAwarded,
-    UncalledBetReturned,
-)
+from arena.engine.errors import ArenaError, ConfigError
 from arena.engine.phh import PhhHand, iter_replays, load_file
 from arena.engine.rules import Rules
 from arena.engine.state import HandState
 from arena.storage.matchlog import match_seed_for
+from arena.storage.show import describe
 from arena.storage.verify import verify_hand
 
 
-def _select(hands: list[PhhHand], hand_id: str | None) -> list[PhhHand]:
+class UsageError(ConfigError):
+    """A command-line value that cannot be used (the CLI prints it and exits 2)."""
+
+
+def _select(path: str, hands: list[PhhHand], hand_id: str | None) -> list[PhhHand]:
+    """All hands, or the one named by ``--hand``: its number in the file (1 = first) or its id."""
     if hand_id is None:
         return hands
-    chosen = [h for h in hands if str(h.fields.get("_hand_id", h.fields.get("_hand", ""))) == hand_id
+    chosen = [h for h in hands if str(h.fields.get("_hand_id", "")) == hand_id
               or h.name.endswith(f"[{hand_id}]")]
+    if not chosen:
+        ids = [str(h.fields["_hand_id"]) for h in hands[:2] if "_hand_id" in h.fields]
+        example = f" or an id such as {ids[0]!r}" if ids else ""
+        raise UsageError(f"--hand {hand_id}: {path} has no such hand; it holds hands 1 to "
+                         f"{len(hands)}{example}" if hands else f"--hand {hand_id}: {path} is empty")
     return chosen
 
 
-def describe(state: HandState, players: Sequence[str]) -> list[str]:
-    """The hand for people: cards with suit symbols, actions by street, pots and winners."""
-    lines: list[str] = []
-    street = -1
-    names = list(players)
-    for event in state.events:
-        if isinstance(event, HoleCardsDealt | BoardDealt | ActionTaken) and event.street != street:
-            street = event.street
-            lines.append(f"  -- {state.variant.streets[street].name}")
-        if isinstance(event, ForcedBetPosted):
-            lines.append(f"    {names[event.seat]} posts {event.kind} {event.amount_chips}")
-        elif isinstance(event, UncalledBetReturned):
-            lines.append(f"    {event.amount_chips} uncalled returned to {names[event.seat]}")
-        elif isinstance(event, HoleCardsDealt):
-            cards = " ".join(pretty_card(c) if up else f"[{pretty_card(c)}]"
-                             for c, up in zip(event.cards, event.is_up, strict=True))
-            lines.append(f"    {names[event.seat]} dealt {cards}")
-        elif isinstance(event, BoardDealt):
-            label = "common card" if event.is_stud_common_card else "board"
-            lines.append(f"    {label}: {' '.join(pretty_card(c) for c in event.cards)}")
-        elif isinstance(event, ActionTaken):
-            amount = f" to {event.to_chips}" if event.kind.value in ("raise", "call", "bring_in") else ""
-            flags = " (all in)" if event.is_all_in else ""
-            flags += " (automatic)" if event.is_automatic else ""
-            lines.append(f"    {names[event.seat]} {event.kind.value}{amount}{flags}")
-        elif isinstance(event, HandShown):
-            lines.append(f"    {names[event.seat]} shows {' '.join(pretty_card(c) for c in event.cards)}")
-        elif isinstance(event, PotAwarded):
-            won = ", ".join(f"{names[w]} {a}"
-                            for w, a in zip(event.winners, event.amounts_chips, strict=True))
-            lines.append(f"  pot {event.pot_index + 1} ({event.share.value}, {event.amount_chips}): {won}")
-    return lines
+def _seed_file_for(path: Path) -> Path:
+    """A match's voided hands (``X.void.phhs``) are dealt from the seed beside ``X.phhs``."""
+    name = path.name
+    return path.with_name(name.removesuffix(".void.phhs") + ".phhs") if name.endswith(".void.phhs") \
+        else path
 
 
 def _checked(path: str, hands: list[PhhHand], rules: Rules,
              out: TextIO) -> Iterator[tuple[PhhHand, HandState | None, str | None]]:
     """Arena match logs whose seed has been revealed are re-dealt and verified card by card;
     other hand histories are replayed from the cards they list."""
-    seed = match_seed_for(Path(path))
+    seed = match_seed_for(_seed_file_for(Path(path)))
     if seed is None:
         yield from iter_replays(hands, rules)
         return
@@ -82,17 +56,33 @@ def _checked(path: str, hands: list[PhhHand], rules: Rules,
 
 def replay_paths(paths: Sequence[str], *, rules: Rules, show: bool, hand_id: str | None,
                  out: TextIO) -> int:
-    failures = 0
-    replayed = 0
+    failures = replayed = voids = 0
+    selected: list[tuple[str, list[PhhHand]]] = []
     for path in paths:
         try:
-            hands = _select(load_file(path), hand_id)
-            checked = list(_checked(path, hands, rules, out))
+            selected.append((path, _select(path, load_file(path), hand_id)))
+        except UsageError:
+            raise
         except (OSError, ArenaError) as exc:
+            out.write(f"FAIL {path}: {exc}\n")
+            failures += 1
+    for path, hands in selected:
+        try:
+            checked = list(_checked(path, hands, rules, out))
+        except ArenaError as exc:
             out.write(f"FAIL {path}: {exc}\n")
             failures += 1
             continue
         for hand, state, error in checked:
+            if hand.fields.get("_voided"):
+                voids += 1
+                reason = hand.fields.get("_void_reason", "voided")
+                out.write(f"void {hand.name}: {hand.fields.get('variant', '?')} voided ({reason}); "
+                          "every chip went back\n")
+                if error is not None and "ends before the hand does" not in error:
+                    failures += 1
+                    out.write(f"FAIL {error}\n")
+                continue
             replayed += 1
             if error is not None:
                 failures += 1
@@ -102,8 +92,9 @@ def replay_paths(paths: Sequence[str], *, rules: Rules, show: bool, hand_id: str
             out.write(f"ok   {hand.name}: {hand.fields['variant']} final stacks {state.stacks}\n")
             if show:
                 players = hand.fields.get("players") or [f"p{i + 1}" for i in range(state.seat_count)]
-                for line in describe(state, players):
+                for line in describe(state, players, hand.fields):
                     out.write(line + "\n")
-    out.write(f"{replayed - failures} of {replayed} hands replayed to their logged stacks\n"
-              if failures == 0 else f"{failures} problem(s) in {replayed} hands\n")
+    void_note = f"; {voids} void hand(s) (misdeals: no result)" if voids else ""
+    out.write(f"{replayed - failures} of {replayed} hands replayed to their logged stacks{void_note}\n"
+              if failures == 0 else f"{failures} problem(s) in {replayed} hands{void_note}\n")
     return 1 if failures else 0

@@ -22,6 +22,7 @@ from arena.storage.errors import (
 from arena.storage.migrations import LATEST_VERSION, MIGRATIONS, Migration
 from arena.storage.records import (
     Bot,
+    FaultCounts,
     HandRecord,
     HandStatus,
     League,
@@ -36,8 +37,9 @@ from arena.storage.sqlite import SqliteStore, apply_migrations
 from arena.storage.tokens import hash_token, verify_token
 
 __all__ = [
-    "LATEST_VERSION", "MIGRATIONS", "AlreadyExists", "Bot", "CorruptStore", "HandConflict", "HandRecord",
-    "HandStatus", "InvalidRecord", "League", "Match", "MatchFormat", "MatchStatus", "Migration", "NotFound",
+    "LATEST_VERSION", "MIGRATIONS", "AlreadyExists", "Bot", "CorruptStore", "FaultCounts", "HandConflict",
+    "HandRecord", "HandStatus", "InvalidRecord", "League", "Match", "MatchFormat", "MatchStatus", "Migration",
+    "NotFound",
     "ResultRow", "ResultsStore", "SchemaTooNew", "SeatResult", "SqliteStore", "StoreError", "VoidHand",
     "apply_migrations", "hash_token", "verify_token",
 ]
@@ -84,6 +86,8 @@ class ResultsStore(Protocol):
     def void_hands(self, match_id: int) -> list[VoidHand]: ...
 
     def next_hand_number(self, match_id: int, *, copy_index: int | None = None) -> int: ...
+
+    def fault_counts(self, league_id: int) -> list[FaultCounts]: ...
 
     def iter_results(self, league_id: int, *,
                      statuses: Iterable[MatchStatus] = (MatchStatus.RUNNING, MatchStatus.FINISHED),

@@ -3,30 +3,78 @@
 //
 //   npm install
 //   node bot.js --server 127.0.0.1:50051 --token <token> [--name node-bot]
+//                [--connect-seconds 10] [--reconnect-seconds N] [--verbose]
 //
 // It loads the wire contract (protos/arena/v1/arena.proto) at run time with
 // @grpc/proto-loader, opens one Dealer.Play stream with the token in the
 // `authorization` metadata, says hello, and answers every DecisionRequest:
 // it raises with a pair among its own cards (or a big enough pocket pair),
 // calls one bet otherwise, and folds to more. Amounts are "raise to" totals,
-// exactly the min or max of the legal RAISE. It exits when the dealer ends the
-// stream: 0 on a normal end (all matches over), 1 otherwise.
+// exactly the min or max of the legal RAISE.
+//
+// A lost connection (a league restart) is retried with exponential backoff
+// until the dealer ends the stream normally or the bot is stopped; a dealer
+// that cannot be reached at first, or a refused token, ends the bot with one
+// line on stderr and exit code 2. Exit 0 on a normal end (all matches over).
 'use strict';
 
+const fs = require('fs');
 const path = require('path');
-const grpc = require('@grpc/grpc-js');
-const protoLoader = require('@grpc/proto-loader');
 
 const PROTO_ROOT = process.env.ARENA_PROTO_ROOT || path.join(__dirname, '..', '..', 'protos');
+const OPTIONS = {
+  server: { value: true, help: 'HOST:PORT of the dealer' },
+  token: { value: true, help: "the bot's token" },
+  name: { value: true, help: 'display name (default: node-bot)' },
+  'connect-seconds': { value: true, help: 'give up when the dealer cannot be reached at first for this long (default: 10)' },
+  'reconnect-seconds': { value: true, help: 'after losing the dealer, give up after this long (default: keep trying)' },
+  verbose: { value: false, help: 'log connects and rejections' },
+  help: { value: false, help: 'show this help' },
+};
+// Retrying cannot help after these statuses.
+const FATAL = new Set(['UNAUTHENTICATED', 'PERMISSION_DENIED', 'FAILED_PRECONDITION',
+  'ALREADY_EXISTS', 'UNIMPLEMENTED', 'INVALID_ARGUMENT']);
+
+class UsageError extends Error {}
+
+function fail(message, code = 2) {
+  console.error(`arena-node-bot: error: ${message}`);
+  process.exit(code);
+}
+
+function usage() {
+  const lines = ['usage: node bot.js --server HOST:PORT --token TOKEN [options]', ''];
+  for (const [key, option] of Object.entries(OPTIONS)) {
+    lines.push(`  --${key}${option.value ? ' VALUE' : ''}`.padEnd(28) + option.help);
+  }
+  return lines.join('\n');
+}
 
 function parseArgs(argv) {
-  const args = { server: '127.0.0.1:50051', token: '', name: 'node-bot' };
-  for (let i = 0; i < argv.length; i += 2) {
+  const args = { server: '', token: '', name: 'node-bot', 'connect-seconds': '10',
+    'reconnect-seconds': '', verbose: false, help: false };
+  for (let i = 0; i < argv.length; i += 1) {
     const key = argv[i].replace(/^--/, '');
-    if (!(key in args)) throw new Error(`unknown option --${key}`);
+    const option = OPTIONS[key];
+    if (!argv[i].startsWith('--') || option === undefined) {
+      throw new UsageError(`unknown option ${argv[i]}; known: ${Object.keys(OPTIONS).map((k) => `--${k}`).join(', ')}`);
+    }
+    if (!option.value) {
+      args[key] = true;
+      continue;
+    }
+    if (i + 1 >= argv.length) throw new UsageError(`--${key} needs a value`);
     args[key] = argv[i + 1];
+    i += 1;
   }
-  if (!args.token) throw new Error('--token is required');
+  if (args.help) return args;
+  if (!args.server) throw new UsageError('--server HOST:PORT is required');
+  if (!args.token) throw new UsageError('--token is required');
+  for (const key of ['connect-seconds', 'reconnect-seconds']) {
+    if (args[key] !== '' && !(Number(args[key]) >= 0)) {
+      throw new UsageError(`--${key} must be a number of seconds, got ${JSON.stringify(args[key])}`);
+    }
+  }
   return args;
 }
 
@@ -65,12 +113,31 @@ function choose(request) {
   return { kind: 'ACTION_KIND_FOLD', raise_to_chips: 0 };
 }
 
+// The safe default after a rejection: post a due bring-in, check if free, else fold.
+function checkOrFold(request) {
+  const legal = legalMap(request);
+  if (legal.ACTION_KIND_BRING_IN) return { kind: 'ACTION_KIND_BRING_IN', raise_to_chips: 0 };
+  if (legal.ACTION_KIND_CHECK) return { kind: 'ACTION_KIND_CHECK', raise_to_chips: 0 };
+  return { kind: 'ACTION_KIND_FOLD', raise_to_chips: 0 };
+}
+
 function unbatch(message) {
   return message.payload === 'batch' ? message.batch.messages : [message];
 }
 
-function main() {
-  const args = parseArgs(process.argv.slice(2));
+function loadContract() {
+  let grpc;
+  let protoLoader;
+  try {
+    grpc = require('@grpc/grpc-js');
+    protoLoader = require('@grpc/proto-loader');
+  } catch (err) {
+    throw new UsageError(`the gRPC packages are missing: run "npm install" in ${__dirname}`);
+  }
+  const file = path.join(PROTO_ROOT, 'arena', 'v1', 'arena.proto');
+  if (!fs.existsSync(file)) {
+    throw new UsageError(`no wire contract at ${file}: run the bot from the arena repository or set ARENA_PROTO_ROOT to its protos/ directory`);
+  }
   const definition = protoLoader.loadSync('arena/v1/arena.proto', {
     includeDirs: [PROTO_ROOT],
     keepCase: true, // field names exactly as in the .proto (snake_case)
@@ -79,48 +146,109 @@ function main() {
     defaults: true, // unset fields read as 0 / "" / [] like in proto3
     oneofs: true, // `payload` names the oneof field that is set
   });
-  const arena = grpc.loadPackageDefinition(definition).arena.v1;
-  const client = new arena.Dealer(args.server, grpc.credentials.createInsecure());
-  const metadata = new grpc.Metadata();
-  metadata.set('authorization', `Bearer ${args.token}`);
-  const call = client.Play(metadata);
+  return { grpc, arena: grpc.loadPackageDefinition(definition).arena.v1 };
+}
 
-  let decisions = 0;
-  let matchesEnded = 0;
-  call.write({ hello: { bot_name: args.name, bot_version: '0.1.0', protocol_version: 1, accept_batches: true } });
+function statusName(grpc, code) {
+  return Object.keys(grpc.status).find((name) => grpc.status[name] === code) || `status ${code}`;
+}
 
-  call.on('data', (envelope) => {
-    for (const message of unbatch(envelope)) {
-      if (message.payload === 'decision_request') {
-        const request = message.decision_request;
-        const started = process.hrtime.bigint();
-        const action = choose(request);
-        const thinkSeconds = Number(process.hrtime.bigint() - started) / 1e9;
-        call.write({
-          action_reply: {
-            decision_id: request.decision_id,
-            seat: request.your_seat,
-            action,
-            think_seconds: thinkSeconds,
-          },
-        });
-        decisions += 1;
-      } else if (message.payload === 'action_rejected') {
-        console.error(`rejected: ${message.action_rejected.message}`);
-      } else if (message.payload === 'event' && message.event.payload === 'match_ended') {
-        matchesEnded += 1;
+// One connection: resolves with the final status name when the stream ends.
+function session(grpc, arena, args, totals) {
+  return new Promise((resolve) => {
+    const client = new arena.Dealer(args.server, grpc.credentials.createInsecure());
+    const metadata = new grpc.Metadata();
+    metadata.set('authorization', `Bearer ${args.token}`);
+    const call = client.Play(metadata);
+    const open = {};
+    let settled = false;
+    const finish = (status, details) => {
+      if (settled) return;
+      settled = true;
+      client.close();
+      resolve({ status, details });
+    };
+    call.write({ hello: { bot_name: args.name, bot_version: '0.1.0', protocol_version: 1, accept_batches: true } });
+    call.on('data', (envelope) => {
+      for (const message of unbatch(envelope)) {
+        if (message.payload === 'welcome') {
+          totals.connections += 1;
+          if (args.verbose) console.error(`arena-node-bot: connected to ${args.server}`);
+        } else if (message.payload === 'decision_request') {
+          const request = message.decision_request;
+          open[request.decision_id] = request;
+          const started = process.hrtime.bigint();
+          const action = choose(request);
+          const thinkSeconds = Number(process.hrtime.bigint() - started) / 1e9;
+          call.write({ action_reply: { decision_id: request.decision_id, seat: request.your_seat,
+            action, think_seconds: thinkSeconds } });
+          totals.decisions += 1;
+        } else if (message.payload === 'action_rejected') {
+          const rejected = message.action_rejected;
+          console.error(`arena-node-bot: reply to ${rejected.decision_id} rejected: ${rejected.message}`);
+          const request = open[rejected.decision_id];
+          delete open[rejected.decision_id];
+          if (rejected.retry_allowed && request) {
+            const safe = checkOrFold(request);
+            console.error(`arena-node-bot: falling back to ${safe.kind} for ${rejected.decision_id}`);
+            call.write({ action_reply: { decision_id: request.decision_id, seat: request.your_seat,
+              action: safe, fallback: 'FALLBACK_AFTER_REJECTION' } });
+          }
+        } else if (message.payload === 'event' && message.event.payload === 'match_ended') {
+          totals.matchesEnded += 1;
+        }
       }
-    }
-  });
-  call.on('error', (err) => {
-    console.error(`arena-node-bot: stream ended: ${err.code} ${err.details}`);
-    process.exitCode = 1;
-  });
-  call.on('end', () => {
-    console.log(`arena-node-bot ${args.name}: ${decisions} decisions, ${matchesEnded} match(es) ended`);
-    call.end();
-    client.close();
+    });
+    call.on('error', (err) => finish(statusName(grpc, err.code), err.details));
+    call.on('status', (status) => finish(statusName(grpc, status.code), status.details));
+    call.on('end', () => finish('OK', ''));
   });
 }
 
-main();
+async function main() {
+  let args;
+  let contract;
+  try {
+    args = parseArgs(process.argv.slice(2));
+    if (args.help) {
+      console.log(usage());
+      return 0;
+    }
+    contract = loadContract();
+  } catch (err) {
+    if (err instanceof UsageError) fail(err.message);
+    fail(`${err.message}`);
+  }
+  const { grpc, arena } = contract;
+  const totals = { connections: 0, decisions: 0, matchesEnded: 0 };
+  const connectSeconds = Number(args['connect-seconds']);
+  const reconnectSeconds = args['reconnect-seconds'] === '' ? null : Number(args['reconnect-seconds']);
+  let lostAt = Date.now();
+  let backoff = 0.05;
+  for (;;) {
+    const before = totals.connections;
+    const { status, details } = await session(grpc, arena, args, totals);
+    if (status === 'OK') {
+      console.log(`arena-node-bot ${args.name}: ${totals.decisions} decisions, ${totals.matchesEnded} match(es) ended`);
+      return 0;
+    }
+    if (FATAL.has(status)) {
+      const what = status === 'UNAUTHENTICATED' ? 'refused the token' : 'refused the bot';
+      fail(`the dealer at ${args.server} ${what} (${status}: ${details})`);
+    }
+    const now = Date.now();
+    if (totals.connections > before) {
+      lostAt = now;
+      backoff = 0.05;
+      console.error(`arena-node-bot: connection to ${args.server} lost (${status}: ${details}); reconnecting until stopped`);
+    } else if (totals.connections === 0 && (now - lostAt) / 1000 > connectSeconds) {
+      fail(`cannot reach the dealer at ${args.server} after ${connectSeconds} s (${status}: ${details})`);
+    } else if (reconnectSeconds !== null && (now - lostAt) / 1000 > reconnectSeconds) {
+      fail(`no connection to ${args.server} for ${Math.round((now - lostAt) / 1000)} s; giving up`, 1);
+    }
+    await new Promise((r) => setTimeout(r, backoff * 1000));
+    backoff = Math.min(backoff * 2, 5);
+  }
+}
+
+main().then((code) => { process.exitCode = code; }, (err) => fail(err.message, 1));

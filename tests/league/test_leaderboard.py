@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
 from datetime import UTC, datetime
@@ -11,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import arena.storage.tokens as tokens_module
-from arena.league.leaderboard import CSV_HEADERS, render_table, to_csv, to_json
+from arena.league.leaderboard import CSV_HEADERS, CSV_TABLES, render_table, to_csv, to_json
 from arena.league.stats import BotHandResult, Leaderboard, compute_leaderboard
 from arena.storage.store import HandRecord, SeatResult, SqliteStore
 
@@ -122,3 +123,36 @@ def test_leaderboard_from_the_results_store(tmp_path: Path, monkeypatch: pytest.
     assert alice.duplicate.observations == 5 and alice.duplicate.stderr_mbb == pytest.approx(0.0)
     assert alice.raw.stderr_mbb is not None and alice.raw.stderr_mbb > 100
     assert [e.bot for e in board.instant_runoff] == ["alice", "bob"]
+
+
+def test_zero_is_written_as_zero_in_json_and_csv() -> None:
+    """A mean of zero-sum nets can come out as -0.0 or 5e-15: the files say 0.0."""
+    rows = [BotHandResult(bot, "FT", net, 20, 1, f"d{k}", 0, ((other, -net),))
+            for k, (bot, other, net) in enumerate([("a", "b", 10), ("b", "a", -10), ("a", "b", -10),
+                                                    ("b", "a", 10)])]
+    board = compute_leaderboard(rows)
+    board = dataclasses.replace(board, stats=tuple(
+        dataclasses.replace(s, raw=dataclasses.replace(s.raw, mean_mbb=5e-15 if s.bot == "a" else -0.0))
+        for s in board.stats))
+    for text in (to_json(board), *(to_csv(board, table=t) for t in CSV_TABLES)):
+        assert "-0.0" not in text and "e-1" not in text, text
+
+
+def test_every_table_is_written_as_csv(tmp_path: Path) -> None:
+    from arena.league.config import league_from_mapping
+    from arena.league.runner import LeagueRun
+
+    config = league_from_mapping({"bots": [{"name": "a", "token": "token-a-123"},
+                                           {"name": "b", "token": "token-b-123"}]}, base_dir=tmp_path)
+    run = LeagueRun(config)
+    try:
+        written = run.write_leaderboard_files(sample_board())
+    finally:
+        run.close()
+    names = sorted(p.name for p in written)
+    assert names == ["leaderboard-crosstable.csv", "leaderboard-faults.csv", "leaderboard-rankings.csv",
+                     "leaderboard.csv", "leaderboard.json", "leaderboard.txt"]
+    for table in CSV_TABLES:
+        name = "leaderboard.csv" if table == "results" else f"leaderboard-{table}.csv"
+        header = (tmp_path / "league-logs" / name).read_text().splitlines()[0]
+        assert header == ",".join(CSV_HEADERS[table])

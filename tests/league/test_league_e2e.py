@@ -146,6 +146,11 @@ def test_league_end_to_end_leaderboard_agrees_with_the_logs(tmp_path: Path) -> N
             assert line["seats"] == [line["event"]["payload"]["seat"]]
     assert {seat for line in lines for seat in line["seats"]} == {0, 1}
     assert all(isinstance(line["logged_at"], float) for line in lines)
+    # The rules in MatchStarted are a JSON object of values, not a Python repr.
+    started = next(line for line in lines if line["event"]["type"] == "MatchStarted")
+    rules = started["event"]["payload"]["rules"]
+    assert rules["games"] == ["FT", "FO/8", "FR", "F7S", "F7S/8"] and rules["small_bet"] == 20
+    assert rules["decision_seconds"] == 2.0 and rules["reset_stacks"] is True
 
 
 def test_duplicate_copies_give_each_seats_cards_to_each_bot(tmp_path: Path) -> None:
@@ -224,6 +229,9 @@ def test_sigkill_mid_league_then_resume(tmp_path: Path, reset_stacks: bool) -> N
         for hand in hands:
             assert sum(s.net_chips for s in hand.seats) == 0
         assert all(v.reason.startswith("misdeal") for v in voids)
+    status = subprocess.run([sys.executable, "-m", "arena.cli", "league", "status", str(league)],
+                            cwd=tmp_path, env=env(), capture_output=True, text=True, timeout=60)
+    assert f"{len(hands)} of 60 hands played, {len(voids)} void (misdeals" in status.stdout, status.stdout
     logged = tomllib.loads((tmp_path / "logs" / "r1-t1.phhs").read_text())
     assert len(logged) == len(hands)
     if not reset_stacks:

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import os
 import shutil
+import socket
 import subprocess
 from pathlib import Path
 
@@ -60,3 +63,67 @@ def test_the_node_bot_plays_a_horse_match(tmp_path: Path, node_bot: Path) -> Non
     node_actions = sum(1 for h in hands for a in h.fields["actions"]
                        if a.startswith(f"p{h.fields['players'].index('node') + 1} "))
     assert node_actions >= 10
+
+
+def _node(node_bot: Path, *args: str, extra_env: dict[str, str] | None = None
+          ) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["node", str(node_bot), *args], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, **(extra_env or {})})
+
+
+def test_the_node_bot_fails_in_one_line(tmp_path: Path, node_bot: Path) -> None:
+    """A mistyped option, a missing contract, a wrong address, a refused token: one line each,
+    exit 2, no stack trace."""
+    typo = _node(node_bot, "--sever", "127.0.0.1:1", "--token", "x" * 10)
+    missing = _node(node_bot, "--server", "127.0.0.1:1", "--token", "x" * 10,
+                    extra_env={"ARENA_PROTO_ROOT": str(tmp_path / "nowhere")})
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    unreachable = _node(node_bot, "--server", f"127.0.0.1:{port}", "--token", "x" * 10,
+                        "--connect-seconds", "0.5")
+    config = make_config(tmp_path, ["a", "b"], hands=1, start_timeout_seconds=60.0)
+
+    async def refused() -> subprocess.CompletedProcess[str]:
+        async with running(config) as (_, address):
+            return await asyncio.to_thread(_node, node_bot, "--server", address, "--token", "wrong-token-1")
+
+    refusal = asyncio.run(refused())
+    for done, text in ((typo, "arena-node-bot: error: unknown option --sever; known: --server"),
+                       (missing, "arena-node-bot: error: no wire contract at "),
+                       (unreachable, f"arena-node-bot: error: cannot reach the dealer at 127.0.0.1:{port}"),
+                       (refusal, "arena-node-bot: error: the dealer at 127.0.0.1:")):
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.startswith(text), done.stderr
+        assert len(done.stderr.strip().splitlines()) == 1 and "    at " not in done.stderr, done.stderr
+    assert "refused the token (UNAUTHENTICATED: " in refusal.stderr
+
+
+def test_the_node_bot_reconnects_through_a_dealer_restart(tmp_path: Path, node_bot: Path) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    base = make_config(tmp_path, ["node", "python"], hands=4, rules={"games": ["FT"]})
+    config = dataclasses.replace(base, listen=f"127.0.0.1:{port}")
+
+    async def scenario() -> tuple[int, str, str]:
+        node = await asyncio.create_subprocess_exec(
+            "node", str(node_bot), "--server", f"127.0.0.1:{port}", "--token", token_for("node"),
+            "--name", "node", "--verbose", stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        async with running(config):
+            await asyncio.sleep(3)  # connected and waiting for its opponent
+        await asyncio.sleep(3)  # the dealer is away
+        async with running(config) as (server, address):
+            python = asyncio.ensure_future(play(rule_based, server=address, token=token_for("python"),
+                                                name="python"))
+            out, err = await asyncio.wait_for(node.communicate(), 60)
+            await asyncio.wait_for(python, 30)
+            await server.run_until_done()
+        assert node.returncode is not None
+        return node.returncode, out.decode(), err.decode()
+
+    code, out, err = asyncio.run(scenario())
+    assert code == 0, err
+    assert err.count("connected to 127.0.0.1") == 2, err
+    assert "connection to 127.0.0.1" in err and "lost (UNAVAILABLE" in err
+    assert "1 match(es) ended" in out or "2 match(es) ended" in out, out

@@ -1,44 +1,108 @@
-"""`arena-bot KIND --server HOST:PORT --token TOKEN`: run an example bot."""
+"""`arena-bot BOT --server HOST:PORT --token TOKEN`: run an example bot or your own function.
+
+BOT is an example (random, call, rules) or your function as ``module:function`` (importable
+from the current directory) or ``path/to/file.py:function``.
+"""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib
+import importlib.util
 import logging
 import sys
 from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
 from arena_bot import __version__
-from arena_bot.client import BotError, play
+from arena_bot.client import BotError, BotFunction, play
 from arena_bot.examples import BOTS
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="arena-bot", description=__doc__)
-    parser.add_argument("kind", choices=sorted(BOTS), help="which example bot to run")
+class LoadError(Exception):
+    """The bot named on the command line cannot be loaded (one line for people)."""
+
+
+def load_bot(spec: str, seed: int | None) -> BotFunction:
+    """An example bot by name, or ``module:function`` / ``file.py:function``."""
+    if spec in BOTS:
+        return BOTS[spec](seed)
+    module_name, sep, function_name = spec.rpartition(":")
+    if not sep or not module_name or not function_name:
+        raise LoadError(f"unknown bot {spec!r}: give one of {', '.join(sorted(BOTS))} "
+                        "or your function as module:function or file.py:function")
+    module = _import(module_name)
+    function = getattr(module, function_name, None)
+    if not callable(function):
+        raise LoadError(f"{module_name} has no function {function_name!r}")
+    return function  # type: ignore[no-any-return]
+
+
+def _import(module_name: str) -> Any:
+    if module_name.endswith(".py"):
+        path = Path(module_name)
+        if not path.is_file():
+            raise LoadError(f"no such file: {path}")
+        sys.path.insert(0, str(path.resolve().parent))
+        spec = importlib.util.spec_from_file_location(path.stem, path)
+        if spec is None or spec.loader is None:
+            raise LoadError(f"cannot load {path} as Python")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[path.stem] = module
+        spec.loader.exec_module(module)
+        return module
+    sys.path.insert(0, str(Path.cwd()))
+    try:
+        return importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        raise LoadError(f"cannot import {module_name!r}: {exc}") from None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="arena-bot", description=__doc__,
+                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    parser.add_argument("bot", metavar="BOT",
+                        help=f"an example ({', '.join(sorted(BOTS))}) or module:function "
+                             "or file.py:function")
     parser.add_argument("--server", required=True, help="HOST:PORT of the arena dealer")
     parser.add_argument("--token", required=True, help="the bot's token")
-    parser.add_argument("--name", default=None, help="display name (default: the kind)")
+    parser.add_argument("--name", default=None, help="display name (default: BOT)")
     parser.add_argument("--tls-ca", default=None, help="PEM root certificate for a TLS server")
-    parser.add_argument("--seed", type=int, default=None, help="seed of the random bot")
-    parser.add_argument("--reconnect-seconds", type=float, default=30.0)
-    args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(message)s")
-    roots = None
-    if args.tls_ca:
-        with open(args.tls_ca, "rb") as fh:
-            roots = fh.read()
-    bot = BOTS[args.kind](args.seed)
+    parser.add_argument("--seed", type=int, default=None, help="seed of the random example bot")
+    parser.add_argument("--connect-seconds", type=float, default=10.0,
+                        help="give up when the dealer cannot be reached at all for this long")
+    parser.add_argument("--reconnect-seconds", type=float, default=None,
+                        help="after losing a connection, give up after this long without one "
+                             "(default: keep trying until stopped)")
+    parser.add_argument("--verbose", action="store_true", help="log connects and every rejection")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
+                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
     try:
+        roots = None
+        if args.tls_ca:
+            with open(args.tls_ca, "rb") as fh:
+                roots = fh.read()
+        bot = load_bot(args.bot, args.seed)
         result = asyncio.run(play(bot, server=args.server, token=args.token,
-                                  name=args.name or args.kind, version=__version__,
-                                  root_certificates=roots,
+                                  name=args.name or args.bot, version=__version__,
+                                  root_certificates=roots, connect_seconds=args.connect_seconds,
                                   reconnect_seconds=args.reconnect_seconds))
-    except BotError as exc:
-        print(f"arena-bot: refused by the dealer: {exc}", file=sys.stderr)
+    except (BotError, LoadError) as exc:
+        print(f"arena-bot: error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"arena-bot: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
-    print(f"arena-bot {args.kind}: {result.decisions} decisions, "
+    print(f"arena-bot {args.name or args.bot}: {result.decisions} decisions "
+          f"({result.fallbacks} by the check/fold fallback, {result.rejections} rejected), "
           f"{len(result.matches_ended)} match(es) ended, stream {result.final_status or 'lost'}")
-    return 0 if result.connections else 1
+    return 0 if result.connections and result.final_status == "OK" else 1

@@ -26,10 +26,11 @@ FATAL = {grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.PERMISSION_DENIED,
 
 
 class BotError(Exception):
-    """The dealer refused the bot for good (bad token, protocol mismatch, replaced)."""
+    """The dealer refused the bot for good (bad token, protocol mismatch, replaced), or it could
+    not be reached at all. ``str(error)`` is one line meant for people."""
 
-    def __init__(self, code: grpc.StatusCode, details: str) -> None:
-        super().__init__(f"{code.name}: {details}")
+    def __init__(self, code: grpc.StatusCode, details: str, *, message: str = "") -> None:
+        super().__init__(message or f"{code.name}: {details}")
         self.code = code
         self.details = details
 
@@ -40,6 +41,7 @@ class PlayResult:
 
     decisions: int = 0
     rejections: int = 0
+    fallbacks: int = 0  # decisions answered by check/fold after a rejection or a bot exception
     connections: int = 0
     matches_ended: list[pb.MatchEnded] = field(default_factory=list)
     final_status: str = ""
@@ -51,18 +53,34 @@ def unbatch(message: pb.DealerMessage) -> list[pb.DealerMessage]:
     return [message]
 
 
+def refusal(server: str, code: grpc.StatusCode, details: str) -> BotError:
+    """The one-line error for a status after which reconnecting cannot help."""
+    if code is grpc.StatusCode.UNAUTHENTICATED:
+        text = f"the dealer at {server} refused the token ({code.name}: {details})"
+    else:
+        text = f"the dealer at {server} refused the bot ({code.name}: {details})"
+    return BotError(code, details, message=text)
+
+
 async def play(bot: BotFunction, *, server: str, token: str, name: str = "bot",
                version: str = "", root_certificates: bytes | None = None,
-               reconnect_seconds: float = 30.0,
-               on_message: Callable[[pb.DealerMessage], None] | None = None) -> PlayResult:
-    """Play until the dealer ends the stream normally (all matches over).
+               reconnect_seconds: float | None = None, connect_seconds: float = 10.0,
+               max_backoff_seconds: float = 5.0,
+               on_message: Callable[[pb.DealerMessage], None] | None = None,
+               clock: Callable[[], float] = time.monotonic,
+               sleep: Callable[[float], Awaitable[object]] = asyncio.sleep) -> PlayResult:
+    """Play until the dealer ends the stream normally (all matches over) or the caller stops it.
 
-    After a lost connection the bot reconnects with its token (the dealer gives its seats back
-    and re-sends an open decision) for up to ``reconnect_seconds``. ``on_message`` sees every
-    dealer message (batches already unpacked).
+    The first connection is tried for ``connect_seconds``; a dealer that cannot be reached by
+    then raises :class:`BotError` ("cannot reach HOST:PORT"). Once connected, a lost connection
+    (a dealer or league restart) is retried with exponential backoff up to
+    ``max_backoff_seconds`` between attempts, for ever unless ``reconnect_seconds`` bounds the
+    time without a connection; the dealer gives the seats back and re-sends an open decision.
+    A refused token raises :class:`BotError` at once. ``on_message`` sees every dealer message
+    (batches already unpacked); ``clock`` and ``sleep`` are for tests.
     """
     result = PlayResult()
-    lost_at: float | None = None
+    lost_at = clock()
     backoff = 0.05
     while True:
         connections_before = result.connections
@@ -72,20 +90,23 @@ async def play(bot: BotFunction, *, server: str, token: str, name: str = "bot",
                 root_certificates=root_certificates, on_message=on_message, result=result)
             return result
         except grpc.aio.AioRpcError as exc:
-            code = exc.code()
+            code, details = exc.code(), exc.details() or ""
             if code in FATAL:
-                raise BotError(code, exc.details() or "") from None
+                raise refusal(server, code, details) from None
             result.final_status = code.name
-            log.warning("connection lost (%s: %s); reconnecting", code.name, exc.details())
+        now = clock()
         if result.connections > connections_before:  # we had been connected: restart the clock
-            lost_at, backoff = None, 0.05
-        now = time.monotonic()
-        if lost_at is None:
-            lost_at = now
-        elif now - lost_at > reconnect_seconds:
+            lost_at, backoff = now, 0.05
+            log.warning("connection to %s lost (%s: %s); reconnecting until stopped",
+                        server, code.name, details)
+        elif result.connections == 0 and now - lost_at > connect_seconds:
+            raise BotError(code, details, message=f"cannot reach the dealer at {server} "
+                                                  f"after {connect_seconds:g} s ({code.name}: {details})")
+        elif reconnect_seconds is not None and now - lost_at > reconnect_seconds:
+            log.warning("giving up: no connection to %s for %.0f s", server, now - lost_at)
             return result
-        await asyncio.sleep(backoff)
-        backoff = min(backoff * 2, 1.0)
+        await sleep(backoff)
+        backoff = min(backoff * 2, max_backoff_seconds)
 
 
 async def _session(bot: BotFunction, *, server: str, token: str, name: str, version: str,
@@ -118,8 +139,10 @@ async def _session(bot: BotFunction, *, server: str, token: str, name: str, vers
                 elif kind == "decision_request":
                     request = message.decision_request
                     open_requests = {request.decision_id: request}
-                    await call.write(await _answer(bot, request))
+                    reply, fell_back = await _answer(bot, request)
+                    await call.write(reply)
                     result.decisions += 1
+                    result.fallbacks += fell_back
                 elif kind == "action_rejected":
                     rejected = message.action_rejected
                     result.rejections += 1
@@ -128,30 +151,42 @@ async def _session(bot: BotFunction, *, server: str, token: str, name: str, vers
                     request = open_requests.pop(rejected.decision_id, None)
                     if rejected.retry_allowed and request is not None:
                         safe = SeatView(request).check_or_fold()
-                        await call.write(_reply(request, safe, 0.0))
+                        log.warning("falling back to %s for decision %s after the rejection",
+                                    safe.kind, rejected.decision_id)
+                        result.fallbacks += 1
+                        await call.write(_reply(request, safe, 0.0, fallback="rejected"))
                 elif kind == "event" and message.event.WhichOneof("payload") == "match_ended":
                     result.matches_ended.append(message.event.match_ended)
         return (await call.code()).name
 
 
-async def _answer(bot: BotFunction, request: pb.DecisionRequest) -> pb.BotMessage:
+async def _answer(bot: BotFunction, request: pb.DecisionRequest) -> tuple[pb.BotMessage, bool]:
+    """The bot's reply, and whether it is the check/fold fallback after an exception."""
     view = SeatView(request)
     started = time.perf_counter()
     try:
         chosen = bot(view)
         if inspect.isawaitable(chosen):
             chosen = await chosen
-        assert isinstance(chosen, Action), f"a bot must return an Action, not {chosen!r}"
+        if not isinstance(chosen, Action):
+            raise TypeError(f"a bot must return an Action, not {chosen!r}")
     except Exception:
-        log.exception("the bot failed on decision %s; checking or folding", request.decision_id)
-        chosen = view.check_or_fold()
-    return _reply(request, chosen, time.perf_counter() - started)
+        safe = view.check_or_fold()
+        log.exception("the bot failed on decision %s; falling back to %s", request.decision_id,
+                      safe.kind)
+        return _reply(request, safe, time.perf_counter() - started, fallback="exception"), True
+    return _reply(request, chosen, time.perf_counter() - started), False
 
 
-def _reply(request: pb.DecisionRequest, action: Action, think_seconds: float) -> pb.BotMessage:
+_FALLBACKS = {"": pb.FALLBACK_UNSPECIFIED, "rejected": pb.FALLBACK_AFTER_REJECTION,
+              "exception": pb.FALLBACK_AFTER_EXCEPTION}
+
+
+def _reply(request: pb.DecisionRequest, action: Action, think_seconds: float, *,
+           fallback: str = "") -> pb.BotMessage:
     return pb.BotMessage(action_reply=pb.ActionReply(
         decision_id=request.decision_id, seat=request.your_seat, action=action.to_proto(),
-        think_seconds=think_seconds))
+        think_seconds=think_seconds, fallback=_FALLBACKS[fallback]))
 
 
 def run(bot: BotFunction, **kwargs: object) -> PlayResult:

@@ -76,6 +76,36 @@ PROTOCOL_VERSION_1: ProtocolVersion.ValueType  # 1
 """The first version of the arena protocol (this file)."""
 Global___ProtocolVersion: _TypeAlias = ProtocolVersion
 
+class _Fallback:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType
+
+class _FallbackEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Fallback.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    FALLBACK_UNSPECIFIED: _Fallback.ValueType  # 0
+    """The bot's own choice (the default)."""
+    FALLBACK_AFTER_REJECTION: _Fallback.ValueType  # 1
+    """The dealer rejected the bot's reply and the SDK checked or folded."""
+    FALLBACK_AFTER_EXCEPTION: _Fallback.ValueType  # 2
+    """The bot's code raised an exception (or returned no action) and the SDK
+    checked or folded.
+    """
+
+class Fallback(_Fallback, metaclass=_FallbackEnumTypeWrapper):
+    """Why an SDK answered with its check/fold fallback instead of the bot's
+    choice (`ActionReply.fallback`).
+    """
+
+FALLBACK_UNSPECIFIED: Fallback.ValueType  # 0
+"""The bot's own choice (the default)."""
+FALLBACK_AFTER_REJECTION: Fallback.ValueType  # 1
+"""The dealer rejected the bot's reply and the SDK checked or folded."""
+FALLBACK_AFTER_EXCEPTION: Fallback.ValueType  # 2
+"""The bot's code raised an exception (or returned no action) and the SDK
+checked or folded.
+"""
+Global___Fallback: _TypeAlias = Fallback
+
 class _ActionKind:
     ValueType = _typing.NewType("ValueType", _builtins.int)
     V: _TypeAlias = ValueType
@@ -652,6 +682,7 @@ class ActionReply(_message.Message):
     SEAT_FIELD_NUMBER: _builtins.int
     ACTION_FIELD_NUMBER: _builtins.int
     THINK_SECONDS_FIELD_NUMBER: _builtins.int
+    FALLBACK_FIELD_NUMBER: _builtins.int
     decision_id: _builtins.str
     """Copy of `DecisionRequest.decision_id`. A reply with an id that is not
     the currently open decision of this bot is rejected (ABORTED if it was
@@ -667,6 +698,12 @@ class ActionReply(_message.Message):
     own measurement, so that network latency can be told apart from think
     time. 0 means "not reported".
     """
+    fallback: Global___Fallback.ValueType
+    """Optional (added after version 1): set by an SDK when this reply is not
+    the bot's own choice but its automatic check/fold fallback, so that the
+    dealer can log it as such. Informational only: the action is validated
+    like any other.
+    """
     @_builtins.property
     def action(self) -> Global___Action:
         """What the bot does."""
@@ -678,10 +715,11 @@ class ActionReply(_message.Message):
         seat: _builtins.int = ...,
         action: Global___Action | None = ...,
         think_seconds: _builtins.float = ...,
+        fallback: Global___Fallback.ValueType = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["action", b"action"]
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "decision_id", b"decision_id", "seat", b"seat", "think_seconds", b"think_seconds"]
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "decision_id", b"decision_id", "fallback", b"fallback", "seat", b"seat", "think_seconds", b"think_seconds"]
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -1,0 +1,160 @@
+"""`arena practice`: the author's bot against built-in bots on a local dealer, then its worst hands.
+
+The dealer runs in this process; the author's bot is a separate process (any command, or a
+Python ``file.py:function`` / ``module:function`` run through ``arena bot``); the built-in
+opponents are the SDK's example bots on the same event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib
+import secrets
+import shlex
+import sys
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+from arena.engine.errors import ConfigError
+from arena.engine.phh import load_file
+from arena.engine.rules import Rules
+from arena.match.records import MatchSummary
+from arena.match.spec import AbsentPolicy, MatchSpec, SeatSpec
+from arena.server.app import serve
+from arena.server.commands import load_sdk
+from arena.server.config import BotEntry, ServerConfig
+
+YOU = "you"
+OPPONENTS = ("rules", "call", "random")
+MATCH_ID = "practice"
+
+
+@dataclass(frozen=True, slots=True)
+class LosingHand:
+    number: int
+    game: str
+    net_chips: int
+
+
+def bot_command(bot: str, server: str, token: str) -> list[str]:
+    """The author's bot as a command line. ``file.py:function`` or ``module:function`` (one word
+    with a colon) runs through ``arena bot``; any other command gets ``--server`` and
+    ``--token`` appended, unless it names ``{server}`` and ``{token}`` itself."""
+    words = shlex.split(bot)
+    if not words:
+        raise ConfigError("--bot is empty: give a command or file.py:function")
+    if len(words) == 1 and ":" in words[0]:
+        return [sys.executable, "-m", "arena.cli", "bot", words[0], "--server", server,
+                "--token", token, "--name", YOU]
+    if "{server}" in bot or "{token}" in bot:
+        return [w.replace("{server}", server).replace("{token}", token) for w in words]
+    return [*words, "--server", server, "--token", token]
+
+
+def worst_hands(phhs: Path, player: str, count: int) -> list[LosingHand]:
+    """The ``count`` hands ``player`` lost most in, biggest loss first."""
+    losses = []
+    for k, hand in enumerate(load_file(str(phhs)), start=1):
+        players = list(hand.fields.get("players", []))
+        if player not in players:
+            continue
+        seat = players.index(player)
+        net = int(hand.fields["finishing_stacks"][seat]) - int(hand.fields["starting_stacks"][seat])
+        if net < 0:
+            losses.append(LosingHand(k, str(hand.fields["variant"]), net))
+    return sorted(losses, key=lambda h: (h.net_chips, h.number))[:count]
+
+
+def run_practice(bot: str, *, hands: int, games: Sequence[str] | None, opponents: Sequence[str],
+                 seed: int, out_dir: str | None, rule_overrides: Sequence[str],
+                 connect_seconds: float, show_worst: int, out: TextIO = sys.stdout) -> int:
+    unknown = [o for o in opponents if o not in OPPONENTS]
+    if unknown or not 1 <= len(opponents) <= 7:
+        raise ConfigError(f"--opponents: 1 to 7 of {', '.join(OPPONENTS)}, got {','.join(opponents)}")
+    rules = Rules().with_overrides(list(rule_overrides) + (
+        [f"games={list(games)!r}".replace("'", '"')] if games else []))
+    if hands < 1:
+        raise ConfigError(f"--hands must be at least 1, got {hands}")
+    log_dir = Path(out_dir) if out_dir else Path(tempfile.mkdtemp(prefix="arena-practice-"))
+    log_dir.mkdir(parents=True, exist_ok=True)
+    if (log_dir / f"{MATCH_ID}.phhs").exists():
+        raise ConfigError(f"{log_dir} already holds a practice match; give another --out")
+    names = [YOU] + [f"{kind}-{k + 1}" for k, kind in enumerate(opponents)]
+    tokens = {name: secrets.token_urlsafe(16) for name in names}
+    spec = MatchSpec(MATCH_ID, tuple(SeatSpec(n, n) for n in names), rules, hands, seed,
+                     start_timeout_seconds=connect_seconds, absent=AbsentPolicy.FORFEIT)
+    config = ServerConfig(listen="127.0.0.1:0", bots=tuple(BotEntry(n, n, tokens[n]) for n in names),
+                          matches=(spec,), log_dir=log_dir)
+    load_sdk()  # the built-in opponents are the SDK's examples
+    examples = importlib.import_module("arena_bot.examples")
+    play = importlib.import_module("arena_bot.client").play
+    out.write(f"practice: {hands} hands of {', '.join(rules.games)}; {YOU} ({bot}) against "
+              f"{', '.join(names[1:])}; logs in {log_dir}\n")
+    out.flush()
+    summary, bot_exit, bot_err = asyncio.run(_play(config, bot, tokens, names, opponents, seed,
+                                                   examples.BOTS, play))
+    if summary is None or summary.hands_played == 0:
+        why = summary.abort_reason if summary is not None else "the dealer stopped"
+        out.write(f"practice: no hand was played ({why}).\n")
+        if bot_exit is not None:
+            out.write(f"your bot exited with code {bot_exit} before connecting:\n{bot_err.strip()}\n")
+        return 1
+    _report(summary, log_dir, show_worst, out)
+    if bot_exit not in (0, None):
+        out.write(f"your bot exited with code {bot_exit}:\n{bot_err.strip()}\n")
+    return 0 if not summary.aborted else 3
+
+
+async def _play(config: ServerConfig, bot: str, tokens: dict[str, str], names: list[str],
+                opponents: Sequence[str], seed: int, examples: dict[str, Any], play: Any
+                ) -> tuple[MatchSummary | None, int | None, str]:
+    ready: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+    server_task = asyncio.ensure_future(serve(config, on_ready=ready.set_result))
+    port = await asyncio.wait_for(asyncio.shield(ready), 30)
+    address = f"127.0.0.1:{port}"
+    proc = await asyncio.create_subprocess_exec(
+        *bot_command(bot, address, tokens[YOU]), stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.PIPE)
+    assert proc.stderr is not None
+    stderr_task = asyncio.ensure_future(proc.stderr.read())
+    built_in = [asyncio.ensure_future(play(examples[kind](seed + k), server=address,
+                                           token=tokens[name], name=name))
+                for k, (kind, name) in enumerate(zip(opponents, names[1:], strict=True))]
+    try:
+        result = await server_task
+    finally:
+        for task in built_in:
+            task.cancel()
+        stopped = False
+        try:  # the bot sees its stream end and exits by itself
+            await asyncio.wait_for(proc.wait(), 10)
+        except TimeoutError:
+            stopped = True
+            with contextlib.suppress(ProcessLookupError):
+                proc.terminate()
+        code = await proc.wait()
+        err = (await stderr_task).decode(errors="replace")
+        await asyncio.gather(*built_in, return_exceptions=True)
+    return (result.summaries[0] if result.summaries else None), (None if stopped else code), err
+
+
+def _report(summary: MatchSummary, log_dir: Path, show_worst: int, out: TextIO) -> None:
+    out.write(f"\n{summary.hands_played} hands played\n")
+    for r in sorted(summary.results, key=lambda r: -r.net_chips):
+        out.write(f"  {r.name:<10} {r.net_chips:+7d} chips  {r.mbb_per_hand:+9.1f} ± "
+                  f"{r.mbb_per_hand_ci95:.1f} mbb/hand (95% CI)\n")
+    stats = summary.stats
+    out.write(f"decisions: {stats.answered} answered, {stats.timeouts} timed out, "
+              f"{stats.rejected} replies rejected, {stats.absent_actions} while absent\n")
+    phhs = log_dir / f"{MATCH_ID}.phhs"
+    worst = worst_hands(phhs, YOU, show_worst)
+    if worst:
+        out.write("your biggest losing hands (replay each with the command shown):\n")
+        for hand in worst:
+            out.write(f"  hand {hand.number} ({hand.game}): {hand.net_chips:+d} chips   "
+                      f"arena replay {shlex.quote(str(phhs))} --show --hand {hand.number}\n")
+    out.write(f"hand log: {phhs} (verify with: arena replay {shlex.quote(str(phhs))})\n")

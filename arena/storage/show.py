@@ -1,0 +1,113 @@
+"""`arena replay --show`: one hand told for people (players, button, streets, showdown, nets)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from arena.engine.cards import pretty_card
+from arena.engine.events import (
+    ActionTaken,
+    BoardDealt,
+    ForcedBetPosted,
+    HandMucked,
+    HandShown,
+    HoleCardsDealt,
+    PotAwarded,
+    PotShare,
+    UncalledBetReturned,
+)
+from arena.engine.games import Showdown
+from arena.engine.shown import ShownValue, shown_value
+from arena.engine.state import HandState
+
+LEGEND = ("  legend: [A♠] a face-down card (only its owner saw it until the showdown); "
+          "A♠ a face-up card; pN = the N-th player in PHH order")
+
+_HALVES = {PotShare.WHOLE: "whole pot", PotShare.HIGH: "high half", PotShare.LOW: "low half"}
+
+
+def _cards(cards: Sequence[int]) -> str:
+    return " ".join(pretty_card(c) for c in cards)
+
+
+def _button(fields: Mapping[str, Any], seat_count: int) -> int:
+    """The button's index in PHH order: an arena log names its physical seat, else it is last."""
+    seats, button = fields.get("_seats"), fields.get("_button_seat")
+    if isinstance(seats, list) and button in seats:
+        return seats.index(button)
+    return seat_count - 1
+
+
+def _words(value: ShownValue, *, hi_lo: bool) -> str:
+    low = f"{value.low_description} low" if value.low_description else ("no low" if hi_lo else "")
+    return "; ".join(p for p in (value.high_description, low) if p)
+
+
+def describe(state: HandState, players: Sequence[str],
+             fields: Mapping[str, Any] | None = None) -> list[str]:
+    """The hand for people: who sits where, cards with suit symbols (face-down cards in
+    brackets), actions by street, each shown hand in words, who won which pot or half, the
+    net of every player, and a legend."""
+    fields = fields or {}
+    names = [f"{name} (p{k + 1})" for k, name in enumerate(players)]
+    button = _button(fields, state.seat_count)
+    lines = [f"  {state.variant.name}: " + ", ".join(
+        f"{name}{' [button]' if k == button else ''} {stack}"
+        for k, (name, stack) in enumerate(zip(names, fields.get("starting_stacks", state.stacks),
+                                              strict=False)))]
+    shown: dict[int, ShownValue] = {}
+    hi_lo = state.variant.showdown is Showdown.HIGH_LOW_8
+    street = -1
+    for event in state.events:
+        if isinstance(event, HoleCardsDealt | BoardDealt | ActionTaken) and event.street != street:
+            street = event.street
+            lines.append(f"  -- {state.variant.streets[street].name}")
+        if isinstance(event, ForcedBetPosted):
+            all_in = " (all in)" if event.is_all_in else ""
+            lines.append(f"    {names[event.seat]} posts the {event.kind} {event.amount_chips}{all_in}")
+        elif isinstance(event, UncalledBetReturned):
+            lines.append(f"    {event.amount_chips} uncalled returned to {names[event.seat]}")
+        elif isinstance(event, HoleCardsDealt):
+            cards = " ".join(pretty_card(c) if up else f"[{pretty_card(c)}]"
+                             for c, up in zip(event.cards, event.is_up, strict=True))
+            lines.append(f"    {names[event.seat]} dealt {cards}")
+        elif isinstance(event, BoardDealt):
+            label = "common card" if event.is_stud_common_card else "board"
+            lines.append(f"    {label}: {_cards(event.cards)}")
+        elif isinstance(event, ActionTaken):
+            amount = f" to {event.to_chips}" if event.kind.value in ("raise", "call", "bring_in") else ""
+            flags = " (all in)" if event.is_all_in else ""
+            flags += " (automatic: timed out or absent)" if event.is_automatic else ""
+            lines.append(f"    {names[event.seat]} {event.kind.value.replace('_', '-')}{amount}{flags}")
+        elif isinstance(event, HandShown):
+            if not shown:
+                lines.append("  -- showdown")
+            value = shown_value(state.variant, event.cards, state.board)
+            shown[event.seat] = value
+            lines.append(f"    {names[event.seat]} shows {_cards(event.cards)}: {_words(value, hi_lo=hi_lo)}")
+        elif isinstance(event, HandMucked):
+            lines.append(f"    {names[event.seat]} mucks")
+        elif isinstance(event, PotAwarded):
+            lines.append(_award(event, names, shown))
+    result = state.result
+    if result is not None:
+        lines.append("  nets: " + ", ".join(f"{name} {net:+d}"
+                                             for name, net in zip(names, result.net_chips, strict=True)))
+    lines.append(LEGEND)
+    return lines
+
+
+def _award(event: PotAwarded, names: Sequence[str], shown: Mapping[int, ShownValue]) -> str:
+    pot = "main pot" if event.pot_index == 0 else f"side pot {event.pot_index}"
+    winners = []
+    for seat, amount in zip(event.winners, event.amounts_chips, strict=True):
+        value = shown.get(seat)
+        why = ""
+        if value is not None:
+            words = f"{value.low_description} low" if event.share is PotShare.LOW \
+                else value.high_description
+            why = f" with {words}" if value.low_description or value.high_description else ""
+        winners.append(f"{names[seat]} wins {amount}{why}")
+    split = " (split)" if len(event.winners) > 1 else ""
+    return f"  {pot}, {_HALVES[event.share]} of {event.amount_chips}{split}: {'; '.join(winners)}"

@@ -1,0 +1,49 @@
+"""Faults per seat and hand in the results store: timeouts, absent decisions, rejected replies,
+disconnects, summed per bot and match (issue 14 and issue 10 item 4)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+import arena.storage.tokens as tokens_module
+from arena.league.leaderboard import faults_csv, faults_per_bot, render_faults
+from arena.storage.store import FaultCounts, SeatResult, SqliteStore
+from tests.storage.test_store import make_hand, new_match
+
+
+@pytest.fixture(autouse=True)
+def cheap_token_hash(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tokens_module, "_SCRYPT_N", 2**8)
+
+
+def test_faults_are_stored_per_seat_and_summed_per_bot_and_match(tmp_path: Path) -> None:
+    with SqliteStore(tmp_path / "r.sqlite") as store:
+        store.register_bot("alice", "a" * 20)
+        store.register_bot("bob", "b" * 20)
+        first, second = new_match(store), new_match(store)
+        hand = make_hand(first.match_id, 1, ("alice", "bob"), (40, -40))
+        faulty = replace(hand, seats=(hand.seats[0], SeatResult(1, "bob", -40, 1960, timeouts=1,
+                                                                 absent_decisions=2, rejected_replies=3,
+                                                                 disconnects=1)))
+        assert store.record_hand(faulty)
+        assert store.completed_hands(first.match_id) == [faulty]  # the counts round-trip
+        assert store.record_hand(make_hand(first.match_id, 2, ("bob", "alice"), (5, -5)))
+        later = make_hand(second.match_id, 1, ("alice", "bob"), (0, 0))
+        assert store.record_hand(replace(later, seats=(replace(later.seats[0], rejected_replies=4),
+                                                       later.seats[1])))
+        league = store.list_leagues()[0].league_id
+        faults = store.fault_counts(league)
+    assert faults == [
+        FaultCounts("alice", first.match_id, 2, 0, 0, 0, 0),
+        FaultCounts("alice", second.match_id, 1, 0, 0, 4, 0),
+        FaultCounts("bob", first.match_id, 2, 1, 2, 3, 1),
+        FaultCounts("bob", second.match_id, 1, 0, 0, 0, 0),
+    ]
+    assert faults_per_bot(faults) == {"alice": (2, 3, 0, 0, 4, 0), "bob": (2, 3, 1, 2, 3, 1)}
+    table = render_faults(faults).splitlines()
+    assert table[1].split() == ["bot", "matches", "hands", "timeouts", "absent", "rejected", "disconnects"]
+    assert table[3].split() == ["alice", "2", "3", "0", "0", "4", "0"]
+    assert faults_csv(faults).splitlines()[3] == f"bob,{first.match_id},2,1,2,3,1"
