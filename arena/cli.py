@@ -189,34 +189,24 @@ def build_parser() -> argparse.ArgumentParser:
                           "until stopped, e.g. through a league restart)")
     bot.add_argument("--verbose", action="store_true", help="log connects and rejections")
     bot.set_defaults(func=cmd_bot)
-<<<<<<< HEAD
-    league = sub.add_parser("league", help="run a league of connected bots, or show its status")
-    league.add_argument("action", choices=("run", "status"))
-    league.add_argument("file", help="the league file (TOML)")
-    league.add_argument("--listen", default=None, help="HOST:PORT, overrides the file")
+
+    league = command("league", "run a league of connected bots, or show its status")
+    league.add_argument("action", choices=("run", "status"), help="run (resumable) or status")
+    league.add_argument("file", help="the league file (TOML), see docs/league-file.md")
+    league.add_argument("--listen", default=None, help="HOST:PORT, overrides the file's")
     league.add_argument("--web-port", type=int, default=None,
                         help="serve the web app (live tables, leaderboard, replayer) on this port "
                              "while the league runs; 0 picks a free port; off by default")
     league.add_argument("--web-host", default="127.0.0.1", help="address for --web-port")
     league.set_defaults(func=cmd_league)
 
-    web = sub.add_parser("web", help="serve a league's leaderboard, matches and hand replayer")
+    web = command("web", "serve a league's leaderboard, matches and hand replayer (read-only)")
     web.add_argument("--league", required=True, help="the league file (TOML)")
-    web.add_argument("--host", default="127.0.0.1")
-    web.add_argument("--port", type=int, default=8080, help="0 picks a free port")
+    web.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    web.add_argument("--port", type=int, default=8080, help="port; 0 picks a free port")
     web.set_defaults(func=cmd_web)
 
-    board = sub.add_parser("leaderboard", help="the leaderboard of a league's results store")
-=======
-
-    league = command("league", "run a league of connected bots, or show its status")
-    league.add_argument("action", choices=("run", "status"), help="run (resumable) or status")
-    league.add_argument("file", help="the league file (TOML), see docs/league-file.md")
-    league.add_argument("--listen", default=None, help="HOST:PORT, overrides the file's")
-    league.set_defaults(func=cmd_league)
-
     board = command("leaderboard", "the leaderboard of a league's results store")
->>>>>>> main
     board.add_argument("file", help="the league file (TOML)")
     board.add_argument("--format", default="table", choices=("table", "json", "csv"),
                        help="output format")

@@ -3,22 +3,14 @@
 from __future__ import annotations
 
 import sys
-<<<<<<< HEAD
 from collections.abc import Callable, Coroutine
-from typing import Any, Protocol, TextIO
+from typing import Any, Literal, Protocol, TextIO
 
 from arena.league.config import LeagueConfig, load_league
-from arena.league.leaderboard import render_table, to_csv, to_json
-from arena.league.runner import LeagueRun
-from arena.match.spectator import Spectator
-=======
-from typing import Literal, TextIO
-
-from arena.league.config import load_league
 from arena.league.leaderboard import CsvTable, faults_csv, render_faults, render_table, to_csv, to_json
 from arena.league.runner import LeagueRun
+from arena.match.spectator import Spectator
 from arena.server.commands import log_connections
->>>>>>> main
 
 
 class WebHook(Protocol):
@@ -40,13 +32,8 @@ def run_league(path: str, *, listen: str | None = None, out: TextIO = sys.stdout
         from dataclasses import replace
 
         config = replace(config, listen=listen)
-<<<<<<< HEAD
-    logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
-                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
-    hook = web(config) if web is not None else None
-=======
     log_connections()
->>>>>>> main
+    hook = web(config) if web is not None else None
     run = LeagueRun(config, out=out)
     try:
         if hook is not None:

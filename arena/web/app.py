@@ -26,7 +26,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from arena.engine.errors import ArenaError
-from arena.league.leaderboard import game_label, to_dict
+from arena.league.leaderboard import game_label, to_json
 from arena.league.stats import GAME_KEYS, Leaderboard
 from arena.web import charts
 from arena.web.frames import hand_steps
@@ -122,8 +122,9 @@ class WebApp:
             bankroll=charts.bankroll_curves(bankroll), faults=faults, pots=pots)
 
     def leaderboard_json(self, request: Request) -> Response:
+        """What ``arena leaderboard --format json`` prints."""
         board, _ = self._leaderboard()
-        return JSONResponse(to_dict(board))
+        return Response(to_json(board, faults=self.site.fault_counts()), media_type="application/json")
 
     def match(self, request: Request) -> Response:
         info = self.site.match(request.path_params["match_id"])

@@ -26,7 +26,7 @@ from arena.engine.events import (
 from arena.engine.phh import PhhHand, replay
 from arena.engine.pots import build_pots
 from arena.engine.rules import Rules
-from arena.match.showdown import shown_value
+from arena.engine.shown import shown_value
 
 HIDDEN = "??"
 

@@ -20,6 +20,7 @@ from typing import Any
 from arena.engine.errors import ArenaError
 from arena.engine.phh import PhhHand, loads
 from arena.league.config import LeagueConfig
+from arena.league.leaderboard import faults_per_bot
 from arena.league.schedule import build_schedule
 from arena.league.stats import ALL_GAMES, Leaderboard, compute_leaderboard
 from arena.storage import store as st
@@ -278,17 +279,23 @@ class LeagueSite:
                 series.append((series[-1] if series else 0) + row.net_chips)
         return compute_leaderboard(rows), {bot: dict(games) for bot, games in curves.items()}
 
+    def fault_counts(self) -> list[st.FaultCounts]:
+        """Per bot and match, from the results store."""
+        if not self.config.store.is_file():
+            return []
+        store = st.SqliteStore(self.config.store)
+        try:
+            league = store.find_league(self.config.name)
+            return store.fault_counts(league.league_id) if league is not None else []
+        finally:
+            store.close()
+
     def faults(self) -> dict[str, dict[str, int]]:
-        """Per bot: hands logged, decisions timed out and decisions taken while absent."""
-        out: dict[str, dict[str, int]] = defaultdict(lambda: {"hands": 0, "timeouts": 0, "absent": 0})
-        for match_id, *_ in self.schedule():
-            for summary in self.summaries(match_id):
-                for seat, bot in enumerate(summary.players):
-                    counts = out[bot]
-                    counts["hands"] += 1
-                    counts["timeouts"] += summary.timeouts[seat] if seat < len(summary.timeouts) else 0
-                    counts["absent"] += summary.absent[seat] if seat < len(summary.absent) else 0
-        return dict(out)
+        """Per bot: hands, timeouts, absent decisions, rejected replies and disconnects over its
+        completed hands."""
+        counts = self.fault_counts()
+        return {bot: {"hands": row[1], "timeouts": row[2], "absent": row[3], "rejected": row[4],
+                      "disconnects": row[5]} for bot, row in faults_per_bot(counts).items()}
 
     def biggest_pots(self, bot: str, count: int = 5) -> list[tuple[HandSummary, int]]:
         """The bot's hands with the largest pots, with its net chips in each."""

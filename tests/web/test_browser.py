@@ -113,7 +113,14 @@ def test_leaderboard_page_shows_the_numbers_of_arena_leaderboard_json(live_leagu
     out = subprocess.run([sys.executable, "-m", "arena.cli", "leaderboard", str(live_league.league),
                           "--format", "json"], cwd=live_league.league.parent, env=env(),
                          capture_output=True, text=True, check=True)
-    expected = {r["bot"]: r for r in json.loads(out.stdout)["results"] if r["game"] == "all"}
+    data = json.loads(out.stdout)
+    expected = {r["bot"]: r for r in data["results"] if r["game"] == "all"}
+    faults: dict[tuple[str, str], int] = {}
+    for row in data["faults"]:
+        for key in ("timeouts", "absent_decisions", "rejected_replies", "disconnects"):
+            faults[(row["bot"], key)] = faults.get((row["bot"], key), 0) + row[key]
+    status, served = _get(live_league.web_url + "api/leaderboard.json")
+    assert status == 200 and json.loads(served) == data
     page = browser.new_page(viewport={"width": 1280, "height": 1000})
     dialogs: list[str] = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
@@ -129,6 +136,9 @@ def test_leaderboard_page_shows_the_numbers_of_arena_leaderboard_json(live_leagu
         assert row.locator("td.mbb").inner_text() == f"{want['mbb_per_hand']:+.1f}"
         assert row.locator("td.raw").inner_text() == f"{want['raw']['ci_half_width_mbb']:.1f}"
         assert row.locator("td.dup").inner_text() == f"{want['duplicate_adjusted']['ci_half_width_mbb']:.1f}"
+        for cell, key in (("timeouts", "timeouts"), ("absent", "absent_decisions"),
+                          ("rejected", "rejected_replies"), ("disconnects", "disconnects")):
+            assert row.locator(f"td.{cell}").inner_text() == str(faults[(bot, key)])
     assert page.locator("svg.errorbars line.ci.raw").count() == 3
     assert page.locator("svg.errorbars line.ci.dup").count() == 3
     assert page.locator("svg.heatmap g.cell").count() == 6
