@@ -116,6 +116,14 @@ def cmd_web(args: argparse.Namespace) -> int:
     return run_web(args.league, host=args.host, port=args.port)
 
 
+def cmd_tournament(args: argparse.Namespace) -> int:
+    from arena.league.tourney_commands import run_tournament, show_standings
+
+    if args.action == "run":
+        return run_tournament(args.file, listen=args.listen, simulate=args.simulate)
+    return show_standings(args.file, fmt=args.format)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="arena", description=DESCRIPTION, epilog=EXIT_CODES,
                                      formatter_class=_Help)
@@ -213,6 +221,17 @@ def build_parser() -> argparse.ArgumentParser:
     board.add_argument("--table", default="results", choices=(*CSV_TABLES, "faults"),
                        help="with --format csv: which table")
     board.set_defaults(func=cmd_leaderboard)
+
+    tour = sub.add_parser("tournament", help="run a tournament of connected bots, or its standings")
+    tour.add_argument("action", choices=("run", "standings"),
+                      help="run (resumable) or standings")
+    tour.add_argument("file", help="the tournament file (TOML)")
+    tour.add_argument("--listen", default=None, help="HOST:PORT, overrides the file")
+    tour.add_argument("--simulate", default=None, choices=("random", "call"),
+                      help="play in-process with this built-in policy instead of bots")
+    tour.add_argument("--format", default="table", choices=("table", "json", "csv"),
+                      help="standings output (default: %(default)s)")
+    tour.set_defaults(func=cmd_tournament)
     return parser
 
 

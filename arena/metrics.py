@@ -158,6 +158,59 @@ class LeaderboardCollector:
         return [mean, half, hands]
 
 
+@dataclass(frozen=True, slots=True)
+class TournamentSnapshot:
+    """A tournament's state after a round (or its end): the event playing and the standings."""
+
+    event: str
+    players_left: int
+    level: int
+    big_blind_chips: int
+    tables: int
+    chips: dict[str, int]
+    places: dict[str, int]
+    points: dict[str, int]
+
+
+class TournamentCollector:
+    """Tournament gauges read from the latest snapshot at scrape time."""
+
+    def __init__(self, bot_labels: BotLabels) -> None:
+        self._bot_labels = bot_labels
+        self._snapshot: TournamentSnapshot | None = None
+
+    def update(self, snapshot: TournamentSnapshot) -> None:
+        self._snapshot = snapshot
+
+    def collect(self) -> Iterable[Metric]:
+        snap = self._snapshot
+        if snap is None:
+            return []
+        left = GaugeMetricFamily("arena_tournament_players_left",
+                                 "Players still in the event playing now.", labels=["event"])
+        level = GaugeMetricFamily("arena_tournament_level", "The level (from 1) of that event.",
+                                  labels=["event"])
+        blind = GaugeMetricFamily("arena_tournament_big_blind_chips",
+                                  "The big blind of that level.", labels=["event"])
+        tables = GaugeMetricFamily("arena_tournament_tables", "Tables of that event.",
+                                   labels=["event"])
+        chips = GaugeMetricFamily("arena_tournament_chips", "Chips of each bot in that event.",
+                                  labels=["bot"])
+        place = GaugeMetricFamily("arena_tournament_place",
+                                  "Place of each placed bot (1 is first).", labels=["bot"])
+        points = GaugeMetricFamily("arena_tournament_points",
+                                   "Sum of placings over the tournaments (lower is better).",
+                                   labels=["bot"])
+        for family, value in ((left, snap.players_left), (level, snap.level),
+                              (blind, snap.big_blind_chips), (tables, snap.tables)):
+            family.add_metric([snap.event], value)
+        for family, values in ((chips, snap.chips), (place, snap.places), (points, snap.points)):
+            for bot, value in sorted(values.items()):
+                if bot in self._bot_labels:  # registered bots only: a bounded label set
+                    family.add_metric([bot], value)
+        return [left, level, blind, tables, chips, place, points]
+
+
 class ArenaMetrics:
     """The dealer's metrics facade; every method is cheap and thread-safe."""
 
@@ -192,6 +245,8 @@ class ArenaMetrics:
             self.bot_labels_gauge.labels(state=state)
         self.leaderboard = LeaderboardCollector(self.bot_labels)
         r.register(self.leaderboard)
+        self.tournament = TournamentCollector(self.bot_labels)
+        r.register(self.tournament)
         for game in HORSE:  # zero series exist from the start, so rate() and absent() behave
             self.hands.labels(game=game)
         self._init_bot_series(OTHER_BOT)
@@ -258,6 +313,10 @@ class ArenaMetrics:
         for bot in board.bots:
             self.register_bot(bot)
         self.leaderboard.update(board)
+
+
+    def update_tournament(self, snapshot: TournamentSnapshot) -> None:
+        self.tournament.update(snapshot)
 
 
 def _reason(reason: Reason | str, allowed: tuple[Reason, ...]) -> str:

@@ -168,8 +168,11 @@ class LiveTable:
             if len(in_play) < 2:
                 break
             eligible = [p for p in in_play if self._presences[p].is_connected] or in_play
-            button = self._draw_button(eligible) if button < 0 else next_button(
-                button, eligible, self.seat_count)
+            if button < 0 and spec.button_seat is not None:
+                button = spec.button_seat  # a tournament seats its tables itself
+            else:
+                button = self._draw_button(eligible) if button < 0 else next_button(
+                    button, eligible, self.seat_count)
             game = game_for_hand(self.rules, index, self.seat_count)
             if game != previous:
                 self._publish([m.GameChanged(game, previous, index + 1)], hand_id="")

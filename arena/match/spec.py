@@ -39,3 +39,4 @@ class MatchSpec:
     deal_set_id: str = ""  # duplicate copies share it (and the seed)
     initial_stacks: tuple[int, ...] | None = None  # resume with carried stacks (per seat)
     absent: AbsentPolicy = AbsentPolicy.CHECK_FOLD  # when bots are missing at the start
+    button_seat: int | None = None  # the first hand's button; None: drawn by card (RULES.md §2)

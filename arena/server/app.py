@@ -15,7 +15,7 @@ import resource
 import signal
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,8 +54,10 @@ class DealerServer:
 
     def __init__(self, config: ServerConfig, *,
                  sink_factory: Callable[[MatchSpec], MatchSink | None] | None = None,
-                 max_tables_at_once: int | None = None) -> None:
+                 max_tables_at_once: int | None = None,
+                 driver: Callable[[DealerServer], Awaitable[None]] | None = None) -> None:
         self.config = config
+        self._driver = driver  # a trio task that deals the tables itself (tournaments)
         self.lobby = Lobby()
         self.guest = TrioGuest()
         self.tables: list[LiveTable] = []
@@ -115,6 +117,9 @@ class DealerServer:
         return port
 
     async def _run_tables(self) -> None:
+        if self._driver is not None:
+            await self._driver(self)
+            return
         limit = self._max_tables_at_once or max(1, len(self.tables))
         limiter = trio.CapacityLimiter(limit)
 
@@ -167,12 +172,14 @@ async def serve(config: ServerConfig, *, on_ready: Callable[[int], None] | None 
                 handle_signals: bool = True,
                 sink_factory: Callable[[MatchSpec], MatchSink | None] | None = None,
                 max_tables_at_once: int | None = None,
-                on_server: Callable[[DealerServer], None] | None = None) -> ServeResult:
+                on_server: Callable[[DealerServer], None] | None = None,
+                driver: Callable[[DealerServer], Awaitable[None]] | None = None) -> ServeResult:
     """Run a config's matches to the end (or to SIGINT/SIGTERM) and return what happened."""
     started = time.perf_counter()
     cpu = time.process_time()
     loop = asyncio.get_running_loop()
-    server = DealerServer(config, sink_factory=sink_factory, max_tables_at_once=max_tables_at_once)
+    server = DealerServer(config, sink_factory=sink_factory, max_tables_at_once=max_tables_at_once,
+                          driver=driver)
     if on_server is not None:
         on_server(server)
     # A dealer makes many short-lived objects per decision and few long-lived ones: leave the

@@ -70,3 +70,14 @@ def start_bot(kind: str, address: str, token: str, *, name: str, extra: Sequence
                              *extra],
                             cwd=ROOT, env=env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)
+
+
+def stop_processes(procs: Sequence[subprocess.Popen[Any]], *, timeout: float = 10) -> None:
+    """Terminate, then kill what does not end within ``timeout``."""
+    for proc in procs:
+        proc.terminate()
+    for proc in procs:
+        try:
+            proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()

@@ -1,0 +1,1 @@
+"""Tournaments (RULES.md §7): levels, the draw, seating and balancing, placings, formats."""

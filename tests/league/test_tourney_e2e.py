@@ -1,0 +1,368 @@
+"""Tournaments end to end over gRPC: `arena tournament run` with example bots as processes.
+
+RULES.md §7 and seed 003: the seed-003 preset with 12 bots, a 27-bot multi-table H.O.R.S.E.
+freeze-out, a bot that never connects, and resume after SIGKILL.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import tomllib
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from prometheus_client.parser import text_string_to_metric_families
+
+from tests.server.procs import env, stop_processes
+
+ROOT = Path(__file__).resolve().parents[2]
+KINDS = ("rules", "call", "random")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def write_tournament(tmp: Path, names: list[str], *, body: str,
+                     listen: str = "127.0.0.1:0") -> Path:
+    text = f'listen = "{listen}"\nlog_dir = "logs"\n' + body.strip() + "\n"
+    for name in names:
+        text += f'[[bots]]\nname = "{name}"\ntoken = "token-{name}-0001"\n'
+    path = tmp / "tournament.toml"
+    path.write_text(text)
+    return path
+
+
+class TournamentProcess:
+    """`arena tournament run` and its bots (``packs`` processes of several bots each)."""
+
+    def __init__(self, path: Path, bots: list[str], *, packs: int = 0,
+                 slow: str | None = None) -> None:
+        self.path = path
+        self.server = subprocess.Popen(
+            [sys.executable, "-m", "arena.cli", "tournament", "run", str(path)],
+            cwd=path.parent, env=env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert self.server.stdout is not None
+        self.lines: list[str] = []
+        self.metrics_url: str | None = None
+        address = None
+        for line in self.server.stdout:
+            self.lines.append(line)
+            if m := re.search(r"metrics: (\S+)", line):
+                self.metrics_url = m.group(1)
+            if m := re.search(r"listening on (\S+)$", line.strip()):
+                address = m.group(1)
+                break
+        assert address is not None, "".join(self.lines) + self.server.stderr.read()  # type: ignore[union-attr]
+        self.address = address
+        self.procs = self._start_bots([b for b in bots if b != slow], packs)
+        if slow is not None:  # alone in its process: it sleeps while it thinks
+            self.procs.append(subprocess.Popen(
+                [sys.executable, "-m", "tests.league.botpack", address, f"{slow}:slow"],
+                cwd=ROOT, env=env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+
+    def _start_bots(self, bots: list[str], packs: int) -> list[subprocess.Popen[bytes]]:
+        pairs = [f"{name}:{KINDS[k % 3]}" for k, name in enumerate(bots)]
+        if packs:
+            groups = [pairs[k::packs] for k in range(packs)]
+            return [subprocess.Popen([sys.executable, "-m", "tests.league.botpack", self.address,
+                                      *group], cwd=ROOT, env=env(),
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                    for group in groups if group]
+        return [subprocess.Popen(
+            [sys.executable, "-m", "arena.cli", "bot", pair.split(":")[1], "--server",
+             self.address, "--token", f"token-{pair.split(':')[0]}-0001", "--name",
+             pair.split(":")[0], "--seed", str(k), "--reconnect-seconds", "30"],
+            cwd=ROOT, env=env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            for k, pair in enumerate(pairs)]
+
+    def read_line(self, pattern: str, timeout: float = 120) -> str:
+        assert self.server.stdout is not None
+        deadline = time.monotonic() + timeout
+        for line in self.server.stdout:
+            self.lines.append(line)
+            if re.search(pattern, line):
+                return line
+            assert time.monotonic() < deadline, "".join(self.lines)
+        raise AssertionError("".join(self.lines))
+
+    def wait(self, timeout: float = 240) -> tuple[int, str]:
+        try:
+            out, err = self.server.communicate(timeout=timeout)
+        finally:
+            self.stop_bots()
+        return self.server.returncode, "".join(self.lines) + out + err
+
+    def stop_bots(self) -> None:
+        stop_processes(self.procs)
+
+
+def hands_by_event(log_dir: Path) -> dict[str, list[dict[str, Any]]]:
+    """Every logged (not voided) hand, per event, in the order dealt."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for path in sorted(log_dir.glob("*.phhs")):
+        if path.name.endswith(".void.phhs"):
+            continue
+        for hand in tomllib.loads(path.read_text()).values():
+            out.setdefault(str(hand["_event"]), []).append(hand)
+    for hands in out.values():
+        hands.sort(key=lambda h: (h["_round"], h["_table"]))
+    return out
+
+
+def check_chips_carried(hands: list[dict[str, Any]], starting: dict[str, int]) -> dict[str, int]:
+    """Each hand starts every player with the chips it ended its last hand with (across moves
+    and broken tables), and no hand creates or loses a chip; returns the final chips."""
+    chips = dict(starting)
+    for hand in hands:
+        players = hand["players"]
+        assert [chips[p] for p in players] == hand["starting_stacks"], hand["_hand_id"]
+        assert sum(hand["starting_stacks"]) == sum(hand["finishing_stacks"])
+        for player, stack in zip(players, hand["finishing_stacks"], strict=True):
+            chips[player] = stack
+    assert sum(chips.values()) == sum(starting.values())
+    return chips
+
+
+def check_places_follow_eliminations(event: dict[str, Any]) -> None:
+    outs = sorted(event["eliminations"], key=lambda e: e["round"])
+    for earlier, later in itertools.pairwise(outs):
+        if later["round"] > earlier["round"]:
+            assert later["place"] < earlier["place"]
+
+
+def test_seed_003_preset_over_grpc_with_bots_as_processes(tmp_path: Path) -> None:
+    names = [f"bot{k:02d}" for k in range(12)]
+    path = write_tournament(tmp_path, names, body="""
+name = "seed 003"
+format = "seed-003"
+seed = 11
+start_timeout_seconds = 120
+metrics_port = 0
+[levels]
+small_blind = 1
+big_blind = 2
+hands = 4
+[tie_break_levels]
+small_blind = 1
+big_blind = 2
+hands = 3
+[rules]
+decision_seconds = 5.0
+""")
+    proc = TournamentProcess(path, names)
+    code, output = proc.wait()
+    assert code == 0, output
+    assert proc.metrics_url is not None
+    log_dir = tmp_path / "logs"
+    doc = json.loads((log_dir / "results.json").read_text())
+    events = {e["event"]: e for e in doc["events"]}
+    hands = hands_by_event(log_dir)
+    for t in (1, 2):
+        prelims = [events[f"t{t}-table1"], events[f"t{t}-table2"]]
+        final, losers = events[f"t{t}-final"], events[f"t{t}-losers"]
+        assert sorted(len(e["players"]) for e in prelims) == [6, 6]
+        assert sorted(p for e in prelims for p in e["players"]) == names
+        survivors = {s["player"]: s["chips"] for e in prelims for s in e["survivors"]}
+        for event in prelims:
+            ended = check_chips_carried(hands[event["event"]], dict.fromkeys(event["players"], 390))
+            assert {p: c for p, c in ended.items() if c} == {
+                s["player"]: s["chips"] for s in event["survivors"]}
+            check_places_follow_eliminations(event)
+        # The last three of each table move to the final table with their chips ...
+        assert dict(zip(final["players"], final["starting_stacks"], strict=True)) == survivors
+        check_chips_carried(hands[final["event"]], survivors)
+        # ... the eliminated restart at the losers' table with a fresh stack.
+        out = sorted(e["player"] for ev in prelims for e in ev["eliminations"])
+        assert sorted(losers["players"]) == out and set(losers["starting_stacks"]) == {390}
+        check_chips_carried(hands[losers["event"]], dict.fromkeys(losers["players"], 390))
+        assert sorted(final["places"].values()) == list(range(1, len(survivors) + 1))
+        assert sorted(losers["places"].values()) == list(range(len(survivors) + 1, 13))
+        check_places_follow_eliminations(final)
+        check_places_follow_eliminations(losers)
+    standings = doc["standings"]
+    assert [s["place"] for s in standings] == list(range(1, 13))
+    for s in standings:
+        t1 = {**events["t1-final"]["places"], **events["t1-losers"]["places"]}[s["player"]]
+        t2 = {**events["t2-final"]["places"], **events["t2-losers"]["places"]}[s["player"]]
+        assert s["placings"] == [t1, t2] and s["points"] == t1 + t2
+    points = [s["points"] for s in standings]
+    assert points == sorted(points)
+    played = {frozenset(t["players"]): t["winner"] for t in doc["tie_breaks"]}
+    for a, b in itertools.pairwise(standings):
+        if a["points"] == b["points"]:  # a tie on total placings: settled heads-up
+            assert played[frozenset((a["player"], b["player"]))] == a["player"]
+            assert f"tie-break heads-up {a['player']} v {b['player']}" in {
+                e["title"] for e in doc["events"]} or f"tie-break heads-up {b['player']} v " \
+                f"{a['player']}" in {e["title"] for e in doc["events"]}
+    for tie in doc["tie_breaks"]:
+        hu = events[tie["event"]]
+        assert sorted(hu["players"]) == sorted(tie["players"])
+        assert set(hu["starting_stacks"]) == {215}
+        check_chips_carried(hands[tie["event"]], dict.fromkeys(hu["players"], 215))
+    assert f"    1  {standings[0]['player']}" in output  # the standings table is printed
+
+
+def test_27_bot_horse_multi_table_freezeout_over_grpc(tmp_path: Path) -> None:
+    names = [f"b{k:02d}" for k in range(27)]
+    path = write_tournament(tmp_path, names, body="""
+name = "horse 27"
+format = "freezeout"
+seed = 4
+seats_per_table = 8
+starting_stack = 600
+start_timeout_seconds = 120
+metrics_port = 0
+[levels]
+small_blind = 10
+big_blind = 20
+ante = 3
+bring_in = 5
+hands = 3
+[rules]
+decision_seconds = 5.0
+""")
+    proc = TournamentProcess(path, names, packs=3)
+    line = proc.read_line(r"out in place")
+    assert "freezeout" in line
+    assert proc.metrics_url is not None
+    with urllib.request.urlopen(proc.metrics_url, timeout=10) as response:
+        families = {f.name: f for f in text_string_to_metric_families(response.read().decode())}
+    assert families["arena_tournament_players_left"].samples[0].value < 27
+    assert families["arena_tournament_tables"].samples[0].value >= 3
+    code, output = proc.wait()
+    assert code == 0, output
+    log_dir = tmp_path / "logs"
+    doc = json.loads((log_dir / "results.json").read_text())
+    (event,) = doc["events"]
+    assert sorted(s["place"] for s in doc["standings"]) == list(range(1, 28))
+    check_places_follow_eliminations(event)
+    hands = hands_by_event(log_dir)["freezeout"]
+    chips = check_chips_carried(hands, dict.fromkeys(names, 600))
+    assert sorted(chips.values())[-1] == 27 * 600
+    assert {h["variant"] for h in hands} == {"FT", "FO/8", "FR", "F7S", "F7S/8"}
+    # Balancing: in every round the tables are within one player; nobody sits twice.
+    by_round: dict[int, list[list[str]]] = {}
+    for hand in hands:
+        by_round.setdefault(hand["_round"], []).append(hand["players"])
+    for tables in by_round.values():
+        sizes = [len(t) for t in tables]
+        seated = [p for t in tables for p in t]
+        assert len(seated) == len(set(seated)) and max(sizes) - min(sizes) <= 1
+    assert len(by_round[1]) == 4 and len(by_round[max(by_round)]) == 1  # 4 tables, a final one
+    moves = event["moves"]
+    assert any(m["reason"] == "break" for m in moves)
+    # A moved bot is the big blind of its next hand (PHH order: the big blind is 2nd, or 1st
+    # heads-up), unless a later arrival at the same table in the same round went first.
+    for rnd, group in itertools.groupby(moves, key=lambda m: m["round"]):
+        last = {m["to_table"]: m["player"] for m in group}
+        for hand in hands:
+            if hand["_round"] == rnd + 1 and hand["_table"] in last:
+                order = hand["players"]
+                assert (order[0] if len(order) == 2 else order[1]) == last[hand["_table"]]
+
+
+def test_a_bot_that_never_connects_is_blinded_away_and_placed_last_of_its_hand(
+        tmp_path: Path) -> None:
+    names = ["n0", "n1", "n2", "n3", "ghost"]
+    path = write_tournament(tmp_path, names, body="""
+name = "ghost"
+format = "freezeout"
+seed = 9
+seats_per_table = 5
+starting_stack = 120
+start_timeout_seconds = 15
+[levels]
+small_blind = 5
+big_blind = 10
+hands = 3
+[rules]
+games = ["FT"]
+decision_seconds = 5.0
+""")
+    proc = TournamentProcess(path, names[:4])
+    code, output = proc.wait()
+    assert code == 0, output
+    assert "not connected (blinded away while absent): ghost" in output
+    doc = json.loads((tmp_path / "logs" / "results.json").read_text())
+    (event,) = doc["events"]
+    ghost = next(e for e in event["eliminations"] if e["player"] == "ghost")
+    assert not ghost["was_present"]
+    same_hand = [e for e in event["eliminations"] if e["round"] == ghost["round"]]
+    assert ghost["place"] == max(e["place"] for e in same_hand)
+    hands = hands_by_event(tmp_path / "logs")["freezeout"]
+    ghost_hands = [h for h in hands if "ghost" in h["players"]]
+    for hand in ghost_hands:  # it posts its blinds, checks or folds: never bets or raises
+        seat = hand["players"].index("ghost")
+        acted = [a for a in hand["actions"] if a.startswith(f"p{seat + 1} ")]
+        assert not [a for a in acted if a.split()[1] == "cbr"]
+    assert sum(h["_absent"][h["players"].index("ghost")] for h in ghost_hands) >= 1
+
+
+def test_a_tournament_killed_with_sigkill_resumes_without_losing_a_chip(tmp_path: Path) -> None:
+    names = [f"k{k}" for k in range(8)]
+    path = write_tournament(tmp_path, names, body="""
+name = "resume"
+format = "freezeout"
+seed = 3
+seats_per_table = 4
+starting_stack = 400
+start_timeout_seconds = 60
+[levels]
+small_blind = 5
+big_blind = 10
+hands = 3
+[rules]
+games = ["FT", "F7S"]
+decision_seconds = 5.0
+""", listen=f"127.0.0.1:{free_port()}")  # the same address again: the bots reconnect to it
+    first = TournamentProcess(path, names, slow="k0")
+    first.read_line(r"out in place")
+    time.sleep(0.05)  # hand for hand: k0's table has a hand in flight most of the time
+    os.kill(first.server.pid, signal.SIGKILL)
+    first.server.wait(timeout=10)
+    log_dir = tmp_path / "logs"
+    state = json.loads((log_dir / "state.json").read_text())
+    assert oct((log_dir / "state.json").stat().st_mode & 0o777) == "0o600"
+    (current,) = state["current"]
+    assert sum(current["stacks"].values()) == 8 * 400
+    in_flight = [f"freezeout-t{p['table']}-h{p['hand']}" for p in current["pending"]
+                 if p["table"] not in {r["table"] for r in current["reported"]}]
+    assert in_flight, "the kill came while hands were being dealt"
+    # Run it again: the bots reconnect (their reconnect window is 30 s).
+    second = subprocess.Popen([sys.executable, "-m", "arena.cli", "tournament", "run", str(path)],
+                              cwd=tmp_path, env=env(), stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+    try:
+        out, err = second.communicate(timeout=240)
+    finally:
+        first.stop_bots()
+    assert second.returncode == 0, out + err
+    for hand_id in in_flight:
+        assert f"{hand_id}: voided" in out
+    voided = [json.loads(line) for line in (log_dir / "tournament.jsonl").read_text().splitlines()
+              if '"kind":"voided"' in line]
+    assert {v["hand"] for v in voided} >= set(in_flight)
+    hands = hands_by_event(log_dir)["freezeout"]
+    assert not {h["_match_id"] for h in hands} & set(in_flight)  # voided hands are never logged
+    chips = check_chips_carried(hands, dict.fromkeys(names, 400))
+    assert sorted(chips.values())[-1] == 8 * 400
+    doc = json.loads((log_dir / "results.json").read_text())
+    assert sorted(s["place"] for s in doc["standings"]) == list(range(1, 9))
+    (event,) = doc["events"]
+    assert all(e["was_present"] for e in event["eliminations"])  # the bots came back
+    lines = (log_dir / "tournament.jsonl").read_text().splitlines()
+    rounds = [json.loads(x)["round"] for x in lines if '"kind":"round"' in x]
+    assert len(rounds) == len(set(rounds))  # nothing logged twice across the kill
