@@ -119,8 +119,7 @@ def hand_steps(hand: PhhHand, *, reveal: bool, rules: Rules | None = None,
                           for c, up in table.cards[seat]],
             })
         live = [not f for f in table.folded]
-        pots = [{"amount": p.amount_chips, "eligible": list(p.eligible)}
-                for p in build_pots(table.committed, live) if p.amount_chips]
+        pots = _pots_so_far(table.committed, live, table.all_in)
         step: dict[str, Any] = {
             "a": line, "kind": kind, "text": text, "actor": actor,
             "street": variant.streets[table.street].name, "seats": seats,
@@ -221,6 +220,24 @@ def hand_steps(hand: PhhHand, *, reveal: bool, rules: Rules | None = None,
         "awards": awards,
         "timeouts": _ints(fields.get("_timeouts"), n), "absent": _ints(fields.get("_absent"), n),
     }
+
+
+def _pots_so_far(committed: Sequence[int], live: Sequence[bool],
+                 all_in: Sequence[bool]) -> list[dict[str, Any]]:
+    """The pots while betting goes on (RULES.md §4 side pots): a side pot starts only above
+    what a live all-in seat could put in; seats still able to bet are eligible for every pot."""
+    top = max(committed, default=0)
+    caps = sorted({c for c, is_live, out in zip(committed, live, all_in, strict=True)
+                   if is_live and out and 0 < c < top})
+    pots: list[dict[str, Any]] = []
+    previous = 0
+    for level in [*caps, top]:
+        amount = sum(min(c, level) - min(c, previous) for c in committed)
+        eligible = [k for k, c in enumerate(committed) if live[k] and (not all_in[k] or c >= level)]
+        if amount:
+            pots.append({"amount": amount, "eligible": eligible})
+        previous = level
+    return pots
 
 
 def _ints(value: object, n: int) -> list[int]:

@@ -9,6 +9,7 @@ import pytest
 from arena.engine.cards import parse_cards
 from arena.engine.equity import equity
 from arena.engine.phh import PhhHand, load_file
+from arena.engine.rules import Rules
 from arena.match.simulate import simulate
 from arena.web.frames import HIDDEN, hand_steps
 from tests.web.test_browser import dealt_cards, shown_seats
@@ -17,10 +18,13 @@ from tests.web.test_browser import dealt_cards, shown_seats
 @pytest.fixture(scope="module")
 def hands(tmp_path_factory: pytest.TempPathFactory) -> list[PhhHand]:
     out: list[PhhHand] = []
-    for players, policy in ((2, "call"), (4, "call"), (6, "random")):
+    for players, policy, overrides in (
+            (2, "call", []), (4, "call", []), (6, "random", []),
+            # short stacks carried from hand to hand: unequal all-ins, so side pots
+            (5, "random", ["starting_stack=60", "reset_stacks=false"])):
         directory = tmp_path_factory.mktemp(f"sim{players}")
         simulate(game="horse", players=players, hands=60, seed=players, out_dir=str(directory),
-                 policy=policy)
+                 policy=policy, rules=Rules().with_overrides(overrides))
         out += load_file(str(Path(directory) / "hands.phhs"))
     return out
 
@@ -42,12 +46,19 @@ def test_one_step_per_action_line_with_the_logged_cards_and_stacks(hands: list[P
 
 
 def test_pots_hold_every_committed_chip_and_side_pots_appear(hands: list[PhhHand]) -> None:
-    """RULES.md §4 side pots: the pots of a step hold every chip committed so far."""
+    """RULES.md §4 side pots: the pots of a step hold every chip committed so far; a side pot
+    exists only above a live all-in seat's stake, and that seat is not eligible for it."""
     side_pots = 0
     for hand in hands:
         for step in hand_steps(hand, reveal=True, with_equity=False)["steps"]:
-            assert sum(p["amount"] for p in step["pots"]) == sum(s["committed"] for s in step["seats"])
-            side_pots += len(step["pots"]) > 1
+            seats = step["seats"]
+            assert sum(p["amount"] for p in step["pots"]) == sum(s["committed"] for s in seats)
+            if len(step["pots"]) > 1:
+                side_pots += 1
+                capped = [k for k, s in enumerate(seats) if s["all_in"] and not s["folded"]]
+                assert capped and any(k not in step["pots"][-1]["eligible"] for k in capped)
+            if not any(s["all_in"] and not s["folded"] for s in seats):
+                assert len(step["pots"]) <= 1, (hand.name, step["a"])  # uneven blinds: one pot
     assert side_pots > 0
 
 
