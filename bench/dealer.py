@@ -243,7 +243,7 @@ def _sample_messages() -> tuple[bytes, bytes]:
         assert state.actor is not None
         state.act(state.actor, ActionKind.CHECK if legal.can_check else ActionKind.CALL)
     items = feed.drain()
-    taken = next(i for i in reversed(items) if isinstance(i, m.ActionTaken))
+    taken = next(i for i in reversed(items) if isinstance(i, m.ActionAnnounced))
     notice = m.Notice("table-0", "table-0-h1", 17, time.time(), taken)
     prompt = feed.prompt("table-0-h1-d7", DecisionClock(0.0, 2.0, 0.0), 0.0, None)
     assert not isinstance(prompt, Private)

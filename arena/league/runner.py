@@ -38,8 +38,16 @@ from arena.match.spec import MatchSpec, SeatSpec
 from arena.match.spectator import Spectator, TeeSink
 from arena.metrics import ArenaMetrics, MetricsServer, rejection_reason, start_metrics_server
 from arena.server.config import BotEntry, ServerConfig
-from arena.storage import store as st
-from arena.storage.matchlog import MatchLog, MatchLogPaths, clear_in_flight, hand_in_flight
+from arena.storage.errors import NotFound
+from arena.storage.matchlog import (
+    MatchLog,
+    MatchLogPaths,
+    catch_up,
+    clear_in_flight,
+    hand_in_flight,
+)
+from arena.storage.records import FaultCounts, HandRecord, League, MatchStatus, SeatResult, VoidHand
+from arena.storage.sqlite import SqliteStore
 
 
 @dataclass
@@ -75,7 +83,7 @@ def _now() -> datetime:
 class LeagueSink:
     """A :class:`~arena.match.records.MatchSink` for one scheduled copy: store, match log, metrics."""
 
-    def __init__(self, *, store: st.SqliteStore, store_match_id: int, scheduled: ScheduledMatch,
+    def __init__(self, *, store: SqliteStore, store_match_id: int, scheduled: ScheduledMatch,
                  log_dir: Path, progress: Progress, metrics: ArenaMetrics | None,
                  on_copy_finished: Callable[[ScheduledMatch, MatchSummary], None]) -> None:
         self.store = store
@@ -110,28 +118,30 @@ class LeagueSink:
         game = state.variant.code.value
         small_bet = state.stakes.small_bet
         if hand.voided:
-            self.store.void_hand(st.VoidHand(
+            self.store.void_hand(VoidHand(
                 match_id=self.store_match_id, hand_number=hand.hand_number,
                 copy_index=self.scheduled.copy_index, deal_id=ctx.deal_id, game_code=game,
                 small_bet_chips=small_bet, button_seat=button_engine, reason=hand.void_reason,
                 phh_text=text, started_at=self._started_at, voided_at=_now()))
-        else:
-            seats = tuple(st.SeatResult(k, players[k], state.stacks[k] - state.starting_stacks[k],
-                                        state.stacks[k], *hand.timings.faults(k))
-                          for k in range(len(players)))
-            self.store.record_hand(st.HandRecord(
-                match_id=self.store_match_id, hand_number=hand.hand_number,
-                copy_index=self.scheduled.copy_index, deal_id=ctx.deal_id, game_code=game,
-                small_bet_chips=small_bet, button_seat=button_engine, seats=seats, phh_text=text,
-                started_at=self._started_at, finished_at=_now()))
-            for seat in seats:
-                self.progress.net_by_bot[seat.bot] = self.progress.net_by_bot.get(seat.bot, 0) \
-                    + seat.net_chips
-            self.progress.done_hands += 1
-            self.progress.played_this_run += 1
-            if self.metrics is not None:
-                self._observe(hand)
+            self.log.write_hand(hand, text)
+            return
+        seats = tuple(SeatResult(k, players[k], state.stacks[k] - state.starting_stacks[k],
+                                 state.stacks[k], *hand.timings.faults(k))
+                      for k in range(len(players)))
+        self.store.record_hand(HandRecord(
+            match_id=self.store_match_id, hand_number=hand.hand_number,
+            copy_index=self.scheduled.copy_index, deal_id=ctx.deal_id, game_code=game,
+            small_bet_chips=small_bet, button_seat=button_engine, seats=seats, phh_text=text,
+            started_at=self._started_at, finished_at=_now()))
+        # Right after the commit; a kill in between is repaired on resume (matchlog.catch_up).
         self.log.write_hand(hand, text)
+        for seat in seats:
+            self.progress.net_by_bot[seat.bot] = self.progress.net_by_bot.get(seat.bot, 0) \
+                + seat.net_chips
+        self.progress.done_hands += 1
+        self.progress.played_this_run += 1
+        if self.metrics is not None:
+            self._observe(hand)
 
     def _observe(self, hand: PlayedHand) -> None:
         metrics = self.metrics
@@ -161,7 +171,7 @@ class LeagueSink:
             self.metrics.table_ended()
         if summary.not_started == "forfeited":  # absent = "forfeit": never dealt, never resumed
             self.progress.forfeited.append(f"{self.scheduled.match_id} ({', '.join(summary.absent_bots)})")
-            if self.store.get_match(self.store_match_id).status is st.MatchStatus.RUNNING:
+            if self.store.get_match(self.store_match_id).status is MatchStatus.RUNNING:
                 self.store.abort_match(self.store_match_id)
         elif not summary.aborted:
             self.on_copy_finished(self.scheduled, summary)
@@ -169,7 +179,7 @@ class LeagueSink:
 
 @dataclass
 class PreparedLeague:
-    league: st.League
+    league: League
     specs: list[MatchSpec]
     sinks: dict[str, LeagueSink]
     progress: Progress
@@ -184,7 +194,7 @@ class LeagueRun:
         self.out = out
         config.log_dir.mkdir(parents=True, exist_ok=True)
         config.store.parent.mkdir(parents=True, exist_ok=True)
-        self.store = st.SqliteStore(config.store)
+        self.store = SqliteStore(config.store)
         self.metrics = ArenaMetrics() if config.metrics_port is not None else None
         if self.metrics is not None:
             for bot in config.bots:
@@ -199,7 +209,7 @@ class LeagueRun:
     def close(self) -> None:
         self.store.close()
 
-    def _league(self) -> st.League:
+    def _league(self) -> League:
         config = self.config
         league = self.store.find_league(config.name)
         if league is None:
@@ -207,7 +217,7 @@ class LeagueRun:
         for bot in config.bots:
             try:
                 self.store.get_bot(bot.name)
-            except st.NotFound:
+            except NotFound:
                 self.store.register_bot(bot.name, bot.token)
                 continue
             if not self.store.verify_bot_token(bot.name, bot.token):
@@ -234,7 +244,7 @@ class LeagueRun:
                     league.league_id, seat_bots=first.seats, games=config.rules.games,
                     is_duplicate=config.duplicate)
             store_ids[deal_set] = match.match_id
-            if match.status is not st.MatchStatus.RUNNING:
+            if match.status is not MatchStatus.RUNNING:
                 finished.add(deal_set)
         progress = Progress(total_hands=len(self.schedule) * config.hands_per_match)
         specs: list[MatchSpec] = []
@@ -251,6 +261,11 @@ class LeagueRun:
             progress.done_hands += done
             if scheduled.deal_set in finished:
                 continue
+            committed = sorted((h for h in self.store.completed_hands(store_id)
+                                if h.copy_index == scheduled.copy_index),
+                               key=lambda h: h.hand_number)
+            catch_up(MatchLogPaths.of(config.log_dir, scheduled.match_id),
+                     [h.phh_text for h in committed])
             next_number = self.store.next_hand_number(store_id, copy_index=scheduled.copy_index)
             next_number = self._void_interrupted(scheduled, store_id, next_number)
             self._copies_left[scheduled.deal_set] = self._copies_left.get(scheduled.deal_set, 0) + 1
@@ -297,7 +312,7 @@ class LeagueRun:
             return next_number
         if number >= next_number:
             game = game_for_hand(self.config.rules, number - 1, len(scheduled.seats))
-            self.store.void_hand(st.VoidHand(
+            self.store.void_hand(VoidHand(
                 match_id=store_id, hand_number=number, copy_index=scheduled.copy_index,
                 deal_id=f"{scheduled.deal_set}/deal-{number}", game_code=game,
                 small_bet_chips=self.config.rules.small_bet, button_seat=0,
@@ -319,7 +334,7 @@ class LeagueRun:
         match_seed = seed if seed is not None else next(
             s.seed for s in self.schedule if s.deal_set == deal_set)
         match_id = self._store_ids[deal_set]
-        if self.store.get_match(match_id).status is st.MatchStatus.RUNNING:
+        if self.store.get_match(match_id).status is MatchStatus.RUNNING:
             self.store.finish_match(match_id, str(match_seed))
 
     def leaderboard(self) -> Leaderboard:
@@ -423,6 +438,6 @@ class LeagueRun:
             path.write_text(text, encoding="utf-8")
         return list(written)
 
-    def faults(self) -> list[st.FaultCounts]:
+    def faults(self) -> list[FaultCounts]:
         """Per bot and match: timeouts, absent decisions, rejected replies, disconnects."""
         return self.store.fault_counts(self._league().league_id)

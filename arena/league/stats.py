@@ -17,10 +17,10 @@ from typing import Protocol
 from arena.engine.errors import MalformedInput
 from arena.engine.games import ALL_GAMES as ALL_GAMES
 from arena.engine.games import HORSE, VARIANTS
+from arena.engine.units import Z_95 as Z_95
+from arena.engine.units import mbb
 
-Z_95 = NormalDist().inv_cdf(0.975)  # 1.959963984540054
 GAME_KEYS: tuple[str, ...] = (*HORSE, ALL_GAMES)  # per-game keys: the PHH codes, then "all"
-MBB_PER_BB = 1000.0
 
 
 class PerHandResult(Protocol):
@@ -256,15 +256,15 @@ def compute_leaderboard(results: Iterable[PerHandResult]) -> Leaderboard:
         if row.small_bet_chips <= 0:
             raise MalformedInput(f"match {row.match_id}: small bet {row.small_bet_chips} is not positive")
         group = (row.match_id, row.deal_id)
-        scale = MBB_PER_BB / row.small_bet_chips
         for game in (row.game_code, ALL_GAMES):
             acc = per_game.setdefault((row.bot, game), _Accumulator())
-            acc.add(group, row.net_chips * scale, row.net_chips)
+            acc.add(group, mbb(row.net_chips, row.small_bet_chips), row.net_chips)
             chips[(row.bot, game)] = chips.get((row.bot, game), 0) + row.net_chips
         seat_count = 1 + len(row.opponents)
         for opponent, opponent_net in row.opponents:
             share = (row.net_chips - opponent_net) / seat_count
-            per_pair.setdefault((row.bot, opponent), _Accumulator()).add(group, share * scale, share)
+            per_pair.setdefault((row.bot, opponent), _Accumulator()).add(
+                group, mbb(share, row.small_bet_chips), share)
 
     bots = tuple(sorted({bot for bot, _ in per_game} | {b for pair in per_pair for b in pair}))
     order = {game: i for i, game in enumerate(GAME_KEYS)}

@@ -11,9 +11,17 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from arena.engine import events as ev
 from arena.engine.actions import ActionKind, LegalActions
 from arena.engine.cards import Card
+from arena.engine.events import (
+    ActionTaken,
+    BoardDealt,
+    ForcedBetPosted,
+    HandShown,
+    HoleCardsDealt,
+    PotAwarded,
+    UncalledBetReturned,
+)
 from arena.engine.pots import build_pots
 from arena.engine.shown import shown_value
 from arena.engine.state import HandState
@@ -57,7 +65,7 @@ class HandFeed:
         self._folded = [False] * n
         self._street = 0
         self._returned: list[tuple[int, int]] = []
-        self._shown: list[ev.HandShown] = []
+        self._shown: list[HandShown] = []
         self._awards: list[m.PotAward] = []
         self._pending: tuple[str, m.AutoReason | None] | None = None
         self.records: list[m.ActionRecord] = []
@@ -150,7 +158,7 @@ class HandFeed:
         order = self.ctx.order
         streets = state.variant.streets
         for event in events[self._seen:]:
-            if isinstance(event, ev.ForcedBetPosted):
+            if isinstance(event, ForcedBetPosted):
                 e = event.seat
                 self._stack[e] -= event.amount_chips
                 self._committed[e] += event.amount_chips
@@ -161,8 +169,8 @@ class HandFeed:
                                         event.amount_chips, event.amount_chips,
                                         0 if is_ante else self._bet[e], event.is_all_in)
                 self.records.append(record)
-                out.append(m.ActionTaken(record, self._stack[e], sum(self._committed), ""))
-            elif isinstance(event, ev.HoleCardsDealt):
+                out.append(m.ActionAnnounced(record, self._stack[e], sum(self._committed), ""))
+            elif isinstance(event, HoleCardsDealt):
                 self._to_street(event.street, out)
                 up = tuple(c for c, u in zip(event.cards, event.is_up, strict=True) if u)
                 hole = tuple(c for c, u in zip(event.cards, event.is_up, strict=True) if not u)
@@ -170,23 +178,23 @@ class HandFeed:
                 p = order[event.seat]
                 out.append(Private(p, m.CardsDealt(name, p, up, hole, len(hole)),
                                    m.CardsDealt(name, p, up, (), len(hole))))
-            elif isinstance(event, ev.BoardDealt):
+            elif isinstance(event, BoardDealt):
                 self._to_street(event.street, out)
                 board = tuple(state.board[: self._board_count(event)])
-                out.append(m.BoardDealt(streets[event.street].name, event.cards, board,
+                out.append(m.BoardAnnounced(streets[event.street].name, event.cards, board,
                                         event.is_stud_common_card))
-            elif isinstance(event, ev.ActionTaken):
+            elif isinstance(event, ActionTaken):
                 self._to_street(event.street, out)
                 out.append(self._action(event))
-            elif isinstance(event, ev.UncalledBetReturned):
+            elif isinstance(event, UncalledBetReturned):
                 e = event.seat
                 self._stack[e] += event.amount_chips
                 self._committed[e] -= event.amount_chips
                 self._bet[e] -= event.amount_chips
                 self._returned.append((order[e], event.amount_chips))
-            elif isinstance(event, ev.HandShown):
+            elif isinstance(event, HandShown):
                 self._shown.append(event)
-            elif isinstance(event, ev.PotAwarded):
+            elif isinstance(event, PotAwarded):
                 self._award(event)
         self._seen = len(events)
         if state.is_over and not self.ended:
@@ -194,17 +202,17 @@ class HandFeed:
             out.extend(self._finish())
         return out
 
-    def _board_count(self, event: ev.BoardDealt) -> int:
+    def _board_count(self, event: BoardDealt) -> int:
         # The board as it stood after this deal: count this and earlier board events.
         count = 0
         for other in self.state.events:
-            if isinstance(other, ev.BoardDealt):
+            if isinstance(other, BoardDealt):
                 count += len(other.cards)
                 if other is event:
                     break
         return count
 
-    def _action(self, event: ev.ActionTaken) -> m.ActionTaken:
+    def _action(self, event: ActionTaken) -> m.ActionAnnounced:
         e = event.seat
         self._stack[e] -= event.added_chips
         self._committed[e] += event.added_chips
@@ -225,7 +233,7 @@ class HandFeed:
                                 m.RecordKind(event.kind.value), raise_to, event.added_chips,
                                 event.to_chips, event.is_all_in, reason)
         self.records.append(record)
-        return m.ActionTaken(record, self._stack[e], sum(self._committed), decision_id)
+        return m.ActionAnnounced(record, self._stack[e], sum(self._committed), decision_id)
 
     def _to_street(self, street: int, out: list[FeedItem]) -> None:
         while self._street < street:
@@ -244,7 +252,7 @@ class HandFeed:
                   for p in pots),
             sum(self._committed), returned)
 
-    def _award(self, event: ev.PotAwarded) -> None:
+    def _award(self, event: PotAwarded) -> None:
         order = self.ctx.order
         for e, chips in zip(event.winners, event.amounts_chips, strict=True):
             self._stack[e] += chips
@@ -262,11 +270,11 @@ class HandFeed:
                 value = shown_value(state.variant, shown.cards, state.board)
                 hands.append(m.ShownHand(order[shown.seat], shown.cards, value.high_description,
                                          value.high_cards, value.low_description, value.low_cards))
-            out.append(m.Showdown(tuple(hands)))
+            out.append(m.ShowdownAnnounced(tuple(hands)))
         result = state.result
         assert result is not None
         results = tuple(sorted(
-            (m.SeatResult(order[e], result.net_chips[e], result.final_stacks[e])
+            (m.HandSeatResult(order[e], result.net_chips[e], result.final_stacks[e])
              for e in range(state.seat_count)), key=lambda r: r.seat))
         out.append(m.HandEnded(results, tuple(self._awards), False, "",
                                bool(result.showdown_order)))
@@ -276,7 +284,7 @@ class HandFeed:
         """The hand's end when it cannot be finished: every committed chip goes back."""
         order = self.ctx.order
         state = self.state
-        results = tuple(sorted((m.SeatResult(order[e], 0, state.starting_stacks[e])
+        results = tuple(sorted((m.HandSeatResult(order[e], 0, state.starting_stacks[e])
                                 for e in range(state.seat_count)), key=lambda r: r.seat))
         self.ended = True
         return m.HandEnded(results, (), True, reason, False)

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import json
 import logging
-import math
-import statistics
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -26,6 +24,7 @@ from arena.engine.errors import ArenaError, MalformedAction
 from arena.engine.games import variant_for
 from arena.engine.rules import Rules
 from arena.engine.state import HandState
+from arena.engine.units import mbb_per_hand
 from arena.match import messages as m
 from arena.match.clock import DecisionClock
 from arena.match.explain import explained
@@ -376,9 +375,7 @@ class LiveTable:
 
     def _seat_result(self, seat: int) -> m.MatchSeatResult:
         nets = self._hand_nets[seat]
-        unit = self.rules.small_bet / 1000.0  # mbb: the big blind is the small bet (RULES.md §7)
-        mean = statistics.fmean(nets) / unit if nets else 0.0
-        ci = 1.96 * statistics.stdev(nets) / unit / math.sqrt(len(nets)) if len(nets) > 1 else 0.0
+        mean, ci = mbb_per_hand(nets, self.rules.small_bet)
         spec = self.spec.seats[seat]
         return m.MatchSeatResult(seat, spec.name, spec.bot_id, self._net[seat], len(nets), mean,
                                  ci, self._stacks[seat])

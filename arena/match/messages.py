@@ -187,7 +187,9 @@ class CardsDealt:
 
 
 @dataclass(frozen=True, slots=True)
-class BoardDealt:
+class BoardAnnounced:
+    """Community cards, as told to the seats (wire: ``BoardDealt``)."""
+
     street: str
     cards: tuple[Card, ...]
     board_cards: tuple[Card, ...]
@@ -195,7 +197,9 @@ class BoardDealt:
 
 
 @dataclass(frozen=True, slots=True)
-class ActionTaken:
+class ActionAnnounced:
+    """An action or forced post, as told to the seats (wire: ``ActionTaken``)."""
+
     action: ActionRecord
     stack_after_chips: int
     pot_total_after_chips: int
@@ -221,7 +225,9 @@ class ShownHand:
 
 
 @dataclass(frozen=True, slots=True)
-class Showdown:
+class ShowdownAnnounced:
+    """The hands shown at showdown, as told to the seats (wire: ``Showdown``)."""
+
     hands: tuple[ShownHand, ...]
 
 
@@ -234,7 +240,9 @@ class PotAward:
 
 
 @dataclass(frozen=True, slots=True)
-class SeatResult:
+class HandSeatResult:
+    """One seat's result in one hand (wire: ``SeatResult``)."""
+
     seat: int
     net_chips: int
     final_stack_chips: int
@@ -242,7 +250,7 @@ class SeatResult:
 
 @dataclass(frozen=True, slots=True)
 class HandEnded:
-    results: tuple[SeatResult, ...]
+    results: tuple[HandSeatResult, ...]
     awards: tuple[PotAward, ...]
     voided: bool
     void_reason: str
@@ -292,10 +300,10 @@ Payload = (
     MatchStarted
     | HandStarted
     | CardsDealt
-    | BoardDealt
-    | ActionTaken
+    | BoardAnnounced
+    | ActionAnnounced
     | StreetEnded
-    | Showdown
+    | ShowdownAnnounced
     | HandEnded
     | GameChanged
     | MatchEnded

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from arena.engine.cards import format_card
-from arena.match.messages import Notice
+from arena.match.messages import ActionAnnounced, BoardAnnounced, Notice, ShowdownAnnounced
 
 
 def _plain(value: Any, *, cards: bool = False) -> Any:
@@ -35,6 +35,9 @@ def _plain(value: Any, *, cards: bool = False) -> Any:
 
 
 _FIELDS: dict[type, tuple[tuple[str, bool], ...]] = {}
+# The event's type as the wire contract names it, where the match layer's name differs.
+_WIRE_NAMES: dict[type, str] = {ActionAnnounced: "ActionTaken", BoardAnnounced: "BoardDealt",
+                                ShowdownAnnounced: "Showdown"}
 
 
 def _json_text(value: Any) -> Any:
@@ -52,6 +55,7 @@ def notice_json(notice: Notice) -> str:
     payload = notice.payload
     return json.dumps({
         "match_id": notice.match_id, "hand_id": notice.hand_id, "sequence": notice.sequence,
-        "server_unix_seconds": notice.unix_seconds, "type": type(payload).__name__,
+        "server_unix_seconds": notice.unix_seconds,
+        "type": _WIRE_NAMES.get(type(payload), type(payload).__name__),
         "payload": _plain(payload),
     }, separators=(",", ":"))

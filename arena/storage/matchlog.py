@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 import time
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -206,6 +207,18 @@ def match_seed_for(hands_path: Path) -> int | None:
     if not isinstance(seed, int):
         raise MalformedInput(f"{result}: no integer 'match_seed'")
     return seed
+
+
+def catch_up(paths: MatchLogPaths, committed_hands: Sequence[str]) -> int:
+    """Append to a resumed hand log the hands the results store committed that the log lacks
+    (the dealer can be killed between the two writes); ``committed_hands`` are the PHH texts in
+    hand order. Returns how many were appended."""
+    appender = PhhAppender(paths.hands, fresh=False)
+    missing = committed_hands[appender.count:]
+    for text in missing:
+        appender.append(text)
+    appender.close()
+    return len(missing)
 
 
 def hand_in_flight(paths: MatchLogPaths, *, unreadable: int) -> int | None:

@@ -23,6 +23,7 @@ from arena.match.records import (
 from arena.storage.matchlog import (
     MatchLog,
     MatchLogPaths,
+    catch_up,
     clear_in_flight,
     hand_in_flight,
     match_seed_for,
@@ -103,3 +104,17 @@ def test_a_resumable_log_numbers_on_and_keeps_an_aborted_seed_secret(tmp_path: P
     assert hand_in_flight(paths, unreadable=7) == 7
     clear_in_flight(paths)
     assert not paths.inflight.exists()
+
+
+def test_catch_up_appends_the_committed_hands_a_killed_dealer_did_not_log(tmp_path: Path) -> None:
+    """The dealer can die between committing a hand and logging it: on resume the log gets
+    exactly the committed hands it lacks, numbered on, and nothing twice."""
+    texts = [dumps_hand(phh_fields(_hand())) for _ in range(3)]
+    log = MatchLog(tmp_path, "m/1", resumable=True)
+    log.write_hand(_hand(), texts[0])
+    log.close()
+    paths = log.paths
+    assert catch_up(paths, texts) == 2
+    assert catch_up(paths, texts) == 0
+    hands = load_file(str(paths.hands))
+    assert [h.name for h in hands] == [f"{paths.hands}[{k}]" for k in (1, 2, 3)]

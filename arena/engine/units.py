@@ -1,0 +1,29 @@
+"""Scoring units (RULES.md §7): results in milli-big-blinds (mbb), the big blind being the
+small bet, per hand, with 95% confidence intervals; shared by match summaries and leaderboards."""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Sequence
+from statistics import NormalDist
+
+MBB_PER_BB = 1000.0
+Z_95 = NormalDist().inv_cdf(0.975)  # 1.959963984540054
+
+
+def mbb(chips: float, small_bet_chips: int) -> float:
+    """Chips as milli-big-blinds (big blind = small bet)."""
+    return chips * (MBB_PER_BB / small_bet_chips)
+
+
+def mbb_per_hand(nets_chips: Sequence[int], small_bet_chips: int) -> tuple[float, float]:
+    """Mean result in mbb/hand and the half-width of its 95% confidence interval
+    (Z_95 * s / sqrt(n), s the sample standard deviation; 0 below two hands)."""
+    if not nets_chips:
+        return 0.0, 0.0
+    scale = MBB_PER_BB / small_bet_chips
+    mean = statistics.fmean(nets_chips) * scale
+    if len(nets_chips) < 2:
+        return mean, 0.0
+    return mean, Z_95 * statistics.stdev(nets_chips) * scale / math.sqrt(len(nets_chips))
