@@ -13,12 +13,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from arena.engine.cards import format_card
 from arena.match import messages as m
+
+log = logging.getLogger("arena.web")
 
 QUEUE_ITEMS = 256
 MAX_SPECTATORS = 64
@@ -71,13 +74,19 @@ class SpectatorHub:
         if notice.sequence <= table.last_sequence:
             return
         table.last_sequence = notice.sequence
-        self._apply(table, notice)
+        try:
+            self._apply(table, notice)
+        except Exception:  # a spectator bug must never stop the dealer's table
+            self._failed(table)
+            return
         self._dirty.add(table.match_id)
 
     def decision_opened(self, prompt: m.Prompt) -> None:
         """Whose turn it is and the decision clock (the prompt's cards are never read)."""
         table = self.tables.get(prompt.match_id)
         if table is None or table.state.get("hand_id") != prompt.hand_id:
+            return
+        if not isinstance(prompt.seat, int):
             return
         table.state["actor"] = prompt.seat
         table.state["deadline_unix_seconds"] = prompt.deadline_unix_seconds
@@ -107,11 +116,11 @@ class SpectatorHub:
                 seat["up"] = seat["up"] + _cards(payload.up_cards)
                 seat["down"] = seat["down"] + payload.hole_card_count
             state["street"] = payload.street
-        elif isinstance(payload, m.BoardDealt):
+        elif isinstance(payload, m.BoardAnnounced):
             state["board"] = _cards(payload.board_cards)
             state["common_card"] = state.get("common_card") or payload.is_common_card
             state["street"] = payload.street
-        elif isinstance(payload, m.ActionTaken):
+        elif isinstance(payload, m.ActionAnnounced):
             self._action(table, payload)
         elif isinstance(payload, m.StreetEnded):
             state["pot"] = payload.pot_total_chips
@@ -119,7 +128,7 @@ class SpectatorHub:
                              for p in payload.pots]
             for seat in state.get("seats", []):
                 seat["bet"] = 0
-        elif isinstance(payload, m.Showdown):
+        elif isinstance(payload, m.ShowdownAnnounced):
             state["shown"] = [{"seat": h.seat, "cards": _cards(h.cards), "high": h.high_description,
                                "low": h.low_description} for h in payload.hands]
             state["actor"] = None
@@ -129,6 +138,11 @@ class SpectatorHub:
             state.update(status="ended", actor=None, deadline_unix_seconds=None,
                          aborted=payload.aborted)  # never the seed: it is in the result file
 
+    def _failed(self, table: _Table) -> None:
+        log.exception("live view of match %s failed; its table is shown no longer", table.match_id)
+        table.state = {"match_id": table.match_id, "status": "unavailable"}
+        self._dirty.add(table.match_id)
+
     @staticmethod
     def _seat(state: dict[str, Any], seat: int) -> dict[str, Any] | None:
         seats: list[dict[str, Any]] = state.get("seats", [])
@@ -137,7 +151,7 @@ class SpectatorHub:
                 return entry
         return None
 
-    def _action(self, table: _Table, payload: m.ActionTaken) -> None:
+    def _action(self, table: _Table, payload: m.ActionAnnounced) -> None:
         state = table.state
         action = payload.action
         seat = self._seat(state, action.seat)

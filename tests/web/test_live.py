@@ -67,3 +67,10 @@ def test_decision_shows_whose_turn_and_the_clock_not_the_cards() -> None:
     state = hub.snapshot()[0]
     assert state["actor"] == 1 and state["deadline_unix_seconds"] == 1234.5
     assert "Qh" not in json.dumps(state)
+
+
+def test_a_failing_live_view_never_raises_into_the_dealer() -> None:
+    hub = SpectatorHub()
+    broken = m.HandStarted(1, "FT", 0, 0, ("not a seat",), Rules().stakes, "d", 1)  # type: ignore[arg-type]
+    hub.event_sent(0, _notice(1, broken))  # no exception reaches the table
+    assert hub.snapshot() == [{"match_id": "x", "status": "unavailable"}]
