@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sqlite3
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -51,7 +52,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def cmd_bot(args: argparse.Namespace) -> int:
     from arena.server.commands import run_bot
 
-    argv = [args.bot, "--server", args.server, "--token", args.token,
+    token = args.token or os.environ.get("ARENA_TOKEN")
+    if not token:
+        print("arena bot: error: give --token or set ARENA_TOKEN", file=sys.stderr)
+        return 2
+    argv = [args.bot, "--server", args.server, "--token", token,
             "--connect-seconds", str(args.connect_seconds)]
     for option, value in (("--name", args.name), ("--tls-ca", args.tls_ca), ("--seed", args.seed),
                           ("--reconnect-seconds", args.reconnect_seconds)):
@@ -124,6 +129,14 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     return show_standings(args.file, fmt=args.format)
 
 
+def _count(text: str) -> int:
+    """A number of hands: 1 to 100 million (argparse turns the error into a usage error)."""
+    value = int(text)
+    if not 1 <= value <= 100_000_000:
+        raise argparse.ArgumentTypeError(f"must be from 1 to 100000000, got {value}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="arena", description=DESCRIPTION, epilog=EXIT_CODES,
                                      formatter_class=_Help)
@@ -138,7 +151,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--game", default="horse", choices=("horse", "FT", "FO/8", "FR", "F7S", "F7S/8"),
                      help="the game, or horse for the rotation")
     sim.add_argument("--players", type=int, default=6, help="seats at the table (2 to 8)")
-    sim.add_argument("--hands", type=int, default=1000, help="hands to play")
+    sim.add_argument("--hands", type=_count, default=1000, help="hands to play")
     sim.add_argument("--seed", type=int, default=1, help="match seed: the same seed deals the same cards")
     sim.add_argument("--out", default=None, help="directory for hands.phhs (none: not written)")
     sim.add_argument("--policy", default="random", choices=("random", "call"),
@@ -186,7 +199,9 @@ def build_parser() -> argparse.ArgumentParser:
     bot.add_argument("bot", metavar="BOT", help="random, call, rules, or your function as "
                                                 "module:function or file.py:function")
     bot.add_argument("--server", required=True, help="HOST:PORT of the dealer")
-    bot.add_argument("--token", required=True, help="the bot's token, as in the league or match file")
+    bot.add_argument("--token", default=None,
+                     help="the bot's token, as in the league or match file (none: the ARENA_TOKEN "
+                          "environment variable, which other users cannot see in the process list)")
     bot.add_argument("--name", default=None, help="display name (none: BOT)")
     bot.add_argument("--tls-ca", default=None, help="PEM root certificate for a TLS server")
     bot.add_argument("--seed", type=int, default=None, help="seed of the random example bot")
@@ -252,6 +267,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
+    except (OSError, sqlite3.Error) as exc:  # e.g. an output directory that cannot be made
+        print(f"arena: error: {exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

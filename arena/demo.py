@@ -6,7 +6,9 @@ league's progress and leaderboard, where the logs are, and verifies the logs wit
 
 from __future__ import annotations
 
+import os
 import re
+import secrets
 import socket
 import subprocess
 import sys
@@ -25,7 +27,7 @@ tables = 3
 hands_per_match = 20      # one full H.O.R.S.E. rotation at 4 seats
 duplicate = true          # every deal is replayed with the seats rotated
 tables_at_once = 6
-seed = 2026
+seed = 2026               # a configured seed: the same deals every run (the leaderboard says so)
 listen = "127.0.0.1:0"
 store = "league.sqlite"
 log_dir = "logs"
@@ -38,12 +40,12 @@ time_bank_seconds = 10.0
 {bots}"""
 
 
-def bot_command(python: str, name: str, kind: str, address: str, token: str) -> list[str]:
+def bot_command(python: str, name: str, kind: str, address: str) -> list[str]:
     """One example bot as a process; the random bots are seeded (by their place in ``BOTS``), so
     the same cards meet the same decisions and every demo prints the same leaderboard."""
     seed = [n for n, _ in BOTS].index(name) + 1
-    return [python, "-m", "arena.cli", "bot", kind, "--server", address, "--token", token,
-            "--name", name, "--seed", str(seed)]
+    return [python, "-m", "arena.cli", "bot", kind, "--server", address,
+            "--name", name, "--seed", str(seed)]  # the token comes in ARENA_TOKEN
 
 
 def _free_port() -> int:
@@ -52,10 +54,17 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def demo_tokens() -> dict[str, str]:
+    """Random per run: a token is a password, never derived from a bot's name."""
+    return {name: secrets.token_urlsafe(24) for name, _ in BOTS}
+
+
 def main() -> int:
     workdir = Path(tempfile.mkdtemp(prefix="arena-demo-"))
-    bots = "".join(f'\n[[bots]]\nname = "{name}"\ntoken = "demo-token-{name}"\n' for name, _ in BOTS)
+    tokens = demo_tokens()
+    bots = "".join(f'\n[[bots]]\nname = "{name}"\ntoken = "{tokens[name]}"\n' for name, _ in BOTS)
     league_file = workdir / "league.toml"
+    league_file.touch(mode=0o600)  # it holds the tokens
     league_file.write_text(LEAGUE.format(metrics_port=_free_port(), bots=bots), encoding="utf-8")
     python = sys.executable
     web_url: str | None = None
@@ -83,8 +92,9 @@ def main() -> int:
             return server.wait() or 1
         for name, kind in BOTS:
             bots_running.append(subprocess.Popen(
-                bot_command(python, name, kind, address, f"demo-token-{name}"),
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=workdir))
+                bot_command(python, name, kind, address),
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=workdir,
+                env={**os.environ, "ARENA_TOKEN": tokens[name]}))  # not on `ps`'s command line
         for line in server.stdout:
             print(line, end="", flush=True)
         code = server.wait()

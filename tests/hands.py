@@ -1,13 +1,19 @@
-"""Shared hypothesis strategies for whole hands: random games, tables, rules keys and actions."""
+"""Shared test helpers for hands: scripted play (``play``, ``passive``), the whole-state
+``snapshot`` and ``assert_rejected``, and hypothesis strategies for random games, tables,
+rules keys and actions (``tables``, ``choices``, ``play_drawn``)."""
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
+from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 from arena.engine.actions import ActionKind, LegalActions
+from arena.engine.errors import ArenaError
 from arena.engine.games import GameCode, variant_for
 from arena.engine.rules import Rules
 from arena.engine.state import HandState
@@ -61,7 +67,7 @@ def action_bound(state: HandState) -> int:
     return len(state.variant.streets) * (raises + 1) * (n + 1)
 
 
-def play(data: st.DataObject, table: tuple[str, list[int], Rules, int],
+def play_drawn(data: st.DataObject, table: tuple[str, list[int], Rules, int],
          on_decision: Callable[[HandState, LegalActions], None] | None = None, *,
          state: HandState | None = None) -> HandState:
     """Play one hand of ``table`` (or ``state``, dealt from it) with drawn actions, checking
@@ -94,3 +100,48 @@ def check_chips(state: HandState) -> None:
         for seat in range(state.seat_count):
             assert state.stacks[seat] + state.committed[seat] == state.starting_stacks[seat]
             assert state.bets[seat] <= state.committed[seat]
+
+
+# --------------------------------------------------------------------------- scripted hands
+
+Move = tuple[int, ActionKind] | tuple[int, ActionKind, int]
+
+
+def play(state: HandState, *moves: Move) -> None:
+    """Apply (seat, kind[, raise_to]) moves, asserting each seat is the one to act."""
+    for move in moves:
+        seat, kind = move[0], move[1]
+        assert state.actor == seat, f"expected seat {seat} to act, actor is {state.actor}"
+        state.act(seat, kind, move[2] if len(move) == 3 else None)
+
+
+def passive(state: HandState) -> None:
+    """Post the bring-in, call or check to the end of the hand."""
+    while not state.is_over:
+        state.check_or_call()
+
+
+def _frozen(value: Any) -> Any:
+    if isinstance(value, list | tuple):
+        return tuple(_frozen(v) for v in value)
+    if isinstance(value, dict | set):  # pragma: no cover - none today, deep-copied if added
+        return copy.deepcopy(value)
+    return value  # ints, bools, None, strings and frozen dataclasses (events, rules, variant)
+
+
+def snapshot(state: HandState) -> tuple[dict[str, Any], int]:
+    """Everything the hand holds (its card source only by size: it holds an RNG), with the
+    legal actions of the seat to act computed first so that a cache cannot differ."""
+    if state.actor is not None:
+        state.legal_actions()
+    values = {k: _frozen(v) for k, v in vars(state).items() if k != "source"}
+    return values, len(state.source)
+
+
+def assert_rejected(state: HandState, seat: int, kind: ActionKind, amount: int | None = None,
+                    *, error: type[Exception] = ArenaError, match: str | None = None) -> None:
+    """The action raises ``error`` (with a message matching ``match``) and changes nothing."""
+    before = snapshot(state)
+    with pytest.raises(error, match=match):
+        state.act(seat, kind, amount)
+    assert snapshot(state) == before, f"{kind} {amount} by seat {seat} changed the state"

@@ -71,7 +71,7 @@ def test_replay_with_rules_override_and_show(tmp_path: Path) -> None:
 def test_bad_rules_key_is_a_clear_error(tmp_path: Path) -> None:
     out = run("simulate", "--hands", "1", "--set", "max_raisez=4")
     assert out.returncode == 2
-    assert "unknown rules key 'max_raisez'" in out.stderr
+    assert "--set: unknown key(s) 'max_raisez'" in out.stderr
 
 
 def test_corrupt_file_is_a_clear_error(tmp_path: Path) -> None:
@@ -80,6 +80,41 @@ def test_corrupt_file_is_a_clear_error(tmp_path: Path) -> None:
     out = run("replay", str(path))
     assert out.returncode == 1
     assert "bad.phh: not valid TOML" in out.stdout
+
+
+def test_demo_tokens_are_random_per_run() -> None:
+    """Issue 7: the demo's tokens were 'demo-token-<name>', guessable from the bot names."""
+    from arena.demo import demo_tokens
+
+    first, second = demo_tokens(), demo_tokens()
+    assert first.keys() == second.keys()
+    for name, token in first.items():
+        assert token != second[name] and name not in token and len(token) >= 24
+
+
+def test_bad_input_files_are_clear_errors_never_tracebacks(tmp_path: Path) -> None:
+    """Issue 7: non-UTF-8, random bytes, deeply nested TOML and uncreatable directories are
+    one-line errors with the file named, not tracebacks."""
+    noise = tmp_path / "noise.phh"
+    noise.write_bytes(bytes(range(256)) * 8)
+    deep = tmp_path / "deep.toml"
+    deep.write_text("a = " + "[" * 3000 + "]" * 3000 + "\n")
+    latin = tmp_path / "latin.toml"
+    latin.write_bytes(b'name = "caf\xe9"\n')
+    cases = [
+        (("replay", str(noise)), "noise.phh: not a hand history (not UTF-8"),
+        (("replay", str(deep)), "deep.toml: not a hand history (nested too deeply)"),
+        (("serve", "--config", str(deep)), "deep.toml: nested too deeply"),
+        (("league", "status", str(latin)), "latin.toml: not UTF-8 text"),
+        (("serve", "--config", str(noise)), "noise.phh: not UTF-8 text"),
+        (("simulate", "--hands", "-5"), "--hands: must be from 1 to 100000000, got -5"),
+        (("simulate", "--hands", "2", "--out", "/proc/no/such/dir"), "No such file or directory: '/proc/no"),
+    ]
+    for args, message in cases:
+        out = run(*args)
+        assert out.returncode in (1, 2), (args, out.stdout, out.stderr)
+        assert "Traceback" not in out.stderr + out.stdout, args
+        assert message in out.stderr + out.stdout, (args, out.stdout, out.stderr)
 
 
 def test_replay_show_explains_a_hi_lo_split(tmp_path: Path) -> None:
@@ -143,6 +178,6 @@ def test_the_demos_random_bots_are_seeded() -> None:
 
     seeds = []
     for name, kind in BOTS:
-        command = bot_command("python", name, kind, "127.0.0.1:1", "t" * 12)
+        command = bot_command("python", name, kind, "127.0.0.1:1")
         seeds.append(command[command.index("--seed") + 1])
     assert len(set(seeds)) == len(BOTS)  # each random bot its own sequence

@@ -119,6 +119,8 @@ def loads(text: str, *, name: str = "<text>") -> list[PhhHand]:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise MalformedInput(f"{name}: not valid TOML: {exc}") from None
+    except RecursionError:
+        raise MalformedInput(f"{name}: not a hand history (nested too deeply)") from None
     if "variant" in data or "actions" in data:
         return [PhhHand(name, data)]
     hands: list[PhhHand] = []
@@ -132,8 +134,14 @@ def loads(text: str, *, name: str = "<text>") -> list[PhhHand]:
 
 
 def load_file(path: str) -> list[PhhHand]:
-    with open(path, encoding="utf-8") as fh:
-        return loads(fh.read(), name=path)
+    with open(path, "rb") as fh:
+        raw = fh.read()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise MalformedInput(f"{path}: not a hand history (not UTF-8 text at byte {exc.start})"
+                             ) from None
+    return loads(text, name=path)
 
 
 class ScriptedCards:

@@ -8,6 +8,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from arena.engine.configfile import Check, read_dataclass, require
 from arena.engine.errors import ConfigError
 from arena.engine.games import HORSE, VARIANTS
 
@@ -51,16 +52,14 @@ class Rules:
                       self.bring_in)
 
     @classmethod
-    def from_mapping(cls, values: Mapping[str, Any]) -> Rules:
-        """Build from a TOML `[rules]` table; unknown keys and wrong types are errors."""
-        known = {f.name: f for f in dataclasses.fields(cls) if not f.name.startswith("_")}
-        kwargs: dict[str, Any] = {}
-        for key, value in values.items():
-            if key not in known:
-                raise ConfigError(f"unknown rules key {key!r}; known keys: {', '.join(sorted(known))}")
-            kwargs[key] = _coerce(key, value)
-        rules = cls(**kwargs)
-        rules.validate()
+    def from_mapping(cls, values: Mapping[str, Any], *, where: str = "[rules]") -> Rules:
+        """Build from a TOML `[rules]` table; unknown keys, wrong types and values out of
+        range are errors naming ``where`` (e.g. ``league.toml [rules]``) and the key."""
+        values = dict(values)
+        if isinstance(values.get("games"), str):
+            values["games"] = [values["games"]]
+        rules = read_dataclass(cls, values, where=where, checks=CHECKS)
+        rules.validate(where)
         return rules
 
     def with_overrides(self, assignments: Iterable[str]) -> Rules:
@@ -72,28 +71,16 @@ class Rules:
             if not sep:
                 raise ConfigError(f"expected KEY=VALUE, got {assignment!r}")
             values[key.strip()] = parse_value(raw.strip())
-        return Rules.from_mapping(values)
+        return Rules.from_mapping(values, where="--set")
 
-    def validate(self) -> None:
-        for name in ("small_bet", "big_bet", "small_blind", "big_blind", "starting_stack"):
-            if getattr(self, name) <= 0:
-                raise ConfigError(f"rules key {name!r} must be positive, got {getattr(self, name)}")
-        for name in ("ante", "bring_in", "max_raises"):
-            if getattr(self, name) < 0:
-                raise ConfigError(f"rules key {name!r} must not be negative")
-        if not self.games:
-            raise ConfigError("rules key 'games' must name at least one game")
+    def validate(self, where: str = "[rules]") -> None:
+        """The checks across keys (each key's own range is in :data:`CHECKS`)."""
+        require(bool(self.games), where, "'games' must name at least one game")
         for game in self.games:
-            if game not in VARIANTS:
-                raise ConfigError(f"unknown game {game!r} in 'games'; known: {', '.join(VARIANTS)}")
-        if self.hands_per_game is not None and self.hands_per_game <= 0:
-            raise ConfigError("rules key 'hands_per_game' must be positive")
-        if self.stud_tie_break not in ("suit", "seat"):
-            raise ConfigError("rules key 'stud_tie_break' must be \"suit\" or \"seat\"")
-        if self.timeout_action != "check_fold":
-            raise ConfigError("rules key 'timeout_action' supports only \"check_fold\"")
-        if self.decision_seconds <= 0 or self.time_bank_seconds < 0:
-            raise ConfigError("decision_seconds must be positive and time_bank_seconds >= 0")
+            require(game in VARIANTS, where,
+                    f"unknown game {game!r} in 'games'; known: {', '.join(VARIANTS)}")
+        require(self.big_bet >= self.small_bet, where,
+                f"'big_bet' ({self.big_bet}) must be at least 'small_bet' ({self.small_bet})")
 
     def to_mapping(self) -> dict[str, Any]:
         out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
@@ -104,32 +91,24 @@ class Rules:
         return out
 
 
-_TYPES: dict[str, type] = {
-    "small_bet": int, "big_bet": int, "small_blind": int, "big_blind": int, "ante": int,
-    "bring_in": int, "starting_stack": int, "max_raises": int, "hands_per_game": int,
-    "reset_stacks": bool, "uncapped_heads_up": bool, "stud_open_pair_big_bet": bool,
-    "burn_before_hole_cards": bool, "stud_tie_break": str, "timeout_action": str,
-    "decision_seconds": float, "time_bank_seconds": float,
+MAX_CHIPS = 10**12  # stakes and stacks above this are refused (no real table plays them)
+MAX_SECONDS = 86_400.0
+
+CHECKS: dict[str, Check] = {
+    "hands_per_game": Check(min=1, max=10**6),
+    "small_bet": Check(min=1, max=MAX_CHIPS),
+    "big_bet": Check(min=1, max=MAX_CHIPS),
+    "small_blind": Check(min=1, max=MAX_CHIPS),
+    "big_blind": Check(min=1, max=MAX_CHIPS),
+    "ante": Check(min=0, max=MAX_CHIPS),
+    "bring_in": Check(min=0, max=MAX_CHIPS),
+    "starting_stack": Check(min=1, max=MAX_CHIPS),
+    "max_raises": Check(min=0, max=1000),
+    "stud_tie_break": Check(choices=("suit", "seat")),
+    "timeout_action": Check(choices=("check_fold",)),
+    "decision_seconds": Check(min=0.001, max=MAX_SECONDS),
+    "time_bank_seconds": Check(min=0.0, max=MAX_SECONDS),
 }
-
-
-def _coerce(key: str, value: Any) -> Any:
-    if key == "games":
-        if isinstance(value, str):
-            value = [value]
-        if not isinstance(value, list | tuple) or not all(isinstance(g, str) for g in value):
-            raise ConfigError(f"rules key 'games' must be a list of game codes, got {value!r}")
-        return tuple(value)
-    if key == "hands_per_game" and value is None:
-        return None
-    expected = _TYPES[key]
-    if expected is float and isinstance(value, int) and not isinstance(value, bool):
-        return float(value)
-    if expected is int and isinstance(value, bool):
-        raise ConfigError(f"rules key {key!r} must be an integer, got {value!r}")
-    if not isinstance(value, expected):
-        raise ConfigError(f"rules key {key!r} must be {expected.__name__}, got {value!r}")
-    return value
 
 
 def parse_value(raw: str) -> Any:

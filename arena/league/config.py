@@ -2,19 +2,28 @@
 
 from __future__ import annotations
 
-import tomllib
-from dataclasses import dataclass, field
+import math
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from arena.engine.configfile import (
+    PORT,
+    Check,
+    convert,
+    read_dataclass,
+    read_toml,
+    require,
+    table,
+    tables,
+)
 from arena.engine.errors import ConfigError
 from arena.engine.rules import Rules
 from arena.league.schedule import FORMATS
 from arena.match.spec import AbsentPolicy
+from arena.server.config import MAX_HANDS, MAX_ID_CHARS, check_listen
 
-_KEYS = {"name", "format", "seats_per_table", "tables", "rounds", "hero", "hands_per_match",
-         "duplicate", "tables_at_once", "seed", "listen", "store", "log_dir", "metrics_port",
-         "start_timeout_seconds", "absent", "rules", "bots"}
+MAX_MATCHES = 100_000  # a schedule larger than this is a typo, not a league
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +44,7 @@ class LeagueConfig:
     hands_per_match: int = 100
     duplicate: bool = True
     tables_at_once: int = 4
-    seed: int = 1
+    seed: int | None = None  # None: a secret league seed of 256 bits (see arena.league.secret)
     listen: str = "127.0.0.1:50051"
     store: Path = Path("league.sqlite")
     log_dir: Path = Path("league-logs")
@@ -46,88 +55,67 @@ class LeagueConfig:
     source_toml: str = ""
 
 
+CHECKS: dict[str, Check] = {
+    "name": Check(),
+    "format": Check(choices=FORMATS),
+    "seats_per_table": Check(min=2, max=8),
+    "tables": Check(min=1, max=10_000),
+    "rounds": Check(min=1, max=1_000),
+    "hands_per_match": Check(min=1, max=MAX_HANDS),
+    "tables_at_once": Check(min=1, max=1_024),
+    "seed": Check(min=0),
+    "metrics_port": PORT,
+    "start_timeout_seconds": Check(min=0.001, max=86_400),
+}
+
+
 def load_league(path: str | Path) -> LeagueConfig:
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"cannot read league file {path}: {exc}") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    data, text = read_toml(path, what="league")
     return league_from_mapping(data, base_dir=path.parent, source_toml=text, where=str(path))
 
 
 def _typed(data: dict[str, Any], key: str, kind: type, default: Any, where: str) -> Any:
+    """One value of a table, type-checked by the one config reader (the tournament file reads
+    its own keys with it)."""
     value = data.get(key, default)
-    if kind is float and isinstance(value, int) and not isinstance(value, bool):
-        value = float(value)
-    if value is not None and (not isinstance(value, kind) or (kind is int and isinstance(value, bool))):
-        raise ConfigError(f"{where}: '{key}' must be {kind.__name__}, got {value!r}")
-    return value
+    return None if value is None else convert(value, kind, key=key, where=where)
 
 
 def league_from_mapping(data: dict[str, Any], *, base_dir: Path = Path("."), source_toml: str = "",
                         where: str = "league file") -> LeagueConfig:
-    unknown = sorted(set(data) - _KEYS)
-    if unknown:
-        raise ConfigError(f"{where}: unknown key(s) {unknown}; known: {sorted(_KEYS)}")
-    raw_bots = data.get("bots")
-    if not isinstance(raw_bots, list) or len(raw_bots) < 2:
-        raise ConfigError(f"{where}: list at least two bots as [[bots]] with name and token")
-    bots: list[LeagueBot] = []
-    for k, entry in enumerate(raw_bots):
-        if not isinstance(entry, dict) or set(entry) - {"name", "token"}:
-            raise ConfigError(f"{where}: bots[{k}] must have exactly 'name' and 'token'")
-        name, token = entry.get("name"), entry.get("token")
-        if not isinstance(name, str) or not name or not isinstance(token, str) or len(token) < 8:
-            raise ConfigError(f"{where}: bots[{k}] needs a name and a token of 8+ characters")
-        bots.append(LeagueBot(name, token))
+    data = {"name": "league", **data}
+    bots = tuple(read_dataclass(LeagueBot, entry, where=f"{where} bots[{k}]")
+                 for k, entry in enumerate(tables(data, "bots", where)))
+    config = read_dataclass(
+        LeagueConfig, data, where=where, checks=CHECKS, bots=bots, source_toml=source_toml,
+        rules=Rules.from_mapping(table(data, "rules", where), where=f"{where} [rules]"))
+    require(len(bots) >= 2, where, "list at least two bots as [[bots]] with name and token")
+    for bot in bots:
+        require(0 < len(bot.name) <= MAX_ID_CHARS and bot.name.isprintable(), where,
+                f"bot names must be 1 to {MAX_ID_CHARS} printable characters, "
+                f"got {bot.name[:80]!r}")
+        require(8 <= len(bot.token) <= 512, where,
+                f"bot {bot.name!r} needs a token of 8 to 512 characters")
     names = [b.name for b in bots]
-    if len(set(names)) != len(names):
-        raise ConfigError(f"{where}: bot names must be unique")
-    if len({b.token for b in bots}) != len(bots):
-        raise ConfigError(f"{where}: every bot needs its own token")
-    fmt = _typed(data, "format", str, "round_robin", where)
-    if fmt not in FORMATS:
-        raise ConfigError(f"{where}: unknown format {fmt!r}; known: {', '.join(FORMATS)}")
-    rules_table = data.get("rules", {})
-    if not isinstance(rules_table, dict):
-        raise ConfigError(f"{where}: [rules] must be a table")
-    metrics_port = _typed(data, "metrics_port", int, None, where)
-    absent = _typed(data, "absent", str, "wait", where)
-    if absent not in {p.value for p in AbsentPolicy}:
-        raise ConfigError(f"{where}: 'absent' must be one of "
-                          f"{', '.join(repr(p.value) for p in AbsentPolicy)}, got {absent!r}")
-    config = LeagueConfig(
-        name=_typed(data, "name", str, "league", where),
-        bots=tuple(bots),
-        format=fmt,
-        seats_per_table=_typed(data, "seats_per_table", int, 2, where),
-        tables=_typed(data, "tables", int, 1, where),
-        rounds=_typed(data, "rounds", int, 1, where),
-        hero=_typed(data, "hero", str, None, where),
-        hands_per_match=_typed(data, "hands_per_match", int, 100, where),
-        duplicate=_typed(data, "duplicate", bool, True, where),
-        tables_at_once=_typed(data, "tables_at_once", int, 4, where),
-        seed=_typed(data, "seed", int, 1, where),
-        listen=_typed(data, "listen", str, "127.0.0.1:50051", where),
-        store=base_dir / _typed(data, "store", str, "league.sqlite", where),
-        log_dir=base_dir / _typed(data, "log_dir", str, "league-logs", where),
-        metrics_port=metrics_port,
-        start_timeout_seconds=_typed(data, "start_timeout_seconds", float, 30.0, where),
-        absent=AbsentPolicy(absent),
-        rules=Rules.from_mapping(rules_table),
-        source_toml=source_toml,
-    )
-    timeout = config.start_timeout_seconds
-    if not (0 < timeout <= 86_400):  # also refuses NaN
-        raise ConfigError(f"{where}: 'start_timeout_seconds' must be more than 0 and at most 86400, "
-                          f"got {timeout!r}")
-    for key in ("hands_per_match", "tables_at_once", "rounds", "tables"):
-        if getattr(config, key) <= 0:
-            raise ConfigError(f"{where}: '{key}' must be positive")
+    require(len(set(names)) == len(names), where, "bot names must be unique")
+    require(len({b.token for b in bots}) == len(bots), where, "every bot needs its own token")
+    check_listen(config.listen, where)
     if config.format == "round_robin" and config.seats_per_table != 2:
         raise ConfigError(f"{where}: a round robin is heads-up: seats_per_table must be 2")
-    return config
+    matches = config.rounds * _tables_per_round(config) * (
+        config.seats_per_table if config.duplicate else 1)
+    require(matches <= MAX_MATCHES, where,
+            f"the schedule would have {matches:,} matches (at most {MAX_MATCHES:,}); "
+            "check 'rounds', 'tables' and the number of bots")
+    return replace(config, store=base_dir / config.store, log_dir=base_dir / config.log_dir)
+
+
+def _tables_per_round(config: LeagueConfig) -> int:
+    n = len(config.bots)
+    if config.format == "round_robin":
+        return math.comb(n, 2)
+    if config.format == "gauntlet":
+        return min(config.tables, math.comb(max(n - 1, 0), config.seats_per_table - 1)) \
+            if config.seats_per_table > 2 else n - 1
+    return config.tables

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import sys
 import time
 from collections.abc import Callable, Coroutine
@@ -30,6 +31,13 @@ from arena.league.leaderboard import (
     to_json,
 )
 from arena.league.schedule import ScheduledMatch, build_schedule
+from arena.league.secret import (
+    describe_secret,
+    league_secret,
+    publish_commitment,
+    reveal_league_secret,
+    without_tokens,
+)
 from arena.league.stats import Leaderboard, compute_leaderboard
 from arena.match.messages import Notice
 from arena.match.records import MatchSink, MatchSummary, PlayedHand, phh_fields
@@ -45,6 +53,10 @@ from arena.storage.matchlog import (
     catch_up,
     clear_in_flight,
     hand_in_flight,
+    last_sequence,
+    make_private_dir,
+    reveal_seed,
+    write_private,
 )
 from arena.storage.records import FaultCounts, HandRecord, League, MatchStatus, SeatResult, VoidHand
 from arena.storage.sqlite import SqliteStore
@@ -85,14 +97,16 @@ class LeagueSink:
 
     def __init__(self, *, store: SqliteStore, store_match_id: int, scheduled: ScheduledMatch,
                  log_dir: Path, progress: Progress, metrics: ArenaMetrics | None,
-                 on_copy_finished: Callable[[ScheduledMatch, MatchSummary], None]) -> None:
+                 on_copy_finished: Callable[[ScheduledMatch, MatchSummary], None],
+                 result_extra: dict[str, object]) -> None:
         self.store = store
         self.store_match_id = store_match_id
         self.scheduled = scheduled
         self.progress = progress
         self.metrics = metrics
         self.on_copy_finished = on_copy_finished
-        self.log = MatchLog(log_dir, scheduled.match_id, resumable=True, events=True)
+        self.log = MatchLog(log_dir, scheduled.match_id, resumable=True, events=True,
+                            reveal_seed=False, result_extra=result_extra)
         self.event_log = self.log.events
         self._started_at = _now()
         self._table_open = False
@@ -192,8 +206,11 @@ class LeagueRun:
     def __init__(self, config: LeagueConfig, *, out: TextIO = sys.stdout) -> None:
         self.config = config
         self.out = out
-        config.log_dir.mkdir(parents=True, exist_ok=True)
+        make_private_dir(config.log_dir)
         config.store.parent.mkdir(parents=True, exist_ok=True)
+        if not config.store.exists():  # owner-only; SQLite gives its -wal and -shm the same mode
+            os.close(os.open(config.store, os.O_WRONLY | os.O_CREAT, 0o600))
+        self.secret = league_secret(config)
         self.store = SqliteStore(config.store)
         self.metrics = ArenaMetrics() if config.metrics_port is not None else None
         if self.metrics is not None:
@@ -201,7 +218,8 @@ class LeagueRun:
                 self.metrics.register_bot(bot.name)
         self.schedule = build_schedule(
             [b.name for b in config.bots], fmt=config.format,
-            seats_per_table=config.seats_per_table, duplicate=config.duplicate, seed=config.seed,
+            seats_per_table=config.seats_per_table, duplicate=config.duplicate,
+            seed=self.secret.value,
             tables=config.tables, hero=config.hero, rounds=config.rounds)
         self._copies_left: dict[str, int] = {}
         self.forfeited: list[str] = []  # "match (absent bots)" of this run, absent = "forfeit"
@@ -213,7 +231,8 @@ class LeagueRun:
         config = self.config
         league = self.store.find_league(config.name)
         if league is None:
-            league = self.store.create_league(config.name, config.source_toml or "name = ''\n")
+            league = self.store.create_league(
+                config.name, without_tokens(config.source_toml, config) or "name = ''\n")
         for bot in config.bots:
             try:
                 self.store.get_bot(bot.name)
@@ -275,7 +294,10 @@ class LeagueRun:
             sinks[scheduled.match_id] = LeagueSink(
                 store=self.store, store_match_id=store_id, scheduled=scheduled,
                 log_dir=config.log_dir, progress=progress, metrics=self.metrics,
-                on_copy_finished=self._copy_finished)
+                on_copy_finished=self._copy_finished,
+                result_extra={"deal_set": scheduled.deal_set,
+                              "seed_commitment": self.secret.commitment,
+                              "seed_configured": self.secret.configured})
             initial_stacks = None
             if not config.rules.reset_stacks and next_number > 1:
                 initial_stacks = self._carried_stacks(store_id, scheduled)
@@ -284,7 +306,9 @@ class LeagueRun:
                 config.hands_per_match, scheduled.seed, config.start_timeout_seconds,
                 first_hand=next_number - 1, copy_index=scheduled.copy_index,
                 copies_total=scheduled.copies, deal_set_id=scheduled.deal_set,
-                initial_stacks=initial_stacks, absent=config.absent))
+                initial_stacks=initial_stacks, absent=config.absent, reveal_seed=False,
+                first_sequence=last_sequence(MatchLogPaths.of(config.log_dir,
+                                                              scheduled.match_id))))
         self._store_ids = store_ids
         for deal_set, left in list(self._copies_left.items()):
             if left == 0:
@@ -336,6 +360,11 @@ class LeagueRun:
         match_id = self._store_ids[deal_set]
         if self.store.get_match(match_id).status is MatchStatus.RUNNING:
             self.store.finish_match(match_id, str(match_seed))
+        # Every copy has ended: now the deal set's seed may be published (RULES.md §1).
+        for scheduled in self.schedule:
+            if scheduled.deal_set == deal_set:
+                reveal_seed(MatchLogPaths.of(self.config.log_dir, scheduled.match_id),
+                            match_seed)
 
     def leaderboard(self) -> Leaderboard:
         league = self._league()
@@ -353,6 +382,8 @@ class LeagueRun:
 
         prepared = self.prepare()
         config = self.config
+        publish_commitment(config, self.secret)
+        self.out.write(f"deals: {describe_secret(self.secret)}\n")
         metrics_server: MetricsServer | None = None
         if self.metrics is not None and config.metrics_port is not None:
             metrics_server = start_metrics_server(config.metrics_port, self.metrics.registry)
@@ -361,6 +392,7 @@ class LeagueRun:
             self.out.write("league: every match is already played\n")
             if metrics_server is not None:
                 metrics_server.stop()
+            reveal_league_secret(config, self.secret)
             return True
         server_config = ServerConfig(
             listen=config.listen,
@@ -421,6 +453,8 @@ class LeagueRun:
                 metrics_server.stop()
         self.out.write("\n" + prepared.progress.line() + "\n")
         self.forfeited = prepared.progress.forfeited
+        if complete:
+            reveal_league_secret(config, self.secret)
         return complete
 
     def write_leaderboard_files(self, board: Leaderboard) -> list[Path]:
@@ -429,13 +463,14 @@ class LeagueRun:
         base = self.config.log_dir / "leaderboard"
         faults = self.faults()
         written = {Path(f"{base}.json"): to_json(board, faults=faults),
-                   Path(f"{base}.txt"): render_table(board) + "\n" + render_faults(faults)}
+                   Path(f"{base}.txt"): render_table(board) + "\n" + render_faults(faults)
+                   + f"\ndeals: {describe_secret(self.secret)}\n"}
         for table in CSV_TABLES:
             name = f"{base}.csv" if table == "results" else f"{base}-{table}.csv"
             written[Path(name)] = to_csv(board, table=table)
         written[Path(f"{base}-faults.csv")] = faults_csv(faults)
         for path, text in written.items():
-            path.write_text(text, encoding="utf-8")
+            write_private(path, text)
         return list(written)
 
     def faults(self) -> list[FaultCounts]:

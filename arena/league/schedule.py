@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from arena.engine.cards import derive_seed
 from arena.engine.errors import ConfigError
+from arena.engine.seeds import derive_secret
 
 FORMATS = ("round_robin", "multiway", "gauntlet")
 
@@ -50,7 +51,8 @@ def table_groups(bots: Sequence[str], *, fmt: str, seats_per_table: int, hero: s
             raise ConfigError(f"a gauntlet table of {seats_per_table} needs {size} other bots")
         if size == 1:
             return [(hero, b) for b in field]
-        return [(hero, *group) for group in itertools.combinations(field, size)][: max(tables, 1)]
+        return [(hero, *group) for group in
+                itertools.islice(itertools.combinations(field, size), max(tables, 1))]
     if fmt == "multiway":
         return balanced_tables(bots, seats_per_table=seats_per_table, tables=tables, seed=seed)
     raise ConfigError(f"unknown league format {fmt!r}; known: {', '.join(FORMATS)}")
@@ -97,7 +99,7 @@ def build_schedule(bots: Sequence[str], *, fmt: str, seats_per_table: int, dupli
                               seed=derive_seed(seed, "round", round_index), tables=tables)
         for g, group in enumerate(groups):
             deal_set = f"r{round_index + 1}-t{g + 1}"
-            match_seed = derive_seed(seed, "deal-set", deal_set)
+            match_seed = derive_secret(seed, "deal-set", deal_set)
             copies = rotations(group) if duplicate else [tuple(group)]
             for k, seats in enumerate(copies):
                 suffix = f"-c{k + 1}" if duplicate else ""

@@ -14,7 +14,7 @@ from arena.league.config import LeagueBot, _typed, league_from_mapping
 from arena.match.tourney.formats import FORMATS, TournamentFormat
 from arena.match.tourney.levels import Level, LevelPlan, first_level_from_rules
 
-_KEYS = {"name", "format", "seed", "listen", "log_dir", "metrics_port", "start_timeout_seconds",
+_KEYS = {"name", "format", "seed", "listen", "log_dir", "store", "metrics_port", "start_timeout_seconds",
          "starting_stack", "seats_per_table", "tables", "advance_per_table", "tournaments",
          "tie_break_stack", "levels", "tie_break_levels", "rules", "bots"}
 _LEVEL_KEYS = {"small_blind", "big_blind", "ante", "bring_in", "small_bet", "big_bet", "hands",
@@ -30,6 +30,7 @@ class TournamentConfig:
     rules: Rules
     listen: str = "127.0.0.1:50051"
     log_dir: Path = Path("tournament-logs")
+    store: Path = Path("tournament.sqlite")
     metrics_port: int | None = None
     start_timeout_seconds: float = 30.0
     source_toml: str = field(default="", repr=False)
@@ -142,5 +143,6 @@ def tournament_from_mapping(data: dict[str, Any], *, base_dir: Path = Path("."),
         name=_typed(data, "name", str, "tournament", where), bots=league.bots, format=fmt,
         rules=rules, listen=_typed(data, "listen", str, "127.0.0.1:50051", where),
         log_dir=base_dir / _typed(data, "log_dir", str, "tournament-logs", where),
+        store=base_dir / _typed(data, "store", str, "tournament.sqlite", where),
         metrics_port=_typed(data, "metrics_port", int, None, where),
         start_timeout_seconds=start_timeout, source_toml=source_toml)

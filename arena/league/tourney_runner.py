@@ -23,8 +23,10 @@ from arena.engine.errors import ArenaError, ConfigError
 from arena.engine.phh import dumps_hand
 from arena.league.tourney_config import TournamentConfig
 from arena.league.tourney_results import results_document, write_private, write_results
+from arena.league.tourney_store import TournamentStore, hand_entry
 from arena.match.live import LiveTable
 from arena.match.lobby import Lobby
+from arena.match.messages import TournamentInfo
 from arena.match.records import MatchSummary, PlayedHand, phh_fields
 from arena.match.spec import MatchSpec, SeatSpec
 from arena.match.tourney.event import EventSpec, EventState, HandOutcome, HandPlan, RoundReport
@@ -80,6 +82,7 @@ class TournamentRun:
         # Finished hands whose PHH text is not yet in the logs: saved with the state (the commit
         # point), so a kill between the two never loses or doubles a logged hand.
         self.unlogged: list[tuple[str, str]] = []
+        self.store: TournamentStore | None = None
         self.metrics = ArenaMetrics() if config.metrics_port is not None else None
         if self.metrics is not None:
             for bot in config.bots:
@@ -120,6 +123,10 @@ class TournamentRun:
     def flush_logs(self) -> None:
         """Append the committed hands to their PHH logs (once: a resumed run checks the tail)."""
         for name, text in self.unlogged:
+            if name == "@store":
+                if self.store is not None:
+                    self.store.record(json.loads(text))
+                continue
             path = self.config.log_dir / name
             if not name.endswith(".phhs"):
                 if not (path.exists() and path.read_text(encoding="utf-8").endswith(text)):
@@ -136,7 +143,12 @@ class TournamentRun:
 
     def hand_done(self, plan: HandPlan, fields: dict[str, Any], *, voided: bool) -> None:
         suffix = ".void.phhs" if voided else ".phhs"
-        self.unlogged.append((f"{plan.event_id}-t{plan.table}{suffix}", dumps_hand(fields)))
+        text = dumps_hand(fields)
+        self.unlogged.append((f"{plan.event_id}-t{plan.table}{suffix}", text))
+        if not voided:
+            entry = hand_entry(hand_id=plan.hand_id, fields=fields, phh_text=text, seed=plan.seed,
+                               finished_at=time.time())
+            self.unlogged.append(("@store", json.dumps(entry, separators=(",", ":"))))
         if self.metrics is not None and not voided:
             self.metrics.hand_played(plan.game)
             for key, reason in (("_timeouts", "timeout"), ("_absent", "absent")):
@@ -242,16 +254,31 @@ class TournamentRun:
                 self.out.flush()
             async with trio.open_nursery() as nursery:
                 for plan in plans:
-                    nursery.start_soon(self._play_hand, state, plan, lobby)
+                    info = self._info(state, plan, elapsed)
+                    nursery.start_soon(self._play_hand, state, plan, info, lobby)
         self.log_event("event_finished", event=event_id, places=state.places(),
                        survivors=[list(pc) for pc in state.survivors()])
         self.commit()
 
-    async def _play_hand(self, state: EventState, plan: HandPlan, lobby: Lobby) -> None:
+    def _info(self, state: EventState, plan: HandPlan, elapsed_seconds: float) -> TournamentInfo:
+        """What the bots are told of the tournament with this hand (`MatchStarted.tournament`)."""
+        level, clock = plan.level, state.clock
+        at_round = clock.started_hand + level.hands + 1 if level.hands is not None else 0
+        in_seconds = (max(0.0, clock.started_seconds + level.seconds - elapsed_seconds)
+                      if level.seconds is not None and level.hands is None else 0.0)
+        return TournamentInfo(
+            self.config.name, plan.event_id, state.spec.title or plan.event_id, plan.table,
+            plan.hand, plan.round, plan.level_index + 1, level.small_blind, level.big_blind,
+            level.ante, at_round, in_seconds, plan.players_left, len(state.tables),
+            tuple((m.player, m.from_table, m.to_table, r, m.reason) for r, m in state.moves),
+            tuple((e.player, e.place, e.round) for e in state.eliminations))
+
+    async def _play_hand(self, state: EventState, plan: HandPlan, info: TournamentInfo,
+                         lobby: Lobby) -> None:
         rules = rules_for_level(self.config.rules, plan.level, plan.game)
         spec = MatchSpec(plan.hand_id, tuple(SeatSpec(p, p) for p in plan.players), rules, 1,
                          plan.seed, 0.0, initial_stacks=plan.stacks, deal_set_id=plan.hand_id,
-                         button_seat=len(plan.players) - 1)
+                         button_seat=len(plan.players) - 1, tournament=info)
         sink = _HandSink(self, plan, lobby)
         summary = await LiveTable(spec, lobby, sink=sink).run()
         if summary.aborted or summary.hands_played != 1:
@@ -323,6 +350,8 @@ class TournamentRun:
         if self.metrics is not None and config.metrics_port is not None:
             metrics_server = start_metrics_server(config.metrics_port, self.metrics.registry)
             self.out.write(f"metrics: {metrics_server.url}\n")
+        self.store = TournamentStore(config.store, name=config.name, source_toml=config.source_toml,
+                                     bots=config.bots)
         server_config = ServerConfig(
             listen=config.listen,
             bots=tuple(BotEntry(b.name, b.name, b.token) for b in config.bots), matches=())
@@ -335,6 +364,7 @@ class TournamentRun:
         finally:
             for appender in self._appenders.values():
                 appender.close()
+            self.store.close()
             if metrics_server is not None:
                 metrics_server.stop()
         return self.finished and not result.stopped_early

@@ -96,7 +96,7 @@ class LiveTable:
         self._net = [0] * n
         self._hand_nets: list[list[int]] = [[] for _ in range(n)]
         self._bank = [spec.rules.time_bank_seconds] * n
-        self._seq = 0
+        self._seq = spec.first_sequence
         self._hand: _HandRun | None = None
         self._hands_played = 0
         self._button_draw: tuple[tuple[int, Card], ...] = ()
@@ -334,7 +334,8 @@ class LiveTable:
                 self.sink.hand_finished(self._played_hand(run, void_reason=why))
         self._hand = None
         results = tuple(self._seat_result(p) for p in range(self.seat_count))
-        self._publish([m.MatchEnded(results, str(spec.seed), self._hands_played, bool(reason),
+        revealed = str(spec.seed) if spec.reveal_seed and not reason else ""
+        self._publish([m.MatchEnded(results, revealed, self._hands_played, bool(reason),
                                     reason)], hand_id="")
         summary = MatchSummary(spec.match_id, spec.seed, self._hands_played, results,
                                bool(reason), reason, self._button_draw, self.stats)
@@ -405,7 +406,8 @@ class LiveTable:
                       for k, v in rules.to_mapping().items()}
         return m.MatchStarted(self._seat_infos(), viewer, rules.games, per_game, self.spec.hands,
                               rules.stakes, rules.starting_stack, rules.decision_seconds,
-                              rules.time_bank_seconds, rules_text, self.spec.copies_total)
+                              rules.time_bank_seconds, rules_text, self.spec.copies_total,
+                              self.spec.tournament)
 
     def _next_notice(self, hand_id: str, payload: m.Payload) -> m.Notice:
         self._seq += 1

@@ -150,6 +150,28 @@ class Rejection:
 
 
 @dataclass(frozen=True, slots=True)
+class TournamentInfo:
+    """Where a one-hand tournament match sits in its tournament (RULES.md §7)."""
+
+    tournament: str
+    event_id: str
+    event_title: str
+    table: int
+    table_hand: int
+    round: int
+    level: int  # from 1
+    small_blind_chips: int
+    big_blind_chips: int
+    ante_chips: int
+    next_level_at_round: int  # 0: levels are timed
+    next_level_in_seconds: float  # 0: levels count hands
+    players_left: int
+    tables: int
+    moves: tuple[tuple[str, int, int, int, str], ...] = ()  # (name, from, to, round, reason)
+    placings: tuple[tuple[str, int, int], ...] = ()  # (name, place, round out)
+
+
+@dataclass(frozen=True, slots=True)
 class MatchStarted:
     seats: tuple[SeatInfo, ...]
     your_seat: int
@@ -162,6 +184,7 @@ class MatchStarted:
     time_bank_seconds: float
     rules: Mapping[str, str]
     duplicate_copies: int = 1  # copies of the deal set this match belongs to (1: not duplicate)
+    tournament: TournamentInfo | None = None  # a tournament hand: where it sits
 
 
 @dataclass(frozen=True, slots=True)

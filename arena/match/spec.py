@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from arena.engine.rules import Rules
+from arena.match.messages import TournamentInfo
 
 
 class AbsentPolicy(StrEnum):
@@ -40,3 +41,8 @@ class MatchSpec:
     initial_stacks: tuple[int, ...] | None = None  # resume with carried stacks (per seat)
     absent: AbsentPolicy = AbsentPolicy.CHECK_FOLD  # when bots are missing at the start
     button_seat: int | None = None  # the first hand's button; None: drawn by card (RULES.md §2)
+    tournament: TournamentInfo | None = None  # a tournament hand: told to the bots
+    # MatchEnded reveals the seed to the bots (never for an aborted match). False when other
+    # matches share the deals (duplicate copies, a league): the seed is published later.
+    reveal_seed: bool = True
+    first_sequence: int = 0  # resume: event sequence numbers continue after this one

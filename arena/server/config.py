@@ -6,16 +6,15 @@ silently falls back to a default.
 
 from __future__ import annotations
 
-import secrets
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.engine.cards import derive_seed
+from arena.engine.configfile import Check, check_keys, read_dataclass, read_toml, require, table, tables
 from arena.engine.errors import ConfigError
 from arena.engine.rules import Rules
+from arena.engine.seeds import derive_secret, new_secret
 from arena.match.spec import MatchSpec, SeatSpec
 
 
@@ -34,12 +33,20 @@ class TlsConfig:
 
 @dataclass(frozen=True, slots=True)
 class Limits:
-    """Per-connection protection of the dealer (issue "bad input")."""
+    """Per-connection protection of the dealer: every bot is bounded in memory, bandwidth and CPU."""
 
     max_message_bytes: int = 64 * 1024  # larger bot messages are refused by gRPC
-    max_queued_messages: int = 4096  # undelivered messages before a non-reading bot is cut
+    max_queued_messages: int = 4096  # undelivered messages before a non-reading bot is cut ...
+    max_queued_bytes: int = 4 * 1024 * 1024  # ... or undelivered bytes, whichever comes first
     messages_per_second: float = 1000.0  # sustained inbound rate per stream ...
     message_burst: int = 2000  # ... and the burst above it, before RESOURCE_EXHAUSTED
+    bytes_per_second: float = 1024.0 * 1024.0  # the same for inbound bytes ...
+    byte_burst: int = 2 * 1024 * 1024  # ... (a byte flood is cut within milliseconds)
+    flood_backoff_seconds: float = 1.0  # a bot cut for flooding waits this long to come back,
+    flood_backoff_max_seconds: float = 60.0  # doubling with every cut up to this
+    auth_failure_delay_seconds: float = 0.1  # failed authentications per peer address: the
+    auth_failure_max_delay_seconds: float = 30.0  # answer is delayed, doubling up to this
+    allow_takeover: bool = False  # a second stream with a connected bot's token takes over
     hello_timeout_seconds: float = 10.0
     event_flush_seconds: float = 0.1  # batching bots: events wait at most this long
     flush_on_close_seconds: float = 2.0  # time to send what is queued when the server stops
@@ -55,181 +62,183 @@ class ServerConfig:
     limits: Limits = field(default_factory=Limits)
 
 
-_TOP_KEYS = {"listen", "log_dir", "hands", "seed", "match_id", "start_timeout_seconds", "tls",
-             "limits", "rules", "seats", "tables"}
-_TABLE_KEYS = {"id", "seats", "hands", "seed", "rules", "start_timeout_seconds"}
+LIMIT_CHECKS: dict[str, Check] = {
+    "max_message_bytes": Check(min=1024, max=64 * 1024 * 1024),
+    "max_queued_messages": Check(min=1, max=10**6),
+    "max_queued_bytes": Check(min=64 * 1024, max=2**30),
+    "messages_per_second": Check(min=1, max=1e9),
+    "message_burst": Check(min=1, max=10**9),
+    "bytes_per_second": Check(min=1024, max=1e12),
+    "byte_burst": Check(min=1024, max=10**12),
+    "flood_backoff_seconds": Check(min=0, max=86_400),
+    "flood_backoff_max_seconds": Check(min=0, max=86_400),
+    "auth_failure_delay_seconds": Check(min=0, max=3600),
+    "auth_failure_max_delay_seconds": Check(min=0, max=3600),
+    "hello_timeout_seconds": Check(min=0.001, max=3600),
+    "event_flush_seconds": Check(min=0, max=60),
+    "flush_on_close_seconds": Check(min=0, max=600),
+}
+MAX_HANDS = 10_000_000  # per match
+MAX_ID_CHARS = 64  # match and bot ids (they become file names and decision ids)
+
+
+@dataclass(frozen=True, slots=True)
+class _ServeFile:
+    """The top-level keys of a serve config (its tables are read below)."""
+
+    listen: str = "127.0.0.1:50051"
+    log_dir: Path | None = None
+    hands: int = 100
+    seed: int | None = None
+    match_id: str = "match"
+    start_timeout_seconds: float = 30.0
+
+
+@dataclass(frozen=True, slots=True)
+class _SeatEntry:
+    name: str
+    token: str
+    id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _TableEntry:
+    seats: tuple[str, ...]
+    id: str | None = None
+    hands: int | None = None
+    seed: int | None = None
+    start_timeout_seconds: float | None = None
+
+
+_COUNTS = {"hands": Check(min=1, max=MAX_HANDS), "seed": Check(min=0),
+           "start_timeout_seconds": Check(min=0, max=86_400)}
+_NAMES = {"name": Check(), "id": Check()}
+_STRUCTURE = frozenset({"tls", "limits", "rules", "seats", "tables"})
 
 
 def load_config(path: str | Path, *, listen: str | None = None,
                 log_dir: str | Path | None = None) -> ServerConfig:
     """Read a config file; relative paths in it are relative to the file's directory."""
     path = Path(path)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ConfigError(f"cannot read config {path}: {exc}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    data, _text = read_toml(path, what="match config")
     if listen is not None:
         data["listen"] = listen
     if log_dir is not None:
         data["log_dir"] = str(Path(log_dir).resolve())
-    return config_from_mapping(data, base_dir=path.parent)
+    return config_from_mapping(data, base_dir=path.parent, where=str(path))
 
 
-def config_from_mapping(data: Mapping[str, Any], *, base_dir: Path = Path(".")) -> ServerConfig:
-    _check_keys(data, _TOP_KEYS, "the config")
-    bots = _bots(data.get("seats"))
+def config_from_mapping(data: Mapping[str, Any], *, base_dir: Path = Path("."),
+                        where: str = "the config") -> ServerConfig:
+    top = read_dataclass(_ServeFile, data, where=where, checks=_COUNTS, skip=_STRUCTURE)
+    bots = _bots(tables(data, "seats", where), where)
     by_name = {b.name: b for b in bots}
-    rules = Rules.from_mapping(_table(data, "rules"))
-    hands = _int(data, "hands", 100)
-    seed = data.get("seed")
+    rules = Rules.from_mapping(table(data, "rules", where), where=f"{where} [rules]")
+    seed = top.seed
     if seed is None:
-        seed = secrets.randbits(63)  # secret until the match ends (RULES.md §1)
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise ConfigError(f"'seed' must be an integer, got {seed!r}")
-    start_timeout = _float(data, "start_timeout_seconds", 30.0)
-    tables = data.get("tables")
+        seed = new_secret()  # secret until the match ends (RULES.md §1)
+    listen = check_listen(top.listen, where)
     matches: list[MatchSpec] = []
-    if tables is None:
-        match_id = data.get("match_id", "match")
-        if not isinstance(match_id, str) or not match_id:
-            raise ConfigError("'match_id' must be a non-empty string")
+    if "tables" not in data:
+        match_id = _id(top.match_id, where, "match_id")
         matches.append(MatchSpec(match_id, tuple(SeatSpec(b.name, b.bot_id) for b in bots), rules,
-                                 hands, seed, start_timeout))
+                                 top.hands, seed, top.start_timeout_seconds))
     else:
-        if not isinstance(tables, list) or not tables:
-            raise ConfigError("'tables' must be a non-empty array of tables ([[tables]])")
-        for k, table in enumerate(tables):
-            if not isinstance(table, dict):
-                raise ConfigError(f"tables[{k}] must be a table")
-            matches.append(_match(table, k, by_name, rules, hands, seed, start_timeout))
+        entries = tables(data, "tables", where)
+        if not entries:
+            raise ConfigError(f"{where}: 'tables' must be a non-empty array of tables ([[tables]])")
+        for k, entry in enumerate(entries):
+            matches.append(_match(entry, f"{where} tables[{k}]", k, by_name, rules, top, seed))
     ids = [mt.match_id for mt in matches]
     if len(set(ids)) != len(ids):
-        raise ConfigError(f"table ids must be unique, got {ids}")
+        raise ConfigError(f"{where}: table ids must be unique, got {ids}")
     for match in matches:
         if not 2 <= len(match.seats) <= 8:
-            raise ConfigError(f"table {match.match_id!r} needs 2 to 8 seats, "
+            raise ConfigError(f"{where}: table {match.match_id!r} needs 2 to 8 seats, "
                               f"got {len(match.seats)}")
-        if match.hands <= 0:
-            raise ConfigError(f"table {match.match_id!r}: 'hands' must be positive")
-    listen = data.get("listen", "127.0.0.1:50051")
-    if not isinstance(listen, str) or ":" not in listen:
-        raise ConfigError(f"'listen' must be HOST:PORT, got {listen!r}")
-    log_dir = data.get("log_dir")
-    if log_dir is not None and not isinstance(log_dir, str):
-        raise ConfigError("'log_dir' must be a path")
     return ServerConfig(
         listen=listen,
         bots=bots,
         matches=tuple(matches),
-        log_dir=(base_dir / log_dir).resolve() if log_dir else None,
-        tls=_tls(data.get("tls"), base_dir),
-        limits=_limits(_table(data, "limits")),
+        log_dir=(base_dir / top.log_dir).resolve() if top.log_dir else None,
+        tls=_tls(data, base_dir, where),
+        limits=read_limits(table(data, "limits", where), where=f"{where} [limits]"),
     )
 
 
-def _match(table: Mapping[str, Any], index: int, by_name: Mapping[str, BotEntry], rules: Rules,
-           hands: int, seed: int, start_timeout: float) -> MatchSpec:
-    _check_keys(table, _TABLE_KEYS, f"tables[{index}]")
-    match_id = table.get("id", f"table-{index + 1}")
-    if not isinstance(match_id, str) or not match_id:
-        raise ConfigError(f"tables[{index}].id must be a non-empty string")
-    names = table.get("seats")
-    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-        raise ConfigError(f"table {match_id!r}: 'seats' must be a list of seat names")
+def read_limits(values: Mapping[str, Any], *, where: str) -> Limits:
+    limits = read_dataclass(Limits, values, where=where, checks=LIMIT_CHECKS)
+    require(limits.byte_burst >= limits.max_message_bytes, where,
+            f"'byte_burst' ({limits.byte_burst}) must be at least 'max_message_bytes' "
+            f"({limits.max_message_bytes}), or every largest message would be a flood")
+    require(limits.flood_backoff_max_seconds >= limits.flood_backoff_seconds, where,
+            "'flood_backoff_max_seconds' must be at least 'flood_backoff_seconds'")
+    require(limits.auth_failure_max_delay_seconds >= limits.auth_failure_delay_seconds, where,
+            "'auth_failure_max_delay_seconds' must be at least 'auth_failure_delay_seconds'")
+    return limits
+
+
+def check_listen(listen: str, where: str, key: str = "listen") -> str:
+    """``HOST:PORT`` with a port of 1-65535 (0: any free port)."""
+    host, sep, port = listen.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise ConfigError(f"{where}: '{key}' must be HOST:PORT with a port from 1 to 65535 "
+                          f"(0: any free port), got {listen[:80]!r}")
+    return listen
+
+
+def _id(value: str, where: str, key: str) -> str:
+    if not value or len(value) > MAX_ID_CHARS or not value.isprintable():
+        raise ConfigError(f"{where}: '{key}' must be 1 to {MAX_ID_CHARS} printable characters, "
+                          f"got {value[:80]!r}")
+    return value
+
+
+def _match(data: Mapping[str, Any], where: str, index: int, by_name: Mapping[str, BotEntry],
+           rules: Rules, top: _ServeFile, seed: int) -> MatchSpec:
+    entry = read_dataclass(_TableEntry, data, where=where, checks=_COUNTS, skip=frozenset({"rules"}))
+    match_id = _id(entry.id if entry.id is not None else f"table-{index + 1}", where, "id")
+    names = list(entry.seats)
     if len(set(names)) != len(names):
-        raise ConfigError(f"table {match_id!r}: a bot can have only one seat at a table")
+        raise ConfigError(f"{where}: a bot can have only one seat at a table")
     unknown = [n for n in names if n not in by_name]
     if unknown:
-        raise ConfigError(f"table {match_id!r}: unknown seat name(s) {unknown}; "
-                          f"known: {sorted(by_name)}")
-    overrides = table.get("rules", {})
-    if not isinstance(overrides, dict):
-        raise ConfigError(f"table {match_id!r}: 'rules' must be a table")
+        raise ConfigError(f"{where}: unknown seat name(s) {unknown}; known: {sorted(by_name)}")
+    overrides = table(data, "rules", where)
     if overrides:
-        rules = Rules.from_mapping({**rules.to_mapping(), **overrides})
-    table_seed = table.get("seed", derive_seed(seed, "table", match_id))
-    if not isinstance(table_seed, int) or isinstance(table_seed, bool):
-        raise ConfigError(f"table {match_id!r}: 'seed' must be an integer")
+        rules = Rules.from_mapping({**rules.to_mapping(), **overrides}, where=f"{where} [rules]")
+    table_seed = entry.seed if entry.seed is not None else derive_secret(seed, "table", match_id)
     return MatchSpec(match_id, tuple(SeatSpec(n, by_name[n].bot_id) for n in names), rules,
-                     _int(table, "hands", hands), table_seed,
-                     _float(table, "start_timeout_seconds", start_timeout))
+                     entry.hands if entry.hands is not None else top.hands, table_seed,
+                     entry.start_timeout_seconds if entry.start_timeout_seconds is not None
+                     else top.start_timeout_seconds)
 
 
-def _bots(value: Any) -> tuple[BotEntry, ...]:
-    if not isinstance(value, list) or not value:
-        raise ConfigError("the config needs [[seats]] entries with a name and a token")
+def _bots(entries: list[dict[str, Any]], where: str) -> tuple[BotEntry, ...]:
+    if not entries:
+        raise ConfigError(f"{where}: the config needs [[seats]] entries with a name and a token")
     bots: list[BotEntry] = []
-    for k, entry in enumerate(value):
-        if not isinstance(entry, dict):
-            raise ConfigError(f"seats[{k}] must be a table")
-        _check_keys(entry, {"name", "token", "id"}, f"seats[{k}]")
-        name, token = entry.get("name"), entry.get("token")
-        if not isinstance(name, str) or not name:
-            raise ConfigError(f"seats[{k}] needs a 'name'")
-        if not isinstance(token, str) or len(token) < 8:
-            raise ConfigError(f"seat {name!r} needs a 'token' of at least 8 characters")
-        bot_id = entry.get("id", name)
-        if not isinstance(bot_id, str) or not bot_id:
-            raise ConfigError(f"seat {name!r}: 'id' must be a non-empty string")
-        bots.append(BotEntry(name, bot_id, token))
+    for k, data in enumerate(entries):
+        entry = read_dataclass(_SeatEntry, data, where=f"{where} seats[{k}]")
+        name = _id(entry.name, f"{where} seats[{k}]", "name")
+        if len(entry.token) < 8 or len(entry.token) > 512:
+            raise ConfigError(f"{where}: seat {name!r} needs a 'token' of at least 8 characters "
+                              "(and at most 512)")
+        bot_id = _id(entry.id if entry.id is not None else name, f"{where} seats[{k}]", "id")
+        bots.append(BotEntry(name, bot_id, entry.token))
     for what, values in (("name", [b.name for b in bots]), ("token", [b.token for b in bots]),
                          ("id", [b.bot_id for b in bots])):
         if len(set(values)) != len(values):
-            raise ConfigError(f"every seat needs its own {what}")
+            raise ConfigError(f"{where}: every seat needs its own {what}")
     return tuple(bots)
 
 
-def _tls(value: Any, base_dir: Path) -> TlsConfig | None:
-    if value is None:
+def _tls(data: Mapping[str, Any], base_dir: Path, where: str) -> TlsConfig | None:
+    if "tls" not in data:
         return None
-    if not isinstance(value, dict):
-        raise ConfigError("[tls] must be a table with 'cert' and 'key'")
-    _check_keys(value, {"cert", "key"}, "[tls]")
+    value = table(data, "tls", f"{where}")
+    check_keys(value, {"cert", "key"}, f"{where} [tls]")
     cert, key = value.get("cert"), value.get("key")
     if not isinstance(cert, str) or not isinstance(key, str):
-        raise ConfigError("[tls] needs both 'cert' and 'key' (PEM file paths)")
+        raise ConfigError(f"{where} [tls]: needs both 'cert' and 'key' (PEM file paths)")
     return TlsConfig(base_dir / cert, base_dir / key)
-
-
-def _limits(values: Mapping[str, Any]) -> Limits:
-    defaults = Limits()
-    known = {name for name in Limits.__dataclass_fields__}
-    _check_keys(values, known, "[limits]")
-    kwargs: dict[str, Any] = {}
-    for key, value in values.items():
-        expected = type(getattr(defaults, key))
-        if expected is float and isinstance(value, int) and not isinstance(value, bool):
-            value = float(value)
-        if not isinstance(value, expected) or isinstance(value, bool) or value < 0:
-            raise ConfigError(f"[limits] {key} must be a non-negative {expected.__name__}")
-        kwargs[key] = value
-    return Limits(**kwargs)
-
-
-def _table(data: Mapping[str, Any], key: str) -> dict[str, Any]:
-    value = data.get(key, {})
-    if not isinstance(value, dict):
-        raise ConfigError(f"[{key}] must be a table")
-    return value
-
-
-def _check_keys(data: Mapping[str, Any], known: set[str], where: str) -> None:
-    unknown = sorted(set(data) - known)
-    if unknown:
-        raise ConfigError(f"unknown key(s) {unknown} in {where}; known: {sorted(known)}")
-
-
-def _int(data: Mapping[str, Any], key: str, default: int) -> int:
-    value = data.get(key, default)
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise ConfigError(f"{key!r} must be an integer, got {value!r}")
-    return value
-
-
-def _float(data: Mapping[str, Any], key: str, default: float) -> float:
-    value = data.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
-        raise ConfigError(f"{key!r} must be a non-negative number, got {value!r}")
-    return float(value)

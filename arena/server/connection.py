@@ -1,14 +1,17 @@
 """One bot's Play stream: a bounded outbox the tables write into, a writer and a rate-limited reader.
 
-Tables never wait for a bot: :meth:`Connection.deliver` only appends to a queue. A bot that
-stops reading lets its queue grow to ``max_queued_messages`` and is then cut off; a bot that
-sends faster than its token bucket allows is cut off too. Either way only its own stream ends
-(RESOURCE_EXHAUSTED) and its seats become absent; no other table notices.
+Tables never wait for a bot: :meth:`Connection.deliver` encodes an item and appends it to a
+queue. A bot that stops reading lets its queue grow to ``max_queued_messages`` or
+``max_queued_bytes`` and is then cut off; a bot that sends more messages or bytes than its
+token buckets allow is cut off too. Either way only its own stream ends (RESOURCE_EXHAUSTED)
+and its seats become absent; no other table notices. Bytes that are not a ``BotMessage``
+end the stream INVALID_ARGUMENT, a dealer bug INTERNAL, each with a logged reason.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections import deque
 from collections.abc import Callable
@@ -19,9 +22,12 @@ import grpc
 from arena.match import messages as m
 from arena.server import wire
 from arena.server.config import Limits
-from arena.server.errors import Flooding, StreamEnded
+from arena.server.errors import Flooding, Internal, Malformed, StreamEnded
+from arena.server.guard import TokenBucket
 from arena.server.stats import TransportStats
 from arena.v1 import arena_pb2 as pb
+
+log = logging.getLogger("arena.server")
 
 Item = m.Outgoing | pb.DealerMessage
 MAX_BATCH = 256  # messages per batch write
@@ -29,23 +35,13 @@ MAX_BATCH = 256  # messages per batch write
 _URGENT_PAYLOADS = (m.MatchStarted, m.MatchEnded)
 
 
-class TokenBucket:
-    """Allows ``rate`` events per second on average and ``burst`` at once."""
+class Undecodable:
+    """What the deserializer hands over for bytes that are not a ``BotMessage``."""
 
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.tokens = burst
-        self.stamp = time.monotonic()
+    __slots__ = ("size",)
 
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens < 1.0:
-            return False
-        self.tokens -= 1.0
-        return True
+    def __init__(self, size: int) -> None:
+        self.size = size
 
 
 class Connection:
@@ -60,7 +56,8 @@ class Connection:
         self._encoder = encoder
         self._stats = stats
         self._loop = asyncio.get_running_loop()
-        self._queue: deque[Item] = deque()
+        self._queue: deque[tuple[Item, bytes]] = deque()  # items with their encoding
+        self._queued_bytes = 0
         self._wake = asyncio.Event()
         self._timer: asyncio.TimerHandle | None = None
         self._urgent = False  # something queued must go out now (not only events that may wait)
@@ -69,6 +66,7 @@ class Connection:
         self._result: asyncio.Future[StreamEnded | None] = self._loop.create_future()
         self.done = asyncio.Event()
         self._bucket = TokenBucket(limits.messages_per_second, float(limits.message_burst))
+        self._byte_bucket = TokenBucket(limits.bytes_per_second, float(limits.byte_burst))
         self._written: dict[str, float] = {}  # decision id -> when its request was written
 
     def wire_seconds(self, decision_id: str, now: float) -> float | None:
@@ -89,7 +87,18 @@ class Connection:
             self.fail(Flooding(f"{len(self._queue)} messages could not be delivered: "
                                "the bot is not reading its stream"))
             return
-        self._queue.append(item)
+        try:
+            data = self._encoder.encode(item)
+        except Exception:  # a dealer bug: this stream ends, the table goes on
+            log.exception("bot %s: cannot encode %s", self.bot_id, type(item).__name__)
+            self.fail(Internal("the dealer could not encode a message for this bot"))
+            return
+        self._queued_bytes += len(data)
+        if self._queued_bytes > self.limits.max_queued_bytes:
+            self.fail(Flooding(f"{self._queued_bytes} bytes could not be delivered: "
+                               "the bot is not reading its stream"))
+            return
+        self._queue.append((item, data))
         flush_after = self.limits.event_flush_seconds
         if (not self.batches or flush_after <= 0 or not isinstance(item, m.Notice)
                 or isinstance(item.payload, _URGENT_PAYLOADS)):
@@ -115,6 +124,7 @@ class Connection:
     def fail(self, error: StreamEnded | None) -> None:
         """End the stream now, dropping what is queued."""
         self._queue.clear()
+        self._queued_bytes = 0
         self._set_result(error)
 
     def _set_result(self, error: StreamEnded | None) -> None:
@@ -155,6 +165,7 @@ class Connection:
                         self._timer = None
                     items = list(queue)
                     queue.clear()
+                    self._queued_bytes = 0
                     await self._write(context, items)
                     if self._urgent or (self._finishing and queue):
                         self._wake.set()  # more became urgent while writing
@@ -165,17 +176,29 @@ class Connection:
                     self._set_result(self._final)
         except asyncio.CancelledError:
             raise
-        except Exception:  # the call is gone (cancelled by the peer, reset): just close
-            self._set_result(None)
+        except Exception as exc:
+            self._set_result(self._failure(context, exc, "writing"))
 
-    async def _write(self, context: grpc.aio.ServicerContext[Any, Any], items: list[Item]) -> None:
+    def _failure(self, context: grpc.aio.ServicerContext[Any, Any], exc: Exception,
+                 doing: str) -> StreamEnded | None:
+        """The status for an exception of a pump: none when the call is already gone (the
+        peer cancelled or reset it), else INTERNAL with the reason logged."""
+        if context.done() or context.cancelled():
+            return None
+        log.error("bot %s: stream failed while %s: %s: %s", self.bot_id, doing,
+                  type(exc).__name__, exc)
+        return Internal(f"the dealer failed while {doing} this stream")
+
+    async def _write(self, context: grpc.aio.ServicerContext[Any, Any],
+                     queued: list[tuple[Item, bytes]]) -> None:
         stats = self._stats
         encoder = self._encoder
-        if self.batches and len(items) > 1:
-            chunks = [encoder.encode_batch(items[k:k + MAX_BATCH])
-                      for k in range(0, len(items), MAX_BATCH)]
+        items = [item for item, _ in queued]
+        if self.batches and len(queued) > 1:
+            chunks = [encoder.batch_of(queued[k:k + MAX_BATCH])
+                      for k in range(0, len(queued), MAX_BATCH)]
         else:
-            chunks = [encoder.encode(item) for item in items]
+            chunks = [data for _, data in queued]
         sending = time.perf_counter()  # before the write: a reply can be read before it returns
         for item in items:
             if isinstance(item, m.Prompt):
@@ -201,14 +224,24 @@ class Connection:
                     self.finish(None)
                     return
                 self._stats.messages_in += 1
+                if isinstance(message, Undecodable):
+                    log.warning("bot %s: %d bytes that are not a BotMessage; stream ended",
+                                self.bot_id, message.size)
+                    self.fail(Malformed(f"{message.size} bytes that are not a BotMessage"))
+                    return
+                assert isinstance(message, pb.BotMessage)
                 if not self._bucket.take():
                     self.fail(Flooding(
                         f"more than {self.limits.message_burst} messages at once or "
                         f"{self.limits.messages_per_second:g} per second"))
                     return
-                assert isinstance(message, pb.BotMessage)
+                if not self._byte_bucket.take(message.ByteSize()):
+                    self.fail(Flooding(
+                        f"more than {self.limits.byte_burst} bytes at once or "
+                        f"{self.limits.bytes_per_second:g} bytes per second"))
+                    return
                 on_message(self, message)
         except asyncio.CancelledError:
             raise
-        except Exception:
-            self._set_result(None)
+        except Exception as exc:
+            self._set_result(self._failure(context, exc, "reading"))

@@ -5,6 +5,7 @@ How they are serialized (caching, splicing, batching) is in :mod:`arena.server.w
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Mapping
 
 from google.protobuf.timestamp_pb2 import Timestamp
@@ -141,10 +142,25 @@ def _match_started(p: m.MatchStarted) -> pb.Event:
         seats=[seat_state(s) for s in p.seats], your_seat=p.your_seat,
         games=[GAMES[g] for g in p.games], game_codes=list(p.games),
         hands_per_game=p.hands_per_game, total_hands=p.total_hands,
-        format=pb.MATCH_FORMAT_DUPLICATE if p.duplicate_copies > 1 else pb.MATCH_FORMAT_CASH,
+        format=(pb.MATCH_FORMAT_TOURNAMENT if p.tournament is not None
+                else pb.MATCH_FORMAT_DUPLICATE if p.duplicate_copies > 1 else pb.MATCH_FORMAT_CASH),
         stakes=stakes(p.stakes), starting_stack_chips=p.starting_stack_chips,
         decision_seconds=p.decision_seconds, time_bank_seconds=p.time_bank_seconds,
-        duplicate_copies=p.duplicate_copies, rules=dict(p.rules)))
+        duplicate_copies=p.duplicate_copies, rules=dict(p.rules),
+        tournament=_tournament(p.tournament) if p.tournament is not None else None))
+
+
+def _tournament(t: m.TournamentInfo) -> pb.TournamentState:
+    return pb.TournamentState(
+        tournament=t.tournament, event_id=t.event_id, event_title=t.event_title, table=t.table,
+        table_hand=t.table_hand, round=t.round, level=t.level,
+        small_blind_chips=t.small_blind_chips, big_blind_chips=t.big_blind_chips,
+        ante_chips=t.ante_chips, next_level_at_round=t.next_level_at_round,
+        next_level_in_seconds=t.next_level_in_seconds, players_left=t.players_left,
+        tables=t.tables,
+        moves=[pb.TableMove(name=n, from_table=a, to_table=b, round=r, reason=why)
+               for n, a, b, r, why in t.moves],
+        placings=[pb.Placing(name=n, place=place, round=r) for n, place, r in t.placings])
 
 
 def _hand_started(p: m.HandStarted) -> pb.Event:
@@ -226,6 +242,17 @@ def event(notice: m.Notice) -> pb.Event:
     return out
 
 
+MAX_THINK_SECONDS = 2 * 86_400.0  # the longest decision a config allows (decision + time bank)
+
+
+def think_seconds(reported: float, wire_seconds: float | None) -> float | None:
+    """A bot's reported think time, or None when it is absent, NaN, infinite or negative;
+    never more than the round trip the dealer measured (``wire_seconds``)."""
+    if not reported or not math.isfinite(reported) or reported < 0:
+        return None
+    return min(reported, wire_seconds if wire_seconds is not None else MAX_THINK_SECONDS)
+
+
 def reply(message: pb.ActionReply, received_at: float,
           wire_seconds: float | None = None) -> m.Reply:
     """A bot's reply as the match layer sees it; an unusable kind becomes ``kind=None``."""
@@ -241,6 +268,7 @@ def reply(message: pb.ActionReply, received_at: float,
         problem = f"action kind {name} is not a bot action; send FOLD, CHECK, CALL, BRING_IN or RAISE"
     return m.Reply(decision_id=message.decision_id, seat=message.seat, kind=kind,
                    raise_to_chips=action.raise_to_chips if kind is ActionKind.RAISE else None,
-                   think_seconds=message.think_seconds or None, received_at=received_at,
+                   think_seconds=think_seconds(message.think_seconds, wire_seconds),
+                   received_at=received_at,
                    wire_seconds=wire_seconds,
                    problem=problem)

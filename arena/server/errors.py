@@ -69,5 +69,23 @@ class Flooding(StreamEnded):
     code = grpc.StatusCode.RESOURCE_EXHAUSTED
 
 
+class Malformed(StreamEnded):
+    """Bytes that are not a ``BotMessage`` (garbage on the stream)."""
+
+    code = grpc.StatusCode.INVALID_ARGUMENT
+
+
+class Internal(StreamEnded):
+    """A dealer bug ended the stream; the reason is in the dealer's log."""
+
+    code = grpc.StatusCode.INTERNAL
+
+
+class Busy(StreamEnded):
+    """Refused for now: backing off after a flood, or too many failed authentications."""
+
+    code = grpc.StatusCode.RESOURCE_EXHAUSTED
+
+
 class ShuttingDown(StreamEnded):
     code = grpc.StatusCode.UNAVAILABLE

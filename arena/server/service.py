@@ -16,9 +16,19 @@ from arena.match.lobby import Lobby
 from arena.server import convert, wire
 from arena.server.auth import TokenBook
 from arena.server.bridge import TrioGuest
-from arena.server.config import Limits
-from arena.server.connection import Connection
-from arena.server.errors import BadHandshake, Replaced, ShuttingDown, StreamEnded
+from arena.server.config import BotEntry, Limits
+from arena.server.connection import Connection, Undecodable
+from arena.server.errors import (
+    BadHandshake,
+    Busy,
+    Flooding,
+    Malformed,
+    Replaced,
+    ShuttingDown,
+    StreamEnded,
+    Unauthenticated,
+)
+from arena.server.guard import Backoff, peer_host
 from arena.server.stats import TransportStats
 from arena.v1 import arena_pb2 as pb
 
@@ -29,6 +39,10 @@ PROTOCOL_VERSION = 1
 MIN_PROTOCOL_VERSION = 1
 
 Context = grpc.aio.ServicerContext[Any, Any]
+log = logging.getLogger("arena.server")
+
+MAX_DECISION_ID_CHARS = 128  # the dealer's ids are far shorter; longer ones are never echoed
+MAX_PENDING_FAILURES = 8  # failed authentications of one peer being delayed at once
 
 
 _FALLBACK_WHY = {pb.FALLBACK_AFTER_REJECTION: "after a rejected reply",
@@ -59,6 +73,10 @@ class DealerService:
         self._connections: dict[str, Connection] = {}
         self._accepting = True
         self._inbox: list[tuple[str, m.Reply]] = []  # replies read in this loop iteration
+        self._floods = Backoff(limits.flood_backoff_seconds, limits.flood_backoff_max_seconds)
+        self._auth_failures = Backoff(limits.auth_failure_delay_seconds,
+                                      limits.auth_failure_max_delay_seconds)
+        self._pending_failures: dict[str, int] = {}  # peer -> failed attempts being delayed
 
     def handler(self) -> grpc.GenericRpcHandler:
         """The service as a generic handler; Play writes pre-serialized messages."""
@@ -71,9 +89,12 @@ class DealerService:
                 response_serializer=pb.ServerInfo.SerializeToString),
         })
 
-    def _deserialize(self, data: bytes) -> pb.BotMessage:
+    def _deserialize(self, data: bytes) -> pb.BotMessage | Undecodable:
         self.stats.bytes_in += len(data)
-        return pb.BotMessage.FromString(data)
+        try:
+            return pb.BotMessage.FromString(data)
+        except Exception:  # DecodeError: the reader ends the stream INVALID_ARGUMENT
+            return Undecodable(len(data))
 
     async def get_info(self, request: pb.GetInfoRequest, context: Context) -> pb.ServerInfo:
         return pb.ServerInfo(server_version=__version__, protocol_version=PROTOCOL_VERSION,
@@ -82,11 +103,20 @@ class DealerService:
 
     async def play(self, requests: object, context: Context) -> None:
         try:
-            bot = self._book.identify(context.invocation_metadata())
+            bot = await self._authenticate(context)
             if not self._accepting:
                 raise ShuttingDown("the server is shutting down")
+            wait = self._floods.wait_left(bot.bot_id)
+            if wait > 0:
+                raise Busy(f"this bot was cut for flooding; come back in {wait:.1f} s")
             hello = await self._hello(context)
+            old = self._connections.get(bot.bot_id)
+            if old is not None and old.is_open and not self._limits.allow_takeover:
+                log.warning("bot %s: second stream from %s refused; the first is still open",
+                            bot.bot_id, _peer(context))
+                raise Replaced("another stream with this token is open; it must drop first")
         except StreamEnded as exc:
+            self.stats.ended[exc.code.name] += 1
             log.info("refused a stream from %s: %s: %s", _peer(context), exc.code.name, exc.message)
             await context.abort(exc.code, exc.message)
             return
@@ -99,6 +129,8 @@ class DealerService:
         old = self._connections.get(bot.bot_id)
         self._connections[bot.bot_id] = conn
         if old is not None:
+            log.warning("bot %s: a new stream from %s takes over its seats", bot.bot_id,
+                        _peer(context))
             old.fail(Replaced("another stream with the same token took over this bot's seats"))
         conn.deliver(pb.DealerMessage(welcome=pb.Welcome(
             server_version=__version__, protocol_version=PROTOCOL_VERSION, bot_id=bot.bot_id,
@@ -119,8 +151,40 @@ class DealerService:
             log.info("bot %s disconnected (%s)", bot.name,
                      "OK" if error is None else f"{error.code.name}: {error.message}")
         self.stats.ended[error.code.name if error is not None else "OK"] += 1
+        if isinstance(error, Flooding):
+            wait = self._floods.strike(bot.bot_id)
+            log.warning("bot %s cut: %s; it may come back in %.1f s", bot.bot_id, error.message,
+                        wait)
+        elif error is not None and not isinstance(error, Replaced | ShuttingDown):
+            log.warning("bot %s: stream ended %s: %s", bot.bot_id, error.code.name, error.message)
         if error is not None:
             await context.abort(error.code, error.message)
+
+    async def _authenticate(self, context: Context) -> BotEntry:
+        """The bot of the call's token. A failed attempt is answered only after a delay that
+        doubles with every failure from the same peer address (a token cannot be guessed
+        quickly), and a peer with many delayed failures is refused at once, unchecked."""
+        peer = peer_host(_peer(context))
+        pending = self._pending_failures.get(peer, 0)
+        if pending >= MAX_PENDING_FAILURES:
+            raise Busy("too many failed authentications from this address; slow down")
+        try:
+            return self._book.identify(context.invocation_metadata())
+        except Unauthenticated:
+            delay = self._auth_failures.strike(peer)
+            if self._auth_failures.strikes(peer) in (5, 20, 100):
+                log.warning("%d failed authentications from %s", self._auth_failures.strikes(peer),
+                            peer)
+            self._pending_failures[peer] = pending + 1
+            try:
+                await asyncio.sleep(delay)
+            finally:
+                left = self._pending_failures.get(peer, 1) - 1
+                if left > 0:
+                    self._pending_failures[peer] = left
+                else:
+                    self._pending_failures.pop(peer, None)
+            raise
 
     async def _hello(self, context: Context) -> pb.Hello | None:
         try:
@@ -129,6 +193,8 @@ class DealerService:
             raise BadHandshake(f"no hello within {self._limits.hello_timeout_seconds:g} s") from None
         if first is grpc.aio.EOF:
             return None
+        if isinstance(first, Undecodable):
+            raise Malformed(f"{first.size} bytes that are not a BotMessage")
         assert isinstance(first, pb.BotMessage)
         if first.WhichOneof("payload") != "hello":
             raise BadHandshake("the first message on a Play stream must be 'hello'")
@@ -142,6 +208,13 @@ class DealerService:
         kind = message.WhichOneof("payload")
         if kind == "action_reply":
             self.stats.replies_in += 1
+            decision_id = message.action_reply.decision_id
+            if len(decision_id) > MAX_DECISION_ID_CHARS:
+                conn.deliver(pb.DealerMessage(action_rejected=pb.ActionRejected(
+                    decision_id=decision_id[:16] + "...", code=pb.REJECT_CODE_INVALID_ARGUMENT,
+                    message=f"malformed decision id: {len(decision_id)} characters "
+                            f"(at most {MAX_DECISION_ID_CHARS})", retry_allowed=True)))
+                return
             now = time.perf_counter()
             reply = convert.reply(message.action_reply, now,
                                   conn.wire_seconds(message.action_reply.decision_id, now))

@@ -72,10 +72,13 @@ class Encoder:
             return pb.DealerMessage(action_rejected=rejection(item)).SerializeToString()
         return item.SerializeToString()
 
-    def encode_batch(self, items: Sequence[m.Outgoing | pb.DealerMessage]) -> bytes:
-        """One ``DealerMessage.batch`` of the items (see :func:`batch`)."""
-        parts = [self._event(item)[2] if isinstance(item, m.Notice)
-                 else _field(_BATCH_MESSAGES_FIELD, self.encode(item)) for item in items]
+    def batch_of(self, encoded: Sequence[tuple[m.Outgoing | pb.DealerMessage, bytes]]) -> bytes:
+        """One ``DealerMessage.batch`` of items already encoded by :meth:`encode`."""
+        parts = []
+        for item, data in encoded:
+            found = self._events.get(id(item)) if isinstance(item, m.Notice) else None
+            parts.append(found[2] if found is not None and found[0] is item
+                         else _field(_BATCH_MESSAGES_FIELD, data))
         return _field(_BATCH_FIELD, b"".join(parts))
 
 

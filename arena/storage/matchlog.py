@@ -9,12 +9,13 @@ is written only into the results file, at the end (RULES.md §1).
 from __future__ import annotations
 
 import json
+import os
 import re
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Literal, TextIO
 
 from arena.engine.cards import format_card
 from arena.engine.errors import MalformedInput
@@ -73,7 +74,7 @@ class PhhAppender:
         """Append one hand's PHH text (as ``dumps_hand`` writes it) as the next table."""
         fh = self._file
         if fh is None:
-            fh = self._file = self.path.open("w" if self._fresh else "a", encoding="utf-8")
+            fh = self._file = open_private(self.path, "w" if self._fresh else "a")
         fh.write(("\n" if self.count else "") + f"[{self.count + 1}]\n{hand_text}")
         fh.flush()
         self.count += 1
@@ -86,11 +87,16 @@ class PhhAppender:
 
 class EventLog:
     """The JSONL event log: one line per distinct event, naming every seat that received exactly
-    that copy (public events go to all seats as one object), with the time it was sent."""
+    that copy (public events go to all seats as one object), with the time it was sent.
+
+    Lines are held in memory until :meth:`flush` (the end of a hand): no file on disk ever
+    holds a hidden card of a hand that is still being played.
+    """
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self._file: TextIO | None = None
+        self._lines: list[str] = []
         self._last_notice: Notice | None = None
         self._last_seats: list[int] = []
         self._last_sent = 0.0
@@ -100,29 +106,32 @@ class EventLog:
         if notice is self._last_notice:
             self._last_seats.append(seat)
             return
-        self._write_pending()
+        self._hold_pending()
         self._last_notice = notice
         self._last_seats = [seat]
         self._last_sent = time.time()
 
-    def _write_pending(self) -> None:
+    def _hold_pending(self) -> None:
         notice = self._last_notice
         if notice is None:
             return
-        if self._file is None:
-            self._file = self.path.open("a", encoding="utf-8")
         seats = ",".join(map(str, self._last_seats))
-        self._file.write(f'{{"seats":[{seats}],"logged_at":{self._last_sent:.6f},'
-                         f'"event":{notice_json(notice)}}}\n')
+        self._lines.append(f'{{"seats":[{seats}],"logged_at":{self._last_sent:.6f},'
+                           f'"event":{notice_json(notice)}}}\n')
         self._last_notice = None
 
     def flush(self) -> None:
-        self._write_pending()
-        if self._file is not None:
+        """Write what is held (the hand has ended)."""
+        self._hold_pending()
+        if self._lines:
+            if self._file is None:
+                self._file = open_private(self.path, "a")
+            self._file.write("".join(self._lines))
+            self._lines.clear()
             self._file.flush()
 
     def close(self) -> None:
-        self._write_pending()
+        self.flush()
         if self._file is not None:
             self._file.close()
             self._file = None
@@ -137,20 +146,23 @@ class MatchLog:
     """
 
     def __init__(self, directory: Path, match_id: str, *, resumable: bool = False,
-                 events: bool = False) -> None:
-        directory.mkdir(parents=True, exist_ok=True)
+                 events: bool = False, reveal_seed: bool = True,
+                 result_extra: dict[str, Any] | None = None) -> None:
+        make_private_dir(directory)
+        self.reveal_seed = reveal_seed  # False: another match shares the deals (see reveal_seed)
+        self.result_extra = dict(result_extra or {})
         self.paths = MatchLogPaths.of(directory, match_id)
         self.resumable = resumable
         self._hands = PhhAppender(self.paths.hands, fresh=not resumable)
         self._voids = PhhAppender(self.paths.voids, fresh=not resumable)
         self.events = EventLog(self.paths.events) if events else None
         if not resumable:
-            self.paths.hands.write_text("", encoding="utf-8")
+            write_private(self.paths.hands, "")
 
     def hand_started(self, match_id: str, hand_number: int) -> None:
         """A resumable log marks the hand in flight; a hand reaches the log when it has ended."""
         if self.resumable:
-            self.paths.inflight.write_text(str(hand_number), encoding="utf-8")
+            write_private(self.paths.inflight, str(hand_number))
 
     def hand_finished(self, hand: PlayedHand) -> None:
         self.write_hand(hand, dumps_hand(phh_fields(hand)))
@@ -167,8 +179,11 @@ class MatchLog:
         self.close()
         if summary.aborted and self.resumable:
             return  # the seed stays secret: the match goes on when it is run again
-        self.paths.result.write_text(json.dumps(result_json(summary), indent=2) + "\n",
-                                     encoding="utf-8")
+        result = result_json(summary)
+        if summary.aborted or not self.reveal_seed:
+            result["match_seed"] = None  # never revealed by an aborted match (RULES.md §1)
+        result.update(self.result_extra)
+        write_private(self.paths.result, json.dumps(result, indent=2) + "\n")
 
     def close(self) -> None:
         self._hands.close()
@@ -194,19 +209,79 @@ def result_json(summary: MatchSummary) -> dict[str, Any]:
 # --------------------------------------------------------------------------- reading back
 
 
-def match_seed_for(hands_path: Path) -> int | None:
-    """The seed revealed in ``<match>.result.json`` beside the hand log, if the match ended."""
+def read_result(hands_path: Path) -> dict[str, Any] | None:
+    """The ``<match>.result.json`` beside a hand log, if the match ended."""
     result = MatchLogPaths.beside(hands_path).result
     if not result.exists():
         return None
     try:
         data = json.loads(result.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
         raise MalformedInput(f"{result}: not a readable results file: {exc}") from None
-    seed = data.get("match_seed") if isinstance(data, dict) else None
-    if not isinstance(seed, int):
-        raise MalformedInput(f"{result}: no integer 'match_seed'")
+    if not isinstance(data, dict):
+        raise MalformedInput(f"{result}: not a results file")
+    return data
+
+
+def match_seed_for(hands_path: Path) -> int | None:
+    """The seed revealed in ``<match>.result.json`` beside the hand log, if it has been
+    revealed (the match ended, and so did every match that shares its deals)."""
+    data = read_result(hands_path)
+    if data is None or data.get("match_seed") is None:
+        return None
+    seed = data.get("match_seed")
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+        raise MalformedInput(f"{MatchLogPaths.beside(hands_path).result}: "
+                             "'match_seed' is not a non-negative integer")
     return seed
+
+
+def reveal_seed(paths: MatchLogPaths, seed: int) -> None:
+    """Write the seed into a match's results file once every match sharing its deals ended."""
+    if not paths.result.exists():
+        return
+    data = json.loads(paths.result.read_text(encoding="utf-8"))
+    data["match_seed"] = seed
+    write_private(paths.result, json.dumps(data, indent=2) + "\n")
+
+
+def make_private_dir(directory: Path) -> None:
+    """Create a directory readable by its owner only (an existing one keeps its mode)."""
+    directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+
+
+def write_private(path: Path, text: str) -> None:
+    """Replace a file's content; a new file is created readable by its owner only."""
+    with open_private(path, "w") as fh:
+        fh.write(text)
+
+
+def open_private(path: Path, mode: Literal["w", "a"]) -> TextIO:
+    """Open a text file for writing ("w") or appending ("a"); a new one is owner-only."""
+    return open(path, mode, encoding="utf-8", opener=_owner_only)
+
+
+def _owner_only(path: str, flags: int) -> int:
+    return os.open(path, flags, 0o600)
+
+
+def last_sequence(paths: MatchLogPaths) -> int:
+    """The highest event sequence number in a resumable log's JSONL (0 when there is none),
+    so that a resumed match numbers its events on from there."""
+    if not paths.events.exists():
+        return 0
+    with paths.events.open("rb") as fh:
+        fh.seek(0, os.SEEK_END)
+        fh.seek(max(0, fh.tell() - 65536))
+        tail = fh.read().decode("utf-8", "replace").splitlines()
+    for line in reversed(tail):
+        found = _SEQUENCE.search(line)
+        if found:
+            return int(found.group(1))
+    return 0
+
+
+_SEQUENCE = re.compile(r'"sequence":(\d+)')
 
 
 def catch_up(paths: MatchLogPaths, committed_hands: Sequence[str]) -> int:

@@ -6,11 +6,12 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TextIO
 
-from arena.engine.errors import ArenaError, ConfigError
+from arena.engine.errors import ArenaError, ConfigError, ReplayMismatch
 from arena.engine.phh import PhhHand, iter_replays, load_file
 from arena.engine.rules import Rules
 from arena.engine.state import HandState
 from arena.storage.matchlog import match_seed_for
+from arena.storage.seedcheck import check_seed
 from arena.storage.show import describe
 from arena.storage.verify import verify_hand
 
@@ -49,6 +50,10 @@ def _checked(path: str, hands: list[PhhHand], rules: Rules,
         yield from iter_replays(hands, rules)
         return
     out.write(f"verifying {path} against the match seed\n")
+    ok, note = check_seed(Path(path), seed)
+    if not ok:
+        raise ReplayMismatch(f"{path}: {note}")
+    out.write(f"  {note}\n")
     for hand in hands:
         state, mismatch = verify_hand(hand, seed, rules)
         yield hand, state, None if mismatch is None else f"mismatch {mismatch}"

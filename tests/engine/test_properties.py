@@ -17,9 +17,7 @@ feed, in ``tests/match/test_seat_views.py``.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -29,7 +27,7 @@ from arena.engine.actions import ActionKind, LegalActions
 from arena.engine.errors import ArenaError
 from arena.engine.rules import Rules
 from arena.engine.state import HandState
-from tests.hands import SETTINGS, play, tables
+from tests.hands import SETTINGS, assert_rejected, play_drawn, tables
 
 
 @given(data=st.data(), table=tables())
@@ -37,7 +35,7 @@ from tests.hands import SETTINGS, play, tables
 def test_chips_are_conserved_and_hands_end(data: st.DataObject,
                                            table: tuple[str, list[int], Rules, int]) -> None:
     """RULES.md §3-§5: no chip appears or disappears; every hand ends in bounded actions."""
-    state = play(data, table)
+    state = play_drawn(data, table)
     result = state.result
     assert result is not None
     assert sum(state.stacks) == sum(state.starting_stacks)
@@ -50,20 +48,6 @@ def test_chips_are_conserved_and_hands_end(data: st.DataObject,
 
 
 # --------------------------------------------------------------------------- illegal actions
-
-
-def _frozen(value: Any) -> Any:
-    if isinstance(value, list | tuple):
-        return tuple(_frozen(v) for v in value)
-    if isinstance(value, dict | set):  # pragma: no cover - none today, deep-copied if added
-        return copy.deepcopy(value)
-    return value  # ints, bools, None, strings and frozen dataclasses (events, rules, variant)
-
-
-def snapshot(state: HandState) -> tuple[dict[str, Any], int]:
-    """Everything the hand holds (its card source only by size: it holds an RNG)."""
-    values = {k: _frozen(v) for k, v in vars(state).items() if k != "source"}
-    return values, len(state.source)
 
 
 def illegal_actions(state: HandState,
@@ -101,13 +85,6 @@ def illegal_actions(state: HandState,
     yield -1, ActionKind.FOLD, None
 
 
-def assert_rejected(state: HandState, seat: int, kind: ActionKind, amount: int | None) -> None:
-    before = snapshot(state)
-    with pytest.raises(ArenaError):
-        state.act(seat, kind, amount)
-    assert snapshot(state) == before, f"{kind} {amount} by seat {seat} changed the state"
-
-
 @given(data=st.data(), table=tables())
 @SETTINGS
 def test_illegal_actions_raise_and_change_nothing(
@@ -119,7 +96,7 @@ def test_illegal_actions_raise_and_change_nothing(
             assert_rejected(state, seat, kind, amount)
         assert state.legal_actions() == legal
 
-    state = play(data, table, probe)
+    state = play_drawn(data, table, probe)
     for seat in range(state.seat_count):  # after the end every action is refused
         for kind in (ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL):
             assert_rejected(state, seat, kind, None)

@@ -4,9 +4,6 @@ malformed hand history (PHH, the log format of §3/§4) raises a typed error nam
 
 from __future__ import annotations
 
-import copy
-from typing import Any
-
 import pytest
 
 from arena.engine.actions import Action, ActionKind
@@ -24,28 +21,10 @@ from arena.engine.errors import (
 from arena.engine.games import variant_for
 from arena.engine.phh import ScriptedCards, iter_replays, loads, replay
 from arena.engine.state import HandState
+from tests.hands import assert_rejected
 
 F, X, C, B, R = (ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL, ActionKind.BRING_IN,
                  ActionKind.RAISE)
-
-
-def snapshot(state: HandState) -> dict[str, Any]:
-    legal = state.legal_actions() if state.actor is not None else None
-    return copy.deepcopy({
-        "stacks": state.stacks, "bets": state.bets, "committed": state.committed,
-        "folded": state.folded, "events": list(state.events), "actor": state.actor,
-        "street": state.street_index, "board": state.board, "cards": state.cards,
-        "is_over": state.is_over, "legal": legal, "result": state.result,
-    })
-
-
-def assert_rejected(state: HandState, error: type[Exception], match: str,
-                    seat: int, kind: ActionKind, amount: int | None = None) -> None:
-    """The action raises ``error`` with a message matching ``match`` and changes nothing."""
-    before = snapshot(state)
-    with pytest.raises(error, match=match):
-        state.act(seat, kind, amount)
-    assert snapshot(state) == before
 
 
 def holdem(stacks: list[int] | None = None) -> HandState:
@@ -62,9 +41,9 @@ def test_acting_out_of_turn_rejected_state_unchanged() -> None:
     error and never changes the state."""
     state = holdem()
     assert state.actor == 2
-    assert_rejected(state, NotYourTurn, "seat 0 acted but seat 2 is to act", 0, C)
-    assert_rejected(state, NotYourTurn, "seat 1", 1, R, 40)
-    assert_rejected(state, NotYourTurn, "seat 7", 7, F)
+    assert_rejected(state, 0, C, error=NotYourTurn, match="seat 0 acted but seat 2 is to act")
+    assert_rejected(state, 1, R, 40, error=NotYourTurn, match="seat 1")
+    assert_rejected(state, 7, F, error=NotYourTurn, match="seat 7")
     assert issubclass(NotYourTurn, IllegalAction)
 
 
@@ -72,7 +51,7 @@ def test_check_facing_a_bet_rejected() -> None:
     """RULES.md §5: an action not among the legal actions is rejected: checking while 20 is
     owed."""
     state = holdem()
-    assert_rejected(state, IllegalAction, "may not check: 20 to call", 2, X)
+    assert_rejected(state, 2, X, error=IllegalAction, match="may not check: 20 to call")
 
 
 def test_call_with_nothing_to_call_rejected() -> None:
@@ -80,27 +59,27 @@ def test_call_with_nothing_to_call_rejected() -> None:
     state = holdem()
     state.act(2, C)
     state.act(0, C)
-    assert_rejected(state, IllegalAction, "nothing to call", 1, C)
+    assert_rejected(state, 1, C, error=IllegalAction, match="nothing to call")
 
 
 @pytest.mark.parametrize("amount", [20, 30, 41, 60, 0, -40, 10**9])
 def test_wrong_raise_amount_rejected(amount: int) -> None:
     """RULES.md §3/§5: a wrong amount is rejected naming the legal "raise to" amount."""
     state = holdem()
-    assert_rejected(state, AmountOutOfRange, "raise to 40", 2, R, amount)
+    assert_rejected(state, 2, R, amount, error=AmountOutOfRange, match="raise to 40")
 
 
 def test_raise_without_amount_rejected() -> None:
     """RULES.md §3/§5: a raise must carry its "raise to" amount."""
     state = holdem()
-    assert_rejected(state, MalformedAction, "needs a 'raise to' amount", 2, R, None)
+    assert_rejected(state, 2, R, None, error=MalformedAction, match="needs a 'raise to' amount")
 
 
 @pytest.mark.parametrize("kind", [F, X, C, B])
 def test_amount_on_non_raise_rejected(kind: ActionKind) -> None:
     """RULES.md §5: an action with a stray amount is malformed and changes nothing."""
     state = holdem()
-    assert_rejected(state, MalformedAction, "takes no amount", 2, kind, 20)
+    assert_rejected(state, 2, kind, 20, error=MalformedAction, match="takes no amount")
 
 
 def test_raise_past_cap_rejected() -> None:
@@ -109,7 +88,7 @@ def test_raise_past_cap_rejected() -> None:
     state.act(2, R, 40)
     state.act(0, R, 60)
     state.act(1, R, 80)
-    assert_rejected(state, IllegalAction, "may not bet or raise", 2, R, 100)
+    assert_rejected(state, 2, R, 100, error=IllegalAction, match="may not bet or raise")
 
 
 def test_reraise_after_short_all_in_rejected() -> None:
@@ -120,18 +99,18 @@ def test_reraise_after_short_all_in_rejected() -> None:
     state.act(0, R, 20)
     state.act(1, C)
     state.act(2, R, 25)  # all-in for 5 more
-    assert_rejected(state, IllegalAction, "may not bet or raise", 0, R, 40)
+    assert_rejected(state, 0, R, 40, error=IllegalAction, match="may not bet or raise")
 
 
 def test_bring_in_when_none_due_rejected() -> None:
     """RULES.md §5: posting a bring-in in a flop game (or twice) is not a legal action."""
     state = holdem()
-    assert_rejected(state, IllegalAction, "no bring-in", 2, B)
+    assert_rejected(state, 2, B, error=IllegalAction, match="no bring-in")
     stud = HandState(variant_for("F7S"), [100, 100], seed=5)
     seat = stud.actor
     assert seat is not None
     stud.act(seat, B)
-    assert_rejected(stud, IllegalAction, "no bring-in", 1 - seat, B)
+    assert_rejected(stud, 1 - seat, B, error=IllegalAction, match="no bring-in")
 
 
 def test_bring_in_seat_fold_rejected() -> None:
@@ -139,8 +118,8 @@ def test_bring_in_seat_fold_rejected() -> None:
     stud = HandState(variant_for("F7S"), [100, 100], seed=5)
     seat = stud.actor
     assert seat is not None
-    assert_rejected(stud, IllegalAction, "may not fold", seat, F)
-    assert_rejected(stud, IllegalAction, "may not check", seat, X)
+    assert_rejected(stud, seat, F, error=IllegalAction, match="may not fold")
+    assert_rejected(stud, seat, X, error=IllegalAction, match="may not check")
 
 
 def test_action_after_hand_over_rejected() -> None:
@@ -149,7 +128,7 @@ def test_action_after_hand_over_rejected() -> None:
     state.act(2, F)
     state.act(0, F)
     assert state.is_over
-    assert_rejected(state, HandOver, "hand is over", 1, X)
+    assert_rejected(state, 1, X, error=HandOver, match="hand is over")
     with pytest.raises(HandOver):
         state.legal_actions()
 

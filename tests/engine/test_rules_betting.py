@@ -18,6 +18,7 @@ from arena.engine.phh import ScriptedCards
 from arena.engine.rules import Rules
 from arena.engine.state import HandState
 from arena.match.rotation import engine_order, next_button
+from tests.hands import play
 
 F, X, C, R = ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL, ActionKind.RAISE
 
@@ -36,12 +37,6 @@ def flop_hand(stacks: list[int], *, rules: Rules | None = None, game: str = "FT"
     return HandState(variant_for(game), stacks, rules=rules or Rules(), cards=source)
 
 
-def play(state: HandState, *moves: tuple[int, ActionKind] | tuple[int, ActionKind, int]) -> None:
-    """Apply (seat, kind[, raise_to]) moves, asserting each seat is the one to act."""
-    for move in moves:
-        seat, kind = move[0], move[1]
-        assert state.actor == seat, f"expected seat {seat} to act, actor is {state.actor}"
-        state.act(seat, kind, move[2] if len(move) == 3 else None)
 
 
 def check_round(state: HandState) -> None:

@@ -65,7 +65,7 @@ def test_default_stakes() -> None:
     ("games", '["FT", "FR"]', ("FT", "FR")),
     ("games", '["F7S/8"]', ("F7S/8",)),
     ("hands_per_game", "4", 4),
-    ("small_bet", "50", 50),
+    ("small_bet", "40", 40),  # at most big_bet (40 by default)
     ("big_bet", "100", 100),
     ("small_blind", "25", 25),
     ("big_blind", "50", 50),

@@ -11,6 +11,7 @@ from arena.engine.games import variant_for
 from arena.engine.phh import ScriptedCards
 from arena.engine.rules import Rules
 from arena.engine.state import BOARD, HandState, SeededDeck
+from tests.hands import passive
 
 
 class Recorder:
@@ -53,10 +54,6 @@ class Recorder:
         return out
 
 
-def passive(state: HandState) -> None:
-    """Post the bring-in, call or check to the end of the hand."""
-    while not state.is_over:
-        state.check_or_call()
 
 
 def dealt_cards(state: HandState) -> list[Card]:

@@ -12,6 +12,7 @@ from arena.engine.games import variant_for
 from arena.engine.phh import ScriptedCards
 from arena.engine.rules import Rules
 from arena.engine.state import HandState
+from tests.hands import passive, play
 
 F, X, C, B, R = (ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL, ActionKind.BRING_IN,
                  ActionKind.RAISE)
@@ -25,16 +26,8 @@ def deal(game: str, holes: list[str], board: str = "", *, stacks: list[int] | No
                      cards=source)
 
 
-def passive(state: HandState) -> None:
-    while not state.is_over:
-        state.check_or_call()
 
 
-def play(state: HandState, *moves: tuple[int, ActionKind] | tuple[int, ActionKind, int]) -> None:
-    for move in moves:
-        seat, kind = move[0], move[1]
-        assert state.actor == seat, f"expected seat {seat} to act, actor is {state.actor}"
-        state.act(seat, kind, move[2] if len(move) == 3 else None)
 
 
 def awards(state: HandState) -> list[tuple[int, PotShare, tuple[int, ...], tuple[int, ...]]]:

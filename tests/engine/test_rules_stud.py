@@ -17,6 +17,7 @@ from arena.engine.games import variant_for
 from arena.engine.phh import ScriptedCards
 from arena.engine.rules import Rules
 from arena.engine.state import HandState
+from tests.hands import play
 
 F, X, C, B, R = (ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL, ActionKind.BRING_IN,
                  ActionKind.RAISE)
@@ -35,11 +36,6 @@ def stud(game: str, ups: list[str], *, stacks: int = 1000, rules: Rules | None =
                      cards=ScriptedCards(hole, [], name="stud"))
 
 
-def play(state: HandState, *moves: tuple[int, ActionKind] | tuple[int, ActionKind, int]) -> None:
-    for move in moves:
-        seat, kind = move[0], move[1]
-        assert state.actor == seat, f"expected seat {seat} to act, actor is {state.actor}"
-        state.act(seat, kind, move[2] if len(move) == 3 else None)
 
 
 def finish_street(state: HandState) -> None:

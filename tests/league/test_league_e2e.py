@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 import os
 import re
 import signal
@@ -234,6 +235,10 @@ def test_sigkill_mid_league_then_resume(tmp_path: Path, reset_stacks: bool) -> N
     assert f"{len(hands)} of 60 hands played, {len(voids)} void (misdeals" in status.stdout, status.stdout
     logged = tomllib.loads((tmp_path / "logs" / "r1-t1.phhs").read_text())
     assert len(logged) == len(hands)
+    # Issue 7: the JSONL sequence numbers go on across the resume (they restarted at 1).
+    lines = (tmp_path / "logs" / "r1-t1.events.jsonl").read_text().splitlines()
+    sequences = [json.loads(line)["event"]["sequence"] for line in lines]
+    assert sequences == sorted(sequences) and sequences[-1] > len(lines) // 2
     if not reset_stacks:
         # Carried stacks continue across the restart: each hand starts where the last ended.
         by_number = sorted(logged.values(), key=lambda h: h["_hand"])
@@ -249,7 +254,8 @@ def test_bad_league_files_are_clear_errors(tmp_path: Path) -> None:
         league_from_mapping({"name": "x", "bots": [], "formatt": "x"})
     with pytest.raises(ConfigError, match="at least two bots"):
         league_from_mapping({"name": "x", "bots": [{"name": "a", "token": "aaaaaaaa"}]})
-    with pytest.raises(ConfigError, match="unknown format"):
+    with pytest.raises(ConfigError,
+                       match=r"'format' must be one of 'round_robin', 'multiway', 'gauntlet', got 'swiss'"):
         league_from_mapping({"format": "swiss", "bots": [
             {"name": "a", "token": "aaaaaaaa"}, {"name": "b", "token": "bbbbbbbb"}]})
     path = tmp_path / "bad.toml"

@@ -46,7 +46,7 @@ def test_an_explicit_level_table_in_minutes() -> None:
     ({"levels": {"small_blind": 5, "big_blind": 10, "hands": 0}}, "hands"),
     ({"levels": {"small_blind": 50, "big_blind": 10}}, "small_blind"),
     ({"levels": {"table": []}}, "1 to 200 levels"),
-    ({"levels": {"small_blind": "5"}}, "must be int"),
+    ({"levels": {"small_blind": "5"}}, "'small_blind' must be an integer, got '5'"),
     ({"starting_stack": -5}, "stacks must be positive"),
     ({"start_timeout_seconds": float("inf")}, "start_timeout_seconds"),
 ])

@@ -22,6 +22,7 @@ from typing import Any
 
 from prometheus_client.parser import text_string_to_metric_families
 
+from arena.storage.store import MatchFormat, MatchStatus, SqliteStore
 from tests.server.procs import env, stop_processes
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -136,6 +137,32 @@ def check_chips_carried(hands: list[dict[str, Any]], starting: dict[str, int]) -
     return chips
 
 
+def check_store(path: Path, hands: list[dict[str, Any]]) -> None:
+    """Every logged hand is in the results store exactly once: a finished tournament match
+    with its seed revealed, the same players and chips."""
+    store = SqliteStore(path)
+    try:
+        (league,) = store.list_leagues()
+        matches = store.list_matches(league.league_id)
+        stored = {}
+        for match in matches:
+            assert match.match_format is MatchFormat.TOURNAMENT
+            if match.status is MatchStatus.ABORTED:
+                assert not store.completed_hands(match.match_id)
+                continue
+            assert match.status is MatchStatus.FINISHED and match.seed
+            (hand,) = store.completed_hands(match.match_id)
+            assert hand.deal_id not in stored
+            stored[hand.deal_id] = hand
+        assert set(stored) == {h["_match_id"] for h in hands}
+        for logged in hands:
+            hand = stored[logged["_match_id"]]
+            assert [s.bot for s in hand.seats] == logged["players"]
+            assert [s.final_stack_chips for s in hand.seats] == logged["finishing_stacks"]
+    finally:
+        store.close()
+
+
 def check_places_follow_eliminations(event: dict[str, Any]) -> None:
     outs = sorted(event["eliminations"], key=lambda e: e["round"])
     for earlier, later in itertools.pairwise(outs):
@@ -213,6 +240,7 @@ decision_seconds = 5.0
         assert set(hu["starting_stacks"]) == {215}
         check_chips_carried(hands[tie["event"]], dict.fromkeys(hu["players"], 215))
     assert f"    1  {standings[0]['player']}" in output  # the standings table is printed
+    check_store(tmp_path / "tournament.sqlite", [h for hs in hands.values() for h in hs])
 
 
 def test_27_bot_horse_multi_table_freezeout_over_grpc(tmp_path: Path) -> None:
@@ -359,6 +387,7 @@ decision_seconds = 5.0
     assert not {h["_match_id"] for h in hands} & set(in_flight)  # voided hands are never logged
     chips = check_chips_carried(hands, dict.fromkeys(names, 400))
     assert sorted(chips.values())[-1] == 8 * 400
+    check_store(tmp_path / "tournament.sqlite", hands)
     doc = json.loads((log_dir / "results.json").read_text())
     assert sorted(s["place"] for s in doc["standings"]) == list(range(1, 9))
     (event,) = doc["events"]

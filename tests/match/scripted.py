@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import trio
@@ -11,6 +11,7 @@ import trio
 from arena.engine.actions import ActionKind
 from arena.match import messages as m
 from arena.match.lobby import Lobby
+from arena.match.spec import MatchSpec
 
 
 @dataclass(frozen=True)
@@ -90,3 +91,25 @@ class ScriptedBot:
             if record.seat == seat and not record.kind.value.startswith("post_"):
                 out.append((t, record))
         return out
+
+
+def play_with_scripted_bots(spec: MatchSpec, bot_ids: Sequence[str]) -> dict[str, ScriptedBot]:
+    """Run ``spec`` on a fake clock with a passive scripted bot per bot id; the bots afterwards."""
+    import trio.testing
+
+    from arena.match.live import LiveTable
+
+    async def main() -> dict[str, ScriptedBot]:
+        lobby = Lobby()
+        table = LiveTable(spec, lobby)
+        bots = {b: ScriptedBot(lobby, b) for b in bot_ids}
+        async with trio.open_nursery() as nursery:
+            for bot in bots.values():
+                bot.attach()
+                nursery.start_soon(bot.run)
+            await table.run()
+            await trio.sleep(1.0)
+            nursery.cancel_scope.cancel()
+        return bots
+
+    return trio.run(main, clock=trio.testing.MockClock(autojump_threshold=0))

@@ -32,7 +32,7 @@ from arena.match.live import LiveTable
 from arena.match.lobby import Lobby
 from arena.match.records import HandContext, MatchSummary, PlayedHand
 from arena.match.spec import MatchSpec, SeatSpec
-from tests.hands import GAMES, SETTINGS, play, tables
+from tests.hands import GAMES, SETTINGS, play_drawn, tables
 from tests.match.scripted import Say, ScriptedBot
 
 
@@ -137,7 +137,7 @@ def test_no_seat_is_ever_sent_a_card_it_may_not_see(data: st.DataObject,
         assert prompt.seat == order[legal.seat]
         seats.send(prompt.seat, prompt)
 
-    play(data, table, on_decision, state=state)
+    play_drawn(data, table, on_decision, state=state)
     seats.deliver(feed.drain())
     assert feed.ended
     for seat in range(table_size):

@@ -165,11 +165,14 @@ def test_stream_level_refusals(tmp_path: Path) -> None:
             await ok.send(pb.BotMessage(ping=pb.Ping(nonce=42)))
             pong = await ok.expect(lambda m: m.WhichOneof("payload") == "pong")
             assert pong.pong.nonce == 42
-            # A second stream with the same token takes over; the first ends ALREADY_EXISTS.
+            # A second stream with the same token is refused ALREADY_EXISTS while the first is
+            # open (issue 7: no silent takeover); the first goes on. See test_trust.py.
             again = await RawBot(address, token_for("bob"), name="bob2").connect()
-            await again.expect(lambda m: m.WhichOneof("payload") == "welcome")
-            await ok.drain(10.0)
-            assert ok.status == grpc.StatusCode.ALREADY_EXISTS
+            await again.drain(10.0)
+            assert again.status == grpc.StatusCode.ALREADY_EXISTS
+            await ok.send(pb.BotMessage(ping=pb.Ping(nonce=43)))
+            pong = await ok.expect(lambda m: m.WhichOneof("payload") == "pong")
+            assert pong.pong.nonce == 43
             await ok.close()
             await again.close()
 

@@ -68,15 +68,30 @@ def test_tls_from_the_config(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("change", "message"), [
-    ({"colour": "red"}, "unknown key(s) ['colour']"),
+    ({"colour": "red"}, "the config: unknown key(s) 'colour'"),
     ({"seats": [{"name": "a", "token": "short"}]}, "at least 8 characters"),
     ({"seats": [{"name": "a", "token": "same-token-1"}, {"name": "b", "token": "same-token-1"}]},
      "every seat needs its own token"),
     ({"tables": [{"id": "t", "seats": ["a", "zed"]}]}, "unknown seat name(s) ['zed']"),
-    ({"rules": {"max_raisez": 4}}, "unknown rules key 'max_raisez'"),
-    ({"limits": {"max_message_bytes": "big"}}, "max_message_bytes must be"),
+    ({"rules": {"max_raisez": 4}}, "the config [rules]: unknown key(s) 'max_raisez'"),
+    ({"limits": {"max_message_bytes": "big"}}, "'max_message_bytes' must be an integer"),
     ({"tls": {"cert": "c.pem"}}, "needs both 'cert' and 'key'"),
-    ({"hands": 0}, "'hands' must be positive"),
+    ({"hands": 0}, "'hands' must be an integer (from 1 to 1e+07), got 0"),
+    # Issue 7: every value validated, with the key and the allowed values.
+    ({"hands": -5}, "'hands' must be an integer (from 1 to 1e+07), got -5"),
+    ({"hands": 10**12}, "'hands' must be an integer (from 1 to 1e+07)"),
+    ({"listen": "127.0.0.1:99999"}, "'listen' must be HOST:PORT with a port from 1 to 65535"),
+    ({"listen": "nohost"}, "'listen' must be HOST:PORT"),
+    ({"start_timeout_seconds": float("nan")}, "'start_timeout_seconds' must be a finite number"),
+    ({"rules": {"decision_seconds": float("inf")}}, "'decision_seconds' must be a finite number"),
+    ({"rules": {"time_bank_seconds": float("nan")}}, "'time_bank_seconds' must be a finite"),
+    ({"rules": {"big_bet": 10}}, "'big_bet' (10) must be at least 'small_bet' (20)"),
+    ({"limits": {"max_queued_messages": 0}}, "'max_queued_messages' must be an integer (from 1"),
+    ({"limits": {"messages_per_second": -1.0}}, "'messages_per_second' must be a number (from 1"),
+    ({"limits": {"max_queued_bytes": 0}}, "'max_queued_bytes' must be an integer"),
+    ({"limits": {"hello_timeout_seconds": float("inf")}}, "'hello_timeout_seconds' must be a finite"),
+    ({"limits": {"allow_takeover": "yes"}}, "'allow_takeover' must be true or false"),
+    ({"match_id": "x" * 65}, "'match_id' must be 1 to 64 printable characters"),
 ])
 def test_config_errors_are_clear(change: dict[str, object], message: str) -> None:
     data: dict[str, object] = {"seats": [{"name": n, "token": token_for(n)} for n in ("a", "b")]}

@@ -62,9 +62,10 @@ def test_a_signal_voids_the_running_hand_and_exits_cleanly(tmp_path: Path,
         assert ended and ended[-1].voided and ended[-1].void_reason
         assert all(r.net_chips == 0 for r in ended[-1].results)
         (match_ended,) = events(bot.received, "match_ended")
-        assert match_ended.aborted and match_ended.match_seed == "5"
+        # Issue 7: an aborted match never reveals its seed (it used to send "5").
+        assert match_ended.aborted and match_ended.match_seed == ""
     result = json.loads((tmp_path / "logs" / "match.result.json").read_text())
-    assert result["aborted"] and result["hands_played"] == 0
+    assert result["aborted"] and result["hands_played"] == 0 and result["match_seed"] is None
     (void,) = load_file(str(tmp_path / "logs" / "match.void.phhs"))
     assert void.fields["_voided"] is True and "finishing_stacks" not in void.fields
     assert (tmp_path / "logs" / "match.phhs").read_text() == ""

@@ -391,7 +391,8 @@ class _MatchFormatEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_MatchForm
     """
     MATCH_FORMAT_TOURNAMENT: _MatchFormat.ValueType  # 3
     """Freeze-out: no resets, stakes rise by level, placings by elimination.
-    Not used yet: the dealer has no tournaments and never sends it.
+    Sent for each hand of a tournament (a one-hand match with
+    `MatchStarted.tournament` set).
     """
 
 class MatchFormat(_MatchFormat, metaclass=_MatchFormatEnumTypeWrapper):
@@ -409,7 +410,8 @@ copies share `DuplicateCopyStarted.deal_set_id` and the `deal_id`s.
 """
 MATCH_FORMAT_TOURNAMENT: MatchFormat.ValueType  # 3
 """Freeze-out: no resets, stakes rise by level, placings by elimination.
-Not used yet: the dealer has no tournaments and never sends it.
+Sent for each hand of a tournament (a one-hand match with
+`MatchStarted.tournament` set).
 """
 Global___MatchFormat: _TypeAlias = MatchFormat
 
@@ -1510,6 +1512,7 @@ class MatchStarted(_message.Message):
     TIME_BANK_SECONDS_FIELD_NUMBER: _builtins.int
     DUPLICATE_COPIES_FIELD_NUMBER: _builtins.int
     RULES_FIELD_NUMBER: _builtins.int
+    TOURNAMENT_FIELD_NUMBER: _builtins.int
     your_seat: _builtins.int
     """Your seat in this match (for a duplicate copy: in this copy)."""
     hands_per_game: _builtins.int
@@ -1551,6 +1554,14 @@ class MatchStarted(_message.Message):
         the typed fields above are authoritative.
         """
 
+    @_builtins.property
+    def tournament(self) -> Global___TournamentState:
+        """Set when this match is one hand of a tournament (RULES.md section 7):
+        each tournament hand is a one-hand match with the level's stakes and the
+        carried stacks (`seats[].stack_chips`). Unset otherwise; older bots can
+        ignore it.
+        """
+
     def __init__(
         self,
         *,
@@ -1567,14 +1578,160 @@ class MatchStarted(_message.Message):
         time_bank_seconds: _builtins.float = ...,
         duplicate_copies: _builtins.int = ...,
         rules: _abc.Mapping[_builtins.str, _builtins.str] | None = ...,
+        tournament: Global___TournamentState | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["stakes", b"stakes"]
+    _HasFieldArgType: _TypeAlias = _typing.Literal["stakes", b"stakes", "tournament", b"tournament"]
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["decision_seconds", b"decision_seconds", "duplicate_copies", b"duplicate_copies", "format", b"format", "game_codes", b"game_codes", "games", b"games", "hands_per_game", b"hands_per_game", "rules", b"rules", "seats", b"seats", "stakes", b"stakes", "starting_stack_chips", b"starting_stack_chips", "time_bank_seconds", b"time_bank_seconds", "total_hands", b"total_hands", "your_seat", b"your_seat"]
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["decision_seconds", b"decision_seconds", "duplicate_copies", b"duplicate_copies", "format", b"format", "game_codes", b"game_codes", "games", b"games", "hands_per_game", b"hands_per_game", "rules", b"rules", "seats", b"seats", "stakes", b"stakes", "starting_stack_chips", b"starting_stack_chips", "time_bank_seconds", b"time_bank_seconds", "total_hands", b"total_hands", "tournament", b"tournament", "your_seat", b"your_seat"]
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___MatchStarted: _TypeAlias = MatchStarted
+
+@_typing.final
+class TournamentState(_message.Message):
+    """Where a tournament hand sits in its tournament (`MatchStarted.tournament`)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TOURNAMENT_FIELD_NUMBER: _builtins.int
+    EVENT_ID_FIELD_NUMBER: _builtins.int
+    EVENT_TITLE_FIELD_NUMBER: _builtins.int
+    TABLE_FIELD_NUMBER: _builtins.int
+    TABLE_HAND_FIELD_NUMBER: _builtins.int
+    ROUND_FIELD_NUMBER: _builtins.int
+    LEVEL_FIELD_NUMBER: _builtins.int
+    SMALL_BLIND_CHIPS_FIELD_NUMBER: _builtins.int
+    BIG_BLIND_CHIPS_FIELD_NUMBER: _builtins.int
+    ANTE_CHIPS_FIELD_NUMBER: _builtins.int
+    NEXT_LEVEL_AT_ROUND_FIELD_NUMBER: _builtins.int
+    NEXT_LEVEL_IN_SECONDS_FIELD_NUMBER: _builtins.int
+    PLAYERS_LEFT_FIELD_NUMBER: _builtins.int
+    TABLES_FIELD_NUMBER: _builtins.int
+    MOVES_FIELD_NUMBER: _builtins.int
+    PLACINGS_FIELD_NUMBER: _builtins.int
+    tournament: _builtins.str
+    """The tournament's name and the event this hand belongs to, e.g. event
+    "t1-final" titled "tournament 1, final table", or "freezeout".
+    """
+    event_id: _builtins.str
+    event_title: _builtins.str
+    table: _builtins.int
+    """The table (from 1) and its hand number (voided hands keep theirs)."""
+    table_hand: _builtins.int
+    round: _builtins.int
+    """The round: tables play hand for hand, one hand per table per round."""
+    level: _builtins.int
+    """The level (from 1) and its stakes (also in `MatchStarted.stakes`)."""
+    small_blind_chips: _builtins.int
+    big_blind_chips: _builtins.int
+    ante_chips: _builtins.int
+    next_level_at_round: _builtins.int
+    """When the next level starts: at this round (0 when levels are timed) or
+    after this many seconds more (0 when levels count hands).
+    """
+    next_level_in_seconds: _builtins.float
+    players_left: _builtins.int
+    """Players still in the event and its tables, as this hand is dealt."""
+    tables: _builtins.int
+    @_builtins.property
+    def moves(self) -> _containers.RepeatedCompositeFieldContainer[Global___TableMove]:
+        """Every table move of the event so far (balancing and broken tables)."""
+
+    @_builtins.property
+    def placings(self) -> _containers.RepeatedCompositeFieldContainer[Global___Placing]:
+        """Every placing of the event so far (players out, and the winner at the end)."""
+
+    def __init__(
+        self,
+        *,
+        tournament: _builtins.str = ...,
+        event_id: _builtins.str = ...,
+        event_title: _builtins.str = ...,
+        table: _builtins.int = ...,
+        table_hand: _builtins.int = ...,
+        round: _builtins.int = ...,
+        level: _builtins.int = ...,
+        small_blind_chips: _builtins.int = ...,
+        big_blind_chips: _builtins.int = ...,
+        ante_chips: _builtins.int = ...,
+        next_level_at_round: _builtins.int = ...,
+        next_level_in_seconds: _builtins.float = ...,
+        players_left: _builtins.int = ...,
+        tables: _builtins.int = ...,
+        moves: _abc.Iterable[Global___TableMove] | None = ...,
+        placings: _abc.Iterable[Global___Placing] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["ante_chips", b"ante_chips", "big_blind_chips", b"big_blind_chips", "event_id", b"event_id", "event_title", b"event_title", "level", b"level", "moves", b"moves", "next_level_at_round", b"next_level_at_round", "next_level_in_seconds", b"next_level_in_seconds", "placings", b"placings", "players_left", b"players_left", "round", b"round", "small_blind_chips", b"small_blind_chips", "table", b"table", "table_hand", b"table_hand", "tables", b"tables", "tournament", b"tournament"]
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TournamentState: _TypeAlias = TournamentState
+
+@_typing.final
+class TableMove(_message.Message):
+    """A player moved between tables (`TournamentState.moves`)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NAME_FIELD_NUMBER: _builtins.int
+    FROM_TABLE_FIELD_NUMBER: _builtins.int
+    TO_TABLE_FIELD_NUMBER: _builtins.int
+    ROUND_FIELD_NUMBER: _builtins.int
+    REASON_FIELD_NUMBER: _builtins.int
+    name: _builtins.str
+    from_table: _builtins.int
+    to_table: _builtins.int
+    round: _builtins.int
+    """The round after which the move was made."""
+    reason: _builtins.str
+    """"balance" or "break"."""
+    def __init__(
+        self,
+        *,
+        name: _builtins.str = ...,
+        from_table: _builtins.int = ...,
+        to_table: _builtins.int = ...,
+        round: _builtins.int = ...,
+        reason: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["from_table", b"from_table", "name", b"name", "reason", b"reason", "round", b"round", "to_table", b"to_table"]
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TableMove: _TypeAlias = TableMove
+
+@_typing.final
+class Placing(_message.Message):
+    """A player's place in an event (`TournamentState.placings`); 1 is first."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NAME_FIELD_NUMBER: _builtins.int
+    PLACE_FIELD_NUMBER: _builtins.int
+    ROUND_FIELD_NUMBER: _builtins.int
+    name: _builtins.str
+    place: _builtins.int
+    round: _builtins.int
+    """The round in which the player went out (0 for the winner)."""
+    def __init__(
+        self,
+        *,
+        name: _builtins.str = ...,
+        place: _builtins.int = ...,
+        round: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["name", b"name", "place", b"place", "round", b"round"]
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___Placing: _TypeAlias = Placing
 
 @_typing.final
 class HandStarted(_message.Message):
@@ -2177,8 +2334,9 @@ class MatchSeatResult(_message.Message):
     """
     mbb_per_hand_ci95: _builtins.float
     place: _builtins.int
-    """Tournament: final place, 1 = winner. Not used yet: there are no
-    tournaments, so it is always 0.
+    """Tournament: final place, 1 = winner. Always 0 so far: a tournament deals
+    each hand as a match of its own, and placings so far are in
+    `MatchStarted.tournament.placings`.
     """
     final_stack_chips: _builtins.int
     """Chips at the end (tournament) or final stack of the last hand."""

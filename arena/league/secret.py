@@ -1,0 +1,90 @@
+"""The league's deal secret: given by the organizer (``seed``) or 256 random bits kept in an
+owner-only file beside the store, so that a resumed league deals the same cards."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from arena.engine.errors import ConfigError
+from arena.engine.seeds import SECRET_BITS, commitment, new_secret
+from arena.league.config import LeagueConfig
+from arena.storage.matchlog import write_private
+from arena.storage.seedcheck import SECRET_FILE  # published when every match has ended
+
+COMMITMENT_FILE = "league-commitment.json"  # published when the league starts
+
+
+@dataclass(frozen=True, slots=True)
+class LeagueSecret:
+    value: int
+    configured: bool  # a seed from the league file: reproducible, and guessable if small
+    commitment: str
+
+
+def secret_path(config: LeagueConfig) -> Path:
+    return config.store.with_name(config.store.name + ".secret")
+
+
+def league_secret(config: LeagueConfig) -> LeagueSecret:
+    """The configured seed, else the secret kept beside the store (created on first use)."""
+    if config.seed is not None:
+        return LeagueSecret(config.seed, True, commitment(config.seed))
+    path = secret_path(config)
+    try:
+        text = path.read_text(encoding="ascii").strip()
+    except FileNotFoundError:
+        value = new_secret()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:  # another process made it first: use theirs
+            return league_secret(config)
+        with os.fdopen(fd, "w", encoding="ascii") as fh:
+            fh.write(f"{value:064x}\n")
+        return LeagueSecret(value, False, commitment(value))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"cannot read the league secret {path}: {exc}") from None
+    try:
+        value = int(text, 16)
+    except ValueError:
+        value = -1
+    if len(text) != SECRET_BITS // 4 or value < 0:
+        raise ConfigError(f"{path}: not a league secret ({SECRET_BITS // 4} hex digits)")
+    return LeagueSecret(value, False, commitment(value))
+
+
+def describe_secret(secret: LeagueSecret) -> str:
+    """How the deals were made, for the leaderboard and the start of a run."""
+    if secret.configured:
+        return (f"configured seed {secret.value} (reproducible, not secret: anyone who knows "
+                "or guesses it can predict every card)")
+    return f"secret league seed of {SECRET_BITS} bits, commitment {secret.commitment}"
+
+
+def publish_commitment(config: LeagueConfig, secret: LeagueSecret) -> Path:
+    """Write the commitment into the log directory (once; it never changes)."""
+    path = config.log_dir / COMMITMENT_FILE
+    if not path.exists():
+        write_private(path, json.dumps({"league": config.name, "commitment": secret.commitment,
+                                        "configured_seed": secret.configured}, indent=2) + "\n")
+    return path
+
+
+def reveal_league_secret(config: LeagueConfig, secret: LeagueSecret) -> Path:
+    """Publish the secret once every match of the league has ended: with it anyone can check
+    the commitment and derive every match's seed."""
+    path = config.log_dir / SECRET_FILE
+    write_private(path, json.dumps({"league": config.name, "secret": str(secret.value),
+                                    "commitment": secret.commitment,
+                                    "configured_seed": secret.configured}, indent=2) + "\n")
+    return path
+
+
+def without_tokens(text: str, config: LeagueConfig) -> str:
+    """The league file as stored: every bot token replaced (the store keeps only hashes)."""
+    for bot in config.bots:
+        text = text.replace(bot.token, "<token withheld>")
+    return text

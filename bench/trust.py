@@ -1,0 +1,298 @@
+"""Honest tables under attack, and what the protections cost, as markdown tables.
+
+    python -m bench.trust [--tables 4] [--seconds 6]
+
+Part 1: a dealer (its own process) plays ``--tables`` heads-up tables of instant SDK bots (one
+process); we measure their decisions per second and the dealer's resident memory, first with
+no attacker, then while each attacker of issue 7 runs alone for ``--seconds``:
+
+- ``never-reads``: sends replies with 60 KB decision ids and never reads its stream;
+- ``byte-flood``: 60 KB messages as fast as it can, reconnecting whenever it is cut;
+- ``message-flood``: pings as fast as it can, reconnecting whenever it is cut;
+- ``token-guessing``: 32 connections at a time with random tokens;
+- ``garbage``: streams of bytes that are not a ``BotMessage``.
+
+Part 2: ``bench.dealer``'s instant-bot load (decisions per second), once as shipped and once
+with the rate guards switched off in the dealer process (every ``TokenBucket.take`` allowed,
+no think-time clamp), alternating, in the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import concurrent.futures
+import contextlib
+import json
+import secrets
+import signal
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import grpc
+
+from bench.dealer import _read_json_line, _rss_kib, _token
+
+ATTACKS = ("never-reads", "byte-flood", "message-flood", "token-guessing", "garbage")
+PLAY = "/arena.v1.Dealer/Play"
+
+
+# ============================================================================ part 1: the dealer
+
+def _config(tables: int) -> dict[str, Any]:
+    seats = [{"name": f"h{t}-{s}", "token": _token(f"h{t}-{s}")} for t in range(tables)
+             for s in range(2)]
+    seats += [{"name": n, "token": _token(n)} for n in ("attacker", "absent")]
+    table_list: list[dict[str, Any]] = [{"id": f"honest-{t}", "seats": [f"h{t}-0", f"h{t}-1"]}
+                                        for t in range(tables)]
+    # The attacker's own table never deals (its partner never comes): it only holds the seat.
+    table_list.append({"id": "attack", "seats": ["attacker", "absent"]})
+    return {"listen": "127.0.0.1:0", "seed": 1, "hands": 10_000_000, "start_timeout_seconds": 3600,
+            "seats": seats, "tables": table_list,
+            "rules": {"decision_seconds": 2.0, "time_bank_seconds": 0.0}}
+
+
+def role_dealer(config_path: str, unprotected: bool) -> int:
+    """The dealer; ``unprotected``: every rate guard allows everything (for part 2)."""
+    if unprotected:
+        from arena.server import convert, guard
+
+        guard.TokenBucket.take = lambda self, amount=1.0: True  # type: ignore[method-assign]
+        convert.think_seconds = lambda reported, wire: reported or None  # type: ignore[assignment]
+    from bench import dealer
+
+    return dealer.role_dealer(config_path)
+
+
+def role_honest(address: str, tables: int) -> int:
+    """Instant calling stations at every honest seat; prints the decisions so far every 0.25 s."""
+    from arena_bot import play
+    from arena_bot.examples import calling_station
+
+    async def main() -> None:
+        count = [0]
+
+        def watch(message: Any) -> None:
+            if message.WhichOneof("payload") == "decision_request":
+                count[0] += 1
+
+        tasks = [asyncio.ensure_future(play(calling_station, server=address,
+                                            token=_token(f"h{t}-{s}"), name=f"h{t}-{s}",
+                                            reconnect_seconds=0.0, on_message=watch))
+                 for t in range(tables) for s in range(2)]
+        while not all(t.done() for t in tasks):
+            print(json.dumps({"decisions": count[0], "at": time.monotonic()}), flush=True)
+            await asyncio.sleep(0.25)
+
+    asyncio.run(main())
+    return 0
+
+
+async def _attack(kind: str, address: str, seconds: float) -> dict[str, int]:
+    """Run one attacker for ``seconds``; returns what it managed to do."""
+    from arena.v1 import arena_pb2 as pb
+
+    stop = time.monotonic() + seconds
+    done = {"streams": 0, "messages": 0}
+    hello = pb.BotMessage(hello=pb.Hello(bot_name="attacker")).SerializeToString()
+    big = pb.BotMessage(hello=pb.Hello(bot_name="x" * 60_000)).SerializeToString()
+    ping = pb.BotMessage(ping=pb.Ping(nonce=1)).SerializeToString()
+    huge_id = pb.BotMessage(action_reply=pb.ActionReply(
+        decision_id="d" * 60_000, seat=0, action=pb.Action(kind=pb.ACTION_KIND_CALL))
+    ).SerializeToString()
+
+    async def stream(token: str, frames: list[bytes], repeat: bytes | None,
+                     read: bool = True, options: list[tuple[str, Any]] | None = None) -> None:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(_stream(token, frames, repeat, read, options),
+                                   max(0.05, stop - time.monotonic()))
+
+    async def _stream(token: str, frames: list[bytes], repeat: bytes | None,
+                      read: bool, options: list[tuple[str, Any]] | None) -> None:
+        async with grpc.aio.insecure_channel(address, options=options or []) as channel:
+            call = channel.stream_stream(PLAY, request_serializer=lambda b: b,
+                                         response_deserializer=lambda b: b)(
+                metadata=(("authorization", f"Bearer {token}"),))
+            done["streams"] += 1
+            reader = asyncio.ensure_future(_drain(call)) if read else None
+            with contextlib.suppress(grpc.aio.AioRpcError, asyncio.InvalidStateError):
+                for frame in frames:
+                    await call.write(frame)
+                    done["messages"] += 1
+                while repeat is not None and time.monotonic() < stop:
+                    await call.write(repeat)
+                    done["messages"] += 1
+            if reader is not None:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(reader, max(0.01, stop - time.monotonic()))
+            call.cancel()
+
+    attacker = _token("attacker")
+    while time.monotonic() < stop:
+        if kind == "never-reads":
+            window = [("grpc.http2.lookahead_bytes", 1024), ("grpc.http2.bdp_probe", 0)]
+            await stream(attacker, [hello], huge_id, read=False, options=window)
+        elif kind == "byte-flood":
+            await stream(attacker, [hello], big)
+        elif kind == "message-flood":
+            await stream(attacker, [hello], ping)
+        elif kind == "token-guessing":
+            await asyncio.gather(*(stream(secrets.token_hex(16), [hello], None)
+                                   for _ in range(32)), return_exceptions=True)
+        elif kind == "garbage":
+            await stream(attacker, [b"\xff\xff\xff\xff\x0fnot a message"], None)
+        await asyncio.sleep(0.01)
+    return done
+
+
+async def _drain(call: Any) -> None:
+    with contextlib.suppress(grpc.aio.AioRpcError):
+        async for _ in call:
+            pass
+
+
+def _rate(honest: Any, seconds: float) -> float:
+    """Decisions per second the honest bots saw over the next ``seconds``."""
+    first = _read_json_line(honest, "decisions")
+    deadline = first["at"] + seconds
+    last = first
+    while last["at"] < deadline:
+        last = _read_json_line(honest, "decisions")
+    return float(last["decisions"] - first["decisions"]) / (last["at"] - first["at"])
+
+
+def run_attacks(tables: int, seconds: float,
+                attacks: tuple[str, ...] = ATTACKS) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    with tempfile.TemporaryDirectory(prefix="bench-trust-") as tmp:
+        path = Path(tmp) / "config.json"
+        path.write_text(json.dumps(_config(tables)))
+        server = _spawn_trust("--role", "dealer", "--config", str(path))
+        try:
+            ready = _read_json_line(server, "port")
+            address = f"127.0.0.1:{ready['port']}"
+            honest = _spawn_trust("--role", "honest", "--address", address,
+                                  "--tables", str(tables))
+            _rate(honest, 2.0)  # warm up
+            for kind in ("none", *attacks):
+                print(f"bench.trust: {kind} ...", file=sys.stderr, flush=True)
+                _rate(honest, 1.0)  # settle after the previous attacker
+                rss_before = _rss_kib(ready["pid"])
+                peak = [rss_before]
+                if kind == "none":
+                    rate = _rate(honest, seconds)
+                    done: dict[str, int] = {}
+                else:
+                    stop = threading.Event()
+
+                    def sample(pid: int = ready["pid"], stop: threading.Event = stop,
+                               peak: list[int] = peak) -> None:
+                        while not stop.wait(0.1):
+                            peak[0] = max(peak[0], _rss_kib(pid))
+
+                    sampler = threading.Thread(target=sample)
+                    sampler.start()
+                    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+                        attack = pool.submit(lambda k=kind: asyncio.run(
+                            _attack(k, address, seconds)))
+                        rate = _rate(honest, seconds)
+                        done = attack.result()
+                    stop.set()
+                    sampler.join()
+                rows.append({"attack": kind, "decisions_per_second": rate,
+                             "rss_growth_mib": (max(peak) - rss_before) / 1024, **done})
+            honest.kill()
+        finally:
+            server.send_signal(signal.SIGTERM)
+            with contextlib.suppress(Exception):
+                server.communicate(timeout=30)
+            server.kill()
+    return rows
+
+
+def _spawn_trust(*args: str) -> Any:
+    import subprocess
+
+    from bench.dealer import ROOT, _env
+
+    return subprocess.Popen([sys.executable, "-m", "bench.trust", *args], cwd=ROOT, env=_env(),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+# ============================================================================ part 2: the cost
+
+def run_cost(tables: int, hands: int, rounds: int) -> dict[str, list[float]]:
+    """bench.dealer's instant-bot load with and without the guards, alternating."""
+    from bench import dealer
+
+    out: dict[str, list[float]] = {"protected": [], "unprotected": []}
+    original = dealer._spawn
+
+    def spawn(*args: str) -> Any:
+        if "--role" in args and args[args.index("--role") + 1] == "dealer" and unprotected[0]:
+            return _spawn_trust("--role", "dealer", "--unprotected", *args[2:])
+        return original(*args)
+
+    unprotected = [False]
+    dealer._spawn = spawn  # type: ignore[assignment]
+    try:
+        for _ in range(rounds):
+            for mode in ("protected", "unprotected"):
+                unprotected[0] = mode == "unprotected"
+                out[mode].append(dealer.run_dealer(tables, hands)["decisions_per_second"])
+    finally:
+        dealer._spawn = original  # type: ignore[assignment]
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--role", default=None)
+    parser.add_argument("--config", default=None)
+    parser.add_argument("--address", default=None)
+    parser.add_argument("--unprotected", action="store_true")
+    parser.add_argument("--tables", type=int, default=4)
+    parser.add_argument("--seconds", type=float, default=6.0)
+    parser.add_argument("--cost-tables", type=int, default=16)
+    parser.add_argument("--cost-hands", type=int, default=60)
+    parser.add_argument("--cost-rounds", type=int, default=2)
+    parser.add_argument("--skip-cost", action="store_true")
+    parser.add_argument("--attacks", default=",".join(ATTACKS))
+    args = parser.parse_args(argv)
+    if args.role == "dealer":
+        return role_dealer(args.config, args.unprotected)
+    if args.role == "honest":
+        return role_honest(args.address, args.tables)
+    rows = run_attacks(args.tables, args.seconds, tuple(args.attacks.split(",")))
+    base = rows[0]["decisions_per_second"]
+    print(f"### Honest tables under attack ({args.tables} heads-up tables of instant bots, "
+          f"{args.seconds:g} s per attacker)\n")
+    print("| attacker | honest decisions/s | vs no attacker | dealer memory growth | "
+          "attacker streams / messages |")
+    print("|---|---|---|---|---|")
+    for row in rows:
+        print(f"| {row['attack']} | {row['decisions_per_second']:,.0f} | "
+              f"{row['decisions_per_second'] / base:.0%} | {row['rss_growth_mib']:.1f} MiB | "
+              f"{row.get('streams', '-')} / {row.get('messages', '-')} |")
+    if not args.skip_cost:
+        cost = run_cost(args.cost_tables, args.cost_hands, args.cost_rounds)
+        on, off = statistics.fmean(cost["protected"]), statistics.fmean(cost["unprotected"])
+        print(f"\n### What the guards cost (bench.dealer load, {args.cost_tables} tables, "
+              f"alternating, {args.cost_rounds} runs each)\n")
+        print("| dealer | decisions/s (each run) | mean |")
+        print("|---|---|---|")
+        for mode, values in cost.items():
+            print(f"| {mode} | {', '.join(f'{v:,.0f}' for v in values)} | "
+                  f"{statistics.fmean(values):,.0f} |")
+        print(f"\nprotected / unprotected = {on / off:.1%}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
