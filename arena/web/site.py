@@ -22,6 +22,7 @@ from arena.engine.phh import PhhHand, loads
 from arena.league.config import LeagueConfig
 from arena.league.leaderboard import faults_per_bot
 from arena.league.schedule import build_schedule
+from arena.league.secret import league_secret, secret_path
 from arena.league.stats import ALL_GAMES, Leaderboard, compute_leaderboard
 from arena.storage import store as st
 from arena.storage.matchlog import MatchLogPaths
@@ -149,11 +150,14 @@ class LeagueSite:
 
     def schedule(self) -> list[tuple[str, tuple[str, ...], int, str]]:
         config = self.config
+        if config.seed is None and not secret_path(config).is_file():
+            return []  # the league has not started: its secret does not exist yet
         try:
+            seed = league_secret(config).value  # read, never shown
             return [(s.match_id, tuple(s.seats), s.copy_index, s.deal_set) for s in build_schedule(
                 [b.name for b in config.bots], fmt=config.format,
                 seats_per_table=config.seats_per_table, duplicate=config.duplicate,
-                seed=config.seed, tables=config.tables, hero=config.hero, rounds=config.rounds)]
+                seed=seed, tables=config.tables, hero=config.hero, rounds=config.rounds)]
         except ArenaError:
             return []
 
