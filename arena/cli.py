@@ -121,6 +121,25 @@ def cmd_web(args: argparse.Namespace) -> int:
     return run_web(args.league, host=args.host, port=args.port)
 
 
+def cmd_match(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from arena.abtest import AbTest, run_ab_test
+    from arena.engine.errors import ConfigError
+    from arena.league.sprt import SprtBounds
+
+    try:
+        bounds = SprtBounds.parse(args.sprt, alpha=args.alpha, beta=args.beta)
+    except ValueError as exc:
+        raise ConfigError(f"--sprt/--alpha/--beta: {exc}") from None
+    if args.max_hands <= 0 or args.hands_per_match <= 0:
+        raise ConfigError("--max-hands and --hands-per-match must be positive")
+    spec = AbTest(args.bot_a, args.bot_b, bounds, max_hands=args.max_hands,
+                  hands_per_match=args.hands_per_match, seed=args.seed,
+                  directory=Path(args.dir) if args.dir else None, use_luck=not args.no_luck)
+    return run_ab_test(spec)
+
+
 def cmd_tournament(args: argparse.Namespace) -> int:
     from arena.league.tourney_commands import run_tournament, show_standings
 
@@ -236,6 +255,24 @@ def build_parser() -> argparse.ArgumentParser:
     board.add_argument("--table", default="results", choices=(*CSV_TABLES, "faults"),
                        help="with --format csv: which table")
     board.set_defaults(func=cmd_leaderboard)
+
+    ab = command("match", "an A/B test: duplicate heads-up H.O.R.S.E. between two bots until a "
+                          "sequential test (SPRT) decides; exit 0 with a decision, 1 without")
+    ab.add_argument("bot_a", metavar="A", help="random, call, rules, file.py:function, or a command "
+                                                "(gets --server and --token, or {server} {token})")
+    ab.add_argument("bot_b", metavar="B", help="the other bot, the same way")
+    ab.add_argument("--sprt", required=True, metavar="LOW,HIGH",
+                    help="hypotheses in mbb/hand of A against B: H0 mean <= LOW, H1 mean >= HIGH")
+    ab.add_argument("--alpha", type=float, default=0.05, help="chance of accepting H1 when H0 holds")
+    ab.add_argument("--beta", type=float, default=0.05, help="chance of accepting H0 when H1 holds")
+    ab.add_argument("--max-hands", type=int, default=20_000, help="stop without a decision after this")
+    ab.add_argument("--hands-per-match", type=int, default=10,
+                    help="hands of each deal set (10: one H.O.R.S.E. rotation heads-up)")
+    ab.add_argument("--seed", type=int, default=1, help="match seed: the same seed deals the same cards")
+    ab.add_argument("--dir", default=None, help="directory for the store and logs (none: a temporary one)")
+    ab.add_argument("--no-luck", action="store_true",
+                    help="test duplicate results without the luck adjustment")
+    ab.set_defaults(func=cmd_match)
 
     tour = sub.add_parser("tournament", help="run a tournament of connected bots, or its standings")
     tour.add_argument("action", choices=("run", "standings"),

@@ -97,6 +97,14 @@ class _Estimate(Protocol):
     def ci_half_width_mbb(self) -> float | None: ...
 
 
+class _LuckEstimate(_Estimate, Protocol):
+    @property
+    def hands(self) -> int: ...
+
+    @property
+    def mean_mbb(self) -> float: ...
+
+
 class _BotGameRow(Protocol):
     @property
     def bot(self) -> str: ...
@@ -115,6 +123,12 @@ class _BotGameRow(Protocol):
 
     @property
     def duplicate(self) -> _Estimate: ...
+
+    @property
+    def luck(self) -> _LuckEstimate: ...
+
+    @property
+    def duplicate_luck(self) -> _LuckEstimate: ...
 
 
 class LeaderboardSnapshot(Protocol):
@@ -142,20 +156,31 @@ class LeaderboardCollector:
                                  "Mean result per hand in milli-big-blinds (big blind = small bet).",
                                  labels=["bot", "game"])
         half = GaugeMetricFamily("arena_leaderboard_ci_half_width_mbb_per_hand",
-                                 "Half-width of the 95% confidence interval of the mean, raw or "
-                                 "duplicate-adjusted.", labels=["bot", "game", "variance"])
+                                 "Half-width of the 95% confidence interval of the mean: raw, "
+                                 "duplicate, luck or duplicate_luck (adjusted).",
+                                 labels=["bot", "game", "variance"])
         hands = GaugeMetricFamily("arena_leaderboard_hands", "Completed hands in the leaderboard snapshot.",
                                   labels=["bot", "game"])
+        luck_mean = GaugeMetricFamily(
+            "arena_leaderboard_luck_adjusted_mbb_per_hand",
+            "Mean of net minus the cards' luck (chance-only AIVAT) per hand, in milli-big-blinds, "
+            "over the hands whose luck is computed (ended matches).", labels=["bot", "game"])
+        luck_hands = GaugeMetricFamily("arena_leaderboard_luck_adjusted_hands",
+                                       "Hands in the luck-adjusted estimate.", labels=["bot", "game"])
         board = self._board
         for stats in board.stats if board is not None else ():
             if stats.bot not in self._bot_labels or stats.game not in GAME_LABELS:
                 continue  # a mean has no meaningful "other" aggregate: unlabelled bots are left out
             mean.add_metric([stats.bot, stats.game], stats.mean_mbb)
             hands.add_metric([stats.bot, stats.game], stats.hands)
-            for variance, estimate in (("raw", stats.raw), ("duplicate", stats.duplicate)):
+            if stats.luck.hands:
+                luck_mean.add_metric([stats.bot, stats.game], stats.luck.mean_mbb)
+                luck_hands.add_metric([stats.bot, stats.game], stats.luck.hands)
+            for variance, estimate in (("raw", stats.raw), ("duplicate", stats.duplicate),
+                                       ("luck", stats.luck), ("duplicate_luck", stats.duplicate_luck)):
                 if estimate.ci_half_width_mbb is not None:
                     half.add_metric([stats.bot, stats.game, variance], estimate.ci_half_width_mbb)
-        return [mean, half, hands]
+        return [mean, half, hands, luck_mean, luck_hands]
 
 
 @dataclass(frozen=True, slots=True)

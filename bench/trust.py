@@ -15,6 +15,9 @@ no attacker, then while each attacker of issue 7 runs alone for ``--seconds``:
 Part 2: ``bench.dealer``'s instant-bot load (decisions per second), once as shipped and once
 with the rate guards switched off in the dealer process (every ``TokenBucket.take`` allowed,
 no think-time clamp), alternating, in the same run.
+
+The attackers run in this (the measuring) process at the lowest CPU priority, standing in for
+an attacker on its own machine; the dealer and the honest bots keep normal priority.
 """
 
 from __future__ import annotations
@@ -24,9 +27,9 @@ import asyncio
 import concurrent.futures
 import contextlib
 import json
+import os
 import secrets
 import signal
-import statistics
 import sys
 import tempfile
 import threading
@@ -178,11 +181,15 @@ def run_attacks(tables: int, seconds: float,
             address = f"127.0.0.1:{ready['port']}"
             honest = _spawn_trust("--role", "honest", "--address", address,
                                   "--tables", str(tables))
+            # The attackers run in this process at the lowest priority: a real attacker's CPU
+            # is on its own machine, and this machine has only two cores for everything.
+            os.nice(19)
             _rate(honest, 2.0)  # warm up
             for kind in ("none", *attacks):
                 print(f"bench.trust: {kind} ...", file=sys.stderr, flush=True)
                 _rate(honest, 1.0)  # settle after the previous attacker
                 rss_before = _rss_kib(ready["pid"])
+                cpu_before, wall_before = _cpu_seconds(ready["pid"]), time.monotonic()
                 peak = [rss_before]
                 if kind == "none":
                     rate = _rate(honest, seconds)
@@ -204,7 +211,8 @@ def run_attacks(tables: int, seconds: float,
                         done = attack.result()
                     stop.set()
                     sampler.join()
-                rows.append({"attack": kind, "decisions_per_second": rate,
+                cpu = (_cpu_seconds(ready["pid"]) - cpu_before) / (time.monotonic() - wall_before)
+                rows.append({"attack": kind, "decisions_per_second": rate, "dealer_cpu": cpu,
                              "rss_growth_mib": (max(peak) - rss_before) / 1024, **done})
             honest.kill()
         finally:
@@ -213,6 +221,12 @@ def run_attacks(tables: int, seconds: float,
                 server.communicate(timeout=30)
             server.kill()
     return rows
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _spawn_trust(*args: str) -> Any:
@@ -226,11 +240,11 @@ def _spawn_trust(*args: str) -> Any:
 
 # ============================================================================ part 2: the cost
 
-def run_cost(tables: int, hands: int, rounds: int) -> dict[str, list[float]]:
+def run_cost(tables: int, hands: int, rounds: int) -> dict[str, list[dict[str, float]]]:
     """bench.dealer's instant-bot load with and without the guards, alternating."""
     from bench import dealer
 
-    out: dict[str, list[float]] = {"protected": [], "unprotected": []}
+    out: dict[str, list[dict[str, float]]] = {"protected": [], "unprotected": []}
     original = dealer._spawn
 
     def spawn(*args: str) -> Any:
@@ -244,7 +258,7 @@ def run_cost(tables: int, hands: int, rounds: int) -> dict[str, list[float]]:
         for _ in range(rounds):
             for mode in ("protected", "unprotected"):
                 unprotected[0] = mode == "unprotected"
-                out[mode].append(dealer.run_dealer(tables, hands)["decisions_per_second"])
+                out[mode].append(dealer.run_dealer(tables, hands))
     finally:
         dealer._spawn = original  # type: ignore[assignment]
     return out
@@ -273,24 +287,30 @@ def main(argv: list[str] | None = None) -> int:
     base = rows[0]["decisions_per_second"]
     print(f"### Honest tables under attack ({args.tables} heads-up tables of instant bots, "
           f"{args.seconds:g} s per attacker)\n")
-    print("| attacker | honest decisions/s | vs no attacker | dealer memory growth | "
+    print("| attacker | honest decisions/s | vs no attacker | dealer CPU | dealer memory growth | "
           "attacker streams / messages |")
-    print("|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|")
     for row in rows:
         print(f"| {row['attack']} | {row['decisions_per_second']:,.0f} | "
-              f"{row['decisions_per_second'] / base:.0%} | {row['rss_growth_mib']:.1f} MiB | "
+              f"{row['decisions_per_second'] / base:.0%} | {row['dealer_cpu']:.0%} | "
+              f"{row['rss_growth_mib']:.1f} MiB | "
               f"{row.get('streams', '-')} / {row.get('messages', '-')} |")
     if not args.skip_cost:
         cost = run_cost(args.cost_tables, args.cost_hands, args.cost_rounds)
-        on, off = statistics.fmean(cost["protected"]), statistics.fmean(cost["unprotected"])
         print(f"\n### What the guards cost (bench.dealer load, {args.cost_tables} tables, "
               f"alternating, {args.cost_rounds} runs each)\n")
-        print("| dealer | decisions/s (each run) | mean |")
-        print("|---|---|---|")
-        for mode, values in cost.items():
-            print(f"| {mode} | {', '.join(f'{v:,.0f}' for v in values)} | "
-                  f"{statistics.fmean(values):,.0f} |")
-        print(f"\nprotected / unprotected = {on / off:.1%}")
+        print("| dealer | decisions/s (each run) | best | dealer CPU per decision (each run) | "
+              "best |")
+        print("|---|---|---|---|---|")
+        best: dict[str, tuple[float, float]] = {}
+        for mode, runs in cost.items():
+            rates = [r["decisions_per_second"] for r in runs]
+            cpus = [r["cpu_per_decision"] * 1e6 for r in runs]
+            best[mode] = (max(rates), min(cpus))
+            print(f"| {mode} | {', '.join(f'{v:,.0f}' for v in rates)} | {max(rates):,.0f} | "
+                  f"{', '.join(f'{v:,.0f} µs' for v in cpus)} | {min(cpus):,.0f} µs |")
+        print(f"\nprotected / unprotected: decisions/s {best['protected'][0] / best['unprotected'][0]:.1%}"
+              f", CPU per decision {best['protected'][1] / best['unprotected'][1]:.1%}")
     return 0
 
 

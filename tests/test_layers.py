@@ -58,7 +58,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("transport", ("arena.server", "arena.v1")),
     ("leagues", ("arena.league",)),
     ("web", ("arena.web",)),
-    ("cli", ("arena.cli", "arena.demo", "arena.practice")),
+    ("cli", ("arena.cli", "arena.demo", "arena.practice", "arena.abtest")),
 )
 # Third-party packages a room must not use: concurrency, network and storage stay in their rooms.
 BANNED: dict[str, tuple[str, ...]] = {

@@ -318,34 +318,52 @@ class _Tally:
 
 def _iter_exact(stub: tuple[Card, ...], missing: tuple[int, ...]) -> Iterator[list[tuple[Card, ...]]]:
     """Every way to deal ``missing[k]`` cards to slot k from the stub, each exactly once."""
+    slots = [k for k, count in enumerate(missing) if count]
+    if len(slots) == 1:  # the usual case of flop games: only board cards to come
+        only = slots[0]
+        empty: list[tuple[Card, ...]] = [()] * len(missing)
+        for cards in combinations(stub, missing[only]):
+            dealt = empty.copy()
+            dealt[only] = cards
+            yield dealt
+        return
+    yield from _iter_exact_slots(stub, missing)
+
+
+def _iter_exact_slots(stub: tuple[Card, ...], missing: tuple[int, ...]) -> Iterator[list[tuple[Card, ...]]]:
     if not missing:
         yield []
         return
     first, rest = missing[0], missing[1:]
     if first == 0:
-        for tail in _iter_exact(stub, rest):
+        for tail in _iter_exact_slots(stub, rest):
             yield [(), *tail]
         return
     for cards in combinations(stub, first):
         taken = set(cards)
         left = tuple(c for c in stub if c not in taken)
-        for tail in _iter_exact(left, rest):
+        for tail in _iter_exact_slots(left, rest):
             yield [cards, *tail]
 
 
 def _iter_sampled(stub: tuple[Card, ...], missing: tuple[int, ...], samples: int,
                   seed: int) -> Iterator[list[Sequence[Card]]]:
-    rng = random.Random(seed)
-    sample = rng.sample
+    """``samples`` uniformly random deals: a partial Fisher-Yates shuffle of the stub each time."""
+    random_ = random.Random(seed).random
+    deck = list(stub)
+    size = len(deck)
     total = sum(missing)
     bounds = []
     start = 0
     for k in missing:
         bounds.append((start, start + k))
         start += k
+    positions = range(total)
     for _ in range(samples):
-        drawn = sample(stub, total)
-        yield [drawn[a:b] for a, b in bounds]
+        for i in positions:
+            j = i + int(random_() * (size - i))
+            deck[i], deck[j] = deck[j], deck[i]
+        yield [deck[a:b] for a, b in bounds]
 
 
 @lru_cache(maxsize=4096)

@@ -18,6 +18,7 @@ from arena.engine.configfile import (
     tables,
 )
 from arena.engine.errors import ConfigError
+from arena.engine.luck import DEFAULT_LUCK_EXACT_LIMIT, DEFAULT_LUCK_SAMPLES, LuckSettings, ValueFunction
 from arena.engine.rules import Rules
 from arena.league.schedule import FORMATS
 from arena.match.spec import AbsentPolicy
@@ -53,6 +54,22 @@ class LeagueConfig:
     absent: AbsentPolicy = AbsentPolicy.WAIT
     rules: Rules = field(default_factory=Rules)
     source_toml: str = ""
+    # The luck adjustment's value function and Monte Carlo runouts: fixed before the league
+    # starts (the store keeps each hand's luck under these settings' name).
+    luck_value: ValueFunction = ValueFunction.POT_EQUITY
+    luck_samples: int = DEFAULT_LUCK_SAMPLES
+    # A sequential test per pair (round robin only): stop the league once every pair's
+    # luck-adjusted result is significantly above sprt_high_mbb or below sprt_low_mbb.
+    stop_when_significant: bool = False
+    sprt_low_mbb: float = 0.0
+    sprt_high_mbb: float = 100.0
+    sprt_alpha: float = 0.05
+    sprt_beta: float = 0.05
+
+    @property
+    def luck(self) -> LuckSettings:
+        return LuckSettings(self.luck_value, self.luck_samples,
+                            max(2 * self.luck_samples, DEFAULT_LUCK_EXACT_LIMIT))
 
 
 CHECKS: dict[str, Check] = {
@@ -66,6 +83,11 @@ CHECKS: dict[str, Check] = {
     "seed": Check(min=0),
     "metrics_port": PORT,
     "start_timeout_seconds": Check(min=0.001, max=86_400),
+    "luck_samples": Check(min=1, max=100_000),
+    "sprt_low_mbb": Check(min=-1e6, max=1e6),
+    "sprt_high_mbb": Check(min=-1e6, max=1e6),
+    "sprt_alpha": Check(min=0.0001, max=0.4999),
+    "sprt_beta": Check(min=0.0001, max=0.4999),
 }
 
 
@@ -103,6 +125,11 @@ def league_from_mapping(data: dict[str, Any], *, base_dir: Path = Path("."), sou
     check_listen(config.listen, where)
     if config.format == "round_robin" and config.seats_per_table != 2:
         raise ConfigError(f"{where}: a round robin is heads-up: seats_per_table must be 2")
+    if config.stop_when_significant:
+        require(config.format == "round_robin" and config.duplicate, where,
+                "'stop_when_significant' needs a duplicate round robin (a test per pair)")
+        require(config.sprt_low_mbb < config.sprt_high_mbb, where,
+                "'sprt_low_mbb' must be below 'sprt_high_mbb'")
     matches = config.rounds * _tables_per_round(config) * (
         config.seats_per_table if config.duplicate else 1)
     require(matches <= MAX_MATCHES, where,

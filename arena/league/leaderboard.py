@@ -43,12 +43,15 @@ def render_table(board: Leaderboard) -> str:
     if not board.bots:
         return "No completed hands yet."
     results = [[s.bot, game_label(s.game), str(s.hands), f"{s.chips_won:+d}", _num(s.mean_mbb),
-                _num(s.raw.ci_half_width_mbb, ".1f"), _num(s.duplicate.ci_half_width_mbb, ".1f")]
+                _num(s.raw.ci_half_width_mbb, ".1f"), _num(s.duplicate.ci_half_width_mbb, ".1f"),
+                str(s.luck.hands), _num(s.luck.mean_mbb) if s.luck.hands else "n/a",
+                _num(s.luck.ci_half_width_mbb, ".1f"), _num(s.duplicate_luck.ci_half_width_mbb, ".1f")]
                for s in board.stats]
     parts = [
-        "Results (mbb/hand = 1000 x chips / small bet; ±95% CI raw and duplicate-adjusted)",
-        format_table(["bot", "game", "hands", "chips", "mbb/hand", "±95% raw", "±95% dup"], results,
-                     left_aligned=(0, 1)),
+        "Results (mbb/hand = 1000 x chips / small bet; ±95% CI raw and duplicate-adjusted; "
+        "luck-adj = net minus the cards' luck, chance-only AIVAT, over the hands of ended matches)",
+        format_table(["bot", "game", "hands", "chips", "mbb/hand", "±95% raw", "±95% dup", "luck hands",
+                      "luck-adj", "±95% luck", "±95% dup+luck"], results, left_aligned=(0, 1)),
     ]
     cells = []
     for bot in board.bots:
@@ -80,6 +83,11 @@ def _estimate(estimate: Estimate) -> dict[str, Any]:
             "ci_half_width_mbb": estimate.ci_half_width_mbb}
 
 
+def _luck_estimate(estimate: Estimate) -> dict[str, Any]:
+    return {"hands": estimate.hands, "mbb_per_hand": estimate.mean_mbb if estimate.hands else None,
+            **_estimate(estimate)}
+
+
 def to_dict(board: Leaderboard) -> dict[str, Any]:
     """Plain data (no NaN: a missing interval is None) for JSON and for other servers."""
     return {
@@ -89,10 +97,14 @@ def to_dict(board: Leaderboard) -> dict[str, Any]:
         "bots": list(board.bots),
         "results": [{"bot": s.bot, "game": s.game, "hands": s.hands, "chips_won": s.chips_won,
                      "mbb_per_hand": s.mean_mbb, "raw": _estimate(s.raw),
-                     "duplicate_adjusted": _estimate(s.duplicate)} for s in board.stats],
+                     "duplicate_adjusted": _estimate(s.duplicate),
+                     "luck_adjusted": _luck_estimate(s.luck),
+                     "duplicate_luck_adjusted": _luck_estimate(s.duplicate_luck)} for s in board.stats],
         "crosstable": [{"bot": p.bot, "opponent": p.opponent, "hands": p.hands, "chips_won": p.chips_won,
                         "mbb_per_hand": p.mean_mbb, "raw": _estimate(p.raw),
-                        "duplicate_adjusted": _estimate(p.duplicate), "p_value": p.p_value,
+                        "duplicate_adjusted": _estimate(p.duplicate),
+                        "luck_adjusted": _luck_estimate(p.luck),
+                        "duplicate_luck_adjusted": _luck_estimate(p.duplicate_luck), "p_value": p.p_value,
                         "is_significant": p.is_significant} for p in board.crosstable],
         "rankings": {
             "total_bankroll": [{"rank": e.rank, "bot": e.bot, "mbb_per_hand": e.score_mbb,
@@ -151,7 +163,9 @@ def faults_csv(faults: Sequence[FaultCounts]) -> str:
 
 CSV_HEADERS: dict[str, tuple[str, ...]] = {
     "results": ("bot", "game", "hands", "chips_won", "mbb_per_hand", "stderr_mbb", "ci_low_mbb",
-                "ci_high_mbb", "dup_observations", "dup_stderr_mbb", "dup_ci_low_mbb", "dup_ci_high_mbb"),
+                "ci_high_mbb", "dup_observations", "dup_stderr_mbb", "dup_ci_low_mbb", "dup_ci_high_mbb",
+                "luck_hands", "luck_mbb_per_hand", "luck_stderr_mbb", "luck_ci_low_mbb", "luck_ci_high_mbb",
+                "dup_luck_stderr_mbb", "dup_luck_ci_low_mbb", "dup_luck_ci_high_mbb"),
     "crosstable": ("bot", "opponent", "hands", "chips_won", "mbb_per_hand", "stderr_mbb", "ci_low_mbb",
                    "ci_high_mbb", "dup_stderr_mbb", "dup_ci_low_mbb", "dup_ci_high_mbb", "p_value",
                    "is_significant"),
@@ -193,7 +207,9 @@ def to_csv(board: Leaderboard, *, table: CsvTable = "results") -> str:
     if table == "results":
         rows = [(s.bot, s.game, s.hands, s.chips_won, s.mean_mbb, s.raw.stderr_mbb, s.raw.ci_low_mbb,
                  s.raw.ci_high_mbb, s.duplicate.observations, s.duplicate.stderr_mbb, s.duplicate.ci_low_mbb,
-                 s.duplicate.ci_high_mbb) for s in board.stats]
+                 s.duplicate.ci_high_mbb, s.luck.hands, s.luck.mean_mbb if s.luck.hands else None,
+                 s.luck.stderr_mbb, s.luck.ci_low_mbb, s.luck.ci_high_mbb, s.duplicate_luck.stderr_mbb,
+                 s.duplicate_luck.ci_low_mbb, s.duplicate_luck.ci_high_mbb) for s in board.stats]
     elif table == "crosstable":
         rows = [(p.bot, p.opponent, p.hands, p.chips_won, p.mean_mbb, p.raw.stderr_mbb, p.raw.ci_low_mbb,
                  p.raw.ci_high_mbb, p.duplicate.stderr_mbb, p.duplicate.ci_low_mbb, p.duplicate.ci_high_mbb,

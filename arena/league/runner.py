@@ -16,7 +16,7 @@ from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from arena.engine import phh
 from arena.engine.errors import ConfigError
@@ -30,6 +30,7 @@ from arena.league.leaderboard import (
     to_csv,
     to_json,
 )
+from arena.league.luck import update_luck
 from arena.league.schedule import ScheduledMatch, build_schedule
 from arena.league.secret import (
     describe_secret,
@@ -38,6 +39,8 @@ from arena.league.secret import (
     reveal_league_secret,
     without_tokens,
 )
+from arena.league.significance import PairTests, pair_of
+from arena.league.sprt import SprtBounds
 from arena.league.stats import Leaderboard, compute_leaderboard
 from arena.match.messages import Notice
 from arena.match.records import MatchSink, MatchSummary, PlayedHand, phh_fields
@@ -47,6 +50,9 @@ from arena.match.spectator import Spectator, TeeSink
 from arena.metrics import ArenaMetrics, MetricsServer, rejection_reason, start_metrics_server
 from arena.server.config import BotEntry, ServerConfig
 from arena.storage.errors import NotFound
+
+if TYPE_CHECKING:
+    from arena.server.app import DealerServer
 from arena.storage.matchlog import (
     MatchLog,
     MatchLogPaths,
@@ -223,6 +229,15 @@ class LeagueRun:
             tables=config.tables, hero=config.hero, rounds=config.rounds)
         self._copies_left: dict[str, int] = {}
         self.forfeited: list[str] = []  # "match (absent bots)" of this run, absent = "forfeit"
+        # Called with the store id of each deal set when all its copies have ended; True stops
+        # the league (matches still running end aborted and are played again on a resume).
+        self.deal_set_observer: Callable[[int], bool] | None = None
+        if config.stop_when_significant:
+            self.deal_set_observer = PairTests(
+                self.store, config.name, {pair_of(m.seats) for m in self.schedule},
+                SprtBounds(config.sprt_low_mbb, config.sprt_high_mbb, config.sprt_alpha,
+                           config.sprt_beta), rules=config.rules, luck=config.luck, out=out)
+        self._server: DealerServer | None = None
 
     def close(self) -> None:
         self.store.close()
@@ -351,8 +366,12 @@ class LeagueRun:
         self._copies_left[scheduled.deal_set] = left
         if left <= 0:
             self._finish_deal_set(scheduled.deal_set, seed=summary.seed)
+            observer = self.deal_set_observer
+            if observer is not None and observer(self._store_ids[scheduled.deal_set]) and self._server:
+                self._server.stop()
         if self.metrics is not None:
-            self.metrics.update_leaderboard(self.leaderboard())
+            ended = [self._store_ids[scheduled.deal_set]] if left <= 0 else []
+            self.metrics.update_leaderboard(self.leaderboard(luck_matches=ended))
 
     def _finish_deal_set(self, deal_set: str, seed: int | None = None) -> None:
         match_seed = seed if seed is not None else next(
@@ -366,9 +385,15 @@ class LeagueRun:
                 reveal_seed(MatchLogPaths.of(self.config.log_dir, scheduled.match_id),
                             match_seed)
 
-    def leaderboard(self) -> Leaderboard:
+    def leaderboard(self, *, luck_matches: list[int] | None = None) -> Leaderboard:
+        """The league's leaderboard; first the luck of ended matches' hands that lack it is
+        computed and stored (only of ``luck_matches`` when given)."""
         league = self._league()
-        return compute_leaderboard(self.store.iter_results(league.league_id))
+        settings = self.config.luck
+        update_luck(self.store, league.league_id, rules=self.config.rules, settings=settings,
+                    match_ids=luck_matches)
+        return compute_leaderboard(self.store.iter_results(league.league_id,
+                                                           value_function=settings.name))
 
     def run(self, *, on_ready: Callable[[int], None] | None = None,
             spectator: Spectator | None = None,
@@ -378,7 +403,7 @@ class LeagueRun:
         ``spectator`` is told of every event and decision (live tables on the web);
         ``background`` runs as a task on the dealer's loop while the league plays (the web app).
         """
-        from arena.server.app import DealerServer, serve
+        from arena.server.app import serve
 
         prepared = self.prepare()
         config = self.config
@@ -419,6 +444,7 @@ class LeagueRun:
 
         def started(server: DealerServer) -> None:
             holder.append(server)
+            self._server = server
             if self.metrics is not None:
                 metrics = self.metrics
                 server.lobby.rejection_observers.append(

@@ -4,6 +4,8 @@ Units: mbb/hand is 1000 x chips / small bet, per hand (RULES.md §7: the big bli
 Confidence intervals use the normal approximation with the sample standard deviation. Duplicate
 deals are correlated (the same cards in rotated seats), so beside the raw interval every estimate
 has a *duplicate-adjusted* one in which the sum over all copies of a deal is one observation.
+Where the hands' luck is known (`arena.engine.luck`), the *luck-adjusted* estimates average
+``net - luck`` instead of ``net``, raw and duplicate-adjusted, over those hands.
 """
 
 from __future__ import annotations
@@ -50,6 +52,12 @@ class PerHandResult(Protocol):
     @property
     def opponents(self) -> tuple[tuple[str, int], ...]: ...  # (bot, net chips) of the other seats
 
+    @property
+    def luck_chips(self) -> float | None: ...  # chance-only AIVAT luck of this seat, if computed
+
+    @property
+    def opponents_luck_chips(self) -> tuple[float, ...]: ...  # the same per opponent, if computed
+
 
 @dataclass(frozen=True, slots=True)
 class BotHandResult:
@@ -65,6 +73,8 @@ class BotHandResult:
     opponents: tuple[tuple[str, int], ...] = ()
     hand_number: int = 0
     seat: int = 0
+    luck_chips: float | None = None
+    opponents_luck_chips: tuple[float, ...] = ()
 
 
 # --------------------------------------------------------------------------- estimates
@@ -178,6 +188,8 @@ class BotGameStats:
     chips_won: int
     raw: Estimate
     duplicate: Estimate  # same mean; the variance counts each duplicate deal as one observation
+    luck: Estimate = EMPTY  # net - luck per hand, over the hands whose luck is known
+    duplicate_luck: Estimate = EMPTY  # the same with each duplicate deal as one observation
 
     @property
     def mean_mbb(self) -> float:
@@ -198,6 +210,8 @@ class PairStats:
     chips_won: float
     raw: Estimate
     duplicate: Estimate
+    luck: Estimate = EMPTY
+    duplicate_luck: Estimate = EMPTY
 
     @property
     def mean_mbb(self) -> float:
@@ -249,6 +263,8 @@ def compute_leaderboard(results: Iterable[PerHandResult]) -> Leaderboard:
     """Aggregate per-hand results in one pass; memory grows with the number of deals, not hands."""
     per_game: dict[tuple[str, str], _Accumulator] = {}
     per_pair: dict[tuple[str, str], _Accumulator] = {}
+    luck_game: dict[tuple[str, str], _Accumulator] = {}
+    luck_pair: dict[tuple[str, str], _Accumulator] = {}
     chips: dict[tuple[str, str], int] = {}
     for row in results:
         if row.game_code not in VARIANTS:
@@ -256,22 +272,39 @@ def compute_leaderboard(results: Iterable[PerHandResult]) -> Leaderboard:
         if row.small_bet_chips <= 0:
             raise MalformedInput(f"match {row.match_id}: small bet {row.small_bet_chips} is not positive")
         group = (row.match_id, row.deal_id)
+        luck = row.luck_chips
         for game in (row.game_code, ALL_GAMES):
             acc = per_game.setdefault((row.bot, game), _Accumulator())
             acc.add(group, mbb(row.net_chips, row.small_bet_chips), row.net_chips)
             chips[(row.bot, game)] = chips.get((row.bot, game), 0) + row.net_chips
+            if luck is not None:
+                adjusted = row.net_chips - luck
+                luck_game.setdefault((row.bot, game), _Accumulator()).add(
+                    group, mbb(adjusted, row.small_bet_chips), adjusted)
         seat_count = 1 + len(row.opponents)
-        for opponent, opponent_net in row.opponents:
+        opponents_luck = row.opponents_luck_chips if luck is not None else ()
+        for k, (opponent, opponent_net) in enumerate(row.opponents):
             share = (row.net_chips - opponent_net) / seat_count
             per_pair.setdefault((row.bot, opponent), _Accumulator()).add(
                 group, mbb(share, row.small_bet_chips), share)
+            if luck is not None and k < len(opponents_luck):
+                share -= (luck - opponents_luck[k]) / seat_count
+                luck_pair.setdefault((row.bot, opponent), _Accumulator()).add(
+                    group, mbb(share, row.small_bet_chips), share)
+
+    def luck_of(table: dict[tuple[str, str], _Accumulator],
+                key: tuple[str, str]) -> tuple[Estimate, Estimate]:
+        acc = table.get(key)
+        return (EMPTY, EMPTY) if acc is None else (acc.raw(), acc.duplicate())
 
     bots = tuple(sorted({bot for bot, _ in per_game} | {b for pair in per_pair for b in pair}))
     order = {game: i for i, game in enumerate(GAME_KEYS)}
     stats = tuple(
-        BotGameStats(bot, game, acc.hands, chips[(bot, game)], acc.raw(), acc.duplicate())
+        BotGameStats(bot, game, acc.hands, chips[(bot, game)], acc.raw(), acc.duplicate(),
+                     *luck_of(luck_game, (bot, game)))
         for (bot, game), acc in sorted(per_game.items(), key=lambda kv: (kv[0][0], order[kv[0][1]])))
-    crosstable = tuple(PairStats(bot, opp, acc.hands, acc.chips, acc.raw(), acc.duplicate())
+    crosstable = tuple(PairStats(bot, opp, acc.hands, acc.chips, acc.raw(), acc.duplicate(),
+                                 *luck_of(luck_pair, (bot, opp)))
                        for (bot, opp), acc in sorted(per_pair.items()))
     overall = {s.bot: s for s in stats if s.game == ALL_GAMES}
     bankroll = total_bankroll(overall.values(), bots)

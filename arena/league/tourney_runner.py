@@ -32,7 +32,7 @@ from arena.match.spec import MatchSpec, SeatSpec
 from arena.match.tourney.event import EventSpec, EventState, HandOutcome, HandPlan, RoundReport
 from arena.match.tourney.formats import FormatResult, run_format
 from arena.match.tourney.levels import rules_for_level
-from arena.metrics import ArenaMetrics, TournamentSnapshot, start_metrics_server
+from arena.metrics import GAME_LABELS, ArenaMetrics, TournamentSnapshot, start_metrics_server
 from arena.server.config import BotEntry, ServerConfig
 from arena.storage.matchlog import PhhAppender
 
@@ -83,6 +83,7 @@ class TournamentRun:
         # point), so a kill between the two never loses or doubles a logged hand.
         self.unlogged: list[tuple[str, str]] = []
         self.store: TournamentStore | None = None
+        self._unstorable_told = False
         self.metrics = ArenaMetrics() if config.metrics_port is not None else None
         if self.metrics is not None:
             for bot in config.bots:
@@ -124,8 +125,11 @@ class TournamentRun:
         """Append the committed hands to their PHH logs (once: a resumed run checks the tail)."""
         for name, text in self.unlogged:
             if name == "@store":
-                if self.store is not None:
-                    self.store.record(json.loads(text))
+                if self.store is not None and not self.store.record(json.loads(text)) \
+                        and not self._unstorable_told:
+                    self._unstorable_told = True
+                    self.out.write("results store: its schema takes H.O.R.S.E. hands only; the "
+                                   "other games' hands are in the PHH logs\n")
                 continue
             path = self.config.log_dir / name
             if not name.endswith(".phhs"):
@@ -147,10 +151,11 @@ class TournamentRun:
         self.unlogged.append((f"{plan.event_id}-t{plan.table}{suffix}", text))
         if not voided:
             entry = hand_entry(hand_id=plan.hand_id, fields=fields, phh_text=text, seed=plan.seed,
-                               finished_at=time.time())
+                               finished_at=time.time(), big_blind=plan.level.big_blind)
             self.unlogged.append(("@store", json.dumps(entry, separators=(",", ":"))))
         if self.metrics is not None and not voided:
-            self.metrics.hand_played(plan.game)
+            if plan.game in GAME_LABELS:
+                self.metrics.hand_played(plan.game)
             for key, reason in (("_timeouts", "timeout"), ("_absent", "absent")):
                 for seat, count in enumerate(fields.get(key, [])):
                     for _ in range(int(count)):

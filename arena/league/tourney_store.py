@@ -13,8 +13,12 @@ from pathlib import Path
 from typing import Any
 
 from arena.engine.errors import ConfigError
+from arena.engine.games import HORSE
 from arena.league.config import LeagueBot
 from arena.storage import store as st
+
+# The hands table checks its game codes (migration 1): H.O.R.S.E. only until a migration adds more.
+STORABLE_GAMES = frozenset(HORSE)
 
 
 class TournamentStore:
@@ -45,11 +49,14 @@ class TournamentStore:
     def close(self) -> None:
         self.store.close()
 
-    def record(self, hand: dict[str, Any]) -> None:
-        """Store one finished hand (``hand``: as :func:`hand_entry` made it) once."""
+    def record(self, hand: dict[str, Any]) -> bool:
+        """Store one finished hand (``hand``: as :func:`hand_entry` made it) once; False when
+        the store's schema does not take its game (the hand stays in the PHH logs)."""
         hand_id = str(hand["hand_id"])
         if hand_id in self.stored:
-            return
+            return True
+        if hand["game"] not in STORABLE_GAMES:
+            return False
         players = [str(p) for p in hand["players"]]
         match = self.store.create_match(self.league_id, seat_bots=players, games=[hand["game"]],
                                         match_format=st.MatchFormat.TOURNAMENT)
@@ -64,10 +71,11 @@ class TournamentStore:
             started_at=when, finished_at=when))
         self.store.finish_match(match.match_id, str(hand["seed"]))
         self.stored.add(hand_id)
+        return True
 
 
 def hand_entry(*, hand_id: str, fields: dict[str, Any], phh_text: str, seed: int,
-               finished_at: float) -> dict[str, Any]:
+               finished_at: float, big_blind: int) -> dict[str, Any]:
     """What the store needs of a hand, as JSON (it waits in the tournament state until stored)."""
     n = len(fields["players"])
 
@@ -78,6 +86,7 @@ def hand_entry(*, hand_id: str, fields: dict[str, Any], phh_text: str, seed: int
     faults = list(zip(per_seat("_timeouts"), per_seat("_absent"), per_seat("_rejected"),
                       per_seat("_disconnects"), strict=True))
     return {"hand_id": hand_id, "players": list(fields["players"]), "game": fields["variant"],
-            "small_bet": int(fields["small_bet"]), "starting": list(fields["starting_stacks"]),
+            "small_bet": int(fields.get("small_bet") or big_blind),
+            "starting": list(fields["starting_stacks"]),
             "finishing": list(fields["finishing_stacks"]), "faults": [list(f) for f in faults],
             "phh_text": phh_text, "seed": str(seed), "finished_at": finished_at}

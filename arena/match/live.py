@@ -273,6 +273,9 @@ class LiveTable:
             self._act_for(run, engine_seat, reason, decision_id=prompt.decision_id)
         finally:
             self._lobby.close(decision, "the seat has acted")
+            # Refusals by the lobby count with the table's own (issue 7: counts that add up).
+            self.stats.rejected += decision.refused
+            run.rejected[engine_seat] += decision.refused
 
     def _try_reply(self, run: _HandRun, engine_seat: int, reply: m.Reply, clock: DecisionClock,
                    presence: Presence) -> bool:

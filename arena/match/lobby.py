@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -68,6 +68,7 @@ class OpenDecision:
     clock: DecisionClock
     presence: Presence
     replies: ReplyBox = field(default_factory=ReplyBox)
+    refused: int = 0  # replies to it the lobby refused (wrong seat, too many, stale at close)
 
     def refreshed_prompt(self) -> Prompt:
         """The prompt with its time fields as of now (for a re-send after a reconnect)."""
@@ -119,6 +120,8 @@ class Lobby:
         self.rejection_observers: list[Callable[[str, ArenaError], None]] = []
         # Told of every decision opened (spectators: whose turn, the clock; never the cards).
         self.decision_observers: list[Callable[[Prompt], None]] = []
+        # Replies to no open decision, per bot: no match to count them in (metrics do).
+        self.refused_unknown: Counter[str] = Counter()
 
     def presence(self, bot_id: str) -> Presence:
         found = self._bots.get(bot_id)
@@ -162,6 +165,7 @@ class Lobby:
         """Forget a decision; replies still queued for it are refused as stale."""
         decision.presence.open.pop(decision.decision_id, None)
         for reply in decision.replies.close():
+            decision.refused += 1
             decision.presence.deliver(_stale(reply, reason))
 
     def submit(self, bot_id: str, reply: Reply) -> None:
@@ -171,16 +175,19 @@ class Lobby:
             return
         decision = presence.open.get(reply.decision_id)
         if decision is None:
+            self.refused_unknown[bot_id] += 1
             presence.deliver(_stale(reply, "it is not open (answered, timed out or unknown)"))
             return
         if reply.seat != decision.seat:
             left = decision.clock.total_left(trio.current_time())
+            decision.refused += 1
             error = WrongSeat(f"decision {reply.decision_id} is for seat {decision.seat}, "
                               f"not seat {reply.seat}")
             presence.deliver(Rejection(reply.decision_id, error, reply, True, left))
             return
         if not decision.replies.put(reply):
             left = decision.clock.total_left(trio.current_time())
+            decision.refused += 1
             flood = IllegalAction(f"too many replies to decision {reply.decision_id} at once")
             presence.deliver(Rejection(reply.decision_id, flood, reply, True, left))
 

@@ -208,7 +208,8 @@ async def serve(config: ServerConfig, *, on_ready: Callable[[int], None] | None 
     return ServeResult(
         summaries=server.summaries(),
         stopped_early=server.stopped_early,
-        transport=server.service.stats.summary(),
+        transport={**server.service.stats.summary(),
+                   "refused_unknown_decisions": dict(server.lobby.refused_unknown)},
         cpu_seconds=time.process_time() - cpu,
         wall_seconds=time.perf_counter() - started,
         max_rss_kib=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,

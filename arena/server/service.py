@@ -102,6 +102,7 @@ class DealerService:
                              server_time=convert.timestamp(time.time()))
 
     async def play(self, requests: object, context: Context) -> None:
+        bot: BotEntry | None = None
         try:
             bot = await self._authenticate(context)
             if not self._accepting:
@@ -117,6 +118,8 @@ class DealerService:
                 raise Replaced("another stream with this token is open; it must drop first")
         except StreamEnded as exc:
             self.stats.ended[exc.code.name] += 1
+            if isinstance(exc, Malformed) and bot is not None:
+                self._floods.strike(bot.bot_id)
             log.info("refused a stream from %s: %s: %s", _peer(context), exc.code.name, exc.message)
             await context.abort(exc.code, exc.message)
             return
@@ -151,7 +154,7 @@ class DealerService:
             log.info("bot %s disconnected (%s)", bot.name,
                      "OK" if error is None else f"{error.code.name}: {error.message}")
         self.stats.ended[error.code.name if error is not None else "OK"] += 1
-        if isinstance(error, Flooding):
+        if isinstance(error, Flooding | Malformed):  # both may not come straight back
             wait = self._floods.strike(bot.bot_id)
             log.warning("bot %s cut: %s; it may come back in %.1f s", bot.bot_id, error.message,
                         wait)

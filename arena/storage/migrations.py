@@ -95,6 +95,15 @@ MIGRATIONS: tuple[Migration, ...] = (
         "CHECK (rejected_replies >= 0)",
         "ALTER TABLE hand_seats ADD COLUMN disconnects INTEGER NOT NULL DEFAULT 0 CHECK (disconnects >= 0)",
     )),
+    Migration(4, "luck (chance-only AIVAT) of each seat of a hand, per value function", (
+        """CREATE TABLE hand_luck (
+            hand_id INTEGER NOT NULL REFERENCES hands(hand_id),
+            value_function TEXT NOT NULL,
+            seat INTEGER NOT NULL CHECK (seat >= 0),
+            luck_chips DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (hand_id, value_function, seat)
+        ) WITHOUT ROWID""",
+    )),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

@@ -6,6 +6,7 @@ with the same messages.
 
 from __future__ import annotations
 
+import math
 import re
 import tomllib
 from collections.abc import Sequence
@@ -138,6 +139,30 @@ class ResultRow:
     copy_index: int
     seat: int
     opponents: tuple[tuple[str, int], ...]  # (bot, net chips) of every other seat of the hand
+    luck_chips: float | None = None  # this seat's luck (chance-only AIVAT), when computed
+    opponents_luck_chips: tuple[float, ...] = ()  # the same for each of ``opponents``, when computed
+
+
+@dataclass(frozen=True, slots=True)
+class LuckPending:
+    """A completed hand of an ended match (its seed revealed) whose luck is not in the store."""
+
+    match_id: int
+    hand_number: int
+    copy_index: int
+    seed: str
+    phh_text: str
+
+
+@dataclass(frozen=True, slots=True)
+class HandLuckRecord:
+    """Each seat's luck in one hand under one value function (``LuckSettings.name``)."""
+
+    match_id: int
+    hand_number: int
+    copy_index: int
+    value_function: str
+    luck_chips: tuple[float, ...]  # by seat
 
 
 # --------------------------------------------------------------------------- timestamps
@@ -216,6 +241,14 @@ def check_hand(hand: HandRecord) -> None:
         raise InvalidRecord(f"{where}: net chips sum to {total}, not 0 (chips are only won from other seats)")
     if any(s.final_stack_chips < 0 for s in hand.seats):
         raise InvalidRecord(f"{where}: a final stack is negative")
+
+
+def check_luck(record: HandLuckRecord) -> None:
+    where = f"match {record.match_id} hand {record.hand_number} copy {record.copy_index}"
+    if not record.value_function or len(record.value_function) > 100:
+        raise InvalidRecord(f"{where}: the value function needs a name of 1 to 100 characters")
+    if not record.luck_chips or any(not math.isfinite(v) for v in record.luck_chips):
+        raise InvalidRecord(f"{where}: luck values must be finite numbers, one per seat")
 
 
 def check_void(hand: VoidHand) -> None:

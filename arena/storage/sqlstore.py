@@ -18,9 +18,11 @@ from arena.storage.errors import AlreadyExists, HandConflict, InvalidRecord, Not
 from arena.storage.records import (
     Bot,
     FaultCounts,
+    HandLuckRecord,
     HandRecord,
     HandStatus,
     League,
+    LuckPending,
     Match,
     MatchFormat,
     MatchStatus,
@@ -30,6 +32,7 @@ from arena.storage.records import (
     check_bot,
     check_hand,
     check_league,
+    check_luck,
     check_match,
     check_void,
     parse_timestamp,
@@ -297,9 +300,10 @@ class SqlStore(ABC):
 
     def iter_results(self, league_id: int, *,
                      statuses: Iterable[MatchStatus] = (MatchStatus.RUNNING, MatchStatus.FINISHED),
-                     ) -> Iterator[ResultRow]:
+                     value_function: str | None = None) -> Iterator[ResultRow]:
         """Per-hand, per-bot results of the league's completed hands, match by match.
 
+        With ``value_function`` every row carries the seats' luck under it where it is stored.
         Each match is read in one transaction, so a hand is never seen half-written; nothing is
         held between matches, so the dealer keeps recording while the leaderboard reads.
         """
@@ -315,23 +319,89 @@ class SqlStore(ABC):
             with self._transaction(write=False) as db:
                 rows = db.execute(
                     "SELECT h.hand_id, h.hand_number, h.copy_index, h.deal_id, h.game_code, "
-                    "h.small_bet_chips, s.seat, b.name, s.net_chips "
+                    "h.small_bet_chips, s.seat, b.name, s.net_chips, l.luck_chips "
                     "FROM hands h JOIN hand_seats s USING (hand_id) "
-                    "JOIN bots b ON b.bot_id = s.bot_id WHERE h.match_id = ? AND h.status = 'completed' "
-                    "ORDER BY h.hand_number, h.copy_index, s.seat", (match_id,)).fetchall()
+                    "JOIN bots b ON b.bot_id = s.bot_id "
+                    "LEFT JOIN hand_luck l ON l.hand_id = s.hand_id AND l.seat = s.seat "
+                    "AND l.value_function = ? WHERE h.match_id = ? AND h.status = 'completed' "
+                    "ORDER BY h.hand_number, h.copy_index, s.seat",
+                    (value_function or "", match_id)).fetchall()
             start = 0
             while start < len(rows):
                 end = start
                 while end < len(rows) and rows[end]["hand_id"] == rows[start]["hand_id"]:
                     end += 1
                 hand = rows[start:end]
+                has_luck = all(o["luck_chips"] is not None for o in hand)
                 for r in hand:
-                    opponents = tuple((o["name"], o["net_chips"]) for o in hand if o["seat"] != r["seat"])
+                    others = [o for o in hand if o["seat"] != r["seat"]]
                     yield ResultRow(bot=r["name"], game_code=r["game_code"], net_chips=r["net_chips"],
                                     small_bet_chips=r["small_bet_chips"], match_id=match_id,
                                     hand_number=r["hand_number"], deal_id=r["deal_id"],
-                                    copy_index=r["copy_index"], seat=r["seat"], opponents=opponents)
+                                    copy_index=r["copy_index"], seat=r["seat"],
+                                    opponents=tuple((o["name"], o["net_chips"]) for o in others),
+                                    luck_chips=float(r["luck_chips"]) if has_luck else None,
+                                    opponents_luck_chips=tuple(float(o["luck_chips"]) for o in others)
+                                    if has_luck else ())
                 start = end
+
+    # ------------------------------------------------------------ luck
+
+    def hands_without_luck(self, league_id: int, value_function: str, *,
+                           match_ids: Iterable[int] | None = None, limit: int = 10_000,
+                           ) -> list[LuckPending]:
+        """Completed hands of the league's ended matches (seed revealed) with no luck stored
+        under ``value_function``, at most ``limit``, in match and hand order."""
+        wanted = None if match_ids is None else sorted(set(match_ids))
+        where = ""
+        params: list[object] = [value_function, league_id]
+        if wanted is not None:
+            if not wanted:
+                return []
+            where = f" AND m.match_id IN ({', '.join('?' for _ in wanted)})"
+            params += wanted
+        with self._transaction(write=False) as db:
+            rows = db.execute(
+                "SELECT h.match_id, h.hand_number, h.copy_index, m.seed, h.phh_text FROM hands h "
+                "JOIN matches m USING (match_id) "
+                "WHERE m.league_id = ? AND m.seed IS NOT NULL AND h.status = 'completed' "
+                "AND NOT EXISTS (SELECT 1 FROM hand_luck l WHERE l.hand_id = h.hand_id "
+                "AND l.value_function = ?)"
+                f"{where} ORDER BY h.match_id, h.hand_number, h.copy_index LIMIT ?",
+                (params[1], params[0], *params[2:], int(limit))).fetchall()
+        return [LuckPending(r["match_id"], r["hand_number"], r["copy_index"], r["seed"], r["phh_text"])
+                for r in rows]
+
+    def record_luck(self, records: Sequence[HandLuckRecord]) -> int:
+        """Store each seat's luck of some hands in one transaction; idempotent (a hand that has
+        luck under that value function already keeps it). Returns the hands newly stored."""
+        for record in records:
+            check_luck(record)
+        stored = 0
+        with self._transaction(write=True) as db:
+            for record in records:
+                row = db.execute(
+                    "SELECT h.hand_id, COUNT(s.seat) AS seats, "
+                    "(SELECT COUNT(*) FROM hand_luck l WHERE l.hand_id = h.hand_id "
+                    "AND l.value_function = ?) AS stored FROM hands h JOIN hand_seats s USING (hand_id) "
+                    "WHERE h.match_id = ? AND h.hand_number = ? AND h.copy_index = ? "
+                    "AND h.status = 'completed' GROUP BY h.hand_id",
+                    (record.value_function, record.match_id, record.hand_number,
+                     record.copy_index)).fetchone()
+                where = f"match {record.match_id} hand {record.hand_number} copy {record.copy_index}"
+                if row is None:
+                    raise NotFound(f"{where}: no completed hand")
+                if int(row["seats"]) != len(record.luck_chips):
+                    raise InvalidRecord(f"{where}: {len(record.luck_chips)} luck values for "
+                                        f"{row['seats']} seats")
+                if int(row["stored"]):
+                    continue
+                db.executemany(
+                    "INSERT INTO hand_luck (hand_id, value_function, seat, luck_chips) VALUES (?, ?, ?, ?)",
+                    [(row["hand_id"], record.value_function, seat, float(value))
+                     for seat, value in enumerate(record.luck_chips)])
+                stored += 1
+        return stored
 
 
 # --------------------------------------------------------------------------- row readers

@@ -23,9 +23,11 @@ from arena.storage.migrations import LATEST_VERSION, MIGRATIONS, Migration
 from arena.storage.records import (
     Bot,
     FaultCounts,
+    HandLuckRecord,
     HandRecord,
     HandStatus,
     League,
+    LuckPending,
     Match,
     MatchFormat,
     MatchStatus,
@@ -38,8 +40,8 @@ from arena.storage.tokens import hash_token, verify_token
 
 __all__ = [
     "LATEST_VERSION", "MIGRATIONS", "AlreadyExists", "Bot", "CorruptStore", "FaultCounts", "HandConflict",
-    "HandRecord", "HandStatus", "InvalidRecord", "League", "Match", "MatchFormat", "MatchStatus", "Migration",
-    "NotFound",
+    "HandLuckRecord", "HandRecord", "HandStatus", "InvalidRecord", "League", "LuckPending", "Match",
+    "MatchFormat", "MatchStatus", "Migration", "NotFound",
     "ResultRow", "ResultsStore", "SchemaTooNew", "SeatResult", "SqliteStore", "StoreError", "VoidHand",
     "apply_migrations", "hash_token", "verify_token",
 ]
@@ -91,4 +93,10 @@ class ResultsStore(Protocol):
 
     def iter_results(self, league_id: int, *,
                      statuses: Iterable[MatchStatus] = (MatchStatus.RUNNING, MatchStatus.FINISHED),
-                     ) -> Iterator[ResultRow]: ...
+                     value_function: str | None = None) -> Iterator[ResultRow]: ...
+
+    def hands_without_luck(self, league_id: int, value_function: str, *,
+                           match_ids: Iterable[int] | None = None, limit: int = 10_000,
+                           ) -> list[LuckPending]: ...
+
+    def record_luck(self, records: Sequence[HandLuckRecord]) -> int: ...

@@ -31,6 +31,12 @@ class Mismatch:
 _CODES = {"f": ActionKind.FOLD, "pb": ActionKind.BRING_IN}
 
 
+def deal_seed(match_seed: int | str, hand_number: int) -> int:
+    """The seed hand ``hand_number`` (from 1) of a match was dealt from, given the revealed
+    match seed; the luck adjustment derives its Monte Carlo seeds from it too."""
+    return derive_seed(match_seed, "hand", hand_number - 1)
+
+
 def verify_hand(hand: PhhHand, match_seed: int,
                 rules: Rules) -> tuple[HandState | None, Mismatch | None]:
     fields: Mapping[str, Any] = hand.fields
@@ -43,7 +49,7 @@ def verify_hand(hand: PhhHand, match_seed: int,
         stakes = stakes_of(hand, variant, len(stacks))
         blinds = None if variant.is_stud else int_list(hand, "blinds_or_straddles", len(stacks))
         state = HandState(variant, stacks, rules=rules, stakes=stakes, blinds=blinds,
-                          seed=derive_seed(match_seed, "hand", number - 1))
+                          seed=deal_seed(match_seed, number))
     except ArenaError as exc:
         return None, Mismatch(hand.name, "header", str(exc), None)
     logged = [str(a) for a in fields.get("actions", [])]

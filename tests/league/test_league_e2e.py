@@ -20,7 +20,9 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from arena.engine.errors import ConfigError
 from arena.league.config import league_from_mapping, load_league
+from arena.league.luck import luck_of_log_file
 from arena.league.runner import LeagueRun
+from arena.league.stats import Leaderboard
 from arena.storage.store import SqliteStore
 from tests.server.procs import env
 
@@ -125,6 +127,7 @@ def test_league_end_to_end_leaderboard_agrees_with_the_logs(tmp_path: Path) -> N
     for (name, game), total in chips.items():
         assert board.stat(name, game).chips_won == total, (name, game)
     assert sum(chips[(b, "all")] for b, _ in bots) == 0
+    _check_luck(tmp_path, league, board, [b for b, _ in bots])
     replay = subprocess.run([sys.executable, "-m", "arena.cli", "replay",
                              *map(str, sorted((tmp_path / "logs").glob("*-c?.phhs")))],
                             env=env(), capture_output=True, text=True, cwd=ROOT)
@@ -152,6 +155,35 @@ def test_league_end_to_end_leaderboard_agrees_with_the_logs(tmp_path: Path) -> N
     rules = started["event"]["payload"]["rules"]
     assert rules["games"] == ["FT", "FO/8", "FR", "F7S", "F7S/8"] and rules["small_bet"] == 20
     assert rules["decision_seconds"] == 2.0 and rules["reset_stacks"] is True
+
+
+def _check_luck(tmp_path: Path, league: Path, board: Leaderboard, bots: list[str]) -> None:
+    """Every hand of the ended league has its luck in the store, the luck-adjusted estimates
+    cover all hands, and the luck recomputed from the match logs is the stored luck."""
+    config = load_league(league)
+    for bot in bots:
+        stat = board.stat(bot)
+        assert stat is not None and stat.luck.hands == stat.hands > 0
+        assert stat.duplicate_luck.ci_half_width_mbb is not None
+    total = sum(s.luck.mean_mbb * s.luck.hands for b in bots if (s := board.stat(b)) is not None)
+    assert total == pytest.approx(0.0, abs=1e-6)  # every chance term sums to zero over the seats
+    luck: dict[tuple[int, int, int], list[float]] = defaultdict(list)
+    names: dict[tuple[int, int, int], list[str]] = defaultdict(list)
+    with SqliteStore(config.store) as store:
+        found = store.find_league(config.name)
+        assert found is not None
+        for row in store.iter_results(found.league_id, value_function=config.luck.name):
+            assert row.luck_chips is not None
+            key = (row.match_id, row.hand_number, row.copy_index)
+            luck[key].append(row.luck_chips)
+            names[key].append(row.bot)
+    by_players = {(tuple(names[key]), key[1]): values for key, values in luck.items()}
+    recomputed = 0
+    for path in sorted((tmp_path / "logs").glob("*-c?.phhs")):
+        for number, players, luck in luck_of_log_file(path, rules=config.rules, settings=config.luck):
+            assert list(luck) == by_players[(players, number)]
+            recomputed += 1
+    assert recomputed == len(by_players) == 60
 
 
 def test_duplicate_copies_give_each_seats_cards_to_each_bot(tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ import statistics
 import pytest
 
 from arena.engine.errors import MalformedInput
+from arena.league.leaderboard import render_table, to_csv, to_dict
 from arena.league.stats import (
     ALL_GAMES,
     Z_95,
@@ -227,3 +228,34 @@ def test_no_results_no_bots() -> None:
     board = compute_leaderboard([])
     assert (board.bots, board.stats, board.crosstable, board.total_bankroll, board.instant_runoff) == (
         (), (), (), (), ())
+
+
+def test_luck_adjusted_estimates_use_net_minus_luck_over_hands_with_luck() -> None:
+    """Raw and duplicate stay on every hand; luck-adjusted ones average net - luck over the
+    hands whose luck is known, per bot and game and per pair."""
+    rows: list[BotHandResult] = []
+    nets_and_luck = [(40, 30.0), (-20, -25.0), (60, 50.0), (-10, 0.0)]
+    for k, (net, luck) in enumerate(nets_and_luck):
+        deal = f"d{k}"
+        rows += [BotHandResult("a", "FT", net, 20, 1, deal, 0, (("b", -net),), k + 1, 0, luck, (-luck,)),
+                 BotHandResult("b", "FT", -net, 20, 1, deal, 0, (("a", net),), k + 1, 1, -luck, (luck,))]
+    rows += heads_up("a", "b", 100, deal="no-luck")  # a hand of a match still running
+    board = compute_leaderboard(rows)
+    a = board.stat("a", "FT")
+    assert a is not None and a.hands == 5 and a.luck.hands == 4
+    adjusted = [1000 * (net - luck) / 20 for net, luck in nets_and_luck]
+    assert a.luck.mean_mbb == pytest.approx(statistics.fmean(adjusted))
+    assert a.luck.stderr_mbb == pytest.approx(statistics.stdev(adjusted) / 2)
+    assert a.duplicate_luck.observations == 4
+    pair = board.pair("a", "b")
+    assert pair is not None and pair.luck.hands == 4
+    assert pair.luck.mean_mbb == pytest.approx(statistics.fmean(adjusted))  # (adj_a - adj_b) / 2
+    b = board.stat("b")
+    assert b is not None and b.luck.mean_mbb == pytest.approx(-statistics.fmean(adjusted))
+    data = to_dict(board)
+    first = next(r for r in data["results"] if r["bot"] == "a" and r["game"] == "FT")
+    assert first["luck_adjusted"]["hands"] == 4
+    assert first["luck_adjusted"]["mbb_per_hand"] == pytest.approx(a.luck.mean_mbb)
+    header = to_csv(board).splitlines()[0]
+    assert "luck_mbb_per_hand" in header.split(",") and "dup_luck_ci_high_mbb" in header.split(",")
+    assert "luck-adj" in render_table(board)

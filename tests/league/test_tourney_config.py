@@ -93,3 +93,23 @@ def test_simulate_writes_standings_and_the_standings_command_reads_them(
     assert main(["tournament", "standings", str(path), "--format", "csv"]) == 0
     rows = capsys.readouterr().out.splitlines()
     assert rows[0] == "place,bot,points,placings" and len(rows) == 13
+
+
+def test_the_store_keeps_hands_of_games_its_schema_takes(tmp_path: Path) -> None:
+    """A game the hands table does not list is not stored (it stays in the PHH logs) and the
+    tournament goes on; a stored hand is stored once."""
+    from arena.league.config import LeagueBot
+    from arena.league.tourney_store import TournamentStore
+
+    store = TournamentStore(tmp_path / "t.sqlite", name="t", source_toml="",
+                            bots=(LeagueBot("a", "token-a-0001"), LeagueBot("b", "token-b-0001")))
+    try:
+        hand = {"hand_id": "e-t1-h1", "players": ["a", "b"], "game": "FT", "small_bet": 20,
+                "starting": [100, 100], "finishing": [90, 110], "faults": [[0, 0, 0, 0]] * 2,
+                "phh_text": "variant = 'FT'\n", "seed": "5", "finished_at": 0.0}
+        assert store.record(hand) and store.record(hand)
+        assert not store.record({**hand, "hand_id": "e-t1-h2", "game": "XX"})
+        (match,) = store.store.list_matches(store.league_id)
+        assert match.seed == "5" and len(store.store.completed_hands(match.match_id)) == 1
+    finally:
+        store.close()

@@ -104,7 +104,12 @@ def test_invalid_replies_are_rejected_in_stream_and_change_nothing(tmp_path: Pat
                 await bot.close()
             await server.run_until_done()
         (summary,) = server.summaries()
-        assert summary.stats.rejected >= 8  # the engine refusals; the rest never reached it
+        # Issue 7, counts that add up: the 8 engine refusals and the lobby's refusal of a reply
+        # for another seat count in the match; replies to no open decision (the unknown id, the
+        # other bot's, the stale second answer) in the lobby's count per bot.
+        assert summary.stats.rejected == 9
+        assert server.lobby.refused_unknown == {"alice": 2, "bob": 1} or \
+            server.lobby.refused_unknown == {"alice": 1, "bob": 2}
         assert sum(r.net_chips for r in summary.results) == 0
         hands = load_file(str(tmp_path / "logs" / "match.phhs"))
         (replayed,) = list(iter_replays(hands))

@@ -46,8 +46,9 @@ async def _raw_call(address: str, token: str, frames: list[bytes]) -> tuple[grpc
 
 def test_garbage_bytes_end_the_stream_with_invalid_argument(tmp_path: Path) -> None:
     """Before: bytes that are not a BotMessage ended the stream OK with empty details, so the
-    SDK quit as if the match were over."""
-    config = make_config(tmp_path, ["alice", "bob"], hands=1)
+    SDK quit as if the match were over. Garbage also earns the flood backoff."""
+    config = make_config(tmp_path, ["alice", "bob"], hands=1,
+                         limits={"flood_backoff_seconds": 0.5})
     hello = pb.BotMessage(hello=pb.Hello(bot_name="alice", protocol_version=1))
 
     async def scenario() -> None:
@@ -56,6 +57,9 @@ def test_garbage_bytes_end_the_stream_with_invalid_argument(tmp_path: Path) -> N
             code, details = await _raw_call(address, token_for("alice"), [garbage])
             assert code == grpc.StatusCode.INVALID_ARGUMENT
             assert "not a BotMessage" in details
+            code, details = await _raw_call(address, token_for("alice"), [garbage])
+            assert code == grpc.StatusCode.RESOURCE_EXHAUSTED and "come back in" in details
+            await asyncio.sleep(1.1)  # 0.5 s, then 1 s after the second strike
             code, details = await _raw_call(address, token_for("alice"),
                                             [hello.SerializeToString(), garbage])
             assert code == grpc.StatusCode.INVALID_ARGUMENT

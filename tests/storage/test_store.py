@@ -24,6 +24,7 @@ from arena.storage.store import (
     AlreadyExists,
     CorruptStore,
     HandConflict,
+    HandLuckRecord,
     HandRecord,
     InvalidRecord,
     Match,
@@ -442,3 +443,34 @@ def test_a_file_that_is_not_a_results_store_is_refused_untouched(tmp_path: Path,
 def test_a_directory_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match="directory"):
         SqliteStore(tmp_path)
+
+
+def test_luck_is_stored_once_per_hand_and_value_function(store: SqliteStore) -> None:
+    """Luck is computed only for ended matches (seed revealed), kept per value function,
+    recorded idempotently, and joined to the per-bot results."""
+    match = new_match(store)
+    for number in (1, 2):
+        store.record_hand(make_hand(match.match_id, number, ("alice", "bob"), (30, -30)))
+    assert store.hands_without_luck(match.league_id, "pot-equity/400/1000") == []  # still running
+    store.finish_match(match.match_id, "12345")
+    pending = store.hands_without_luck(match.league_id, "pot-equity/400/1000")
+    assert [(p.hand_number, p.seed) for p in pending] == [(1, "12345"), (2, "12345")]
+    record = HandLuckRecord(match.match_id, 1, 0, "pot-equity/400/1000", (12.5, -12.5))
+    assert store.record_luck([record]) == 1
+    assert store.record_luck([record]) == 0  # idempotent
+    assert [p.hand_number for p in store.hands_without_luck(match.league_id, "pot-equity/400/1000")] == [2]
+    assert len(store.hands_without_luck(match.league_id, "other")) == 2
+    rows = list(store.iter_results(match.league_id, value_function="pot-equity/400/1000"))
+    by_hand = {(r.hand_number, r.bot): r for r in rows}
+    assert by_hand[(1, "alice")].luck_chips == 12.5
+    assert by_hand[(1, "alice")].opponents_luck_chips == (-12.5,)
+    assert by_hand[(2, "bob")].luck_chips is None
+    assert all(r.luck_chips is None for r in store.iter_results(match.league_id))
+    for bad in (HandLuckRecord(match.match_id, 2, 0, "v", (float("nan"), 0.0)),
+                HandLuckRecord(match.match_id, 2, 0, "", (1.0, -1.0))):
+        with pytest.raises(InvalidRecord):
+            store.record_luck([bad])
+    with pytest.raises(InvalidRecord, match="3 luck values for 2 seats"):
+        store.record_luck([HandLuckRecord(match.match_id, 2, 0, "v", (1.0, -1.0, 0.0))])
+    with pytest.raises(NotFound):
+        store.record_luck([HandLuckRecord(match.match_id, 9, 0, "v", (1.0, -1.0))])
