@@ -269,7 +269,9 @@ class LeagueSite:
         try:
             league = store.find_league(self.config.name)
             if league is not None:
-                yield from list(store.iter_results(league.league_id))
+                # luck terms as the league stored them (computed when each match ended)
+                yield from list(store.iter_results(league.league_id,
+                                                   value_function=self.config.luck.name))
         finally:
             store.close()
 
