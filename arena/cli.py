@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from arena.engine.errors import ArenaError
+from arena.engine.games import GameCode
 from arena.engine.rules import Rules
 from arena.league.leaderboard import CSV_TABLES
 
@@ -56,13 +57,15 @@ def cmd_bot(args: argparse.Namespace) -> int:
     if not token:
         print("arena bot: error: give --token or set ARENA_TOKEN", file=sys.stderr)
         return 2
-    argv = [args.bot, "--server", args.server, "--token", token,
+    argv = [args.bot, "--server", args.server, f"--token={token}",  # a token may start with "-"
             "--connect-seconds", str(args.connect_seconds)]
     for option, value in (("--name", args.name), ("--tls-ca", args.tls_ca), ("--seed", args.seed),
                           ("--reconnect-seconds", args.reconnect_seconds)):
         if value is not None:
             argv += [option, str(value)]
-    return run_bot(argv + (["--verbose"] if args.verbose else []))
+    flags = [flag for flag, on in (("--verbose", args.verbose),
+                                   ("--seed-each-decision", args.seed_each_decision)) if on]
+    return run_bot(argv + flags)
 
 
 def cmd_practice(args: argparse.Namespace) -> int:
@@ -167,7 +170,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     rules_help = "override a [rules] key (repeatable), e.g. decision_seconds=5"
     sim = command("simulate", "play hands in-process with built-in policies")
-    sim.add_argument("--game", default="horse", choices=("horse", "FT", "FO/8", "FR", "F7S", "F7S/8"),
+    sim.add_argument("--game", default="horse", choices=("horse", *(g.value for g in GameCode)),
                      help="the game, or horse for the rotation")
     sim.add_argument("--players", type=int, default=6, help="seats at the table (2 to 8)")
     sim.add_argument("--hands", type=_count, default=1000, help="hands to play")
@@ -229,6 +232,9 @@ def build_parser() -> argparse.ArgumentParser:
     bot.add_argument("--reconnect-seconds", type=float, default=None,
                      help="after losing the dealer, give up after this long (none: keep trying "
                           "until stopped, e.g. through a league restart)")
+    bot.add_argument("--seed-each-decision", action="store_true",
+                     help="random bot: seed each decision from --seed and its id (answers that do "
+                          "not depend on the order in which its tables ask)")
     bot.add_argument("--verbose", action="store_true", help="log connects and rejections")
     bot.set_defaults(func=cmd_bot)
 

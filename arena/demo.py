@@ -35,8 +35,8 @@ metrics_port = {metrics_port}
 start_timeout_seconds = 30
 
 [rules]
-decision_seconds = 2.0
-time_bank_seconds = 10.0
+decision_seconds = 5.0       # generous: the example bots answer at once; a timeout would change results
+time_bank_seconds = 30.0
 {bots}"""
 
 
@@ -45,7 +45,7 @@ def bot_command(python: str, name: str, kind: str, address: str) -> list[str]:
     the same cards meet the same decisions and every demo prints the same leaderboard."""
     seed = [n for n, _ in BOTS].index(name) + 1
     return [python, "-m", "arena.cli", "bot", kind, "--server", address,
-            "--name", name, "--seed", str(seed)]  # the token comes in ARENA_TOKEN
+            "--name", name, "--seed", str(seed), "--seed-each-decision"]  # the token: ARENA_TOKEN
 
 
 def _free_port() -> int:

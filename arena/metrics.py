@@ -20,13 +20,13 @@ from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, make
 from prometheus_client.metrics_core import GaugeMetricFamily, Metric
 
 from arena.engine.errors import AmountOutOfRange, MalformedInput, NotYourTurn, StaleDecision
-from arena.engine.games import ALL_GAMES, HORSE
+from arena.engine.games import ALL_GAMES, HORSE, VARIANTS
 from arena.match.messages import WrongSeat
 
 if TYPE_CHECKING:
     from wsgiref.types import StartResponse, WSGIApplication
 
-GAME_LABELS: tuple[str, ...] = (*HORSE, ALL_GAMES)
+GAME_LABELS: tuple[str, ...] = (*VARIANTS, ALL_GAMES)
 OTHER_BOT = "other"
 DEFAULT_BOT_LABEL_CAP = 64
 # 1 ms .. 30 s: a local bot answers in milliseconds, the default limit is 2 s plus a 30 s time bank.
@@ -297,8 +297,8 @@ class ArenaMetrics:
         return bot
 
     def hand_played(self, game: str) -> None:
-        if game not in HORSE:
-            raise ValueError(f"unknown game {game!r}; known: {', '.join(HORSE)}")
+        if game not in VARIANTS:
+            raise ValueError(f"unknown game {game!r}; known: {', '.join(VARIANTS)}")
         self.hands.labels(game=game).inc()
 
     def decision(self, think_seconds: float, network_seconds: float, *, bot: str | None = None) -> None:

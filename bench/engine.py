@@ -1,5 +1,7 @@
 """Engine throughput: hands/s per game, 2 and 6 players, random and never-fold policies,
-our engine and PokerKit 0.7.7 side by side in one run, reported as ratios.
+our engine and PokerKit 0.7.7 side by side in one run, reported as ratios. The games are the
+five H.O.R.S.E. games and no-limit hold'em (NT); the random policies of both engines pick a
+kind uniformly, then the minimum or the maximum "raise to" amount uniformly.
 
     python -m bench.engine [--seconds 2.0] [--rounds 3] [--games FT,FO/8,...]
 
@@ -18,7 +20,7 @@ import tracemalloc
 import warnings
 from collections.abc import Callable
 
-from arena.engine.games import HORSE, variant_for
+from arena.engine.games import HORSE, GameCode, variant_for
 from arena.engine.rules import Rules
 from arena.engine.state import HandState
 from arena.match.policies import call_policy, random_policy
@@ -27,7 +29,7 @@ RULES = Rules()
 
 
 def our_hands_per_second(game: str, players: int, policy_name: str, seconds: float) -> float:
-    variant = variant_for(game)
+    variant = variant_for(GameCode(game))
     stacks = [RULES.starting_stack] * players
     rng = random.Random(1)
     policy = call_policy if policy_name == "call" else random_policy(rng)
@@ -56,6 +58,8 @@ def _pokerkit_game(game: str) -> Callable[[], object]:
     mode = pk.Mode.CASH_GAME
     if game == "FT":
         g = pk.FixedLimitTexasHoldem(automations, False, 0, (10, 20), 20, 40, mode=mode)
+    elif game == "NT":
+        g = pk.NoLimitTexasHoldem(automations, False, 0, (10, 20), 20, mode=mode)
     elif game == "FO/8":
         class FO8(pk.FixedLimitPokerMixin, pk.FixedLimitOmahaHoldemHighLowSplitEightOrBetter):
             pass
@@ -94,7 +98,10 @@ def pokerkit_hands_per_second(game: str, players: int, policy_name: str, seconds
                 if pick == "f":
                     state.fold()
                 elif pick == "r":
-                    state.complete_bet_or_raise_to()
+                    low = state.min_completion_betting_or_raising_to_amount
+                    high = state.max_completion_betting_or_raising_to_amount
+                    amounts = (low,) if low == high else (low, high)
+                    state.complete_bet_or_raise_to(amounts[int(rng.random() * len(amounts))])
                 else:
                     state.check_or_call()
             hands += 1
@@ -103,7 +110,7 @@ def pokerkit_hands_per_second(game: str, players: int, policy_name: str, seconds
 
 def hand_memory_bytes(game: str, players: int) -> int:
     """Bytes allocated by one hand in flight (measured mid-hand, after the first street)."""
-    variant = variant_for(game)
+    variant = variant_for(GameCode(game))
     tracemalloc.start()
     before = tracemalloc.get_traced_memory()[0]
     state = HandState(variant, [RULES.starting_stack] * players, rules=RULES, seed=3)
@@ -142,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=2.0, help="time per cell and engine")
     parser.add_argument("--rounds", type=int, default=3,
                         help="alternating rounds per cell; each engine's best round counts")
-    parser.add_argument("--games", default=",".join(HORSE))
+    parser.add_argument("--games", default=",".join((*HORSE, GameCode.NO_LIMIT_HOLDEM)))
     args = parser.parse_args(argv)
     print("| game | players | policy | arena hands/s | PokerKit hands/s | ratio |")
     print("|---|---|---|---|---|---|")

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from arena.engine.actions import ActionKind, LegalActions
 from arena.engine.errors import ArenaError
-from arena.engine.games import GameCode, variant_for
+from arena.engine.games import Betting, GameCode, variant_for
 from arena.engine.rules import Rules
 from arena.engine.state import HandState
 
@@ -62,7 +62,7 @@ def action_bound(state: HandState) -> int:
     n = state.seat_count
     chips = sum(state.starting_stacks)
     raises = min(state.rules.max_raises + 1, chips // state.stakes.small_bet + 1) + n
-    if state.rules.uncapped_heads_up:
+    if state.rules.uncapped_heads_up or state.variant.betting is not Betting.FIXED:
         raises = chips // state.stakes.small_bet + 1 + n
     return len(state.variant.streets) * (raises + 1) * (n + 1)
 

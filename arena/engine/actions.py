@@ -47,13 +47,14 @@ class Action:
         return self.kind.value
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class LegalActions:
     """What the seat to act may do now.
 
     ``raise_min_to``/``raise_max_to`` are the smallest and largest "raise to" totals; in fixed
     limit only these two amounts are legal (they are equal except on a stud fourth street with
-    an open pair, or when a short stack is all in). ``None`` when raising is not allowed.
+    an open pair, or when a short stack is all in). ``None`` when raising is not allowed. With
+    ``raise_is_range`` (no-limit, pot-limit) every whole amount between them is legal too.
     """
 
     seat: int
@@ -65,6 +66,7 @@ class LegalActions:
     raise_min_to: int | None
     raise_max_to: int | None
     raise_is_all_in: bool
+    raise_is_range: bool = False
 
     @property
     def can_raise(self) -> bool:
@@ -84,7 +86,16 @@ class LegalActions:
             out.append(ActionKind.RAISE)
         return tuple(out)
 
+    def is_legal_raise(self, raise_to: int) -> bool:
+        """Whether "raise to ``raise_to``" is legal now."""
+        if self.raise_min_to is None or self.raise_max_to is None:
+            return False
+        if self.raise_is_range:
+            return self.raise_min_to <= raise_to <= self.raise_max_to
+        return raise_to in (self.raise_min_to, self.raise_max_to)
+
     def raise_amounts(self) -> tuple[int, ...]:
+        """The legal "raise to" amounts in fixed limit; the two bounds with ``raise_is_range``."""
         if self.raise_min_to is None or self.raise_max_to is None:
             return ()
         if self.raise_min_to == self.raise_max_to:

@@ -26,6 +26,11 @@ _CARD_BY_NAME: dict[str, Card] = {name: i for i, name in enumerate(_CARD_NAMES)}
 _CARD_BY_NAME.update({name[0].lower() + name[1]: i for i, name in enumerate(_CARD_NAMES)})
 
 
+def is_known(card: Card) -> bool:
+    """Whether ``card`` is a real card; a hand history's unknown cards (``??``) are not."""
+    return card < DECK_SIZE
+
+
 def rank_of(card: Card) -> int:
     """Rank index: 0 for a deuce up to 12 for an ace."""
     return card >> 2

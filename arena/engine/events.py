@@ -7,6 +7,7 @@ from enum import StrEnum
 
 from arena.engine.actions import ActionKind
 from arena.engine.cards import Card
+from arena.engine.games import ForcedBet
 
 
 class PotShare(StrEnum):
@@ -18,7 +19,7 @@ class PotShare(StrEnum):
 @dataclass(frozen=True, slots=True)
 class ForcedBetPosted:
     seat: int
-    kind: str  # "ante", "small blind", "big blind"
+    kind: ForcedBet
     amount_chips: int
     is_all_in: bool
 

@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arena.engine.actions import ActionKind
-from arena.engine.cards import Card, format_cards, parse_cards
+from arena.engine.cards import DECK_SIZE, Card, format_cards, parse_cards
 from arena.engine.errors import ArenaError, MalformedInput
 from arena.engine.events import ActionTaken, BoardDealt, HandMucked, HandShown, HoleCardsDealt
-from arena.engine.games import Variant, variant_for
+from arena.engine.games import Betting, GameCode, Variant, game_with_betting, variant_for
 from arena.engine.rules import Rules, Stakes
 from arena.engine.state import BOARD, HandState
 
@@ -69,17 +69,24 @@ def hand_fields(state: HandState, *, extra: Mapping[str, Any] | None = None,
     n = state.seat_count
     stakes = state.stakes
     variant = state.variant
-    # Antes are ordinary contributions here (a short ante makes a side pot), which PokerKit
-    # calls ante trimming.
-    fields: dict[str, Any] = {"variant": variant.code.value, "ante_trimming_status": True}
+    # Antes are ordinary contributions (a short ante makes a side pot), which PokerKit calls ante
+    # trimming; a big-blind ante is dead money in the main pot (no trimming).
+    fields: dict[str, Any] = {"variant": variant.phh_variant,
+                              "ante_trimming_status": not state.dead_antes}
     if variant.is_stud:
         fields["antes"] = [stakes.ante] * n
         fields["bring_in"] = stakes.bring_in
     else:
-        fields["antes"] = [0] * n
+        # PHH order; heads-up PHH (and PokerKit) reverse the first two blinds and antes.
+        fields["antes"] = list(reversed(state.antes)) if n == 2 else list(state.antes)
         fields["blinds_or_straddles"] = [stakes.small_blind, stakes.big_blind] + [0] * (n - 2)
-    fields["small_bet"] = stakes.small_bet
-    fields["big_bet"] = stakes.big_bet
+    if variant.betting is Betting.FIXED:
+        fields["small_bet"] = stakes.small_bet
+        fields["big_bet"] = stakes.big_bet
+    else:
+        fields["min_bet"] = stakes.big_blind  # RULES.md §3b: the smallest bet is the big blind
+        if variant.phh_code:  # PHH has no code for it (pot-limit hold'em is written as NT)
+            fields[BETTING_FIELD] = variant.betting.value
     fields["starting_stacks"] = list(state.starting_stacks)
     fields["actions"] = phh_actions(state)
     if players is not None:
@@ -154,7 +161,7 @@ class ScriptedCards:
     def __init__(self, hole: dict[int, list[Card]], board: list[Card], *, name: str) -> None:
         self._hole = {seat: list(reversed(cards)) for seat, cards in hole.items()}
         self._board = list(reversed(board))
-        self._remaining = 52
+        self._remaining = DECK_SIZE
         self._burned = 0
         self._name = name
 
@@ -186,7 +193,8 @@ class ScriptedCards:
         return out
 
 
-UNKNOWN_CARD_BASE = 52  # unknown cards ("??") are 52, 56, 60, ...: distinct, with distinct ranks
+BETTING_FIELD = "_betting"  # arena's PHH field for a betting structure PHH has no code for
+UNKNOWN_CARD_BASE = DECK_SIZE  # unknown cards ("??") are 52, 56, 60, ...: distinct, with distinct ranks
 
 
 def _parse_phh_cards(text: str, unknown: list[int]) -> list[Card]:
@@ -219,18 +227,52 @@ def int_list(hand: PhhHand, key: str, length: int) -> list[int]:
     return [int(v) for v in values]
 
 
+def variant_of(hand: PhhHand) -> Variant:
+    """The game of a hand: its PHH ``variant``, and arena's ``_betting`` where PHH has no code."""
+    code = GameCode.parse(_required(hand, "variant", str))
+    if BETTING_FIELD in hand.fields:
+        betting = _required(hand, BETTING_FIELD, str)
+        if betting not in tuple(Betting):
+            raise MalformedInput(f"{hand.name}: {BETTING_FIELD} should be one of "
+                                 f"{', '.join(b.value for b in Betting)}, got {betting!r}")
+        code = game_with_betting(code, Betting(betting))
+    return variant_for(code)
+
+
 def stakes_of(hand: PhhHand, variant: Variant, seat_count: int) -> Stakes:
     antes = int_list(hand, "antes", seat_count) if "antes" in hand.fields else [0] * seat_count
-    if len(set(antes)) > 1:
+    if variant.betting is not Betting.FIXED:
+        blinds = int_list(hand, "blinds_or_straddles", seat_count)
+        min_bet = _required(hand, "min_bet", int)
+        if min_bet != max(blinds):
+            raise MalformedInput(f"{hand.name}: min_bet {min_bet} must equal the big blind "
+                                 f"{max(blinds)} (RULES.md §3b)")
+        return Stakes(small_bet=min_bet, big_bet=2 * min_bet,
+                      small_blind=min((b for b in blinds if b), default=0), big_blind=min_bet,
+                      ante=max(antes), bring_in=0)
+    if variant.is_stud and len(set(antes)) > 1:
         raise MalformedInput(f"{hand.name}: only equal antes are supported, got {antes}")
     small_bet = _required(hand, "small_bet", int)
     big_bet = _required(hand, "big_bet", int)
     if variant.is_stud:
-        return Stakes(small_bet, big_bet, 0, 0, antes[0], _required(hand, "bring_in", int))
+        return Stakes(small_bet=small_bet, big_bet=big_bet, small_blind=0, big_blind=0,
+                      ante=antes[0], bring_in=_required(hand, "bring_in", int))
     blinds = int_list(hand, "blinds_or_straddles", seat_count)
-    if antes[0]:
-        raise MalformedInput(f"{hand.name}: antes are not part of {variant.code}")
-    return Stakes(small_bet, big_bet, min((b for b in blinds if b), default=0), max(blinds), 0, 0)
+    return Stakes(small_bet=small_bet, big_bet=big_bet,
+                  small_blind=min((b for b in blinds if b), default=0), big_blind=max(blinds),
+                  ante=max(antes), bring_in=0)
+
+
+def forced_bets_of(hand: PhhHand, variant: Variant,
+                   seat_count: int) -> tuple[list[int] | None, list[int] | None, bool]:
+    """A blind game's blinds and antes as the hand history lists them, and whether the antes
+    are dead money (``ante_trimming_status = false``: a big-blind ante, RULES.md §3b)."""
+    if variant.is_stud:
+        return None, None, False
+    blinds = int_list(hand, "blinds_or_straddles", seat_count)
+    antes = int_list(hand, "antes", seat_count) if "antes" in hand.fields else None
+    dead = hand.fields.get("ante_trimming_status", False) is False and any(antes or ())
+    return blinds, antes, dead
 
 
 def _seat(token: str, hand: PhhHand, line: int, seat_count: int) -> int:
@@ -247,7 +289,7 @@ def replay(hand: PhhHand, rules: Rules | None = None) -> HandState:
 
     Raises :class:`MalformedInput` or an engine error naming the hand and the action.
     """
-    variant = variant_for(_required(hand, "variant", str))
+    variant = variant_of(hand)
     stacks = _required(hand, "starting_stacks", list)
     seat_count = len(stacks)
     stacks = int_list(hand, "starting_stacks", seat_count)
@@ -276,9 +318,9 @@ def replay(hand: PhhHand, rules: Rules | None = None) -> HandState:
             raise MalformedInput(f"{hand.name}: action {line + 1} {raw!r}: {exc}") from None
     source = ScriptedCards(hole, board, name=hand.name)
     rules = rules or Rules()
-    blinds = None if variant.is_stud else int_list(hand, "blinds_or_straddles", seat_count)
+    blinds, antes, dead_antes = forced_bets_of(hand, variant, seat_count)
     state = HandState(variant, stacks, rules=rules, stakes=stakes, cards=source,
-                      manual_showdown=True, blinds=blinds)
+                      manual_showdown=True, blinds=blinds, antes=antes, dead_antes=dead_antes)
     for line, words in enumerate(parsed):
         raw = " ".join(words)
         if words[0] == "d":

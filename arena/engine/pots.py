@@ -38,6 +38,19 @@ def build_pots(committed: Sequence[int], live: Sequence[bool]) -> list[Pot]:
     return pots
 
 
+def with_dead_chips(pots: list[Pot], dead_chips: int, contenders: Sequence[bool]) -> list[Pot]:
+    """Dead money (a big-blind ante, RULES.md §3b) is a first pot for every contender, merged
+    into the main pot when that has the same players (as PokerKit pots untrimmed antes)."""
+    if not dead_chips:
+        return pots
+    eligible = tuple(i for i, c in enumerate(contenders) if c)
+    if pots and pots[0].eligible == eligible:
+        pots[0] = Pot(pots[0].amount_chips + dead_chips, eligible)
+    else:
+        pots.insert(0, Pot(dead_chips, eligible))
+    return pots
+
+
 def split_evenly(amount: int, winners: Sequence[int]) -> tuple[int, ...]:
     """Equal shares; odd chips one each to the first winners left of the button (RULES.md §4).
 

@@ -10,12 +10,12 @@ from typing import Any
 
 from arena.engine.configfile import Check, read_dataclass, require
 from arena.engine.errors import ConfigError
-from arena.engine.games import HORSE, VARIANTS
+from arena.engine.games import HORSE, VARIANTS, AnteKind, Betting, GameCode, game_with_betting
 
 
 @dataclass(frozen=True, slots=True)
 class Stakes:
-    """Fixed-limit stakes of one hand, in chips."""
+    """The stakes of one hand, in chips (RULES.md §3)."""
 
     small_bet: int = 20
     big_bet: int = 40
@@ -23,18 +23,19 @@ class Stakes:
     big_blind: int = 20
     ante: int = 3
     bring_in: int = 5
+
+
+_CODES: frozenset[str] = frozenset(GameCode)
+STAKES_KEYS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Stakes))
 
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    games: tuple[str, ...] = HORSE
+    """A match's rules; the stakes keys of the `[rules]` table are held in one :class:`Stakes`."""
+
+    games: tuple[GameCode, ...] = HORSE
     hands_per_game: int | None = None  # None: the number of seats when the match starts
-    small_bet: int = 20
-    big_bet: int = 40
-    small_blind: int = 10
-    big_blind: int = 20
-    ante: int = 3
-    bring_in: int = 5
+    stakes: Stakes = Stakes()
     starting_stack: int = 2000
     reset_stacks: bool = True
     max_raises: int = 3
@@ -42,30 +43,35 @@ class Rules:
     stud_open_pair_big_bet: bool = True
     stud_tie_break: str = "suit"
     burn_before_hole_cards: bool = False
+    ante_kind: AnteKind = AnteKind.NONE  # antes in the blind games (RULES.md §3b)
     decision_seconds: float = 2.0
     time_bank_seconds: float = 30.0
     timeout_action: str = "check_fold"
 
-    @property
-    def stakes(self) -> Stakes:
-        return Stakes(self.small_bet, self.big_bet, self.small_blind, self.big_blind, self.ante,
-                      self.bring_in)
+    def __post_init__(self) -> None:
+        # Known codes given as plain strings become GameCode members (unknown ones are left
+        # for validate() to name).
+        codes = tuple(GameCode(g) if g in _CODES else g for g in self.games)
+        object.__setattr__(self, "games", codes)
 
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any], *, where: str = "[rules]") -> Rules:
         """Build from a TOML `[rules]` table; unknown keys, wrong types and values out of
         range are errors naming ``where`` (e.g. ``league.toml [rules]``) and the key."""
         values = dict(values)
-        if isinstance(values.get("games"), str):
-            values["games"] = [values["games"]]
-        rules = read_dataclass(cls, values, where=where, checks=CHECKS)
+        given: dict[str, Any] = {}
+        if "games" in values:
+            given["games"] = _games(values.pop("games"), where)
+        stakes = read_dataclass(Stakes, {k: v for k, v in values.items() if k in STAKES_KEYS},
+                                where=where, checks=CHECKS)
+        rules = read_dataclass(cls, values, where=where, checks=CHECKS,
+                               skip=frozenset(STAKES_KEYS), stakes=stakes, **given)
         rules.validate(where)
         return rules
 
     def with_overrides(self, assignments: Iterable[str]) -> Rules:
         """Apply `KEY=VALUE` strings (values in TOML syntax; bare words are strings)."""
-        values = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
-                  if not f.name.startswith("_")}
+        values = self.to_mapping()
         for assignment in assignments:
             key, sep, raw = assignment.partition("=")
             if not sep:
@@ -79,13 +85,20 @@ class Rules:
         for game in self.games:
             require(game in VARIANTS, where,
                     f"unknown game {game!r} in 'games'; known: {', '.join(VARIANTS)}")
-        require(self.big_bet >= self.small_bet, where,
-                f"'big_bet' ({self.big_bet}) must be at least 'small_bet' ({self.small_bet})")
+        stakes = self.stakes
+        require(stakes.big_bet >= stakes.small_bet, where,
+                f"'big_bet' ({stakes.big_bet}) must be at least 'small_bet' ({stakes.small_bet})")
 
     def to_mapping(self) -> dict[str, Any]:
-        out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
-               if not f.name.startswith("_")}
-        out["games"] = list(self.games)
+        """The flat `[rules]` table: the stakes keys beside the others."""
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            if f.name == "stakes":
+                out.update((key, getattr(self.stakes, key)) for key in STAKES_KEYS)
+            else:
+                out[f.name] = getattr(self, f.name)
+        out["games"] = [str(g) for g in self.games]
+        out["ante_kind"] = str(self.ante_kind)
         if out["hands_per_game"] is None:
             del out["hands_per_game"]
         return out
@@ -109,6 +122,42 @@ CHECKS: dict[str, Check] = {
     "decision_seconds": Check(min=0.001, max=MAX_SECONDS),
     "time_bank_seconds": Check(min=0.0, max=MAX_SECONDS),
 }
+
+_BETTINGS: tuple[str, ...] = tuple(b.value for b in Betting)
+
+
+def _games(value: Any, where: str) -> tuple[GameCode | str, ...]:
+    """The `games` key: one code, or a list of entries (RULES.md §3b); unknown codes are left
+    for :meth:`Rules.validate` to name."""
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list | tuple):
+        raise ConfigError(f"{where}: 'games' must be an array of game codes, got {value!r}")
+    return tuple(_game_entry(entry, where) for entry in value)
+
+
+def _game_entry(entry: Any, where: str) -> GameCode | str:
+    """A `games` entry: a game code, or a table ``{game = CODE, betting = ...}``."""
+    if isinstance(entry, str):
+        return entry
+    if not isinstance(entry, Mapping):
+        raise ConfigError(f"{where}: a 'games' entry must be a game code or a table "
+                          f"{{game, betting}}, got {entry!r}")
+    unknown = set(entry) - {"game", "betting"}
+    if unknown:
+        raise ConfigError(f"{where}: unknown key {sorted(unknown)[0]!r} in 'games' entry "
+                          f"{entry!r}; known: game, betting")
+    game = entry.get("game")
+    if not isinstance(game, str):
+        raise ConfigError(f"{where}: a 'games' entry needs a 'game' code, got {entry!r}")
+    code = GameCode.parse(game)
+    betting = entry.get("betting")
+    if betting is None:
+        return code
+    if betting not in _BETTINGS:
+        raise ConfigError(f"{where}: 'betting' must be one of {', '.join(map(repr, _BETTINGS))}, "
+                          f"got {betting!r}")
+    return game_with_betting(code, Betting(betting))
 
 
 def parse_value(raw: str) -> Any:

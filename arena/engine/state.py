@@ -12,7 +12,7 @@ from typing import Protocol
 
 from arena.engine import evaluate as ev
 from arena.engine.actions import Action, ActionKind, LegalActions
-from arena.engine.cards import Card, Deck, rank_of, suit_of
+from arena.engine.cards import DECK_SIZE, Card, Deck, is_known, rank_of, suit_of
 from arena.engine.errors import (
     AmountOutOfRange,
     HandOver,
@@ -34,8 +34,8 @@ from arena.engine.events import (
     PotShare,
     UncalledBetReturned,
 )
-from arena.engine.games import Showdown, Variant
-from arena.engine.pots import award_pot, build_pots
+from arena.engine.games import AnteKind, Betting, ForcedBet, Showdown, StreetName, Variant
+from arena.engine.pots import award_pot, build_pots, with_dead_chips
 from arena.engine.rules import Rules, Stakes
 
 BOARD = -1  # the "seat" of board cards for card sources
@@ -66,21 +66,6 @@ _DEFAULT_RULES = Rules()
 
 _CACHE_LIMIT = 256  # the caches below hold a few entries per table setup; cleared when full
 
-# Rules.stakes builds a new Stakes on every read; a hand needs it once, so keep one per Rules
-# object (the entry holds the Rules itself, so its id cannot be reused while cached).
-_STAKES_BY_RULES: dict[int, tuple[Rules, Stakes]] = {}
-
-
-def _stakes_of(rules: Rules) -> Stakes:
-    entry = _STAKES_BY_RULES.get(id(rules))
-    if entry is not None and entry[0] is rules:
-        return entry[1]
-    if len(_STAKES_BY_RULES) >= _CACHE_LIMIT:
-        _STAKES_BY_RULES.clear()
-    stakes = rules.stakes
-    _STAKES_BY_RULES[id(rules)] = (rules, stakes)
-    return stakes
-
 
 class _BlindPlan:
     """How a tuple of blinds is posted: (seat, amount, kind) small first, and the big blind seat."""
@@ -92,8 +77,8 @@ class _BlindPlan:
         big = max(blinds)
         # Blinds are posted small first: heads-up the button (seat 1) posts the small blind.
         order = sorted(range(n), key=lambda i: (blinds[i], i))
-        self.posts: tuple[tuple[int, int, str], ...] = tuple(
-            (seat, blinds[seat], "big blind" if blinds[seat] == big else "small blind")
+        self.posts: tuple[tuple[int, int, ForcedBet], ...] = tuple(
+            (seat, blinds[seat], ForcedBet.BIG_BLIND if blinds[seat] == big else ForcedBet.SMALL_BLIND)
             for seat in order if blinds[seat]
         )
         self.big_blind_seat = max(range(n), key=lambda i: (blinds[i], i))
@@ -104,7 +89,8 @@ _BLIND_PLANS: dict[tuple[int, ...], _BlindPlan] = {}
 # LegalActions is an immutable value and the same few values come up decision after decision
 # (the same seat owing the same bet): share one instance per value instead of building one
 # per decision.
-_LegalKey = tuple[int, bool, bool, int | None, bool, int | None, int | None, int | None, bool]
+_LegalKey = tuple[int, bool, bool, int | None, bool, int | None, int | None, int | None, bool,
+                  bool]
 _LEGAL_VALUES: dict[_LegalKey, LegalActions] = {}
 _LEGAL_CACHE_LIMIT = 4096
 
@@ -114,7 +100,12 @@ def _legal_value(*key: *_LegalKey) -> LegalActions:
     if value is None:
         if len(_LEGAL_VALUES) >= _LEGAL_CACHE_LIMIT:
             _LEGAL_VALUES.clear()
-        value = _LEGAL_VALUES[key] = LegalActions(*key)
+        seat, can_fold, can_check, call_to, call_all_in, bring_in_to, raise_min, raise_max, \
+            raise_all_in, raise_is_range = key
+        value = _LEGAL_VALUES[key] = LegalActions(
+            seat=seat, can_fold=can_fold, can_check=can_check, call_to_chips=call_to,
+            call_is_all_in=call_all_in, bring_in_to_chips=bring_in_to, raise_min_to=raise_min,
+            raise_max_to=raise_max, raise_is_all_in=raise_all_in, raise_is_range=raise_is_range)
     return value
 
 
@@ -144,6 +135,8 @@ class HandState:
         cards: CardSource | None = None,
         manual_showdown: bool = False,
         blinds: Sequence[int] | None = None,
+        antes: Sequence[int] | None = None,
+        dead_antes: bool | None = None,
     ) -> None:
         n = len(starting_stacks)
         is_stud = variant.is_stud
@@ -153,7 +146,7 @@ class HandState:
             raise IllegalAction("every seat dealt in needs a positive stack")
         self.variant = variant
         self.rules = rules
-        self.stakes = stakes if stakes is not None else _stakes_of(rules)
+        self.stakes = stakes if stakes is not None else rules.stakes
         self.seat_count = n
         self.starting_stacks: tuple[int, ...] = tuple(starting_stacks)
         self.stacks: list[int] = list(starting_stacks)
@@ -182,6 +175,15 @@ class HandState:
             self.blinds = ((self.stakes.big_blind, self.stakes.small_blind) if n == 2 else
                            (self.stakes.small_blind, self.stakes.big_blind) + (0,) * (n - 2))
         self._blind_plan = None if is_stud else _blind_plan(self.blinds)
+        self.antes: tuple[int, ...] = self._antes_of(antes)
+        # RULES.md §3b: a big-blind ante is the table's ante, dead money in the main pot (not
+        # the big blind's own contribution, which could come back to it as a side pot).
+        self.dead_antes = (rules.ante_kind is AnteKind.BIG_BLIND and not is_stud
+                           if dead_antes is None else dead_antes)
+        self.dead_chips = 0
+        self._fixed = variant.betting is Betting.FIXED
+        self._pot_limit = variant.betting is Betting.POT_LIMIT
+        self._short_all_in_chips = 0  # no-limit/pot-limit: consecutive short all-in raises
         self.street_index = 0
         self.actor: int | None = None
         self.is_over = False
@@ -209,13 +211,17 @@ class HandState:
     # ----------------------------------------------------------------- public queries
 
     @property
-    def street(self) -> str:
+    def street(self) -> StreetName:
         return self.variant.streets[self.street_index].name
 
     @property
     def bet_size_chips(self) -> int:
-        """The size of one bet or raise in the current round (RULES.md §3)."""
-        return self._unit
+        """Fixed limit: the size of one bet or raise in this round (RULES.md §3). No-limit and
+        pot-limit: the smallest raise increment now (the last full raise, at least the big
+        blind; RULES.md §3b)."""
+        if self._fixed:
+            return self._unit
+        return max(self._unit, self.stakes.big_blind)
 
     @property
     def raises_left(self) -> int | None:
@@ -226,7 +232,7 @@ class HandState:
 
     @property
     def pot_chips(self) -> int:
-        return sum(self.committed)
+        return sum(self.committed) + self.dead_chips
 
     def live_seats(self) -> list[int]:
         return [i for i in range(self.seat_count) if not self.folded[i]]
@@ -235,15 +241,71 @@ class HandState:
         return list(self._up[seat])
 
     def legal_actions(self) -> LegalActions:
-        if self._legal is not None:
-            return self._legal
-        self._legal = self._compute_legal_actions()
-        return self._legal
+        """What the seat to act may do now: exactly the actions :meth:`act` accepts."""
+        legal = self._legal
+        if legal is not None:
+            return legal
+        return self._verify(self.actor, None, None)
 
-    def _compute_legal_actions(self) -> LegalActions:
-        seat = self.actor
-        if seat is None:
+    def can(self, kind: ActionKind, raise_to: int | None = None) -> bool:
+        """Whether the seat to act may take this action now (checked by :meth:`_verify`)."""
+        try:
+            self._verify(self.actor, kind, raise_to)
+        except (IllegalAction, MalformedAction):
+            return False
+        return True
+
+    def _verify(self, seat: int | None, kind: ActionKind | None,
+                raise_to: int | None) -> LegalActions:
+        """The one legality check (PokerKit's verify/can/do pattern).
+
+        Raises the typed error when ``seat`` may not take the action now, changing nothing;
+        returns the legal set it checked against. ``kind=None`` checks only whose turn it is.
+        """
+        actor = self.actor
+        if actor is None:
             raise HandOver("no seat is to act: the hand is over" if self.is_over else "no seat is to act")
+        if seat != actor:
+            raise NotYourTurn(f"seat {seat} acted but seat {actor} is to act")
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal_actions(actor)
+        if kind is None:
+            return legal
+        if kind is ActionKind.RAISE:
+            if raise_to is None:
+                raise MalformedAction("a raise needs a 'raise to' amount")
+            if legal.raise_min_to is None:
+                raise IllegalAction(f"seat {seat} may not bet or raise now")
+            if raise_to != legal.raise_min_to and raise_to != legal.raise_max_to:
+                if not legal.raise_is_range:
+                    amounts = " or ".join(str(a) for a in legal.raise_amounts())
+                    raise AmountOutOfRange(f"raise to {raise_to} is not legal; raise to {amounts}")
+                assert legal.raise_max_to is not None
+                if not legal.raise_min_to <= raise_to <= legal.raise_max_to:
+                    raise AmountOutOfRange(
+                        f"raise to {raise_to} is not legal; raise to {legal.raise_min_to} to "
+                        f"{legal.raise_max_to}")
+            return legal
+        if raise_to is not None:
+            raise MalformedAction(f"{kind.value} takes no amount")
+        if kind is ActionKind.CHECK:
+            if not legal.can_check:
+                raise IllegalAction(f"seat {seat} may not check: {self._level - self.bets[seat]} to call")
+        elif kind is ActionKind.CALL:
+            if legal.call_to_chips is None:
+                raise IllegalAction(f"seat {seat} has nothing to call; check instead")
+        elif kind is ActionKind.FOLD:
+            if not legal.can_fold:
+                raise IllegalAction(f"seat {seat} may not fold now (post the bring-in or complete)")
+        elif kind is ActionKind.BRING_IN:
+            if legal.bring_in_to_chips is None:
+                raise IllegalAction(f"seat {seat} has no bring-in to post")
+        else:
+            raise MalformedAction(f"unknown action kind {kind!r}")
+        return legal
+
+    def _compute_legal_actions(self, seat: int) -> LegalActions:
         if seat == self._bring_in_seat:
             bring_in_to = min(self.stakes.bring_in, self.stacks[seat])
             raise_min, raise_max, raise_all_in = self._raise_range(seat)
@@ -251,7 +313,7 @@ class HandState:
                 raise_min = raise_max = None  # too short to complete: the bring-in is all in
                 raise_all_in = False
             return _legal_value(seat, False, False, None, False, bring_in_to, raise_min,
-                                raise_max, raise_all_in)
+                                raise_max, raise_all_in, False)
         bet = self.bets[seat]
         stack = self.stacks[seat]
         owed = self._level - bet
@@ -263,9 +325,11 @@ class HandState:
             call_all_in = owed >= stack
         raise_min, raise_max, raise_all_in = self._raise_range(seat)
         return _legal_value(seat, True, can_check, call_to, call_all_in, None, raise_min,
-                            raise_max, raise_all_in)
+                            raise_max, raise_all_in, raise_min is not None and not self._fixed)
 
     def _raise_range(self, seat: int) -> tuple[int | None, int | None, bool]:
+        if not self._fixed:
+            return self._unfixed_raise_range(seat)
         if self._acted_full[seat]:
             return None, None, False  # RULES.md §3: no re-raise unless someone raised after them
         if self._cap is not None and self._bet_count >= self._cap:
@@ -280,6 +344,36 @@ class HandState:
         full_level = self._full_level
         low_to = full_level + self._unit
         high_to = full_level + self.stakes.big_bet if self._big_allowed else low_to
+        raise_min = low_to if low_to < all_in_to else all_in_to
+        raise_max = high_to if high_to < all_in_to else all_in_to
+        return raise_min, raise_max, raise_max == all_in_to
+
+    def _unfixed_raise_range(self, seat: int) -> tuple[int | None, int | None, bool]:
+        """No-limit and pot-limit "raise to" bounds (RULES.md §3b)."""
+        bets = self.bets
+        bet = bets[seat]
+        all_in_to = bet + self.stacks[seat]
+        level = self._level
+        if all_in_to <= level:
+            return None, None, False
+        increment = self._unit  # the last full raise increment of this round
+        if self._acted_full[seat]:
+            # RULES.md §3b: a seat that acted and faces less than a full raise since (only short
+            # all-ins came after it) may call or fold, not raise.
+            short = self._short_all_in_chips
+            if level - bet < increment or 0 < short < increment:
+                return None, None, False
+        if not self._someone_could_call(seat, level):
+            return None, None, False
+        big_blind = self.stakes.big_blind
+        low_to = level + (increment if increment > big_blind else big_blind)
+        if self._pot_limit:
+            # The pot after the call, every chip in the middle counted, on top of the call.
+            high_to = 2 * level - bet + sum(self.committed) + self.dead_chips
+            if high_to < low_to:
+                high_to = low_to
+        else:
+            high_to = all_in_to
         raise_min = low_to if low_to < all_in_to else all_in_to
         raise_max = high_to if high_to < all_in_to else all_in_to
         return raise_min, raise_max, raise_max == all_in_to
@@ -299,44 +393,26 @@ class HandState:
     def act(self, seat: int, kind: ActionKind, raise_to: int | None = None, *,
             automatic: bool = False) -> ActionTaken:
         """Apply one action of ``seat``; raises (changing nothing) if it is not legal now."""
-        actor = self.actor
-        if self.is_over or actor is None:
-            raise HandOver("the hand is over" if self.is_over else "no seat is to act")
-        if seat != actor:
-            raise NotYourTurn(f"seat {seat} acted but seat {actor} is to act")
-        if kind is ActionKind.RAISE:
-            return self._act_raise(seat, raise_to, automatic)
-        if raise_to is not None:
-            raise MalformedAction(f"{kind.value} takes no amount")
-        # What legal_actions() would offer, read straight from the state (the value object is
-        # built only for callers that ask for it): the bring-in seat may only post or complete;
-        # anyone else may fold, and checks when owing nothing, else calls.
+        self._verify(seat, kind, raise_to)
+        if raise_to is not None:  # a raise: _verify allows an amount only there
+            return self._apply_raise(seat, raise_to, automatic)
         bets = self.bets
-        is_bring_in_seat = seat == self._bring_in_seat
         if kind is ActionKind.CHECK:
-            if is_bring_in_seat or self._level > bets[seat]:
-                raise IllegalAction(f"seat {seat} may not check: {self._level - bets[seat]} to call")
             event = ActionTaken(seat, self.street_index, kind, bets[seat], 0, False, automatic)
         elif kind is ActionKind.CALL:
             owed = self._level - bets[seat]
-            if is_bring_in_seat or owed <= 0:
-                raise IllegalAction(f"seat {seat} has nothing to call; check instead")
             stack = self.stacks[seat]
             added = owed if owed < stack else stack
             self._put(seat, added)
             event = ActionTaken(seat, self.street_index, kind, bets[seat], added, added == stack,
                                 automatic)
         elif kind is ActionKind.FOLD:
-            if is_bring_in_seat:
-                raise IllegalAction(f"seat {seat} may not fold now (post the bring-in or complete)")
             self.folded[seat] = True
             self._live_count -= 1
             if self.stacks[seat]:
                 self._able_count -= 1
             event = ActionTaken(seat, self.street_index, kind, bets[seat], 0, False, automatic)
-        elif kind is ActionKind.BRING_IN:
-            if not is_bring_in_seat:
-                raise IllegalAction(f"seat {seat} has no bring-in to post")
+        else:  # the bring-in
             stack = self.stacks[seat]
             added = min(self.stakes.bring_in, stack)
             self._put(seat, added)
@@ -345,25 +421,12 @@ class HandState:
             event = ActionTaken(seat, self.street_index, kind, bets[seat], added, added == stack,
                                 automatic)
             self._others_to_act(seat)
-        else:
-            raise MalformedAction(f"unknown action kind {kind!r}")
         self._to_act[seat] = False
         if kind is not ActionKind.FOLD:
             self._acted_full[seat] = True
         self.events.append(event)
         self._advance(seat)
         return event
-
-    def _act_raise(self, seat: int, raise_to: int | None, automatic: bool) -> ActionTaken:
-        if raise_to is None:
-            raise MalformedAction("a raise needs a 'raise to' amount")
-        legal = self.legal_actions()
-        if legal.raise_min_to is None:
-            raise IllegalAction(f"seat {seat} may not bet or raise now")
-        if raise_to != legal.raise_min_to and raise_to != legal.raise_max_to:
-            amounts = " or ".join(str(a) for a in legal.raise_amounts())
-            raise AmountOutOfRange(f"raise to {raise_to} is not legal; raise to {amounts}")
-        return self._apply_raise(seat, raise_to, automatic)
 
     def apply(self, action: Action, *, automatic: bool = False) -> ActionTaken:
         if self.actor is None:
@@ -386,6 +449,9 @@ class HandState:
     def _apply_raise(self, seat: int, raise_to: int, automatic: bool) -> ActionTaken:
         added = raise_to - self.bets[seat]
         self._put(seat, added)
+        if not self._fixed:
+            self._apply_unfixed_raise(seat, raise_to)
+            return self._raised(seat, raise_to, added, automatic)
         self._bring_in_seat = None
         increment = raise_to - self._full_level
         unit = self._unit
@@ -399,6 +465,25 @@ class HandState:
             self._full_level = raise_to
             self._bet_count += 1
             self._acted_full = [False] * self.seat_count
+        return self._raised(seat, raise_to, added, automatic)
+
+    def _apply_unfixed_raise(self, seat: int, raise_to: int) -> None:
+        """RULES.md §3b: a raise of at least the last full increment is full and reopens the
+        betting; a short all-in does not, unless consecutive short all-ins add up to one."""
+        increment = raise_to - self._level
+        if increment >= self._unit:
+            self._unit = increment
+            self._acted_full = [False] * self.seat_count
+        if self.stacks[seat]:
+            self._short_all_in_chips = 0
+        else:
+            self._short_all_in_chips += increment
+            if self._short_all_in_chips >= self._unit:
+                self._short_all_in_chips = 0
+        self._level = raise_to
+        self._bet_count += 1
+
+    def _raised(self, seat: int, raise_to: int, added: int, automatic: bool) -> ActionTaken:
         self._others_to_act(seat)
         self._to_act[seat] = False
         self._acted_full[seat] = True
@@ -429,23 +514,53 @@ class HandState:
 
     # ----------------------------------------------------------------- flow
 
+    def _antes_of(self, antes: Sequence[int] | None) -> tuple[int, ...]:
+        """Each seat's ante: every seat in stud; in the blind games by ``ante_kind`` (RULES.md
+        §3b: none, each seat, or the big blind for the whole table) or as a hand history says
+        (in PHH order, reversed heads-up like the blinds)."""
+        n = self.seat_count
+        ante = self.stakes.ante
+        if self._blind_plan is None:
+            return (ante,) * n
+        if antes is not None:
+            if len(antes) != n:
+                raise IllegalAction(f"{len(antes)} antes for {n} seats")
+            return tuple(reversed(antes)) if n == 2 else tuple(antes)
+        kind = self.rules.ante_kind
+        if kind is AnteKind.NONE or not ante:
+            return (0,) * n
+        if kind is AnteKind.EACH:
+            return (ante,) * n
+        out = [0] * n
+        out[self._blind_plan.big_blind_seat] = ante * n
+        return tuple(out)
+
     def _start(self) -> None:
-        stakes = self.stakes
-        if self._blind_plan is None:  # stud
-            if stakes.ante:
-                stacks = self.stacks
-                committed = self.committed
-                events = self.events
-                ante = stakes.ante
-                for seat in range(self.seat_count):
-                    stack = stacks[seat]
-                    amount = ante if ante < stack else stack
-                    stacks[seat] = stack - amount
+        antes = self.antes
+        if any(antes):
+            # Antes first, before the blinds (a short stack antes first, as PokerKit does).
+            stacks = self.stacks
+            committed = self.committed
+            events = self.events
+            dead = self.dead_antes
+            kind = ForcedBet.BIG_BLIND_ANTE if dead else ForcedBet.ANTE
+            for seat in range(self.seat_count):
+                ante = antes[seat]
+                if not ante:
+                    continue
+                stack = stacks[seat]
+                amount = ante if ante < stack else stack
+                stacks[seat] = stack - amount
+                if dead:
+                    self.dead_chips += amount
+                else:
                     committed[seat] += amount
-                    events.append(ForcedBetPosted(seat, "ante", amount, amount == stack))
-        else:
+                events.append(ForcedBetPosted(seat, kind, amount, amount == stack))
+        if self._blind_plan is not None:
             stacks = self.stacks
             for seat, amount, kind in self._blind_plan.posts:
+                if not stacks[seat]:
+                    continue  # all in on the ante
                 posted = min(amount, stacks[seat])
                 self._put(seat, posted)
                 self.events.append(ForcedBetPosted(seat, kind, posted, stacks[seat] == 0))
@@ -463,14 +578,18 @@ class HandState:
         folded = self.folded
         stacks = self.stacks
         bets = self.bets
-        unit = self._unit = stakes.big_bet if street.is_big_bet else stakes.small_bet
+        if self._fixed:
+            unit = self._unit = stakes.big_bet if street.is_big_bet else stakes.small_bet
+        else:
+            unit = self._unit = 0  # no full raise yet this round (the pre-flop blind: below)
+            self._short_all_in_chips = 0
         self._big_allowed = False
         self._last_aggressor = None
         able = [i for i in range(n) if not folded[i] and stacks[i] > 0]
         self._able_count = len(able)
         self._live_count = n - folded.count(True)
         rules = self.rules
-        if rules.uncapped_heads_up and len(able) == 2:
+        if not self._fixed or (rules.uncapped_heads_up and len(able) == 2):
             self._cap = None
         else:
             self._cap = 1 + rules.max_raises
@@ -485,6 +604,8 @@ class HandState:
             # The big blind is the opening bet; a short one counts only if at least half a bet.
             self._full_level = big if big * 2 >= unit else 0
             self._bet_count = 1 if self._full_level else 0
+            if not self._fixed:
+                self._unit = level  # RULES.md §3b: the big blind is the pre-flop opening bet
             first = (bb_seat + 1) % n
         else:
             level = self._level = 0
@@ -662,7 +783,7 @@ class HandState:
 
     def _stud_opener(self) -> int:
         live = [i for i in range(self.seat_count)
-                if not self.folded[i] and max(self._up[i], default=0) < 52]
+                if not self.folded[i] and is_known(max(self._up[i], default=0))]
         variant = self.variant
         if self.street_index == 0:
             # Bring-in: lowest up card (aces high), razz the highest (aces low); ties by suit.
@@ -705,8 +826,9 @@ class HandState:
                 self.committed[seat] = cap
                 self.stacks[seat] += excess
                 self.events.append(UncalledBetReturned(seat, excess))
-        pots = build_pots(self.committed, [not f for f in self.folded])
-        total = sum(self.committed)
+        live = [not f for f in self.folded]
+        pots = with_dead_chips(build_pots(self.committed, live), self.dead_chips, live)
+        total = sum(self.committed) + self.dead_chips
         award = PotAwarded(0, PotShare.WHOLE, total, (winner,), (total,))
         self.stacks[winner] += total
         self.events.append(award)
@@ -733,14 +855,14 @@ class HandState:
 
         Before the showdown (all-in hands are often tabled early) the cards are checked and
         remembered; at a pending showdown every live seat must show or muck once. Cards a
-        history left unknown (>= 52) are filled in from what is shown.
+        history left unknown (see :func:`is_known`) are filled in from what is shown.
         """
         if self.folded[seat]:
             raise IllegalAction(f"seat {seat} folded and has no hand to show")
         if cards is not None:
             own = self.cards[seat]
             if len(cards) > len(own) or any(
-                c != o and o < 52 for c, o in zip(cards, own, strict=False)
+                c != o and is_known(o) for c, o in zip(cards, own, strict=False)
             ):
                 raise IllegalAction(f"seat {seat} shows cards it was not dealt")
             own[: len(cards)] = cards
@@ -772,12 +894,12 @@ class HandState:
         low: list[int | None] = [None] * n
         variant = self.variant
         board = self.board
-        unknown_board = bool(board) and max(board) >= 52
+        unknown_board = bool(board) and not is_known(max(board))
         for seat in range(n):
             if not contenders[seat]:
                 continue
             cards = self.cards[seat]
-            if max(cards) >= 52 or unknown_board:
+            if not is_known(max(cards)) or unknown_board:
                 raise IllegalAction(f"seat {seat} reaches the showdown with unknown cards")
             if variant.is_omaha:
                 high[seat] = ev.omaha_high_value(cards, board)
@@ -790,7 +912,8 @@ class HandState:
                     high[seat] = ev.high_value(hand)
                     if variant.showdown is Showdown.HIGH_LOW_8:
                         low[seat] = ev.low8_value(hand)
-        pots = build_pots(self.committed, contenders)
+        pots = with_dead_chips(build_pots(self.committed, contenders), self.dead_chips,
+                               contenders)
         awards: list[PotAwarded] = []
         split = variant.showdown is Showdown.HIGH_LOW_8
         for index, pot in enumerate(pots):
@@ -813,4 +936,4 @@ class HandState:
 
 def _low_order(card: Card) -> int:
     """Sort key ranking aces below deuces, then by suit: ``(low rank, suit)`` as one int."""
-    return card - 52 if 48 <= card < 52 else card  # an ace's rank index 12 becomes -1
+    return card - DECK_SIZE if 48 <= card < DECK_SIZE else card  # an ace's rank 12 becomes -1

@@ -11,9 +11,8 @@ import asyncio
 import contextlib
 import os
 import sys
-import time
 from collections.abc import Callable, Coroutine
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -31,6 +30,7 @@ from arena.league.leaderboard import (
     to_json,
 )
 from arena.league.luck import update_luck
+from arena.league.progress import Progress, ProgressDisplay
 from arena.league.schedule import ScheduledMatch, build_schedule
 from arena.league.secret import (
     describe_secret,
@@ -66,32 +66,6 @@ from arena.storage.matchlog import (
 )
 from arena.storage.records import FaultCounts, HandRecord, League, MatchStatus, SeatResult, VoidHand
 from arena.storage.sqlite import SqliteStore
-
-
-@dataclass
-class Progress:
-    """What the live display shows; updated by the sinks, read by the display loop."""
-
-    total_hands: int
-    done_hands: int = 0
-    played_this_run: int = 0
-    started: float = field(default_factory=time.perf_counter)
-    net_by_bot: dict[str, int] = field(default_factory=dict)
-    waiting_for: tuple[str, ...] = ()  # bots that matches are waiting for now
-    forfeited: list[str] = field(default_factory=list)  # matches not played (absent = "forfeit")
-
-    def line(self) -> str:
-        elapsed = max(time.perf_counter() - self.started, 1e-9)
-        rate = self.played_this_run / elapsed
-        left = self.total_hands - self.done_hands
-        eta = f"{left / rate:,.0f} s" if rate > 0 else "?"
-        standings = ", ".join(f"{name} {net:+d}" for name, net in
-                              sorted(self.net_by_bot.items(), key=lambda kv: -kv[1]))
-        text = (f"hands {self.done_hands}/{self.total_hands}, {rate:,.1f} hands/s, ETA {eta}"
-                f" | chips won: {standings or 'none yet'}")
-        if self.waiting_for:
-            text += f" | waiting for: {', '.join(self.waiting_for)}"
-        return text
 
 
 def _now() -> datetime:
@@ -156,8 +130,7 @@ class LeagueSink:
         # Right after the commit; a kill in between is repaired on resume (matchlog.catch_up).
         self.log.write_hand(hand, text)
         for seat in seats:
-            self.progress.net_by_bot[seat.bot] = self.progress.net_by_bot.get(seat.bot, 0) \
-                + seat.net_chips
+            self.progress.add(seat.bot, seat.net_chips)
         self.progress.done_hands += 1
         self.progress.played_this_run += 1
         if self.metrics is not None:
@@ -280,7 +253,8 @@ class LeagueRun:
             store_ids[deal_set] = match.match_id
             if match.status is not MatchStatus.RUNNING:
                 finished.add(deal_set)
-        progress = Progress(total_hands=len(self.schedule) * config.hands_per_match)
+        progress = Progress(total_hands=len(self.schedule) * config.hands_per_match,
+                            small_bet_chips=config.rules.stakes.small_bet)
         specs: list[MatchSpec] = []
         sinks: dict[str, LeagueSink] = {}
         for scheduled in self.schedule:
@@ -290,8 +264,7 @@ class LeagueRun:
             for hand in self.store.completed_hands(store_id):
                 if hand.copy_index == scheduled.copy_index:
                     for seat in hand.seats:
-                        progress.net_by_bot[seat.bot] = progress.net_by_bot.get(seat.bot, 0) \
-                            + seat.net_chips
+                        progress.add(seat.bot, seat.net_chips)
             progress.done_hands += done
             if scheduled.deal_set in finished:
                 continue
@@ -354,7 +327,7 @@ class LeagueRun:
             self.store.void_hand(VoidHand(
                 match_id=store_id, hand_number=number, copy_index=scheduled.copy_index,
                 deal_id=f"{scheduled.deal_set}/deal-{number}", game_code=game,
-                small_bet_chips=self.config.rules.small_bet, button_seat=0,
+                small_bet_chips=self.config.rules.stakes.small_bet, button_seat=0,
                 reason="misdeal: the dealer stopped during this hand; every chip went back",
                 phh_text="", started_at=_now(), voided_at=_now()))
             next_number = number + 1
@@ -426,17 +399,16 @@ class LeagueRun:
         display: list[asyncio.Task[None]] = []
         holder: list[DealerServer] = []
 
+        view = ProgressDisplay(prepared.progress, self.out)
+
         async def show_progress() -> None:
-            interactive = self.out.isatty()
             while True:
-                await asyncio.sleep(0.5 if interactive else 5.0)
+                await asyncio.sleep(view.interval_seconds)
                 if holder:
                     prepared.progress.waiting_for = tuple(sorted(
                         {name for table in holder[0].tables if table.waiting
                          for name in table.missing_bots()}))
-                line = prepared.progress.line()
-                self.out.write(("\r" + line + "\x1b[K") if interactive else line + "\n")
-                self.out.flush()
+                view.update()
                 if self.metrics is not None and holder:
                     connected = sum(1 for b in config.bots
                                     if holder[0].lobby.presence(b.name).is_connected)
@@ -475,9 +447,9 @@ class LeagueRun:
         try:
             complete = asyncio.run(main())
         finally:
+            view.close()
             if metrics_server is not None:
                 metrics_server.stop()
-        self.out.write("\n" + prepared.progress.line() + "\n")
         self.forfeited = prepared.progress.forfeited
         if complete:
             reveal_league_secret(config, self.secret)

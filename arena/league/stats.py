@@ -18,11 +18,11 @@ from typing import Protocol
 
 from arena.engine.errors import MalformedInput
 from arena.engine.games import ALL_GAMES as ALL_GAMES
-from arena.engine.games import HORSE, VARIANTS
+from arena.engine.games import VARIANTS
 from arena.engine.units import Z_95 as Z_95
 from arena.engine.units import mbb
 
-GAME_KEYS: tuple[str, ...] = (*HORSE, ALL_GAMES)  # per-game keys: the PHH codes, then "all"
+GAME_KEYS: tuple[str, ...] = (*VARIANTS, ALL_GAMES)  # per-game keys: the PHH codes, then "all"
 
 
 class PerHandResult(Protocol):

@@ -22,7 +22,8 @@ from arena.engine.events import (
     PotAwarded,
     UncalledBetReturned,
 )
-from arena.engine.pots import build_pots
+from arena.engine.games import ForcedBet
+from arena.engine.pots import build_pots, with_dead_chips
 from arena.engine.shown import shown_value
 from arena.engine.state import HandState
 from arena.match import messages as m
@@ -30,9 +31,10 @@ from arena.match.clock import DecisionClock
 from arena.match.records import HandContext
 
 _POST_KINDS = {
-    "ante": m.RecordKind.POST_ANTE,
-    "small blind": m.RecordKind.POST_SMALL_BLIND,
-    "big blind": m.RecordKind.POST_BIG_BLIND,
+    ForcedBet.ANTE: m.RecordKind.POST_ANTE,
+    ForcedBet.BIG_BLIND_ANTE: m.RecordKind.POST_ANTE,
+    ForcedBet.SMALL_BLIND: m.RecordKind.POST_SMALL_BLIND,
+    ForcedBet.BIG_BLIND: m.RecordKind.POST_BIG_BLIND,
 }
 
 
@@ -61,6 +63,7 @@ class HandFeed:
         self._seen = 0
         self._stack = list(state.starting_stacks)
         self._committed = [0] * n
+        self._dead_chips = 0
         self._bet = [0] * n
         self._folded = [False] * n
         self._street = 0
@@ -80,18 +83,24 @@ class HandFeed:
         for p in range(len(ctx.names)):
             e = self._engine_of.get(p)
             if e is None:
-                out.append(m.SeatInfo(p, ctx.names[p], ctx.bot_ids[p], ctx.table_stacks[p], 0, 0,
-                                      (), 0, m.SeatStatus.OUT))
+                out.append(m.SeatInfo(seat=p, name=ctx.names[p], bot_id=ctx.bot_ids[p],
+                                      stack_chips=ctx.table_stacks[p], bet_chips=0,
+                                      committed_chips=0, up_cards=(), hole_card_count=0,
+                                      status=m.SeatStatus.OUT))
                 continue
             if before_hand:
-                out.append(m.SeatInfo(p, ctx.names[p], ctx.bot_ids[p], state.starting_stacks[e], 0,
-                                      0, (), 0, self._status(p, folded=False, stack=1)))
+                out.append(m.SeatInfo(seat=p, name=ctx.names[p], bot_id=ctx.bot_ids[p],
+                                      stack_chips=state.starting_stacks[e], bet_chips=0,
+                                      committed_chips=0, up_cards=(), hole_card_count=0,
+                                      status=self._status(p, folded=False, stack=1)))
                 continue
             up = tuple(state.up_cards(e))
             down = len(state.cards[e]) - len(up)
-            out.append(m.SeatInfo(p, ctx.names[p], ctx.bot_ids[p], state.stacks[e], state.bets[e],
-                                  state.committed[e], up, down,
-                                  self._status(p, folded=state.folded[e], stack=state.stacks[e])))
+            out.append(m.SeatInfo(
+                seat=p, name=ctx.names[p], bot_id=ctx.bot_ids[p], stack_chips=state.stacks[e],
+                bet_chips=state.bets[e], committed_chips=state.committed[e], up_cards=up,
+                hole_card_count=down,
+                status=self._status(p, folded=state.folded[e], stack=state.stacks[e])))
         return tuple(out)
 
     def _status(self, seat: int, *, folded: bool, stack: int) -> m.SeatStatus:
@@ -121,7 +130,8 @@ class HandFeed:
         order = ctx.order
         down = own_down_cards(state, e)
         collected = [c - b for c, b in zip(state.committed, state.bets, strict=True)]
-        pots = build_pots(collected, [not f for f in state.folded])
+        live = [not f for f in state.folded]
+        pots = with_dead_chips(build_pots(collected, live), state.dead_chips, live)
         bet_size, raises_left = round_info(state)
         call_to = legal.call_to_chips
         wall = time.time()
@@ -161,15 +171,18 @@ class HandFeed:
             if isinstance(event, ForcedBetPosted):
                 e = event.seat
                 self._stack[e] -= event.amount_chips
-                self._committed[e] += event.amount_chips
-                is_ante = event.kind == "ante"
+                if event.kind is ForcedBet.BIG_BLIND_ANTE:
+                    self._dead_chips += event.amount_chips  # the table's, dead in the main pot
+                else:
+                    self._committed[e] += event.amount_chips
+                is_ante = event.kind is ForcedBet.ANTE or event.kind is ForcedBet.BIG_BLIND_ANTE
                 if not is_ante:
                     self._bet[e] += event.amount_chips
                 record = m.ActionRecord(order[e], streets[self._street].name, _POST_KINDS[event.kind],
                                         event.amount_chips, event.amount_chips,
                                         0 if is_ante else self._bet[e], event.is_all_in)
                 self.records.append(record)
-                out.append(m.ActionAnnounced(record, self._stack[e], sum(self._committed), ""))
+                out.append(m.ActionAnnounced(record, self._stack[e], self._pot_chips(), ""))
             elif isinstance(event, HoleCardsDealt):
                 self._to_street(event.street, out)
                 up = tuple(c for c, u in zip(event.cards, event.is_up, strict=True) if u)
@@ -233,16 +246,20 @@ class HandFeed:
                                 m.RecordKind(event.kind.value), raise_to, event.added_chips,
                                 event.to_chips, event.is_all_in, reason)
         self.records.append(record)
-        return m.ActionAnnounced(record, self._stack[e], sum(self._committed), decision_id)
+        return m.ActionAnnounced(record, self._stack[e], self._pot_chips(), decision_id)
 
     def _to_street(self, street: int, out: list[FeedItem]) -> None:
         while self._street < street:
             out.append(self._street_ended())
             self._street += 1
 
+    def _pot_chips(self) -> int:
+        return sum(self._committed) + self._dead_chips
+
     def _street_ended(self) -> m.StreetEnded:
         order = self.ctx.order
-        pots = build_pots(self._committed, [not f for f in self._folded])
+        live = [not f for f in self._folded]
+        pots = with_dead_chips(build_pots(self._committed, live), self._dead_chips, live)
         returned = tuple(self._returned)
         self._returned = []
         self._bet = [0] * len(self._bet)
@@ -250,7 +267,7 @@ class HandFeed:
             self.state.variant.streets[self._street].name,
             tuple(m.PotInfo(p.amount_chips, tuple(sorted(order[i] for i in p.eligible)))
                   for p in pots),
-            sum(self._committed), returned)
+            self._pot_chips(), returned)
 
     def _award(self, event: PotAwarded) -> None:
         order = self.ctx.order
@@ -304,7 +321,7 @@ def legal_choices(legal: LegalActions, all_in_to: int) -> tuple[m.LegalChoice, .
                                  legal.bring_in_to_chips, legal.bring_in_to_chips >= all_in_to))
     if legal.raise_min_to is not None and legal.raise_max_to is not None:
         out.append(m.LegalChoice(ActionKind.RAISE, legal.raise_min_to, legal.raise_max_to,
-                                 legal.raise_is_all_in))
+                                 legal.raise_is_all_in, legal.raise_is_range))
     return tuple(out)
 
 

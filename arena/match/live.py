@@ -21,7 +21,7 @@ import trio
 from arena.engine.actions import ActionKind
 from arena.engine.cards import Card, Deck, derive_seed
 from arena.engine.errors import ArenaError, MalformedAction
-from arena.engine.games import variant_for
+from arena.engine.games import GameCode, variant_for
 from arena.engine.rules import Rules
 from arena.engine.state import HandState
 from arena.engine.units import mbb_per_hand
@@ -102,6 +102,7 @@ class LiveTable:
         self._button_draw: tuple[tuple[int, Card], ...] = ()
         self.summary: MatchSummary | None = None
         self.waiting = False  # True while it waits for its bots before the first hand
+        self.postponements = 0  # times this match was put back because bots were missing
 
     @property
     def seat_count(self) -> int:
@@ -186,7 +187,7 @@ class LiveTable:
     async def _wait_for_seats(self) -> list[str]:
         """Wait up to the start timeout for every bot; the names still missing then."""
         missing = self.missing_bots()
-        if missing:
+        if missing and not self._quiet_wait():
             log.info("match %s: waiting up to %g s for %s", self.spec.match_id,
                      self.spec.start_timeout_seconds, ", ".join(missing))
         self.waiting = True
@@ -208,7 +209,7 @@ class LiveTable:
 
     # ------------------------------------------------------------------ one hand
 
-    async def _play_hand(self, index: int, game: str, button: int, in_play: list[int]) -> None:
+    async def _play_hand(self, index: int, game: GameCode, button: int, in_play: list[int]) -> None:
         spec = self.spec
         rules = self.rules
         order = tuple(engine_order(button, in_play))
@@ -355,7 +356,9 @@ class LiveTable:
         reason = (f"postponed: {names} not connected after {spec.start_timeout_seconds:g} s"
                   if why.kind == "postponed" else f"forfeited: {names} not connected after "
                                                   f"{spec.start_timeout_seconds:g} s")
-        log.info("match %s %s", spec.match_id, reason)
+        if not self._quiet_wait():
+            log.info("match %s %s%s", spec.match_id, reason,
+                     f" ({self.postponements + 1} times)" if self.postponements else "")
         results = tuple(self._seat_result(p) for p in range(self.seat_count))
         summary = MatchSummary(spec.match_id, spec.seed, 0, results, True, reason, (), self.stats,
                                not_started=why.kind, absent_bots=why.absent)
@@ -375,11 +378,17 @@ class LiveTable:
 
     def again(self) -> LiveTable:
         """A fresh table for the same match and sink (after a postponement)."""
-        return LiveTable(self.spec, self._lobby, sink=self.sink)
+        table = LiveTable(self.spec, self._lobby, sink=self.sink)
+        table.postponements = self.postponements + 1
+        return table
+
+    def _quiet_wait(self) -> bool:
+        """Repeated waits are logged the first time and then every tenth time only."""
+        return self.postponements % 10 != 0
 
     def _seat_result(self, seat: int) -> m.MatchSeatResult:
         nets = self._hand_nets[seat]
-        mean, ci = mbb_per_hand(nets, self.rules.small_bet)
+        mean, ci = mbb_per_hand(nets, self.rules.stakes.small_bet)
         spec = self.spec.seats[seat]
         return m.MatchSeatResult(seat, spec.name, spec.bot_id, self._net[seat], len(nets), mean,
                                  ci, self._stacks[seat])
@@ -397,8 +406,10 @@ class LiveTable:
 
     def _seat_infos(self) -> tuple[m.SeatInfo, ...]:
         """Every seat with its name, bot and starting stack, before the first hand."""
-        return tuple(m.SeatInfo(p, s.name, s.bot_id, self.rules.starting_stack, 0, 0, (), 0,
-                                m.SeatStatus.ACTIVE if self._presences[p].is_connected
+        return tuple(m.SeatInfo(seat=p, name=s.name, bot_id=s.bot_id,
+                                stack_chips=self.rules.starting_stack, bet_chips=0,
+                                committed_chips=0, up_cards=(), hole_card_count=0,
+                                status=m.SeatStatus.ACTIVE if self._presences[p].is_connected
                                 else m.SeatStatus.ABSENT)
                      for p, s in enumerate(self.spec.seats))
 

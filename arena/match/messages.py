@@ -51,7 +51,7 @@ class WrongSeat(ArenaError):
     """A reply for a seat other than the one the decision was made for."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class SeatInfo:
     seat: int
     name: str
@@ -88,6 +88,7 @@ class LegalChoice:
     min_to_chips: int
     max_to_chips: int
     is_all_in: bool
+    is_range: bool = False  # a raise to any whole amount from min to max (no-limit, pot-limit)
 
 
 @dataclass(frozen=True, slots=True, eq=False)

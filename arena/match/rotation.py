@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from arena.engine.games import GameCode
 from arena.engine.rules import Rules
 
 
-def game_for_hand(rules: Rules, hand_index: int, starting_seat_count: int) -> str:
+def game_for_hand(rules: Rules, hand_index: int, starting_seat_count: int) -> GameCode:
     """The game of the ``hand_index``-th hand (from 0): each game for ``hands_per_game`` hands."""
     per_game = rules.hands_per_game or starting_seat_count
     return rules.games[(hand_index // per_game) % len(rules.games)]

@@ -13,7 +13,7 @@ from google.protobuf.timestamp_pb2 import Timestamp
 from arena.engine.actions import ActionKind
 from arena.engine.cards import Card, format_card
 from arena.engine.events import PotShare
-from arena.engine.games import GameCode
+from arena.engine.games import VARIANTS, Betting, GameCode
 from arena.engine.rules import Stakes
 from arena.match import messages as m
 from arena.server.errors import reject_code
@@ -25,6 +25,14 @@ GAMES: Mapping[str, pb.Game.ValueType] = {
     GameCode.RAZZ.value: pb.GAME_RAZZ,
     GameCode.STUD.value: pb.GAME_STUD,
     GameCode.STUD_HI_LO.value: pb.GAME_STUD_HI_LO,
+    GameCode.NO_LIMIT_HOLDEM.value: pb.GAME_NO_LIMIT_HOLDEM,
+    GameCode.POT_LIMIT_OMAHA.value: pb.GAME_POT_LIMIT_OMAHA,
+    GameCode.POT_LIMIT_HOLDEM.value: pb.GAME_POT_LIMIT_HOLDEM,
+}
+BETTING: Mapping[Betting, pb.BettingStructure.ValueType] = {
+    Betting.FIXED: pb.BETTING_STRUCTURE_FIXED_LIMIT,
+    Betting.NO_LIMIT: pb.BETTING_STRUCTURE_NO_LIMIT,
+    Betting.POT_LIMIT: pb.BETTING_STRUCTURE_POT_LIMIT,
 }
 STREETS: Mapping[str, pb.Street.ValueType] = {
     "preflop": pb.STREET_PREFLOP, "flop": pb.STREET_FLOP, "turn": pb.STREET_TURN,
@@ -68,13 +76,16 @@ def timestamp(unix_seconds: float) -> Timestamp:
 
 def stakes(value: Stakes, *, game: str | None = None) -> pb.Stakes:
     """The stakes; for one hand (``game`` given) the forced bets of the other family are 0."""
-    stud = game is not None and game not in (GameCode.HOLDEM.value, GameCode.OMAHA_HI_LO.value)
-    flop = game is not None and not stud
+    variant = VARIANTS[GameCode(game)] if game is not None and game in GAMES else None
+    stud = variant is not None and variant.is_stud
+    flop = variant is not None and not stud
+    fixed = variant is None or variant.betting is Betting.FIXED
     return pb.Stakes(small_bet_chips=value.small_bet, big_bet_chips=value.big_bet,
                      small_blind_chips=0 if stud else value.small_blind,
                      big_blind_chips=0 if stud else value.big_blind,
                      ante_chips=0 if flop else value.ante,
-                     bring_in_chips=0 if flop else value.bring_in)
+                     bring_in_chips=0 if flop else value.bring_in,
+                     min_bet_chips=0 if fixed else value.big_blind)
 
 
 def seat_state(seat: m.SeatInfo) -> pb.SeatState:
@@ -99,7 +110,8 @@ def action_record(record: m.ActionRecord) -> pb.ActionRecord:
 
 def legal_action(choice: m.LegalChoice) -> pb.LegalAction:
     return pb.LegalAction(kind=KINDS_OUT[choice.kind], min_raise_to_chips=choice.min_to_chips,
-                          max_raise_to_chips=choice.max_to_chips, is_all_in=choice.is_all_in)
+                          max_raise_to_chips=choice.max_to_chips, is_all_in=choice.is_all_in,
+                          any_amount=choice.is_range)
 
 
 def decision_request(p: m.Prompt, *, with_actions: bool = True,
@@ -122,7 +134,7 @@ def decision_request(p: m.Prompt, *, with_actions: bool = True,
         decision_time_left_seconds=p.decision_time_left_seconds,
         time_bank_left_seconds=p.time_bank_left_seconds,
         server_time=timestamp(p.sent_unix_seconds), game_hand_number=p.game_hand_number,
-        hands_per_game=p.hands_per_game)
+        hands_per_game=p.hands_per_game, betting=BETTING[VARIANTS[GameCode(p.game)].betting])
 
 
 def rejection(r: m.Rejection) -> pb.ActionRejected:

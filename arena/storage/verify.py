@@ -11,8 +11,15 @@ from typing import Any
 from arena.engine.actions import ActionKind
 from arena.engine.cards import derive_seed
 from arena.engine.errors import ArenaError, MalformedInput
-from arena.engine.games import variant_for
-from arena.engine.phh import PhhHand, int_list, load_file, phh_actions, stakes_of
+from arena.engine.phh import (
+    PhhHand,
+    forced_bets_of,
+    int_list,
+    load_file,
+    phh_actions,
+    stakes_of,
+    variant_of,
+)
 from arena.engine.rules import Rules
 from arena.engine.state import HandState
 
@@ -41,15 +48,15 @@ def verify_hand(hand: PhhHand, match_seed: int,
                 rules: Rules) -> tuple[HandState | None, Mismatch | None]:
     fields: Mapping[str, Any] = hand.fields
     try:
-        variant = variant_for(str(fields.get("variant")))
+        variant = variant_of(hand)
         number = fields.get("_hand")
         if not isinstance(number, int) or number < 1:
             raise MalformedInput(f"{hand.name}: missing arena field '_hand'")
         stacks = int_list(hand, "starting_stacks", len(fields.get("starting_stacks", [])))
         stakes = stakes_of(hand, variant, len(stacks))
-        blinds = None if variant.is_stud else int_list(hand, "blinds_or_straddles", len(stacks))
+        blinds, antes, dead_antes = forced_bets_of(hand, variant, len(stacks))
         state = HandState(variant, stacks, rules=rules, stakes=stakes, blinds=blinds,
-                          seed=deal_seed(match_seed, number))
+                          antes=antes, dead_antes=dead_antes, seed=deal_seed(match_seed, number))
     except ArenaError as exc:
         return None, Mismatch(hand.name, "header", str(exc), None)
     logged = [str(a) for a in fields.get("actions", [])]

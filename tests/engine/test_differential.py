@@ -376,11 +376,11 @@ def random_stacks(rng: random.Random, n: int, rules: Rules) -> list[int]:
     for _ in range(n):
         r = rng.random()
         if r < 0.12:
-            out.append(rng.randint(1, rules.big_bet))
+            out.append(rng.randint(1, rules.stakes.big_bet))
         elif r < 0.45:
-            out.append(rng.randint(rules.big_bet, 6 * rules.big_bet))
+            out.append(rng.randint(rules.stakes.big_bet, 6 * rules.stakes.big_bet))
         else:
-            out.append(rng.randint(6 * rules.big_bet, 60 * rules.big_bet))
+            out.append(rng.randint(6 * rules.stakes.big_bet, 60 * rules.stakes.big_bet))
     return out
 
 
@@ -399,14 +399,15 @@ def short_all_in_streets(state: HandState, variant: Variant, rules: Rules) -> se
     street = -1
     for event in state.events:
         if isinstance(event, ForcedBetPosted) and event.kind == "big blind":
-            if event.amount_chips < rules.big_blind:
+            if event.amount_chips < rules.stakes.big_blind:
                 out.add(0)
             level = max(level, event.amount_chips)
             street = 0
         elif isinstance(event, ActionTaken):
             if event.street != street:
                 street, level = event.street, 0
-            unit = rules.big_bet if variant.streets[event.street].is_big_bet else rules.small_bet
+            stakes = rules.stakes
+            unit = stakes.big_bet if variant.streets[event.street].is_big_bet else stakes.small_bet
             if event.kind is ActionKind.RAISE and event.is_all_in and event.to_chips - level < unit:
                 out.add(event.street)
             level = max(level, event.to_chips)
@@ -425,7 +426,7 @@ def rules_raise_range(state: HandState, variant: Variant,
     seat = state.actor
     assert seat is not None
     street = state.street_index
-    unit = rules.big_bet if variant.streets[street].is_big_bet else rules.small_bet
+    unit = rules.stakes.big_bet if variant.streets[street].is_big_bet else rules.stakes.small_bet
     level = full_level = count = 0
     acted: set[int] = set()
     for event in state.events:

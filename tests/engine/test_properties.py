@@ -79,7 +79,7 @@ def illegal_actions(state: HandState,
         yield seat, ActionKind.RAISE, legal.raise_max_to + 1
         yield seat, ActionKind.RAISE, 0
         yield seat, ActionKind.RAISE, -legal.raise_min_to
-        if legal.raise_max_to - legal.raise_min_to > 1:
+        if legal.raise_max_to - legal.raise_min_to > 1 and not legal.raise_is_range:
             yield seat, ActionKind.RAISE, legal.raise_min_to + 1  # fixed limit: two amounts only
     yield state.seat_count, ActionKind.CHECK, None  # no such seat
     yield -1, ActionKind.FOLD, None

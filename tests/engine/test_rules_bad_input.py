@@ -217,7 +217,7 @@ def test_good_phh_replays() -> None:
     ('"p3 cc", "p1 cc"', '"p1 cc", "p3 cc"', NotYourTurn, r"action 4 'p1 cc'"),
     ('"p3 cc", "p1 cc"', '"p3 cbr", "p1 cc"', MalformedInput, r"action 4 'p3 cbr'"),
     ('"p3 cc", "p1 cc"', '17, "p1 cc"', MalformedInput, r"action 4 is not a string"),
-    ('variant = "FT"', 'variant = "NT"', ConfigError, r"unknown game 'NT'"),
+    ('variant = "FT"', 'variant = "NS"', ConfigError, r"unknown game 'NS'"),
     ("starting_stacks = [1000, 1000, 1000]", 'starting_stacks = "1000"', MalformedInput,
      r"field 'starting_stacks' should be list"),
     ("small_bet = 20\n", "", MalformedInput, r"missing field 'small_bet'"),

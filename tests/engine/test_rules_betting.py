@@ -15,7 +15,7 @@ from arena.engine.errors import AmountOutOfRange, IllegalAction
 from arena.engine.events import ActionTaken, ForcedBetPosted, UncalledBetReturned
 from arena.engine.games import variant_for
 from arena.engine.phh import ScriptedCards
-from arena.engine.rules import Rules
+from arena.engine.rules import Rules, Stakes
 from arena.engine.state import HandState
 from arena.match.rotation import engine_order, next_button
 from tests.hands import play
@@ -157,7 +157,7 @@ def test_fixed_limit_small_bet_preflop_and_flop_big_bet_turn_and_river() -> None
 
 def test_custom_stakes_from_rules() -> None:
     """RULES.md §3/§9: `small_bet`, `big_bet`, `small_blind`, `big_blind` set the limits."""
-    rules = Rules(small_bet=100, big_bet=200, small_blind=50, big_blind=100)
+    rules = Rules(stakes=Stakes(small_bet=100, big_bet=200, small_blind=50, big_blind=100))
     state = flop_hand([5000] * 3, rules=rules)
     assert state.bets == [50, 100, 0]
     assert state.legal_actions().raise_min_to == 200  # 100 + 100

@@ -10,7 +10,7 @@ import pytest
 
 from arena.engine.errors import ConfigError
 from arena.engine.games import variant_for
-from arena.engine.rules import Rules, Stakes
+from arena.engine.rules import STAKES_KEYS, Rules, Stakes
 from arena.engine.state import HandState
 from arena.match.rotation import game_for_hand
 
@@ -34,7 +34,13 @@ DEFAULTS: dict[str, Any] = {
     "decision_seconds": 2.0,
     "time_bank_seconds": 30.0,
     "timeout_action": "check_fold",
+    "ante_kind": "none",  # RULES.md §3b (keys of the no-limit and pot-limit games)
 }
+
+
+def value_of(rules: Rules, key: str) -> Any:
+    """The value of a `[rules]` key: the stakes keys are held in ``rules.stakes``."""
+    return getattr(rules.stakes if key in STAKES_KEYS else rules, key)
 
 
 def rules_from_toml(text: str) -> Rules:
@@ -45,7 +51,7 @@ def test_every_key_has_its_documented_default() -> None:
     """RULES.md §9: every key has the default shown in the table (an empty `[rules]`)."""
     rules = rules_from_toml("[rules]\n")
     for key, default in DEFAULTS.items():
-        assert getattr(rules, key) == default, key
+        assert value_of(rules, key) == default, key
     assert rules == Rules()
 
 
@@ -86,10 +92,10 @@ def test_default_stakes() -> None:
 def test_each_key_parsed(key: str, toml: str, expected: Any) -> None:
     """RULES.md §9: every key of the `[rules]` table is read from TOML."""
     rules = rules_from_toml(f"[rules]\n{key} = {toml}\n")
-    assert getattr(rules, key) == expected
+    assert value_of(rules, key) == expected
     for other, default in DEFAULTS.items():
         if other != key:
-            assert getattr(rules, other) == default, other
+            assert value_of(rules, other) == default, other
 
 
 def test_unknown_key_rejected_naming_it() -> None:
@@ -173,11 +179,12 @@ def test_rules_round_trip_through_mapping() -> None:
 
 
 def test_unknown_game_code_rejected() -> None:
-    """RULES.md §9: `games` holds PHH variant codes FT, FO/8, FR, F7S, F7S/8 only."""
-    for code in ("FT", "FO/8", "FR", "F7S", "F7S/8"):
+    """RULES.md §9 and §3b: `games` holds the codes FT, FO/8, FR, F7S, F7S/8, NT, PO (and PT,
+    pot-limit hold'em) only."""
+    for code in ("FT", "FO/8", "FR", "F7S", "F7S/8", "NT", "PO", "PT"):
         assert variant_for(code).code.value == code
-    with pytest.raises(ConfigError, match="'NT'"):
-        variant_for("NT")
+    with pytest.raises(ConfigError, match="'NS'"):
+        variant_for("NS")  # PHH's short-deck hold'em: not played here
 
 
 def test_hands_per_game_defaults_to_seats_at_start() -> None:
@@ -192,7 +199,7 @@ def test_hands_per_game_defaults_to_seats_at_start() -> None:
 
 def test_stakes_keys_drive_forced_bets() -> None:
     """RULES.md §9: `ante` and `bring_in` set the stud forced bets (ante from every player)."""
-    rules = Rules(ante=7, bring_in=11, small_bet=30, big_bet=60)
+    rules = Rules(stakes=Stakes(ante=7, bring_in=11, small_bet=30, big_bet=60))
     state = HandState(variant_for("F7S"), [500, 500, 500], rules=rules, seed=9)
     assert state.committed == [7, 7, 7]
     legal = state.legal_actions()

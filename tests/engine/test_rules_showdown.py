@@ -10,7 +10,7 @@ from arena.engine.cards import parse_cards
 from arena.engine.events import HandMucked, HandShown, Pot, PotShare
 from arena.engine.games import variant_for
 from arena.engine.phh import ScriptedCards
-from arena.engine.rules import Rules
+from arena.engine.rules import Rules, Stakes
 from arena.engine.state import HandState
 from tests.hands import passive, play
 
@@ -234,7 +234,7 @@ def test_omaha_split_between_two_players_odd_chip_high() -> None:
     """RULES.md §4: hi-lo split: high and low to different players, the odd chip to high.
     Blinds 5/20, seat 0 folds: pot 45. Seat 1: KcKd + Kh = three kings (no low); seat 2:
     6-7 + A-2-3 = 7-6-3-2-A low, high only ace-high -> high 23 to seat 1, low 22 to seat 2."""
-    rules = Rules(small_blind=5)
+    rules = Rules(stakes=Stakes(small_blind=5))
     state = deal("FO/8", ["QsQdJsJd", "KcKd9c9d", "6c7dTsTh"], "As2d3cKhJc", rules=rules)
     play(state, (2, C), (0, F), (1, X))
     passive(state)
@@ -301,7 +301,7 @@ def test_odd_chips_one_each_from_the_left_of_the_button() -> None:
     The board's royal flush ties all three: 65 = 3 x 21 + 2 -> seats 1 and 2 (first left of
     the button among the winners) get 22, seat 3 gets 21."""
     state = deal("FT", ["2c3d", "4h5s", "7c8d", "9c6d"], "AsKsQsJsTs",
-                 rules=Rules(small_blind=5))
+                 rules=Rules(stakes=Stakes(small_blind=5)))
     play(state, (2, C), (3, C), (0, F), (1, X))
     passive(state)
     assert awards(state) == [(0, PotShare.WHOLE, (1, 2, 3), (22, 22, 21))]
@@ -328,7 +328,7 @@ def test_odd_chip_of_a_split_low_half() -> None:
     Blinds 5/20; seat 0 folds: pot 45 -> high 23, low 22. Seats 1 and 2 both hold 4-5 for
     the wheel (a straight for high and the best low): high 23 -> 12 + 11, low 22 -> 11 + 11."""
     state = deal("FO/8", ["QsQdJsJd", "4c5dKcKd", "4h5sTcTh"], "As2d3cKhJc",
-                 rules=Rules(small_blind=5))
+                 rules=Rules(stakes=Stakes(small_blind=5)))
     play(state, (2, C), (0, F), (1, X))
     passive(state)
     assert awards(state) == [(0, PotShare.HIGH, (1, 2), (12, 11)),

@@ -56,8 +56,9 @@ def test_a_mixed_tournament_changes_game_with_the_level() -> None:
 def test_rules_of_a_level_carry_stacks_and_the_level_stakes() -> None:
     rules = rules_for_level(Rules(), Level(4, 8, ante=1, bring_in=2, hands=5), "F7S")
     assert rules.games == ("F7S",) and not rules.reset_stacks
-    assert (rules.small_blind, rules.big_blind, rules.small_bet, rules.big_bet,
-            rules.ante, rules.bring_in) == (4, 8, 8, 16, 1, 2)
+    s = rules.stakes
+    assert (s.small_blind, s.big_blind, s.small_bet, s.big_bet, s.ante, s.bring_in) == (
+        4, 8, 8, 16, 1, 2)
 
 
 @pytest.mark.parametrize("level", [

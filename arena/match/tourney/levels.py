@@ -83,8 +83,9 @@ def doubling(first: Level) -> LevelPlan:
 
 def first_level_from_rules(rules: Rules, *, hands: int | None, seconds: float | None) -> Level:
     """The first level from a `[rules]` table's stakes (blinds, bets, ante, bring-in)."""
-    return Level(rules.small_blind, rules.big_blind, rules.ante, rules.bring_in,
-                 rules.small_bet, rules.big_bet, hands, seconds)
+    s = rules.stakes
+    return Level(s.small_blind, s.big_blind, s.ante, s.bring_in, s.small_bet, s.big_bet, hands,
+                 seconds)
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,14 +9,24 @@ from arena_bot import handeval as he
 from arena_bot.view import Action, SeatView
 
 
-def random_bot(seed: int | None = None) -> Callable[[SeatView], Action]:
-    """Uniform over the legal kinds, then over the two legal raise amounts."""
-    rng = random.Random(seed)
+def random_bot(seed: int | None = None, *, per_decision: bool = False
+               ) -> Callable[[SeatView], Action]:
+    """Uniform over the legal kinds, then over the legal raise amounts (no-limit and pot-limit:
+    the minimum, the maximum, or any amount between).
+
+    ``per_decision``: each decision draws from its own generator seeded by ``seed`` and the
+    decision id, so the same decision gets the same answer however the bot's tables interleave
+    (``arena bot random --seed N --seed-each-decision``); otherwise one generator seeded once.
+    """
+    shared = random.Random(seed)
 
     def choose(view: SeatView) -> Action:
+        rng = random.Random(f"{seed}/{view.request.decision_id}") if per_decision else shared
         kind = rng.choice(sorted(view.choices))
         if kind == Action.RAISE:
             choice = view.choices[kind]
+            if choice.any_amount and rng.random() < 0.5:
+                return view.raise_to(rng.randint(choice.min_to_chips, choice.max_to_chips))
             return view.raise_to(rng.choice((choice.min_to_chips, choice.max_to_chips)))
         return Action(kind)
 
@@ -182,7 +192,8 @@ def _stud_hi_lo(view: SeatView) -> Action:
 
 _BY_GAME: dict[str, Callable[[SeatView], Action]] = {
     "FT": _holdem, "FO/8": _omaha, "FR": _razz, "F7S": _stud, "F7S/8": _stud_hi_lo,
-}
+    "NT": _holdem, "PT": _holdem, "PO": _omaha,  # no-limit/pot-limit: the same hand reading,
+}                                                # minimum raises (always within the bounds)
 
 BOTS: dict[str, Callable[[int | None], Callable[[SeatView], Action]]] = {
     "random": random_bot,

@@ -38,12 +38,14 @@ class Action:
 
 @dataclass(frozen=True, slots=True)
 class Choice:
-    """One legal action with its exact amounts (raise: the two allowed "raise to" totals)."""
+    """One legal action with its exact amounts (raise: the two allowed "raise to" totals, or
+    with ``any_amount`` in no-limit and pot-limit every whole amount between them)."""
 
     kind: str
     min_to_chips: int
     max_to_chips: int
     is_all_in: bool
+    any_amount: bool = False
 
 
 class SeatView:
@@ -53,7 +55,7 @@ class SeatView:
         self.request = request
         self.choices: dict[str, Choice] = {
             _KIND_NAMES[la.kind]: Choice(_KIND_NAMES[la.kind], la.min_raise_to_chips,
-                                         la.max_raise_to_chips, la.is_all_in)
+                                         la.max_raise_to_chips, la.is_all_in, la.any_amount)
             for la in request.legal_actions if la.kind in _KIND_NAMES
         }
 

@@ -241,6 +241,14 @@ class _GameEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Game.ValueType],
     """"F7S": seven card stud, high only."""
     GAME_STUD_HI_LO: _Game.ValueType  # 5
     """"F7S/8": seven card stud hi-lo, 8 or better."""
+    GAME_NO_LIMIT_HOLDEM: _Game.ValueType  # 6
+    """"NT": no-limit Texas hold'em (RULES.md section 3b)."""
+    GAME_POT_LIMIT_OMAHA: _Game.ValueType  # 7
+    """"PO": pot-limit Omaha, high only."""
+    GAME_POT_LIMIT_HOLDEM: _Game.ValueType  # 8
+    """"PT": pot-limit Texas hold'em (arena's code; PHH has none, its logs say
+    variant "NT" with `_betting = "pot-limit"`).
+    """
 
 class Game(_Game, metaclass=_GameEnumTypeWrapper):
     """=========================================================================
@@ -261,6 +269,14 @@ GAME_STUD: Game.ValueType  # 4
 """"F7S": seven card stud, high only."""
 GAME_STUD_HI_LO: Game.ValueType  # 5
 """"F7S/8": seven card stud hi-lo, 8 or better."""
+GAME_NO_LIMIT_HOLDEM: Game.ValueType  # 6
+""""NT": no-limit Texas hold'em (RULES.md section 3b)."""
+GAME_POT_LIMIT_OMAHA: Game.ValueType  # 7
+""""PO": pot-limit Omaha, high only."""
+GAME_POT_LIMIT_HOLDEM: Game.ValueType  # 8
+""""PT": pot-limit Texas hold'em (arena's code; PHH has none, its logs say
+variant "NT" with `_betting = "pot-limit"`).
+"""
 Global___Game: _TypeAlias = Game
 
 class _Street:
@@ -344,6 +360,34 @@ the dealer checks or folds for it (RULES.md section 5).
 SEAT_STATUS_OUT: SeatStatus.ValueType  # 5
 """Not in this hand at all: eliminated (tournament) or not dealt in."""
 Global___SeatStatus: _TypeAlias = SeatStatus
+
+class _BettingStructure:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType
+
+class _BettingStructureEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_BettingStructure.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    BETTING_STRUCTURE_UNSPECIFIED: _BettingStructure.ValueType  # 0
+    """Not set: fixed limit (servers before no-limit games were added)."""
+    BETTING_STRUCTURE_FIXED_LIMIT: _BettingStructure.ValueType  # 1
+    """Fixed limit: the H.O.R.S.E. games."""
+    BETTING_STRUCTURE_NO_LIMIT: _BettingStructure.ValueType  # 2
+    """No-limit: any raise from the minimum raise up to all your chips."""
+    BETTING_STRUCTURE_POT_LIMIT: _BettingStructure.ValueType  # 3
+    """Pot-limit: any raise from the minimum raise up to the pot after your call."""
+
+class BettingStructure(_BettingStructure, metaclass=_BettingStructureEnumTypeWrapper):
+    """How much a bet or raise may be (RULES.md sections 3 and 3b)."""
+
+BETTING_STRUCTURE_UNSPECIFIED: BettingStructure.ValueType  # 0
+"""Not set: fixed limit (servers before no-limit games were added)."""
+BETTING_STRUCTURE_FIXED_LIMIT: BettingStructure.ValueType  # 1
+"""Fixed limit: the H.O.R.S.E. games."""
+BETTING_STRUCTURE_NO_LIMIT: BettingStructure.ValueType  # 2
+"""No-limit: any raise from the minimum raise up to all your chips."""
+BETTING_STRUCTURE_POT_LIMIT: BettingStructure.ValueType  # 3
+"""Pot-limit: any raise from the minimum raise up to the pot after your call."""
+Global___BettingStructure: _TypeAlias = BettingStructure
 
 class _AutomaticReason:
     ValueType = _typing.NewType("ValueType", _builtins.int)
@@ -971,6 +1015,7 @@ class Stakes(_message.Message):
     BIG_BLIND_CHIPS_FIELD_NUMBER: _builtins.int
     ANTE_CHIPS_FIELD_NUMBER: _builtins.int
     BRING_IN_CHIPS_FIELD_NUMBER: _builtins.int
+    MIN_BET_CHIPS_FIELD_NUMBER: _builtins.int
     small_bet_chips: _builtins.int
     """The small bet: hold'em/Omaha pre-flop and flop, stud 3rd and 4th street."""
     big_bet_chips: _builtins.int
@@ -981,6 +1026,10 @@ class Stakes(_message.Message):
     ante_chips: _builtins.int
     """Razz and stud ante per seat, and the bring-in (0 in hold'em/Omaha)."""
     bring_in_chips: _builtins.int
+    min_bet_chips: _builtins.int
+    """No-limit and pot-limit games: the smallest bet, the big blind (0 in
+    fixed-limit games). Added after version 1.
+    """
     def __init__(
         self,
         *,
@@ -990,10 +1039,11 @@ class Stakes(_message.Message):
         big_blind_chips: _builtins.int = ...,
         ante_chips: _builtins.int = ...,
         bring_in_chips: _builtins.int = ...,
+        min_bet_chips: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["ante_chips", b"ante_chips", "big_bet_chips", b"big_bet_chips", "big_blind_chips", b"big_blind_chips", "bring_in_chips", b"bring_in_chips", "small_bet_chips", b"small_bet_chips", "small_blind_chips", b"small_blind_chips"]
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["ante_chips", b"ante_chips", "big_bet_chips", b"big_bet_chips", "big_blind_chips", b"big_blind_chips", "bring_in_chips", b"bring_in_chips", "min_bet_chips", b"min_bet_chips", "small_bet_chips", b"small_bet_chips", "small_blind_chips", b"small_blind_chips"]
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1167,15 +1217,19 @@ class LegalAction(_message.Message):
     MIN_RAISE_TO_CHIPS_FIELD_NUMBER: _builtins.int
     MAX_RAISE_TO_CHIPS_FIELD_NUMBER: _builtins.int
     IS_ALL_IN_FIELD_NUMBER: _builtins.int
+    ANY_AMOUNT_FIELD_NUMBER: _builtins.int
     kind: Global___ActionKind.ValueType
     """The kind to send in `Action.kind`."""
     min_raise_to_chips: _builtins.int
-    """For RAISE: the allowed "raise to" totals for this round. The game is
-    fixed limit, so the amount must be EXACTLY `min_raise_to_chips` or
+    """For RAISE: the allowed "raise to" totals for this round. In fixed limit
+    (`any_amount` false) the amount must be EXACTLY `min_raise_to_chips` or
     EXACTLY `max_raise_to_chips`, nothing in between. Usually min == max.
     They differ only when two sizes are allowed, e.g. stud fourth street
     with an open pair (small or big bet), or when the full raise is more
-    than your stack (then the all-in amount is offered).
+    than your stack (then the all-in amount is offered). In no-limit and
+    pot-limit (`any_amount` true) any whole amount from min to max is legal:
+    min is the minimum raise (all-in if shorter), max all your chips
+    (no-limit) or the pot after your call (pot-limit).
     For CALL and BRING_IN: min == max == the round total you will have
     after the action (less than the bet if calling puts you all-in).
     For FOLD and CHECK: 0.
@@ -1185,6 +1239,11 @@ class LegalAction(_message.Message):
     """True if taking this action (at `max_raise_to_chips` for a RAISE) puts
     you all-in.
     """
+    any_amount: _builtins.bool
+    """For RAISE in no-limit and pot-limit games: every whole "raise to"
+    amount from `min_raise_to_chips` to `max_raise_to_chips` is legal.
+    Added after version 1; false in fixed limit.
+    """
     def __init__(
         self,
         *,
@@ -1192,10 +1251,11 @@ class LegalAction(_message.Message):
         min_raise_to_chips: _builtins.int = ...,
         max_raise_to_chips: _builtins.int = ...,
         is_all_in: _builtins.bool = ...,
+        any_amount: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["is_all_in", b"is_all_in", "kind", b"kind", "max_raise_to_chips", b"max_raise_to_chips", "min_raise_to_chips", b"min_raise_to_chips"]
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["any_amount", b"any_amount", "is_all_in", b"is_all_in", "kind", b"kind", "max_raise_to_chips", b"max_raise_to_chips", "min_raise_to_chips", b"min_raise_to_chips"]
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1242,6 +1302,7 @@ class DecisionRequest(_message.Message):
     SERVER_TIME_FIELD_NUMBER: _builtins.int
     GAME_HAND_NUMBER_FIELD_NUMBER: _builtins.int
     HANDS_PER_GAME_FIELD_NUMBER: _builtins.int
+    BETTING_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     """The match, the hand and this decision."""
     hand_id: _builtins.str
@@ -1249,7 +1310,7 @@ class DecisionRequest(_message.Message):
     """Copy it into `ActionReply.decision_id`. Unique per decision."""
     game: Global___Game.ValueType
     """The game of this hand, as enum and as PHH code ("FT", "FO/8", "FR",
-    "F7S", "F7S/8").
+    "F7S", "F7S/8", "NT", "PO"; "PT" for pot-limit hold'em).
     """
     game_code: _builtins.str
     street: Global___Street.ValueType
@@ -1269,11 +1330,14 @@ class DecisionRequest(_message.Message):
     amount_to_call_chips: _builtins.int
     """Chips you must add to call (0 if you can check). Capped at your stack."""
     bet_size_chips: _builtins.int
-    """The size of one bet or raise in this round (the small or the big bet)."""
+    """The size of one bet or raise in this round (the small or the big bet);
+    in no-limit and pot-limit the smallest raise increment now (the last
+    full bet or raise of the round, at least the big blind).
+    """
     raises_left: _builtins.int
     """Raises still allowed in this round (the bring-in does not count, the
     opening bet or completion does not count as a raise), or -1 if raising
-    is uncapped (heads-up).
+    is uncapped (heads-up, no-limit, pot-limit).
     """
     decision_time_left_seconds: _builtins.float
     """Seconds left of this decision's own time limit when the request was
@@ -1290,6 +1354,10 @@ class DecisionRequest(_message.Message):
     and the number of hands each game lasts.
     """
     hands_per_game: _builtins.int
+    betting: Global___BettingStructure.ValueType
+    """The betting structure of this hand. Added after version 1 (unset from
+    older servers: fixed limit).
+    """
     @_builtins.property
     def seats(self) -> _containers.RepeatedCompositeFieldContainer[Global___SeatState]:
         """Every seat at the table, ordered by seat index, including yours."""
@@ -1367,10 +1435,11 @@ class DecisionRequest(_message.Message):
         server_time: _timestamp_pb2.Timestamp | None = ...,
         game_hand_number: _builtins.int = ...,
         hands_per_game: _builtins.int = ...,
+        betting: Global___BettingStructure.ValueType = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["decision_deadline", b"decision_deadline", "server_time", b"server_time", "stakes", b"stakes"]
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["actions", b"actions", "amount_to_call_chips", b"amount_to_call_chips", "bet_size_chips", b"bet_size_chips", "board_cards", b"board_cards", "button_seat", b"button_seat", "current_bet_chips", b"current_bet_chips", "decision_deadline", b"decision_deadline", "decision_id", b"decision_id", "decision_time_left_seconds", b"decision_time_left_seconds", "game", b"game", "game_code", b"game_code", "game_hand_number", b"game_hand_number", "hand_id", b"hand_id", "hand_number", b"hand_number", "hands_per_game", b"hands_per_game", "hole_cards", b"hole_cards", "legal_actions", b"legal_actions", "match_id", b"match_id", "pot_total_chips", b"pot_total_chips", "pots", b"pots", "raises_left", b"raises_left", "seats", b"seats", "server_time", b"server_time", "stakes", b"stakes", "street", b"street", "time_bank_left_seconds", b"time_bank_left_seconds", "your_seat", b"your_seat"]
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["actions", b"actions", "amount_to_call_chips", b"amount_to_call_chips", "bet_size_chips", b"bet_size_chips", "betting", b"betting", "board_cards", b"board_cards", "button_seat", b"button_seat", "current_bet_chips", b"current_bet_chips", "decision_deadline", b"decision_deadline", "decision_id", b"decision_id", "decision_time_left_seconds", b"decision_time_left_seconds", "game", b"game", "game_code", b"game_code", "game_hand_number", b"game_hand_number", "hand_id", b"hand_id", "hand_number", b"hand_number", "hands_per_game", b"hands_per_game", "hole_cards", b"hole_cards", "legal_actions", b"legal_actions", "match_id", b"match_id", "pot_total_chips", b"pot_total_chips", "pots", b"pots", "raises_left", b"raises_left", "seats", b"seats", "server_time", b"server_time", "stakes", b"stakes", "street", b"street", "time_bank_left_seconds", b"time_bank_left_seconds", "your_seat", b"your_seat"]
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
