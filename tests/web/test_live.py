@@ -13,7 +13,8 @@ from arena.web.live import QUEUE_ITEMS, SpectatorHub
 
 
 def _seat(seat: int) -> m.SeatInfo:
-    return m.SeatInfo(seat, f"bot{seat}", f"bot{seat}", 2000, 0, 0, (), 0, m.SeatStatus.ACTIVE)
+    return m.SeatInfo(seat=seat, name=f"bot{seat}", bot_id=f"bot{seat}", stack_chips=2000, bet_chips=0,
+                      committed_chips=0, up_cards=(), hole_card_count=0, status=m.SeatStatus.ACTIVE)
 
 
 def _notice(seq: int, payload: m.Payload, hand_id: str = "x-h1") -> m.Notice:
