@@ -304,7 +304,8 @@ class LiveTable:
         self.stats.answer_seconds.append(elapsed)
         run.action_seconds.append(round(elapsed, 4))
         run.action_seats.append(engine_seat)
-        run.think_seconds.append(round(reply.think_seconds, 4)
+        # A bot's think time is never more than the decision took (issue 7: clamped numbers).
+        run.think_seconds.append(round(min(reply.think_seconds, elapsed), 4)
                                  if reply.think_seconds is not None else -1.0)
         run.wire_seconds.append(round(reply.wire_seconds, 4)
                                 if reply.wire_seconds is not None else -1.0)
