@@ -7,11 +7,15 @@ import os
 import sqlite3
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from arena.engine.errors import ArenaError
 from arena.engine.games import GameCode
 from arena.engine.rules import Rules
 from arena.league.leaderboard import CSV_TABLES
+
+if TYPE_CHECKING:
+    from arena.league.config import LeagueConfig
 
 
 def _rules(assignments: Sequence[str] | None) -> Rules:
@@ -86,8 +90,14 @@ def cmd_league(args: argparse.Namespace) -> int:
     from arena.league.commands import league_status, run_league
 
     if args.action == "run":
+        web = None
+        if args.web_port is not None:
+            from arena.web.server import WebServer
+
+            def web(config: LeagueConfig) -> WebServer:
+                return WebServer(config, host=args.web_host, port=args.web_port, live=True)
         return run_league(args.file, listen=args.listen, store=_store(args),
-                          local_worker=not args.no_worker)
+                          local_worker=not args.no_worker, web=web)
     return league_status(args.file, store=_store(args))
 
 
@@ -123,6 +133,12 @@ DESCRIPTION = """arena: poker bots play fixed-limit H.O.R.S.E. against each othe
 New here? docs/first-bot.md has you playing your own bot in five minutes."""
 EXIT_CODES = """exit codes: 0 done; 1 a check failed (replay mismatch, bot never connected);
 2 bad input (file, option, token); 3 interrupted: run the same command again to resume"""
+
+
+def cmd_web(args: argparse.Namespace) -> int:
+    from arena.web.server import run_web
+
+    return run_web(args.league, host=args.host, port=args.port)
 
 
 def cmd_match(args: argparse.Namespace) -> int:
@@ -248,7 +264,6 @@ def build_parser() -> argparse.ArgumentParser:
                              "(none: $ARENA_STORE if set)")
     league.add_argument("--no-worker", action="store_true",
                         help="PostgreSQL store: only enqueue and show progress; `arena worker`s play")
-    league.set_defaults(func=cmd_league)
 
     worker = command("worker", "deal jobs of a PostgreSQL work queue (leagues on many machines)")
     worker.add_argument("--store", default=None,
@@ -268,6 +283,17 @@ def build_parser() -> argparse.ArgumentParser:
     worker.add_argument("--heartbeat-seconds", type=float, default=3.0, help="heartbeat interval")
     worker.add_argument("--exit-when-done", action="store_true", help="leave when no job is left")
     worker.set_defaults(func=cmd_worker)
+    league.add_argument("--web-port", type=int, default=None,
+                        help="serve the web app (live tables, leaderboard, replayer) on this port "
+                             "while the league runs; 0 picks a free port; off by default")
+    league.add_argument("--web-host", default="127.0.0.1", help="address for --web-port")
+    league.set_defaults(func=cmd_league)
+
+    web = command("web", "serve a league's leaderboard, matches and hand replayer (read-only)")
+    web.add_argument("--league", required=True, help="the league file (TOML)")
+    web.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    web.add_argument("--port", type=int, default=8080, help="port; 0 picks a free port")
+    web.set_defaults(func=cmd_web)
 
     board = command("leaderboard", "the leaderboard of a league's results store")
     board.add_argument("file", help="the league file (TOML)")

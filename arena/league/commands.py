@@ -4,15 +4,29 @@ from __future__ import annotations
 
 import dataclasses
 import sys
+from collections.abc import Callable, Coroutine
 from pathlib import Path
-from typing import Literal, TextIO
+from typing import Any, Literal, Protocol, TextIO
 
 from arena.league.config import LeagueConfig, load_league
 from arena.league.leaderboard import CsvTable, faults_csv, render_faults, render_table, to_csv, to_json
 from arena.league.runner import LeagueRun
+from arena.match.spectator import Spectator
 from arena.metrics import start_metrics_server
 from arena.server.commands import log_connections
 from arena.storage.store import is_postgres_url, open_store, shown_location
+
+
+class WebHook(Protocol):
+    """A web app served on the dealer's loop while the league plays (``arena.web``)."""
+
+    @property
+    def url(self) -> str: ...
+
+    @property
+    def spectator(self) -> Spectator | None: ...
+
+    def serve(self) -> Coroutine[Any, Any, None]: ...
 
 
 def _load(path: str, store: str | None) -> LeagueConfig:
@@ -24,16 +38,20 @@ def _load(path: str, store: str | None) -> LeagueConfig:
 
 
 def run_league(path: str, *, listen: str | None = None, store: str | None = None, local_worker: bool = True,
-               out: TextIO = sys.stdout) -> int:
+               out: TextIO = sys.stdout, web: Callable[[LeagueConfig], WebHook] | None = None) -> int:
     config = _load(path, store)
     if listen is not None:
         config = dataclasses.replace(config, listen=listen)
     log_connections()
+    hook = web(config) if web is not None else None
     run = LeagueRun(config, out=out)
     try:
         if is_postgres_url(config.store):
             complete = _run_on_workers(run, local_worker=local_worker, out=out)
             return _finish(run, complete, out)
+        if hook is not None:
+            out.write(f"web: {hook.url}\n")
+            out.flush()
         host = config.listen.rsplit(":", 1)[0]
 
         def ready(port: int) -> None:
@@ -42,7 +60,8 @@ def run_league(path: str, *, listen: str | None = None, store: str | None = None
                       f"{config.tables_at_once} tables at once\n")
             out.flush()
 
-        complete = run.run(on_ready=ready)
+        complete = run.run(on_ready=ready, spectator=hook.spectator if hook else None,
+                           background=hook.serve if hook else None)
         return _finish(run, complete, out)
     finally:
         run.close()

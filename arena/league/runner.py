@@ -11,11 +11,11 @@ import asyncio
 import contextlib
 import os
 import sys
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Coroutine
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, TextIO
+from typing import TYPE_CHECKING, Any, Protocol, TextIO
 
 from arena.engine import phh
 from arena.engine.errors import ConfigError
@@ -43,9 +43,10 @@ from arena.league.significance import PairTests, pair_of
 from arena.league.sprt import SprtBounds
 from arena.league.stats import Leaderboard, compute_leaderboard
 from arena.match.messages import Notice
-from arena.match.records import MatchSummary, PlayedHand, phh_fields
+from arena.match.records import MatchSink, MatchSummary, PlayedHand, phh_fields
 from arena.match.rotation import game_for_hand
 from arena.match.spec import MatchSpec, SeatSpec
+from arena.match.spectator import Spectator, TeeSink
 from arena.metrics import ArenaMetrics, MetricsServer, rejection_reason, start_metrics_server
 from arena.server.config import BotEntry, ServerConfig
 from arena.storage.errors import NotFound
@@ -408,8 +409,14 @@ class LeagueRun:
         return compute_leaderboard(self.store.iter_results(league.league_id,
                                                            value_function=settings.name))
 
-    def run(self, *, on_ready: Callable[[int], None] | None = None) -> bool:
-        """Play what is left; True when the whole schedule is done."""
+    def run(self, *, on_ready: Callable[[int], None] | None = None,
+            spectator: Spectator | None = None,
+            background: Callable[[], Coroutine[Any, Any, None]] | None = None) -> bool:
+        """Play what is left; True when the whole schedule is done.
+
+        ``spectator`` is told of every event and decision (live tables on the web);
+        ``background`` runs as a task on the dealer's loop while the league plays (the web app).
+        """
         from arena.server.app import serve
 
         prepared = self.prepare()
@@ -456,11 +463,19 @@ class LeagueRun:
                 server.lobby.rejection_observers.append(
                     lambda bot, error: metrics.invalid_action(rejection_reason(error), bot=bot))
             display.append(asyncio.get_running_loop().create_task(show_progress()))
+            if spectator is not None:
+                server.lobby.decision_observers.append(spectator.decision_opened)
+            if background is not None:
+                display.append(asyncio.get_running_loop().create_task(background()))
+
+        def sink_for(spec: MatchSpec) -> MatchSink:
+            sink = prepared.sinks[spec.match_id]
+            return sink if spectator is None else TeeSink(sink, spectator)
 
         async def main() -> bool:
             try:
                 result = await serve(server_config, on_ready=on_ready,
-                                     sink_factory=lambda spec: prepared.sinks[spec.match_id],
+                                     sink_factory=sink_for,
                                      max_tables_at_once=config.tables_at_once, on_server=started)
             finally:
                 for task in display:
