@@ -30,14 +30,18 @@ import sys, time, urllib.request
 deadline = time.time() + 60
 while time.time() < deadline:
     try:
-        with urllib.request.urlopen(sys.argv[1], timeout=60) as r:
-            n = 0
-            while chunk := r.read1(65536):
-                n += len(chunk)
-            print(n)
-            break
+        r = urllib.request.urlopen(sys.argv[1], timeout=60)
     except OSError:
         time.sleep(0.05)
+        continue
+    n = 0
+    try:
+        while chunk := r.read1(65536):
+            n += len(chunk)
+    except Exception:
+        pass  # the league ended: its web server went away mid-stream
+    print(n)
+    break
 """
 
 
@@ -90,7 +94,7 @@ def open_log(hands: int) -> tuple[float, float, float]:
     workdir = Path(tempfile.mkdtemp(prefix="arena-bench-web-log-"))
     simulate(game="horse", players=2, hands=hands, seed=7, out_dir=str(workdir), policy="call")
     config = league_from_mapping({
-        "name": "log", "hands_per_match": hands, "duplicate": False, "log_dir": "logs",
+        "name": "log", "hands_per_match": hands, "duplicate": False, "log_dir": "logs", "seed": 1,
         "bots": [{"name": "a", "token": "token-a-0001"}, {"name": "b", "token": "token-b-0001"}]},
         base_dir=workdir)
     site = LeagueSite(config)
