@@ -7,11 +7,15 @@ import os
 import sqlite3
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from arena.engine.errors import ArenaError
 from arena.engine.games import GameCode
 from arena.engine.rules import Rules
 from arena.league.leaderboard import CSV_TABLES
+
+if TYPE_CHECKING:
+    from arena.league.config import LeagueConfig
 
 
 def _rules(assignments: Sequence[str] | None) -> Rules:
@@ -53,13 +57,15 @@ def cmd_bot(args: argparse.Namespace) -> int:
     if not token:
         print("arena bot: error: give --token or set ARENA_TOKEN", file=sys.stderr)
         return 2
-    argv = [args.bot, "--server", args.server, "--token", token,
+    argv = [args.bot, "--server", args.server, f"--token={token}",  # a token may start with "-"
             "--connect-seconds", str(args.connect_seconds)]
     for option, value in (("--name", args.name), ("--tls-ca", args.tls_ca), ("--seed", args.seed),
                           ("--reconnect-seconds", args.reconnect_seconds)):
         if value is not None:
             argv += [option, str(value)]
-    return run_bot(argv + (["--verbose"] if args.verbose else []))
+    flags = [flag for flag, on in (("--verbose", args.verbose),
+                                   ("--seed-each-decision", args.seed_each_decision)) if on]
+    return run_bot(argv + flags)
 
 
 def cmd_practice(args: argparse.Namespace) -> int:
@@ -79,7 +85,13 @@ def cmd_league(args: argparse.Namespace) -> int:
     from arena.league.commands import league_status, run_league
 
     if args.action == "run":
-        return run_league(args.file, listen=args.listen)
+        web = None
+        if args.web_port is not None:
+            from arena.web.server import WebServer
+
+            def web(config: LeagueConfig) -> WebServer:
+                return WebServer(config, host=args.web_host, port=args.web_port, live=True)
+        return run_league(args.file, listen=args.listen, web=web)
     return league_status(args.file)
 
 
@@ -104,6 +116,12 @@ DESCRIPTION = """arena: poker bots play fixed-limit H.O.R.S.E. against each othe
 New here? docs/first-bot.md has you playing your own bot in five minutes."""
 EXIT_CODES = """exit codes: 0 done; 1 a check failed (replay mismatch, bot never connected);
 2 bad input (file, option, token); 3 interrupted: run the same command again to resume"""
+
+
+def cmd_web(args: argparse.Namespace) -> int:
+    from arena.web.server import run_web
+
+    return run_web(args.league, host=args.host, port=args.port)
 
 
 def cmd_match(args: argparse.Namespace) -> int:
@@ -214,6 +232,9 @@ def build_parser() -> argparse.ArgumentParser:
     bot.add_argument("--reconnect-seconds", type=float, default=None,
                      help="after losing the dealer, give up after this long (none: keep trying "
                           "until stopped, e.g. through a league restart)")
+    bot.add_argument("--seed-each-decision", action="store_true",
+                     help="random bot: seed each decision from --seed and its id (answers that do "
+                          "not depend on the order in which its tables ask)")
     bot.add_argument("--verbose", action="store_true", help="log connects and rejections")
     bot.set_defaults(func=cmd_bot)
 
@@ -221,7 +242,17 @@ def build_parser() -> argparse.ArgumentParser:
     league.add_argument("action", choices=("run", "status"), help="run (resumable) or status")
     league.add_argument("file", help="the league file (TOML), see docs/league-file.md")
     league.add_argument("--listen", default=None, help="HOST:PORT, overrides the file's")
+    league.add_argument("--web-port", type=int, default=None,
+                        help="serve the web app (live tables, leaderboard, replayer) on this port "
+                             "while the league runs; 0 picks a free port; off by default")
+    league.add_argument("--web-host", default="127.0.0.1", help="address for --web-port")
     league.set_defaults(func=cmd_league)
+
+    web = command("web", "serve a league's leaderboard, matches and hand replayer (read-only)")
+    web.add_argument("--league", required=True, help="the league file (TOML)")
+    web.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    web.add_argument("--port", type=int, default=8080, help="port; 0 picks a free port")
+    web.set_defaults(func=cmd_web)
 
     board = command("leaderboard", "the leaderboard of a league's results store")
     board.add_argument("file", help="the league file (TOML)")

@@ -35,8 +35,8 @@ metrics_port = {metrics_port}
 start_timeout_seconds = 30
 
 [rules]
-decision_seconds = 2.0
-time_bank_seconds = 10.0
+decision_seconds = 5.0       # generous: the example bots answer at once; a timeout would change results
+time_bank_seconds = 30.0
 {bots}"""
 
 
@@ -45,7 +45,7 @@ def bot_command(python: str, name: str, kind: str, address: str) -> list[str]:
     the same cards meet the same decisions and every demo prints the same leaderboard."""
     seed = [n for n, _ in BOTS].index(name) + 1
     return [python, "-m", "arena.cli", "bot", kind, "--server", address,
-            "--name", name, "--seed", str(seed)]  # the token comes in ARENA_TOKEN
+            "--name", name, "--seed", str(seed), "--seed-each-decision"]  # the token: ARENA_TOKEN
 
 
 def _free_port() -> int:
@@ -67,9 +67,11 @@ def main() -> int:
     league_file.touch(mode=0o600)  # it holds the tokens
     league_file.write_text(LEAGUE.format(metrics_port=_free_port(), bots=bots), encoding="utf-8")
     python = sys.executable
+    web_url: str | None = None
     print(f"H.O.R.S.E. league demo in {workdir}: the dealer and {len(BOTS)} bots as processes\n",
           flush=True)
-    server = subprocess.Popen([python, "-m", "arena.cli", "league", "run", str(league_file)],
+    server = subprocess.Popen([python, "-m", "arena.cli", "league", "run", str(league_file),
+                               "--web-port", "0"],
                               stdout=subprocess.PIPE, text=True, cwd=workdir)
     assert server.stdout is not None
     bots_running: list[subprocess.Popen[bytes]] = []
@@ -77,6 +79,11 @@ def main() -> int:
         address = None
         for line in server.stdout:
             print(line, end="", flush=True)
+            web = re.search(r"^web: (http://\S+)", line)
+            if web:
+                web_url = web.group(1)
+                print("  open it to watch the live tables, then the leaderboard and every hand",
+                      flush=True)
             match = re.search(r"listening on (\S+);", line)
             if match:
                 address = match.group(1)
@@ -109,7 +116,23 @@ def main() -> int:
                                 capture_output=True, text=True, cwd=workdir)
         print(verify.stdout.splitlines()[-1] if verify.stdout else verify.stderr)
         code = code or verify.returncode
+    if web_url is not None and sys.stdin.isatty():
+        _linger(league_file, web_url)
     return code
+
+
+def _linger(league_file: Path, url: str) -> None:
+    """Keep the web app up at the same address (interactive runs only) until Enter."""
+    port = url.rstrip("/").rsplit(":", 1)[1]
+    web = subprocess.Popen([sys.executable, "-m", "arena.cli", "web", "--league", str(league_file),
+                            "--port", port], stdout=subprocess.DEVNULL, cwd=league_file.parent)
+    try:
+        input(f"\nthe league is over; leaderboard and replayer still at {url} (Enter stops it) ")
+    except (EOFError, KeyboardInterrupt):
+        pass
+    finally:
+        web.terminate()
+        web.wait(timeout=10)
 
 
 if __name__ == "__main__":

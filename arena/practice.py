@@ -84,7 +84,7 @@ def run_practice(bot: str, *, hands: int, games: Sequence[str] | None, opponents
     if (log_dir / f"{MATCH_ID}.phhs").exists():
         raise ConfigError(f"{log_dir} already holds a practice match; give another --out")
     names = [YOU] + [f"{kind}-{k + 1}" for k, kind in enumerate(opponents)]
-    tokens = {name: secrets.token_urlsafe(16) for name in names}
+    tokens = {name: secrets.token_hex(16) for name in names}  # never starts with "-"
     spec = MatchSpec(MATCH_ID, tuple(SeatSpec(n, n) for n in names), rules, hands, seed,
                      start_timeout_seconds=connect_seconds, absent=AbsentPolicy.FORFEIT)
     config = ServerConfig(listen="127.0.0.1:0", bots=tuple(BotEntry(n, n, tokens[n]) for n in names),

@@ -181,3 +181,4 @@ def test_the_demos_random_bots_are_seeded() -> None:
         command = bot_command("python", name, kind, "127.0.0.1:1")
         seeds.append(command[command.index("--seed") + 1])
     assert len(set(seeds)) == len(BOTS)  # each random bot its own sequence
+    assert "--seed-each-decision" in command  # the same answers however its tables interleave

@@ -3,23 +3,42 @@
 from __future__ import annotations
 
 import sys
-from typing import Literal, TextIO
+from collections.abc import Callable, Coroutine
+from typing import Any, Literal, Protocol, TextIO
 
-from arena.league.config import load_league
+from arena.league.config import LeagueConfig, load_league
 from arena.league.leaderboard import CsvTable, faults_csv, render_faults, render_table, to_csv, to_json
 from arena.league.runner import LeagueRun
+from arena.match.spectator import Spectator
 from arena.server.commands import log_connections
 
 
-def run_league(path: str, *, listen: str | None = None, out: TextIO = sys.stdout) -> int:
+class WebHook(Protocol):
+    """A web app served on the dealer's loop while the league plays (``arena.web``)."""
+
+    @property
+    def url(self) -> str: ...
+
+    @property
+    def spectator(self) -> Spectator | None: ...
+
+    def serve(self) -> Coroutine[Any, Any, None]: ...
+
+
+def run_league(path: str, *, listen: str | None = None, out: TextIO = sys.stdout,
+               web: Callable[[LeagueConfig], WebHook] | None = None) -> int:
     config = load_league(path)
     if listen is not None:
         from dataclasses import replace
 
         config = replace(config, listen=listen)
     log_connections()
+    hook = web(config) if web is not None else None
     run = LeagueRun(config, out=out)
     try:
+        if hook is not None:
+            out.write(f"web: {hook.url}\n")
+            out.flush()
         host = config.listen.rsplit(":", 1)[0]
 
         def ready(port: int) -> None:
@@ -28,7 +47,8 @@ def run_league(path: str, *, listen: str | None = None, out: TextIO = sys.stdout
                       f"{config.tables_at_once} tables at once\n")
             out.flush()
 
-        complete = run.run(on_ready=ready)
+        complete = run.run(on_ready=ready, spectator=hook.spectator if hook else None,
+                           background=hook.serve if hook else None)
         board = run.leaderboard()
         out.write("\n" + render_table(board) + "\n" + render_faults(run.faults()))
         for written in run.write_leaderboard_files(board):

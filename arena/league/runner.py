@@ -11,12 +11,11 @@ import asyncio
 import contextlib
 import os
 import sys
-import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from arena.engine import phh
 from arena.engine.errors import ConfigError
@@ -31,6 +30,7 @@ from arena.league.leaderboard import (
     to_json,
 )
 from arena.league.luck import update_luck
+from arena.league.progress import Progress, ProgressDisplay
 from arena.league.schedule import ScheduledMatch, build_schedule
 from arena.league.secret import (
     describe_secret,
@@ -43,9 +43,10 @@ from arena.league.significance import PairTests, pair_of
 from arena.league.sprt import SprtBounds
 from arena.league.stats import Leaderboard, compute_leaderboard
 from arena.match.messages import Notice
-from arena.match.records import MatchSummary, PlayedHand, phh_fields
+from arena.match.records import MatchSink, MatchSummary, PlayedHand, phh_fields
 from arena.match.rotation import game_for_hand
 from arena.match.spec import MatchSpec, SeatSpec
+from arena.match.spectator import Spectator, TeeSink
 from arena.metrics import ArenaMetrics, MetricsServer, rejection_reason, start_metrics_server
 from arena.server.config import BotEntry, ServerConfig
 from arena.storage.errors import NotFound
@@ -65,32 +66,6 @@ from arena.storage.matchlog import (
 )
 from arena.storage.records import FaultCounts, HandRecord, League, MatchStatus, SeatResult, VoidHand
 from arena.storage.sqlite import SqliteStore
-
-
-@dataclass
-class Progress:
-    """What the live display shows; updated by the sinks, read by the display loop."""
-
-    total_hands: int
-    done_hands: int = 0
-    played_this_run: int = 0
-    started: float = field(default_factory=time.perf_counter)
-    net_by_bot: dict[str, int] = field(default_factory=dict)
-    waiting_for: tuple[str, ...] = ()  # bots that matches are waiting for now
-    forfeited: list[str] = field(default_factory=list)  # matches not played (absent = "forfeit")
-
-    def line(self) -> str:
-        elapsed = max(time.perf_counter() - self.started, 1e-9)
-        rate = self.played_this_run / elapsed
-        left = self.total_hands - self.done_hands
-        eta = f"{left / rate:,.0f} s" if rate > 0 else "?"
-        standings = ", ".join(f"{name} {net:+d}" for name, net in
-                              sorted(self.net_by_bot.items(), key=lambda kv: -kv[1]))
-        text = (f"hands {self.done_hands}/{self.total_hands}, {rate:,.1f} hands/s, ETA {eta}"
-                f" | chips won: {standings or 'none yet'}")
-        if self.waiting_for:
-            text += f" | waiting for: {', '.join(self.waiting_for)}"
-        return text
 
 
 def _now() -> datetime:
@@ -155,8 +130,7 @@ class LeagueSink:
         # Right after the commit; a kill in between is repaired on resume (matchlog.catch_up).
         self.log.write_hand(hand, text)
         for seat in seats:
-            self.progress.net_by_bot[seat.bot] = self.progress.net_by_bot.get(seat.bot, 0) \
-                + seat.net_chips
+            self.progress.add(seat.bot, seat.net_chips)
         self.progress.done_hands += 1
         self.progress.played_this_run += 1
         if self.metrics is not None:
@@ -279,7 +253,8 @@ class LeagueRun:
             store_ids[deal_set] = match.match_id
             if match.status is not MatchStatus.RUNNING:
                 finished.add(deal_set)
-        progress = Progress(total_hands=len(self.schedule) * config.hands_per_match)
+        progress = Progress(total_hands=len(self.schedule) * config.hands_per_match,
+                            small_bet_chips=config.rules.stakes.small_bet)
         specs: list[MatchSpec] = []
         sinks: dict[str, LeagueSink] = {}
         for scheduled in self.schedule:
@@ -289,8 +264,7 @@ class LeagueRun:
             for hand in self.store.completed_hands(store_id):
                 if hand.copy_index == scheduled.copy_index:
                     for seat in hand.seats:
-                        progress.net_by_bot[seat.bot] = progress.net_by_bot.get(seat.bot, 0) \
-                            + seat.net_chips
+                        progress.add(seat.bot, seat.net_chips)
             progress.done_hands += done
             if scheduled.deal_set in finished:
                 continue
@@ -394,8 +368,14 @@ class LeagueRun:
         return compute_leaderboard(self.store.iter_results(league.league_id,
                                                            value_function=settings.name))
 
-    def run(self, *, on_ready: Callable[[int], None] | None = None) -> bool:
-        """Play what is left; True when the whole schedule is done."""
+    def run(self, *, on_ready: Callable[[int], None] | None = None,
+            spectator: Spectator | None = None,
+            background: Callable[[], Coroutine[Any, Any, None]] | None = None) -> bool:
+        """Play what is left; True when the whole schedule is done.
+
+        ``spectator`` is told of every event and decision (live tables on the web);
+        ``background`` runs as a task on the dealer's loop while the league plays (the web app).
+        """
         from arena.server.app import serve
 
         prepared = self.prepare()
@@ -419,17 +399,16 @@ class LeagueRun:
         display: list[asyncio.Task[None]] = []
         holder: list[DealerServer] = []
 
+        view = ProgressDisplay(prepared.progress, self.out)
+
         async def show_progress() -> None:
-            interactive = self.out.isatty()
             while True:
-                await asyncio.sleep(0.5 if interactive else 5.0)
+                await asyncio.sleep(view.interval_seconds)
                 if holder:
                     prepared.progress.waiting_for = tuple(sorted(
                         {name for table in holder[0].tables if table.waiting
                          for name in table.missing_bots()}))
-                line = prepared.progress.line()
-                self.out.write(("\r" + line + "\x1b[K") if interactive else line + "\n")
-                self.out.flush()
+                view.update()
                 if self.metrics is not None and holder:
                     connected = sum(1 for b in config.bots
                                     if holder[0].lobby.presence(b.name).is_connected)
@@ -443,11 +422,19 @@ class LeagueRun:
                 server.lobby.rejection_observers.append(
                     lambda bot, error: metrics.invalid_action(rejection_reason(error), bot=bot))
             display.append(asyncio.get_running_loop().create_task(show_progress()))
+            if spectator is not None:
+                server.lobby.decision_observers.append(spectator.decision_opened)
+            if background is not None:
+                display.append(asyncio.get_running_loop().create_task(background()))
+
+        def sink_for(spec: MatchSpec) -> MatchSink:
+            sink = prepared.sinks[spec.match_id]
+            return sink if spectator is None else TeeSink(sink, spectator)
 
         async def main() -> bool:
             try:
                 result = await serve(server_config, on_ready=on_ready,
-                                     sink_factory=lambda spec: prepared.sinks[spec.match_id],
+                                     sink_factory=sink_for,
                                      max_tables_at_once=config.tables_at_once, on_server=started)
             finally:
                 for task in display:
@@ -460,9 +447,9 @@ class LeagueRun:
         try:
             complete = asyncio.run(main())
         finally:
+            view.close()
             if metrics_server is not None:
                 metrics_server.stop()
-        self.out.write("\n" + prepared.progress.line() + "\n")
         self.forfeited = prepared.progress.forfeited
         if complete:
             reveal_league_secret(config, self.secret)

@@ -102,6 +102,7 @@ class LiveTable:
         self._button_draw: tuple[tuple[int, Card], ...] = ()
         self.summary: MatchSummary | None = None
         self.waiting = False  # True while it waits for its bots before the first hand
+        self.postponements = 0  # times this match was put back because bots were missing
 
     @property
     def seat_count(self) -> int:
@@ -186,7 +187,7 @@ class LiveTable:
     async def _wait_for_seats(self) -> list[str]:
         """Wait up to the start timeout for every bot; the names still missing then."""
         missing = self.missing_bots()
-        if missing:
+        if missing and not self._quiet_wait():
             log.info("match %s: waiting up to %g s for %s", self.spec.match_id,
                      self.spec.start_timeout_seconds, ", ".join(missing))
         self.waiting = True
@@ -303,7 +304,8 @@ class LiveTable:
         self.stats.answer_seconds.append(elapsed)
         run.action_seconds.append(round(elapsed, 4))
         run.action_seats.append(engine_seat)
-        run.think_seconds.append(round(reply.think_seconds, 4)
+        # A bot's think time is never more than the decision took (issue 7: clamped numbers).
+        run.think_seconds.append(round(min(reply.think_seconds, elapsed), 4)
                                  if reply.think_seconds is not None else -1.0)
         run.wire_seconds.append(round(reply.wire_seconds, 4)
                                 if reply.wire_seconds is not None else -1.0)
@@ -355,7 +357,9 @@ class LiveTable:
         reason = (f"postponed: {names} not connected after {spec.start_timeout_seconds:g} s"
                   if why.kind == "postponed" else f"forfeited: {names} not connected after "
                                                   f"{spec.start_timeout_seconds:g} s")
-        log.info("match %s %s", spec.match_id, reason)
+        if not self._quiet_wait():
+            log.info("match %s %s%s", spec.match_id, reason,
+                     f" ({self.postponements + 1} times)" if self.postponements else "")
         results = tuple(self._seat_result(p) for p in range(self.seat_count))
         summary = MatchSummary(spec.match_id, spec.seed, 0, results, True, reason, (), self.stats,
                                not_started=why.kind, absent_bots=why.absent)
@@ -375,7 +379,13 @@ class LiveTable:
 
     def again(self) -> LiveTable:
         """A fresh table for the same match and sink (after a postponement)."""
-        return LiveTable(self.spec, self._lobby, sink=self.sink)
+        table = LiveTable(self.spec, self._lobby, sink=self.sink)
+        table.postponements = self.postponements + 1
+        return table
+
+    def _quiet_wait(self) -> bool:
+        """Repeated waits are logged the first time and then every tenth time only."""
+        return self.postponements % 10 != 0
 
     def _seat_result(self, seat: int) -> m.MatchSeatResult:
         nets = self._hand_nets[seat]

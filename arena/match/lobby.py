@@ -118,6 +118,8 @@ class Lobby:
     def __init__(self) -> None:
         self._bots: dict[str, Presence] = {}
         self.rejection_observers: list[Callable[[str, ArenaError], None]] = []
+        # Told of every decision opened (spectators: whose turn, the clock; never the cards).
+        self.decision_observers: list[Callable[[Prompt], None]] = []
         # Replies to no open decision, per bot: no match to count them in (metrics do).
         self.refused_unknown: Counter[str] = Counter()
 
@@ -155,6 +157,8 @@ class Lobby:
         decision = OpenDecision(prompt.decision_id, prompt.seat, prompt, clock, presence)
         presence.open[prompt.decision_id] = decision
         presence.deliver(prompt)
+        for observer in self.decision_observers:
+            observer(prompt)
         return decision
 
     def close(self, decision: OpenDecision, reason: str) -> None:

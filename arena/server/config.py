@@ -6,6 +6,7 @@ silently falls back to a default.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,7 +16,7 @@ from arena.engine.configfile import Check, check_keys, read_dataclass, read_toml
 from arena.engine.errors import ConfigError
 from arena.engine.rules import Rules
 from arena.engine.seeds import derive_secret, new_secret
-from arena.match.spec import MatchSpec, SeatSpec
+from arena.match.spec import AbsentPolicy, MatchSpec, SeatSpec
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +93,7 @@ class _ServeFile:
     seed: int | None = None
     match_id: str = "match"
     start_timeout_seconds: float = 30.0
+    absent: AbsentPolicy = AbsentPolicy.CHECK_FOLD  # bots missing at the start timeout
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +151,7 @@ def config_from_mapping(data: Mapping[str, Any], *, base_dir: Path = Path("."),
             raise ConfigError(f"{where}: 'tables' must be a non-empty array of tables ([[tables]])")
         for k, entry in enumerate(entries):
             matches.append(_match(entry, f"{where} tables[{k}]", k, by_name, rules, top, seed))
+    matches = [dataclasses.replace(mt, absent=top.absent) for mt in matches]
     ids = [mt.match_id for mt in matches]
     if len(set(ids)) != len(ids):
         raise ConfigError(f"{where}: table ids must be unique, got {ids}")

@@ -247,7 +247,7 @@ async function main() {
       fail(`no connection to ${args.server} for ${Math.round((now - lostAt) / 1000)} s; giving up`, 1);
     }
     await new Promise((r) => setTimeout(r, backoff * 1000));
-    backoff = Math.min(backoff * 2, 5);
+    backoff = Math.min(backoff * 2, 1);
   }
 }
 

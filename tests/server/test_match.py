@@ -63,3 +63,17 @@ def test_four_example_bots_play_two_orbits_of_each_game(tmp_path: Path) -> None:
         for action, wire, think in zip(*timings, strict=True):
             assert 0 <= think <= wire + 1e-3 and wire <= action + 0.05
     assert net == {r["name"]: r["net_chips"] for r in result["results"]}
+
+
+def test_the_match_file_takes_an_absent_policy(tmp_path: Path) -> None:
+    from arena.engine.errors import ConfigError
+    from arena.match.spec import AbsentPolicy
+    from arena.server.config import config_from_mapping
+
+    seats = [{"name": "a", "token": "token-a-123"}, {"name": "b", "token": "token-b-123"}]
+    assert config_from_mapping({"seats": seats}).matches[0].absent is AbsentPolicy.CHECK_FOLD
+    config = config_from_mapping({"seats": seats, "absent": "wait",
+                                  "tables": [{"id": "x", "seats": ["a", "b"]}]})
+    assert [m.absent for m in config.matches] == [AbsentPolicy.WAIT]
+    with pytest.raises(ConfigError, match="'absent' must be one of 'wait', 'forfeit', 'check_fold'"):
+        config_from_mapping({"seats": seats, "absent": "later"})

@@ -47,3 +47,25 @@ def test_the_tiny_evaluator_agrees_with_the_engine_on_hand_classes() -> None:
         assert _CLASSES[mine[0]] == ev.hand_class(ev.high_value(cards))
         low = he.best_low([format_card(c) for c in cards], eight=True)
         assert (low is None) == (ev.low8_value(cards) is None)
+
+
+def test_a_seeded_random_bot_answers_each_decision_the_same_in_any_order() -> None:
+    """The demo's random bots play many tables at once: their choices must not depend on the
+    order in which the tables ask."""
+    from arena_bot._proto import arena_pb2 as sdk_pb
+    from arena_bot.examples import random_bot
+    from arena_bot.view import SeatView
+
+    def request(decision_id: str) -> SeatView:
+        legal = [sdk_pb.LegalAction(kind=k) for k in (sdk_pb.ACTION_KIND_FOLD, sdk_pb.ACTION_KIND_CALL)]
+        legal.append(sdk_pb.LegalAction(kind=sdk_pb.ACTION_KIND_RAISE, min_raise_to_chips=40,
+                                        max_raise_to_chips=40))
+        return SeatView(sdk_pb.DecisionRequest(decision_id=decision_id, legal_actions=legal))
+
+    ids = [f"t{k}-h1-d{k}" for k in range(40)]
+    forward = random_bot(7, per_decision=True)
+    backward = random_bot(7, per_decision=True)
+    first = {d: forward(request(d)) for d in ids}
+    second = {d: backward(request(d)) for d in reversed(ids)}
+    assert first == second
+    assert len({a.kind for a in first.values()}) == 3  # still random over the legal kinds

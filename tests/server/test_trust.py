@@ -264,7 +264,9 @@ def test_an_infinite_think_time_never_reaches_the_logs(tmp_path: Path) -> None:
     asyncio.run(scenario())
     (hand,) = load_file(str(tmp_path / "logs" / "match.phhs"))
     think: list[Any] = hand.fields["_think_seconds"]
+    took: list[Any] = hand.fields["_action_seconds"]
     assert think and all(math.isfinite(t) and t < 60 for t in think)
+    assert all(t <= a + 1e-4 for t, a in zip(think, took, strict=True))
 
 
 def test_an_aborted_match_never_reveals_its_seed(tmp_path: Path) -> None:

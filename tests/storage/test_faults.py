@@ -47,3 +47,4 @@ def test_faults_are_stored_per_seat_and_summed_per_bot_and_match(tmp_path: Path)
     assert table[1].split() == ["bot", "matches", "hands", "timeouts", "absent", "rejected", "disconnects"]
     assert table[3].split() == ["alice", "2", "3", "0", "0", "4", "0"]
     assert faults_csv(faults).splitlines()[3] == f"bob,{first.match_id},2,1,2,3,1"
+

@@ -18,15 +18,17 @@ from typing import Any
 
 from arena_bot import __version__
 from arena_bot.client import BotError, BotFunction, play
-from arena_bot.examples import BOTS
+from arena_bot.examples import BOTS, random_bot
 
 
 class LoadError(Exception):
     """The bot named on the command line cannot be loaded (one line for people)."""
 
 
-def load_bot(spec: str, seed: int | None) -> BotFunction:
+def load_bot(spec: str, seed: int | None, *, seed_each_decision: bool = False) -> BotFunction:
     """An example bot by name, or ``module:function`` / ``file.py:function``."""
+    if spec == "random" and seed_each_decision:  # the same answers however tables interleave
+        return random_bot(seed, per_decision=True)
     if spec in BOTS:
         return BOTS[spec](seed)
     module_name, sep, function_name = spec.rpartition(":")
@@ -71,6 +73,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--name", default=None, help="display name (default: BOT)")
     parser.add_argument("--tls-ca", default=None, help="PEM root certificate for a TLS server")
     parser.add_argument("--seed", type=int, default=None, help="seed of the random example bot")
+    parser.add_argument("--seed-each-decision", action="store_true",
+                        help="random bot: seed each decision from --seed and its id, so that its "
+                             "answers do not depend on the order in which its tables ask")
     parser.add_argument("--connect-seconds", type=float, default=10.0,
                         help="give up when the dealer cannot be reached at all for this long")
     parser.add_argument("--reconnect-seconds", type=float, default=None,
@@ -89,7 +94,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.tls_ca:
             with open(args.tls_ca, "rb") as fh:
                 roots = fh.read()
-        bot = load_bot(args.bot, args.seed)
+        bot = load_bot(args.bot, args.seed, seed_each_decision=args.seed_each_decision)
         result = asyncio.run(play(bot, server=args.server, token=args.token,
                                   name=args.name or args.bot, version=__version__,
                                   root_certificates=roots, connect_seconds=args.connect_seconds,

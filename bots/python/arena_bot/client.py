@@ -65,7 +65,7 @@ def refusal(server: str, code: grpc.StatusCode, details: str) -> BotError:
 async def play(bot: BotFunction, *, server: str, token: str, name: str = "bot",
                version: str = "", root_certificates: bytes | None = None,
                reconnect_seconds: float | None = None, connect_seconds: float = 10.0,
-               max_backoff_seconds: float = 5.0,
+               max_backoff_seconds: float = 1.0,
                on_message: Callable[[pb.DealerMessage], None] | None = None,
                clock: Callable[[], float] = time.monotonic,
                sleep: Callable[[float], Awaitable[object]] = asyncio.sleep) -> PlayResult:
@@ -136,6 +136,9 @@ async def _session(bot: BotFunction, *, server: str, token: str, name: str, vers
                 kind = message.WhichOneof("payload")
                 if kind == "welcome":
                     result.connections += 1
+                    log.info("connected to %s as %s (seats: %s)", server, message.welcome.bot_name,
+                             ", ".join(f"{s.match_id} seat {s.seat}" for s in message.welcome.seats)
+                             or "none yet")
                 elif kind == "decision_request":
                     request = message.decision_request
                     open_requests = {request.decision_id: request}

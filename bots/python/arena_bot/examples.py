@@ -9,12 +9,19 @@ from arena_bot import handeval as he
 from arena_bot.view import Action, SeatView
 
 
-def random_bot(seed: int | None = None) -> Callable[[SeatView], Action]:
+def random_bot(seed: int | None = None, *, per_decision: bool = False
+               ) -> Callable[[SeatView], Action]:
     """Uniform over the legal kinds, then over the legal raise amounts (no-limit and pot-limit:
-    the minimum, the maximum, or any amount between)."""
-    rng = random.Random(seed)
+    the minimum, the maximum, or any amount between).
+
+    ``per_decision``: each decision draws from its own generator seeded by ``seed`` and the
+    decision id, so the same decision gets the same answer however the bot's tables interleave
+    (``arena bot random --seed N --seed-each-decision``); otherwise one generator seeded once.
+    """
+    shared = random.Random(seed)
 
     def choose(view: SeatView) -> Action:
+        rng = random.Random(f"{seed}/{view.request.decision_id}") if per_decision else shared
         kind = rng.choice(sorted(view.choices))
         if kind == Action.RAISE:
             choice = view.choices[kind]

@@ -1,0 +1,46 @@
+"""Spectators of live tables: what they are told, and a sink that tells them beside another sink."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from arena.match.messages import Notice, Prompt
+from arena.match.records import MatchSink, MatchSummary, PlayedHand
+
+
+class Spectator(Protocol):
+    """Told of every event as sent to each seat, and of every decision opened.
+
+    Both are called on the dealer's thread and must return at once; a spectator must take
+    only public information from them (a private ``CardsDealt`` copy holds hole cards).
+    """
+
+    def event_sent(self, seat: int, notice: Notice) -> None: ...
+
+    def decision_opened(self, prompt: Prompt) -> None: ...
+
+
+class TeeSink:
+    """A :class:`MatchSink` passing everything to ``inner`` and the events also to ``spectator``."""
+
+    def __init__(self, inner: MatchSink | None, spectator: Spectator) -> None:
+        self.inner = inner
+        self.spectator = spectator
+        self._inner_tap = getattr(inner, "event_sent", None)
+
+    def event_sent(self, seat: int, notice: Notice) -> None:
+        if self._inner_tap is not None:
+            self._inner_tap(seat, notice)
+        self.spectator.event_sent(seat, notice)
+
+    def hand_started(self, match_id: str, hand_number: int) -> None:
+        if self.inner is not None:
+            self.inner.hand_started(match_id, hand_number)
+
+    def hand_finished(self, record: PlayedHand) -> None:
+        if self.inner is not None:
+            self.inner.hand_finished(record)
+
+    def match_finished(self, summary: MatchSummary) -> None:
+        if self.inner is not None:
+            self.inner.match_finished(summary)

@@ -1,0 +1,205 @@
+"""The read-only web app (Starlette): league, leaderboard, match, hand replayer and live pages.
+
+Pages are rendered on the server with Jinja2 (autoescaping on: every bot name, id and log value
+is escaped); the replayer and the live page add one small script each, served from
+``arena/web/static``. Page handlers are plain functions, so Starlette runs them in worker
+threads and file reading never holds up the dealer's event loop.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, PackageLoader, select_autoescape
+from markupsafe import Markup
+from starlette.applications import Starlette
+from starlette.datastructures import MutableHeaders
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from arena.engine.errors import ArenaError
+from arena.league.leaderboard import game_label, to_json
+from arena.league.stats import GAME_KEYS, Leaderboard
+from arena.web import charts
+from arena.web.frames import hand_steps
+from arena.web.live import SpectatorHub
+from arena.web.site import LeagueSite, NotFound
+
+STATIC = Path(__file__).with_name("static")
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+       "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
+
+
+def json_for_script(data: Any) -> Markup:
+    """JSON safe inside ``<script type="application/json">`` (no ``</script>``, no ``<!--``)."""
+    text = json.dumps(data, separators=(",", ":"), allow_nan=False)
+    return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
+
+
+class _Headers:
+    """Security headers on every response (plain ASGI: streams pass through untouched)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                headers["Content-Security-Policy"] = CSP
+                headers["X-Content-Type-Options"] = "nosniff"
+                headers["Referrer-Policy"] = "no-referrer"
+                if "cache-control" not in headers:
+                    headers["Cache-Control"] = "no-store"
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+class WebApp:
+    """Routes over a :class:`LeagueSite` and, inside ``arena league run``, a live hub."""
+
+    def __init__(self, site: LeagueSite, *, hub: SpectatorHub | None = None,
+                 board_ttl_seconds: float = 2.0) -> None:
+        self.site = site
+        self.hub = hub
+        self.env = Environment(loader=PackageLoader("arena.web", "templates"),
+                               autoescape=select_autoescape(default=True, default_for_string=True))
+        self.env.globals.update(game_label=game_label, league=site.config)
+        self._board_lock = threading.Lock()
+        self._board: tuple[float, Leaderboard, dict[str, dict[str, list[int]]]] | None = None
+        self._board_ttl = board_ttl_seconds
+
+    def render(self, template: str, status_code: int = 200, **context: Any) -> HTMLResponse:
+        html = self.env.get_template(template).render(**context)
+        return HTMLResponse(html, status_code=status_code)
+
+    def _leaderboard(self) -> tuple[Leaderboard, dict[str, dict[str, list[int]]]]:
+        with self._board_lock:
+            now = time.monotonic()
+            if self._board is None or now - self._board[0] > self._board_ttl:
+                board, curves = self.site.leaderboard()
+                self._board = (now, board, curves)
+            return self._board[1], self._board[2]
+
+    # ------------------------------------------------------------------ pages
+
+    def index(self, request: Request) -> Response:
+        matches = self.site.matches()
+        done = sum(m.hands_logged for m in matches)
+        total = sum(m.hands_total for m in matches)
+        return self.render("league.html", matches=matches, done=done, total=total,
+                           live=self.hub is not None)
+
+    def leaderboard(self, request: Request) -> Response:
+        board, curves = self._leaderboard()
+        game = request.query_params.get("game", "all")
+        if game not in GAME_KEYS:
+            game = "all"
+        rows = [s for s in board.stats if s.game == game]
+        intervals = [charts.Interval(s.bot, s.mean_mbb, s.raw.ci_half_width_mbb,
+                                     s.duplicate.ci_half_width_mbb) for s in rows]
+        cells = {(p.bot, p.opponent): (p.mean_mbb, p.duplicate.ci_half_width_mbb, p.is_significant)
+                 for p in board.crosstable}
+        bankroll = {bot: games.get(game, []) for bot, games in curves.items()}
+        faults = self.site.faults()
+        pots = {bot: self.site.biggest_pots(bot, 3) for bot in board.bots}
+        return self.render(
+            "leaderboard.html", board=board, game=game, games=GAME_KEYS, rows=rows,
+            error_bars=charts.error_bars(intervals), heat_map=charts.heat_map(board.bots, cells),
+            bankroll=charts.bankroll_curves(bankroll), faults=faults, pots=pots)
+
+    def leaderboard_json(self, request: Request) -> Response:
+        """What ``arena leaderboard --format json`` prints."""
+        board, _ = self._leaderboard()
+        return Response(to_json(board, faults=self.site.fault_counts()), media_type="application/json")
+
+    def match(self, request: Request) -> Response:
+        info = self.site.match(request.path_params["match_id"])
+        hands = self.site.summaries(info.match_id)
+        return self.render("match.html", match=info, hands=hands)
+
+    def _steps(self, hand_id: str) -> dict[str, Any]:
+        hand, _, finished = self.site.hand(hand_id)
+        try:
+            return hand_steps(hand, reveal=finished, rules=self.site.config.rules)
+        except ArenaError as exc:
+            raise NotFound(f"{hand_id}: {exc}") from None
+
+    def hand(self, request: Request) -> Response:
+        data = self._steps(request.path_params["hand_id"])
+        copies = self.site.deal_copies(data["deal_id"]) if data["deal_id"] else []
+        return self.render("hand.html", hand=data, data=json_for_script([data]), copies=copies)
+
+    def hand_json(self, request: Request) -> Response:
+        return JSONResponse(self._steps(request.path_params["hand_id"]))
+
+    def deal(self, request: Request) -> Response:
+        deal_id = request.query_params.get("id", "")
+        copies = [self._steps(h) for h in self.site.deal_copies(deal_id)]
+        return self.render("deal.html", deal_id=deal_id, hands=copies, data=json_for_script(copies))
+
+    def bot(self, request: Request) -> Response:
+        name = request.query_params.get("name", "")
+        if name not in {b.name for b in self.site.config.bots}:
+            raise NotFound(name)
+        board, _ = self._leaderboard()
+        rows = [s for s in board.stats if s.bot == name]
+        return self.render("bot.html", bot=name, rows=rows, pots=self.site.biggest_pots(name, 20),
+                           faults=self.site.faults().get(name))
+
+    def live(self, request: Request) -> Response:
+        return self.render("live.html", live=self.hub is not None)
+
+    async def live_events(self, request: Request) -> Response:
+        if self.hub is None:
+            raise NotFound("live")
+        return StreamingResponse(self.hub.stream(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+    async def live_json(self, request: Request) -> Response:  # on the loop: the hub is not shared
+        return JSONResponse(self.hub.snapshot() if self.hub is not None else [])
+
+    def download(self, request: Request) -> Response:
+        path = self.site.download(request.path_params["match_id"], request.path_params["kind"])
+        return FileResponse(path, media_type="text/plain; charset=utf-8",
+                            filename=path.name, content_disposition_type="attachment")
+
+    def league_file(self, request: Request) -> Response:
+        path = self.site.leaderboard_file(request.path_params["name"])
+        return FileResponse(path, media_type="text/plain; charset=utf-8")
+
+    async def not_found(self, request: Request, exc: Exception) -> Response:
+        return HTMLResponse(self.env.get_template("missing.html").render(), status_code=404)
+
+    def starlette(self) -> Starlette:
+        routes = [
+            Route("/", self.index),
+            Route("/leaderboard", self.leaderboard),
+            Route("/api/leaderboard.json", self.leaderboard_json),
+            Route("/match/{match_id}", self.match),
+            Route("/hand/{hand_id}", self.hand),
+            Route("/api/hand/{hand_id}.json", self.hand_json),
+            Route("/deal", self.deal),
+            Route("/bot", self.bot),
+            Route("/live", self.live),
+            Route("/live/events", self.live_events),
+            Route("/api/live.json", self.live_json),
+            Route("/download/{match_id}/{kind}", self.download),
+            Route("/files/{name}", self.league_file),
+            Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        ]
+        return Starlette(routes=routes, middleware=[Middleware(_Headers)],
+                         exception_handlers={NotFound: self.not_found, 404: self.not_found})

@@ -1,0 +1,276 @@
+"""A logged hand as replayer steps: the table after every PHH action line (cards, bets, pots).
+
+Step ``a<N>`` is the table after the N-th line of the hand's PHH ``actions`` (``a0``: after the
+forced bets), so a deep link ``/hand/<id>#a12`` names the same moment as line 12 of the log.
+Cards no spectator may know yet are sent as ``??`` (see :func:`hand_steps` ``reveal``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from arena.engine.cards import Card, format_card
+from arena.engine.equity import equity
+from arena.engine.events import (
+    ActionTaken,
+    BoardDealt,
+    ForcedBetPosted,
+    HandMucked,
+    HandShown,
+    HoleCardsDealt,
+    PotAwarded,
+    UncalledBetReturned,
+)
+from arena.engine.phh import PhhHand, replay
+from arena.engine.pots import build_pots
+from arena.engine.rules import Rules
+from arena.engine.shown import shown_value
+
+HIDDEN = "??"
+
+EQUITY_SAMPLES = 1000  # Monte Carlo runouts when more than 2,000 remain (else exact)
+EQUITY_SEED = 0
+
+
+def seat_equities(game: str, cards: Sequence[Sequence[Card]], board: Sequence[Card],
+                  live: Sequence[bool]) -> list[dict[str, Any] | None]:
+    """Each live seat's pot share with every card known so far (exact when few runouts remain,
+    else seeded Monte Carlo); folded seats' cards are dead. None for a folded seat."""
+    seats = [k for k, is_live in enumerate(live) if is_live]
+    out: list[dict[str, Any] | None] = [None] * len(live)
+    if len(seats) == 1:
+        out[seats[0]] = {"high": 1.0, "low": 0.0, "scoop": 1.0, "total": 1.0, "exact": True}
+        return out
+    dead = [c for k, is_live in enumerate(live) if not is_live for c in cards[k]]
+    result = equity(game, [cards[k] for k in seats], board=board, dead=dead,
+                    samples=EQUITY_SAMPLES, seed=EQUITY_SEED)
+    for k, share in zip(seats, result.seats, strict=True):
+        out[k] = {"high": share.high, "low": share.low, "scoop": share.scoop, "total": share.total,
+                  "exact": result.is_exact}
+    return out
+
+
+@dataclass
+class _Table:
+    """The running public picture of the hand, updated event by event."""
+
+    stacks: list[int]
+    bets: list[int]
+    committed: list[int]
+    folded: list[bool]
+    all_in: list[bool]
+    cards: list[list[tuple[Card, bool]]]
+    board: list[Card]
+    common_card: bool = False
+    street: int = 0
+
+
+def _action_text(event: ActionTaken, names: Sequence[str], bet_before: int) -> str:
+    kind = event.kind.value
+    name = names[event.seat]
+    if kind == "raise":
+        text = f"{name} {'bets' if bet_before == 0 else 'raises to'} {event.to_chips}"
+    elif kind == "call":
+        text = f"{name} calls {event.to_chips}"
+    elif kind == "bring_in":
+        text = f"{name} brings in for {event.to_chips}"
+    else:
+        text = f"{name} {kind}s"
+    if event.is_all_in:
+        text += " (all in)"
+    if event.is_automatic:
+        text += " (automatic: timeout or absent)"
+    return text
+
+
+def hand_steps(hand: PhhHand, *, reveal: bool, rules: Rules | None = None,
+               with_equity: bool = True) -> dict[str, Any]:
+    """The replayer's data for one logged hand.
+
+    ``reveal`` False hides every face-down card that was not shown at the showdown (a hand of a
+    match still running: its players must not learn mucked cards) and computes no equity.
+    Otherwise every decision step carries each seat's equity as the decision was made.
+    """
+    state = replay(hand, rules)
+    fields = hand.fields
+    variant = state.variant
+    n = state.seat_count
+    names = [str(p) for p in fields.get("players", [f"p{i + 1}" for i in range(n)])][:n]
+    names += [f"p{i + 1}" for i in range(len(names), n)]
+    shown_seats = {e.seat for e in state.events if isinstance(e, HandShown)}
+    visible = [reveal or seat in shown_seats for seat in range(n)]
+    table = _Table(list(state.starting_stacks), [0] * n, [0] * n, [False] * n, [False] * n,
+                   [[] for _ in range(n)], [])
+    steps: list[dict[str, Any]] = []
+    showdown: list[dict[str, Any]] = []
+    awards: list[dict[str, Any]] = []
+    line = 0
+
+    def snapshot(text: str, actor: int | None, kind: str) -> None:
+        seats = []
+        for seat in range(n):
+            seats.append({
+                "stack": table.stacks[seat], "bet": table.bets[seat],
+                "committed": table.committed[seat], "folded": table.folded[seat],
+                "all_in": table.all_in[seat],
+                "cards": [[format_card(c) if up or visible[seat] else HIDDEN, up]
+                          for c, up in table.cards[seat]],
+            })
+        live = [not f for f in table.folded]
+        pots = _pots_so_far(table.committed, live, table.all_in)
+        step: dict[str, Any] = {
+            "a": line, "kind": kind, "text": text, "actor": actor,
+            "street": variant.streets[table.street].name, "seats": seats,
+            "board": [format_card(c) for c in table.board], "common_card": table.common_card,
+            "pots": pots,
+        }
+        if with_equity and reveal and kind == "decision":
+            step["equity"] = seat_equities(variant.code.value, [[c for c, _ in cs] for cs in table.cards],
+                                           table.board, equity_live)
+        steps.append(step)
+
+    started = False
+    equity_live = [True] * n
+    for event in state.events:
+        if isinstance(event, ForcedBetPosted):
+            table.stacks[event.seat] -= event.amount_chips
+            table.bets[event.seat] += event.amount_chips
+            table.committed[event.seat] += event.amount_chips
+            table.all_in[event.seat] = event.is_all_in
+            if event.kind == "ante":
+                table.bets[event.seat] -= event.amount_chips  # antes are not bets of the round
+            continue
+        if not started:
+            started = True
+            snapshot("forced bets posted", None, "start")
+        if isinstance(event, HoleCardsDealt | BoardDealt | ActionTaken) and event.street != table.street:
+            table.street = event.street
+            table.bets = [0] * n
+        if isinstance(event, HoleCardsDealt):
+            line += 1
+            table.cards[event.seat].extend(zip(event.cards, event.is_up, strict=True))
+            shown = " ".join(format_card(c) if up or visible[event.seat] else HIDDEN
+                             for c, up in zip(event.cards, event.is_up, strict=True))
+            snapshot(f"dealt to {names[event.seat]}: {shown}", None, "deal")
+        elif isinstance(event, BoardDealt):
+            line += 1
+            table.board.extend(event.cards)
+            table.common_card = table.common_card or event.is_stud_common_card
+            label = "common card" if event.is_stud_common_card else "board"
+            snapshot(f"{label}: {' '.join(format_card(c) for c in event.cards)}", None, "board")
+        elif isinstance(event, ActionTaken):
+            line += 1
+            equity_live = [not f for f in table.folded]
+            text = _action_text(event, names, max(table.bets))
+            table.stacks[event.seat] -= event.added_chips
+            table.bets[event.seat] = event.to_chips
+            table.committed[event.seat] += event.added_chips
+            table.all_in[event.seat] = event.is_all_in
+            if event.kind.value == "fold":
+                table.folded[event.seat] = True
+            snapshot(text, event.seat, "decision")
+        elif isinstance(event, UncalledBetReturned):
+            table.stacks[event.seat] += event.amount_chips
+            table.committed[event.seat] -= event.amount_chips
+            table.bets[event.seat] -= event.amount_chips
+        elif isinstance(event, HandShown):
+            line += 1
+            value = shown_value(variant, event.cards, state.board)
+            showdown.append({"seat": event.seat, "cards": [format_card(c) for c in event.cards],
+                             "high": value.high_description,
+                             "high_cards": [format_card(c) for c in value.high_cards],
+                             "low": value.low_description,
+                             "low_cards": [format_card(c) for c in value.low_cards]})
+            words = value.high_description or ""
+            if value.low_description:
+                words = f"{words}; low {value.low_description}" if words else value.low_description
+            snapshot(f"{names[event.seat]} shows {' '.join(format_card(c) for c in event.cards)}"
+                     + (f": {words}" if words else ""), event.seat, "show")
+        elif isinstance(event, HandMucked):
+            line += 1
+            snapshot(f"{names[event.seat]} mucks", event.seat, "show")
+        elif isinstance(event, PotAwarded):
+            awards.append(_award(event))
+    _mark_odd_half(awards)
+    if not started:
+        snapshot("forced bets posted", None, "start")
+    result = state.result
+    final_stacks = list(result.final_stacks) if result is not None else list(state.stacks)
+    table.stacks = final_stacks
+    table.bets = [0] * n
+    settled = [{"amount": p.amount_chips, "eligible": list(p.eligible)}
+               for p in build_pots(table.committed, [not f for f in table.folded]) if p.amount_chips]
+    snapshot(_result_text(awards, names), None, "end")
+    steps[-1]["a"] = line + 1
+    steps[-1]["pots"] = settled  # as awarded: uncalled bets returned
+    net = [f - s for f, s in zip(final_stacks, state.starting_stacks, strict=True)]
+    return {
+        "hand_id": str(fields.get("_hand_id", hand.name)),
+        "match_id": str(fields.get("_match_id", "")),
+        "deal_id": str(fields.get("_deal_id", "")),
+        "hand_number": fields.get("_hand"),
+        "game": variant.code.value, "game_name": variant.name, "is_stud": variant.is_stud,
+        "players": names, "seats": [int(s) for s in fields.get("_seats", range(n))][:n],
+        "button_seat": fields.get("_button_seat"),
+        "small_bet": state.stakes.small_bet, "big_bet": state.stakes.big_bet,
+        "starting_stacks": list(state.starting_stacks), "finishing_stacks": final_stacks,
+        "net_chips": net, "revealed": reveal, "steps": steps, "showdown": showdown,
+        "awards": awards,
+        "timeouts": _ints(fields.get("_timeouts"), n), "absent": _ints(fields.get("_absent"), n),
+    }
+
+
+def _pots_so_far(committed: Sequence[int], live: Sequence[bool],
+                 all_in: Sequence[bool]) -> list[dict[str, Any]]:
+    """The pots while betting goes on (RULES.md §4 side pots): a side pot starts only above
+    what a live all-in seat could put in; seats still able to bet are eligible for every pot."""
+    top = max(committed, default=0)
+    caps = sorted({c for c, is_live, out in zip(committed, live, all_in, strict=True)
+                   if is_live and out and 0 < c < top})
+    pots: list[dict[str, Any]] = []
+    previous = 0
+    for level in [*caps, top]:
+        amount = sum(min(c, level) - min(c, previous) for c in committed)
+        eligible = [k for k, c in enumerate(committed) if live[k] and (not all_in[k] or c >= level)]
+        if amount:
+            pots.append({"amount": amount, "eligible": eligible})
+        previous = level
+    return pots
+
+
+def _ints(value: object, n: int) -> list[int]:
+    if not isinstance(value, list):
+        return [0] * n
+    return [int(v) if isinstance(v, int) and not isinstance(v, bool) else 0 for v in value[:n]]
+
+
+def _award(event: PotAwarded) -> dict[str, Any]:
+    top = max(event.amounts_chips, default=0)
+    odd = len(set(event.amounts_chips)) > 1
+    return {"pot": event.pot_index, "share": event.share.value, "amount": event.amount_chips,
+            "winners": [{"seat": w, "chips": a, "odd_chip": odd and a == top}
+                        for w, a in zip(event.winners, event.amounts_chips, strict=True)]}
+
+
+def _mark_odd_half(awards: list[dict[str, Any]]) -> None:
+    """A hi-lo pot of an odd size: its high half got the odd chip (RULES.md §4)."""
+    halves: dict[int, dict[str, dict[str, Any]]] = {}
+    for award in awards:
+        halves.setdefault(award["pot"], {})[award["share"]] = award
+        award["odd_chip_half"] = False
+    for pot in halves.values():
+        if "high" in pot and "low" in pot and pot["high"]["amount"] > pot["low"]["amount"]:
+            pot["high"]["odd_chip_half"] = True
+
+
+def _result_text(awards: Sequence[Mapping[str, Any]], names: Sequence[str]) -> str:
+    parts = []
+    for award in awards:
+        who = ", ".join(f"{names[w['seat']]} {w['chips']}" + (" (odd chip)" if w["odd_chip"] else "")
+                        for w in award["winners"])
+        share = "" if award["share"] == "whole" else f" {award['share']} half"
+        share += " (odd chip)" if award["odd_chip_half"] else ""
+        parts.append(f"pot {award['pot'] + 1}{share} ({award['amount']}): {who}")
+    return "; ".join(parts) or "hand over"

@@ -1,0 +1,247 @@
+"""Live tables for spectators: the public picture of each running table, pushed over SSE.
+
+The dealer calls :meth:`SpectatorHub.event_sent` for every event it sends to a seat and
+:meth:`SpectatorHub.decision_opened` for every decision. Both only update small per-table
+dicts (never a hole card: a ``CardsDealt`` is read for its up cards and counts only), so they
+cost the dealer next to nothing. A flusher task sends each changed table at most every
+``interval_seconds`` to every spectator through a bounded queue; a spectator whose queue is
+full is dropped, so a slow reader can never hold up the dealer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from arena.engine.cards import format_card
+from arena.match import messages as m
+
+log = logging.getLogger("arena.web")
+
+QUEUE_ITEMS = 256
+MAX_SPECTATORS = 64
+RECENT_ACTIONS = 8
+
+
+def _cards(cards: tuple[int, ...]) -> list[str]:
+    return [format_card(c) for c in cards]
+
+
+@dataclass
+class _Table:
+    match_id: str
+    last_sequence: int = 0
+    state: dict[str, Any] = field(default_factory=dict)
+    names: list[str] = field(default_factory=list)
+
+
+class _Spectator:
+    def __init__(self) -> None:
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue(QUEUE_ITEMS)
+        self.dropped = False
+
+    def offer(self, text: str) -> bool:
+        try:
+            self.queue.put_nowait(text)
+        except asyncio.QueueFull:
+            self.dropped = True
+            return False
+        return True
+
+
+class SpectatorHub:
+    """Public live state of every table, and the spectators following them."""
+
+    def __init__(self, *, interval_seconds: float = 0.2) -> None:
+        self.interval_seconds = interval_seconds
+        self.tables: dict[str, _Table] = {}
+        self._dirty: set[str] = set()
+        self._spectators: set[_Spectator] = set()
+        self.dropped_spectators = 0
+
+    # ------------------------------------------------------------ fed by the dealer
+
+    def event_sent(self, seat: int, notice: m.Notice) -> None:
+        """One event as sent to ``seat``; each event is read once (by its sequence number)."""
+        table = self.tables.get(notice.match_id)
+        if table is None:
+            table = self.tables[notice.match_id] = _Table(notice.match_id)
+        if notice.sequence <= table.last_sequence:
+            return
+        table.last_sequence = notice.sequence
+        try:
+            self._apply(table, notice)
+        except Exception:  # a spectator bug must never stop the dealer's table
+            self._failed(table)
+            return
+        self._dirty.add(table.match_id)
+
+    def decision_opened(self, prompt: m.Prompt) -> None:
+        """Whose turn it is and the decision clock (the prompt's cards are never read)."""
+        table = self.tables.get(prompt.match_id)
+        if table is None or table.state.get("hand_id") != prompt.hand_id:
+            return
+        if not isinstance(prompt.seat, int):
+            return
+        table.state["actor"] = prompt.seat
+        table.state["deadline_unix_seconds"] = prompt.deadline_unix_seconds
+        table.state["time_bank_seconds"] = round(prompt.time_bank_left_seconds, 2)
+        self._dirty.add(table.match_id)
+
+    def _apply(self, table: _Table, notice: m.Notice) -> None:
+        payload = notice.payload
+        state = table.state
+        if isinstance(payload, m.MatchStarted):
+            table.names = [s.name for s in payload.seats]
+            state.update(match_id=table.match_id, status="started", hand_id="", seats=[
+                {"seat": s.seat, "name": s.name, "stack": s.stack_chips, "bet": 0, "up": [],
+                 "down": 0, "status": str(s.status)} for s in payload.seats])
+        elif isinstance(payload, m.HandStarted):
+            state.update(match_id=table.match_id, status="playing", hand_id=notice.hand_id,
+                         hand_number=payload.hand_number, game=payload.game,
+                         button_seat=payload.button_seat, board=[], common_card=False, pot=0,
+                         pots=[], actor=None, deadline_unix_seconds=None, shown=[],
+                         result=None, actions=[], street="")
+            state["seats"] = [{"seat": s.seat, "name": s.name, "stack": s.stack_chips,
+                               "bet": s.bet_chips, "up": _cards(s.up_cards), "down": 0,
+                               "status": str(s.status)} for s in payload.seats]
+        elif isinstance(payload, m.CardsDealt):
+            seat = self._seat(state, payload.seat)
+            if seat is not None:
+                seat["up"] = seat["up"] + _cards(payload.up_cards)
+                seat["down"] = seat["down"] + payload.hole_card_count
+            state["street"] = payload.street
+        elif isinstance(payload, m.BoardAnnounced):
+            state["board"] = _cards(payload.board_cards)
+            state["common_card"] = state.get("common_card") or payload.is_common_card
+            state["street"] = payload.street
+        elif isinstance(payload, m.ActionAnnounced):
+            self._action(table, payload)
+        elif isinstance(payload, m.StreetEnded):
+            state["pot"] = payload.pot_total_chips
+            state["pots"] = [{"amount": p.amount_chips, "eligible": list(p.eligible_seats)}
+                             for p in payload.pots]
+            for seat in state.get("seats", []):
+                seat["bet"] = 0
+        elif isinstance(payload, m.ShowdownAnnounced):
+            state["shown"] = [{"seat": h.seat, "cards": _cards(h.cards), "high": h.high_description,
+                               "low": h.low_description} for h in payload.hands]
+            state["actor"] = None
+        elif isinstance(payload, m.HandEnded):
+            self._ended(table, payload)
+        elif isinstance(payload, m.MatchEnded):
+            state.update(status="ended", actor=None, deadline_unix_seconds=None,
+                         aborted=payload.aborted)  # never the seed: it is in the result file
+
+    def _failed(self, table: _Table) -> None:
+        log.exception("live view of match %s failed; its table is shown no longer", table.match_id)
+        table.state = {"match_id": table.match_id, "status": "unavailable"}
+        self._dirty.add(table.match_id)
+
+    @staticmethod
+    def _seat(state: dict[str, Any], seat: int) -> dict[str, Any] | None:
+        seats: list[dict[str, Any]] = state.get("seats", [])
+        for entry in seats:
+            if entry["seat"] == seat:
+                return entry
+        return None
+
+    def _action(self, table: _Table, payload: m.ActionAnnounced) -> None:
+        state = table.state
+        action = payload.action
+        seat = self._seat(state, action.seat)
+        if seat is not None:
+            seat["stack"] = payload.stack_after_chips
+            seat["bet"] = action.round_bet_chips
+            if action.kind is m.RecordKind.FOLD:
+                seat["status"] = "folded"
+            elif action.is_all_in:
+                seat["status"] = "all_in"
+        state["pot"] = payload.pot_total_after_chips
+        state["actor"] = None
+        state["deadline_unix_seconds"] = None
+        name = table.names[action.seat] if action.seat < len(table.names) else f"seat {action.seat}"
+        amount = f" {action.raise_to_chips}" if action.kind in (
+            m.RecordKind.RAISE, m.RecordKind.BRING_IN, m.RecordKind.POST_SMALL_BLIND,
+            m.RecordKind.POST_BIG_BLIND, m.RecordKind.POST_ANTE) else ""
+        auto = f" ({action.automatic})" if action.automatic else ""
+        actions = [*state.get("actions", []), f"{name}: {action.kind}{amount}{auto}"]
+        state["actions"] = actions[-RECENT_ACTIONS:]
+
+    def _ended(self, table: _Table, payload: m.HandEnded) -> None:
+        state = table.state
+        for result in payload.results:
+            seat = self._seat(state, result.seat)
+            if seat is not None:
+                seat["stack"] = result.final_stack_chips
+                seat["bet"] = 0
+        state["result"] = {
+            "voided": payload.voided,
+            "net": {r.seat: r.net_chips for r in payload.results},
+            "awards": [{"pot": a.pot_index, "half": str(a.half), "amount": a.amount_chips,
+                        "winners": [list(w) for w in a.winners]} for a in payload.awards]}
+        state["actor"] = None
+        state["deadline_unix_seconds"] = None
+
+    # ------------------------------------------------------------ spectators
+
+    def snapshot(self) -> list[dict[str, Any]]:
+        return [t.state for t in self.tables.values() if t.state]
+
+    def _message(self, state: dict[str, Any]) -> str:
+        return f"event: table\ndata: {json.dumps(state, separators=(',', ':'))}\n\n"
+
+    def flush(self) -> int:
+        """Send each changed table once to every spectator; drop those that cannot keep up."""
+        if not self._dirty:
+            return 0
+        dirty, self._dirty = self._dirty, set()
+        if not self._spectators:
+            return 0
+        messages = [self._message(self.tables[k].state) for k in sorted(dirty) if self.tables[k].state]
+        for spectator in list(self._spectators):
+            for text in messages:
+                if not spectator.offer(text):
+                    self._drop(spectator)
+                    break
+        return len(messages)
+
+    def _drop(self, spectator: _Spectator) -> None:
+        if spectator in self._spectators:
+            self._spectators.discard(spectator)
+            self.dropped_spectators += 1
+            with contextlib.suppress(asyncio.QueueFull):
+                spectator.queue.put_nowait(None)
+
+    async def run_flusher(self) -> None:
+        while True:
+            await asyncio.sleep(self.interval_seconds)
+            self.flush()
+
+    async def stream(self) -> AsyncIterator[str]:
+        """An SSE stream: every table now, then each change; ends if the reader falls behind."""
+        if len(self._spectators) >= MAX_SPECTATORS:
+            yield "event: full\ndata: {}\n\n"
+            return
+        spectator = _Spectator()
+        self._spectators.add(spectator)
+        try:
+            yield "retry: 2000\n\n"
+            for state in self.snapshot():
+                yield self._message(state)
+            while True:
+                try:
+                    text = await asyncio.wait_for(spectator.queue.get(), timeout=15.0)
+                except TimeoutError:
+                    yield ": keep-alive\n\n"
+                    continue
+                if text is None:
+                    return
+                yield text
+        finally:
+            self._spectators.discard(spectator)

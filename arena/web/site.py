@@ -1,0 +1,314 @@
+"""What the web app reads: a league's file, its match logs and its results store, read-only.
+
+Every name from a URL is checked against a strict pattern and resolved inside the league's log
+directory; hands of a match that is still running are served without mucked cards, and its
+log files and seed are not served at all (RULES.md §1: the seed is revealed when the match ends).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import threading
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from arena.engine.errors import ArenaError
+from arena.engine.phh import PhhHand, loads
+from arena.league.config import LeagueConfig
+from arena.league.leaderboard import faults_per_bot
+from arena.league.schedule import build_schedule
+from arena.league.secret import league_secret, secret_path
+from arena.league.stats import ALL_GAMES, Leaderboard, compute_leaderboard
+from arena.storage import store as st
+from arena.storage.matchlog import MatchLogPaths
+
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,127}")
+DOWNLOADS = ("phhs", "events", "result", "void")
+LEADERBOARD_FILES = ("leaderboard.json", "leaderboard.csv", "leaderboard.txt")
+MAX_LOG_BYTES = 256 * 1024 * 1024
+
+
+class NotFound(Exception):
+    """Nothing by that name (or a name that is not allowed): the app answers 404."""
+
+
+def checked_name(name: str) -> str:
+    if not NAME.fullmatch(name) or ".." in name:
+        raise NotFound(name)
+    return name
+
+
+@dataclass(frozen=True, slots=True)
+class HandSummary:
+    hand_id: str
+    match_id: str
+    index: int  # position in the match's .phhs
+    hand_number: int
+    game: str
+    deal_id: str
+    players: tuple[str, ...]
+    net_chips: tuple[int, ...]
+    pot_chips: int
+    timeouts: tuple[int, ...]
+    absent: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchInfo:
+    match_id: str
+    seats: tuple[str, ...]
+    copy_index: int
+    deal_set: str
+    hands_total: int
+    hands_logged: int
+    is_finished: bool
+    is_running: bool
+    result: dict[str, Any] | None
+
+
+@dataclass
+class _Parsed:
+    stamp: tuple[int, int]
+    hands: list[PhhHand]
+    summaries: list[HandSummary]
+
+
+def _int_list(value: object, n: int) -> tuple[int, ...]:
+    if not isinstance(value, list):
+        return (0,) * n
+    out = [v if isinstance(v, int) and not isinstance(v, bool) else 0 for v in value[:n]]
+    return tuple(out + [0] * (n - len(out)))
+
+
+def _number(value: object) -> float:
+    ok = isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+    return float(value) if ok else 0.0  # type: ignore[arg-type]
+
+
+def clean_result(loaded: object) -> dict[str, Any] | None:
+    """The parts of a ``.result.json`` the pages show, type-checked (the file is untrusted)."""
+    if not isinstance(loaded, dict):
+        return None
+    results = []
+    for row in loaded.get("results", []) if isinstance(loaded.get("results"), list) else []:
+        if isinstance(row, dict):
+            results.append({"seat": int(_number(row.get("seat"))), "name": str(row.get("name", "")),
+                            "net_chips": int(_number(row.get("net_chips"))),
+                            "mbb_per_hand": _number(row.get("mbb_per_hand"))})
+    raw = loaded.get("decisions")
+    decisions = raw if isinstance(raw, dict) else {}
+    return {"results": results, "aborted": bool(loaded.get("aborted", False)),
+            "decisions": {key: int(_number(decisions.get(key))) for key in
+                          ("prompts", "answered", "rejected", "timeouts", "absent_actions")}}
+
+
+def summarize(hand: PhhHand, match_id: str, index: int) -> HandSummary:
+    fields = hand.fields
+    starting = fields.get("starting_stacks")
+    n = len(starting) if isinstance(starting, list) else 0
+    start = _int_list(starting, n)
+    finish = _int_list(fields.get("finishing_stacks", list(start)), n)
+    net = tuple(f - s for f, s in zip(finish, start, strict=True))
+    players = fields.get("players")
+    names = tuple(str(p) for p in players[:n]) if isinstance(players, list) else ()
+    number = fields.get("_hand", index + 1)
+    return HandSummary(
+        hand_id=str(fields.get("_hand_id", f"{match_id}-h{index + 1}")), match_id=match_id,
+        index=index, hand_number=number if isinstance(number, int) else index + 1,
+        game=str(fields.get("variant", "?")), deal_id=str(fields.get("_deal_id", "")),
+        players=names, net_chips=net, pot_chips=sum(v for v in net if v > 0),
+        timeouts=_int_list(fields.get("_timeouts"), n), absent=_int_list(fields.get("_absent"), n))
+
+
+@dataclass
+class LeagueSite:
+    """The league as the web app shows it. Thread-safe: pages are built in worker threads."""
+
+    config: LeagueConfig
+    _cache: dict[Path, _Parsed] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @property
+    def log_dir(self) -> Path:
+        return self.config.log_dir
+
+    def _paths(self, match_id: str) -> MatchLogPaths:
+        """The match's log files, each checked to lie directly in the log directory."""
+        base = self.log_dir.resolve()
+        paths = MatchLogPaths.of(base, checked_name(match_id))
+        for path in (paths.hands, paths.voids, paths.result, paths.events, paths.inflight):
+            if path.resolve().parent != base:
+                raise NotFound(match_id)
+        return paths
+
+    # ------------------------------------------------------------------ matches
+
+    def schedule(self) -> list[tuple[str, tuple[str, ...], int, str]]:
+        config = self.config
+        if config.seed is None and not secret_path(config).is_file():
+            return []  # the league has not started: its secret does not exist yet
+        try:
+            seed = league_secret(config).value  # read, never shown
+            return [(s.match_id, tuple(s.seats), s.copy_index, s.deal_set) for s in build_schedule(
+                [b.name for b in config.bots], fmt=config.format,
+                seats_per_table=config.seats_per_table, duplicate=config.duplicate,
+                seed=seed, tables=config.tables, hero=config.hero, rounds=config.rounds)]
+        except ArenaError:
+            return []
+
+    def matches(self) -> list[MatchInfo]:
+        return [self._match_info(*entry) for entry in self.schedule()]
+
+    def match(self, match_id: str) -> MatchInfo:
+        for entry in self.schedule():
+            if entry[0] == match_id:
+                return self._match_info(*entry)
+        raise NotFound(match_id)
+
+    def _match_info(self, match_id: str, seats: tuple[str, ...], copy_index: int,
+                    deal_set: str) -> MatchInfo:
+        paths = self._paths(match_id)
+        result_path = paths.result
+        result: dict[str, Any] | None = None
+        if result_path.is_file():
+            try:
+                result = clean_result(json.loads(result_path.read_text(encoding="utf-8")))
+            except (OSError, ValueError):
+                result = None
+        logged = len(self.summaries(match_id))
+        running = paths.inflight.exists() or (
+            result is None and 0 < logged < self.config.hands_per_match)
+        return MatchInfo(match_id, seats, copy_index, deal_set, self.config.hands_per_match, logged,
+                         result is not None, running, result)
+
+    def is_finished(self, match_id: str) -> bool:
+        return self._paths(match_id).result.is_file()
+
+    def _parsed(self, match_id: str) -> _Parsed:
+        path = self._paths(match_id).hands
+        try:
+            stat = path.stat()
+        except OSError:
+            return _Parsed((0, 0), [], [])
+        stamp = (stat.st_mtime_ns, stat.st_size)
+        with self._lock:
+            cached = self._cache.get(path)
+        if cached is not None and cached.stamp == stamp:
+            return cached
+        if stat.st_size > MAX_LOG_BYTES:
+            raise NotFound(f"{match_id}: log too large to show")
+        text = path.read_text(encoding="utf-8")
+        # A hand may be half written while the league runs: read only complete tables.
+        if not text.endswith("\n"):
+            text = text[: text.rfind("\n[") + 1] if "\n[" in text else ""
+        try:
+            hands = loads(text, name=path.name) if text.strip() else []
+        except ArenaError:
+            hands = []
+        parsed = _Parsed(stamp, hands, [summarize(h, match_id, k) for k, h in enumerate(hands)])
+        with self._lock:
+            self._cache[path] = parsed
+        return parsed
+
+    def summaries(self, match_id: str) -> list[HandSummary]:
+        return self._parsed(match_id).summaries
+
+    def hand(self, hand_id: str) -> tuple[PhhHand, HandSummary, bool]:
+        """A logged hand by id, its summary, and whether its match has finished."""
+        checked_name(hand_id)
+        match_id = hand_id.rsplit("-h", 1)[0] if "-h" in hand_id else hand_id
+        parsed = self._parsed(match_id)
+        for hand, summary in zip(parsed.hands, parsed.summaries, strict=True):
+            if summary.hand_id == hand_id:
+                return hand, summary, self.is_finished(match_id)
+        raise NotFound(hand_id)
+
+    def deal_copies(self, deal_id: str) -> list[str]:
+        """Hand ids of every copy of one duplicate deal (``r1-t1/deal-3``), in copy order."""
+        deal_set, _, number = deal_id.rpartition("/deal-")
+        if not deal_set or not number.isdigit():
+            raise NotFound(deal_id)
+        out = []
+        for match_id, _, _, entry_set in self.schedule():
+            if entry_set == deal_set:
+                out += [s.hand_id for s in self.summaries(match_id) if s.deal_id == deal_id]
+        if not out:
+            raise NotFound(deal_id)
+        return out
+
+    def download(self, match_id: str, kind: str) -> Path:
+        """A match's log file; only once the match has ended (its cards and seed are secret before)."""
+        if kind not in DOWNLOADS or not self.is_finished(match_id):
+            raise NotFound(f"{match_id}.{kind}")
+        paths = self._paths(match_id)
+        path = {"phhs": paths.hands, "events": paths.events, "result": paths.result,
+                "void": paths.voids}[kind]
+        if not path.is_file():
+            raise NotFound(f"{match_id}.{kind}")
+        return path
+
+    def leaderboard_file(self, name: str) -> Path:
+        if name not in LEADERBOARD_FILES:
+            raise NotFound(name)
+        path = self.log_dir.resolve() / name
+        if not path.is_file():
+            raise NotFound(name)
+        return path
+
+    # ------------------------------------------------------------------ results
+
+    def _results(self) -> Iterator[st.ResultRow]:
+        if not self.config.store.is_file():
+            return
+        store = st.SqliteStore(self.config.store)
+        try:
+            league = store.find_league(self.config.name)
+            if league is not None:
+                # luck terms as the league stored them (computed when each match ended)
+                yield from list(store.iter_results(league.league_id,
+                                                   value_function=self.config.luck.name))
+        finally:
+            store.close()
+
+    def leaderboard(self) -> tuple[Leaderboard, dict[str, dict[str, list[int]]]]:
+        """The leaderboard and each bot's bankroll curve per game (cumulative chips by hand)."""
+        rows = list(self._results())
+        curves: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
+        for row in rows:
+            for game in (row.game_code, ALL_GAMES):
+                series = curves[row.bot][game]
+                series.append((series[-1] if series else 0) + row.net_chips)
+        return compute_leaderboard(rows), {bot: dict(games) for bot, games in curves.items()}
+
+    def fault_counts(self) -> list[st.FaultCounts]:
+        """Per bot and match, from the results store."""
+        if not self.config.store.is_file():
+            return []
+        store = st.SqliteStore(self.config.store)
+        try:
+            league = store.find_league(self.config.name)
+            return store.fault_counts(league.league_id) if league is not None else []
+        finally:
+            store.close()
+
+    def faults(self) -> dict[str, dict[str, int]]:
+        """Per bot: hands, timeouts, absent decisions, rejected replies and disconnects over its
+        completed hands."""
+        counts = self.fault_counts()
+        return {bot: {"hands": row[1], "timeouts": row[2], "absent": row[3], "rejected": row[4],
+                      "disconnects": row[5]} for bot, row in faults_per_bot(counts).items()}
+
+    def biggest_pots(self, bot: str, count: int = 5) -> list[tuple[HandSummary, int]]:
+        """The bot's hands with the largest pots, with its net chips in each."""
+        found: list[tuple[HandSummary, int]] = []
+        for match_id, *_ in self.schedule():
+            for summary in self.summaries(match_id):
+                if bot in summary.players:
+                    found.append((summary, summary.net_chips[summary.players.index(bot)]))
+        found.sort(key=lambda item: (-item[0].pot_chips, item[0].hand_id))
+        return found[:count]

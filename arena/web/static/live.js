@@ -1,0 +1,82 @@
+// Live tables: public table states from the server-sent event stream, drawn with textContent.
+"use strict";
+(function () {
+  const SUITS = { c: "\u2663", d: "\u2666", h: "\u2665", s: "\u2660" };
+  const tables = document.getElementById("tables");
+  const status = document.getElementById("live-status");
+  const boxes = new Map();
+  const deadlines = new Map();
+
+  function el(tag, cls, text) {
+    const node = document.createElement(tag);
+    if (cls) node.className = cls;
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    return node;
+  }
+  function card(code) {
+    const node = el("span", "card up");
+    node.dataset.card = code;
+    if (code[1] === "h" || code[1] === "d") node.classList.add("red");
+    node.textContent = code[0].replace("T", "10") + SUITS[code[1]];
+    return node;
+  }
+  function back() { const n = el("span", "card hidden", "\u00a0\u00a0"); n.dataset.card = "??"; return n; }
+
+  function draw(t) {
+    let box = boxes.get(t.match_id);
+    if (!box) {
+      box = el("section", "live-table");
+      box.dataset.match = t.match_id;
+      boxes.set(t.match_id, box);
+      tables.append(box);
+    }
+    box.replaceChildren();
+    box.dataset.hand = t.hand_id || "";
+    box.dataset.status = t.status || "";
+    const head = el("h2");
+    const link = el("a", null, t.match_id); link.href = "/match/" + encodeURIComponent(t.match_id);
+    head.append(link, el("span", "game", " " + (t.game || "") + (t.hand_number ? " · hand " + t.hand_number : "") + (t.street ? " · " + t.street : "") + (t.status === "ended" ? " · match over" : "")));
+    box.append(head);
+    const seats = el("div", "live-seats");
+    (t.seats || []).forEach((s) => {
+      const row = el("div", "seat");
+      row.dataset.seat = s.seat;
+      if (s.status === "folded") row.classList.add("folded");
+      if (t.actor === s.seat) row.classList.add("actor");
+      const name = el("span", "name", s.name);
+      if (t.button_seat === s.seat) name.append(el("span", "dealer-button", "D"));
+      const cards = el("span", "cards");
+      const shown = (t.shown || []).find((h) => h.seat === s.seat);
+      if (shown) shown.cards.forEach((c) => cards.append(card(c)));
+      else { for (let k = 0; k < s.down; k++) cards.append(back()); s.up.forEach((c) => cards.append(card(c))); }
+      row.append(name, cards, el("span", "stack", s.stack), el("span", "bet", s.bet ? "bet " + s.bet : ""));
+      if (shown && (shown.high || shown.low)) row.append(el("span", "hand-name", [shown.high, shown.low && "low " + shown.low].filter(Boolean).join("; ")));
+      if (t.actor === s.seat) row.append(el("span", "clock"));
+      seats.append(row);
+    });
+    box.append(seats);
+    const board = el("div", "board");
+    (t.board || []).forEach((c) => board.append(card(c)));
+    box.append(board, el("div", "pot", "pot " + (t.pot || 0)));
+    const log = el("ul", "recent");
+    (t.actions || []).forEach((a) => log.append(el("li", null, a)));
+    box.append(log);
+    if (t.deadline_unix_seconds) deadlines.set(t.match_id, t.deadline_unix_seconds); else deadlines.delete(t.match_id);
+    tick();
+  }
+
+  function tick() {
+    const now = Date.now() / 1000;
+    deadlines.forEach((deadline, id) => {
+      const box = boxes.get(id);
+      const clock = box && box.querySelector(".clock");
+      if (clock) clock.textContent = Math.max(0, deadline - now).toFixed(1) + " s";
+    });
+  }
+  setInterval(tick, 200);
+
+  const source = new EventSource("/live/events");
+  source.addEventListener("open", () => { status.textContent = "connected"; });
+  source.addEventListener("error", () => { status.textContent = "reconnecting…"; });
+  source.addEventListener("table", (e) => { draw(JSON.parse(e.data)); document.body.dataset.tables = boxes.size; });
+})();

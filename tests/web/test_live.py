@@ -1,0 +1,77 @@
+"""The live hub: public information only, one read per event, slow spectators dropped."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import json
+
+from arena.engine.cards import parse_cards
+from arena.engine.rules import Rules
+from arena.match import messages as m
+from arena.web.live import QUEUE_ITEMS, SpectatorHub
+
+
+def _seat(seat: int) -> m.SeatInfo:
+    return m.SeatInfo(seat=seat, name=f"bot{seat}", bot_id=f"bot{seat}", stack_chips=2000, bet_chips=0,
+                      committed_chips=0, up_cards=(), hole_card_count=0, status=m.SeatStatus.ACTIVE)
+
+
+def _notice(seq: int, payload: m.Payload, hand_id: str = "x-h1") -> m.Notice:
+    return m.Notice("x", hand_id, seq, 0.0, payload)
+
+
+def test_hole_cards_of_the_owner_copy_never_reach_the_state() -> None:
+    """RULES.md §8: the owner's CardsDealt copy carries hole cards; the hub reads counts only."""
+    hub = SpectatorHub()
+    stakes = Rules().stakes
+    hub.event_sent(0, _notice(1, m.HandStarted(1, "F7S", 0, 0, (_seat(0), _seat(1)), stakes, "d", 1)))
+    hole = tuple(parse_cards("AsKs"))
+    up = tuple(parse_cards("7d"))
+    owner = m.CardsDealt("third", 0, up, hole, 2)
+    other = m.CardsDealt("third", 0, up, (), 2)
+    hub.event_sent(0, _notice(2, owner))  # the owner's copy first ...
+    hub.event_sent(1, _notice(2, other))  # ... the same event to another seat is not read again
+    text = json.dumps(hub.snapshot())
+    assert "As" not in text and "Ks" not in text and "7d" in text
+    assert hub.snapshot()[0]["seats"][0]["down"] == 2
+    hub.event_sent(0, _notice(3, m.MatchEnded((), "123456789", 1, False, "")))
+    assert "123456789" not in json.dumps(hub.snapshot())
+
+
+def test_a_slow_spectator_is_dropped_and_never_blocks() -> None:
+    async def main() -> tuple[int, int]:
+        hub = SpectatorHub(interval_seconds=0.01)
+        stream = hub.stream()
+        assert (await stream.__anext__()).startswith("retry")
+        stakes = Rules().stakes
+        for k in range(QUEUE_ITEMS + 10):  # never read: the queue fills up
+            hub.event_sent(0, _notice(k + 1, m.HandStarted(k, "FT", 0, 0, (_seat(0), _seat(1)),
+                                                           stakes, "d", 1), hand_id=f"x-h{k}"))
+            hub.flush()
+        return hub.dropped_spectators, len(hub._spectators)
+
+    # A thread of its own: Playwright's sync API may keep a loop running in this one.
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        dropped, left = pool.submit(asyncio.run, main()).result(timeout=30)
+    assert dropped == 1 and left == 0
+
+
+def test_decision_shows_whose_turn_and_the_clock_not_the_cards() -> None:
+    hub = SpectatorHub()
+    stakes = Rules().stakes
+    hub.event_sent(0, _notice(1, m.HandStarted(1, "FT", 0, 0, (_seat(0), _seat(1)), stakes, "d", 1)))
+    prompt = m.Prompt("x", "x-h1", "d1", "FT", "preflop", 1, 1, 2, 0, 1, (_seat(0), _seat(1)),
+                      tuple(parse_cards("QhQd")), (), (), 0, (), 0, 0, (), stakes, 20, 3, 2.0, 5.0,
+                      1234.5, 0.0)
+    hub.decision_opened(prompt)
+    state = hub.snapshot()[0]
+    assert state["actor"] == 1 and state["deadline_unix_seconds"] == 1234.5
+    assert "Qh" not in json.dumps(state)
+
+
+def test_a_failing_live_view_never_raises_into_the_dealer() -> None:
+    hub = SpectatorHub()
+    broken = m.HandStarted(1, "FT", 0, 0, ("not a seat",), Rules().stakes, "d", 1)  # type: ignore[arg-type]
+    hub.event_sent(0, _notice(1, broken))  # no exception reaches the table
+    assert hub.snapshot() == [{"match_id": "x", "status": "unavailable"}]
