@@ -7,12 +7,14 @@ layer maps its physical seats onto this order.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Protocol
 
-from arena.engine import evaluate as ev
 from arena.engine.actions import Action, ActionKind, LegalActions
-from arena.engine.cards import DECK_SIZE, Card, Deck, is_known, rank_of, suit_of
+from arena.engine.blinds import blind_plan
+from arena.engine.cards import Card, Deck, rank_of
+from arena.engine.dealing import BOARD as BOARD
+from arena.engine.dealing import deal_street, stud_opener
 from arena.engine.errors import (
     AmountOutOfRange,
     HandOver,
@@ -22,23 +24,15 @@ from arena.engine.errors import (
 )
 from arena.engine.events import (
     ActionTaken,
-    BoardDealt,
     Event,
     ForcedBetPosted,
-    HandMucked,
     HandResult,
-    HandShown,
-    HoleCardsDealt,
-    Pot,
-    PotAwarded,
-    PotShare,
     UncalledBetReturned,
 )
-from arena.engine.games import AnteKind, Betting, ForcedBet, Showdown, StreetName, Variant
-from arena.engine.pots import award_pot, build_pots, with_dead_chips
+from arena.engine.games import AnteKind, Betting, ForcedBet, StreetName, Variant
+from arena.engine.legal import compute_legal_actions
 from arena.engine.rules import Rules, Stakes
-
-BOARD = -1  # the "seat" of board cards for card sources
+from arena.engine.settlement import award_uncontested, show_cards, showdown
 
 
 class CardSource(Protocol):
@@ -64,58 +58,6 @@ class SeededDeck(Deck):
 
 _DEFAULT_RULES = Rules()
 
-_CACHE_LIMIT = 256  # the caches below hold a few entries per table setup; cleared when full
-
-
-class _BlindPlan:
-    """How a tuple of blinds is posted: (seat, amount, kind) small first, and the big blind seat."""
-
-    __slots__ = ("big_blind_seat", "posts")
-
-    def __init__(self, blinds: tuple[int, ...]) -> None:
-        n = len(blinds)
-        big = max(blinds)
-        # Blinds are posted small first: heads-up the button (seat 1) posts the small blind.
-        order = sorted(range(n), key=lambda i: (blinds[i], i))
-        self.posts: tuple[tuple[int, int, ForcedBet], ...] = tuple(
-            (seat, blinds[seat], ForcedBet.BIG_BLIND if blinds[seat] == big else ForcedBet.SMALL_BLIND)
-            for seat in order if blinds[seat]
-        )
-        self.big_blind_seat = max(range(n), key=lambda i: (blinds[i], i))
-
-
-_BLIND_PLANS: dict[tuple[int, ...], _BlindPlan] = {}
-
-# LegalActions is an immutable value and the same few values come up decision after decision
-# (the same seat owing the same bet): share one instance per value instead of building one
-# per decision.
-_LegalKey = tuple[int, bool, bool, int | None, bool, int | None, int | None, int | None, bool,
-                  bool]
-_LEGAL_VALUES: dict[_LegalKey, LegalActions] = {}
-_LEGAL_CACHE_LIMIT = 4096
-
-
-def _legal_value(*key: *_LegalKey) -> LegalActions:
-    value = _LEGAL_VALUES.get(key)
-    if value is None:
-        if len(_LEGAL_VALUES) >= _LEGAL_CACHE_LIMIT:
-            _LEGAL_VALUES.clear()
-        seat, can_fold, can_check, call_to, call_all_in, bring_in_to, raise_min, raise_max, \
-            raise_all_in, raise_is_range = key
-        value = _LEGAL_VALUES[key] = LegalActions(
-            seat=seat, can_fold=can_fold, can_check=can_check, call_to_chips=call_to,
-            call_is_all_in=call_all_in, bring_in_to_chips=bring_in_to, raise_min_to=raise_min,
-            raise_max_to=raise_max, raise_is_all_in=raise_all_in, raise_is_range=raise_is_range)
-    return value
-
-
-def _blind_plan(blinds: tuple[int, ...]) -> _BlindPlan:
-    plan = _BLIND_PLANS.get(blinds)
-    if plan is None:
-        if len(_BLIND_PLANS) >= _CACHE_LIMIT:
-            _BLIND_PLANS.clear()
-        plan = _BLIND_PLANS[blinds] = _BlindPlan(blinds)
-    return plan
 
 
 class HandState:
@@ -174,7 +116,7 @@ class HandState:
         else:
             self.blinds = ((self.stakes.big_blind, self.stakes.small_blind) if n == 2 else
                            (self.stakes.small_blind, self.stakes.big_blind) + (0,) * (n - 2))
-        self._blind_plan = None if is_stud else _blind_plan(self.blinds)
+        self._blind_plan = None if is_stud else blind_plan(self.blinds)
         self.antes: tuple[int, ...] = self._antes_of(antes)
         # RULES.md §3b: a big-blind ante is the table's ante, dead money in the main pot (not
         # the big blind's own contribution, which could come back to it as a side pot).
@@ -269,7 +211,7 @@ class HandState:
             raise NotYourTurn(f"seat {seat} acted but seat {actor} is to act")
         legal = self._legal
         if legal is None:
-            legal = self._legal = self._compute_legal_actions(actor)
+            legal = self._legal = compute_legal_actions(self, actor)
         if kind is None:
             return legal
         if kind is ActionKind.RAISE:
@@ -304,91 +246,6 @@ class HandState:
         else:
             raise MalformedAction(f"unknown action kind {kind!r}")
         return legal
-
-    def _compute_legal_actions(self, seat: int) -> LegalActions:
-        if seat == self._bring_in_seat:
-            bring_in_to = min(self.stakes.bring_in, self.stacks[seat])
-            raise_min, raise_max, raise_all_in = self._raise_range(seat)
-            if raise_max is not None and raise_max <= bring_in_to:
-                raise_min = raise_max = None  # too short to complete: the bring-in is all in
-                raise_all_in = False
-            return _legal_value(seat, False, False, None, False, bring_in_to, raise_min,
-                                raise_max, raise_all_in, False)
-        bet = self.bets[seat]
-        stack = self.stacks[seat]
-        owed = self._level - bet
-        if owed <= 0:
-            can_check, call_to, call_all_in = True, None, False
-        else:
-            can_check = False
-            call_to = bet + min(owed, stack)
-            call_all_in = owed >= stack
-        raise_min, raise_max, raise_all_in = self._raise_range(seat)
-        return _legal_value(seat, True, can_check, call_to, call_all_in, None, raise_min,
-                            raise_max, raise_all_in, raise_min is not None and not self._fixed)
-
-    def _raise_range(self, seat: int) -> tuple[int | None, int | None, bool]:
-        if not self._fixed:
-            return self._unfixed_raise_range(seat)
-        if self._acted_full[seat]:
-            return None, None, False  # RULES.md §3: no re-raise unless someone raised after them
-        if self._cap is not None and self._bet_count >= self._cap:
-            return None, None, False
-        bets = self.bets
-        all_in_to = bets[seat] + self.stacks[seat]
-        level = self._level
-        if all_in_to <= level:
-            return None, None, False
-        if not self._someone_could_call(seat, level):
-            return None, None, False
-        full_level = self._full_level
-        low_to = full_level + self._unit
-        high_to = full_level + self.stakes.big_bet if self._big_allowed else low_to
-        raise_min = low_to if low_to < all_in_to else all_in_to
-        raise_max = high_to if high_to < all_in_to else all_in_to
-        return raise_min, raise_max, raise_max == all_in_to
-
-    def _unfixed_raise_range(self, seat: int) -> tuple[int | None, int | None, bool]:
-        """No-limit and pot-limit "raise to" bounds (RULES.md §3b)."""
-        bets = self.bets
-        bet = bets[seat]
-        all_in_to = bet + self.stacks[seat]
-        level = self._level
-        if all_in_to <= level:
-            return None, None, False
-        increment = self._unit  # the last full raise increment of this round
-        if self._acted_full[seat]:
-            # RULES.md §3b: a seat that acted and faces less than a full raise since (only short
-            # all-ins came after it) may call or fold, not raise.
-            short = self._short_all_in_chips
-            if level - bet < increment or 0 < short < increment:
-                return None, None, False
-        if not self._someone_could_call(seat, level):
-            return None, None, False
-        big_blind = self.stakes.big_blind
-        low_to = level + (increment if increment > big_blind else big_blind)
-        if self._pot_limit:
-            # The pot after the call, every chip in the middle counted, on top of the call.
-            high_to = 2 * level - bet + sum(self.committed) + self.dead_chips
-            if high_to < low_to:
-                high_to = low_to
-        else:
-            high_to = all_in_to
-        raise_min = low_to if low_to < all_in_to else all_in_to
-        raise_max = high_to if high_to < all_in_to else all_in_to
-        return raise_min, raise_max, raise_max == all_in_to
-
-    def _someone_could_call(self, seat: int, level: int) -> bool:
-        """Whether another live seat has chips to put in beyond ``level`` (else a raise is moot)."""
-        folded = self.folded
-        stacks = self.stacks
-        bets = self.bets
-        for i in range(self.seat_count):
-            if i != seat and not folded[i] and stacks[i] + bets[i] > level:
-                return True
-        return False
-
-    # ----------------------------------------------------------------- actions
 
     def act(self, seat: int, kind: ActionKind, raise_to: int | None = None, *,
             automatic: bool = False) -> ActionTaken:
@@ -564,7 +421,7 @@ class HandState:
                 posted = min(amount, stacks[seat])
                 self._put(seat, posted)
                 self.events.append(ForcedBetPosted(seat, kind, posted, stacks[seat] == 0))
-        self._deal_street()
+        deal_street(self)
         self._begin_round()
 
     def _begin_round(self) -> None:
@@ -611,7 +468,7 @@ class HandState:
             level = self._level = 0
             self._full_level = 0
             self._bet_count = 0
-            first = self._stud_opener() if is_stud else 0
+            first = stud_opener(self) if is_stud else 0
         if len(able) < 2 and not any(bets[i] < level for i in able):
             self._end_round()
             return
@@ -685,13 +542,13 @@ class HandState:
         self.bets[:] = [0] * n
         folded = self.folded
         if folded.count(False) == 1:
-            self._award_uncontested(folded.index(False))
+            award_uncontested(self, folded.index(False))
             return
         last_street = len(self.variant.streets) - 1
         stacks = self.stacks
         while self.street_index < last_street:
             self.street_index += 1
-            self._deal_street()
+            deal_street(self)
             able = 0
             for i in range(n):
                 if not folded[i] and stacks[i] > 0:
@@ -699,7 +556,16 @@ class HandState:
             if able >= 2:
                 self._begin_round()
                 return
-        self._showdown()
+        showdown(self)
+
+    def show(self, seat: int, cards: Sequence[Card] | None) -> None:
+        """Replay only: seat shows (``cards``) or mucks (``None``).
+
+        Before the showdown (all-in hands are often tabled early) the cards are checked and
+        remembered; at a pending showdown every live seat must show or muck once. Cards a
+        history left unknown (see :func:`is_known`) are filled in from what is shown.
+        """
+        show_cards(self, seat, cards)
 
     def _return_uncalled(self) -> None:
         bets = self.bets
@@ -713,227 +579,3 @@ class HandState:
         bets[seat] -= excess
         self.committed[seat] -= excess
         self.events.append(UncalledBetReturned(seat, excess))
-
-    # ----------------------------------------------------------------- dealing
-
-    def _draw(self, seat: int, count: int) -> list[Card]:
-        """``count`` cards from the source for ``seat``, one deal at a time unless it is a deck."""
-        deck = self._deck
-        if deck is not None:
-            return deck.draw_many(count)
-        deal = self.source.deal
-        return [deal(seat) for _ in range(count)]
-
-    def _deal_street(self) -> None:
-        street_index = self.street_index
-        street = self.variant.streets[street_index]
-        source = self.source
-        if street.board_cards:
-            if street.burn:
-                source.burn()
-            cards = tuple(self._draw(BOARD, street.board_cards))
-            self.board.extend(cards)
-            self.events.append(BoardDealt(street_index, cards))
-            return
-        if street_index == 0 and self.rules.burn_before_hole_cards and not self.variant.is_stud:
-            source.burn()
-        folded = self.folded
-        seats = [i for i in range(self.seat_count) if not folded[i]]
-        per_seat = street.down_cards + street.up_cards
-        needed = per_seat * len(seats)
-        if self.variant.is_stud:
-            if len(source) < needed + (1 if street.burn else 0):
-                source.recycle_burned()  # RULES.md §1: burn cards go back into a short stub
-                if len(source) >= needed + 1 and street.burn:
-                    source.burn()
-            elif street.burn:
-                source.burn()
-            if len(source) < needed:
-                # Still short: one common card face up counts as every live seat's card.
-                card = source.deal(BOARD)
-                self.board.append(card)
-                self.events.append(BoardDealt(street_index, (card,), True))
-                return
-        elif street.burn:
-            source.burn()
-        # Cards go one at a time clockwise from seat 0, the first seat left of the button:
-        # card ``r * len(seats) + k`` of the street goes to ``seats[k]``.
-        ups = (False,) * street.down_cards + (True,) * street.up_cards
-        down = street.down_cards
-        live = len(seats)
-        deck = self._deck
-        if deck is not None:
-            drawn = deck.draw_many(needed)
-        else:
-            deal = source.deal
-            drawn = [deal(seat) for _round in range(per_seat) for seat in seats]
-        events = self.events
-        seat_cards = self.cards
-        seat_is_up = self.is_up
-        seat_up_cards = self._up if street.up_cards else None
-        for k, seat in enumerate(seats):
-            cards = tuple(drawn[k::live])
-            seat_cards[seat].extend(cards)
-            seat_is_up[seat].extend(ups)
-            if seat_up_cards is not None:
-                seat_up_cards[seat].extend(cards[down:])  # down cards come first on every street
-            events.append(HoleCardsDealt(seat, street_index, cards, ups))
-
-    # ----------------------------------------------------------------- stud order
-
-    def _stud_opener(self) -> int:
-        live = [i for i in range(self.seat_count)
-                if not self.folded[i] and is_known(max(self._up[i], default=0))]
-        variant = self.variant
-        if self.street_index == 0:
-            # Bring-in: lowest up card (aces high), razz the highest (aces low); ties by suit.
-            def door_key(seat: int) -> tuple[int, int]:
-                card = self._up[seat][-1]
-                rank = rank_of(card)
-                if variant.bring_in_by_high_card:
-                    rank = -1 if rank == 12 else rank
-                    return rank, suit_of(card)
-                return -rank, -suit_of(card)
-
-            return max(live, key=door_key)
-        board = self.board
-        by_suit = self.rules.stud_tie_break == "suit"
-        showing: Callable[[Sequence[Card]], int]
-        showing = ev.showing_low_value if variant.opens_by_low_showing else ev.showing_high_value
-
-        def show_key(seat: int) -> tuple[int, int, int]:
-            ups = self._up[seat] + board
-            value = showing(ups)
-            if not by_suit:
-                return value, 0, -seat
-            if variant.opens_by_low_showing:
-                top = max(ups, key=_low_order)
-                return value, -suit_of(top), -seat  # razz: the lower suit acts first
-            top = max(ups)
-            return value, suit_of(top), -seat  # stud: the higher suit acts first
-
-        return max(live, key=show_key)
-
-    # ----------------------------------------------------------------- showdown
-
-    def _award_uncontested(self, winner: int) -> None:
-        # An all-in winner wins from each seat only what it matched itself (RULES.md §4);
-        # anything above that was never called and goes back to whoever put it in.
-        cap = self.committed[winner]
-        for seat in range(self.seat_count):
-            excess = self.committed[seat] - cap
-            if excess > 0:
-                self.committed[seat] = cap
-                self.stacks[seat] += excess
-                self.events.append(UncalledBetReturned(seat, excess))
-        live = [not f for f in self.folded]
-        pots = with_dead_chips(build_pots(self.committed, live), self.dead_chips, live)
-        total = sum(self.committed) + self.dead_chips
-        award = PotAwarded(0, PotShare.WHOLE, total, (winner,), (total,))
-        self.stacks[winner] += total
-        self.events.append(award)
-        self._finish(tuple(pots), (award,), ())
-
-    def _showdown(self) -> None:
-        live = [i for i in range(self.seat_count) if not self.folded[i]]
-        start = self._last_aggressor if self._last_aggressor is not None else self._first_actor
-        if start is None or self.folded[start]:
-            start = live[0] if start is None else start
-        n = self.seat_count
-        order = [(start + k) % n for k in range(n)]
-        self.showdown_order = [i for i in order if not self.folded[i]]
-        if self.manual_showdown:
-            self.is_showdown_pending = True
-            return
-        for seat in self.showdown_order:
-            self._shown[seat] = True
-            self.events.append(HandShown(seat, tuple(self.cards[seat])))
-        self._settle()
-
-    def show(self, seat: int, cards: Sequence[Card] | None) -> None:
-        """Replay only: seat shows (``cards``) or mucks (``None``).
-
-        Before the showdown (all-in hands are often tabled early) the cards are checked and
-        remembered; at a pending showdown every live seat must show or muck once. Cards a
-        history left unknown (see :func:`is_known`) are filled in from what is shown.
-        """
-        if self.folded[seat]:
-            raise IllegalAction(f"seat {seat} folded and has no hand to show")
-        if cards is not None:
-            own = self.cards[seat]
-            if len(cards) > len(own) or any(
-                c != o and is_known(o) for c, o in zip(cards, own, strict=False)
-            ):
-                raise IllegalAction(f"seat {seat} shows cards it was not dealt")
-            own[: len(cards)] = cards
-            self._up[seat] = [c for c, up in zip(own, self.is_up[seat], strict=True) if up]
-        if not self.is_showdown_pending:
-            if self.is_over:
-                raise IllegalAction("the hand is over")
-            return
-        if cards is not None and len(cards) < len(self.cards[seat]):
-            return  # tabled early, before the last cards were dealt: the full show follows
-        if self._shown[seat] is not None:
-            raise IllegalAction(f"seat {seat} already showed or mucked")
-        if cards is None:
-            self._shown[seat] = False
-            self.events.append(HandMucked(seat))
-        else:
-            self._shown[seat] = True
-            self.events.append(HandShown(seat, tuple(cards)))
-        if all(self._shown[i] is not None for i in self.showdown_order):
-            self.is_showdown_pending = False
-            self._settle()
-
-    def _settle(self) -> None:
-        n = self.seat_count
-        contenders = [not self.folded[i] and self._shown[i] is not False for i in range(n)]
-        if not any(contenders):
-            contenders = [not f for f in self.folded]
-        high: list[int | None] = [None] * n
-        low: list[int | None] = [None] * n
-        variant = self.variant
-        board = self.board
-        unknown_board = bool(board) and not is_known(max(board))
-        for seat in range(n):
-            if not contenders[seat]:
-                continue
-            cards = self.cards[seat]
-            if not is_known(max(cards)) or unknown_board:
-                raise IllegalAction(f"seat {seat} reaches the showdown with unknown cards")
-            if variant.is_omaha:
-                high[seat] = ev.omaha_high_value(cards, board)
-                low[seat] = ev.omaha_low8_value(cards, board)
-            else:
-                hand = cards + board if board else cards
-                if variant.showdown is Showdown.LOW:
-                    low[seat] = ev.low_value(hand)
-                else:
-                    high[seat] = ev.high_value(hand)
-                    if variant.showdown is Showdown.HIGH_LOW_8:
-                        low[seat] = ev.low8_value(hand)
-        pots = with_dead_chips(build_pots(self.committed, contenders), self.dead_chips,
-                               contenders)
-        awards: list[PotAwarded] = []
-        split = variant.showdown is Showdown.HIGH_LOW_8
-        for index, pot in enumerate(pots):
-            for award in award_pot(index, pot, high,
-                                   low if variant.showdown is not Showdown.HIGH else None,
-                                   split_high_low=split):
-                awards.append(award)
-                for seat, amount in zip(award.winners, award.amounts_chips, strict=True):
-                    self.stacks[seat] += amount
-                self.events.append(award)
-        self._finish(tuple(pots), tuple(awards), tuple(self.showdown_order))
-
-    def _finish(self, pots: tuple[Pot, ...], awards: tuple[PotAwarded, ...],
-                order: tuple[int, ...]) -> None:
-        self.is_over = True
-        self.actor = None
-        self.bets = [0] * self.seat_count
-        self.result = HandResult(pots, awards, self.starting_stacks, tuple(self.stacks), order)
-
-
-def _low_order(card: Card) -> int:
-    """Sort key ranking aces below deuces, then by suit: ``(low rank, suit)`` as one int."""
-    return card - DECK_SIZE if 48 <= card < DECK_SIZE else card  # an ace's rank 12 becomes -1

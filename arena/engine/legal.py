@@ -1,0 +1,123 @@
+"""Legal actions: the raise range of fixed, pot and no limit, and the shared LegalActions values."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from arena.engine.actions import LegalActions
+
+if TYPE_CHECKING:
+    from arena.engine.state import HandState
+
+
+# LegalActions is an immutable value and the same few values come up decision after decision
+# (the same seat owing the same bet): share one instance per value instead of building one
+# per decision.
+_LegalKey = tuple[int, bool, bool, int | None, bool, int | None, int | None, int | None, bool,
+                  bool]
+_LEGAL_VALUES: dict[_LegalKey, LegalActions] = {}
+_LEGAL_CACHE_LIMIT = 4096
+
+
+def _legal_value(*key: *_LegalKey) -> LegalActions:
+    value = _LEGAL_VALUES.get(key)
+    if value is None:
+        if len(_LEGAL_VALUES) >= _LEGAL_CACHE_LIMIT:
+            _LEGAL_VALUES.clear()
+        seat, can_fold, can_check, call_to, call_all_in, bring_in_to, raise_min, raise_max, \
+            raise_all_in, raise_is_range = key
+        value = _LEGAL_VALUES[key] = LegalActions(
+            seat=seat, can_fold=can_fold, can_check=can_check, call_to_chips=call_to,
+            call_is_all_in=call_all_in, bring_in_to_chips=bring_in_to, raise_min_to=raise_min,
+            raise_max_to=raise_max, raise_is_all_in=raise_all_in, raise_is_range=raise_is_range)
+    return value
+
+
+def compute_legal_actions(hand: HandState, seat: int) -> LegalActions:
+    if seat == hand._bring_in_seat:
+        bring_in_to = min(hand.stakes.bring_in, hand.stacks[seat])
+        raise_min, raise_max, raise_all_in = raise_range(hand, seat)
+        if raise_max is not None and raise_max <= bring_in_to:
+            raise_min = raise_max = None  # too short to complete: the bring-in is all in
+            raise_all_in = False
+        return _legal_value(seat, False, False, None, False, bring_in_to, raise_min,
+                            raise_max, raise_all_in, False)
+    bet = hand.bets[seat]
+    stack = hand.stacks[seat]
+    owed = hand._level - bet
+    if owed <= 0:
+        can_check, call_to, call_all_in = True, None, False
+    else:
+        can_check = False
+        call_to = bet + min(owed, stack)
+        call_all_in = owed >= stack
+    raise_min, raise_max, raise_all_in = raise_range(hand, seat)
+    return _legal_value(seat, True, can_check, call_to, call_all_in, None, raise_min,
+                        raise_max, raise_all_in, raise_min is not None and not hand._fixed)
+
+
+def raise_range(hand: HandState, seat: int) -> tuple[int | None, int | None, bool]:
+    if not hand._fixed:
+        return unfixed_raise_range(hand, seat)
+    if hand._acted_full[seat]:
+        return None, None, False  # RULES.md §3: no re-raise unless someone raised after them
+    if hand._cap is not None and hand._bet_count >= hand._cap:
+        return None, None, False
+    bets = hand.bets
+    all_in_to = bets[seat] + hand.stacks[seat]
+    level = hand._level
+    if all_in_to <= level:
+        return None, None, False
+    if not someone_could_call(hand, seat, level):
+        return None, None, False
+    full_level = hand._full_level
+    low_to = full_level + hand._unit
+    high_to = full_level + hand.stakes.big_bet if hand._big_allowed else low_to
+    raise_min = low_to if low_to < all_in_to else all_in_to
+    raise_max = high_to if high_to < all_in_to else all_in_to
+    return raise_min, raise_max, raise_max == all_in_to
+
+
+def unfixed_raise_range(hand: HandState, seat: int) -> tuple[int | None, int | None, bool]:
+    """No-limit and pot-limit "raise to" bounds (RULES.md §3b)."""
+    bets = hand.bets
+    bet = bets[seat]
+    all_in_to = bet + hand.stacks[seat]
+    level = hand._level
+    if all_in_to <= level:
+        return None, None, False
+    increment = hand._unit  # the last full raise increment of this round
+    if hand._acted_full[seat]:
+        # RULES.md §3b: a seat that acted and faces less than a full raise since (only short
+        # all-ins came after it) may call or fold, not raise.
+        short = hand._short_all_in_chips
+        if level - bet < increment or 0 < short < increment:
+            return None, None, False
+    if not someone_could_call(hand, seat, level):
+        return None, None, False
+    big_blind = hand.stakes.big_blind
+    low_to = level + (increment if increment > big_blind else big_blind)
+    if hand._pot_limit:
+        # The pot after the call, every chip in the middle counted, on top of the call.
+        high_to = 2 * level - bet + sum(hand.committed) + hand.dead_chips
+        if high_to < low_to:
+            high_to = low_to
+    else:
+        high_to = all_in_to
+    raise_min = low_to if low_to < all_in_to else all_in_to
+    raise_max = high_to if high_to < all_in_to else all_in_to
+    return raise_min, raise_max, raise_max == all_in_to
+
+
+def someone_could_call(hand: HandState, seat: int, level: int) -> bool:
+    """Whether another live seat has chips to put in beyond ``level`` (else a raise is moot)."""
+    folded = hand.folded
+    stacks = hand.stacks
+    bets = hand.bets
+    for i in range(hand.seat_count):  # noqa: SIM110 -- a plain loop: this runs per decision
+        if i != seat and not folded[i] and stacks[i] + bets[i] > level:
+            return True
+    return False
+
+
+# ----------------------------------------------------------------- actions

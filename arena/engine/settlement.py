@@ -1,0 +1,141 @@
+"""Settlement: the uncontested award, the showdown (order, shows and mucks) and the pot awards."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from arena.engine import evaluate as ev
+from arena.engine.cards import Card, is_known
+from arena.engine.errors import IllegalAction
+from arena.engine.events import (
+    HandMucked,
+    HandResult,
+    HandShown,
+    Pot,
+    PotAwarded,
+    PotShare,
+    UncalledBetReturned,
+)
+from arena.engine.games import Showdown
+from arena.engine.pots import award_pot, build_pots, with_dead_chips
+
+if TYPE_CHECKING:
+    from arena.engine.state import HandState
+
+
+def award_uncontested(hand: HandState, winner: int) -> None:
+    # An all-in winner wins from each seat only what it matched itself (RULES.md §4);
+    # anything above that was never called and goes back to whoever put it in.
+    cap = hand.committed[winner]
+    for seat in range(hand.seat_count):
+        excess = hand.committed[seat] - cap
+        if excess > 0:
+            hand.committed[seat] = cap
+            hand.stacks[seat] += excess
+            hand.events.append(UncalledBetReturned(seat, excess))
+    live = [not f for f in hand.folded]
+    pots = with_dead_chips(build_pots(hand.committed, live), hand.dead_chips, live)
+    total = sum(hand.committed) + hand.dead_chips
+    award = PotAwarded(0, PotShare.WHOLE, total, (winner,), (total,))
+    hand.stacks[winner] += total
+    hand.events.append(award)
+    finish(hand, tuple(pots), (award,), ())
+
+
+def showdown(hand: HandState) -> None:
+    live = [i for i in range(hand.seat_count) if not hand.folded[i]]
+    start = hand._last_aggressor if hand._last_aggressor is not None else hand._first_actor
+    if start is None or hand.folded[start]:
+        start = live[0] if start is None else start
+    n = hand.seat_count
+    order = [(start + k) % n for k in range(n)]
+    hand.showdown_order = [i for i in order if not hand.folded[i]]
+    if hand.manual_showdown:
+        hand.is_showdown_pending = True
+        return
+    for seat in hand.showdown_order:
+        hand._shown[seat] = True
+        hand.events.append(HandShown(seat, tuple(hand.cards[seat])))
+    settle(hand)
+
+
+def show_cards(hand: HandState, seat: int, cards: Sequence[Card] | None) -> None:
+    """Replay only: seat shows (``cards``) or mucks (``None``); see :meth:`HandState.show`."""
+    if hand.folded[seat]:
+        raise IllegalAction(f"seat {seat} folded and has no hand to show")
+    if cards is not None:
+        own = hand.cards[seat]
+        if len(cards) > len(own) or any(
+            c != o and is_known(o) for c, o in zip(cards, own, strict=False)
+        ):
+            raise IllegalAction(f"seat {seat} shows cards it was not dealt")
+        own[: len(cards)] = cards
+        hand._up[seat] = [c for c, up in zip(own, hand.is_up[seat], strict=True) if up]
+    if not hand.is_showdown_pending:
+        if hand.is_over:
+            raise IllegalAction("the hand is over")
+        return
+    if cards is not None and len(cards) < len(hand.cards[seat]):
+        return  # tabled early, before the last cards were dealt: the full show follows
+    if hand._shown[seat] is not None:
+        raise IllegalAction(f"seat {seat} already showed or mucked")
+    if cards is None:
+        hand._shown[seat] = False
+        hand.events.append(HandMucked(seat))
+    else:
+        hand._shown[seat] = True
+        hand.events.append(HandShown(seat, tuple(cards)))
+    if all(hand._shown[i] is not None for i in hand.showdown_order):
+        hand.is_showdown_pending = False
+        settle(hand)
+
+
+def settle(hand: HandState) -> None:
+    n = hand.seat_count
+    contenders = [not hand.folded[i] and hand._shown[i] is not False for i in range(n)]
+    if not any(contenders):
+        contenders = [not f for f in hand.folded]
+    high: list[int | None] = [None] * n
+    low: list[int | None] = [None] * n
+    variant = hand.variant
+    board = hand.board
+    unknown_board = bool(board) and not is_known(max(board))
+    for seat in range(n):
+        if not contenders[seat]:
+            continue
+        cards = hand.cards[seat]
+        if not is_known(max(cards)) or unknown_board:
+            raise IllegalAction(f"seat {seat} reaches the showdown with unknown cards")
+        if variant.is_omaha:
+            high[seat] = ev.omaha_high_value(cards, board)
+            low[seat] = ev.omaha_low8_value(cards, board)
+        else:
+            seen = cards + board if board else cards
+            if variant.showdown is Showdown.LOW:
+                low[seat] = ev.low_value(seen)
+            else:
+                high[seat] = ev.high_value(seen)
+                if variant.showdown is Showdown.HIGH_LOW_8:
+                    low[seat] = ev.low8_value(seen)
+    pots = with_dead_chips(build_pots(hand.committed, contenders), hand.dead_chips,
+                           contenders)
+    awards: list[PotAwarded] = []
+    split = variant.showdown is Showdown.HIGH_LOW_8
+    for index, pot in enumerate(pots):
+        for award in award_pot(index, pot, high,
+                               low if variant.showdown is not Showdown.HIGH else None,
+                               split_high_low=split):
+            awards.append(award)
+            for seat, amount in zip(award.winners, award.amounts_chips, strict=True):
+                hand.stacks[seat] += amount
+            hand.events.append(award)
+    finish(hand, tuple(pots), tuple(awards), tuple(hand.showdown_order))
+
+
+def finish(hand: HandState, pots: tuple[Pot, ...], awards: tuple[PotAwarded, ...],
+            order: tuple[int, ...]) -> None:
+    hand.is_over = True
+    hand.actor = None
+    hand.bets = [0] * hand.seat_count
+    hand.result = HandResult(pots, awards, hand.starting_stacks, tuple(hand.stacks), order)
