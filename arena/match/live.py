@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 
 import trio
@@ -80,6 +80,9 @@ class LiveTable:
         self.sink = sink
         # A sink may also record every event as sent to each seat (the league's JSONL log).
         self._tap: Callable[[int, m.Notice], None] | None = getattr(sink, "event_sent", None)
+        # ... and be awaited before each hand's first card (the league commits the last hand
+        # and marks the next in flight on its writer thread meanwhile).
+        self._sink_ready: Callable[[], Awaitable[None]] | None = getattr(sink, "ready", None)
         self.stats = TableStats()
         self._lobby = lobby
         n = len(spec.seats)
@@ -231,6 +234,8 @@ class LiveTable:
         self._hand = run
         if self.sink is not None:
             self.sink.hand_started(spec.match_id, index + 1)
+            if self._sink_ready is not None:
+                await self._sink_ready()
         self._publish_each(feed.hand_started, hand_id=hand_id)
         self._publish(feed.drain(), hand_id=hand_id)
         while not state.is_over:
