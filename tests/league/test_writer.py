@@ -23,6 +23,7 @@ from arena.storage.errors import StoreUnavailable
 from arena.storage.eventlog import reference_notice_json
 from arena.storage.matchlog import MatchLogPaths, match_seed_for
 from arena.storage.records import HandRecord
+from arena.storage.sqlstore import Guard
 from arena.storage.verify import verify_hand
 from arena.storage.writer import Writer
 from tests.match.scripted import ScriptedBot
@@ -92,10 +93,10 @@ def test_the_writer_thread_commits_each_hand_before_the_next_and_logs_as_before(
     writers: set[int] = set()
     record = run.store.record_hand
 
-    def recording(hand: HandRecord) -> bool:
+    def recording(hand: HandRecord, *, guard: Guard | None = None) -> bool:
         writers.add(threading.get_ident())
         time.sleep(0.02)  # a slow disk: the table must still wait for the commit
-        return record(hand)
+        return record(hand, guard=guard)
 
     run.store.record_hand = recording  # type: ignore[method-assign]
     try:
@@ -140,10 +141,10 @@ def test_a_failed_commit_stops_its_table_and_loses_nothing_committed(tmp_path: P
     run = LeagueRun(_config(tmp_path))
     record = run.store.record_hand
 
-    def failing(hand: HandRecord) -> bool:
+    def failing(hand: HandRecord, *, guard: Guard | None = None) -> bool:
         if hand.hand_number == 3:
             raise StoreUnavailable("the disk went away")
-        return record(hand)
+        return record(hand, guard=guard)
 
     run.store.record_hand = failing  # type: ignore[method-assign]
     try:
