@@ -32,6 +32,8 @@ log = logging.getLogger("arena.server")
 Item = m.Outgoing | pb.DealerMessage
 MAX_BATCH = 256  # messages per batch write
 
+# Events that go out at once; the others ride with the seat's next request (one write per
+# decision), or go at most ``Limits.event_flush_seconds`` later.
 _URGENT_PAYLOADS = (m.MatchStarted, m.MatchEnded)
 
 

@@ -7,6 +7,7 @@ from already-serialized messages. What each message holds is :mod:`arena.server.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Sequence
 
 from arena.engine.rules import Stakes
@@ -25,8 +26,9 @@ class Encoder:
 
     def __init__(self, cache_size: int = 4096) -> None:
         self._cache_size = cache_size
-        self._events: dict[int, tuple[m.Notice, bytes, bytes]] = {}  # plain and framed bytes
-        self._records: dict[int, tuple[m.ActionRecord, bytes]] = {}
+        # Oldest first; dict's "first key" is O(n) after many deletions, OrderedDict's is O(1).
+        self._events: OrderedDict[int, tuple[m.Notice, bytes, bytes]] = OrderedDict()
+        self._records: OrderedDict[int, tuple[m.ActionRecord, bytes]] = OrderedDict()
         self._stakes: dict[tuple[Stakes, str], pb.Stakes] = {}
 
     def _event(self, notice: m.Notice) -> tuple[m.Notice, bytes, bytes]:
@@ -37,7 +39,7 @@ class Encoder:
             cache = self._events
             cache[id(notice)] = found
             if len(cache) > self._cache_size:
-                del cache[next(iter(cache))]
+                cache.popitem(last=False)  # the oldest, O(1)
         return found
 
     def _record(self, record: m.ActionRecord) -> bytes:
@@ -48,7 +50,7 @@ class Encoder:
             cache = self._records
             cache[id(record)] = found
             if len(cache) > self._cache_size:
-                del cache[next(iter(cache))]
+                cache.popitem(last=False)
         return found[1]
 
     def _stakes_of(self, value: Stakes, game: str) -> pb.Stakes:
