@@ -160,12 +160,13 @@ def role_dealer(config_path: str) -> int:
 
 
 def role_bots(address: str, tables: int, first: int = 0, think: float = 0.0,
-              seconds: float = 0.0, seats: int = SEATS) -> int:
+              seconds: float = 0.0, seats: int = SEATS, events: bool = False) -> int:
     """Calling-station SDK bots for ``tables`` tables from table ``first`` (the silent ones too
     when ``first`` is 0 and ``think`` is 0). Instant bots print when every one of their tables
     has ended; paced ones (``think`` seconds per decision) count the decisions of a window of
     ``seconds`` starting a second after their first decision, print it and play on until the
-    dealer stops."""
+    dealer stops. ``events``: every event (else requests and results, the SDK's default for a
+    bot that reads no events)."""
     from arena_bot import Action, SeatView, play
     from arena_bot.examples import calling_station
 
@@ -205,7 +206,8 @@ def role_bots(address: str, tables: int, first: int = 0, think: float = 0.0,
         bot = thinking if think > 0 else calling_station
         instant = [asyncio.ensure_future(play(bot, server=address,
                                               token=_token(f"bot{t}-{s}"), name=f"bot{t}-{s}",
-                                              reconnect_seconds=0.0, on_message=watch))
+                                              reconnect_seconds=0.0, on_message=watch,
+                                              events=events))
                    for t in range(first, first + tables) for s in range(seats)]
         quiet = [asyncio.ensure_future(silent(f"silent{t}-{s}"))
                  for t in range(tables, tables + SILENT_TABLES) for s in range(SEATS)
@@ -248,8 +250,9 @@ def _summarize(result: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def run_dealer(tables: int, hands: int) -> dict[str, Any]:
-    """Instant bots on ``tables`` tables of 4 (plus the silent tables)."""
+def run_dealer(tables: int, hands: int, events: bool = False) -> dict[str, Any]:
+    """Instant bots on ``tables`` tables of 4 (plus the silent tables); ``events``: the bots
+    subscribe to every event instead of requests and results."""
     with tempfile.TemporaryDirectory(prefix="bench-dealer-") as tmp:
         config = Path(tmp) / "config.json"
         config.write_text(json.dumps(_dealer_config(tables, hands)))
@@ -257,7 +260,7 @@ def run_dealer(tables: int, hands: int) -> dict[str, Any]:
         try:
             ready = _read_json_line(server, "port")
             bots = _spawn("--role", "bots", "--address", f"127.0.0.1:{ready['port']}",
-                          "--tables", str(tables))
+                          "--tables", str(tables), *(["--events"] if events else []))
             seen = _read_json_line(bots, "decisions", timeout=600)
             server.send_signal(signal.SIGTERM)  # the silent tables would play on forever
             result = _read_json_line(server, "result")
@@ -335,7 +338,7 @@ def role_bot(address: str, seat: int) -> int:
 
     name = f"bot0-{seat}"
     asyncio.run(play(calling_station, server=address, token=_token(name), name=name,
-                     reconnect_seconds=0.0, on_message=watch))
+                     reconnect_seconds=0.0, on_message=watch, events=False))
     print(json.dumps({"decisions": len(times), "first": times[0], "last": times[-1]}),
           flush=True)
     return 0
@@ -620,6 +623,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=10.0, help=argparse.SUPPRESS)
     parser.add_argument("--count", type=int, default=500, help=argparse.SUPPRESS)
     parser.add_argument("--first", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--events", action="store_true",
+                        help="instant bots subscribe to every event (default: requests and "
+                             "results, what the SDK asks for when the bot reads no events)")
     parser.add_argument("--bot-think", type=float, default=0.0, help=argparse.SUPPRESS)
     parser.add_argument("--seat", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--seats", type=int, default=SEATS, help=argparse.SUPPRESS)
@@ -627,7 +633,7 @@ def main(argv: list[str] | None = None) -> int:
     roles = {
         "dealer": lambda: role_dealer(args.config),
         "bots": lambda: role_bots(args.address, args.tables, args.first, args.bot_think,
-                                  args.seconds),
+                                  args.seconds, events=args.events),
         "bot": lambda: role_bot(args.address, args.seat),
         "pp-server": lambda: role_pingpong_server(args.tables, args.seconds, args.seats),
         "pp-clients": lambda: role_pingpong_clients(args.address, args.tables, 0, args.seats),
@@ -638,7 +644,7 @@ def main(argv: list[str] | None = None) -> int:
         return roles[args.role]()
     print(f"dealer benchmark ({args.scenario}), {os.cpu_count()} CPUs", file=sys.stderr)
     if args.scenario in ("all", "instant"):
-        report_instant(args.tables, args.hands)
+        report_instant(args.tables, args.hands, args.events)
     if args.scenario in ("all", "paced"):
         report_paced([int(t) for t in args.paced_tables.split(",")], args.think,
                      args.paced_seconds)
@@ -659,17 +665,18 @@ def _table(rows: list[tuple[str, str, str]]) -> None:
         print(f"| {name} | {ours} | {peer} |")
 
 
-def report_instant(tables: int, hands: int) -> None:
+def report_instant(tables: int, hands: int, events: bool = False) -> None:
     print(f"dealer: {tables} tables x {SEATS} instant bots (+{SILENT_TABLES} tables of silent "
           "bots)", file=sys.stderr)
-    dealer = run_dealer(tables, hands)
-    single = run_dealer(1, 60)  # one table, nothing queued behind it: the intrinsic latency
+    dealer = run_dealer(tables, hands, events)
+    single = run_dealer(1, 60, events)  # one table, nothing queued behind it
     seconds = max(5.0, min(30.0, dealer["decisions"] / dealer["decisions_per_second"]))
     raw = run_pingpong(tables, seconds)
     us = 1e6
     cpu_ratio = dealer["cpu_per_decision"] / raw["cpu_per_round_trip"]
-    print(f"\n### Instant bots: {dealer['decisions']:,} decisions at {tables} tables of "
-          f"{SEATS}; ping-pong ran {seconds:.1f} s\n")
+    print(f"\n### Instant bots ({'every event' if events else 'requests and results'}): "
+          f"{dealer['decisions']:,} decisions at {tables} tables of {SEATS}; ping-pong ran "
+          f"{seconds:.1f} s\n")
     _table([
         ("**server CPU per decision / round trip (primary)**",
          f"**{cpu_ratio:.2f}x** the ping-pong's (target <= 3x, stretch 2.5x)", ""),

@@ -208,7 +208,7 @@ def _payload(payload: m.Payload) -> pb.Event:
                          high_cards=cards(h.high_cards), low_description=h.low_description,
                          low_cards=cards(h.low_cards)) for h in payload.hands]))
     if isinstance(payload, m.HandEnded):
-        return pb.Event(hand_ended=pb.HandEnded(
+        ended = pb.HandEnded(
             results=[pb.SeatResult(seat=r.seat, net_chips=r.net_chips,
                                    final_stack_chips=r.final_stack_chips) for r in payload.results],
             awards=[pb.PotAward(pot_index=a.pot_index, amount_chips=a.amount_chips,
@@ -216,7 +216,12 @@ def _payload(payload: m.Payload) -> pb.Event:
                                 winners=[pb.WinnerShare(seat=s, amount_chips=c)
                                          for s, c in a.winners]) for a in payload.awards],
             voided=payload.voided, void_reason=payload.void_reason,
-            went_to_showdown=payload.went_to_showdown))
+            went_to_showdown=payload.went_to_showdown)
+        if isinstance(payload, m.HandSummary):  # requests-and-results seats: the public record
+            ended.actions.extend(action_record(a) for a in payload.actions)
+            ended.board_cards.extend(cards(payload.board))
+            ended.seats.extend(seat_state(s) for s in payload.seats)
+        return pb.Event(hand_ended=ended)
     if isinstance(payload, m.HandStarted):
         return _hand_started(payload)
     if isinstance(payload, m.MatchStarted):

@@ -159,7 +159,8 @@ class DealerService:
             return
         conn = Connection(bot_id=bot.bot_id, session_id=secrets.token_hex(8),
                           batches=hello.accept_batches, limits=self._limits,
-                          encoder=self._encoder, stats=self.stats)
+                          encoder=self._encoder, stats=self.stats,
+                          every_event=hello.subscription != pb.SUBSCRIPTION_REQUESTS_AND_RESULTS)
         self.stats.streams += 1
         old = self._connections.get(bot.bot_id)
         if relayed and old is not None and bot.bot_id not in self._relayed:
