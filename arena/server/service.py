@@ -12,7 +12,6 @@ from typing import Any, Protocol
 import grpc
 
 from arena import __version__
-from arena.match import messages as m
 from arena.match.lobby import Lobby
 from arena.server import convert, wire
 from arena.server.auth import TokenBook
@@ -91,7 +90,6 @@ class DealerService:
         self.stats = TransportStats()
         self._connections: dict[str, Connection] = {}
         self._accepting = True
-        self._inbox: list[tuple[str, m.Reply]] = []  # replies read in this loop iteration
         self._floods = Backoff(limits.flood_backoff_seconds, limits.flood_backoff_max_seconds)
         self._auth_failures = Backoff(limits.auth_failure_delay_seconds,
                                       limits.auth_failure_max_delay_seconds)
@@ -291,9 +289,9 @@ class DealerService:
                 log.info("bot %s: decision %s answered by its SDK's check/fold fallback (%s)",
                          conn.bot_id, message.action_reply.decision_id,
                          _FALLBACK_WHY.get(fallback, "unknown reason"))
-            if not self._inbox:  # one hop into trio per loop iteration, however many replies
-                asyncio.get_running_loop().call_soon(self._hand_over)
-            self._inbox.append((conn.bot_id, reply))
+            # Straight into trio's queue (no extra loop iteration); trio runs every reply
+            # queued so far in its next tick.
+            self._guest.call_soon(self._lobby.submit, conn.bot_id, reply)
         elif kind == "ping":
             ping = message.ping
             pong = pb.Pong(nonce=ping.nonce, server_time=convert.timestamp(time.time()))
@@ -301,14 +299,6 @@ class DealerService:
                 pong.client_time.CopyFrom(ping.client_time)
             conn.deliver(pb.DealerMessage(pong=pong))
         # A repeated hello or an empty message changes nothing; it only costs rate budget.
-
-    def _hand_over(self) -> None:
-        replies, self._inbox = self._inbox, []
-        self._guest.call_soon(self._submit_all, replies)
-
-    def _submit_all(self, replies: list[tuple[str, m.Reply]]) -> None:
-        for bot_id, reply in replies:  # inside trio
-            self._lobby.submit(bot_id, reply)
 
     # ------------------------------------------------------------------ shutdown
 
