@@ -12,6 +12,7 @@ from typing import Any, Protocol
 import grpc
 
 from arena import __version__
+from arena.match import messages as m
 from arena.match.lobby import Lobby
 from arena.server import convert, wire
 from arena.server.auth import TokenBook
@@ -89,6 +90,7 @@ class DealerService:
         self._encoder = wire.Encoder(cache_size=4096)
         self.stats = TransportStats()
         self._connections: dict[str, Connection] = {}
+        self._inbox: list[tuple[str, m.Reply]] = []  # replies read since trio last took them
         self._accepting = True
         self._floods = Backoff(limits.flood_backoff_seconds, limits.flood_backoff_max_seconds)
         self._auth_failures = Backoff(limits.auth_failure_delay_seconds,
@@ -289,9 +291,11 @@ class DealerService:
                 log.info("bot %s: decision %s answered by its SDK's check/fold fallback (%s)",
                          conn.bot_id, message.action_reply.decision_id,
                          _FALLBACK_WHY.get(fallback, "unknown reason"))
-            # Straight into trio's queue (no extra loop iteration); trio runs every reply
-            # queued so far in its next tick.
-            self._guest.call_soon(self._lobby.submit, conn.bot_id, reply)
+            # Straight into trio (no extra loop iteration): the first reply since trio last
+            # ran wakes it, and that one call hands over every reply read until then.
+            self._inbox.append((conn.bot_id, reply))
+            if len(self._inbox) == 1 and not self._guest.call_soon(self._submit_all):
+                self._inbox.clear()  # trio has ended: no table takes replies any more
         elif kind == "ping":
             ping = message.ping
             pong = pb.Pong(nonce=ping.nonce, server_time=convert.timestamp(time.time()))
@@ -299,6 +303,11 @@ class DealerService:
                 pong.client_time.CopyFrom(ping.client_time)
             conn.deliver(pb.DealerMessage(pong=pong))
         # A repeated hello or an empty message changes nothing; it only costs rate budget.
+
+    def _submit_all(self) -> None:
+        replies, self._inbox = self._inbox, []
+        for bot_id, reply in replies:  # inside trio
+            self._lobby.submit(bot_id, reply)
 
     # ------------------------------------------------------------------ shutdown
 
