@@ -107,3 +107,26 @@ def test_a_requests_only_bot_plays_a_full_match_and_rebuilds_every_hand(tmp_path
                 r.seat: final[r.seat] for r in ended.results}
             rebuilt += 1
         assert rebuilt == 24
+
+
+def test_the_python_sdk_asks_for_requests_and_results_unless_it_reads_events(
+        tmp_path: Path) -> None:
+    """``play`` without ``on_message`` (the bot function sees requests only) subscribes to
+    requests and results; with ``on_message`` it gets every event."""
+    config = make_config(tmp_path, ["quiet", "reader"], hands=2, seed=3)
+    seen: list[pb.DealerMessage] = []
+
+    async def scenario() -> tuple[bool, bool]:
+        async with running(config) as (server, address):
+            bots = [play(BOTS["call"](0), server=address, token=token_for("quiet"), name="quiet",
+                         reconnect_seconds=2.0),
+                    play(BOTS["call"](1), server=address, token=token_for("reader"),
+                         name="reader", reconnect_seconds=2.0, on_message=seen.append)]
+            await asyncio.wait_for(asyncio.gather(*bots), 30)
+            await server.run_until_done()
+            lobby = server.lobby
+            return lobby.presence("quiet").every_event, lobby.presence("reader").every_event
+
+    quiet, reader = asyncio.run(scenario())
+    assert (quiet, reader) == (False, True)
+    assert any(_event_kind(m) == "action_taken" for m in seen)
