@@ -43,6 +43,11 @@ from arena.match.spec import AbsentPolicy, MatchSpec
 
 log = logging.getLogger("arena.match")
 
+# What seats that get requests and results only are told besides their own cards (and a
+# HandSummary for HandEnded): the rest is in their decision requests.
+_RESULTS = (m.MatchStarted, m.DuplicateCopyStarted, m.GameChanged, m.HandStarted,
+            m.ShowdownAnnounced, m.HandEnded, m.MatchEnded)
+
 
 @dataclass(eq=False)
 class _HandRun:
@@ -350,6 +355,7 @@ class LiveTable:
         summary = MatchSummary(spec.match_id, spec.seed, self._hands_played, results,
                                bool(reason), reason, self._button_draw, self.stats)
         self.summary = summary
+        self._count_replies_to_no_decision()
         self._release_seats()
         if self.sink is not None:
             self.sink.match_finished(summary)
@@ -369,10 +375,16 @@ class LiveTable:
         summary = MatchSummary(spec.match_id, spec.seed, 0, results, True, reason, (), self.stats,
                                not_started=why.kind, absent_bots=why.absent)
         self.summary = summary
+        self._count_replies_to_no_decision()
         self._release_seats()
         if self.sink is not None and not summary.postponed:  # a postponed match comes back
             self.sink.match_finished(summary)
         return summary
+
+    def _count_replies_to_no_decision(self) -> None:
+        """Refusals of replies to no open decision count in the match's results too."""
+        refused = self._lobby.refused_unknown_by_match.pop(self.spec.match_id, 0)
+        self.stats.rejected_no_open_decision += refused
 
     def _release_seats(self) -> None:
         for seat, presence in enumerate(self._presences):
@@ -434,7 +446,10 @@ class LiveTable:
         return m.Notice(self.spec.match_id, hand_id, self._seq, time.time(), payload)
 
     def _publish(self, items: Iterable[FeedItem], *, hand_id: str) -> None:
+        """Tell every seat (and the tap) each item; seats that get requests and results only
+        are sent only the events of ``_RESULTS``, their own cards and a ``HandSummary``."""
         presences = self._presences
+        tap = self._tap
         for item in items:
             if isinstance(item, Private):
                 own = self._next_notice(hand_id, item.own)
@@ -442,15 +457,36 @@ class LiveTable:
                                   item.others)
                 for seat, presence in enumerate(presences):
                     sent = own if seat == item.seat else others
-                    presence.deliver(sent)
-                    if self._tap is not None:
-                        self._tap(seat, sent)
-            else:
-                notice = self._next_notice(hand_id, item)
-                for seat, presence in enumerate(presences):
+                    if sent is own or presence.every_event:
+                        presence.deliver(sent)
+                    if tap is not None:
+                        tap(seat, sent)
+                continue
+            notice = self._next_notice(hand_id, item)
+            ended = item if isinstance(item, m.HandEnded) else None
+            wanted = ended is None and isinstance(item, _RESULTS)
+            summary: m.Notice | None = None
+            for seat, presence in enumerate(presences):
+                if wanted or presence.every_event:
                     presence.deliver(notice)
-                    if self._tap is not None:
-                        self._tap(seat, notice)
+                elif ended is not None:
+                    if summary is None:
+                        summary = self._summary(notice, ended)
+                    presence.deliver(summary)
+                if tap is not None:
+                    tap(seat, notice)
+
+    def _summary(self, notice: m.Notice, ended: m.HandEnded) -> m.Notice:
+        """The hand's end with its public record, for seats that get requests and results."""
+        run = self._hand
+        if run is None:
+            return notice
+        feed = run.feed
+        payload = m.HandSummary(ended.results, ended.awards, ended.voided, ended.void_reason,
+                                ended.went_to_showdown, tuple(feed.records),
+                                tuple(run.state.board), feed.seat_infos())
+        return m.Notice(notice.match_id, notice.hand_id, notice.sequence, notice.unix_seconds,
+                        payload)
 
     def _publish_each(self, payload_for: Callable[[int], m.Payload], *, hand_id: str) -> None:
         """One event with a different payload per seat (``payload_for(seat)``)."""
