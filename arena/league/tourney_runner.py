@@ -23,7 +23,7 @@ from arena.engine.errors import ArenaError, ConfigError
 from arena.engine.phh import dumps_hand
 from arena.league.tourney_config import TournamentConfig
 from arena.league.tourney_results import results_document, write_private, write_results
-from arena.league.tourney_store import TournamentStore, hand_entry
+from arena.league.tourney_store import TournamentStore, hand_entry, tournament_placings
 from arena.match.live import LiveTable
 from arena.match.lobby import Lobby
 from arena.match.messages import TournamentInfo
@@ -83,7 +83,6 @@ class TournamentRun:
         # point), so a kill between the two never loses or doubles a logged hand.
         self.unlogged: list[tuple[str, str]] = []
         self.store: TournamentStore | None = None
-        self._unstorable_told = False
         self.metrics = ArenaMetrics() if config.metrics_port is not None else None
         if self.metrics is not None:
             for bot in config.bots:
@@ -125,11 +124,8 @@ class TournamentRun:
         """Append the committed hands to their PHH logs (once: a resumed run checks the tail)."""
         for name, text in self.unlogged:
             if name == "@store":
-                if self.store is not None and not self.store.record(json.loads(text)) \
-                        and not self._unstorable_told:
-                    self._unstorable_told = True
-                    self.out.write("results store: its schema takes H.O.R.S.E. hands only; the "
-                                   "other games' hands are in the PHH logs\n")
+                if self.store is not None:
+                    self.store.record(json.loads(text))
                 continue
             path = self.config.log_dir / name
             if not name.endswith(".phhs"):
@@ -198,6 +194,8 @@ class TournamentRun:
         doc = results_document(name=self.config.name, kind=self.config.format.kind,
                                result=self.result, events=played)
         write_results(self.config.log_dir, doc)
+        if self.store is not None:
+            self.store.record_placings(tournament_placings(self.result, played))
         self.finished = True
         self.commit()
         self._publish(played[-1] if played else None)
