@@ -345,6 +345,7 @@ class LiveTable:
         summary = MatchSummary(spec.match_id, spec.seed, self._hands_played, results,
                                bool(reason), reason, self._button_draw, self.stats)
         self.summary = summary
+        self._count_replies_to_no_decision()
         self._release_seats()
         if self.sink is not None:
             self.sink.match_finished(summary)
@@ -364,10 +365,16 @@ class LiveTable:
         summary = MatchSummary(spec.match_id, spec.seed, 0, results, True, reason, (), self.stats,
                                not_started=why.kind, absent_bots=why.absent)
         self.summary = summary
+        self._count_replies_to_no_decision()
         self._release_seats()
         if self.sink is not None and not summary.postponed:  # a postponed match comes back
             self.sink.match_finished(summary)
         return summary
+
+    def _count_replies_to_no_decision(self) -> None:
+        """Refusals of replies to no open decision count in the match's results too."""
+        refused = self._lobby.refused_unknown_by_match.pop(self.spec.match_id, 0)
+        self.stats.rejected_no_open_decision += refused
 
     def _release_seats(self) -> None:
         for seat, presence in enumerate(self._presences):
