@@ -43,7 +43,8 @@ class TournamentProcess:
     and its bots (``packs`` processes of several bots each)."""
 
     def __init__(self, path: Path, bots: list[str], *, packs: int = 0, slow: str | None = None,
-                 command: tuple[str, str] = ("tournament", "run")) -> None:
+                 command: tuple[str, str] = ("tournament", "run"),
+                 record: Path | None = None) -> None:
         self.path = path
         self.server = subprocess.Popen(
             [sys.executable, "-m", "arena.cli", *command, str(path)],
@@ -62,7 +63,7 @@ class TournamentProcess:
         assert address is not None, "".join(self.lines) + self.server.stderr.read()  # type: ignore[union-attr]
         self.address = address
         self.procs = start_bots(address, [(name, KINDS[k % 3]) for k, name in enumerate(bots)
-                                          if name != slow], packs=packs)
+                                          if name != slow], packs=packs, record=record)
         if slow is not None:  # alone in its process: it sleeps while it thinks
             self.procs += start_bots(address, [(slow, "slow")], packs=1)
 
@@ -188,6 +189,28 @@ def check_placings_in_store(path: Path, doc: dict[str, Any], hands: list[dict[st
             p: 1 if p == tie["winner"] else 2 for p in tie["players"]}
 
 
+def check_places_told(record: Path, doc: dict[str, Any]) -> None:
+    """`MatchEnded` told each bot of each tournament hand its place in the event when the hand
+    decided it (the bot went out, or won the event) and 0 otherwise."""
+    decided: dict[tuple[str, str], int] = {}
+    for event in doc["events"]:
+        for out in event["eliminations"]:
+            decided[(out["player"], f"{event['event']}-t{out['table']}-h{out['hand']}")] = (
+                out["place"])
+    told = [json.loads(line) for line in record.read_text().splitlines()]
+    for event in doc["events"]:  # one table each (seed 003): the winner's is the last hand
+        for player, place in event["places"].items():
+            if not any(e["player"] == player for e in event["eliminations"]):
+                hands = [t["hand"] for t in told if t["hand"].startswith(f"{event['event']}-t1-h")
+                         and t["bot"] == player and not t["aborted"]]
+                decided[(player, max(hands, key=lambda h: int(h.rsplit("-h", 1)[1])))] = place
+    counted = [line for line in told if not line["aborted"]]
+    assert len({(t["bot"], t["hand"]) for t in counted}) == len(counted) > 100
+    assert {(t["bot"], t["hand"]) for t in counted} >= set(decided)
+    for line in counted:
+        assert line["places"] == [decided.get((line["bot"], line["hand"]), 0)], line
+
+
 @pytest.mark.parametrize("command", [("tournament", "run"), ("league", "run")])
 def test_seed_003_preset_over_grpc_with_bots_as_processes(tmp_path: Path,
                                                            command: tuple[str, str]) -> None:
@@ -211,7 +234,8 @@ hands = 3
 [rules]
 decision_seconds = 5.0
 """)
-    proc = TournamentProcess(path, names, command=command)
+    record = tmp_path / "places.jsonl"
+    proc = TournamentProcess(path, names, command=command, packs=4, record=record)
     code, output = proc.wait()
     assert code == 0, output
     assert proc.metrics_url is not None
@@ -266,6 +290,7 @@ decision_seconds = 5.0
         assert sorted(hu["players"]) == sorted(tie["players"])
         assert set(hu["starting_stacks"]) == {215}
         check_chips_carried(hands[tie["event"]], dict.fromkeys(hu["players"], 215))
+    check_places_told(record, doc)
     assert f"    1  {standings[0]['player']}" in output  # the standings table is printed
     store = tmp_path / ("tournament.sqlite" if command[0] == "tournament" else "league.sqlite")
     check_store(store, every_hand)

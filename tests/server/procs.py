@@ -75,9 +75,11 @@ def start_bot(kind: str, address: str, token: str, *, name: str, extra: Sequence
 
 
 def start_bots(address: str, bots: Sequence[tuple[str, str]], *, packs: int = 0,
-               reconnect_seconds: float = 30) -> list[subprocess.Popen[str]]:
+               reconnect_seconds: float = 30, record: Path | None = None
+               ) -> list[subprocess.Popen[str]]:
     """Example bots (name, kind) with the token ``token-NAME-0001``: one `arena bot` process
-    each, or ``packs`` processes of several bots each (`tests.league.botpack`)."""
+    each, or ``packs`` processes of several bots each (`tests.league.botpack`; ``record``: the
+    file where they write each tournament hand's `MatchEnded` places)."""
     if not packs:
         return [start_bot(kind, address, f"token-{name}-0001", name=name, quiet=True,
                           reconnect_seconds=reconnect_seconds, extra=("--seed", str(k)))
@@ -85,8 +87,9 @@ def start_bots(address: str, bots: Sequence[tuple[str, str]], *, packs: int = 0,
     groups = [bots[k::packs] for k in range(packs)]
     return [subprocess.Popen([sys.executable, "-m", "tests.league.botpack", address,
                               *(f"{name}:{kind}" for name, kind in group)],
-                             cwd=ROOT, env=env(), stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL, text=True)
+                             cwd=ROOT, env={**env(), **({"ARENA_TEST_RECORD": str(record)}
+                                                        if record else {})},
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True)
             for group in groups if group]
 
 
