@@ -184,7 +184,12 @@ def test_the_writer_runs_jobs_in_order_and_tells_when_they_are_done() -> None:
         return lambda: seen.append(f"after {name}")
 
     entered = threading.Event()
-    writer.submit(lambda: (entered.set(), gate.wait()) and None)
+
+    def busy() -> None:
+        entered.set()
+        gate.wait()
+
+    writer.submit(busy)
     assert entered.wait(10)  # the writer is busy: the next three wait together
     tickets = [writer.submit(lambda k=k: job(str(k))) for k in range(3)]  # type: ignore[misc]
     told: list[int] = []
