@@ -251,6 +251,7 @@ def summarize(phases: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for kind in kinds:
         ratios: list[float] = []
         base_cpu: list[float] = []
+        attacker_cpu: list[float] = []
         mine = [p for p in phases if p["attack"] == kind]
         for k, phase in enumerate(phases):
             if phase["attack"] != kind:
@@ -260,12 +261,18 @@ def summarize(phases: list[dict[str, Any]]) -> list[dict[str, Any]]:
             ratios.append(phase["hands_per_second"]
                           / statistics.fmean(p["hands_per_second"] for p in around))
             base_cpu.append(statistics.fmean(p["cpu_per_decision_us"] for p in around))
+            # The dealer's CPU beyond what the honest decisions cost at the neighbours' rate.
+            attacker_cpu.append(phase["dealer_cpu"]
+                                - phase["decisions_per_second"] * base_cpu[-1] / 1e6)
         rows.append({
             "attack": kind, "ratios": ratios, "median_ratio": statistics.median(ratios),
             "hands_per_second": statistics.median(p["hands_per_second"] for p in mine),
             "cpu_per_decision_us": statistics.median(p["cpu_per_decision_us"] for p in mine),
             "base_cpu_per_decision_us": statistics.median(base_cpu),
             "dealer_cpu": statistics.median(p["dealer_cpu"] for p in mine),
+            "attacker_cpu": statistics.median(attacker_cpu),
+            "hands_range": (min(p["hands_per_second"] for p in mine),
+                            max(p["hands_per_second"] for p in mine)),
             "rss_growth_mib": max(p["rss_growth_mib"] for p in mine),
             "streams": statistics.median(p.get("streams", 0) for p in mine),
             "messages": statistics.median(p.get("messages", 0) for p in mine)})
@@ -340,16 +347,24 @@ def main(argv: list[str] | None = None) -> int:
     print(f"### Honest tables under attack ({args.tables} heads-up tables of instant bots; "
           f"{args.rounds} rounds of {args.seconds:g} s phases, each attacker between two "
           "phases without one)\n")
-    print("| attacker | honest hands/s vs no attacker: median (each round) | honest hands/s | "
-          "dealer CPU per honest decision (without attacker) | dealer CPU | "
-          "dealer memory growth | attacker streams / messages per phase |")
-    print("|---|---|---|---|---|---|---|")
+    print("| attacker | honest hands/s vs no attacker: median (each round) | honest hands/s "
+          "(median) | dealer CPU per honest decision (no attacker around it) | dealer CPU | "
+          "of which on the attacker | dealer memory growth | attacker streams / messages "
+          "per phase |")
+    print("|---|---|---|---|---|---|---|---|")
     for row in summarize(phases):
-        each = ", ".join(f"{r:.0%}" for r in row["ratios"])
-        print(f"| {row['attack']} | **{row['median_ratio']:.0%}** ({each}) | "
-              f"{row['hands_per_second']:,.0f} | {row['cpu_per_decision_us']:,.0f} µs "
-              f"({row['base_cpu_per_decision_us']:,.0f} µs) | {row['dealer_cpu']:.0%} | "
-              f"{row['rss_growth_mib']:.1f} MiB | {row['streams']:,.0f} / {row['messages']:,.0f} |")
+        if row["attack"] == "none":
+            low, high = row["hands_range"]
+            ratio = f"100% (its phases: {low:,.0f} to {high:,.0f} hands/s)"
+            attacker = "-"
+        else:
+            each = ", ".join(f"{r:.0%}" for r in row["ratios"])
+            ratio = f"**{row['median_ratio']:.0%}** ({each})"
+            attacker = f"{row['attacker_cpu']:+.0%}"
+        print(f"| {row['attack']} | {ratio} | {row['hands_per_second']:,.0f} | "
+              f"{row['cpu_per_decision_us']:,.0f} µs ({row['base_cpu_per_decision_us']:,.0f} µs) "
+              f"| {row['dealer_cpu']:.0%} | {attacker} | {row['rss_growth_mib']:.1f} MiB | "
+              f"{row['streams']:,.0f} / {row['messages']:,.0f} |")
     if not args.skip_cost:
         cost = run_cost(args.cost_tables, args.cost_hands, args.cost_rounds)
         print(f"\n### What the guards cost (bench.dealer load, {args.cost_tables} tables, "

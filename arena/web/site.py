@@ -185,10 +185,15 @@ class LeagueSite:
         running = paths.inflight.exists() or (
             result is None and 0 < logged < self.config.hands_per_match)
         return MatchInfo(match_id, seats, copy_index, deal_set, self.config.hands_per_match, logged,
-                         result is not None, running, result)
+                         result is not None and self.is_finished(match_id), running, result)
 
     def is_finished(self, match_id: str) -> bool:
-        return self._paths(match_id).result.is_file()
+        """Ended, and so has every other copy of its deals: a copy's logs show the cards that
+        the other copies are still to be dealt (its seed is revealed at the same moment)."""
+        entries = self.schedule()
+        deal_set = next((d for m, _, _, d in entries if m == match_id), None)
+        copies = [m for m, _, _, d in entries if d == deal_set] or [match_id]
+        return all(self._paths(m).result.is_file() for m in copies)
 
     def _parsed(self, match_id: str) -> _Parsed:
         path = self._paths(match_id).hands
