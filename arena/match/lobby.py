@@ -90,6 +90,9 @@ class Presence:
 
     bot_id: str
     outbox: Outbox | None = None
+    # False: the connected bot asked for requests and results only (its outbox's
+    # ``every_event``); the tables then leave out the events its requests repeat.
+    every_event: bool = True
     seats: list[SeatRef] = field(default_factory=list)
     open: dict[str, OpenDecision] = field(default_factory=dict)
     listeners: list[Callable[[], None]] = field(default_factory=list)
@@ -142,6 +145,7 @@ class Lobby:
         """A bot (re)connected: its seats are live again and open decisions are re-sent."""
         presence = self.presence(bot_id)
         presence.outbox = outbox
+        presence.every_event = bool(getattr(outbox, "every_event", True))
         for decision in presence.open.values():
             outbox.deliver(decision.refreshed_prompt())
         presence._changed()

@@ -49,7 +49,9 @@ class Limits:
     auth_failure_max_delay_seconds: float = 30.0  # answer is delayed, doubling up to this
     allow_takeover: bool = False  # a second stream with a connected bot's token takes over
     hello_timeout_seconds: float = 10.0
-    event_flush_seconds: float = 0.1  # batching bots: events wait at most this long
+    # Batching bots get events with their next request (one write per decision), at the
+    # match's end, or at most this much later (a seat that has folded in a slow hand).
+    event_flush_seconds: float = 1.0
     flush_on_close_seconds: float = 2.0  # time to send what is queued when the server stops
 
 

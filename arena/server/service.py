@@ -93,8 +93,8 @@ class DealerService:
         self._encoder = wire.Encoder(cache_size=4096)
         self.stats = TransportStats()
         self._connections: dict[str, Connection] = {}
+        self._inbox: list[tuple[str, m.Reply]] = []  # replies read since trio last took them
         self._accepting = True
-        self._inbox: list[tuple[str, m.Reply]] = []  # replies read in this loop iteration
         self._floods = Backoff(limits.flood_backoff_seconds, limits.flood_backoff_max_seconds)
         self._auth_failures = Backoff(limits.auth_failure_delay_seconds,
                                       limits.auth_failure_max_delay_seconds)
@@ -164,7 +164,8 @@ class DealerService:
             return
         conn = Connection(bot_id=bot.bot_id, session_id=secrets.token_hex(8),
                           batches=hello.accept_batches, limits=self._limits,
-                          encoder=self._encoder, stats=self.stats)
+                          encoder=self._encoder, stats=self.stats,
+                          every_event=hello.subscription != pb.SUBSCRIPTION_REQUESTS_AND_RESULTS)
         self.stats.streams += 1
         old = self._connections.get(bot.bot_id)
         if relayed and old is not None and bot.bot_id not in self._relayed:
@@ -304,9 +305,11 @@ class DealerService:
                 log.info("bot %s: decision %s answered by its SDK's check/fold fallback (%s)",
                          conn.bot_id, message.action_reply.decision_id,
                          _FALLBACK_WHY.get(fallback, "unknown reason"))
-            if not self._inbox:  # one hop into trio per loop iteration, however many replies
-                asyncio.get_running_loop().call_soon(self._hand_over)
+            # Straight into trio (no extra loop iteration): the first reply since trio last
+            # ran wakes it, and that one call hands over every reply read until then.
             self._inbox.append((conn.bot_id, reply))
+            if len(self._inbox) == 1 and not self._guest.call_soon(self._submit_all):
+                self._inbox.clear()  # trio has ended: no table takes replies any more
         elif kind == "ping":
             ping = message.ping
             pong = pb.Pong(nonce=ping.nonce, server_time=convert.timestamp(time.time()))
@@ -315,11 +318,8 @@ class DealerService:
             conn.deliver(pb.DealerMessage(pong=pong))
         # A repeated hello or an empty message changes nothing; it only costs rate budget.
 
-    def _hand_over(self) -> None:
+    def _submit_all(self) -> None:
         replies, self._inbox = self._inbox, []
-        self._guest.call_soon(self._submit_all, replies)
-
-    def _submit_all(self, replies: list[tuple[str, m.Reply]]) -> None:
         for bot_id, reply in replies:  # inside trio
             self._lobby.submit(bot_id, reply)
 

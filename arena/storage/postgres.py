@@ -22,7 +22,7 @@ from psycopg.rows import dict_row
 from arena.storage.errors import InvalidRecord, SchemaTooNew, StoreError, StoreUnavailable
 from arena.storage.migrations import LATEST_VERSION, MIGRATIONS, postgresql_statement
 from arena.storage.records import HandRecord, VoidHand, now, timestamp_text
-from arena.storage.sqlstore import Cursor, SqlStore
+from arena.storage.sqlstore import Cursor, Guard, SqlStore
 
 _MIGRATION_LOCK = 7_330_001  # pg_advisory_xact_lock key: one migrating process at a time
 _RETRIES = 5
@@ -167,12 +167,12 @@ class PostgresStore(SqlStore):
     # ------------------------------------------------------------ idempotent writes retry
 
     @_retrying
-    def record_hand(self, hand: HandRecord) -> bool:
-        return super().record_hand(hand)
+    def record_hand(self, hand: HandRecord, *, guard: Guard | None = None) -> bool:
+        return super().record_hand(hand, guard=guard)
 
     @_retrying
-    def void_hand(self, hand: VoidHand) -> bool:
-        return super().void_hand(hand)
+    def void_hand(self, hand: VoidHand, *, guard: Guard | None = None) -> bool:
+        return super().void_hand(hand, guard=guard)
 
 
 def _schema_version(connection: psycopg.Connection[Any]) -> int:

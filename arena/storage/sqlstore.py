@@ -59,6 +59,8 @@ class Db(Protocol):
     def executemany(self, sql: str, rows: Iterable[Sequence[object]]) -> None: ...
 
 
+Guard = Callable[[Db], None]  # a check inside a write's transaction; it refuses by raising
+
 _MATCH_COLUMNS = ("match_id, league_id, games, format, is_duplicate, status, seed, created_at, "
                   "finished_at")
 _LEAGUE_COLUMNS = "league_id, name, config_toml, created_at"
@@ -197,14 +199,17 @@ class SqlStore(ABC):
 
     # ------------------------------------------------------------ hands
 
-    def record_hand(self, hand: HandRecord) -> bool:
+    def record_hand(self, hand: HandRecord, *, guard: Guard | None = None) -> bool:
         """Commit one completed hand atomically: its row and every seat's row, or nothing.
 
         Idempotent on (match, hand number, copy): recording the same hand again returns False and
-        changes nothing; a *different* hand under that key raises HandConflict.
+        changes nothing; a *different* hand under that key raises HandConflict. ``guard`` runs
+        first in the same transaction and may refuse it by raising (a worker's lease on the job).
         """
         check_hand(hand)
         with self._transaction(write=True) as db:
+            if guard is not None:
+                guard(db)
             bot_ids = _running_match_bots(db, hand.match_id, hand.copy_index)
             unknown = [s.bot for s in hand.seats if s.bot not in bot_ids]
             if unknown:
@@ -229,10 +234,12 @@ class SqlStore(ABC):
                   s.absent_decisions, s.rejected_replies, s.disconnects) for s in hand.seats])
         return True
 
-    def void_hand(self, hand: VoidHand) -> bool:
+    def void_hand(self, hand: VoidHand, *, guard: Guard | None = None) -> bool:
         """Record a misdeal. Idempotent like `record_hand`; False if this void was recorded already."""
         check_void(hand)
         with self._transaction(write=True) as db:
+            if guard is not None:
+                guard(db)
             _running_match_bots(db, hand.match_id, hand.copy_index)
             inserted = db.execute(
                 "INSERT INTO hands (match_id, hand_number, copy_index, deal_id, game_code, small_bet_chips, "

@@ -38,6 +38,7 @@ from arena.storage.records import (
     VoidHand,
 )
 from arena.storage.sqlite import SqliteStore, apply_migrations
+from arena.storage.sqlstore import Guard
 from arena.storage.tokens import hash_token, verify_token
 
 __all__ = [
@@ -77,9 +78,9 @@ class ResultsStore(Protocol):
 
     def list_matches(self, league_id: int) -> list[Match]: ...
 
-    def record_hand(self, hand: HandRecord) -> bool: ...
+    def record_hand(self, hand: HandRecord, *, guard: Guard | None = None) -> bool: ...
 
-    def void_hand(self, hand: VoidHand) -> bool: ...
+    def void_hand(self, hand: VoidHand, *, guard: Guard | None = None) -> bool: ...
 
     def finish_match(self, match_id: int, seed: str) -> Match: ...
 

