@@ -109,6 +109,7 @@ class LiveTable:
         self._hands_played = 0
         self._button_draw: tuple[tuple[int, Card], ...] = ()
         self.summary: MatchSummary | None = None
+        self._places: tuple[int, ...] = ()  # MatchSeatResult.place (tournaments)
         self.waiting = False  # True while it waits for its bots before the first hand
         self.postponements = 0  # times this match was put back because bots were missing
 
@@ -186,6 +187,9 @@ class LiveTable:
                 self._publish([m.GameChanged(game, previous, index + 1)], hand_id="")
                 previous = game
             await self._play_hand(index, game, button, in_play)
+        placer = getattr(self.sink, "seat_places", None)  # a tournament hand: places decided
+        if placer is not None and self._hands_played:
+            self._places = tuple(await placer(tuple(self._stacks)))
 
     def missing_bots(self) -> list[str]:
         """Names of this match's bots that are not connected now."""
@@ -409,7 +413,8 @@ class LiveTable:
         mean, ci = mbb_per_hand(nets, self.rules.stakes.small_bet)
         spec = self.spec.seats[seat]
         return m.MatchSeatResult(seat, spec.name, spec.bot_id, self._net[seat], len(nets), mean,
-                                 ci, self._stacks[seat])
+                                 ci, self._stacks[seat],
+                                 self._places[seat] if seat < len(self._places) else 0)
 
     @staticmethod
     def _played_hand(run: _HandRun, *, void_reason: str) -> PlayedHand:

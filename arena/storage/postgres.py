@@ -1,9 +1,10 @@
 """`PostgresStore`: the results store on a PostgreSQL server (psycopg 3), shared by many processes.
 
 Same schema and migrations as SQLite (`migrations.postgresql_statement` rewrites the SQLite-only
-spellings), same queries (`SqlStore`). A hand is committed exactly once: the (match, hand, copy)
-key is unique and inserts are ``ON CONFLICT DO NOTHING``, so when the connection is lost around a
-commit, the store reconnects and retries, and a hand that did commit reads back as "already there".
+spellings, or a step gives its own), same queries (`SqlStore`). A hand is committed exactly once:
+the (match, hand, copy) key is unique and inserts are ``ON CONFLICT DO NOTHING``, so when the
+connection is lost around a commit, the store reconnects and retries, and a hand that did commit
+reads back as "already there".
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import psycopg
 from psycopg.rows import dict_row
 
 from arena.storage.errors import InvalidRecord, SchemaTooNew, StoreError, StoreUnavailable
-from arena.storage.migrations import LATEST_VERSION, MIGRATIONS, postgresql_statement
+from arena.storage.migrations import LATEST_VERSION, MIGRATIONS
 from arena.storage.records import HandRecord, VoidHand, now, timestamp_text
 from arena.storage.sqlstore import Cursor, Guard, SqlStore
 
@@ -118,8 +119,8 @@ class PostgresStore(SqlStore):
                                            "arena")
                     if version >= migration.version:
                         continue
-                    for statement in migration.statements:
-                        connection.execute(postgresql_statement(statement))
+                    for statement in migration.postgresql_statements():
+                        connection.execute(statement)
                     connection.execute(
                         "INSERT INTO schema_version (version, description, applied_at) VALUES (%s, %s, %s)",
                         (migration.version, migration.description, timestamp_text(self._clock())))

@@ -28,12 +28,14 @@ from arena.storage.records import (
     MatchStatus,
     ResultRow,
     SeatResult,
+    TournamentPlacing,
     VoidHand,
     check_bot,
     check_hand,
     check_league,
     check_luck,
     check_match,
+    check_placing,
     check_void,
     parse_timestamp,
     result_fields,
@@ -413,6 +415,35 @@ class SqlStore(ABC):
                      for seat, value in enumerate(record.luck_chips)])
                 stored += 1
         return stored
+
+    # ------------------------------------------------------------ tournament placings
+
+    def record_placings(self, league_id: int, placings: Sequence[TournamentPlacing]) -> int:
+        """Store a league's tournament placings in one transaction, replacing those stored
+        before (a resumed tournament writes its results again). Returns the rows written."""
+        for placing in placings:
+            check_placing(placing)
+        with self._transaction(write=True) as db:
+            if db.execute("SELECT 1 FROM leagues WHERE league_id = ?", (league_id,)).fetchone() is None:
+                raise NotFound(f"no league {league_id}")
+            ids = _bot_ids(db, sorted({p.bot for p in placings}))
+            db.execute("DELETE FROM tournament_placings WHERE league_id = ?", (league_id,))
+            db.executemany(
+                "INSERT INTO tournament_placings (league_id, tournament, bot_id, place, points, "
+                "eliminated_at_hand) VALUES (?, ?, ?, ?, ?, ?)",
+                [(league_id, p.tournament, ids[p.bot], p.place, p.points, p.eliminated_at_hand)
+                 for p in placings])
+        return len(placings)
+
+    def tournament_placings(self, league_id: int) -> list[TournamentPlacing]:
+        """Every placing of a league's tournaments, by tournament, place and bot."""
+        with self._transaction(write=False) as db:
+            rows = db.execute(
+                "SELECT t.tournament, b.name, t.place, t.points, t.eliminated_at_hand "
+                "FROM tournament_placings t JOIN bots b USING (bot_id) WHERE t.league_id = ? "
+                "ORDER BY t.tournament, t.place, b.name", (league_id,)).fetchall()
+        return [TournamentPlacing(r["tournament"], r["name"], int(r["place"]), int(r["points"]),
+                                  r["eliminated_at_hand"]) for r in rows]
 
 
 # --------------------------------------------------------------------------- row readers
