@@ -53,7 +53,9 @@ class Cluster:
     """A coordinator (`arena league run --no-worker`), workers, and each bot connected to one worker."""
 
     def __init__(self, league: Path, workers: int, connect: dict[str, str], *,
-                 lease_seconds: float = 3.0) -> None:
+                 lease_seconds: float = 3.0, first_holds_a_job: bool = False) -> None:
+        """``first_holds_a_job``: the other workers start once w1 has claimed a job (on a loaded
+        machine w1 may start so late that the others have taken every job)."""
         self.folder = league.parent
         self.url = str(load_league(league).store)
         self.coordinator = subprocess.Popen(
@@ -66,6 +68,11 @@ class Cluster:
         self.bots: list[subprocess.Popen[bytes]] = []
         self.ports: dict[str, int] = {}
         for k in range(workers):
+            if k == 1 and first_holds_a_job:
+                deadline = time.monotonic() + 120
+                while not query(self.url, "SELECT job_id FROM jobs WHERE worker = 'w1'"):
+                    assert time.monotonic() < deadline, "w1 claimed no job"
+                    time.sleep(0.1)
             port = free_port()
             name = f"w{k + 1}"
             self.ports[name] = port
@@ -190,7 +197,7 @@ def test_a_worker_killed_mid_match_loses_and_repeats_nothing(tmp_path: Path,
     league = with_token_files(write_league(tmp_path, BOTS, store=url, hands_per_match=hands_per_match,
                                            tables_at_once=2))
     cluster = Cluster(league, workers=2, connect={bot: "w2" for bot, _ in BOTS},  # w1's seats relayed
-                      lease_seconds=5.0)
+                      lease_seconds=5.0, first_holds_a_job=True)
     try:
         deadline = time.monotonic() + 120
         while True:  # until w1 has recorded a few hands of its job
