@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 
 import trio
@@ -85,6 +85,9 @@ class LiveTable:
         self.sink = sink
         # A sink may also record every event as sent to each seat (the league's JSONL log).
         self._tap: Callable[[int, m.Notice], None] | None = getattr(sink, "event_sent", None)
+        # ... and be awaited before each hand's first card (the league commits the last hand
+        # and marks the next in flight on its writer thread meanwhile).
+        self._sink_ready: Callable[[], Awaitable[None]] | None = getattr(sink, "ready", None)
         self.stats = TableStats()
         self._lobby = lobby
         n = len(spec.seats)
@@ -106,6 +109,7 @@ class LiveTable:
         self._hands_played = 0
         self._button_draw: tuple[tuple[int, Card], ...] = ()
         self.summary: MatchSummary | None = None
+        self._places: tuple[int, ...] = ()  # MatchSeatResult.place (tournaments)
         self.waiting = False  # True while it waits for its bots before the first hand
         self.postponements = 0  # times this match was put back because bots were missing
 
@@ -183,6 +187,9 @@ class LiveTable:
                 self._publish([m.GameChanged(game, previous, index + 1)], hand_id="")
                 previous = game
             await self._play_hand(index, game, button, in_play)
+        placer = getattr(self.sink, "seat_places", None)  # a tournament hand: places decided
+        if placer is not None and self._hands_played:
+            self._places = tuple(await placer(tuple(self._stacks)))
 
     def missing_bots(self) -> list[str]:
         """Names of this match's bots that are not connected now."""
@@ -236,6 +243,8 @@ class LiveTable:
         self._hand = run
         if self.sink is not None:
             self.sink.hand_started(spec.match_id, index + 1)
+            if self._sink_ready is not None:
+                await self._sink_ready()
         self._publish_each(feed.hand_started, hand_id=hand_id)
         self._publish(feed.drain(), hand_id=hand_id)
         while not state.is_over:
@@ -404,7 +413,8 @@ class LiveTable:
         mean, ci = mbb_per_hand(nets, self.rules.stakes.small_bet)
         spec = self.spec.seats[seat]
         return m.MatchSeatResult(seat, spec.name, spec.bot_id, self._net[seat], len(nets), mean,
-                                 ci, self._stacks[seat])
+                                 ci, self._stacks[seat],
+                                 self._places[seat] if seat < len(self._places) else 0)
 
     @staticmethod
     def _played_hand(run: _HandRun, *, void_reason: str) -> PlayedHand:

@@ -308,6 +308,7 @@ class MatchSeatResult:
     mbb_per_hand: float
     mbb_per_hand_ci95: float
     final_stack_chips: int
+    place: int = 0  # tournament: the place in the event when decided (out, or the winner)
 
 
 @dataclass(frozen=True, slots=True)

@@ -259,7 +259,7 @@ def _payload(payload: m.Payload) -> pb.Event:
                                     net_chips=r.net_chips, hands_played=r.hands_played,
                                     mbb_per_hand=r.mbb_per_hand,
                                     mbb_per_hand_ci95=r.mbb_per_hand_ci95,
-                                    final_stack_chips=r.final_stack_chips)
+                                    final_stack_chips=r.final_stack_chips, place=r.place)
                  for r in payload.results],
         match_seed=payload.match_seed, hands_played=payload.hands_played,
         aborted=payload.aborted, abort_reason=payload.abort_reason))

@@ -13,7 +13,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from arena.engine.errors import ConfigError
+from arena.storage.errors import LeaseLost
 from arena.storage.postgres import PostgresStore
+from arena.storage.sqlstore import Db, Guard
 from arena.storage.store import ResultsStore
 
 _NOW = "CAST(EXTRACT(EPOCH FROM clock_timestamp()) AS DOUBLE PRECISION)"
@@ -156,3 +158,35 @@ class WorkQueue:
             row = db.execute("SELECT hand_number FROM hands_in_flight WHERE match_id = ? AND copy_index = ?",
                              (match_id, copy_index)).fetchone()
         return None if row is None else int(row["hand_number"])
+
+
+class JobBook:
+    """One worker's hands in flight, fenced by its leases: marking a hand in flight and committing
+    a hand both first lock the job's row (``FOR SHARE``, so no claim can pass in between) and
+    check that this worker still holds it, or raise :class:`LeaseLost`. A worker that lost a job
+    therefore deals no further hand of it and writes nothing more to its match."""
+
+    def __init__(self, queue: WorkQueue, worker: str) -> None:
+        self.queue = queue
+        self.worker = worker
+
+    def hand_started(self, match_id: int, copy_index: int, hand_number: int) -> None:
+        with self.queue.store.transaction(write=True) as db:
+            self._hold(db, match_id)
+            db.execute("INSERT INTO hands_in_flight (match_id, copy_index, hand_number) VALUES (?, ?, ?) "
+                       "ON CONFLICT (match_id, copy_index) DO UPDATE SET hand_number = excluded.hand_number",
+                       (match_id, copy_index, hand_number))
+
+    def hand_in_flight(self, match_id: int, copy_index: int) -> int | None:
+        return self.queue.hand_in_flight(match_id, copy_index)
+
+    def guard(self, match_id: int) -> Guard:
+        """The check a commit of this match's hands runs in its own transaction."""
+        return lambda db: self._hold(db, match_id)
+
+    def _hold(self, db: Db, match_id: int) -> None:
+        row = db.execute("SELECT job_id FROM jobs WHERE match_id = ? AND worker = ? AND status = 'running' "
+                         "FOR SHARE", (match_id, self.worker)).fetchone()
+        if row is None:
+            raise LeaseLost(f"worker {self.worker}: the job of match {match_id} is no longer held by "
+                            "this worker (its lease ran out and another worker claimed it)")

@@ -28,12 +28,14 @@ from arena.storage.records import (
     MatchStatus,
     ResultRow,
     SeatResult,
+    TournamentPlacing,
     VoidHand,
     check_bot,
     check_hand,
     check_league,
     check_luck,
     check_match,
+    check_placing,
     check_void,
     parse_timestamp,
     result_fields,
@@ -58,6 +60,8 @@ class Db(Protocol):
 
     def executemany(self, sql: str, rows: Iterable[Sequence[object]]) -> None: ...
 
+
+Guard = Callable[[Db], None]  # a check inside a write's transaction; it refuses by raising
 
 _MATCH_COLUMNS = ("match_id, league_id, games, format, is_duplicate, status, seed, created_at, "
                   "finished_at")
@@ -197,14 +201,17 @@ class SqlStore(ABC):
 
     # ------------------------------------------------------------ hands
 
-    def record_hand(self, hand: HandRecord) -> bool:
+    def record_hand(self, hand: HandRecord, *, guard: Guard | None = None) -> bool:
         """Commit one completed hand atomically: its row and every seat's row, or nothing.
 
         Idempotent on (match, hand number, copy): recording the same hand again returns False and
-        changes nothing; a *different* hand under that key raises HandConflict.
+        changes nothing; a *different* hand under that key raises HandConflict. ``guard`` runs
+        first in the same transaction and may refuse it by raising (a worker's lease on the job).
         """
         check_hand(hand)
         with self._transaction(write=True) as db:
+            if guard is not None:
+                guard(db)
             bot_ids = _running_match_bots(db, hand.match_id, hand.copy_index)
             unknown = [s.bot for s in hand.seats if s.bot not in bot_ids]
             if unknown:
@@ -229,10 +236,12 @@ class SqlStore(ABC):
                   s.absent_decisions, s.rejected_replies, s.disconnects) for s in hand.seats])
         return True
 
-    def void_hand(self, hand: VoidHand) -> bool:
+    def void_hand(self, hand: VoidHand, *, guard: Guard | None = None) -> bool:
         """Record a misdeal. Idempotent like `record_hand`; False if this void was recorded already."""
         check_void(hand)
         with self._transaction(write=True) as db:
+            if guard is not None:
+                guard(db)
             _running_match_bots(db, hand.match_id, hand.copy_index)
             inserted = db.execute(
                 "INSERT INTO hands (match_id, hand_number, copy_index, deal_id, game_code, small_bet_chips, "
@@ -406,6 +415,35 @@ class SqlStore(ABC):
                      for seat, value in enumerate(record.luck_chips)])
                 stored += 1
         return stored
+
+    # ------------------------------------------------------------ tournament placings
+
+    def record_placings(self, league_id: int, placings: Sequence[TournamentPlacing]) -> int:
+        """Store a league's tournament placings in one transaction, replacing those stored
+        before (a resumed tournament writes its results again). Returns the rows written."""
+        for placing in placings:
+            check_placing(placing)
+        with self._transaction(write=True) as db:
+            if db.execute("SELECT 1 FROM leagues WHERE league_id = ?", (league_id,)).fetchone() is None:
+                raise NotFound(f"no league {league_id}")
+            ids = _bot_ids(db, sorted({p.bot for p in placings}))
+            db.execute("DELETE FROM tournament_placings WHERE league_id = ?", (league_id,))
+            db.executemany(
+                "INSERT INTO tournament_placings (league_id, tournament, bot_id, place, points, "
+                "eliminated_at_hand) VALUES (?, ?, ?, ?, ?, ?)",
+                [(league_id, p.tournament, ids[p.bot], p.place, p.points, p.eliminated_at_hand)
+                 for p in placings])
+        return len(placings)
+
+    def tournament_placings(self, league_id: int) -> list[TournamentPlacing]:
+        """Every placing of a league's tournaments, by tournament, place and bot."""
+        with self._transaction(write=False) as db:
+            rows = db.execute(
+                "SELECT t.tournament, b.name, t.place, t.points, t.eliminated_at_hand "
+                "FROM tournament_placings t JOIN bots b USING (bot_id) WHERE t.league_id = ? "
+                "ORDER BY t.tournament, t.place, b.name", (league_id,)).fetchall()
+        return [TournamentPlacing(r["tournament"], r["name"], int(r["place"]), int(r["points"]),
+                                  r["eliminated_at_hand"]) for r in rows]
 
 
 # --------------------------------------------------------------------------- row readers

@@ -2471,9 +2471,11 @@ class MatchSeatResult(_message.Message):
     """
     mbb_per_hand_ci95: _builtins.float
     place: _builtins.int
-    """Tournament: final place, 1 = winner. Always 0 so far: a tournament deals
-    each hand as a match of its own, and placings so far are in
-    `MatchStarted.tournament.placings`.
+    """Tournament: each hand is a match of its own; `place` is this bot's place
+    in the event (`MatchStarted.tournament.event_id`; 1 = winner) when the
+    hand decided it: the bot went out in this hand (places of players out in
+    the same round, across tables, are settled first), or won the event.
+    0 while the bot is still in, and outside tournaments.
     """
     final_stack_chips: _builtins.int
     """Chips at the end (tournament) or final stack of the last hand."""
