@@ -185,7 +185,7 @@ class LeagueSite:
         running = paths.inflight.exists() or (
             result is None and 0 < logged < self.config.hands_per_match)
         return MatchInfo(match_id, seats, copy_index, deal_set, self.config.hands_per_match, logged,
-                         result is not None, running, result)
+                         result is not None and self.is_finished(match_id), running, result)
 
     def is_finished(self, match_id: str) -> bool:
         """Whether the match's seed is revealed: it has ended, and so has every duplicate copy

@@ -240,6 +240,14 @@ def test_a_byte_flood_is_refused_and_backs_off(tmp_path: Path) -> None:
     asyncio.run(scenario())
 
 
+async def _welcomed_at_once(address: str, name: str) -> None:
+    started = time.monotonic()
+    ok = await RawBot(address, token_for(name), name=name).connect()
+    await ok.expect(lambda m: m.WhichOneof("payload") == "welcome")
+    assert time.monotonic() - started < 1.0
+    await ok.close()
+
+
 def test_failed_authentications_wait_longer_and_longer(tmp_path: Path) -> None:
     """Before: a wrong token was answered at once, as fast as a bot could guess."""
     config = make_config(tmp_path, ["alice", "bob"], hands=1,
@@ -267,11 +275,37 @@ def test_failed_authentications_wait_longer_and_longer(tmp_path: Path) -> None:
             for g in guesses:
                 await g.close()
             # The right token from the same address is not delayed.
-            started = time.monotonic()
-            ok = await RawBot(address, token_for("alice"), name="alice").connect()
-            await ok.expect(lambda m: m.WhichOneof("payload") == "welcome")
-            assert time.monotonic() - started < 1.0
-            await ok.close()
+            await _welcomed_at_once(address, "alice")
+
+    asyncio.run(scenario())
+
+
+def test_a_client_retrying_after_a_cut_waits_longer_and_longer(tmp_path: Path) -> None:
+    """Before: a stream refused for flooding (or garbage) was answered at once, so a client
+    reconnecting in a loop made the dealer refuse streams as fast as it could (about 0.5 ms
+    of the dealer's CPU each, some 900 a second from one client). Now each refusal from an
+    address waits like a failed authentication."""
+    config = make_config(tmp_path, ["alice", "bob"], hands=1,
+                         limits={"flood_backoff_seconds": 60.0,
+                                 "auth_failure_delay_seconds": 0.05,
+                                 "auth_failure_max_delay_seconds": 5.0})
+    hello = pb.BotMessage(hello=pb.Hello(bot_name="alice")).SerializeToString()
+
+    async def scenario() -> None:
+        async with running(config) as (_server, address):
+            code, _ = await _raw_call(address, token_for("alice"), [b"\xff\xff garbage"])
+            assert code == grpc.StatusCode.INVALID_ARGUMENT  # and 60 s of flood backoff
+            waits: list[float] = []
+            for _ in range(5):
+                started = time.monotonic()
+                code, details = await _raw_call(address, token_for("alice"), [hello])
+                waits.append(time.monotonic() - started)
+                assert code == grpc.StatusCode.RESOURCE_EXHAUSTED and "come back in" in details
+            # 0.1, 0.2, 0.4, 0.8, 1.6 s (the garbage was the first strike of the address).
+            for k, wait in enumerate(waits):
+                assert wait >= 0.05 * 2 ** (k + 1) * 0.9, waits
+            # Another bot from the same address that is not refused is not delayed.
+            await _welcomed_at_once(address, "bob")
 
     asyncio.run(scenario())
 
