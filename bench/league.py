@@ -62,6 +62,7 @@ class Clocks:
     thread_cpu: float = 0.0
     process_cpu: float = 0.0
     writer_cpu: float = 0.0  # the store and logs' writer thread (logs on)
+    commits: int = 0  # the writer's batches (group commits)
 
     def start(self) -> None:
         self.wall, self.thread_cpu, self.process_cpu = time.perf_counter(), time.thread_time(), _process_cpu()
@@ -97,6 +98,7 @@ def run_with_store(config: LeagueConfig) -> tuple[int, Clocks]:
         run.run(on_ready=ready)
         used = clocks.stop()
         used.writer_cpu = run.writer.cpu_seconds
+        used.commits = run.writer.batches
         hands = sum(1 for _ in run.store.iter_results(1)) // 4
     finally:
         _stop(procs)
@@ -143,7 +145,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"round {round_index + 1} {mode}: {hands} hands in {used.wall:.1f} s, "
                   f"dealer thread {used.thread_cpu / hands * 1e3:.2f} ms/hand, "
                   f"process {used.process_cpu / hands * 1e3:.2f} ms/hand, "
-                  f"writer thread {used.writer_cpu / hands * 1e3:.2f} ms/hand", flush=True)
+                  f"writer thread {used.writer_cpu / hands * 1e3:.2f} ms/hand, "
+                  f"{used.commits} commits", flush=True)
     print("\n| mode | hands | seconds | hands/s total | hands/s per table "
           "| dealer-thread CPU ms/hand | process CPU ms/hand |")
     print("|---|---|---|---|---|---|---|")

@@ -39,7 +39,7 @@ from arena.league.secret import (
     without_tokens,
 )
 from arena.league.significance import PairTests, pair_of
-from arena.league.sink import InFlightBook, LeagueSink
+from arena.league.sink import InFlightBook, LeagueSink, StoreBook
 from arena.league.sprt import SprtBounds
 from arena.league.stats import Leaderboard, compute_leaderboard
 from arena.match.records import MatchSink, MatchSummary
@@ -90,7 +90,6 @@ class LeagueRun:
         leagues; by default the league opens its own store and metrics."""
         self.config = config
         self.out = out
-        self.in_flight = in_flight
         make_private_dir(config.log_dir)
         self._own_store = store is None
         if store is None:
@@ -101,6 +100,7 @@ class LeagueRun:
             store = open_store(config.store)
         self.secret = league_secret(config)
         self.store = store
+        self.in_flight: InFlightBook = in_flight if in_flight is not None else StoreBook(store)
         if metrics is None and config.metrics_port is not None:
             metrics = ArenaMetrics()
         self.metrics = metrics
@@ -125,7 +125,7 @@ class LeagueRun:
                            config.sprt_beta), rules=config.rules, luck=config.luck, out=out)
         self._server: DealerServer | None = None
         # Store commits and logs of every table, in order, off the dealer's thread.
-        self.writer = Writer(name=f"arena-writer-{config.name}"[:15])
+        self.writer = Writer(name=f"arena-writer-{config.name}"[:15], batch=store.batch)
 
     def close(self) -> None:
         self.writer.close()
@@ -248,10 +248,10 @@ class LeagueRun:
     def _void_interrupted(self, scheduled: ScheduledMatch, store_id: int, next_number: int) -> int:
         """A hand that was dealt but neither finished nor voided: void it (RULES.md §5)."""
         paths = MatchLogPaths.of(self.config.log_dir, scheduled.match_id)
-        if self.in_flight is not None:
-            number = self.in_flight.hand_in_flight(store_id, scheduled.copy_index)
-        else:
-            number = hand_in_flight(paths, unreadable=next_number)
+        number = self.in_flight.hand_in_flight(store_id, scheduled.copy_index)
+        legacy = hand_in_flight(paths, unreadable=next_number)  # the mark of an older arena: a file
+        if legacy is not None and (number is None or legacy > number):
+            number = legacy
         if number is None:
             return next_number
         if number >= next_number:

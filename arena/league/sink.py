@@ -27,7 +27,7 @@ from arena.storage.matchlog import MatchLog
 from arena.storage.records import HandRecord, MatchStatus, SeatResult, VoidHand
 from arena.storage.sqlstore import Guard
 from arena.storage.store import ResultsStore
-from arena.storage.writer import Job, Writer
+from arena.storage.writer import After, Job, Writer
 
 log = logging.getLogger("arena.league")
 
@@ -48,6 +48,22 @@ class InFlightBook(Protocol):
         """A check the commit of each hand of this match runs in its transaction (a lease)."""
 
 
+class StoreBook:
+    """The hands in flight in the results store's own table (a league in one process)."""
+
+    def __init__(self, store: ResultsStore) -> None:
+        self.store = store
+
+    def hand_started(self, match_id: int, copy_index: int, hand_number: int) -> None:
+        self.store.mark_in_flight(match_id, copy_index, hand_number)
+
+    def hand_in_flight(self, match_id: int, copy_index: int) -> int | None:
+        return self.store.hand_in_flight(match_id, copy_index)
+
+    def guard(self, match_id: int) -> Guard | None:
+        return None
+
+
 class LeagueSink:
     """A :class:`~arena.match.records.MatchSink` for one scheduled copy: store, match log, metrics.
 
@@ -59,8 +75,7 @@ class LeagueSink:
     def __init__(self, *, store: ResultsStore, store_match_id: int, scheduled: ScheduledMatch,
                  log_dir: Path, progress: Progress, metrics: ArenaMetrics | None,
                  on_copy_finished: Callable[[ScheduledMatch, MatchSummary], None],
-                 result_extra: dict[str, object], writer: Writer,
-                 in_flight: InFlightBook | None = None) -> None:
+                 result_extra: dict[str, object], writer: Writer, in_flight: InFlightBook) -> None:
         self.store = store
         self.in_flight = in_flight
         self.store_match_id = store_match_id
@@ -80,7 +95,7 @@ class LeagueSink:
         self._started_at = _now()
         self._table_open = False
         self._ticket = 0
-        self._guard = in_flight.guard(store_match_id) if in_flight is not None else None
+        self._guard = in_flight.guard(store_match_id)
 
     # ------------------------------------------------------------ on the dealer's thread
 
@@ -136,26 +151,36 @@ class LeagueSink:
 
     # ------------------------------------------------------------ on the writer's thread
 
-    def _guarded(self, job: Job) -> None:
+    def _guarded(self, job: Job) -> After | None:
         if self.failed is not None:
-            return  # the table stops at the first failure, as if the dealer had stopped there
+            return None  # the table stops at the first failure, as if the dealer had stopped there
         try:
-            job()
-        except LeaseLost as exc:
-            log.warning("match %s: stopped: %s", self.scheduled.match_id, exc)
-            self.failed = exc
+            after = job()
         except Exception as exc:
-            log.exception("match %s: writing failed", self.scheduled.match_id)
-            self.failed = exc
+            self._failed(exc)
+            return None
+        return None if after is None else partial(self._guarded_after, after)
+
+    def _guarded_after(self, after: After) -> None:
+        try:
+            after()
+        except Exception as exc:
+            self._failed(exc)
+
+    def _failed(self, exc: Exception) -> None:
+        if isinstance(exc, LeaseLost):
+            log.warning("match %s: stopped: %s", self.scheduled.match_id, exc)
+        else:
+            log.error("match %s: writing failed: %s", self.scheduled.match_id, exc, exc_info=exc)
+        self.failed = exc
 
     def _mark_in_flight(self, hand_number: int) -> None:
-        if self.in_flight is not None:
-            self.in_flight.hand_started(self.store_match_id, self.scheduled.copy_index, hand_number)
-        else:
-            self.log.hand_started(self.scheduled.match_id, hand_number)
+        self.in_flight.hand_started(self.store_match_id, self.scheduled.copy_index, hand_number)
 
     def _write_hand(self, hand: PlayedHand, events: list[tuple[Notice, list[int], float]],
-                    started_at: datetime, finished_at: datetime) -> None:
+                    started_at: datetime, finished_at: datetime) -> After:
+        """Commit the hand (in the writer's batch); returns what follows the commit: the hand and
+        its events appended to the logs, the progress and the metrics."""
         ctx = hand.context
         state = hand.state
         players = ctx.players
@@ -169,8 +194,7 @@ class LeagueSink:
                 copy_index=self.scheduled.copy_index, deal_id=ctx.deal_id, game_code=game,
                 small_bet_chips=small_bet, button_seat=button_engine, reason=hand.void_reason,
                 phh_text=text, started_at=started_at, voided_at=finished_at), guard=self._guard)
-            self.log.write_hand(hand, text, events=events)
-            return
+            return partial(self.log.write_hand, hand, text, events=events)
         seats = tuple(SeatResult(k, players[k], state.stacks[k] - state.starting_stacks[k],
                                  state.stacks[k], *hand.timings.faults(k))
                       for k in range(len(players)))
@@ -179,14 +203,18 @@ class LeagueSink:
             copy_index=self.scheduled.copy_index, deal_id=ctx.deal_id, game_code=game,
             small_bet_chips=small_bet, button_seat=button_engine, seats=seats, phh_text=text,
             started_at=started_at, finished_at=finished_at), guard=self._guard)
-        # Right after the commit; a kill in between is repaired on resume (matchlog.catch_up).
-        self.log.write_hand(hand, text, events=events)
-        for seat in seats:
-            self.progress.add(seat.bot, seat.net_chips)
-        self.progress.done_hands += 1
-        self.progress.played_this_run += 1
-        if self.metrics is not None:
-            self._observe(hand)
+
+        def committed() -> None:
+            # Right after the commit; a kill in between is repaired on resume (matchlog.catch_up).
+            self.log.write_hand(hand, text, events=events)
+            for seat in seats:
+                self.progress.add(seat.bot, seat.net_chips)
+            self.progress.done_hands += 1
+            self.progress.played_this_run += 1
+            if self.metrics is not None:
+                self._observe(hand)
+
+        return committed
 
     def _observe(self, hand: PlayedHand) -> None:
         metrics = self.metrics

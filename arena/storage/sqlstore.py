@@ -7,9 +7,10 @@ A backend supplies transactions (`SqlStore._transaction`) over a `Db`; every que
 from __future__ import annotations
 
 import json
+import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -72,6 +73,7 @@ class SqlStore(ABC):
     """Every `ResultsStore` operation over a backend's transactions."""
 
     _clock: Callable[[], datetime]  # set by the backend's constructor
+    _batch_thread: int | None = None  # the thread inside `batch`, if any
 
     @abstractmethod
     def _transaction(self, *, write: bool) -> AbstractContextManager[Db]:
@@ -280,6 +282,39 @@ class SqlStore(ABC):
         return [VoidHand(r["match_id"], r["hand_number"], r["copy_index"], r["deal_id"], r["game_code"],
                          r["small_bet_chips"], r["button_seat"], r["void_reason"], r["phh_text"],
                          parse_timestamp(r["started_at"]), parse_timestamp(r["finished_at"])) for r in rows]
+
+    def mark_in_flight(self, match_id: int, copy_index: int, hand_number: int, *,
+                       guard: Guard | None = None) -> None:
+        """Note the hand being dealt on a table (one row per table), for whoever resumes it after
+        a crash: that hand is voided (RULES.md §5)."""
+        with self._transaction(write=True) as db:
+            if guard is not None:
+                guard(db)
+            db.execute("INSERT INTO hands_in_flight (match_id, copy_index, hand_number) VALUES (?, ?, ?) "
+                       "ON CONFLICT (match_id, copy_index) DO UPDATE SET hand_number = excluded.hand_number",
+                       (match_id, copy_index, hand_number))
+
+    def hand_in_flight(self, match_id: int, copy_index: int) -> int | None:
+        """The last hand marked in flight on this table (it may have finished since)."""
+        with self._transaction(write=False) as db:
+            row = db.execute("SELECT hand_number FROM hands_in_flight WHERE match_id = ? AND copy_index = ?",
+                             (match_id, copy_index)).fetchone()
+        return None if row is None else int(row["hand_number"])
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Every write of this thread inside runs in one transaction, committed (one commit, one
+        fsync) when the block ends; each write keeps a savepoint of its own, so a refused write
+        changes nothing and the others stand. Other threads wait for the block (the store's lock)."""
+        with self._transaction(write=True):
+            self._batch_thread = threading.get_ident()
+            try:
+                yield
+            finally:
+                self._batch_thread = None
+
+    def _in_batch(self) -> bool:
+        return self._batch_thread == threading.get_ident()
 
     def next_hand_number(self, match_id: int, *, copy_index: int | None = None) -> int:
         """One more than the highest hand number recorded (completed or void), 1 for a new match.

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager
 from os import PathLike
 from typing import Protocol, TypeGuard
 
@@ -82,6 +83,13 @@ class ResultsStore(Protocol):
     def record_hand(self, hand: HandRecord, *, guard: Guard | None = None) -> bool: ...
 
     def void_hand(self, hand: VoidHand, *, guard: Guard | None = None) -> bool: ...
+
+    def mark_in_flight(self, match_id: int, copy_index: int, hand_number: int, *,
+                       guard: Guard | None = None) -> None: ...
+
+    def hand_in_flight(self, match_id: int, copy_index: int) -> int | None: ...
+
+    def batch(self) -> AbstractContextManager[None]: ...
 
     def finish_match(self, match_id: int, seed: str) -> Match: ...
 

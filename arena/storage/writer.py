@@ -2,6 +2,9 @@
 
 Jobs run one after another in the order they were submitted; each submission returns a ticket
 and :meth:`Writer.when_done` / :meth:`Writer.wait` tell when everything up to a ticket has run.
+The jobs waiting together run as one batch inside ``batch()`` (the store's group commit: one
+transaction, one fsync); what a job must do only once its writes are committed (append to the
+log files) it returns as a step run after the batch.
 """
 
 from __future__ import annotations
@@ -11,19 +14,25 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 
-Job = Callable[[], None]
+After = Callable[[], None]
+Job = Callable[[], After | None]  # returns what to do once its writes are committed, if anything
 log = logging.getLogger("arena.writer")
 
 
 class Writer:
     """One background thread running submitted jobs in order (started on the first job).
 
-    A job must catch its own errors (the writer only logs what escapes and runs on).
+    A job must catch its own errors (the writer only logs what escapes and runs on). When the
+    batch's commit fails, every job of the batch runs again on its own (store writes are
+    idempotent), so one bad write never takes the others with it.
     """
 
-    def __init__(self, name: str = "arena-writer") -> None:
+    def __init__(self, name: str = "arena-writer",
+                 batch: Callable[[], AbstractContextManager[object]] | None = None) -> None:
         self._name = name
+        self._batch = batch
         self._jobs: deque[tuple[int, Job]] = deque()
         self._watchers: list[tuple[int, Callable[[], None]]] = []
         self._cond = threading.Condition()
@@ -32,6 +41,7 @@ class Writer:
         self._closed = False
         self._thread: threading.Thread | None = None
         self.cpu_seconds = 0.0  # the CPU time of the writer's thread so far (benchmarks)
+        self.batches = 0  # commits (benchmarks: jobs per commit)
 
     def submit(self, job: Job) -> int:
         """Queue a job; its ticket (tickets grow by one per job)."""
@@ -84,13 +94,22 @@ class Writer:
                 batch = list(self._jobs)
                 self._jobs.clear()
             started = time.thread_time()
-            for ticket, job in batch:
-                try:
-                    job()
-                except Exception:  # a job's escaped error must not stop the others
-                    log.exception("writer job failed")
-                self._finished(ticket)
+            afters = self._run_batch([job for _, job in batch])
+            for after in afters:
+                _run_step(after)
+            self._finished(batch[-1][0])
             self.cpu_seconds += time.thread_time() - started
+
+    def _run_batch(self, jobs: list[Job]) -> list[After]:
+        self.batches += 1
+        if self._batch is not None:
+            try:
+                with self._batch():
+                    return [after for job in jobs if (after := _run_step(job)) is not None]
+            except Exception:
+                log.warning("a batch of %d writes failed to commit; writing them one by one",
+                            len(jobs), exc_info=True)
+        return [after for job in jobs if (after := _run_step(job)) is not None]
 
     def _finished(self, ticket: int) -> None:
         with self._cond:
@@ -101,3 +120,11 @@ class Writer:
             self._cond.notify_all()
         for callback in ready:
             callback()
+
+
+def _run_step(step: Callable[[], After | None]) -> After | None:
+    try:
+        return step()
+    except Exception:  # a job's escaped error must not stop the others
+        log.exception("writer job failed")
+        return None

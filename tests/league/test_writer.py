@@ -4,9 +4,11 @@ as those written on the dealer's thread did."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -161,21 +163,52 @@ def test_a_failed_commit_stops_its_table_and_loses_nothing_committed(tmp_path: P
 
 
 def test_the_writer_runs_jobs_in_order_and_tells_when_they_are_done() -> None:
-    writer = Writer()
-    seen: list[int] = []
+    commits: list[str] = []
+    fail_next_commit = [False]
+
+    @contextlib.contextmanager
+    def batch() -> Iterator[None]:
+        commits.append("begin")
+        yield
+        if fail_next_commit[0]:
+            fail_next_commit[0] = False
+            raise StoreUnavailable("the commit failed")
+        commits.append("commit")
+
+    writer = Writer(batch=batch)
+    seen: list[str] = []
     gate = threading.Event()
-    writer.submit(gate.wait)
-    tickets = [writer.submit(lambda k=k: seen.append(k)) for k in range(5)]  # type: ignore[misc]
+
+    def job(name: str) -> Callable[[], None]:
+        seen.append(name)
+        return lambda: seen.append(f"after {name}")
+
+    entered = threading.Event()
+
+    def busy() -> None:
+        entered.set()
+        gate.wait()
+
+    writer.submit(busy)
+    assert entered.wait(10)  # the writer is busy: the next three wait together
+    tickets = [writer.submit(lambda k=k: job(str(k))) for k in range(3)]  # type: ignore[misc]
     told: list[int] = []
-    assert writer.when_done(tickets[2], lambda: told.append(len(seen)))
+    assert writer.when_done(tickets[1], lambda: told.append(len(seen)))
     assert not writer.done(tickets[0]) and not writer.wait(tickets[-1], timeout_seconds=0.05)
     gate.set()
     assert writer.wait(tickets[-1], timeout_seconds=10)
-    assert seen == [0, 1, 2, 3, 4] and told and told[0] >= 3
+    # The three waited together: one commit, then what follows each, in order.
+    assert seen == ["0", "1", "2", "after 0", "after 1", "after 2"]
+    assert commits == ["begin", "commit", "begin", "commit"] and told == [6]
     assert not writer.when_done(tickets[0], lambda: told.append(-1))  # done already: no call
+    fail_next_commit[0] = True
+    seen.clear()
+    last = writer.submit(lambda: job("x"))
+    assert writer.wait(last, timeout_seconds=10)
+    assert seen == ["x", "x", "after x"]  # the batch failed to commit: written again on its own
     writer.submit(lambda: (_ for _ in ()).throw(ValueError("a job's own error")))
-    last = writer.submit(lambda: seen.append(5))
-    assert writer.wait(last, timeout_seconds=10) and seen[-1] == 5  # it ran on
+    last = writer.submit(lambda: job("y"))
+    assert writer.wait(last, timeout_seconds=10) and seen[-1] == "after y"  # it ran on
     writer.close()
     with pytest.raises(RuntimeError):
         writer.submit(lambda: None)
