@@ -81,13 +81,23 @@ class Cluster:
                  "--listen", f"127.0.0.1:{port}", "--log-dir", str(self.folder / name),
                  "--lease-seconds", str(lease_seconds), "--heartbeat-seconds", "0.5", "--exit-when-done"],
                 cwd=self.folder, env=env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True)
+        self.connect = connect
         for bot, kind in BOTS:
-            port = self.ports[connect[bot]]
-            self.bots.append(subprocess.Popen(
-                    [sys.executable, "-m", "arena.cli", "bot", kind, "--server", f"127.0.0.1:{port}",
-                     "--token", f"token-{bot}-0001", "--name", bot, "--seed", "1",
-                     "--reconnect-seconds", "60"],
-                    cwd=ROOT, env=env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+            self.bots.append(self._bot(bot, kind))
+
+    def _bot(self, bot: str, kind: str) -> subprocess.Popen[bytes]:
+        port = self.ports[self.connect[bot]]
+        return subprocess.Popen(
+            [sys.executable, "-m", "arena.cli", "bot", kind, "--server", f"127.0.0.1:{port}",
+             "--token", f"token-{bot}-0001", "--name", bot, "--seed", "1", "--reconnect-seconds", "60"],
+            cwd=ROOT, env=env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def revive_bots(self) -> None:
+        """Start again the bots that left (a bot leaves when the dealer ends its stream after its
+        last table there ended)."""
+        for k, (bot, kind) in enumerate(BOTS):
+            if self.bots[k].poll() is not None:
+                self.bots[k] = self._bot(bot, kind)
 
     def wait(self, timeout: float = 240) -> str:
         try:
@@ -277,6 +287,7 @@ def test_a_worker_that_lost_its_lease_stops_dealing_that_job(tmp_path: Path,
         assert hands(match_id) == last
         query(url, "UPDATE jobs SET status = 'queued', worker = NULL WHERE job_id = %s RETURNING job_id",
               (job_id,))
+        cluster.revive_bots()
         cluster.wait(timeout=300)
     finally:
         cluster.stop()
