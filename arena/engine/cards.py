@@ -138,6 +138,17 @@ class Deck:
         self._top = end
         return out
 
+    def burn_and_draw(self, count: int) -> list[Card]:
+        """A burn card, then ``count`` cards: the same random calls and cards as ``burn()``
+        followed by ``draw_many(count)``."""
+        if self._top + count + 1 > len(self._cards):
+            self.burn()
+            return self.draw_many(count)
+        drawn = self.draw_many(count + 1)
+        self.burned.append(drawn[0])
+        del drawn[0]
+        return drawn
+
     def burn(self) -> Card:
         card = self.draw()
         self.burned.append(card)
