@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from arena.engine import evaluate as ev
@@ -83,8 +82,18 @@ def deal_street(hand: HandState) -> None:
     seat_cards = hand.cards
     seat_is_up = hand.is_up
     seat_up_cards = hand._up if street.up_cards else None
+    if per_seat == 1:  # stud fourth to seventh street: one card each
+        is_up = ups[0]
+        for k, seat in enumerate(seats):
+            card = drawn[k]
+            seat_cards[seat].append(card)
+            seat_is_up[seat].append(is_up)
+            if seat_up_cards is not None:
+                seat_up_cards[seat].append(card)
+            events.append(HoleCardsDealt(seat, street_index, (card,), ups))
+        return
     for k, seat in enumerate(seats):
-        cards = (drawn[k],) if per_seat == 1 else tuple(drawn[k::live])
+        cards = tuple(drawn[k::live])
         seat_cards[seat].extend(cards)
         seat_is_up[seat].extend(ups)
         if seat_up_cards is not None:
@@ -126,13 +135,14 @@ def stud_opener(hand: HandState) -> int:
     board = hand.board
     by_suit = hand.rules.stud_tie_break == "suit"
     low = variant.opens_by_low_showing
-    showing: Callable[[Sequence[Card]], int]
-    showing = ev.showing_low_value if low else ev.showing_high_value
+    # showing_low_value / showing_high_value, read from their tables by rank key.
+    showing = ev.SHOWING_LOW_BY_RANK_KEY if low else ev.SHOWING_HIGH_BY_RANK_KEY
+    rank_key_at = ev.RANK_KEY.__getitem__
     for seat in range(hand.seat_count):
         if folded[seat]:
             continue
         ups = up[seat]
-        top = max(ups, default=0)
+        top = max(ups) if ups else 0
         if top >= DECK_SIZE:
             continue  # unknown
         if board:
@@ -150,7 +160,7 @@ def stud_opener(hand: HandState) -> int:
         else:
             suit_key = top & 3  # stud: the higher suit acts first
         # (value, suit key, -seat) compared as one int: the first seat wins a full tie.
-        key = (showing(ups) << 2 | suit_key) << 4 | (15 - seat)
+        key = (showing[sum(map(rank_key_at, ups))] << 2 | suit_key) << 4 | (15 - seat)
         if best_seat < 0 or key > best_key:
             best_seat, best_key = seat, key
     if best_seat < 0:

@@ -58,6 +58,8 @@ class SeededDeck(Deck):
 
 _DEFAULT_RULES = Rules()
 _CHECK = ActionKind.CHECK
+_CHECKS: dict[tuple[int, int, int, bool], ActionTaken] = {}  # (seat, street, bet, automatic)
+_CHECKS_LIMIT = 4096  # cleared when full: a few entries per table and street are in use
 _CALL = ActionKind.CALL
 _FOLD = ActionKind.FOLD
 
@@ -276,7 +278,14 @@ class HandState:
             bet = bets[seat]
             owed = self._level - bet
             if kind is _CHECK and owed <= 0:
-                event = ActionTaken(seat, self.street_index, kind, bet, 0, False, automatic)
+                # Checks repeat hand after hand: one shared (immutable) event per value.
+                key = (seat, self.street_index, bet, automatic)
+                event = _CHECKS.get(key)
+                if event is None:
+                    if len(_CHECKS) >= _CHECKS_LIMIT:
+                        _CHECKS.clear()
+                    event = _CHECKS[key] = ActionTaken(seat, key[1], kind, bet, 0, False,
+                                                       automatic)
                 self._acted_full[seat] = True
             elif kind is _CALL and owed > 0:
                 stacks = self.stacks
@@ -490,28 +499,35 @@ class HandState:
         street_index = self.street_index
         variant = self.variant
         is_stud = variant.is_stud
-        street = variant.streets[street_index]
         stakes = self.stakes
         folded = self.folded
         stacks = self.stacks
         bets = self.bets
-        if self._fixed:
-            unit = self._unit = stakes.big_bet if street.is_big_bet else stakes.small_bet
+        fixed = self._fixed
+        if fixed:
+            is_big_bet = variant.streets[street_index].is_big_bet
+            unit = self._unit = stakes.big_bet if is_big_bet else stakes.small_bet
         else:
             unit = self._unit = 0  # no full raise yet this round (the pre-flop blind: below)
             self._short_all_in_chips = 0
         self._big_allowed = False
         self._last_aggressor = None
-        able = [i for i in range(n) if not folded[i] and stacks[i] > 0]
-        self._able_count = len(able)
+        # The seats able to bet: live, with chips behind. They are all to act, unless a stud
+        # bring-in is due (below).
+        able = [False] * n
+        able_count = 0
+        for i in range(n):
+            if not folded[i] and stacks[i] > 0:
+                able[i] = True
+                able_count += 1
+        self._able_count = able_count
         self._live_count = n - folded.count(True)
         rules = self.rules
-        if not self._fixed or (rules.uncapped_heads_up and len(able) == 2):
+        if not fixed or (rules.uncapped_heads_up and able_count == 2):
             self._cap = None
         else:
             self._cap = 1 + rules.max_raises
         self._acted_full = [False] * n
-        to_act = self._to_act = [False] * n
         self._bring_in_seat = None
         if street_index == 0 and not is_stud:
             level = self._level = max(bets)
@@ -521,7 +537,7 @@ class HandState:
             # The big blind is the opening bet; a short one counts only if at least half a bet.
             self._full_level = big if big * 2 >= unit else 0
             self._bet_count = 1 if self._full_level else 0
-            if not self._fixed:
+            if not fixed:
                 self._unit = level  # RULES.md §3b: the big blind is the pre-flop opening bet
             first = (bb_seat + 1) % n
         else:
@@ -529,7 +545,8 @@ class HandState:
             self._full_level = 0
             self._bet_count = 0
             first = stud_opener(self) if is_stud else 0
-        if len(able) < 2 and not any(bets[i] < level for i in able):
+        if able_count < 2 and (able_count == 0 or bets[able.index(True)] >= level):
+            self._to_act = [False] * n  # nobody is to act
             self._end_round()
             return
         if street_index == 0 and is_stud:
@@ -538,10 +555,9 @@ class HandState:
                 first = (first + 1) % n
             if stakes.bring_in > 0:
                 self._bring_in_seat = first
-                to_act[first] = True
-        if self._bring_in_seat is None:
-            for i in able:
-                to_act[i] = True
+                able = [False] * n
+                able[first] = True
+        to_act = self._to_act = able
         if (street_index == 1 and variant.open_pair_big_bet and rules.stud_open_pair_big_bet
                 and self._any_open_pair()):
             self._big_allowed = True
