@@ -352,17 +352,24 @@ _HIGH7: Final[dict[int, int]] = {}  # rank bits of a seven-card sum -> value; fi
 
 def high_value(cards: Sequence[int]) -> int:
     """Best five-card high hand of 5 to 7 distinct cards."""
-    # The hot path spells out 7 cards: unpacked indexing beats sum(map(...)) by ~40%.
-    if len(cards) == 7:
+    # The hot path spells out 7 cards: unpacked indexing beats sum(map(...)) by ~40%, and
+    # unpacking in a try (free when it succeeds) beats asking len() first.
+    try:
         a, b, c, d, e, f, g = cards
-        t = _K7[a] + _K7[b] + _K7[c] + _K7[d] + _K7[e] + _K7[f] + _K7[g]
-        if _IS_FLUSH7[t >> 23]:
-            return _flush_value(sum(map(_KEY_AT, cards), 0x3333), cards)
-        try:
-            return _HIGH7[t & 0x7FFFFF]
-        except KeyError:
-            value = _HIGH7[t & 0x7FFFFF] = _HIGH[sum(map(_RANK_KEY_AT, cards))]
-            return value
+    except ValueError:
+        return _high_value_any(cards)
+    t = _K7[a] + _K7[b] + _K7[c] + _K7[d] + _K7[e] + _K7[f] + _K7[g]
+    if _IS_FLUSH7[t >> 23]:
+        return _flush_value(sum(map(_KEY_AT, cards), 0x3333), cards)
+    try:
+        return _HIGH7[t & 0x7FFFFF]
+    except KeyError:
+        value = _HIGH7[t & 0x7FFFFF] = _HIGH[sum(map(_RANK_KEY_AT, cards))]
+        return value
+
+
+def _high_value_any(cards: Sequence[int]) -> int:
+    """`high_value` of 5 or 6 cards (other counts raise ValueError)."""
     t = sum(map(_KEY_AT, cards), 0x3333)
     if t & 0x8888:
         # Five cards of a suit leave at most two others: no quads or full house can beat it.
