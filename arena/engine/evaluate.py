@@ -8,7 +8,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from enum import StrEnum
-from itertools import combinations, product, starmap
+from itertools import combinations, combinations_with_replacement, product, starmap
 from operator import add
 from typing import Final, TypeVar
 
@@ -23,6 +23,7 @@ __all__ = [
     "HandClass",
     "describe_high",
     "describe_low",
+    "fill_tables",
     "hand_class",
     "high_value",
     "high_value_from_keys",
@@ -479,6 +480,21 @@ def showing_low_value(up_cards: Sequence[int]) -> int:
     """Razz order of 1 to 5 up cards, ace-to-five: unpaired beats paired, then lower wins from
     the highest card down (pairs: lower pair first, as in `low_value`)."""
     return _SHOWING_LOW[sum(map(_RANK_KEY_AT, up_cards))]
+
+
+def fill_tables() -> None:
+    """Compute now every entry the 5-to-7-card high, low and eight-or-better tables and the
+    seven-card table can hold (they fill on first use otherwise). Takes a few seconds: for
+    long runs and benchmarks that should not pay for the first uses on the way."""
+    for size in (5, 6, 7):
+        for ranks in combinations_with_replacement(range(13), size):
+            if max(map(ranks.count, ranks)) > 4:
+                continue
+            rank_key = sum(5**r for r in ranks)
+            high = _HIGH[rank_key]
+            _ = _LOW[rank_key], _LOW8[rank_key]
+            if size == 7:
+                _HIGH7[sum(_RANK7[r] for r in ranks)] = high
 
 
 def hand_class(high_value: int) -> HandClass:

@@ -316,6 +316,16 @@ def test_seven_card_keys_tell_every_rank_multiset_and_flush_apart() -> None:
     assert sum(worst[:7]) > -(2**30) and sum(worst[-7:]) < 2**30
 
 
+def test_filled_tables_hold_every_rank_multiset_and_the_same_values() -> None:
+    """RULES.md §4: filling the tables ahead computes the values first use would."""
+    rng = random.Random(11)
+    hands = [rng.sample(range(52), 7) for _ in range(300)]
+    before = [(high_value(h), low_value(h), low8_value(h)) for h in hands]
+    ev.fill_tables()
+    assert len(ev._HIGH7) == 49_205
+    assert [(high_value(h), low_value(h), low8_value(h)) for h in hands] == before
+
+
 def test_too_few_cards_is_an_error() -> None:
     """RULES.md §4 Showdown: a hand is five cards; fewer cannot be valued."""
     with pytest.raises(ValueError):
