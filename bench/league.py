@@ -2,17 +2,23 @@
 logs on, and the same schedule with them off, in one run.
 
     python -m bench.league [--hands 30] [--tables-at-once 16] [--rounds 2]
+
+Besides hands/s it reports the CPU per hand of the dealer's thread (where the tables run) and of
+the whole dealer process (the writer thread of the store and logs included), from the moment
+the server listens until the league has ended.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import resource
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from arena.league.config import LeagueBot, LeagueConfig
@@ -48,34 +54,59 @@ def _stop(procs: list[subprocess.Popen[bytes]]) -> None:
             proc.kill()
 
 
+@dataclass
+class Clocks:
+    """Wall time, the dealer thread's CPU and the process's CPU, from when the server listens."""
+
+    wall: float = 0.0
+    thread_cpu: float = 0.0
+    process_cpu: float = 0.0
+    writer_cpu: float = 0.0  # the store and logs' writer thread (logs on)
+    commits: int = 0  # the writer's batches (group commits)
+
+    def start(self) -> None:
+        self.wall, self.thread_cpu, self.process_cpu = time.perf_counter(), time.thread_time(), _process_cpu()
+
+    def stop(self) -> Clocks:
+        return Clocks(time.perf_counter() - self.wall, time.thread_time() - self.thread_cpu,
+                      _process_cpu() - self.process_cpu)
+
+
+def _process_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
 def _bots_on_ready(config: LeagueConfig, procs: list[subprocess.Popen[bytes]],
-                   started: list[float]) -> Callable[[int], None]:
-    """When the server listens: start the bots and the clock."""
+                   clocks: Clocks) -> Callable[[int], None]:
+    """When the server listens (on the dealer's thread): start the bots and the clocks."""
 
     def ready(port: int) -> None:
         procs.extend(_start_bots(f"127.0.0.1:{port}", config))
-        started.append(time.perf_counter())
+        clocks.start()
 
     return ready
 
 
-def run_with_store(config: LeagueConfig) -> tuple[int, float]:
+def run_with_store(config: LeagueConfig) -> tuple[int, Clocks]:
     run = LeagueRun(config, out=open("/dev/null", "w"))  # noqa: SIM115
     procs: list[subprocess.Popen[bytes]] = []
-    started: list[float] = []
-    ready = _bots_on_ready(config, procs, started)
+    clocks = Clocks()
+    ready = _bots_on_ready(config, procs, clocks)
 
     try:
         run.run(on_ready=ready)
-        elapsed = time.perf_counter() - started[0]
+        used = clocks.stop()
+        used.writer_cpu = run.writer.cpu_seconds
+        used.commits = run.writer.batches
         hands = sum(1 for _ in run.store.iter_results(1)) // 4
     finally:
         _stop(procs)
         run.close()
-    return hands, elapsed
+    return hands, used
 
 
-def run_without_store(config: LeagueConfig) -> tuple[int, float]:
+def run_without_store(config: LeagueConfig) -> tuple[int, Clocks]:
     run = LeagueRun(config, out=open("/dev/null", "w"))  # noqa: SIM115
     try:
         specs = run.prepare().specs
@@ -85,15 +116,16 @@ def run_without_store(config: LeagueConfig) -> tuple[int, float]:
                                  bots=tuple(BotEntry(b.name, b.name, b.token) for b in config.bots),
                                  matches=tuple(specs))
     procs: list[subprocess.Popen[bytes]] = []
-    started: list[float] = []
-    ready = _bots_on_ready(config, procs, started)
+    clocks = Clocks()
+    ready = _bots_on_ready(config, procs, clocks)
 
     try:
         result = asyncio.run(serve(server_config, on_ready=ready, sink_factory=lambda spec: None,
                                    max_tables_at_once=config.tables_at_once))
+        used = clocks.stop()
     finally:
         _stop(procs)
-    return sum(s.hands_played for s in result.summaries), time.perf_counter() - started[0]
+    return sum(s.hands_played for s in result.summaries), used
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -102,25 +134,38 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tables-at-once", type=int, default=16)
     parser.add_argument("--rounds", type=int, default=2)
     args = parser.parse_args(argv)
-    rows = []
+    rows: list[tuple[str, int, Clocks]] = []
     for round_index in range(args.rounds):
         for mode in ("store and logs on", "store and logs off"):
             workdir = Path(tempfile.mkdtemp(prefix="arena-bench-league-"))
             config = _config(workdir, hands=args.hands, tables_at_once=args.tables_at_once)
             runner = run_with_store if mode.endswith("on") else run_without_store
-            hands, seconds = runner(config)
-            rows.append((round_index, mode, hands, seconds))
-            print(f"round {round_index + 1} {mode}: {hands} hands in {seconds:.1f} s", flush=True)
-    print("\n| mode | hands | seconds | hands/s total | hands/s per table |")
-    print("|---|---|---|---|---|")
+            hands, used = runner(config)
+            rows.append((mode, hands, used))
+            print(f"round {round_index + 1} {mode}: {hands} hands in {used.wall:.1f} s, "
+                  f"dealer thread {used.thread_cpu / hands * 1e3:.2f} ms/hand, "
+                  f"process {used.process_cpu / hands * 1e3:.2f} ms/hand, "
+                  f"writer thread {used.writer_cpu / hands * 1e3:.2f} ms/hand, "
+                  f"{used.commits} commits", flush=True)
+    print("\n| mode | hands | seconds | hands/s total | hands/s per table "
+          "| dealer-thread CPU ms/hand | process CPU ms/hand |")
+    print("|---|---|---|---|---|---|---|")
     best: dict[str, float] = {}
-    for _, mode, hands, seconds in rows:
-        rate = hands / seconds
+    cpu: dict[str, list[float]] = {}
+    for mode, hands, used in rows:
+        rate = hands / used.wall
         best[mode] = max(best.get(mode, 0.0), rate)
-        print(f"| {mode} | {hands} | {seconds:.1f} | {rate:,.1f} | {rate / args.tables_at_once:,.1f} |")
+        cpu.setdefault(mode, []).append(used.thread_cpu / hands)
+        cpu.setdefault(mode + " process", []).append(used.process_cpu / hands)
+        print(f"| {mode} | {hands} | {used.wall:.1f} | {rate:,.1f} | {rate / args.tables_at_once:,.1f} "
+              f"| {used.thread_cpu / hands * 1e3:.2f} | {used.process_cpu / hands * 1e3:.2f} |")
     on, off = best["store and logs on"], best["store and logs off"]
+    thread = (min(cpu["store and logs on"]) - min(cpu["store and logs off"])) * 1e3
+    process = (min(cpu["store and logs on process"]) - min(cpu["store and logs off process"])) * 1e3
     print(f"\nbest of {args.rounds}: on {on:,.1f} hands/s, off {off:,.1f} hands/s: "
-          f"on/off = {on / off:.0%} (target: within 10%)")
+          f"on/off = {on / off:.0%} (target: >= 90%)")
+    print(f"store and logs cost the dealer's thread {thread:.2f} ms/hand (target: <= 1 ms) and the "
+          f"dealer process {process:.2f} ms/hand (lowest of each mode)")
     return 0
 
 

@@ -46,8 +46,13 @@ def _league(folder: Path, *, bots: int, hands: int, tables: int, store: str, por
     lines = ['name = "bench"', 'format = "round_robin"', f"hands_per_match = {hands}", "duplicate = true",
              f"tables_at_once = {tables}", "seed = 11", f'listen = "127.0.0.1:{port}"', f'store = "{store}"',
              'log_dir = "logs"', "start_timeout_seconds = 60", "[rules]", "decision_seconds = 5.0"]
+    tokens = folder / "tokens"  # the store keeps no tokens: workers read them from files
+    tokens.mkdir(mode=0o700, exist_ok=True)
     for k in range(bots):
-        lines += ["[[bots]]", f'name = "bot{k}"', f'token = "bench-token-{k:04d}"']
+        path = tokens / f"bot{k}"
+        path.write_text(f"bench-token-{k:04d}\n")
+        path.chmod(0o600)
+        lines += ["[[bots]]", f'name = "bot{k}"', f'token_file = "{path}"']
     path = folder / "league.toml"
     path.write_text("\n".join(lines) + "\n")
     return path

@@ -1,10 +1,13 @@
 """Honest tables under attack, and what the protections cost, as markdown tables.
 
-    python -m bench.trust [--tables 4] [--seconds 6]
+    flock /work/coord/bench.lock python -m bench.trust [--tables 4] [--seconds 4] [--rounds 3]
 
 Part 1: a dealer (its own process) plays ``--tables`` heads-up tables of instant SDK bots (one
-process); we measure their decisions per second and the dealer's resident memory, first with
-no attacker, then while each attacker of issue 7 runs alone for ``--seconds``:
+process); we measure their hands per second, the dealer's CPU per honest decision and its
+resident memory in phases of ``--seconds``: each attacker of issue 7 runs alone in a phase
+between two phases without an attacker, ``--rounds`` times over, and its ratio is the median
+over the rounds of its hands/s against the mean of the two phases around it (this machine's
+other load drifts; interleaving cancels most of it). The attackers:
 
 - ``never-reads``: sends replies with 60 KB decision ids and never reads its stream;
 - ``byte-flood``: 60 KB messages as fast as it can, reconnecting whenever it is cut;
@@ -30,6 +33,7 @@ import json
 import os
 import secrets
 import signal
+import statistics
 import sys
 import tempfile
 import threading
@@ -78,19 +82,23 @@ def role_honest(address: str, tables: int) -> int:
     from arena_bot.examples import calling_station
 
     async def main() -> None:
-        count = [0]
+        count = [0, 0]  # decisions, hands (seen by both seats of a table)
 
         def watch(message: Any) -> None:
-            if message.WhichOneof("payload") == "decision_request":
+            kind = message.WhichOneof("payload")
+            if kind == "decision_request":
                 count[0] += 1
+            elif kind == "event" and message.event.WhichOneof("payload") == "hand_ended":
+                count[1] += 1
 
         tasks = [asyncio.ensure_future(play(calling_station, server=address,
                                             token=_token(f"h{t}-{s}"), name=f"h{t}-{s}",
                                             reconnect_seconds=0.0, on_message=watch))
                  for t in range(tables) for s in range(2)]
         while not all(t.done() for t in tasks):
-            print(json.dumps({"decisions": count[0], "at": time.monotonic()}), flush=True)
-            await asyncio.sleep(0.25)
+            print(json.dumps({"decisions": count[0], "hands": count[1] / 2,
+                              "at": time.monotonic()}), flush=True)
+            await asyncio.sleep(0.1)
 
     asyncio.run(main())
     return 0
@@ -159,19 +167,53 @@ async def _drain(call: Any) -> None:
             pass
 
 
-def _rate(honest: Any, seconds: float) -> float:
-    """Decisions per second the honest bots saw over the next ``seconds``."""
-    first = _read_json_line(honest, "decisions")
-    deadline = first["at"] + seconds
-    last = first
-    while last["at"] < deadline:
-        last = _read_json_line(honest, "decisions")
-    return float(last["decisions"] - first["decisions"]) / (last["at"] - first["at"])
+def _honest_now(honest: Any) -> dict[str, float]:
+    """The honest bots' latest counts (older lines still in the pipe are skipped)."""
+    while True:
+        line: dict[str, float] = _read_json_line(honest, "decisions")
+        if line["at"] >= time.monotonic() - 0.15:
+            return line
 
 
-def run_attacks(tables: int, seconds: float,
-                attacks: tuple[str, ...] = ATTACKS) -> list[dict[str, Any]]:
-    rows: list[dict[str, Any]] = []
+def _phase(kind: str, address: str, honest: Any, pid: int, seconds: float) -> dict[str, Any]:
+    """One measured phase: the honest tables' hands and decisions per second over ``seconds``,
+    the dealer's CPU over the same window (share of a core, and per honest decision) and its
+    peak memory growth, while attacker ``kind`` runs (``none``: nobody attacks)."""
+    settle = 0.5  # an attacker ramps up (and the previous one's streams end) before we measure
+    stop = threading.Event()
+    rss_before = _rss_kib(pid)
+    peak = [rss_before]
+
+    def sample() -> None:
+        while not stop.wait(0.1):
+            peak[0] = max(peak[0], _rss_kib(pid))
+
+    sampler = threading.Thread(target=sample)
+    sampler.start()
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        attack = (None if kind == "none" else
+                  pool.submit(lambda: asyncio.run(_attack(kind, address, settle + seconds + 0.2))))
+        time.sleep(settle)
+        first, cpu_first = _honest_now(honest), _cpu_seconds(pid)
+        last, cpu_last = first, cpu_first
+        while last["at"] < first["at"] + seconds:
+            last, cpu_last = _read_json_line(honest, "decisions"), _cpu_seconds(pid)
+        done: dict[str, int] = attack.result() if attack is not None else {}
+    stop.set()
+    sampler.join()
+    wall = last["at"] - first["at"]
+    decisions = last["decisions"] - first["decisions"]
+    return {"attack": kind, "hands_per_second": (last["hands"] - first["hands"]) / wall,
+            "decisions_per_second": decisions / wall, "dealer_cpu": (cpu_last - cpu_first) / wall,
+            "cpu_per_decision_us": 1e6 * (cpu_last - cpu_first) / max(1, decisions),
+            "rss_growth_mib": (max(peak) - rss_before) / 1024, **done}
+
+
+def run_attacks(tables: int, seconds: float, attacks: tuple[str, ...] = ATTACKS,
+                rounds: int = 3) -> list[dict[str, Any]]:
+    """Phases of ``seconds`` each: each attacker in turn with a phase of no attacker before
+    and after it, ``rounds`` times over; returns every phase in order."""
+    phases: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="bench-trust-") as tmp:
         path = Path(tmp) / "config.json"
         path.write_text(json.dumps(_config(tables)))
@@ -184,42 +226,56 @@ def run_attacks(tables: int, seconds: float,
             # The attackers run in this process at the lowest priority: a real attacker's CPU
             # is on its own machine, and this machine has only two cores for everything.
             os.nice(19)
-            _rate(honest, 2.0)  # warm up
-            for kind in ("none", *attacks):
-                print(f"bench.trust: {kind} ...", file=sys.stderr, flush=True)
-                _rate(honest, 1.0)  # settle after the previous attacker
-                rss_before = _rss_kib(ready["pid"])
-                cpu_before, wall_before = _cpu_seconds(ready["pid"]), time.monotonic()
-                peak = [rss_before]
-                if kind == "none":
-                    rate = _rate(honest, seconds)
-                    done: dict[str, int] = {}
-                else:
-                    stop = threading.Event()
-
-                    def sample(pid: int = ready["pid"], stop: threading.Event = stop,
-                               peak: list[int] = peak) -> None:
-                        while not stop.wait(0.1):
-                            peak[0] = max(peak[0], _rss_kib(pid))
-
-                    sampler = threading.Thread(target=sample)
-                    sampler.start()
-                    with concurrent.futures.ThreadPoolExecutor(1) as pool:
-                        attack = pool.submit(lambda k=kind: asyncio.run(
-                            _attack(k, address, seconds)))
-                        rate = _rate(honest, seconds)
-                        done = attack.result()
-                    stop.set()
-                    sampler.join()
-                cpu = (_cpu_seconds(ready["pid"]) - cpu_before) / (time.monotonic() - wall_before)
-                rows.append({"attack": kind, "decisions_per_second": rate, "dealer_cpu": cpu,
-                             "rss_growth_mib": (max(peak) - rss_before) / 1024, **done})
+            _phase("none", address, honest, ready["pid"], 2.0)  # warm up
+            for round_ in range(rounds):
+                for kind in attacks:
+                    for phase in ("none", kind):
+                        print(f"bench.trust: round {round_ + 1}/{rounds}: {phase} ...",
+                              file=sys.stderr, flush=True)
+                        phases.append(_phase(phase, address, honest, ready["pid"], seconds))
+            phases.append(_phase("none", address, honest, ready["pid"], seconds))
             honest.kill()
         finally:
             server.send_signal(signal.SIGTERM)
             with contextlib.suppress(Exception):
                 server.communicate(timeout=30)
             server.kill()
+    return phases
+
+
+def summarize(phases: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per attacker: each of its phases against the mean of the no-attacker phases just before
+    and after it (slow drifts of a shared machine cancel out), as medians over the rounds."""
+    rows: list[dict[str, Any]] = []
+    kinds = list(dict.fromkeys(p["attack"] for p in phases))
+    for kind in kinds:
+        ratios: list[float] = []
+        base_cpu: list[float] = []
+        attacker_cpu: list[float] = []
+        mine = [p for p in phases if p["attack"] == kind]
+        for k, phase in enumerate(phases):
+            if phase["attack"] != kind:
+                continue
+            around = [phases[j] for j in (k - 1, k + 1) if 0 <= j < len(phases)
+                      and phases[j]["attack"] == "none"] if kind != "none" else [phase]
+            ratios.append(phase["hands_per_second"]
+                          / statistics.fmean(p["hands_per_second"] for p in around))
+            base_cpu.append(statistics.fmean(p["cpu_per_decision_us"] for p in around))
+            # The dealer's CPU beyond what the honest decisions cost at the neighbours' rate.
+            attacker_cpu.append(phase["dealer_cpu"]
+                                - phase["decisions_per_second"] * base_cpu[-1] / 1e6)
+        rows.append({
+            "attack": kind, "ratios": ratios, "median_ratio": statistics.median(ratios),
+            "hands_per_second": statistics.median(p["hands_per_second"] for p in mine),
+            "cpu_per_decision_us": statistics.median(p["cpu_per_decision_us"] for p in mine),
+            "base_cpu_per_decision_us": statistics.median(base_cpu),
+            "dealer_cpu": statistics.median(p["dealer_cpu"] for p in mine),
+            "attacker_cpu": statistics.median(attacker_cpu),
+            "hands_range": (min(p["hands_per_second"] for p in mine),
+                            max(p["hands_per_second"] for p in mine)),
+            "rss_growth_mib": max(p["rss_growth_mib"] for p in mine),
+            "streams": statistics.median(p.get("streams", 0) for p in mine),
+            "messages": statistics.median(p.get("messages", 0) for p in mine)})
     return rows
 
 
@@ -272,7 +328,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--address", default=None)
     parser.add_argument("--unprotected", action="store_true")
     parser.add_argument("--tables", type=int, default=4)
-    parser.add_argument("--seconds", type=float, default=6.0)
+    parser.add_argument("--seconds", type=float, default=4.0)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--json", default=None, help="also write every phase to this file")
     parser.add_argument("--cost-tables", type=int, default=16)
     parser.add_argument("--cost-hands", type=int, default=60)
     parser.add_argument("--cost-rounds", type=int, default=2)
@@ -283,18 +341,30 @@ def main(argv: list[str] | None = None) -> int:
         return role_dealer(args.config, args.unprotected)
     if args.role == "honest":
         return role_honest(args.address, args.tables)
-    rows = run_attacks(args.tables, args.seconds, tuple(args.attacks.split(",")))
-    base = rows[0]["decisions_per_second"]
-    print(f"### Honest tables under attack ({args.tables} heads-up tables of instant bots, "
-          f"{args.seconds:g} s per attacker)\n")
-    print("| attacker | honest decisions/s | vs no attacker | dealer CPU | dealer memory growth | "
-          "attacker streams / messages |")
-    print("|---|---|---|---|---|---|")
-    for row in rows:
-        print(f"| {row['attack']} | {row['decisions_per_second']:,.0f} | "
-              f"{row['decisions_per_second'] / base:.0%} | {row['dealer_cpu']:.0%} | "
-              f"{row['rss_growth_mib']:.1f} MiB | "
-              f"{row.get('streams', '-')} / {row.get('messages', '-')} |")
+    phases = run_attacks(args.tables, args.seconds, tuple(args.attacks.split(",")), args.rounds)
+    if args.json:
+        Path(args.json).write_text(json.dumps(phases, indent=1))
+    print(f"### Honest tables under attack ({args.tables} heads-up tables of instant bots; "
+          f"{args.rounds} rounds of {args.seconds:g} s phases, each attacker between two "
+          "phases without one)\n")
+    print("| attacker | honest hands/s vs no attacker: median (each round) | honest hands/s "
+          "(median) | dealer CPU per honest decision (no attacker around it) | dealer CPU | "
+          "of which on the attacker | dealer memory growth | attacker streams / messages "
+          "per phase |")
+    print("|---|---|---|---|---|---|---|---|")
+    for row in summarize(phases):
+        if row["attack"] == "none":
+            low, high = row["hands_range"]
+            ratio = f"100% (its phases: {low:,.0f} to {high:,.0f} hands/s)"
+            attacker = "-"
+        else:
+            each = ", ".join(f"{r:.0%}" for r in row["ratios"])
+            ratio = f"**{row['median_ratio']:.0%}** ({each})"
+            attacker = f"{row['attacker_cpu']:+.0%}"
+        print(f"| {row['attack']} | {ratio} | {row['hands_per_second']:,.0f} | "
+              f"{row['cpu_per_decision_us']:,.0f} µs ({row['base_cpu_per_decision_us']:,.0f} µs) "
+              f"| {row['dealer_cpu']:.0%} | {attacker} | {row['rss_growth_mib']:.1f} MiB | "
+              f"{row['streams']:,.0f} / {row['messages']:,.0f} |")
     if not args.skip_cost:
         cost = run_cost(args.cost_tables, args.cost_hands, args.cost_rounds)
         print(f"\n### What the guards cost (bench.dealer load, {args.cost_tables} tables, "

@@ -23,7 +23,7 @@ from pathlib import Path
 from arena.engine.phh import dumps_hands, load_file
 from arena.league.runner import LeagueRun
 from arena.match.simulate import simulate
-from bench.league import _bots_on_ready, _config, _stop
+from bench.league import Clocks, _bots_on_ready, _config, _stop
 
 _READER = """
 import sys, time, urllib.request
@@ -60,8 +60,8 @@ def run_league(hands: int, tables: int, *, spectators: int) -> tuple[int, float,
     run = LeagueRun(config, out=open("/dev/null", "w"))  # noqa: SIM115
     procs: list[subprocess.Popen[bytes]] = []
     readers: list[subprocess.Popen[str]] = []
-    started: list[float] = []
-    ready = _bots_on_ready(config, procs, started)
+    clocks = Clocks()
+    ready = _bots_on_ready(config, procs, clocks)
     web = WebServer(config, live=True) if spectators else None
     if web is not None:
         readers = [subprocess.Popen([sys.executable, "-c", _READER, web.url + "live/events"],
@@ -70,7 +70,7 @@ def run_league(hands: int, tables: int, *, spectators: int) -> tuple[int, float,
     try:
         run.run(on_ready=ready, spectator=web.hub if web else None,
                 background=web.serve if web else None)
-        elapsed = time.perf_counter() - started[0]
+        elapsed = clocks.stop().wall
         cpu = _cpu_seconds() - cpu
         played = sum(1 for _ in run.store.iter_results(1)) // 4
     finally:

@@ -15,11 +15,10 @@ from collections.abc import Callable, Collection, Coroutine
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from arena.engine import phh
 from arena.engine.errors import ConfigError
-from arena.engine.phh import dumps_hand
 from arena.league.config import LeagueConfig
 from arena.league.leaderboard import (
     CSV_TABLES,
@@ -40,10 +39,10 @@ from arena.league.secret import (
     without_tokens,
 )
 from arena.league.significance import PairTests, pair_of
+from arena.league.sink import InFlightBook, LeagueSink, StoreBook
 from arena.league.sprt import SprtBounds
 from arena.league.stats import Leaderboard, compute_leaderboard
-from arena.match.messages import Notice
-from arena.match.records import MatchSink, MatchSummary, PlayedHand, phh_fields
+from arena.match.records import MatchSink, MatchSummary
 from arena.match.rotation import game_for_hand
 from arena.match.spec import MatchSpec, SeatSpec
 from arena.match.spectator import Spectator, TeeSink
@@ -54,7 +53,6 @@ from arena.storage.errors import NotFound
 if TYPE_CHECKING:
     from arena.server.app import DealerServer
 from arena.storage.matchlog import (
-    MatchLog,
     MatchLogPaths,
     catch_up,
     clear_in_flight,
@@ -64,123 +62,13 @@ from arena.storage.matchlog import (
     reveal_seed,
     write_private,
 )
-from arena.storage.records import FaultCounts, HandRecord, League, MatchStatus, SeatResult, VoidHand
+from arena.storage.records import FaultCounts, League, MatchStatus, VoidHand
 from arena.storage.store import Match, ResultsStore, open_store
+from arena.storage.writer import Writer
 
 
 def _now() -> datetime:
     return datetime.now(UTC)
-
-
-class InFlightBook(Protocol):
-    """Where the hand being dealt on each table is noted, for whoever resumes the table after a crash
-    (`arena.storage.queue.WorkQueue` keeps it in the database; by default it is a file in the log)."""
-
-    def hand_started(self, match_id: int, copy_index: int, hand_number: int) -> None: ...
-
-    def hand_in_flight(self, match_id: int, copy_index: int) -> int | None: ...
-
-
-class LeagueSink:
-    """A :class:`~arena.match.records.MatchSink` for one scheduled copy: store, match log, metrics."""
-
-    def __init__(self, *, store: ResultsStore, store_match_id: int, scheduled: ScheduledMatch,
-                 log_dir: Path, progress: Progress, metrics: ArenaMetrics | None,
-                 on_copy_finished: Callable[[ScheduledMatch, MatchSummary], None],
-                 result_extra: dict[str, object],
-                 in_flight: InFlightBook | None = None) -> None:
-        self.store = store
-        self.in_flight = in_flight
-        self.store_match_id = store_match_id
-        self.scheduled = scheduled
-        self.progress = progress
-        self.metrics = metrics
-        self.on_copy_finished = on_copy_finished
-        self.log = MatchLog(log_dir, scheduled.match_id, resumable=True, events=True,
-                            reveal_seed=False, result_extra=result_extra)
-        self.event_log = self.log.events
-        self._started_at = _now()
-        self._table_open = False
-
-    def event_sent(self, seat: int, notice: Notice) -> None:
-        """Log an event as ``seat`` received it (the JSONL event log)."""
-        assert self.event_log is not None
-        self.event_log.sent(seat, notice)
-
-    def hand_started(self, match_id: str, hand_number: int) -> None:
-        self._started_at = _now()
-        self.log.hand_started(match_id, hand_number)
-        if self.in_flight is not None:
-            self.in_flight.hand_started(self.store_match_id, self.scheduled.copy_index, hand_number)
-        if not self._table_open and self.metrics is not None:
-            self.metrics.table_started()
-        self._table_open = True
-
-    def hand_finished(self, hand: PlayedHand) -> None:
-        ctx = hand.context
-        state = hand.state
-        players = ctx.players
-        button_engine = ctx.order.index(ctx.button_seat) if ctx.button_seat in ctx.order else 0
-        text = dumps_hand(phh_fields(hand))  # a one-hand .phh: the store's copy and the log's
-        game = state.variant.code.value
-        small_bet = state.stakes.small_bet
-        if hand.voided:
-            self.store.void_hand(VoidHand(
-                match_id=self.store_match_id, hand_number=hand.hand_number,
-                copy_index=self.scheduled.copy_index, deal_id=ctx.deal_id, game_code=game,
-                small_bet_chips=small_bet, button_seat=button_engine, reason=hand.void_reason,
-                phh_text=text, started_at=self._started_at, voided_at=_now()))
-            self.log.write_hand(hand, text)
-            return
-        seats = tuple(SeatResult(k, players[k], state.stacks[k] - state.starting_stacks[k],
-                                 state.stacks[k], *hand.timings.faults(k))
-                      for k in range(len(players)))
-        self.store.record_hand(HandRecord(
-            match_id=self.store_match_id, hand_number=hand.hand_number,
-            copy_index=self.scheduled.copy_index, deal_id=ctx.deal_id, game_code=game,
-            small_bet_chips=small_bet, button_seat=button_engine, seats=seats, phh_text=text,
-            started_at=self._started_at, finished_at=_now()))
-        # Right after the commit; a kill in between is repaired on resume (matchlog.catch_up).
-        self.log.write_hand(hand, text)
-        for seat in seats:
-            self.progress.add(seat.bot, seat.net_chips)
-        self.progress.done_hands += 1
-        self.progress.played_this_run += 1
-        if self.metrics is not None:
-            self._observe(hand)
-
-    def _observe(self, hand: PlayedHand) -> None:
-        metrics = self.metrics
-        assert metrics is not None
-        players = hand.context.players
-        timings = hand.timings
-        metrics.hand_played(hand.state.variant.code.value)
-        seats = timings.action_seats or (None,) * len(timings.action_seconds)
-        for total, think, seat in zip(timings.action_seconds, timings.think_seconds, seats,
-                                      strict=False):
-            # The bot reports its think time (-1 when it does not); the rest is the network.
-            think_s = think if think >= 0 else 0.0
-            bot = players[seat] if seat is not None and seat < len(players) else None
-            metrics.decision(think_s, max(0.0, total - think_s), bot=bot)
-        for seat, bot in enumerate(players):
-            timeouts, absent, _rejected, disconnects = timings.faults(seat)
-            for _ in range(timeouts):
-                metrics.timeout("timeout", bot=bot)
-            for _ in range(absent):
-                metrics.timeout("absent", bot=bot)
-            for _ in range(disconnects):
-                metrics.disconnected(bot=bot)
-
-    def match_finished(self, summary: MatchSummary) -> None:
-        self.log.match_finished(summary)
-        if self._table_open and self.metrics is not None:
-            self.metrics.table_ended()
-        if summary.not_started == "forfeited":  # absent = "forfeit": never dealt, never resumed
-            self.progress.forfeited.append(f"{self.scheduled.match_id} ({', '.join(summary.absent_bots)})")
-            if self.store.get_match(self.store_match_id).status is MatchStatus.RUNNING:
-                self.store.abort_match(self.store_match_id)
-        elif not summary.aborted:
-            self.on_copy_finished(self.scheduled, summary)
 
 
 @dataclass
@@ -202,7 +90,6 @@ class LeagueRun:
         leagues; by default the league opens its own store and metrics."""
         self.config = config
         self.out = out
-        self.in_flight = in_flight
         make_private_dir(config.log_dir)
         self._own_store = store is None
         if store is None:
@@ -213,6 +100,7 @@ class LeagueRun:
             store = open_store(config.store)
         self.secret = league_secret(config)
         self.store = store
+        self.in_flight: InFlightBook = in_flight if in_flight is not None else StoreBook(store)
         if metrics is None and config.metrics_port is not None:
             metrics = ArenaMetrics()
         self.metrics = metrics
@@ -236,8 +124,11 @@ class LeagueRun:
                 SprtBounds(config.sprt_low_mbb, config.sprt_high_mbb, config.sprt_alpha,
                            config.sprt_beta), rules=config.rules, luck=config.luck, out=out)
         self._server: DealerServer | None = None
+        # Store commits and logs of every table, in order, off the dealer's thread.
+        self.writer = Writer(name=f"arena-writer-{config.name}"[:15], batch=store.batch)
 
     def close(self) -> None:
+        self.writer.close()
         if self._own_store:
             self.store.close()
 
@@ -323,7 +214,7 @@ class LeagueRun:
                 result_extra={"deal_set": scheduled.deal_set,
                               "seed_commitment": self.secret.commitment,
                               "seed_configured": self.secret.configured},
-                in_flight=self.in_flight)
+                writer=self.writer, in_flight=self.in_flight)
             initial_stacks = None
             if not config.rules.reset_stacks and next_number > 1:
                 initial_stacks = self._carried_stacks(store_id, scheduled)
@@ -357,10 +248,10 @@ class LeagueRun:
     def _void_interrupted(self, scheduled: ScheduledMatch, store_id: int, next_number: int) -> int:
         """A hand that was dealt but neither finished nor voided: void it (RULES.md §5)."""
         paths = MatchLogPaths.of(self.config.log_dir, scheduled.match_id)
-        if self.in_flight is not None:
-            number = self.in_flight.hand_in_flight(store_id, scheduled.copy_index)
-        else:
-            number = hand_in_flight(paths, unreadable=next_number)
+        number = self.in_flight.hand_in_flight(store_id, scheduled.copy_index)
+        legacy = hand_in_flight(paths, unreadable=next_number)  # the mark of an older arena: a file
+        if legacy is not None and (number is None or legacy > number):
+            number = legacy
         if number is None:
             return next_number
         if number >= next_number:

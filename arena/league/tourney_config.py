@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import math
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from arena.engine.configfile import read_toml
 from arena.engine.errors import ConfigError
 from arena.engine.rules import Rules
-from arena.league.config import LeagueBot, _typed, league_from_mapping
+from arena.league.config import LeagueBot, _store_location, _typed, league_from_mapping
 from arena.match.tourney.formats import FORMATS, TournamentFormat
 from arena.match.tourney.levels import Level, LevelPlan, first_level_from_rules
 
@@ -19,7 +19,9 @@ _KEYS = {"name", "format", "seed", "listen", "log_dir", "store", "metrics_port",
          "tie_break_stack", "levels", "tie_break_levels", "rules", "bots"}
 _LEVEL_KEYS = {"small_blind", "big_blind", "ante", "bring_in", "small_bet", "big_bet", "hands",
                "minutes"}
-SEED_003_GAMES = ("FT",)  # seed 003 plays no-limit hold'em: "NT" once the engine deals it
+TOURNAMENT_DEFAULTS = {"store": "tournament.sqlite", "log_dir": "tournament-logs"}
+LEAGUE_DEFAULTS = {"store": "league.sqlite", "log_dir": "league-logs"}
+SEED_003_GAMES = ("NT",)  # seed 003 §1: Texas hold'em, no limit
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,25 +32,25 @@ class TournamentConfig:
     rules: Rules
     listen: str = "127.0.0.1:50051"
     log_dir: Path = Path("tournament-logs")
-    store: Path = Path("tournament.sqlite")
+    store: Path | str = Path("tournament.sqlite")  # an SQLite file, or a postgresql:// URL
     metrics_port: int | None = None
     start_timeout_seconds: float = 30.0
     source_toml: str = field(default="", repr=False)
 
 
-def load_tournament(path: str | Path) -> TournamentConfig:
+def load_tournament(path: str | Path, *, league_file: bool = False) -> TournamentConfig:
+    """A tournament file, or a league file whose ``format`` is a tournament format (its store
+    and logs then default to the league's ``league.sqlite`` and ``league-logs``)."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"cannot read tournament file {path}: {exc}") from None
-    if len(text) > 1_000_000:
-        raise ConfigError(f"{path}: a tournament file is at most 1 MB")
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
-    return tournament_from_mapping(data, base_dir=path.parent, where=str(path), source_toml=text)
+    data, text = read_toml(path, what="league" if league_file else "tournament")
+    return tournament_from_mapping(data, base_dir=path.parent, where=str(path), source_toml=text,
+                                   defaults=LEAGUE_DEFAULTS if league_file else TOURNAMENT_DEFAULTS)
+
+
+def is_tournament_league(path: str | Path) -> bool:
+    """True when a league file asks for a tournament (``format = "seed-003"`` or "freezeout")."""
+    data, _ = read_toml(path, what="league")
+    return data.get("format") in FORMATS
 
 
 def _level(entry: Any, where: str, default: Level | None = None) -> Level:
@@ -92,8 +94,8 @@ def _plan(raw: Any, where: str, default: Level) -> LevelPlan:
 
 
 def tournament_from_mapping(data: dict[str, Any], *, base_dir: Path = Path("."),
-                            where: str = "tournament file", source_toml: str = ""
-                            ) -> TournamentConfig:
+                            where: str = "tournament file", source_toml: str = "",
+                            defaults: dict[str, str] = TOURNAMENT_DEFAULTS) -> TournamentConfig:
     unknown = sorted(set(data) - _KEYS)
     if unknown:
         raise ConfigError(f"{where}: unknown key(s) {unknown}; known: {sorted(_KEYS)}")
@@ -142,7 +144,7 @@ def tournament_from_mapping(data: dict[str, Any], *, base_dir: Path = Path("."),
     return TournamentConfig(
         name=_typed(data, "name", str, "tournament", where), bots=league.bots, format=fmt,
         rules=rules, listen=_typed(data, "listen", str, "127.0.0.1:50051", where),
-        log_dir=base_dir / _typed(data, "log_dir", str, "tournament-logs", where),
-        store=base_dir / _typed(data, "store", str, "tournament.sqlite", where),
+        log_dir=base_dir / _typed(data, "log_dir", str, defaults["log_dir"], where),
+        store=_store_location(_typed(data, "store", str, defaults["store"], where), base_dir),
         metrics_port=_typed(data, "metrics_port", int, None, where),
         start_timeout_seconds=start_timeout, source_toml=source_toml)

@@ -1,7 +1,8 @@
 """Tournament results: standings, placings, points and eliminations by hand, as files and text.
 
-One JSON document (``results.json`` in the log directory) is the source for the standings
-table, the CSV and the ``arena tournament standings`` command.
+A finished run writes ``results.json`` (every event in detail) to the log directory and its
+placings to the results store; ``arena tournament standings`` and the leaderboard of a league
+file with a tournament format read the store (:func:`standings_document`).
 """
 
 from __future__ import annotations
@@ -10,12 +11,17 @@ import csv
 import io
 import json
 import os
+import re
 from collections.abc import Sequence
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 from arena.match.tourney.event import EventState
 from arena.match.tourney.formats import FormatResult
+from arena.storage.records import TournamentPlacing
+
+OVERALL = "overall"  # the placings row of the standings (points summed, ties settled)
 
 
 def write_private(path: Path, text: str) -> None:
@@ -55,6 +61,37 @@ def results_document(*, name: str, kind: str, result: FormatResult,
             "events": [event_summary(s) for s in events]}
 
 
+def _tournament_number(tournament: str) -> int:
+    match = re.fullmatch(r"t(\d+)", tournament)
+    return int(match.group(1)) if match else 0
+
+
+def _numbers(event_id: str) -> tuple[int, ...]:
+    """A tie-break's order: "tie12-3" is the third heads-up among bots with 12 points."""
+    return tuple(int(n) for n in re.findall(r"\d+", event_id))
+
+
+def standings_document(*, name: str, kind: str, placings: Sequence[TournamentPlacing]
+                       ) -> dict[str, Any]:
+    """The standings as the store holds them: the "overall" rows with each tournament's
+    placing, the tie-break heads-ups, and every row of the placings table."""
+    by_tournament: dict[str, list[TournamentPlacing]] = {}
+    for row in placings:
+        by_tournament.setdefault(row.tournament, []).append(row)
+    counted = sorted((t for t in by_tournament if _tournament_number(t) or t == "freezeout"),
+                     key=_tournament_number)
+    place_in = {t: {r.bot: r.place for r in by_tournament[t]} for t in counted}
+    standings = [{"place": r.place, "player": r.bot, "points": r.points,
+                  "placings": [place_in[t][r.bot] for t in counted if r.bot in place_in[t]]}
+                 for r in sorted(by_tournament.get(OVERALL, []), key=lambda r: (r.place, r.bot))]
+    ties = [{"players": [r.bot for r in sorted(rows, key=lambda r: r.place)],
+             "winner": min(rows, key=lambda r: r.place).bot, "event": t}
+            for t, rows in sorted(by_tournament.items(), key=lambda kv: _numbers(kv[0]))
+            if t.startswith("tie") and len(rows) == 2]
+    return {"tournament": name, "format": kind, "standings": standings, "tie_breaks": ties,
+            "placings": [asdict(r) for r in placings]}
+
+
 def render_standings(doc: dict[str, Any]) -> str:
     standings = doc.get("standings", [])
     multi = any(len(s.get("placings", [])) > 1 for s in standings)
@@ -74,6 +111,14 @@ def render_standings(doc: dict[str, Any]) -> str:
             text = ", ".join(f"{e['player']} {e['place']} (t{e['table']} h{e['hand']})"
                              for e in outs)
             lines.append(f"{event['title']}: out in order: {text}")
+    by_tournament: dict[str, list[dict[str, Any]]] = {}
+    for row in doc.get("placings", []):
+        if row["tournament"] != OVERALL and row["eliminated_at_hand"]:
+            by_tournament.setdefault(row["tournament"], []).append(row)
+    for tournament, rows in sorted(by_tournament.items()):
+        text = ", ".join(f"{r['bot']} {r['place']} ({r['eliminated_at_hand']})"
+                         for r in sorted(rows, key=lambda r: (-r["place"], r["bot"])))
+        lines.append(f"{tournament}: out in order: {text}")
     return "\n".join(lines) + "\n"
 
 

@@ -23,7 +23,7 @@ from arena.engine.errors import ArenaError, ConfigError
 from arena.engine.phh import dumps_hand
 from arena.league.tourney_config import TournamentConfig
 from arena.league.tourney_results import results_document, write_private, write_results
-from arena.league.tourney_store import TournamentStore, hand_entry
+from arena.league.tourney_store import TournamentStore, hand_entry, tournament_placings
 from arena.match.live import LiveTable
 from arena.match.lobby import Lobby
 from arena.match.messages import TournamentInfo
@@ -41,13 +41,18 @@ MAX_VOIDS_PER_EVENT = 50  # a dealer that cannot finish hands ends the run inste
 
 
 class _HandSink:
-    """Collects one hand's record and appends it to its table's PHH log."""
+    """Collects one hand's record, appends it to its table's PHH log, and applies its result
+    to the event before the bots are told the match ended (so `MatchSeatResult.place` is
+    known)."""
 
-    def __init__(self, run: TournamentRun, plan: HandPlan, lobby: Lobby) -> None:
+    def __init__(self, run: TournamentRun, state: EventState, plan: HandPlan,
+                 lobby: Lobby) -> None:
         self.run = run
+        self.state = state
         self.plan = plan
         self.lobby = lobby
         self.absent: tuple[str, ...] = ()
+        self.recorded = False
 
     def hand_started(self, match_id: str, hand_number: int) -> None:
         self.absent = tuple(p for p in self.plan.players
@@ -60,6 +65,17 @@ class _HandSink:
                       _round=plan.round, _level=plan.level_index + 1,
                       _players_left=plan.players_left)
         self.run.hand_done(plan, fields, voided=hand.voided)
+
+    async def seat_places(self, final_stacks: tuple[int, ...]) -> list[int]:
+        """Record the finished hand, wait for the round (hand for hand: bots out in the same
+        round across tables are placed together), then each seat's place (0: still in)."""
+        plan, state = self.plan, self.state
+        self.run.record_outcome(state, HandOutcome(plan.table, plan.hand, final_stacks,
+                                                   self.absent))
+        self.recorded = True
+        await self.run.round_over(state.spec.event_id, plan.round).wait()
+        places = state.places()
+        return [places.get(player, 0) for player in plan.players]
 
     def match_finished(self, summary: MatchSummary) -> None:
         return None
@@ -78,12 +94,12 @@ class TournamentRun:
         self.finished = False
         self._appenders: dict[Path, PhhAppender] = {}
         self._voids: dict[str, int] = {}
+        self._rounds: dict[tuple[str, int], trio.Event] = {}
         self._saved_current: list[dict[str, Any]] | None = None
         # Finished hands whose PHH text is not yet in the logs: saved with the state (the commit
         # point), so a kill between the two never loses or doubles a logged hand.
         self.unlogged: list[tuple[str, str]] = []
         self.store: TournamentStore | None = None
-        self._unstorable_told = False
         self.metrics = ArenaMetrics() if config.metrics_port is not None else None
         if self.metrics is not None:
             for bot in config.bots:
@@ -125,11 +141,8 @@ class TournamentRun:
         """Append the committed hands to their PHH logs (once: a resumed run checks the tail)."""
         for name, text in self.unlogged:
             if name == "@store":
-                if self.store is not None and not self.store.record(json.loads(text)) \
-                        and not self._unstorable_told:
-                    self._unstorable_told = True
-                    self.out.write("results store: its schema takes H.O.R.S.E. hands only; the "
-                                   "other games' hands are in the PHH logs\n")
+                if self.store is not None:
+                    self.store.record(json.loads(text))
                 continue
             path = self.config.log_dir / name
             if not name.endswith(".phhs"):
@@ -198,6 +211,8 @@ class TournamentRun:
         doc = results_document(name=self.config.name, kind=self.config.format.kind,
                                result=self.result, events=played)
         write_results(self.config.log_dir, doc)
+        if self.store is not None:
+            self.store.record_placings(tournament_placings(self.result, played))
         self.finished = True
         self.commit()
         self._publish(played[-1] if played else None)
@@ -259,11 +274,32 @@ class TournamentRun:
                 self.out.flush()
             async with trio.open_nursery() as nursery:
                 for plan in plans:
-                    info = self._info(state, plan, elapsed)
-                    nursery.start_soon(self._play_hand, state, plan, info, lobby)
+                    nursery.start_soon(self._play_hand, state, plan, elapsed, lobby)
         self.log_event("event_finished", event=event_id, places=state.places(),
                        survivors=[list(pc) for pc in state.survivors()])
         self.commit()
+
+    def round_over(self, event_id: str, round_number: int) -> trio.Event:
+        """Set when every table of the event has reported its hand of this round."""
+        key = (event_id, round_number)
+        event = self._rounds.get(key)
+        if event is None:
+            event = self._rounds[key] = trio.Event()
+        return event
+
+    def record_outcome(self, state: EventState, outcome: HandOutcome) -> None:
+        """Apply a table's hand to the event; at the round's end log it, commit, tell."""
+        round_number = state.pending[outcome.table].round
+        report = state.record(outcome)
+        if report is not None:
+            self._log_round(state, report)
+        self.commit()
+        if report is not None:
+            self._show_round(state, report)
+            event_id = state.spec.event_id
+            self.round_over(event_id, round_number).set()
+            for key in [k for k in self._rounds if k[0] == event_id and k[1] < round_number]:
+                del self._rounds[key]  # its waiters hold the event; nobody asks for it again
 
     def _info(self, state: EventState, plan: HandPlan, elapsed_seconds: float) -> TournamentInfo:
         """What the bots are told of the tournament with this hand (`MatchStarted.tournament`)."""
@@ -278,30 +314,34 @@ class TournamentRun:
             tuple((m.player, m.from_table, m.to_table, r, m.reason) for r, m in state.moves),
             tuple((e.player, e.place, e.round) for e in state.eliminations))
 
-    async def _play_hand(self, state: EventState, plan: HandPlan, info: TournamentInfo,
+    async def _play_hand(self, state: EventState, plan: HandPlan, elapsed_seconds: float,
                          lobby: Lobby) -> None:
-        rules = rules_for_level(self.config.rules, plan.level, plan.game)
-        spec = MatchSpec(plan.hand_id, tuple(SeatSpec(p, p) for p in plan.players), rules, 1,
-                         plan.seed, 0.0, initial_stacks=plan.stacks, deal_set_id=plan.hand_id,
-                         button_seat=len(plan.players) - 1, tournament=info)
-        sink = _HandSink(self, plan, lobby)
-        summary = await LiveTable(spec, lobby, sink=sink).run()
-        if summary.aborted or summary.hands_played != 1:
+        """Deal one table's hand of the round; a voided hand is dealt again at once (new cards)
+        so that the round, which the other tables' bots wait on for their places, ends."""
+        while True:
+            info = self._info(state, plan, elapsed_seconds)
+            rules = rules_for_level(self.config.rules, plan.level, plan.game)
+            spec = MatchSpec(plan.hand_id, tuple(SeatSpec(p, p) for p in plan.players), rules,
+                             1, plan.seed, 0.0, initial_stacks=plan.stacks,
+                             deal_set_id=plan.hand_id, button_seat=len(plan.players) - 1,
+                             tournament=info)
+            sink = _HandSink(self, state, plan, lobby)
+            summary = await LiveTable(spec, lobby, sink=sink).run()
+            if sink.recorded:  # the hand counted (its result went to the event)
+                return
+            if not summary.aborted and summary.hands_played == 1:
+                finals = tuple(r.final_stack_chips for r in summary.results)
+                self.record_outcome(state, HandOutcome(plan.table, plan.hand, finals,
+                                                       sink.absent))
+                return
             count = self._voids[plan.event_id] = self._voids.get(plan.event_id, 0) + 1
             if count > MAX_VOIDS_PER_EVENT:
                 raise ArenaError(f"{plan.event_id}: {count} hands voided; giving up")
-            outcome = HandOutcome(plan.table, plan.hand, plan.stacks, voided=True)
             self.log_event("voided", event=plan.event_id, hand=plan.hand_id,
                            reason=summary.abort_reason)
-        else:
-            finals = tuple(r.final_stack_chips for r in summary.results)
-            outcome = HandOutcome(plan.table, plan.hand, finals, sink.absent)
-        report = state.record(outcome)
-        if report is not None:
-            self._log_round(state, report)
-        self.commit()
-        if report is not None:
-            self._show_round(state, report)
+            self.record_outcome(state, HandOutcome(plan.table, plan.hand, plan.stacks,
+                                                   voided=True))
+            plan = state.pending[plan.table]
 
     def _log_round(self, state: EventState, report: RoundReport) -> None:
         event_id = state.spec.event_id

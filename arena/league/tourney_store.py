@@ -1,4 +1,5 @@
-"""Tournament hands in the results store: one finished match of format "tournament" per hand.
+"""Tournament hands and placings in the results store: one finished match of format "tournament"
+per hand (every game, NT/PO/PT included, since migration 6), and the placings of each tournament.
 
 Each tournament hand is a one-hand match of its own (its seats change from hand to hand), so it
 is stored as a match holding that hand, finished with the hand's seed revealed (the seed of one
@@ -8,24 +9,26 @@ so a resumed tournament never stores a hand twice, and a match left empty by a k
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from arena.engine.errors import ConfigError
-from arena.engine.games import HORSE
 from arena.league.config import LeagueBot
+from arena.league.tourney_results import OVERALL
+from arena.match.tourney.event import EventState
+from arena.match.tourney.formats import FormatResult
 from arena.storage import store as st
-
-# The hands table checks its game codes (migration 1): H.O.R.S.E. only until a migration adds more.
-STORABLE_GAMES = frozenset(HORSE)
 
 
 class TournamentStore:
-    def __init__(self, path: Path, *, name: str, source_toml: str,
+    def __init__(self, location: Path | str, *, name: str, source_toml: str,
                  bots: tuple[LeagueBot, ...]) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self.store = st.SqliteStore(path)
+        if isinstance(location, Path):
+            location.parent.mkdir(parents=True, exist_ok=True)
+        self.store = st.open_store(location)
         league = self.store.find_league(name)
         if league is None:
             league = self.store.create_league(name, source_toml or "name = ''\n")
@@ -49,14 +52,11 @@ class TournamentStore:
     def close(self) -> None:
         self.store.close()
 
-    def record(self, hand: dict[str, Any]) -> bool:
-        """Store one finished hand (``hand``: as :func:`hand_entry` made it) once; False when
-        the store's schema does not take its game (the hand stays in the PHH logs)."""
+    def record(self, hand: dict[str, Any]) -> None:
+        """Store one finished hand (``hand``: as :func:`hand_entry` made it) once."""
         hand_id = str(hand["hand_id"])
         if hand_id in self.stored:
-            return True
-        if hand["game"] not in STORABLE_GAMES:
-            return False
+            return
         players = [str(p) for p in hand["players"]]
         match = self.store.create_match(self.league_id, seat_bots=players, games=[hand["game"]],
                                         match_format=st.MatchFormat.TOURNAMENT)
@@ -71,7 +71,42 @@ class TournamentStore:
             started_at=when, finished_at=when))
         self.store.finish_match(match.match_id, str(hand["seed"]))
         self.stored.add(hand_id)
-        return True
+
+    def record_placings(self, placings: Sequence[st.TournamentPlacing]) -> None:
+        self.store.record_placings(self.league_id, placings)
+
+
+def tournament_of(event_id: str) -> str:
+    """The tournament an event belongs to: "t2" for seed 003's "t2-final"; else the event."""
+    match = re.match(r"(t\d+)-", event_id)
+    return match.group(1) if match else event_id
+
+
+def tournament_placings(result: FormatResult, events: Sequence[EventState]
+                        ) -> list[st.TournamentPlacing]:
+    """The rows of the placings table: per tournament ("t1", "t2" of seed 003, or "freezeout")
+    each bot's place (its points there) and the hand it went out in; per tie-break heads-up the
+    same (no points); and the standings as "overall" (points summed, the place after ties)."""
+    places: dict[str, dict[str, int]] = {}
+    out_at: dict[str, dict[str, str]] = {}
+    for state in events:  # in the order played: a later elimination decides the place
+        event_id = state.spec.event_id
+        tournament = tournament_of(event_id)
+        for out in state.eliminations:
+            out_at.setdefault(tournament, {})[out.player] = f"{event_id}-t{out.table}-h{out.hand}"
+        if tournament == event_id:  # a freeze-out or a tie-break: one event, its own places
+            places[tournament] = state.places()
+    if any(tournament_of(s.spec.event_id) != s.spec.event_id for s in events):
+        for standing in result.standings:  # seed 003: the placing in each tournament
+            for t, place in enumerate(standing.placings, start=1):
+                places.setdefault(f"t{t}", {})[standing.player] = place
+    rows = [st.TournamentPlacing(OVERALL, s.player, s.place, s.points) for s in result.standings]
+    for tournament, by_player in sorted(places.items()):
+        for player, place in sorted(by_player.items(), key=lambda kv: (kv[1], kv[0])):
+            points = 0 if tournament.startswith("tie") else place
+            rows.append(st.TournamentPlacing(tournament, player, place, points,
+                                             out_at.get(tournament, {}).get(player)))
+    return rows
 
 
 def hand_entry(*, hand_id: str, fields: dict[str, Any], phh_text: str, seed: int,

@@ -27,7 +27,8 @@ from typing import TextIO
 
 from arena.engine.errors import ConfigError
 from arena.league.config import LeagueConfig, league_from_mapping
-from arena.league.runner import LeagueRun, LeagueSink
+from arena.league.runner import LeagueRun
+from arena.league.sink import LeagueSink
 from arena.match.records import MatchSummary, PlayedHand
 from arena.metrics import ArenaMetrics
 from arena.server.app import DealerServer
@@ -35,7 +36,7 @@ from arena.server.config import BotEntry, ServerConfig, TlsConfig
 from arena.server.relay import Relay
 from arena.storage import store as st
 from arena.storage.matchlog import safe_file_name
-from arena.storage.queue import Job, WorkQueue
+from arena.storage.queue import Job, JobBook, WorkQueue
 
 log = logging.getLogger("arena.worker")
 WITHHELD = "<token withheld>"  # what the store keeps instead of a token (arena.league.secret)
@@ -113,6 +114,7 @@ class _JobSink:
         self._inner = inner
         self._on_end = on_end
         self.event_sent = inner.event_sent
+        self.ready = inner.ready
 
     def hand_started(self, match_id: str, hand_number: int) -> None:
         self._inner.hand_started(match_id, hand_number)
@@ -124,7 +126,7 @@ class _JobSink:
         try:
             self._inner.match_finished(summary)
         finally:
-            self._on_end(summary)
+            self._on_end(self._inner.as_failed(summary))
 
 
 @dataclass
@@ -210,6 +212,8 @@ class Worker:
                     loop.remove_signal_handler(sig)
             for running in list(state.running.values()):  # stopped before their matches ended
                 await asyncio.to_thread(self.queue.release, settings.name, running.job.job_id)
+            for run in state.runs.values():
+                run.close()  # its writer thread (the store is the worker's)
         return left_because_done
 
     def stop(self) -> None:
@@ -268,7 +272,8 @@ class Worker:
                         self.metrics.update_leaderboard(await asyncio.to_thread(run.leaderboard))
         while not state.stop and sum(r.tables_left for r in state.running.values()) < settings.tables:
             jobs = await asyncio.to_thread(self.queue.claim, settings.name,
-                                           lease_seconds=settings.lease_seconds, league_id=settings.league_id)
+                                           lease_seconds=settings.lease_seconds, league_id=settings.league_id,
+                                           local_bots=server.service.connected_bots())
             if not jobs:
                 return
             await self._start(server, jobs[0], address)
@@ -280,7 +285,7 @@ class Worker:
             league = await asyncio.to_thread(self.store.get_league, job.league_id)
             config = self.league_config(league)
             run = LeagueRun(config, out=self.out, store=self.store, metrics=self.metrics,
-                            in_flight=self.queue)
+                            in_flight=JobBook(self.queue, self.settings.name))
             state.runs[job.league_id] = run
             server.add_bots(BotEntry(b.name, b.name, b.token) for b in config.bots)
         prepared = await asyncio.to_thread(run.prepare, deal_sets={job.deal_set})

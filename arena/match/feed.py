@@ -73,6 +73,8 @@ class HandFeed:
         self._pending: tuple[str, m.AutoReason | None] | None = None
         self.records: list[m.ActionRecord] = []
         self.ended = False
+        # Per physical seat: the last SeatInfo made and what it was made of.
+        self._last_infos: dict[int, tuple[tuple[object, ...], m.SeatInfo]] = {}
 
     # ------------------------------------------------------------------ seats
 
@@ -95,12 +97,18 @@ class HandFeed:
                                       status=self._status(p, folded=False, stack=1)))
                 continue
             up = tuple(state.up_cards(e))
-            down = len(state.cards[e]) - len(up)
-            out.append(m.SeatInfo(
-                seat=p, name=ctx.names[p], bot_id=ctx.bot_ids[p], stack_chips=state.stacks[e],
-                bet_chips=state.bets[e], committed_chips=state.committed[e], up_cards=up,
-                hole_card_count=down,
-                status=self._status(p, folded=state.folded[e], stack=state.stacks[e])))
+            stack = state.stacks[e]
+            key = (stack, state.bets[e], state.committed[e], up, len(state.cards[e]) - len(up),
+                   self._status(p, folded=state.folded[e], stack=stack))
+            last = self._last_infos.get(p)
+            if last is not None and last[0] == key:
+                out.append(last[1])  # unchanged: the same object (the encoder caches its bytes)
+                continue
+            info = m.SeatInfo(seat=p, name=ctx.names[p], bot_id=ctx.bot_ids[p], stack_chips=stack,
+                              bet_chips=key[1], committed_chips=key[2], up_cards=up,
+                              hole_card_count=key[4], status=key[5])
+            self._last_infos[p] = (key, info)
+            out.append(info)
         return tuple(out)
 
     def _status(self, seat: int, *, folded: bool, stack: int) -> m.SeatStatus:

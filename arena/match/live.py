@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 
 import trio
@@ -42,6 +42,11 @@ from arena.match.rotation import engine_order, game_for_hand, next_button
 from arena.match.spec import AbsentPolicy, MatchSpec
 
 log = logging.getLogger("arena.match")
+
+# What seats that get requests and results only are told besides their own cards (and a
+# HandSummary for HandEnded): the rest is in their decision requests.
+_RESULTS = (m.MatchStarted, m.DuplicateCopyStarted, m.GameChanged, m.HandStarted,
+            m.ShowdownAnnounced, m.HandEnded, m.MatchEnded)
 
 
 @dataclass(eq=False)
@@ -80,6 +85,9 @@ class LiveTable:
         self.sink = sink
         # A sink may also record every event as sent to each seat (the league's JSONL log).
         self._tap: Callable[[int, m.Notice], None] | None = getattr(sink, "event_sent", None)
+        # ... and be awaited before each hand's first card (the league commits the last hand
+        # and marks the next in flight on its writer thread meanwhile).
+        self._sink_ready: Callable[[], Awaitable[None]] | None = getattr(sink, "ready", None)
         self.stats = TableStats()
         self._lobby = lobby
         n = len(spec.seats)
@@ -101,6 +109,7 @@ class LiveTable:
         self._hands_played = 0
         self._button_draw: tuple[tuple[int, Card], ...] = ()
         self.summary: MatchSummary | None = None
+        self._places: tuple[int, ...] = ()  # MatchSeatResult.place (tournaments)
         self.waiting = False  # True while it waits for its bots before the first hand
         self.postponements = 0  # times this match was put back because bots were missing
 
@@ -178,6 +187,9 @@ class LiveTable:
                 self._publish([m.GameChanged(game, previous, index + 1)], hand_id="")
                 previous = game
             await self._play_hand(index, game, button, in_play)
+        placer = getattr(self.sink, "seat_places", None)  # a tournament hand: places decided
+        if placer is not None and self._hands_played:
+            self._places = tuple(await placer(tuple(self._stacks)))
 
     def missing_bots(self) -> list[str]:
         """Names of this match's bots that are not connected now."""
@@ -231,6 +243,8 @@ class LiveTable:
         self._hand = run
         if self.sink is not None:
             self.sink.hand_started(spec.match_id, index + 1)
+            if self._sink_ready is not None:
+                await self._sink_ready()
         self._publish_each(feed.hand_started, hand_id=hand_id)
         self._publish(feed.drain(), hand_id=hand_id)
         while not state.is_over:
@@ -345,6 +359,7 @@ class LiveTable:
         summary = MatchSummary(spec.match_id, spec.seed, self._hands_played, results,
                                bool(reason), reason, self._button_draw, self.stats)
         self.summary = summary
+        self._count_replies_to_no_decision()
         self._release_seats()
         if self.sink is not None:
             self.sink.match_finished(summary)
@@ -364,10 +379,16 @@ class LiveTable:
         summary = MatchSummary(spec.match_id, spec.seed, 0, results, True, reason, (), self.stats,
                                not_started=why.kind, absent_bots=why.absent)
         self.summary = summary
+        self._count_replies_to_no_decision()
         self._release_seats()
         if self.sink is not None and not summary.postponed:  # a postponed match comes back
             self.sink.match_finished(summary)
         return summary
+
+    def _count_replies_to_no_decision(self) -> None:
+        """Refusals of replies to no open decision count in the match's results too."""
+        refused = self._lobby.refused_unknown_by_match.pop(self.spec.match_id, 0)
+        self.stats.rejected_no_open_decision += refused
 
     def _release_seats(self) -> None:
         for seat, presence in enumerate(self._presences):
@@ -392,7 +413,8 @@ class LiveTable:
         mean, ci = mbb_per_hand(nets, self.rules.stakes.small_bet)
         spec = self.spec.seats[seat]
         return m.MatchSeatResult(seat, spec.name, spec.bot_id, self._net[seat], len(nets), mean,
-                                 ci, self._stacks[seat])
+                                 ci, self._stacks[seat],
+                                 self._places[seat] if seat < len(self._places) else 0)
 
     @staticmethod
     def _played_hand(run: _HandRun, *, void_reason: str) -> PlayedHand:
@@ -429,7 +451,10 @@ class LiveTable:
         return m.Notice(self.spec.match_id, hand_id, self._seq, time.time(), payload)
 
     def _publish(self, items: Iterable[FeedItem], *, hand_id: str) -> None:
+        """Tell every seat (and the tap) each item; seats that get requests and results only
+        are sent only the events of ``_RESULTS``, their own cards and a ``HandSummary``."""
         presences = self._presences
+        tap = self._tap
         for item in items:
             if isinstance(item, Private):
                 own = self._next_notice(hand_id, item.own)
@@ -437,15 +462,36 @@ class LiveTable:
                                   item.others)
                 for seat, presence in enumerate(presences):
                     sent = own if seat == item.seat else others
-                    presence.deliver(sent)
-                    if self._tap is not None:
-                        self._tap(seat, sent)
-            else:
-                notice = self._next_notice(hand_id, item)
-                for seat, presence in enumerate(presences):
+                    if sent is own or presence.every_event:
+                        presence.deliver(sent)
+                    if tap is not None:
+                        tap(seat, sent)
+                continue
+            notice = self._next_notice(hand_id, item)
+            ended = item if isinstance(item, m.HandEnded) else None
+            wanted = ended is None and isinstance(item, _RESULTS)
+            summary: m.Notice | None = None
+            for seat, presence in enumerate(presences):
+                if wanted or presence.every_event:
                     presence.deliver(notice)
-                    if self._tap is not None:
-                        self._tap(seat, notice)
+                elif ended is not None:
+                    if summary is None:
+                        summary = self._summary(notice, ended)
+                    presence.deliver(summary)
+                if tap is not None:
+                    tap(seat, notice)
+
+    def _summary(self, notice: m.Notice, ended: m.HandEnded) -> m.Notice:
+        """The hand's end with its public record, for seats that get requests and results."""
+        run = self._hand
+        if run is None:
+            return notice
+        feed = run.feed
+        payload = m.HandSummary(ended.results, ended.awards, ended.voided, ended.void_reason,
+                                ended.went_to_showdown, tuple(feed.records),
+                                tuple(run.state.board), feed.seat_infos())
+        return m.Notice(notice.match_id, notice.hand_id, notice.sequence, notice.unix_seconds,
+                        payload)
 
     def _publish_each(self, payload_for: Callable[[int], m.Payload], *, hand_id: str) -> None:
         """One event with a different payload per seat (``payload_for(seat)``)."""

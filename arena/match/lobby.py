@@ -90,6 +90,9 @@ class Presence:
 
     bot_id: str
     outbox: Outbox | None = None
+    # False: the connected bot asked for requests and results only (its outbox's
+    # ``every_event``); the tables then leave out the events its requests repeat.
+    every_event: bool = True
     seats: list[SeatRef] = field(default_factory=list)
     open: dict[str, OpenDecision] = field(default_factory=dict)
     listeners: list[Callable[[], None]] = field(default_factory=list)
@@ -120,8 +123,10 @@ class Lobby:
         self.rejection_observers: list[Callable[[str, ArenaError], None]] = []
         # Told of every decision opened (spectators: whose turn, the clock; never the cards).
         self.decision_observers: list[Callable[[Prompt], None]] = []
-        # Replies to no open decision, per bot: no match to count them in (metrics do).
+        # Replies to no open decision, per bot (metrics) and per match (its results): the
+        # match the decision id names if the bot sits there, else the bot's first seated match.
         self.refused_unknown: Counter[str] = Counter()
+        self.refused_unknown_by_match: Counter[str] = Counter()
 
     def presence(self, bot_id: str) -> Presence:
         found = self._bots.get(bot_id)
@@ -140,6 +145,7 @@ class Lobby:
         """A bot (re)connected: its seats are live again and open decisions are re-sent."""
         presence = self.presence(bot_id)
         presence.outbox = outbox
+        presence.every_event = bool(getattr(outbox, "every_event", True))
         for decision in presence.open.values():
             outbox.deliver(decision.refreshed_prompt())
         presence._changed()
@@ -176,6 +182,9 @@ class Lobby:
         decision = presence.open.get(reply.decision_id)
         if decision is None:
             self.refused_unknown[bot_id] += 1
+            match_id = _match_named(presence, reply.decision_id)
+            if match_id is not None:
+                self.refused_unknown_by_match[match_id] += 1
             presence.deliver(_stale(reply, "it is not open (answered, timed out or unknown)"))
             return
         if reply.seat != decision.seat:
@@ -190,6 +199,15 @@ class Lobby:
             decision.refused += 1
             flood = IllegalAction(f"too many replies to decision {reply.decision_id} at once")
             presence.deliver(Rejection(reply.decision_id, flood, reply, True, left))
+
+
+def _match_named(presence: Presence, decision_id: str) -> str | None:
+    """The bot's seated match a decision id names (ids start ``<match id>-h``), else its first
+    seated match; None when it sits nowhere."""
+    named = [s.match_id for s in presence.seats if decision_id.startswith(s.match_id + "-h")]
+    if named:
+        return max(named, key=len)
+    return presence.seats[0].match_id if presence.seats else None
 
 
 def _stale(reply: Reply, why: str) -> Rejection:

@@ -282,6 +282,16 @@ class HandEnded:
 
 
 @dataclass(frozen=True, slots=True)
+class HandSummary(HandEnded):
+    """``HandEnded`` for seats that get requests and results only: the hand's public record too
+    (every action, the board, every seat as everybody sees it), so it can be rebuilt."""
+
+    actions: tuple[ActionRecord, ...] = ()
+    board: tuple[Card, ...] = ()
+    seats: tuple[SeatInfo, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class GameChanged:
     game: str
     previous_game: str
@@ -298,6 +308,7 @@ class MatchSeatResult:
     mbb_per_hand: float
     mbb_per_hand_ci95: float
     final_stack_chips: int
+    place: int = 0  # tournament: the place in the event when decided (out, or the winner)
 
 
 @dataclass(frozen=True, slots=True)
@@ -351,6 +362,9 @@ Outgoing = Prompt | Notice | Rejection
 
 class Outbox(Protocol):
     """Where a connected seat's messages go. Must never block: a slow reader is the
-    transport's problem (it drops the connection), never the table's."""
+    transport's problem (it drops the connection), never the table's.
+
+    An outbox with ``every_event = False`` gets requests and results only: the tables leave
+    out the events its requests repeat (see ``Presence.every_event``)."""
 
     def deliver(self, item: Outgoing) -> None: ...

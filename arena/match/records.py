@@ -135,6 +135,7 @@ class TableStats:
     prompts: int = 0
     answered: int = 0
     rejected: int = 0
+    rejected_no_open_decision: int = 0  # replies to a closed or unknown decision of the match
     timeouts: int = 0
     absent_actions: int = 0
     lateness_seconds: deque[float] = field(default_factory=_samples)  # auto action - deadline
@@ -144,6 +145,7 @@ class TableStats:
         """Counts and percentiles, as the match's results file gives them."""
         return {
             "prompts": self.prompts, "answered": self.answered, "rejected": self.rejected,
+            "rejected_no_open_decision": self.rejected_no_open_decision,
             "timeouts": self.timeouts, "absent_actions": self.absent_actions,
             "answer_seconds_p50": percentile(self.answer_seconds, 0.5),
             "answer_seconds_p99": percentile(self.answer_seconds, 0.99),

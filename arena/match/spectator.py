@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Protocol
 
 from arena.match.messages import Notice, Prompt
@@ -27,6 +28,8 @@ class TeeSink:
         self.inner = inner
         self.spectator = spectator
         self._inner_tap = getattr(inner, "event_sent", None)
+        # The inner sink's wait before each hand (the league's writer), when it has one.
+        self.ready: Callable[[], Awaitable[None]] | None = getattr(inner, "ready", None)
 
     def event_sent(self, seat: int, notice: Notice) -> None:
         if self._inner_tap is not None:

@@ -91,6 +91,10 @@ class DealerServer:
             ("grpc.keepalive_time_ms", 30_000),
             ("grpc.keepalive_timeout_ms", 10_000),
             ("grpc.http2.min_ping_interval_without_data_ms", 5_000),
+            # A stream the dealer does not read (a refusal that waits) takes at most 8 KB:
+            # no window growth, so a flood through it costs about 1,000 tiny messages.
+            ("grpc.http2.bdp_probe", 0),
+            ("grpc.http2.lookahead_bytes", 8192),
         ])
         server.add_generic_rpc_handlers((self.service.handler(),))
         health_pb2_grpc.add_HealthServicer_to_server(self.health, server)

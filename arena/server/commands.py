@@ -54,7 +54,8 @@ def print_result(result: ServeResult, out: TextIO, *, log_dir: Path | None) -> N
                       f"{r.mbb_per_hand:+9.1f} ± {r.mbb_per_hand_ci95:.1f} mbb/hand\n")
         stats = summary.stats
         out.write(f"  decisions: {stats.answered} answered, {stats.timeouts} timed out, "
-                  f"{stats.absent_actions} absent, {stats.rejected} replies rejected\n")
+                  f"{stats.absent_actions} absent, {stats.rejected} replies rejected "
+                  f"(+{stats.rejected_no_open_decision} to no open decision)\n")
         if log_dir is not None:
             out.write(f"  hand histories: {log_dir / (summary.match_id + '.phhs')}\n")
     out.flush()

@@ -40,7 +40,7 @@ class Limits:
     max_queued_messages: int = 4096  # undelivered messages before a non-reading bot is cut ...
     max_queued_bytes: int = 4 * 1024 * 1024  # ... or undelivered bytes, whichever comes first
     messages_per_second: float = 1000.0  # sustained inbound rate per stream ...
-    message_burst: int = 2000  # ... and the burst above it, before RESOURCE_EXHAUSTED
+    message_burst: int = 200  # ... and the burst above it (a flood is cut within 0.5 s)
     bytes_per_second: float = 1024.0 * 1024.0  # the same for inbound bytes ...
     byte_burst: int = 2 * 1024 * 1024  # ... (a byte flood is cut within milliseconds)
     flood_backoff_seconds: float = 1.0  # a bot cut for flooding waits this long to come back,
@@ -49,7 +49,9 @@ class Limits:
     auth_failure_max_delay_seconds: float = 30.0  # answer is delayed, doubling up to this
     allow_takeover: bool = False  # a second stream with a connected bot's token takes over
     hello_timeout_seconds: float = 10.0
-    event_flush_seconds: float = 0.1  # batching bots: events wait at most this long
+    # Batching bots get events with their next request (one write per decision), at the
+    # match's end, or at most this much later (a seat that has folded in a slow hand).
+    event_flush_seconds: float = 1.0
     flush_on_close_seconds: float = 2.0  # time to send what is queued when the server stops
 
 

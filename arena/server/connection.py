@@ -32,6 +32,8 @@ log = logging.getLogger("arena.server")
 Item = m.Outgoing | pb.DealerMessage
 MAX_BATCH = 256  # messages per batch write
 
+# Events that go out at once; the others ride with the seat's next request (one write per
+# decision), or go at most ``Limits.event_flush_seconds`` later.
 _URGENT_PAYLOADS = (m.MatchStarted, m.MatchEnded)
 
 
@@ -48,10 +50,14 @@ class Connection:
     """The outbox of one stream (an :class:`~arena.match.messages.Outbox`) and its pumps."""
 
     def __init__(self, *, bot_id: str, session_id: str, batches: bool, limits: Limits,
-                 encoder: wire.Encoder, stats: TransportStats) -> None:
+                 encoder: wire.Encoder, stats: TransportStats, every_event: bool = True) -> None:
         self.bot_id = bot_id
         self.session_id = session_id
         self.batches = batches
+        # False: the bot subscribed to requests and results only (Hello.subscription).
+        self.every_event = every_event
+        self.subscription = (pb.SUBSCRIPTION_UNSPECIFIED if every_event
+                             else pb.SUBSCRIPTION_REQUESTS_AND_RESULTS)
         self.limits = limits
         self._encoder = encoder
         self._stats = stats

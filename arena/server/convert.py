@@ -117,24 +117,41 @@ def legal_action(choice: m.LegalChoice) -> pb.LegalAction:
 def decision_request(p: m.Prompt, *, with_actions: bool = True,
                      stakes_of: Callable[[Stakes, str], pb.Stakes] | None = None,
                      ) -> pb.DecisionRequest:
-    """The request; ``with_actions=False`` leaves the history out (the encoder splices it in)."""
+    """The request; ``with_actions=False`` leaves the history out. (The encoder sends the same
+    message spliced from cached bytes: :meth:`arena.server.wire.Encoder.encode`.)"""
+    out = request_head(p, stakes_of=stakes_of)
+    out.MergeFrom(request_changes(p))
+    out.seats.extend(seat_state(s) for s in p.seats)
+    if with_actions:
+        out.actions.extend(action_record(a) for a in p.actions)
+    return out
+
+
+def request_head(p: m.Prompt, *, stakes_of: Callable[[Stakes, str], pb.Stakes] | None = None
+                 ) -> pb.DecisionRequest:
+    """The fields of :func:`decision_request` that stay the same for one seat all hand long."""
     return pb.DecisionRequest(
-        match_id=p.match_id, hand_id=p.hand_id, decision_id=p.decision_id, game=GAMES[p.game],
-        game_code=p.game, street=STREETS[p.street], hand_number=p.hand_number,
-        button_seat=p.button_seat, your_seat=p.seat, seats=[seat_state(s) for s in p.seats],
-        hole_cards=cards(p.hole_cards), board_cards=cards(p.board),
-        pots=[pot(x) for x in p.pots], pot_total_chips=p.pot_total_chips,
-        actions=[action_record(a) for a in p.actions] if with_actions else (),
-        current_bet_chips=p.current_bet_chips,
-        amount_to_call_chips=p.to_call_chips, legal_actions=[legal_action(c) for c in p.legal],
+        match_id=p.match_id, hand_id=p.hand_id, game=GAMES[p.game], game_code=p.game,
+        hand_number=p.hand_number, button_seat=p.button_seat, your_seat=p.seat,
         stakes=(stakes_of(p.stakes, p.game) if stakes_of is not None
                 else stakes(p.stakes, game=p.game)),
-        bet_size_chips=p.bet_size_chips,
-        raises_left=p.raises_left, decision_deadline=timestamp(p.deadline_unix_seconds),
+        game_hand_number=p.game_hand_number, hands_per_game=p.hands_per_game,
+        betting=BETTING[VARIANTS[GameCode(p.game)].betting])
+
+
+def request_changes(p: m.Prompt) -> pb.DecisionRequest:
+    """The fields of :func:`decision_request` that change from one request to the next, but
+    the seats and the history (the encoder splices those in as bytes)."""
+    return pb.DecisionRequest(
+        decision_id=p.decision_id, street=STREETS[p.street], hole_cards=cards(p.hole_cards),
+        board_cards=cards(p.board), pots=[pot(x) for x in p.pots],
+        pot_total_chips=p.pot_total_chips, current_bet_chips=p.current_bet_chips,
+        amount_to_call_chips=p.to_call_chips, legal_actions=[legal_action(c) for c in p.legal],
+        bet_size_chips=p.bet_size_chips, raises_left=p.raises_left,
+        decision_deadline=timestamp(p.deadline_unix_seconds),
         decision_time_left_seconds=p.decision_time_left_seconds,
         time_bank_left_seconds=p.time_bank_left_seconds,
-        server_time=timestamp(p.sent_unix_seconds), game_hand_number=p.game_hand_number,
-        hands_per_game=p.hands_per_game, betting=BETTING[VARIANTS[GameCode(p.game)].betting])
+        server_time=timestamp(p.sent_unix_seconds))
 
 
 def rejection(r: m.Rejection) -> pb.ActionRejected:
@@ -208,7 +225,7 @@ def _payload(payload: m.Payload) -> pb.Event:
                          high_cards=cards(h.high_cards), low_description=h.low_description,
                          low_cards=cards(h.low_cards)) for h in payload.hands]))
     if isinstance(payload, m.HandEnded):
-        return pb.Event(hand_ended=pb.HandEnded(
+        ended = pb.HandEnded(
             results=[pb.SeatResult(seat=r.seat, net_chips=r.net_chips,
                                    final_stack_chips=r.final_stack_chips) for r in payload.results],
             awards=[pb.PotAward(pot_index=a.pot_index, amount_chips=a.amount_chips,
@@ -216,7 +233,12 @@ def _payload(payload: m.Payload) -> pb.Event:
                                 winners=[pb.WinnerShare(seat=s, amount_chips=c)
                                          for s, c in a.winners]) for a in payload.awards],
             voided=payload.voided, void_reason=payload.void_reason,
-            went_to_showdown=payload.went_to_showdown))
+            went_to_showdown=payload.went_to_showdown)
+        if isinstance(payload, m.HandSummary):  # requests-and-results seats: the public record
+            ended.actions.extend(action_record(a) for a in payload.actions)
+            ended.board_cards.extend(cards(payload.board))
+            ended.seats.extend(seat_state(s) for s in payload.seats)
+        return pb.Event(hand_ended=ended)
     if isinstance(payload, m.HandStarted):
         return _hand_started(payload)
     if isinstance(payload, m.MatchStarted):
@@ -237,7 +259,7 @@ def _payload(payload: m.Payload) -> pb.Event:
                                     net_chips=r.net_chips, hands_played=r.hands_played,
                                     mbb_per_hand=r.mbb_per_hand,
                                     mbb_per_hand_ci95=r.mbb_per_hand_ci95,
-                                    final_stack_chips=r.final_stack_chips)
+                                    final_stack_chips=r.final_stack_chips, place=r.place)
                  for r in payload.results],
         match_seed=payload.match_seed, hands_played=payload.hands_played,
         aborted=payload.aborted, abort_reason=payload.abort_reason))

@@ -61,7 +61,7 @@ class Upstream:
                 call = pb_grpc.DealerStub(channel).Play(metadata=metadata)
                 await call.write(pb.BotMessage(hello=pb.Hello(
                     bot_name=self.bot_id, bot_version="relay", protocol_version=PROTOCOL_VERSION,
-                    accept_batches=True)))
+                    accept_batches=True, subscription=self.conn.subscription)))
                 writer = asyncio.ensure_future(self._write(call))
                 try:
                     async for envelope in call:

@@ -7,11 +7,20 @@ from already-serialized messages. What each message holds is :mod:`arena.server.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Sequence
 
 from arena.engine.rules import Stakes
 from arena.match import messages as m
-from arena.server.convert import action_record, decision_request, event, rejection, stakes
+from arena.server.convert import (
+    action_record,
+    event,
+    rejection,
+    request_changes,
+    request_head,
+    seat_state,
+    stakes,
+)
 from arena.v1 import arena_pb2 as pb
 
 
@@ -25,8 +34,11 @@ class Encoder:
 
     def __init__(self, cache_size: int = 4096) -> None:
         self._cache_size = cache_size
-        self._events: dict[int, tuple[m.Notice, bytes, bytes]] = {}  # plain and framed bytes
-        self._records: dict[int, tuple[m.ActionRecord, bytes]] = {}
+        # Oldest first; dict's "first key" is O(n) after many deletions, OrderedDict's is O(1).
+        self._events: OrderedDict[int, tuple[m.Notice, bytes, bytes]] = OrderedDict()
+        self._records: OrderedDict[int, tuple[m.ActionRecord, bytes]] = OrderedDict()
+        self._seats: OrderedDict[int, tuple[m.SeatInfo, bytes]] = OrderedDict()
+        self._heads: OrderedDict[tuple[str, int], bytes] = OrderedDict()  # (hand id, seat)
         self._stakes: dict[tuple[Stakes, str], pb.Stakes] = {}
 
     def _event(self, notice: m.Notice) -> tuple[m.Notice, bytes, bytes]:
@@ -37,7 +49,7 @@ class Encoder:
             cache = self._events
             cache[id(notice)] = found
             if len(cache) > self._cache_size:
-                del cache[next(iter(cache))]
+                cache.popitem(last=False)  # the oldest, O(1)
         return found
 
     def _record(self, record: m.ActionRecord) -> bytes:
@@ -48,8 +60,32 @@ class Encoder:
             cache = self._records
             cache[id(record)] = found
             if len(cache) > self._cache_size:
-                del cache[next(iter(cache))]
+                cache.popitem(last=False)
         return found[1]
+
+    def _seat(self, seat: m.SeatInfo) -> bytes:
+        """``DecisionRequest.seats`` entry (field 10), serialized and framed; a seat that has not
+        changed is the same object from one request to the next (see ``HandFeed.seat_infos``)."""
+        found = self._seats.get(id(seat))
+        if found is None:
+            found = (seat, _field(_SEATS_FIELD, seat_state(seat).SerializeToString()))
+            cache = self._seats
+            cache[id(seat)] = found
+            if len(cache) > self._cache_size:
+                cache.popitem(last=False)
+        return found[1]
+
+    def _head(self, p: m.Prompt) -> bytes:
+        """What every request of a hand to one seat shares (ids, game, numbers, stakes)."""
+        key = (p.hand_id, p.seat)
+        found = self._heads.get(key)
+        if found is None:
+            found = request_head(p, stakes_of=self._stakes_of).SerializeToString()
+            cache = self._heads
+            cache[key] = found
+            if len(cache) > self._cache_size:
+                cache.popitem(last=False)
+        return found
 
     def _stakes_of(self, value: Stakes, game: str) -> pb.Stakes:
         key = (value, game)
@@ -63,11 +99,14 @@ class Encoder:
         if isinstance(item, m.Notice):
             return self._event(item)[1]
         if isinstance(item, m.Prompt):
-            # Fields may come in any order on the wire and repeated ones concatenate, so the
-            # history (the same records in every request of a hand) is spliced in as bytes.
-            head = decision_request(item, with_actions=False, stakes_of=self._stakes_of)
-            history = b"".join([self._record(a) for a in item.actions])
-            return _field(_DECISION_REQUEST_FIELD, head.SerializeToString() + history)
+            # Fields may come in any order on the wire and repeated ones concatenate, so what
+            # repeats is spliced in as bytes: the hand's head, unchanged seats, the history.
+            record, seat = self._record, self._seat
+            return _field(_DECISION_REQUEST_FIELD, b"".join([
+                self._head(item),
+                request_changes(item).SerializeToString(),
+                *[seat(s) for s in item.seats],
+                *[record(a) for a in item.actions]]))
         if isinstance(item, m.Rejection):
             return pb.DealerMessage(action_rejected=rejection(item)).SerializeToString()
         return item.SerializeToString()
@@ -99,6 +138,7 @@ def _field(number: int, data: bytes) -> bytes:
 _SMALL_VARINTS = tuple(bytes((v,)) for v in range(0x80))
 _DECISION_REQUEST_FIELD = pb.DealerMessage.DESCRIPTOR.fields_by_name["decision_request"].number
 _ACTIONS_FIELD = pb.DecisionRequest.DESCRIPTOR.fields_by_name["actions"].number
+_SEATS_FIELD = pb.DecisionRequest.DESCRIPTOR.fields_by_name["seats"].number
 _BATCH_FIELD = pb.DealerMessage.DESCRIPTOR.fields_by_name["batch"].number
 _BATCH_MESSAGES_FIELD = pb.MessageBatch.DESCRIPTOR.fields_by_name["messages"].number
 

@@ -35,3 +35,7 @@ class HandConflict(StoreError):
 
 class StoreUnavailable(StoreError):
     """A database server that cannot be reached (down, restarting, network): worth retrying."""
+
+
+class LeaseLost(StoreError):
+    """A worker no longer holds a job: another worker claimed it after its lease ran out."""

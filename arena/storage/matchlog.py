@@ -89,46 +89,49 @@ class EventLog:
     """The JSONL event log: one line per distinct event, naming every seat that received exactly
     that copy (public events go to all seats as one object), with the time it was sent.
 
-    Lines are held in memory until :meth:`flush` (the end of a hand): no file on disk ever
-    holds a hidden card of a hand that is still being played.
+    Events are held in memory until :meth:`flush` (the end of a hand): no file on disk ever
+    holds a hidden card of a hand that is still being played. :meth:`take` and :meth:`write`
+    split a flush in two, so that the JSON is made on another thread (the league's writer):
+    a held event is the dealer's own immutable value.
     """
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self._file: TextIO | None = None
-        self._lines: list[str] = []
+        self._held: list[tuple[Notice, list[int], float]] = []
         self._last_notice: Notice | None = None
         self._last_seats: list[int] = []
-        self._last_sent = 0.0
 
     def sent(self, seat: int, notice: Notice) -> None:
         """Log an event as ``seat`` received it."""
         if notice is self._last_notice:
             self._last_seats.append(seat)
             return
-        self._hold_pending()
         self._last_notice = notice
         self._last_seats = [seat]
-        self._last_sent = time.time()
+        self._held.append((notice, self._last_seats, time.time()))
 
-    def _hold_pending(self) -> None:
-        notice = self._last_notice
-        if notice is None:
-            return
-        seats = ",".join(map(str, self._last_seats))
-        self._lines.append(f'{{"seats":[{seats}],"logged_at":{self._last_sent:.6f},'
-                           f'"event":{notice_json(notice)}}}\n')
+    def take(self) -> list[tuple[Notice, list[int], float]]:
+        """The events held so far (each with its seats and the time it was sent), no longer held."""
+        held = self._held
+        self._held = []
         self._last_notice = None
+        return held
+
+    def write(self, held: list[tuple[Notice, list[int], float]]) -> None:
+        """Append events given by :meth:`take` as JSON lines."""
+        if not held:
+            return
+        lines = [f'{{"seats":[{",".join(map(str, seats))}],"logged_at":{sent:.6f},'
+                 f'"event":{notice_json(notice)}}}\n' for notice, seats, sent in held]
+        if self._file is None:
+            self._file = open_private(self.path, "a")
+        self._file.write("".join(lines))
+        self._file.flush()
 
     def flush(self) -> None:
         """Write what is held (the hand has ended)."""
-        self._hold_pending()
-        if self._lines:
-            if self._file is None:
-                self._file = open_private(self.path, "a")
-            self._file.write("".join(self._lines))
-            self._lines.clear()
-            self._file.flush()
+        self.write(self.take())
 
     def close(self) -> None:
         self.flush()
@@ -167,13 +170,16 @@ class MatchLog:
     def hand_finished(self, hand: PlayedHand) -> None:
         self.write_hand(hand, dumps_hand(phh_fields(hand)))
 
-    def write_hand(self, hand: PlayedHand, phh_text: str) -> None:
-        """Append a hand whose PHH text is already made (``dumps_hand(phh_fields(hand))``)."""
+    def write_hand(self, hand: PlayedHand, phh_text: str, *,
+                   events: list[tuple[Notice, list[int], float]] | None = None) -> None:
+        """Append a hand whose PHH text is already made (``dumps_hand(phh_fields(hand))``) and
+        its events: ``events`` as taken from the event log (by the dealer's thread when another
+        thread writes), by default what the event log holds."""
         (self._voids if hand.voided else self._hands).append(phh_text)
         if self.resumable:
             self.paths.inflight.unlink(missing_ok=True)
         if self.events is not None:
-            self.events.flush()
+            self.events.write(self.events.take() if events is None else events)
 
     def match_finished(self, summary: MatchSummary) -> None:
         self.close()

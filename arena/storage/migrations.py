@@ -17,7 +17,47 @@ class Migration:
     version: int
     description: str
     statements: tuple[str, ...]
+    # PostgreSQL's own steps, when SQLite's cannot be rewritten (SQLite rebuilds a table to change
+    # a CHECK constraint; PostgreSQL alters it). None: `postgresql_statement` of each statement.
+    postgresql: tuple[str, ...] | None = None
 
+    def postgresql_statements(self) -> tuple[str, ...]:
+        if self.postgresql is not None:
+            return self.postgresql
+        return tuple(postgresql_statement(s) for s in self.statements)
+
+
+# Migration 6: the game codes a hand may have (H.O.R.S.E., then NT, PO and PT: pot-limit hold'em,
+# which PHH writes as NT with ``_betting = "pot-limit"``), and the tournament placings.
+_GAMES_V6 = "'FT', 'FO/8', 'FR', 'F7S', 'F7S/8', 'NT', 'PO', 'PT'"
+_HANDS_V6 = f"""CREATE TABLE hands (
+            hand_id INTEGER PRIMARY KEY,
+            match_id INTEGER NOT NULL REFERENCES matches(match_id),
+            hand_number INTEGER NOT NULL CHECK (hand_number >= 1),
+            copy_index INTEGER NOT NULL CHECK (copy_index >= 0),
+            deal_id TEXT NOT NULL,
+            game_code TEXT NOT NULL CHECK (game_code IN ({_GAMES_V6})),
+            small_bet_chips INTEGER NOT NULL CHECK (small_bet_chips > 0),
+            button_seat INTEGER NOT NULL CHECK (button_seat >= 0),
+            status TEXT NOT NULL CHECK (status IN ('completed', 'void')),
+            phh_text TEXT NOT NULL,
+            started_at TEXT NOT NULL,
+            finished_at TEXT NOT NULL,
+            void_reason TEXT,
+            UNIQUE (match_id, hand_number, copy_index)
+        )"""
+# One row per tournament of a league (its id: "t1", "t2", a tie-break heads-up's event, or
+# "overall" for the standings) and bot: the place, the points, and the hand (its deal id) that
+# decided the place (NULL for a winner and for the overall standings).
+_PLACINGS_V6 = """CREATE TABLE tournament_placings (
+            league_id INTEGER NOT NULL REFERENCES leagues(league_id),
+            tournament TEXT NOT NULL,
+            bot_id INTEGER NOT NULL REFERENCES bots(bot_id),
+            place INTEGER NOT NULL CHECK (place >= 1),
+            points INTEGER NOT NULL CHECK (points >= 0),
+            eliminated_at_hand TEXT,
+            PRIMARY KEY (league_id, tournament, bot_id)
+        ) WITHOUT ROWID"""
 
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "leagues, bots, matches with seats, hands with per-seat results", (
@@ -125,6 +165,26 @@ MIGRATIONS: tuple[Migration, ...] = (
             hand_number INTEGER NOT NULL CHECK (hand_number >= 1),
             PRIMARY KEY (match_id, copy_index)
         )""",
+    )),
+    Migration(6, "hands of no-limit and pot-limit games (NT, PO, PT); tournament placings", (
+        # SQLite cannot change a CHECK constraint: the hands table is rebuilt in the step's
+        # transaction. Its rows are copied aside first and inserted into the new table under the
+        # old name, so the hand_seats/hand_luck references (checked at commit) find them again.
+        "PRAGMA defer_foreign_keys = ON",
+        "CREATE TEMP TABLE hands_before_v6 AS SELECT * FROM hands",
+        "DROP TABLE hands",
+        _HANDS_V6,
+        "INSERT INTO hands (hand_id, match_id, hand_number, copy_index, deal_id, game_code, "
+        "small_bet_chips, button_seat, status, phh_text, started_at, finished_at, void_reason) "
+        "SELECT hand_id, match_id, hand_number, copy_index, deal_id, game_code, small_bet_chips, "
+        "button_seat, status, phh_text, started_at, finished_at, void_reason FROM hands_before_v6",
+        "DROP TABLE hands_before_v6",
+        "CREATE INDEX hands_by_deal ON hands(match_id, deal_id)",
+        _PLACINGS_V6,
+    ), postgresql=(
+        "ALTER TABLE hands DROP CONSTRAINT hands_game_code_check",
+        f"ALTER TABLE hands ADD CONSTRAINT hands_game_code_check CHECK (game_code IN ({_GAMES_V6}))",
+        _PLACINGS_V6.replace(") WITHOUT ROWID", ")"),
     )),
 )
 LATEST_VERSION = MIGRATIONS[-1].version

@@ -1,9 +1,10 @@
 """`PostgresStore`: the results store on a PostgreSQL server (psycopg 3), shared by many processes.
 
 Same schema and migrations as SQLite (`migrations.postgresql_statement` rewrites the SQLite-only
-spellings), same queries (`SqlStore`). A hand is committed exactly once: the (match, hand, copy)
-key is unique and inserts are ``ON CONFLICT DO NOTHING``, so when the connection is lost around a
-commit, the store reconnects and retries, and a hand that did commit reads back as "already there".
+spellings, or a step gives its own), same queries (`SqlStore`). A hand is committed exactly once:
+the (match, hand, copy) key is unique and inserts are ``ON CONFLICT DO NOTHING``, so when the
+connection is lost around a commit, the store reconnects and retries, and a hand that did commit
+reads back as "already there".
 """
 
 from __future__ import annotations
@@ -20,9 +21,9 @@ import psycopg
 from psycopg.rows import dict_row
 
 from arena.storage.errors import InvalidRecord, SchemaTooNew, StoreError, StoreUnavailable
-from arena.storage.migrations import LATEST_VERSION, MIGRATIONS, postgresql_statement
+from arena.storage.migrations import LATEST_VERSION, MIGRATIONS
 from arena.storage.records import HandRecord, VoidHand, now, timestamp_text
-from arena.storage.sqlstore import Cursor, SqlStore
+from arena.storage.sqlstore import Cursor, Guard, SqlStore
 
 _MIGRATION_LOCK = 7_330_001  # pg_advisory_xact_lock key: one migrating process at a time
 _RETRIES = 5
@@ -118,8 +119,8 @@ class PostgresStore(SqlStore):
                                            "arena")
                     if version >= migration.version:
                         continue
-                    for statement in migration.statements:
-                        connection.execute(postgresql_statement(statement))
+                    for statement in migration.postgresql_statements():
+                        connection.execute(statement)
                     connection.execute(
                         "INSERT INTO schema_version (version, description, applied_at) VALUES (%s, %s, %s)",
                         (migration.version, migration.description, timestamp_text(self._clock())))
@@ -167,12 +168,12 @@ class PostgresStore(SqlStore):
     # ------------------------------------------------------------ idempotent writes retry
 
     @_retrying
-    def record_hand(self, hand: HandRecord) -> bool:
-        return super().record_hand(hand)
+    def record_hand(self, hand: HandRecord, *, guard: Guard | None = None) -> bool:
+        return super().record_hand(hand, guard=guard)
 
     @_retrying
-    def void_hand(self, hand: VoidHand) -> bool:
-        return super().void_hand(hand)
+    def void_hand(self, hand: VoidHand, *, guard: Guard | None = None) -> bool:
+        return super().void_hand(hand, guard=guard)
 
 
 def _schema_version(connection: psycopg.Connection[Any]) -> int:

@@ -9,11 +9,13 @@ voids them (RULES.md §5) before continuing with the next hand.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from arena.engine.errors import ConfigError
+from arena.storage.errors import LeaseLost
 from arena.storage.postgres import PostgresStore
+from arena.storage.sqlstore import Db, Guard
 from arena.storage.store import ResultsStore
 
 _NOW = "CAST(EXTRACT(EPOCH FROM clock_timestamp()) AS DOUBLE PRECISION)"
@@ -56,20 +58,29 @@ class WorkQueue:
         return added
 
     def claim(self, worker: str, *, lease_seconds: float, limit: int = 1,
-              league_id: int | None = None) -> list[Job]:
-        """Take up to ``limit`` queued jobs, or running ones whose worker's lease ran out."""
-        league_filter = "" if league_id is None else "AND league_id = ? "
+              league_id: int | None = None, local_bots: Sequence[str] = ()) -> list[Job]:
+        """Take up to ``limit`` queued jobs, or running ones whose worker's lease ran out; first
+        those where most seats belong to ``local_bots`` (bots connected to this worker, whose
+        seats it then deals without a relay), then in queue order."""
+        league_filter = "" if league_id is None else "AND j.league_id = ? "
         params: tuple[object, ...] = (worker, worker, lease_seconds)  # never its own: it still holds them
         params += () if league_id is None else (league_id,)
+        names = sorted(set(local_bots))
+        local_first = ""
+        if names:
+            local_first = ("(SELECT COUNT(*) FROM match_seats s JOIN bots b ON b.bot_id = s.bot_id "
+                           f"WHERE s.match_id = j.match_id AND b.name IN ({', '.join('?' for _ in names)})) "
+                           "DESC, ")
+            params += tuple(names)
         with self.store.transaction(write=True) as db:
             rows = db.execute(
                 "UPDATE jobs SET status = 'running', worker = ?, claims = claims + 1, "
                 f"heartbeat_at = {_NOW}, "
                 "address = NULL, tables = NULL "
-                "WHERE job_id IN (SELECT job_id FROM jobs "
-                "WHERE (status = 'queued' OR (status = 'running' AND worker <> ? "
-                f"AND heartbeat_at < {_NOW} - ?)) "
-                f"{league_filter}ORDER BY job_id LIMIT ? FOR UPDATE SKIP LOCKED) "
+                "WHERE job_id IN (SELECT j.job_id FROM jobs j "
+                "WHERE (j.status = 'queued' OR (j.status = 'running' AND j.worker <> ? "
+                f"AND j.heartbeat_at < {_NOW} - ?)) "
+                f"{league_filter}ORDER BY {local_first}j.job_id LIMIT ? FOR UPDATE OF j SKIP LOCKED) "
                 "RETURNING job_id, league_id, match_id, deal_set, claims", (*params, limit)).fetchall()
         return sorted((Job(r["job_id"], r["league_id"], r["match_id"], r["deal_set"], r["claims"])
                        for r in rows), key=lambda j: j.job_id)
@@ -145,14 +156,36 @@ class WorkQueue:
     # ------------------------------------------------------------ hands in flight
 
     def hand_started(self, match_id: int, copy_index: int, hand_number: int) -> None:
-        with self.store.transaction(write=True) as db:
-            db.execute("INSERT INTO hands_in_flight (match_id, copy_index, hand_number) VALUES (?, ?, ?) "
-                       "ON CONFLICT (match_id, copy_index) DO UPDATE SET hand_number = excluded.hand_number",
-                       (match_id, copy_index, hand_number))
+        self.store.mark_in_flight(match_id, copy_index, hand_number)
 
     def hand_in_flight(self, match_id: int, copy_index: int) -> int | None:
         """The last hand a worker started on this table (it may have finished since)."""
-        with self.store.transaction(write=False) as db:
-            row = db.execute("SELECT hand_number FROM hands_in_flight WHERE match_id = ? AND copy_index = ?",
-                             (match_id, copy_index)).fetchone()
-        return None if row is None else int(row["hand_number"])
+        return self.store.hand_in_flight(match_id, copy_index)
+
+
+class JobBook:
+    """One worker's hands in flight, fenced by its leases: marking a hand in flight and committing
+    a hand both first lock the job's row (``FOR SHARE``, so no claim can pass in between) and
+    check that this worker still holds it, or raise :class:`LeaseLost`. A worker that lost a job
+    therefore deals no further hand of it and writes nothing more to its match."""
+
+    def __init__(self, queue: WorkQueue, worker: str) -> None:
+        self.queue = queue
+        self.worker = worker
+
+    def hand_started(self, match_id: int, copy_index: int, hand_number: int) -> None:
+        self.queue.store.mark_in_flight(match_id, copy_index, hand_number, guard=self.guard(match_id))
+
+    def hand_in_flight(self, match_id: int, copy_index: int) -> int | None:
+        return self.queue.hand_in_flight(match_id, copy_index)
+
+    def guard(self, match_id: int) -> Guard:
+        """The check a commit of this match's hands runs in its own transaction."""
+        return lambda db: self._hold(db, match_id)
+
+    def _hold(self, db: Db, match_id: int) -> None:
+        row = db.execute("SELECT job_id FROM jobs WHERE match_id = ? AND worker = ? AND status = 'running' "
+                         "FOR SHARE", (match_id, self.worker)).fetchone()
+        if row is None:
+            raise LeaseLost(f"worker {self.worker}: the job of match {match_id} is no longer held by "
+                            "this worker (its lease ran out and another worker claimed it)")

@@ -144,6 +144,20 @@ class ResultRow:
 
 
 @dataclass(frozen=True, slots=True)
+class TournamentPlacing:
+    """A bot's place in one tournament of a league (RULES.md §7): ``tournament`` is "t1", "t2"
+    (seed 003's tournaments), "freezeout", a tie-break heads-up's event id, or "overall" (the
+    standings: points summed, ties settled). ``eliminated_at_hand``: the deal id of the hand in
+    which the bot went out for this place; None for a winner and for "overall"."""
+
+    tournament: str
+    bot: str
+    place: int
+    points: int
+    eliminated_at_hand: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class LuckPending:
     """A completed hand of an ended match (its seed revealed) whose luck is not in the store."""
 
@@ -249,6 +263,18 @@ def check_luck(record: HandLuckRecord) -> None:
         raise InvalidRecord(f"{where}: the value function needs a name of 1 to 100 characters")
     if not record.luck_chips or any(not math.isfinite(v) for v in record.luck_chips):
         raise InvalidRecord(f"{where}: luck values must be finite numbers, one per seat")
+
+
+def check_placing(placing: TournamentPlacing) -> None:
+    where = f"tournament {placing.tournament[:100]!r} bot {placing.bot[:64]!r}"
+    if not 1 <= len(placing.tournament) <= 100 or not placing.tournament.isprintable():
+        raise InvalidRecord(f"{where}: a tournament id has 1 to 100 printable characters")
+    if not 1 <= placing.place <= 1_000_000 or not 0 <= placing.points <= 10**9:
+        raise InvalidRecord(f"{where}: place must be 1 to 10^6 and points 0 to 10^9, not "
+                            f"{placing.place} and {placing.points}")
+    hand = placing.eliminated_at_hand
+    if hand is not None and not (1 <= len(hand) <= 200 and hand.isprintable()):
+        raise InvalidRecord(f"{where}: a hand id has 1 to 200 printable characters")
 
 
 def check_void(hand: VoidHand) -> None:

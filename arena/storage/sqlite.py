@@ -136,13 +136,18 @@ class SqliteStore(SqlStore):
         """One transaction under the lock; sqlite3 errors become StoreError subclasses."""
         with self._lock:
             connection = self._connection
+            nested = self._in_batch()  # a savepoint inside the batch's transaction
             try:
-                connection.execute("BEGIN IMMEDIATE" if write else "BEGIN DEFERRED")
+                connection.execute("SAVEPOINT write" if nested else
+                                   "BEGIN IMMEDIATE" if write else "BEGIN DEFERRED")
                 try:
                     yield _SqliteDb(connection)
-                    connection.execute("COMMIT")
+                    connection.execute("RELEASE write" if nested else "COMMIT")
                 except BaseException:
-                    if connection.in_transaction:
+                    if nested:
+                        connection.execute("ROLLBACK TO write")
+                        connection.execute("RELEASE write")
+                    elif connection.in_transaction:
                         connection.execute("ROLLBACK")
                     raise
             except sqlite3.IntegrityError as exc:

@@ -7,9 +7,10 @@ A backend supplies transactions (`SqlStore._transaction`) over a `Db`; every que
 from __future__ import annotations
 
 import json
+import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -28,12 +29,14 @@ from arena.storage.records import (
     MatchStatus,
     ResultRow,
     SeatResult,
+    TournamentPlacing,
     VoidHand,
     check_bot,
     check_hand,
     check_league,
     check_luck,
     check_match,
+    check_placing,
     check_void,
     parse_timestamp,
     result_fields,
@@ -59,6 +62,8 @@ class Db(Protocol):
     def executemany(self, sql: str, rows: Iterable[Sequence[object]]) -> None: ...
 
 
+Guard = Callable[[Db], None]  # a check inside a write's transaction; it refuses by raising
+
 _MATCH_COLUMNS = ("match_id, league_id, games, format, is_duplicate, status, seed, created_at, "
                   "finished_at")
 _LEAGUE_COLUMNS = "league_id, name, config_toml, created_at"
@@ -68,6 +73,7 @@ class SqlStore(ABC):
     """Every `ResultsStore` operation over a backend's transactions."""
 
     _clock: Callable[[], datetime]  # set by the backend's constructor
+    _batch_thread: int | None = None  # the thread inside `batch`, if any
 
     @abstractmethod
     def _transaction(self, *, write: bool) -> AbstractContextManager[Db]:
@@ -197,14 +203,17 @@ class SqlStore(ABC):
 
     # ------------------------------------------------------------ hands
 
-    def record_hand(self, hand: HandRecord) -> bool:
+    def record_hand(self, hand: HandRecord, *, guard: Guard | None = None) -> bool:
         """Commit one completed hand atomically: its row and every seat's row, or nothing.
 
         Idempotent on (match, hand number, copy): recording the same hand again returns False and
-        changes nothing; a *different* hand under that key raises HandConflict.
+        changes nothing; a *different* hand under that key raises HandConflict. ``guard`` runs
+        first in the same transaction and may refuse it by raising (a worker's lease on the job).
         """
         check_hand(hand)
         with self._transaction(write=True) as db:
+            if guard is not None:
+                guard(db)
             bot_ids = _running_match_bots(db, hand.match_id, hand.copy_index)
             unknown = [s.bot for s in hand.seats if s.bot not in bot_ids]
             if unknown:
@@ -229,10 +238,12 @@ class SqlStore(ABC):
                   s.absent_decisions, s.rejected_replies, s.disconnects) for s in hand.seats])
         return True
 
-    def void_hand(self, hand: VoidHand) -> bool:
+    def void_hand(self, hand: VoidHand, *, guard: Guard | None = None) -> bool:
         """Record a misdeal. Idempotent like `record_hand`; False if this void was recorded already."""
         check_void(hand)
         with self._transaction(write=True) as db:
+            if guard is not None:
+                guard(db)
             _running_match_bots(db, hand.match_id, hand.copy_index)
             inserted = db.execute(
                 "INSERT INTO hands (match_id, hand_number, copy_index, deal_id, game_code, small_bet_chips, "
@@ -271,6 +282,39 @@ class SqlStore(ABC):
         return [VoidHand(r["match_id"], r["hand_number"], r["copy_index"], r["deal_id"], r["game_code"],
                          r["small_bet_chips"], r["button_seat"], r["void_reason"], r["phh_text"],
                          parse_timestamp(r["started_at"]), parse_timestamp(r["finished_at"])) for r in rows]
+
+    def mark_in_flight(self, match_id: int, copy_index: int, hand_number: int, *,
+                       guard: Guard | None = None) -> None:
+        """Note the hand being dealt on a table (one row per table), for whoever resumes it after
+        a crash: that hand is voided (RULES.md §5)."""
+        with self._transaction(write=True) as db:
+            if guard is not None:
+                guard(db)
+            db.execute("INSERT INTO hands_in_flight (match_id, copy_index, hand_number) VALUES (?, ?, ?) "
+                       "ON CONFLICT (match_id, copy_index) DO UPDATE SET hand_number = excluded.hand_number",
+                       (match_id, copy_index, hand_number))
+
+    def hand_in_flight(self, match_id: int, copy_index: int) -> int | None:
+        """The last hand marked in flight on this table (it may have finished since)."""
+        with self._transaction(write=False) as db:
+            row = db.execute("SELECT hand_number FROM hands_in_flight WHERE match_id = ? AND copy_index = ?",
+                             (match_id, copy_index)).fetchone()
+        return None if row is None else int(row["hand_number"])
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Every write of this thread inside runs in one transaction, committed (one commit, one
+        fsync) when the block ends; each write keeps a savepoint of its own, so a refused write
+        changes nothing and the others stand. Other threads wait for the block (the store's lock)."""
+        with self._transaction(write=True):
+            self._batch_thread = threading.get_ident()
+            try:
+                yield
+            finally:
+                self._batch_thread = None
+
+    def _in_batch(self) -> bool:
+        return self._batch_thread == threading.get_ident()
 
     def next_hand_number(self, match_id: int, *, copy_index: int | None = None) -> int:
         """One more than the highest hand number recorded (completed or void), 1 for a new match.
@@ -406,6 +450,35 @@ class SqlStore(ABC):
                      for seat, value in enumerate(record.luck_chips)])
                 stored += 1
         return stored
+
+    # ------------------------------------------------------------ tournament placings
+
+    def record_placings(self, league_id: int, placings: Sequence[TournamentPlacing]) -> int:
+        """Store a league's tournament placings in one transaction, replacing those stored
+        before (a resumed tournament writes its results again). Returns the rows written."""
+        for placing in placings:
+            check_placing(placing)
+        with self._transaction(write=True) as db:
+            if db.execute("SELECT 1 FROM leagues WHERE league_id = ?", (league_id,)).fetchone() is None:
+                raise NotFound(f"no league {league_id}")
+            ids = _bot_ids(db, sorted({p.bot for p in placings}))
+            db.execute("DELETE FROM tournament_placings WHERE league_id = ?", (league_id,))
+            db.executemany(
+                "INSERT INTO tournament_placings (league_id, tournament, bot_id, place, points, "
+                "eliminated_at_hand) VALUES (?, ?, ?, ?, ?, ?)",
+                [(league_id, p.tournament, ids[p.bot], p.place, p.points, p.eliminated_at_hand)
+                 for p in placings])
+        return len(placings)
+
+    def tournament_placings(self, league_id: int) -> list[TournamentPlacing]:
+        """Every placing of a league's tournaments, by tournament, place and bot."""
+        with self._transaction(write=False) as db:
+            rows = db.execute(
+                "SELECT t.tournament, b.name, t.place, t.points, t.eliminated_at_hand "
+                "FROM tournament_placings t JOIN bots b USING (bot_id) WHERE t.league_id = ? "
+                "ORDER BY t.tournament, t.place, b.name", (league_id,)).fetchall()
+        return [TournamentPlacing(r["tournament"], r["name"], int(r["place"]), int(r["points"]),
+                                  r["eliminated_at_hand"]) for r in rows]
 
 
 # --------------------------------------------------------------------------- row readers

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager
 from os import PathLike
 from typing import Protocol, TypeGuard
 
@@ -35,16 +36,18 @@ from arena.storage.records import (
     MatchStatus,
     ResultRow,
     SeatResult,
+    TournamentPlacing,
     VoidHand,
 )
 from arena.storage.sqlite import SqliteStore, apply_migrations
+from arena.storage.sqlstore import Guard
 from arena.storage.tokens import hash_token, verify_token
 
 __all__ = [
     "LATEST_VERSION", "MIGRATIONS", "AlreadyExists", "Bot", "CorruptStore", "FaultCounts", "HandConflict",
     "HandLuckRecord", "HandRecord", "HandStatus", "InvalidRecord", "League", "LuckPending", "Match",
-    "MatchFormat", "MatchStatus", "Migration", "NotFound",
-    "ResultRow", "ResultsStore", "SchemaTooNew", "SeatResult", "SqliteStore", "StoreError", "VoidHand",
+    "MatchFormat", "MatchStatus", "Migration", "NotFound", "ResultRow", "ResultsStore", "SchemaTooNew",
+    "SeatResult", "SqliteStore", "StoreError", "TournamentPlacing", "VoidHand",
     "apply_migrations", "hash_token", "is_postgres_url", "open_store", "shown_location", "verify_token",
 ]
 
@@ -77,9 +80,16 @@ class ResultsStore(Protocol):
 
     def list_matches(self, league_id: int) -> list[Match]: ...
 
-    def record_hand(self, hand: HandRecord) -> bool: ...
+    def record_hand(self, hand: HandRecord, *, guard: Guard | None = None) -> bool: ...
 
-    def void_hand(self, hand: VoidHand) -> bool: ...
+    def void_hand(self, hand: VoidHand, *, guard: Guard | None = None) -> bool: ...
+
+    def mark_in_flight(self, match_id: int, copy_index: int, hand_number: int, *,
+                       guard: Guard | None = None) -> None: ...
+
+    def hand_in_flight(self, match_id: int, copy_index: int) -> int | None: ...
+
+    def batch(self) -> AbstractContextManager[None]: ...
 
     def finish_match(self, match_id: int, seed: str) -> Match: ...
 
@@ -102,6 +112,10 @@ class ResultsStore(Protocol):
                            ) -> list[LuckPending]: ...
 
     def record_luck(self, records: Sequence[HandLuckRecord]) -> int: ...
+
+    def record_placings(self, league_id: int, placings: Sequence[TournamentPlacing]) -> int: ...
+
+    def tournament_placings(self, league_id: int) -> list[TournamentPlacing]: ...
 
 
 def open_store(location: str | PathLike[str]) -> ResultsStore:

@@ -74,6 +74,44 @@ PROTOCOL_VERSION_1: ProtocolVersion.ValueType  # 1
 """The first version of the arena protocol (this file)."""
 Global___ProtocolVersion: _TypeAlias = ProtocolVersion  # noqa: Y015
 
+class _Subscription:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _SubscriptionEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Subscription.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    SUBSCRIPTION_UNSPECIFIED: _Subscription.ValueType  # 0
+    """Every event (the default)."""
+    SUBSCRIPTION_EVERY_EVENT: _Subscription.ValueType  # 1
+    """Every event, said explicitly."""
+    SUBSCRIPTION_REQUESTS_AND_RESULTS: _Subscription.ValueType  # 2
+    """Decision requests and results: of the events, only `MatchStarted`,
+    `DuplicateCopyStarted`, `GameChanged`, `HandStarted`, the `CardsDealt`
+    of your own seat, `Showdown`, `HandEnded` and `MatchEnded`. Your
+    `HandEnded` then also carries the hand's whole public record (`actions`,
+    `board_cards`, `seats`), so every hand can still be rebuilt exactly.
+    """
+
+class Subscription(_Subscription, metaclass=_SubscriptionEnumTypeWrapper):
+    """What a bot receives besides `DecisionRequest`s, `ActionRejected`s and
+    `Pong`s. A `DecisionRequest` carries the whole state a seat may see, so a
+    bot that decides from requests alone can ask for less and save the dealer
+    and itself the work of every other event.
+    """
+
+SUBSCRIPTION_UNSPECIFIED: Subscription.ValueType  # 0
+"""Every event (the default)."""
+SUBSCRIPTION_EVERY_EVENT: Subscription.ValueType  # 1
+"""Every event, said explicitly."""
+SUBSCRIPTION_REQUESTS_AND_RESULTS: Subscription.ValueType  # 2
+"""Decision requests and results: of the events, only `MatchStarted`,
+`DuplicateCopyStarted`, `GameChanged`, `HandStarted`, the `CardsDealt`
+of your own seat, `Showdown`, `HandEnded` and `MatchEnded`. Your
+`HandEnded` then also carries the hand's whole public record (`actions`,
+`board_cards`, `seats`), so every hand can still be rebuilt exactly.
+"""
+Global___Subscription: _TypeAlias = Subscription  # noqa: Y015
+
 class _Fallback:
     ValueType = _typing.NewType("ValueType", _builtins.int)
     V: _TypeAlias = ValueType  # noqa: Y015
@@ -683,6 +721,7 @@ class Hello(_message.Message):
     BOT_VERSION_FIELD_NUMBER: _builtins.int
     PROTOCOL_VERSION_FIELD_NUMBER: _builtins.int
     ACCEPT_BATCHES_FIELD_NUMBER: _builtins.int
+    SUBSCRIPTION_FIELD_NUMBER: _builtins.int
     bot_name: _builtins.str
     """Display name of the bot, e.g. "calling-station". The dealer may replace
     it by the name registered for the token; `Welcome.bot_name` is the name
@@ -700,6 +739,10 @@ class Hello(_message.Message):
     """True if the bot understands `DealerMessage.batch`. Bots that leave it
     false (older bots) get every message on its own.
     """
+    subscription: Global___Subscription.ValueType
+    """Which events the bot wants besides its decision requests (see
+    `Subscription`). Unset (older bots): every event.
+    """
     def __init__(
         self,
         *,
@@ -707,10 +750,11 @@ class Hello(_message.Message):
         bot_version: _builtins.str = ...,
         protocol_version: _builtins.int = ...,
         accept_batches: _builtins.bool = ...,
+        subscription: Global___Subscription.ValueType = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["accept_batches", b"accept_batches", "bot_name", b"bot_name", "bot_version", b"bot_version", "protocol_version", b"protocol_version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["accept_batches", b"accept_batches", "bot_name", b"bot_name", "bot_version", b"bot_version", "protocol_version", b"protocol_version", "subscription", b"subscription"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -2131,6 +2175,9 @@ class HandEnded(_message.Message):
     VOIDED_FIELD_NUMBER: _builtins.int
     VOID_REASON_FIELD_NUMBER: _builtins.int
     WENT_TO_SHOWDOWN_FIELD_NUMBER: _builtins.int
+    ACTIONS_FIELD_NUMBER: _builtins.int
+    BOARD_CARDS_FIELD_NUMBER: _builtins.int
+    SEATS_FIELD_NUMBER: _builtins.int
     voided: _builtins.bool
     """True if the hand was a misdeal: every committed chip went back, no
     awards; `results` are all 0.
@@ -2147,6 +2194,24 @@ class HandEnded(_message.Message):
     def awards(self) -> _containers.RepeatedCompositeFieldContainer[Global___PotAward]:
         """How each pot (or pot half) was awarded."""
 
+    @_builtins.property
+    def actions(self) -> _containers.RepeatedCompositeFieldContainer[Global___ActionRecord]:
+        """Filled only for bots subscribed with SUBSCRIPTION_REQUESTS_AND_RESULTS
+        (empty for every other bot, which saw each of these as an event): every
+        action of the hand in order, forced bets included, as in
+        `DecisionRequest.actions`; ...
+        """
+
+    @_builtins.property
+    def board_cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """... the community cards dealt (empty in stud games); ..."""
+
+    @_builtins.property
+    def seats(self) -> _containers.RepeatedCompositeFieldContainer[Global___SeatState]:
+        """... and every seat as it stood at the end of the hand, with only what
+        everybody may see (up cards, the number of hidden cards).
+        """
+
     def __init__(
         self,
         *,
@@ -2155,10 +2220,13 @@ class HandEnded(_message.Message):
         voided: _builtins.bool = ...,
         void_reason: _builtins.str = ...,
         went_to_showdown: _builtins.bool = ...,
+        actions: _abc.Iterable[Global___ActionRecord] | None = ...,
+        board_cards: _abc.Iterable[_builtins.str] | None = ...,
+        seats: _abc.Iterable[Global___SeatState] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["awards", b"awards", "results", b"results", "void_reason", b"void_reason", "voided", b"voided", "went_to_showdown", b"went_to_showdown"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["actions", b"actions", "awards", b"awards", "board_cards", b"board_cards", "results", b"results", "seats", b"seats", "void_reason", b"void_reason", "voided", b"voided", "went_to_showdown", b"went_to_showdown"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -2401,9 +2469,11 @@ class MatchSeatResult(_message.Message):
     """
     mbb_per_hand_ci95: _builtins.float
     place: _builtins.int
-    """Tournament: final place, 1 = winner. Always 0 so far: a tournament deals
-    each hand as a match of its own, and placings so far are in
-    `MatchStarted.tournament.placings`.
+    """Tournament: each hand is a match of its own; `place` is this bot's place
+    in the event (`MatchStarted.tournament.event_id`; 1 = winner) when the
+    hand decided it: the bot went out in this hand (places of players out in
+    the same round, across tables, are settled first), or won the event.
+    0 while the bot is still in, and outside tournaments.
     """
     final_stack_chips: _builtins.int
     """Chips at the end (tournament) or final stack of the last hand."""

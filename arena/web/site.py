@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.engine.errors import ArenaError
+from arena.engine.errors import ArenaError, MalformedInput
 from arena.engine.phh import PhhHand, loads
 from arena.league.config import LeagueConfig
 from arena.league.leaderboard import faults_per_bot
@@ -25,7 +25,7 @@ from arena.league.schedule import build_schedule
 from arena.league.secret import league_secret, secret_path
 from arena.league.stats import ALL_GAMES, Leaderboard, compute_leaderboard
 from arena.storage import store as st
-from arena.storage.matchlog import MatchLogPaths
+from arena.storage.matchlog import MatchLogPaths, match_seed_for
 from arena.storage.store import is_postgres_url, open_store
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,127}")
@@ -185,10 +185,16 @@ class LeagueSite:
         running = paths.inflight.exists() or (
             result is None and 0 < logged < self.config.hands_per_match)
         return MatchInfo(match_id, seats, copy_index, deal_set, self.config.hands_per_match, logged,
-                         result is not None, running, result)
+                         result is not None and self.is_finished(match_id), running, result)
 
     def is_finished(self, match_id: str) -> bool:
-        return self._paths(match_id).result.is_file()
+        """Whether the match's seed is revealed: it has ended, and so has every duplicate copy
+        dealt the same cards (until then its hands are secret, RULES.md §1)."""
+        paths = self._paths(match_id)
+        try:
+            return paths.result.is_file() and match_seed_for(paths.hands) is not None
+        except MalformedInput:
+            return False
 
     def _parsed(self, match_id: str) -> _Parsed:
         path = self._paths(match_id).hands

@@ -168,7 +168,10 @@ function session(grpc, arena, args, totals) {
       client.close();
       resolve({ status, details });
     };
-    call.write({ hello: { bot_name: args.name, bot_version: '0.1.0', protocol_version: 1, accept_batches: true } });
+    // This bot decides from its requests alone: it asks for requests and results only
+    // (no per-action events; the hand's record comes with HandEnded).
+    call.write({ hello: { bot_name: args.name, bot_version: '0.1.0', protocol_version: 1, accept_batches: true,
+      subscription: 'SUBSCRIPTION_REQUESTS_AND_RESULTS' } });
     call.on('data', (envelope) => {
       for (const message of unbatch(envelope)) {
         if (message.payload === 'welcome') {

@@ -4,16 +4,25 @@ secrets (owner-only modes, no plain-text tokens in the store)."""
 
 from __future__ import annotations
 
+import _random
 import json
 import stat
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from arena.engine.cards import Deck, derive_seed
+from arena.engine.games import variant_for
+from arena.engine.rules import Rules
 from arena.engine.seeds import commitment, derive_secret
+from arena.engine.state import HandState
 from arena.league.config import load_league
 from arena.league.runner import LeagueRun
 from arena.league.secret import league_secret
+from arena.match.rotation import game_for_hand
+from tests.league.seed_search import Target, first_draws, hand_seed, parallel_search
 from tests.league.test_league_e2e import ROOT, LeagueProcess, write_league
 
 
@@ -67,18 +76,51 @@ def test_secret_league_reveals_seeds_only_at_the_end_and_replay_checks_them(
         assert b"token-alpha-0001" not in path.read_bytes(), path
 
 
-def test_a_default_league_cannot_be_brute_forced_from_small_seeds(tmp_path: Path) -> None:
-    """Before: a league without a seed used seed 1 (and the demo 2026): its deals were found
-    by trying small seeds. Now its deal-set seeds come from 256 secret bits."""
+def _first_hands_of_seat_0(deal_set_seed: int, rules: Rules, hands: int = 3) -> Target:
+    """What engine seat 0 of a heads-up table is dealt in its first hands (its whole view of
+    the deck before it acts), as draw positions and cards; checked against the engine."""
+    out = []
+    for index in range(hands):
+        seed = derive_seed(deal_set_seed, "hand", index)
+        state = HandState(variant_for(game_for_hand(rules, index, 2)), [rules.starting_stack] * 2,
+                          rules=rules, seed=seed)
+        draws = Deck(seed).draw_many(16)
+        cards = tuple(state.cards[0])
+        rng = _random.Random(seed)
+        assert first_draws(rng, 16) == draws  # the search shuffles as the engine does
+        out.append((tuple(draws.index(c) for c in cards), cards))
+    return tuple(out)
+
+
+@pytest.mark.parametrize("candidates", [
+    pytest.param(2**20, id="2^20"),
+    pytest.param(2**24, id="2^24", marks=[pytest.mark.slow, pytest.mark.timeout(3600)]),
+])
+def test_a_default_league_cannot_be_brute_forced_from_its_cards(tmp_path: Path,
+                                                                candidates: int) -> None:
+    """Before: a league without a seed used seed 1 (and the demo 2026): a bot found it in
+    0.06 s by trying small seeds against its own cards. Now its deal-set seeds come from 256
+    secret bits. A bot's search: every candidate league seed below 2**20 (2**24 with -m slow,
+    several minutes) re-deals the first three hands of table r1-t1, compared with what seat 0
+    was dealt. The same search finds a league configured with the small seed 2026."""
     league = _without_seed(write_league(tmp_path, [("a", "call"), ("b", "call")]))
     run = LeagueRun(load_league(league))
     try:
         target = run.schedule[0].seed
-        assert not run.secret.configured
+        assert not run.secret.configured and run.schedule[0].deal_set == "r1-t1"
         assert _mode(tmp_path / "league.sqlite.secret") == 0o600
+        rules = run.config.rules
     finally:
         run.close()
-    found = [s for s in range(2**16) if derive_secret(s, "deal-set", "r1-t1") == target]
-    assert found == []
+    planted = tmp_path / "planted"
+    planted.mkdir()
+    small = load_league(write_league(planted, [("a", "call"), ("b", "call")], seed=2026))
+    assert hand_seed(2026, "r1-t1", 0) == derive_seed(derive_secret(2026, "deal-set", "r1-t1"),
+                                                      "hand", 0)
+    found = parallel_search("r1-t1", {
+        "secret": _first_hands_of_seat_0(target, rules),
+        "planted": _first_hands_of_seat_0(derive_secret(small.seed or 0, "deal-set", "r1-t1"),
+                                          small.rules)}, candidates)
+    assert found == {"secret": [], "planted": [2026]}
     # The same league file resumed deals the same cards (the secret is kept).
     assert league_secret(load_league(league)).value == run.secret.value

@@ -16,7 +16,8 @@ def _bots(n: int) -> list[dict[str, str]]:
 
 
 def test_the_seed_003_preset_defaults_follow_the_seed() -> None:
-    """Seed 003 §2, §3, §5, §6: stack 390, blinds 1/2 doubling, two tables, 215 heads-up."""
+    """Seed 003 §1, §2, §3, §5, §6: no-limit hold'em, stack 390, blinds 1/2 doubling, two
+    tables, 215 heads-up."""
     config = tournament_from_mapping({"format": "seed-003", "seed": 1, "bots": _bots(12)})
     fmt = config.format
     assert (fmt.starting_stack, fmt.tables, fmt.advance_per_table, fmt.tournaments,
@@ -24,7 +25,7 @@ def test_the_seed_003_preset_defaults_follow_the_seed() -> None:
     first = fmt.plan.level(0)
     assert (first.small_blind, first.big_blind) == (1, 2)
     assert fmt.plan.level(1).big_blind == 4
-    assert fmt.games == ("FT",)
+    assert fmt.games == ("NT",)
 
 
 def test_an_explicit_level_table_in_minutes() -> None:
@@ -79,7 +80,7 @@ def test_the_cli_reports_a_bad_file_without_a_traceback(tmp_path: Path,
         load_tournament(tmp_path / "missing.toml")
 
 
-def test_simulate_writes_standings_and_the_standings_command_reads_them(
+def test_simulate_writes_standings_but_not_to_the_results_store(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     lines = ['format = "seed-003"', "seed = 3", 'log_dir = "out"', "[levels]",
              "small_blind = 1", "big_blind = 2", "hands = 5"]
@@ -89,27 +90,52 @@ def test_simulate_writes_standings_and_the_standings_command_reads_them(
     path.write_text("\n".join(lines) + "\n")
     assert main(["tournament", "run", str(path), "--simulate", "random"]) == 0
     assert (tmp_path / "out" / "results.json").stat().st_mode & 0o077 == 0
-    capsys.readouterr()
-    assert main(["tournament", "standings", str(path), "--format", "csv"]) == 0
-    rows = capsys.readouterr().out.splitlines()
-    assert rows[0] == "place,bot,points,placings" and len(rows) == 13
+    rows = [r for r in capsys.readouterr().out.splitlines() if r[:5].strip().isdigit()]
+    assert len(rows) == 12
+    # `standings` reads the results store, which only a tournament of bots fills.
+    assert main(["tournament", "standings", str(path), "--format", "csv"]) == 2
+    err = capsys.readouterr().err
+    assert "no standings in the results store" in err and "results.json" in err
 
 
-def test_the_store_keeps_hands_of_games_its_schema_takes(tmp_path: Path) -> None:
-    """A game the hands table does not list is not stored (it stays in the PHH logs) and the
-    tournament goes on; a stored hand is stored once."""
+def test_a_league_file_with_a_tournament_format_is_a_tournament(tmp_path: Path) -> None:
+    from arena.league.tourney_config import is_tournament_league
+
+    lines = ['name = "cup"', 'format = "seed-003"', "seed = 3"]
+    for bot in _bots(12):
+        lines += ["[[bots]]", f'name = "{bot["name"]}"', f'token = "{bot["token"]}"']
+    path = tmp_path / "league.toml"
+    path.write_text("\n".join(lines) + "\n")
+    assert is_tournament_league(path)
+    config = load_tournament(path, league_file=True)  # a league's store and logs by default
+    assert (config.store, config.log_dir) == (tmp_path / "league.sqlite", tmp_path / "league-logs")
+    assert config.format.kind == "seed-003" and config.format.games == ("NT",)
+    path.write_text(path.read_text().replace('"seed-003"', '"round_robin"'))
+    assert not is_tournament_league(path)
+    path.write_text("hands_per_match = 10\n" + path.read_text().replace('"round_robin"',
+                                                                     '"freezeout"'))
+    assert is_tournament_league(path)
+    with pytest.raises(ConfigError, match=r"unknown key\(s\) \['hands_per_match'\]"):
+        load_tournament(path, league_file=True)
+    assert main(["league", "run", str(path)]) == 2  # a clear error, no traceback
+
+
+@pytest.mark.parametrize("game", ["FT", "NT", "PO", "PT", "F7S/8"])
+def test_the_store_keeps_hands_of_every_game_once(tmp_path: Path, game: str) -> None:
+    """Migration 6: no-limit and pot-limit hands are stored like H.O.R.S.E. ones; once each."""
     from arena.league.config import LeagueBot
     from arena.league.tourney_store import TournamentStore
 
     store = TournamentStore(tmp_path / "t.sqlite", name="t", source_toml="",
                             bots=(LeagueBot("a", "token-a-0001"), LeagueBot("b", "token-b-0001")))
     try:
-        hand = {"hand_id": "e-t1-h1", "players": ["a", "b"], "game": "FT", "small_bet": 20,
+        hand = {"hand_id": "e-t1-h1", "players": ["a", "b"], "game": game, "small_bet": 20,
                 "starting": [100, 100], "finishing": [90, 110], "faults": [[0, 0, 0, 0]] * 2,
-                "phh_text": "variant = 'FT'\n", "seed": "5", "finished_at": 0.0}
-        assert store.record(hand) and store.record(hand)
-        assert not store.record({**hand, "hand_id": "e-t1-h2", "game": "XX"})
+                "phh_text": f"variant = '{game}'\n", "seed": "5", "finished_at": 0.0}
+        store.record(hand)
+        store.record(hand)
         (match,) = store.store.list_matches(store.league_id)
-        assert match.seed == "5" and len(store.store.completed_hands(match.match_id)) == 1
+        (stored,) = store.store.completed_hands(match.match_id)
+        assert match.seed == "5" and stored.game_code == game
     finally:
         store.close()

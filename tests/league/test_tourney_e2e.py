@@ -11,7 +11,6 @@ import json
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -20,20 +19,13 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from arena.storage.store import MatchFormat, MatchStatus, SqliteStore
-from tests.server.procs import env, stop_processes
+from arena.storage.store import MatchFormat, MatchStatus, SqliteStore, TournamentPlacing
+from tests.server.procs import env, free_port, start_bots, stop_processes
 
-ROOT = Path(__file__).resolve().parents[2]
 KINDS = ("rules", "call", "random")
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 def write_tournament(tmp: Path, names: list[str], *, body: str,
@@ -47,13 +39,15 @@ def write_tournament(tmp: Path, names: list[str], *, body: str,
 
 
 class TournamentProcess:
-    """`arena tournament run` and its bots (``packs`` processes of several bots each)."""
+    """`arena tournament run` (or `arena league run` of a league file with a tournament format)
+    and its bots (``packs`` processes of several bots each)."""
 
-    def __init__(self, path: Path, bots: list[str], *, packs: int = 0,
-                 slow: str | None = None) -> None:
+    def __init__(self, path: Path, bots: list[str], *, packs: int = 0, slow: str | None = None,
+                 command: tuple[str, str] = ("tournament", "run"),
+                 record: Path | None = None) -> None:
         self.path = path
         self.server = subprocess.Popen(
-            [sys.executable, "-m", "arena.cli", "tournament", "run", str(path)],
+            [sys.executable, "-m", "arena.cli", *command, str(path)],
             cwd=path.parent, env=env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         assert self.server.stdout is not None
         self.lines: list[str] = []
@@ -68,26 +62,10 @@ class TournamentProcess:
                 break
         assert address is not None, "".join(self.lines) + self.server.stderr.read()  # type: ignore[union-attr]
         self.address = address
-        self.procs = self._start_bots([b for b in bots if b != slow], packs)
+        self.procs = start_bots(address, [(name, KINDS[k % 3]) for k, name in enumerate(bots)
+                                          if name != slow], packs=packs, record=record)
         if slow is not None:  # alone in its process: it sleeps while it thinks
-            self.procs.append(subprocess.Popen(
-                [sys.executable, "-m", "tests.league.botpack", address, f"{slow}:slow"],
-                cwd=ROOT, env=env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-
-    def _start_bots(self, bots: list[str], packs: int) -> list[subprocess.Popen[bytes]]:
-        pairs = [f"{name}:{KINDS[k % 3]}" for k, name in enumerate(bots)]
-        if packs:
-            groups = [pairs[k::packs] for k in range(packs)]
-            return [subprocess.Popen([sys.executable, "-m", "tests.league.botpack", self.address,
-                                      *group], cwd=ROOT, env=env(),
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-                    for group in groups if group]
-        return [subprocess.Popen(
-            [sys.executable, "-m", "arena.cli", "bot", pair.split(":")[1], "--server",
-             self.address, "--token", f"token-{pair.split(':')[0]}-0001", "--name",
-             pair.split(":")[0], "--seed", str(k), "--reconnect-seconds", "30"],
-            cwd=ROOT, env=env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            for k, pair in enumerate(pairs)]
+            self.procs += start_bots(address, [(slow, "slow")], packs=1)
 
     def read_line(self, pattern: str, timeout: float = 120) -> str:
         assert self.server.stdout is not None
@@ -168,9 +146,76 @@ def check_places_follow_eliminations(event: dict[str, Any]) -> None:
     for earlier, later in itertools.pairwise(outs):
         if later["round"] > earlier["round"]:
             assert later["place"] < earlier["place"]
+        else:  # out in the same hand: the one with more chips at its start ranks higher
+            assert (later["place"] < earlier["place"]) == (
+                later["chips_at_hand_start"] > earlier["chips_at_hand_start"])
 
 
-def test_seed_003_preset_over_grpc_with_bots_as_processes(tmp_path: Path) -> None:
+def check_ranking(places: list[int], first: int) -> None:
+    """Places from ``first`` on, equal players sharing the better place (1, 2, 2, 4, ...)."""
+    ordered = sorted(places)
+    for k, place in enumerate(ordered):
+        assert place == first + k or (k and place == ordered[k - 1]), ordered
+
+
+def check_placings_in_store(path: Path, doc: dict[str, Any], hands: list[dict[str, Any]]) -> None:
+    """The store's placings table says what results.json says: the standings ("overall"), each
+    tournament's places, the tie-breaks, and for each bot out the hand that put it out."""
+    store = SqliteStore(path)
+    try:
+        (league,) = store.list_leagues()
+        rows = store.tournament_placings(league.league_id)
+    finally:
+        store.close()
+    by: dict[str, dict[str, TournamentPlacing]] = {}
+    for row in rows:
+        by.setdefault(row.tournament, {})[row.bot] = row
+    assert {b: (r.place, r.points) for b, r in by["overall"].items()} == {
+        s["player"]: (s["place"], s["points"]) for s in doc["standings"]}
+    events = {e["event"]: e for e in doc["events"]}
+    logged = {h["_match_id"]: h for h in hands}
+    for t in range(1, len(doc["standings"][0]["placings"]) + 1):
+        for s in doc["standings"]:
+            row = by[f"t{t}"][s["player"]]
+            assert row.place == row.points == s["placings"][t - 1]
+            if row.eliminated_at_hand is None:  # won its table: the final's or the losers'
+                assert row.place in (1, len(events[f"t{t}-final"]["players"]) + 1)
+                continue
+            hand = logged[row.eliminated_at_hand]  # a stored hand, the bot's last in it
+            assert hand["_event"].startswith(f"t{t}-")
+            assert hand["finishing_stacks"][hand["players"].index(s["player"])] == 0
+    for tie in doc["tie_breaks"]:
+        assert {b: r.place for b, r in by[tie["event"]].items()} == {
+            p: 1 if p == tie["winner"] else 2 for p in tie["players"]}
+
+
+def check_places_told(record: Path, doc: dict[str, Any]) -> None:
+    """`MatchEnded` told each bot of each tournament hand its place in the event when the hand
+    decided it (the bot went out, or won the event) and 0 otherwise."""
+    decided: dict[tuple[str, str], int] = {}
+    for event in doc["events"]:
+        for out in event["eliminations"]:
+            decided[(out["player"], f"{event['event']}-t{out['table']}-h{out['hand']}")] = (
+                out["place"])
+    told = [json.loads(line) for line in record.read_text().splitlines()]
+    for event in doc["events"]:  # one table each (seed 003): the winner's is the last hand
+        for player, place in event["places"].items():
+            if not any(e["player"] == player for e in event["eliminations"]):
+                hands = [t["hand"] for t in told if t["hand"].startswith(f"{event['event']}-t1-h")
+                         and t["bot"] == player and not t["aborted"]]
+                decided[(player, max(hands, key=lambda h: int(h.rsplit("-h", 1)[1])))] = place
+    counted = [line for line in told if not line["aborted"]]
+    assert len({(t["bot"], t["hand"]) for t in counted}) == len(counted) > 100
+    assert {(t["bot"], t["hand"]) for t in counted} >= set(decided)
+    for line in counted:
+        assert line["places"] == [decided.get((line["bot"], line["hand"]), 0)], line
+
+
+@pytest.mark.parametrize("command", [("tournament", "run"), ("league", "run")])
+def test_seed_003_preset_over_grpc_with_bots_as_processes(tmp_path: Path,
+                                                           command: tuple[str, str]) -> None:
+    """Seed 003 with 12 bots playing no-limit hold'em: run as a tournament file, or as a league
+    file whose format is "seed-003" (its store is then league.sqlite)."""
     names = [f"bot{k:02d}" for k in range(12)]
     path = write_tournament(tmp_path, names, body="""
 name = "seed 003"
@@ -189,7 +234,8 @@ hands = 3
 [rules]
 decision_seconds = 5.0
 """)
-    proc = TournamentProcess(path, names)
+    record = tmp_path / "places.jsonl"
+    proc = TournamentProcess(path, names, command=command, packs=4, record=record)
     code, output = proc.wait()
     assert code == 0, output
     assert proc.metrics_url is not None
@@ -197,6 +243,8 @@ decision_seconds = 5.0
     doc = json.loads((log_dir / "results.json").read_text())
     events = {e["event"]: e for e in doc["events"]}
     hands = hands_by_event(log_dir)
+    every_hand = [h for hs in hands.values() for h in hs]
+    assert {h["variant"] for h in every_hand} == {"NT"}  # seed 003 §1: no-limit hold'em
     for t in (1, 2):
         prelims = [events[f"t{t}-table1"], events[f"t{t}-table2"]]
         final, losers = events[f"t{t}-final"], events[f"t{t}-losers"]
@@ -207,6 +255,7 @@ decision_seconds = 5.0
             ended = check_chips_carried(hands[event["event"]], dict.fromkeys(event["players"], 390))
             assert {p: c for p, c in ended.items() if c} == {
                 s["player"]: s["chips"] for s in event["survivors"]}
+            assert len(event["survivors"]) <= 3  # the last three go on (fewer after a double bust)
             check_places_follow_eliminations(event)
         # The last three of each table move to the final table with their chips ...
         assert dict(zip(final["players"], final["starting_stacks"], strict=True)) == survivors
@@ -215,8 +264,9 @@ decision_seconds = 5.0
         out = sorted(e["player"] for ev in prelims for e in ev["eliminations"])
         assert sorted(losers["players"]) == out and set(losers["starting_stacks"]) == {390}
         check_chips_carried(hands[losers["event"]], dict.fromkeys(losers["players"], 390))
-        assert sorted(final["places"].values()) == list(range(1, len(survivors) + 1))
-        assert sorted(losers["places"].values()) == list(range(len(survivors) + 1, 13))
+        check_ranking(list(final["places"].values()), 1)
+        check_ranking(list(losers["places"].values()), len(survivors) + 1)
+        assert len(final["places"]) + len(losers["places"]) == 12
         check_places_follow_eliminations(final)
         check_places_follow_eliminations(losers)
     standings = doc["standings"]
@@ -227,6 +277,7 @@ decision_seconds = 5.0
         assert s["placings"] == [t1, t2] and s["points"] == t1 + t2
     points = [s["points"] for s in standings]
     assert points == sorted(points)
+    assert doc["tie_breaks"], "this seed has bots with equal sums of placings"
     played = {frozenset(t["players"]): t["winner"] for t in doc["tie_breaks"]}
     for a, b in itertools.pairwise(standings):
         if a["points"] == b["points"]:  # a tie on total placings: settled heads-up
@@ -239,8 +290,21 @@ decision_seconds = 5.0
         assert sorted(hu["players"]) == sorted(tie["players"])
         assert set(hu["starting_stacks"]) == {215}
         check_chips_carried(hands[tie["event"]], dict.fromkeys(hu["players"], 215))
+    check_places_told(record, doc)
     assert f"    1  {standings[0]['player']}" in output  # the standings table is printed
-    check_store(tmp_path / "tournament.sqlite", [h for hs in hands.values() for h in hs])
+    store = tmp_path / ("tournament.sqlite" if command[0] == "tournament" else "league.sqlite")
+    check_store(store, every_hand)
+    check_placings_in_store(store, doc, every_hand)
+    # The standings and the leaderboard read the store (results.json may be gone).
+    (log_dir / "results.json").unlink()
+    board = "leaderboard" if command[0] == "league" else "tournament standings"
+    shown = subprocess.run([sys.executable, "-m", "arena.cli", *board.split(), str(path),
+                            "--format", "json"], cwd=tmp_path, env=env(), capture_output=True,
+                           text=True, timeout=60, check=True)
+    from_store = json.loads(shown.stdout)
+    assert from_store["standings"] == standings and from_store["tie_breaks"] == [
+        {**t, "players": sorted(t["players"], key=lambda p: p != t["winner"])}
+        for t in doc["tie_breaks"]]
 
 
 def test_27_bot_horse_multi_table_freezeout_over_grpc(tmp_path: Path) -> None:

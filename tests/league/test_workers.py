@@ -227,3 +227,54 @@ def test_a_worker_killed_mid_match_loses_and_repeats_nothing(tmp_path: Path,
                       "HAVING SUM(net_chips) <> 0) AS unbalanced") == [(0,)]  # chips conserved
     assert query(url, "SELECT COUNT(*) FROM hands h WHERE status = 'completed' AND NOT EXISTS "
                       "(SELECT 1 FROM hand_seats s WHERE s.hand_id = h.hand_id)") == [(0,)]
+
+
+def test_a_worker_that_lost_its_lease_stops_dealing_that_job(tmp_path: Path,
+                                                             postgres: PostgresServer) -> None:
+    """Another worker takes the job (here: the database says so): the worker that held it deals
+    no further hand of it and writes nothing more to its match; given back, the job is finished
+    with every hand number once."""
+    url = postgres.new_database()
+    hands_per_match = 120
+    league = with_token_files(write_league(tmp_path, BOTS, store=url, hands_per_match=hands_per_match,
+                                           tables_at_once=2))
+    cluster = Cluster(league, workers=1, connect={bot: "w1" for bot, _ in BOTS}, lease_seconds=15.0)
+
+    def hands(match_id: object) -> int:
+        count = query(url, "SELECT COUNT(*) FROM hands WHERE match_id = %s", (match_id,))[0][0]
+        assert isinstance(count, int)
+        return count
+
+    try:
+        deadline = time.monotonic() + 120
+        while True:  # until w1 has recorded a few hands of a job
+            rows = query(url, "SELECT j.job_id, j.match_id, COUNT(h.hand_id) FROM jobs j JOIN hands h "
+                              "USING (match_id) WHERE j.worker = 'w1' AND j.status = 'running' "
+                              "GROUP BY j.job_id, j.match_id ORDER BY j.job_id")
+            if rows and isinstance(rows[0][2], int) and rows[0][2] >= 4:
+                break
+            assert time.monotonic() < deadline, "w1 never played"
+            time.sleep(0.1)
+        job_id, match_id, _ = rows[0]
+        query(url, "UPDATE jobs SET worker = 'thief', claims = claims + 1 WHERE job_id = %s "
+                   "RETURNING job_id", (job_id,))
+        stolen_at = hands(match_id)
+        deadline = time.monotonic() + 30
+        last = -1
+        while (now := hands(match_id)) != last:  # at most the hands in flight then end
+            assert time.monotonic() < deadline, "w1 went on dealing the job it lost"
+            last = now
+            time.sleep(1.5)
+        assert last <= stolen_at + 2 and last < 2 * hands_per_match  # one hand in flight per table
+        time.sleep(1.5)
+        assert hands(match_id) == last
+        query(url, "UPDATE jobs SET status = 'queued', worker = NULL WHERE job_id = %s RETURNING job_id",
+              (job_id,))
+        cluster.wait(timeout=300)
+    finally:
+        cluster.stop()
+    rows = query(url, "SELECT copy_index, hand_number FROM hands WHERE match_id = %s", (match_id,))
+    for copy_index in (0, 1):
+        numbers = sorted(n for c, n in rows if c == copy_index)
+        assert numbers == list(range(1, hands_per_match + 1))  # type: ignore[comparison-overlap]
+    assert query(url, "SELECT status, claims FROM jobs WHERE job_id = %s", (job_id,)) == [("done", 3)]

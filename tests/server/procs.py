@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import socket
 import subprocess
 import sys
 import time
@@ -63,13 +64,41 @@ def start_server(config: Path) -> tuple[subprocess.Popen[str], str]:
     return proc, match.group(1)
 
 
-def start_bot(kind: str, address: str, token: str, *, name: str, extra: Sequence[str] = ()
-              ) -> subprocess.Popen[str]:
+def start_bot(kind: str, address: str, token: str, *, name: str, extra: Sequence[str] = (),
+              reconnect_seconds: float = 2, quiet: bool = False) -> subprocess.Popen[str]:
+    """`arena bot KIND` (``quiet``: its output is dropped, for long runs nobody reads)."""
+    output = subprocess.DEVNULL if quiet else subprocess.PIPE
     return subprocess.Popen([sys.executable, "-m", "arena.cli", "bot", kind, "--server", address,
-                             "--token", token, "--name", name, "--reconnect-seconds", "2",
-                             *extra],
-                            cwd=ROOT, env=env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+                             "--token", token, "--name", name, "--reconnect-seconds",
+                             str(reconnect_seconds), *extra],
+                            cwd=ROOT, env=env(), stdout=output, stderr=output, text=True)
+
+
+def start_bots(address: str, bots: Sequence[tuple[str, str]], *, packs: int = 0,
+               reconnect_seconds: float = 30, record: Path | None = None
+               ) -> list[subprocess.Popen[str]]:
+    """Example bots (name, kind) with the token ``token-NAME-0001``: one `arena bot` process
+    each, or ``packs`` processes of several bots each (`tests.league.botpack`; ``record``: the
+    file where they write each tournament hand's `MatchEnded` places)."""
+    if not packs:
+        return [start_bot(kind, address, f"token-{name}-0001", name=name, quiet=True,
+                          reconnect_seconds=reconnect_seconds, extra=("--seed", str(k)))
+                for k, (name, kind) in enumerate(bots)]
+    groups = [bots[k::packs] for k in range(packs)]
+    return [subprocess.Popen([sys.executable, "-m", "tests.league.botpack", address,
+                              *(f"{name}:{kind}" for name, kind in group)],
+                             cwd=ROOT, env={**env(), **({"ARENA_TEST_RECORD": str(record)}
+                                                        if record else {})},
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True)
+            for group in groups if group]
+
+
+def free_port() -> int:
+    """A port free now on loopback (for a server that must come back on the same address)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
 
 
 def stop_processes(procs: Sequence[subprocess.Popen[Any]], *, timeout: float = 10) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 from pathlib import Path
 
 import grpc
@@ -106,10 +107,13 @@ def test_invalid_replies_are_rejected_in_stream_and_change_nothing(tmp_path: Pat
         (summary,) = server.summaries()
         # Issue 7, counts that add up: the 8 engine refusals and the lobby's refusal of a reply
         # for another seat count in the match; replies to no open decision (the unknown id, the
-        # other bot's, the stale second answer) in the lobby's count per bot.
+        # other bot's, the stale second answer) per bot and in the match's results.
         assert summary.stats.rejected == 9
         assert server.lobby.refused_unknown == {"alice": 2, "bob": 1} or \
             server.lobby.refused_unknown == {"alice": 1, "bob": 2}
+        assert summary.stats.rejected_no_open_decision == 3
+        written = json.loads((tmp_path / "logs" / "match.result.json").read_text())
+        assert written["decisions"]["rejected_no_open_decision"] == 3
         assert sum(r.net_chips for r in summary.results) == 0
         hands = load_file(str(tmp_path / "logs" / "match.phhs"))
         (replayed,) = list(iter_replays(hands))

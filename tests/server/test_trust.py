@@ -164,7 +164,55 @@ def test_a_bot_that_never_reads_is_cut_by_queued_bytes(
     assert any("bytes could not be delivered" in r.getMessage() for r in caplog.records)
 
 
-def test_a_byte_flood_is_cut_within_half_a_second_and_backs_off(tmp_path: Path) -> None:
+async def _flood(address: str, token: str, frame: bytes, *,
+                 per_second: float | None = None) -> float:
+    """Flood one stream with ``frame`` (as fast as possible, or paced to ``per_second`` on
+    average) from just after the welcome; returns the seconds until the stream was cut."""
+    async with grpc.aio.insecure_channel(address) as channel:
+        play = channel.stream_stream("/arena.v1.Dealer/Play",
+                                     request_serializer=lambda b: b,
+                                     response_deserializer=lambda b: b)
+        call = play(metadata=(("authorization", f"Bearer {token}"),))
+        await call.write(pb.BotMessage(hello=pb.Hello(bot_name="flood")).SerializeToString())
+        assert await call.read() is not grpc.aio.EOF  # the welcome
+        started = time.monotonic()
+        sent = 0
+        with contextlib.suppress(grpc.aio.AioRpcError, asyncio.InvalidStateError):
+            while time.monotonic() - started < 5.0 and not call.done():
+                due = 10**9 if per_second is None else \
+                    int((time.monotonic() - started) * per_second) + 1
+                while sent < due and sent < 100_000:
+                    await call.write(frame)
+                    sent += 1
+                await asyncio.sleep(0.005)
+        with contextlib.suppress(grpc.aio.AioRpcError):
+            while await call.read() is not grpc.aio.EOF:
+                pass
+        return time.monotonic() - started
+
+
+def test_floods_are_cut_within_half_a_second(tmp_path: Path) -> None:
+    """Before: a burst of 2,000 messages let a ping flood run about 0.35 s on an idle machine
+    (and a flood at 3,000 messages/s for 1 s); issue 7 asks for a cut within 0.5 s. Timed from
+    the first flooding message to the end of the stream, with the default limits."""
+    config = make_config(tmp_path, ["bytes", "pings", "paced", "bob"], hands=1,
+                         limits={"flood_backoff_seconds": 0.0})
+    big = pb.BotMessage(hello=pb.Hello(bot_name="x" * 60_000)).SerializeToString()
+    ping = pb.BotMessage(ping=pb.Ping(nonce=1)).SerializeToString()
+
+    async def scenario() -> None:
+        async with running(config) as (server, address):
+            cuts = {"bytes": await _flood(address, token_for("bytes"), big),
+                    "pings": await _flood(address, token_for("pings"), ping),
+                    "paced": await _flood(address, token_for("paced"), ping, per_second=3000.0)}
+            assert server.service.stats.ended["RESOURCE_EXHAUSTED"] == 3, cuts
+            assert all(seconds < 0.5 for seconds in cuts.values()), cuts
+            assert server.service.stats.bytes_in < 4 * 1024 * 1024
+
+    asyncio.run(scenario())
+
+
+def test_a_byte_flood_is_refused_and_backs_off(tmp_path: Path) -> None:
     """Before: only messages were counted: 2,000 messages of 60 KB (120 MB) passed at once,
     and a bot cut for flooding could come straight back."""
     config = make_config(tmp_path, ["alice", "bob"], hands=1,
@@ -174,12 +222,9 @@ def test_a_byte_flood_is_cut_within_half_a_second_and_backs_off(tmp_path: Path) 
     async def scenario() -> None:
         async with running(config) as (server, address):
             hello = pb.BotMessage(hello=pb.Hello(bot_name="alice")).SerializeToString()
-            started = time.monotonic()
             code, details = await _raw_call(address, token_for("alice"), [hello] + [big] * 2000)
-            took = time.monotonic() - started
             assert code == grpc.StatusCode.RESOURCE_EXHAUSTED
             assert "bytes at once" in details
-            assert took < 0.5 + 0.5  # the cut itself; allow the call's set-up on a busy machine
             assert server.service.stats.bytes_in < 4 * 1024 * 1024
             # Straight back: refused, with the time to wait.
             again = await RawBot(address, token_for("alice"), name="again").connect()
@@ -193,6 +238,14 @@ def test_a_byte_flood_is_cut_within_half_a_second_and_backs_off(tmp_path: Path) 
             await later.close()
 
     asyncio.run(scenario())
+
+
+async def _welcomed_at_once(address: str, name: str) -> None:
+    started = time.monotonic()
+    ok = await RawBot(address, token_for(name), name=name).connect()
+    await ok.expect(lambda m: m.WhichOneof("payload") == "welcome")
+    assert time.monotonic() - started < 1.0
+    await ok.close()
 
 
 def test_failed_authentications_wait_longer_and_longer(tmp_path: Path) -> None:
@@ -222,11 +275,37 @@ def test_failed_authentications_wait_longer_and_longer(tmp_path: Path) -> None:
             for g in guesses:
                 await g.close()
             # The right token from the same address is not delayed.
-            started = time.monotonic()
-            ok = await RawBot(address, token_for("alice"), name="alice").connect()
-            await ok.expect(lambda m: m.WhichOneof("payload") == "welcome")
-            assert time.monotonic() - started < 1.0
-            await ok.close()
+            await _welcomed_at_once(address, "alice")
+
+    asyncio.run(scenario())
+
+
+def test_a_client_retrying_after_a_cut_waits_longer_and_longer(tmp_path: Path) -> None:
+    """Before: a stream refused for flooding (or garbage) was answered at once, so a client
+    reconnecting in a loop made the dealer refuse streams as fast as it could (about 0.5 ms
+    of the dealer's CPU each, some 900 a second from one client). Now each refusal from an
+    address waits like a failed authentication."""
+    config = make_config(tmp_path, ["alice", "bob"], hands=1,
+                         limits={"flood_backoff_seconds": 60.0,
+                                 "auth_failure_delay_seconds": 0.05,
+                                 "auth_failure_max_delay_seconds": 5.0})
+    hello = pb.BotMessage(hello=pb.Hello(bot_name="alice")).SerializeToString()
+
+    async def scenario() -> None:
+        async with running(config) as (_server, address):
+            code, _ = await _raw_call(address, token_for("alice"), [b"\xff\xff garbage"])
+            assert code == grpc.StatusCode.INVALID_ARGUMENT  # and 60 s of flood backoff
+            waits: list[float] = []
+            for _ in range(5):
+                started = time.monotonic()
+                code, details = await _raw_call(address, token_for("alice"), [hello])
+                waits.append(time.monotonic() - started)
+                assert code == grpc.StatusCode.RESOURCE_EXHAUSTED and "come back in" in details
+            # 0.1, 0.2, 0.4, 0.8, 1.6 s (the garbage was the first strike of the address).
+            for k, wait in enumerate(waits):
+                assert wait >= 0.05 * 2 ** (k + 1) * 0.9, waits
+            # Another bot from the same address that is not refused is not delayed.
+            await _welcomed_at_once(address, "bob")
 
     asyncio.run(scenario())
 

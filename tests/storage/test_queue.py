@@ -92,3 +92,20 @@ def test_the_queue_needs_postgresql(tmp_path: object) -> None:
     with pytest.raises(ConfigError, match="PostgreSQL"):
         WorkQueue(store)
     store.close()
+
+
+def test_a_worker_claims_first_the_jobs_of_the_bots_connected_to_it(postgres: PostgresServer) -> None:
+    store = PostgresStore(postgres.new_database())
+    for bot in ("a", "b", "c", "d"):
+        store.register_bot(bot, f"token-{bot}")
+    league = store.create_league("L", "")
+    pairs = [("a", "b"), ("c", "d"), ("a", "c"), ("b", "d")]
+    matches = [store.create_match(league.league_id, seat_bots=p, games=("FT",)) for p in pairs]
+    queue = WorkQueue(store)
+    queue.enqueue(league.league_id, [(f"r{k}", m.match_id) for k, m in enumerate(matches)])
+    [first] = queue.claim("w1", lease_seconds=30, local_bots=["c", "d"])
+    assert first.match_id == matches[1].match_id  # both seats local: no relay
+    [second] = queue.claim("w1", lease_seconds=30, local_bots=["d", "zz"])
+    assert second.match_id == matches[3].match_id  # one seat local, before queue order
+    assert [j.match_id for j in queue.claim("w1", lease_seconds=30, limit=5)] == \
+        [matches[0].match_id, matches[2].match_id]  # no local bot: queue order

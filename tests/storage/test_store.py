@@ -376,6 +376,7 @@ FROZEN_MIGRATIONS = {  # sha256 of each released step: editing one breaks every 
     1: "e63b47e20a054e3865a2337ddd0935708ce86e306be1369c4f18d2e958d2a33a",
     2: "702a39a2f55e3fd1d9c4cfe458260ea8bfed8253d0e795b212976f6c1cb3e39f",
     3: "2c76cd775282ed94a4aec444f81ac7967cc214417da929aa903b17e528821edd",
+    6: "2c74d540886c9bc84c6d418254ad193c33d779683ad5b68c45c60e28647559d6",
 }
 
 

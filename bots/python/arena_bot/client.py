@@ -67,6 +67,7 @@ async def play(bot: BotFunction, *, server: str, token: str, name: str = "bot",
                reconnect_seconds: float | None = None, connect_seconds: float = 10.0,
                max_backoff_seconds: float = 1.0,
                on_message: Callable[[pb.DealerMessage], None] | None = None,
+               events: bool | None = None,
                clock: Callable[[], float] = time.monotonic,
                sleep: Callable[[float], Awaitable[object]] = asyncio.sleep) -> PlayResult:
     """Play until the dealer ends the stream normally (all matches over) or the caller stops it.
@@ -78,7 +79,14 @@ async def play(bot: BotFunction, *, server: str, token: str, name: str = "bot",
     time without a connection; the dealer gives the seats back and re-sends an open decision.
     A refused token raises :class:`BotError` at once. ``on_message`` sees every dealer message
     (batches already unpacked); ``clock`` and ``sleep`` are for tests.
+
+    ``events``: whether to receive every event. The bot function sees decision requests only,
+    so by default (None) every event is asked for only when ``on_message`` is given; otherwise
+    the bot subscribes to requests and results (``SUBSCRIPTION_REQUESTS_AND_RESULTS``: match,
+    game and hand starts, its own cards, showdowns, hand and match ends), which costs the
+    dealer and the bot less per decision.
     """
+    every_event = on_message is not None if events is None else events
     result = PlayResult()
     lost_at = clock()
     backoff = 0.05
@@ -87,7 +95,8 @@ async def play(bot: BotFunction, *, server: str, token: str, name: str = "bot",
         try:
             result.final_status = await _session(
                 bot, server=server, token=token, name=name, version=version,
-                root_certificates=root_certificates, on_message=on_message, result=result)
+                root_certificates=root_certificates, on_message=on_message, result=result,
+                every_event=every_event)
             return result
         except grpc.aio.AioRpcError as exc:
             code, details = exc.code(), exc.details() or ""
@@ -112,7 +121,7 @@ async def play(bot: BotFunction, *, server: str, token: str, name: str = "bot",
 async def _session(bot: BotFunction, *, server: str, token: str, name: str, version: str,
                    root_certificates: bytes | None,
                    on_message: Callable[[pb.DealerMessage], None] | None,
-                   result: PlayResult) -> str:
+                   result: PlayResult, every_event: bool = True) -> str:
     """One connection: hello, then answer requests until the stream ends."""
     # Each bot gets its own connection, even when several bots share a process: one bot's
     # flow control (a slow reader) then never holds up another's stream.
@@ -127,7 +136,8 @@ async def _session(bot: BotFunction, *, server: str, token: str, name: str, vers
         call = stub.Play(metadata=(("authorization", f"Bearer {token}"),))
         await call.write(pb.BotMessage(hello=pb.Hello(
             bot_name=name, bot_version=version, protocol_version=PROTOCOL_VERSION,
-            accept_batches=True)))
+            accept_batches=True, subscription=pb.SUBSCRIPTION_EVERY_EVENT if every_event
+            else pb.SUBSCRIPTION_REQUESTS_AND_RESULTS)))
         open_requests: dict[str, pb.DecisionRequest] = {}
         async for envelope in call:
             for message in unbatch(envelope):

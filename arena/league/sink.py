@@ -1,0 +1,239 @@
+"""The league's sink for one table: each hand committed to the store, appended to the match's PHH
+and JSONL logs and counted, by the league's writer thread; the table deals its next hand only
+when the writer has committed the last one and marked the next as in flight (:meth:`ready`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import logging
+from collections.abc import Callable
+from datetime import UTC, datetime
+from functools import partial
+from pathlib import Path
+from typing import Protocol
+
+import trio
+
+from arena.engine.phh import dumps_hand
+from arena.league.progress import Progress
+from arena.league.schedule import ScheduledMatch
+from arena.match.messages import Notice
+from arena.match.records import MatchSummary, PlayedHand, phh_fields
+from arena.metrics import ArenaMetrics
+from arena.storage.errors import LeaseLost
+from arena.storage.matchlog import MatchLog
+from arena.storage.records import HandRecord, MatchStatus, SeatResult, VoidHand
+from arena.storage.sqlstore import Guard
+from arena.storage.store import ResultsStore
+from arena.storage.writer import After, Job, Writer
+
+log = logging.getLogger("arena.league")
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+class InFlightBook(Protocol):
+    """Where the hand being dealt on each table is noted, for whoever resumes the table after a crash
+    (`arena.storage.queue.WorkQueue` keeps it in the database; by default it is a file in the log)."""
+
+    def hand_started(self, match_id: int, copy_index: int, hand_number: int) -> None: ...
+
+    def hand_in_flight(self, match_id: int, copy_index: int) -> int | None: ...
+
+    def guard(self, match_id: int) -> Guard | None:
+        """A check the commit of each hand of this match runs in its transaction (a lease)."""
+
+
+class StoreBook:
+    """The hands in flight in the results store's own table (a league in one process)."""
+
+    def __init__(self, store: ResultsStore) -> None:
+        self.store = store
+
+    def hand_started(self, match_id: int, copy_index: int, hand_number: int) -> None:
+        self.store.mark_in_flight(match_id, copy_index, hand_number)
+
+    def hand_in_flight(self, match_id: int, copy_index: int) -> int | None:
+        return self.store.hand_in_flight(match_id, copy_index)
+
+    def guard(self, match_id: int) -> Guard | None:
+        return None
+
+
+class LeagueSink:
+    """A :class:`~arena.match.records.MatchSink` for one scheduled copy: store, match log, metrics.
+
+    On the dealer's thread it only keeps the hand's events and hands the finished hand to the
+    ``writer``; the PHH text, the JSON lines, the store's transaction and the in-flight mark
+    are made on the writer's thread, in order.
+    """
+
+    def __init__(self, *, store: ResultsStore, store_match_id: int, scheduled: ScheduledMatch,
+                 log_dir: Path, progress: Progress, metrics: ArenaMetrics | None,
+                 on_copy_finished: Callable[[ScheduledMatch, MatchSummary], None],
+                 result_extra: dict[str, object], writer: Writer, in_flight: InFlightBook) -> None:
+        self.store = store
+        self.in_flight = in_flight
+        self.store_match_id = store_match_id
+        self.scheduled = scheduled
+        self.progress = progress
+        self.metrics = metrics
+        self.on_copy_finished = on_copy_finished
+        self.writer = writer
+        self.log = MatchLog(log_dir, scheduled.match_id, resumable=True, events=True,
+                            reveal_seed=False, result_extra=result_extra)
+        event_log = self.log.events
+        assert event_log is not None
+        self.event_log = event_log
+        # Log an event as ``seat`` received it (the JSONL event log), at the cost of one call.
+        self.event_sent: Callable[[int, Notice], None] = event_log.sent
+        self.failed: Exception | None = None  # a write that failed: the table stops (see ready)
+        self._started_at = _now()
+        self._table_open = False
+        self._ticket = 0
+        self._guard = in_flight.guard(store_match_id)
+
+    # ------------------------------------------------------------ on the dealer's thread
+
+    def hand_started(self, match_id: str, hand_number: int) -> None:
+        self._started_at = _now()
+        if not self._table_open and self.metrics is not None:
+            self.metrics.table_started()
+        self._table_open = True
+        self._submit(partial(self._mark_in_flight, hand_number))
+
+    async def ready(self) -> None:
+        """Return once the writer has done all this table gave it (the last hand committed, the
+        next marked in flight); raise what it failed with."""
+        ticket, writer = self._ticket, self.writer
+        if not writer.done(ticket):
+            token = trio.lowlevel.current_trio_token()
+            done = trio.Event()
+
+            def wake() -> None:
+                with contextlib.suppress(trio.RunFinishedError):
+                    token.run_sync_soon(done.set)
+
+            if writer.when_done(ticket, wake):
+                await done.wait()
+        if self.failed is not None:
+            raise self.failed
+
+    def hand_finished(self, hand: PlayedHand) -> None:
+        events = self.event_log.take()
+        self._submit(partial(self._write_hand, hand, events, self._started_at, _now()))
+
+    def match_finished(self, summary: MatchSummary) -> None:
+        self.writer.wait(self._ticket)  # the last hand's commit, usually done already
+        self.log.match_finished(summary if self.failed is None else self.as_failed(summary))
+        if self._table_open and self.metrics is not None:
+            self.metrics.table_ended()
+        if summary.not_started == "forfeited":  # absent = "forfeit": never dealt, never resumed
+            self.progress.forfeited.append(f"{self.scheduled.match_id} ({', '.join(summary.absent_bots)})")
+            if self.store.get_match(self.store_match_id).status is MatchStatus.RUNNING:
+                self.store.abort_match(self.store_match_id)
+        elif not summary.aborted and self.failed is None:
+            self.on_copy_finished(self.scheduled, summary)
+
+    def as_failed(self, summary: MatchSummary) -> MatchSummary:
+        """The summary of a table whose last write failed: aborted (it goes on when resumed)."""
+        if self.failed is None or summary.aborted:
+            return summary
+        return dataclasses.replace(summary, aborted=True,
+                                   abort_reason=f"the results store failed: {self.failed}")
+
+    def _submit(self, job: Job) -> None:
+        self._ticket = self.writer.submit(partial(self._guarded, job))
+
+    # ------------------------------------------------------------ on the writer's thread
+
+    def _guarded(self, job: Job) -> After | None:
+        if self.failed is not None:
+            return None  # the table stops at the first failure, as if the dealer had stopped there
+        try:
+            after = job()
+        except Exception as exc:
+            self._failed(exc)
+            return None
+        return None if after is None else partial(self._guarded_after, after)
+
+    def _guarded_after(self, after: After) -> None:
+        try:
+            after()
+        except Exception as exc:
+            self._failed(exc)
+
+    def _failed(self, exc: Exception) -> None:
+        if isinstance(exc, LeaseLost):
+            log.warning("match %s: stopped: %s", self.scheduled.match_id, exc)
+        else:
+            log.error("match %s: writing failed: %s", self.scheduled.match_id, exc, exc_info=exc)
+        self.failed = exc
+
+    def _mark_in_flight(self, hand_number: int) -> None:
+        self.in_flight.hand_started(self.store_match_id, self.scheduled.copy_index, hand_number)
+
+    def _write_hand(self, hand: PlayedHand, events: list[tuple[Notice, list[int], float]],
+                    started_at: datetime, finished_at: datetime) -> After:
+        """Commit the hand (in the writer's batch); returns what follows the commit: the hand and
+        its events appended to the logs, the progress and the metrics."""
+        ctx = hand.context
+        state = hand.state
+        players = ctx.players
+        button_engine = ctx.order.index(ctx.button_seat) if ctx.button_seat in ctx.order else 0
+        text = dumps_hand(phh_fields(hand))  # a one-hand .phh: the store's copy and the log's
+        game = state.variant.code.value
+        small_bet = state.stakes.small_bet
+        if hand.voided:
+            self.store.void_hand(VoidHand(
+                match_id=self.store_match_id, hand_number=hand.hand_number,
+                copy_index=self.scheduled.copy_index, deal_id=ctx.deal_id, game_code=game,
+                small_bet_chips=small_bet, button_seat=button_engine, reason=hand.void_reason,
+                phh_text=text, started_at=started_at, voided_at=finished_at), guard=self._guard)
+            return partial(self.log.write_hand, hand, text, events=events)
+        seats = tuple(SeatResult(k, players[k], state.stacks[k] - state.starting_stacks[k],
+                                 state.stacks[k], *hand.timings.faults(k))
+                      for k in range(len(players)))
+        self.store.record_hand(HandRecord(
+            match_id=self.store_match_id, hand_number=hand.hand_number,
+            copy_index=self.scheduled.copy_index, deal_id=ctx.deal_id, game_code=game,
+            small_bet_chips=small_bet, button_seat=button_engine, seats=seats, phh_text=text,
+            started_at=started_at, finished_at=finished_at), guard=self._guard)
+
+        def committed() -> None:
+            # Right after the commit; a kill in between is repaired on resume (matchlog.catch_up).
+            self.log.write_hand(hand, text, events=events)
+            for seat in seats:
+                self.progress.add(seat.bot, seat.net_chips)
+            self.progress.done_hands += 1
+            self.progress.played_this_run += 1
+            if self.metrics is not None:
+                self._observe(hand)
+
+        return committed
+
+    def _observe(self, hand: PlayedHand) -> None:
+        metrics = self.metrics
+        assert metrics is not None
+        players = hand.context.players
+        timings = hand.timings
+        metrics.hand_played(hand.state.variant.code.value)
+        seats = timings.action_seats or (None,) * len(timings.action_seconds)
+        for total, think, seat in zip(timings.action_seconds, timings.think_seconds, seats,
+                                      strict=False):
+            # The bot reports its think time (-1 when it does not); the rest is the network.
+            think_s = think if think >= 0 else 0.0
+            bot = players[seat] if seat is not None and seat < len(players) else None
+            metrics.decision(think_s, max(0.0, total - think_s), bot=bot)
+        for seat, bot in enumerate(players):
+            timeouts, absent, _rejected, disconnects = timings.faults(seat)
+            for _ in range(timeouts):
+                metrics.timeout("timeout", bot=bot)
+            for _ in range(absent):
+                metrics.timeout("absent", bot=bot)
+            for _ in range(disconnects):
+                metrics.disconnected(bot=bot)

@@ -1,0 +1,135 @@
+"""Trio's guest run waiting on the asyncio loop itself (Linux), not in a helper thread.
+
+Trio's guest mode hands every idle wait (``io_manager.get_events(timeout)``) to a thread,
+which wakes the host with ``call_soon_threadsafe``: three or four context switches each time
+trio goes idle. Trio's epoll object is itself pollable, so the host can wait for it: its fd in
+the asyncio selector, plus a timer for trio's next deadline. A wake-up from the host thread
+(``TrioToken.run_sync_soon``, a task rescheduled from an asyncio callback) writes trio's
+wake-up socket, which makes that epoll fd readable: the asyncio loop then runs the next tick.
+
+This reaches into trio internals (``GuestState``, ``EpollIOManager._epoll``); when they are not
+what this module expects (another trio version, another platform) it changes nothing and
+trio's own thread does the waiting. ``tests/server/test_guest_wait.py`` checks both paths.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from outcome import Error, capture
+from sniffio import thread_local as _sniffio
+from trio import TrioInternalError
+
+log = logging.getLogger("arena.server")
+
+_GuestState: type | None
+try:  # trio internals: absent or different in other versions, then the stock thread waits
+    from trio._core._run import GuestState as _GuestState
+except ImportError:  # pragma: no cover - depends on the installed trio
+    _GuestState = None
+
+Tick = Callable[[], object]
+# Batches of runnable trio tasks run back to back before the host loop gets a turn: a reply
+# handed over, the table that acts on it and what that wakes, in one host callback.
+BATCHES_PER_TICK = 4
+
+
+def host_waiting(loop: asyncio.AbstractEventLoop) -> Callable[[Tick], object]:
+    """A ``run_sync_soon_not_threadsafe`` for ``trio.lowlevel.start_guest_run`` that, on its
+    first call (trio's first tick), moves trio's idle waits onto ``loop``."""
+
+    def first(tick: Tick) -> object:
+        state = getattr(tick, "__self__", None)
+        if state is None:
+            return loop.call_soon(tick)
+        if not _adopt(state, loop):
+            log.debug("trio guest run: waiting for trio in its own thread (stock guest mode)")
+        state.run_sync_soon_not_threadsafe = loop.call_soon
+        return loop.call_soon(state.guest_tick)  # the adopted class's tick from the first one
+
+    return first
+
+
+def _adopt(state: Any, loop: asyncio.AbstractEventLoop) -> bool:
+    """Switch ``state`` (trio's GuestState) to a class whose idle waits run on ``loop``."""
+    kind: Any = type(state)
+    if _GuestState is None or kind is not _GuestState:
+        return False
+    epoll = getattr(getattr(state.runner, "io_manager", None), "_epoll", None)
+    fileno = getattr(epoll, "fileno", None)
+    if fileno is None or not hasattr(state, "unrolled_run_gen"):
+        return False
+    waiter = _HostWait(state, loop, fileno())
+    cls = type("HostWaitingGuestState", (_GuestState,),
+               {"__slots__": (), "guest_tick": waiter.tick})
+    try:
+        state.__class__ = cls
+    except TypeError:  # pragma: no cover - a layout this module does not know
+        return False
+    loop.add_reader(waiter.fd, waiter.ready)
+    return True
+
+
+class _HostWait:
+    """The host-side wait of one guest run: trio's epoll fd and one timer."""
+
+    __slots__ = ("_timer", "_waiting", "fd", "loop", "state")
+
+    def __init__(self, state: Any, loop: asyncio.AbstractEventLoop, fd: int) -> None:
+        self.state = state
+        self.loop = loop
+        self.fd = fd
+        self._timer: asyncio.TimerHandle | None = None
+        self._waiting = False  # trio is idle, waiting for its epoll fd or its deadline
+
+    def tick(self) -> None:
+        """Steps of trio's run loop: up to ``BATCHES_PER_TICK`` batches of runnable tasks back to
+        back (as trio does when it runs alone), then either the next step soon (trio still has
+        work) or an idle wait on the host loop (its epoll fd readable, or its next deadline)."""
+        state = self.state
+        runner = state.runner
+        for _ in range(BATCHES_PER_TICK):
+            previous, _sniffio.name = _sniffio.name, "trio"
+            try:
+                timeout = state.unrolled_run_next_send.send(state.unrolled_run_gen)
+            except StopIteration:
+                self._finish()
+                state.done_callback(runner.main_task_outcome)
+                return
+            except TrioInternalError as exc:
+                self._finish()
+                state.done_callback(Error(exc))
+                return
+            finally:
+                _sniffio.name = previous
+            events = capture(runner.io_manager.get_events, 0)
+            state.unrolled_run_next_send = events
+            if not (timeout <= 0 or isinstance(events, Error) or events.value):
+                runner.guest_tick_scheduled = False  # a wake-up now writes trio's wake-up socket
+                self._waiting = True
+                self._timer = self.loop.call_later(timeout, self.ready)
+                return
+        runner.guest_tick_scheduled = True
+        self.loop.call_soon(self.tick)  # let the host loop run between long bursts of work
+
+    def ready(self) -> None:
+        """Trio's epoll fd is readable or its deadline came: the next tick, unless one is due."""
+        if not self._waiting:
+            return  # trio is running or its next tick is queued; that tick reads the events
+        self._waiting = False
+        runner = self.state.runner
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self.state.unrolled_run_next_send = capture(runner.io_manager.get_events, 0)
+        runner.guest_tick_scheduled = True
+        self.tick()
+
+    def _finish(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self.loop.remove_reader(self.fd)

@@ -1,0 +1,130 @@
+"""A writer thread: the league's store commits and log files, done in order off the dealer's thread.
+
+Jobs run one after another in the order they were submitted; each submission returns a ticket
+and :meth:`Writer.when_done` / :meth:`Writer.wait` tell when everything up to a ticket has run.
+The jobs waiting together run as one batch inside ``batch()`` (the store's group commit: one
+transaction, one fsync); what a job must do only once its writes are committed (append to the
+log files) it returns as a step run after the batch.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+
+After = Callable[[], None]
+Job = Callable[[], After | None]  # returns what to do once its writes are committed, if anything
+log = logging.getLogger("arena.writer")
+
+
+class Writer:
+    """One background thread running submitted jobs in order (started on the first job).
+
+    A job must catch its own errors (the writer only logs what escapes and runs on). When the
+    batch's commit fails, every job of the batch runs again on its own (store writes are
+    idempotent), so one bad write never takes the others with it.
+    """
+
+    def __init__(self, name: str = "arena-writer",
+                 batch: Callable[[], AbstractContextManager[object]] | None = None) -> None:
+        self._name = name
+        self._batch = batch
+        self._jobs: deque[tuple[int, Job]] = deque()
+        self._watchers: list[tuple[int, Callable[[], None]]] = []
+        self._cond = threading.Condition()
+        self._submitted = 0
+        self._done = 0
+        self._closed = False
+        self._thread: threading.Thread | None = None
+        self.cpu_seconds = 0.0  # the CPU time of the writer's thread so far (benchmarks)
+        self.batches = 0  # commits (benchmarks: jobs per commit)
+
+    def submit(self, job: Job) -> int:
+        """Queue a job; its ticket (tickets grow by one per job)."""
+        with self._cond:
+            if self._closed:
+                raise RuntimeError("the writer is closed")
+            self._submitted += 1
+            self._jobs.append((self._submitted, job))
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name=self._name, daemon=True)
+                self._thread.start()
+            self._cond.notify_all()
+            return self._submitted
+
+    def done(self, ticket: int) -> bool:
+        """Whether the job of ``ticket`` (and every earlier one) has run."""
+        return self._done >= ticket
+
+    def when_done(self, ticket: int, callback: Callable[[], None]) -> bool:
+        """Call ``callback`` on the writer's thread once ``ticket`` has run; False (and no call)
+        when it has run already."""
+        with self._cond:
+            if self._done >= ticket:
+                return False
+            self._watchers.append((ticket, callback))
+            return True
+
+    def wait(self, ticket: int | None = None, timeout_seconds: float | None = None) -> bool:
+        """Block until ``ticket`` (default: every job submitted so far) has run; False on timeout."""
+        with self._cond:
+            target = self._submitted if ticket is None else ticket
+            return self._cond.wait_for(lambda: self._done >= target, timeout_seconds)
+
+    def close(self, timeout_seconds: float | None = 60.0) -> None:
+        """Run what is queued, then stop the thread."""
+        with self._cond:
+            self._closed = True
+            self._cond.notify_all()
+            thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout_seconds)
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                while not self._jobs and not self._closed:
+                    self._cond.wait()
+                if not self._jobs:
+                    return
+                batch = list(self._jobs)
+                self._jobs.clear()
+            started = time.thread_time()
+            afters = self._run_batch([job for _, job in batch])
+            for after in afters:
+                _run_step(after)
+            self._finished(batch[-1][0])
+            self.cpu_seconds += time.thread_time() - started
+
+    def _run_batch(self, jobs: list[Job]) -> list[After]:
+        self.batches += 1
+        if self._batch is not None:
+            try:
+                with self._batch():
+                    return [after for job in jobs if (after := _run_step(job)) is not None]
+            except Exception:
+                log.warning("a batch of %d writes failed to commit; writing them one by one",
+                            len(jobs), exc_info=True)
+        return [after for job in jobs if (after := _run_step(job)) is not None]
+
+    def _finished(self, ticket: int) -> None:
+        with self._cond:
+            self._done = ticket
+            ready = [cb for t, cb in self._watchers if t <= ticket]
+            if ready:
+                self._watchers = [(t, cb) for t, cb in self._watchers if t > ticket]
+            self._cond.notify_all()
+        for callback in ready:
+            callback()
+
+
+def _run_step(step: Callable[[], After | None]) -> After | None:
+    try:
+        return step()
+    except Exception:  # a job's escaped error must not stop the others
+        log.exception("writer job failed")
+        return None

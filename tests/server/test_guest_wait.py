@@ -1,0 +1,104 @@
+"""Trio's guest run waiting on the asyncio loop (arena.server.guest_wait), and its fallback."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+
+import pytest
+import trio
+
+from arena.server import guest_wait
+from arena.server.bridge import TrioGuest
+
+
+def _run(main: object) -> object:
+    return asyncio.run(main)  # type: ignore[arg-type]
+
+
+def test_trio_idles_on_the_host_loop_without_a_helper_thread() -> None:
+    """Deadlines, wake-ups through the trio token and a trio task woken from an asyncio
+    callback all work, and trio never starts its waiting thread."""
+
+    async def main() -> tuple[str, list[str], float, int]:
+        guest = TrioGuest()
+        box: dict[str, trio.Event] = {}
+        seen: list[str] = []
+
+        async def trio_main() -> str:
+            box["event"] = trio.Event()
+            for _ in range(20):
+                await trio.sleep(0.002)  # timers: the host's call_later wakes trio
+            seen.append("slept")
+            with trio.fail_after(5):
+                await box["event"].wait()  # set from an asyncio callback (force_wakeup path)
+            seen.append("woken")
+            return type(trio.lowlevel.current_root_task()).__name__
+
+        before = threading.active_count()
+        await guest.start(trio_main)
+        await asyncio.sleep(0.2)
+        assert guest.call_soon(seen.append, "token")  # TrioToken.run_sync_soon path
+        await asyncio.sleep(0.05)
+        started = time.perf_counter()
+        box["event"].set()
+        result = await guest.wait()
+        return result, seen, time.perf_counter() - started, threading.active_count() - before
+
+    result, seen, woken_after, new_threads = _run(main())
+    assert result == "Task"
+    assert seen == ["slept", "token", "woken"]
+    assert woken_after < 1.0
+    assert new_threads == 0
+
+
+def test_the_guest_state_is_adopted_and_the_reader_removed_at_the_end() -> None:
+    async def main() -> tuple[str, bool, bool]:
+        loop = asyncio.get_running_loop()
+        states: list[object] = []
+        schedule = guest_wait.host_waiting(loop)
+
+        def spy(tick: guest_wait.Tick) -> object:
+            states.append(getattr(tick, "__self__", None))
+            return schedule(tick)
+
+        done: asyncio.Future[object] = loop.create_future()
+
+        async def trio_main() -> int:
+            await trio.sleep(0.01)
+            return 7
+
+        trio.lowlevel.start_guest_run(trio_main, run_sync_soon_threadsafe=loop.call_soon_threadsafe,
+                                      run_sync_soon_not_threadsafe=spy,
+                                      done_callback=done.set_result,
+                                      host_uses_signal_set_wakeup_fd=True)
+        await asyncio.sleep(0)
+        state = states[0]
+        fd = type(state).guest_tick.__self__.fd  # type: ignore[attr-defined]
+        registered = fd in loop._selector.get_map()  # type: ignore[attr-defined]
+        assert (await done).unwrap() == 7  # type: ignore[attr-defined]
+        still = fd in loop._selector.get_map()  # type: ignore[attr-defined]
+        return type(state).__name__, registered, still
+
+    name, registered, still = _run(main())  # type: ignore[misc]
+    assert name == "HostWaitingGuestState"
+    assert registered and not still
+
+
+def test_an_unknown_guest_state_is_left_to_trios_own_thread(monkeypatch: pytest.MonkeyPatch
+                                                            ) -> None:
+    """Another trio version (no GuestState as expected): stock guest mode, same results."""
+    monkeypatch.setattr(guest_wait, "_GuestState", None)
+
+    async def main() -> int:
+        guest = TrioGuest()
+
+        async def trio_main() -> int:
+            await trio.sleep(0.01)
+            return 3
+
+        await guest.start(trio_main)
+        return int(await guest.wait())
+
+    assert _run(main()) == 3
