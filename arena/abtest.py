@@ -52,8 +52,11 @@ def _name(bot: str, fallback: str) -> str:
 
 def _command(bot: str, server: str, token: str, name: str, seed: int) -> list[str]:
     if bot in EXAMPLE_KINDS:
+        # The random bot draws per decision: its answers do not depend on how its two tables
+        # interleave, so the same seed plays the same A/B test.
+        each = ["--seed-each-decision"] if bot == "random" else []
         return [sys.executable, "-m", "arena.cli", "bot", bot, "--server", server, "--token", token,
-                "--name", name, "--seed", str(seed)]
+                "--name", name, "--seed", str(seed), *each]
     return bot_command(bot, server, token)
 
 

@@ -51,7 +51,8 @@ class Served:
     url: str
     status: int
     body: str
-    at: float
+    at: float  # when the request was sent
+    done: float  # when its response had been read
 
 
 @dataclass
@@ -104,21 +105,22 @@ def _read_stream(url: str, into: list[tuple[float, str]], stop: threading.Event)
 def _poll_pages(base: str, match_ids: list[str], into: list[Served], stop: threading.Event) -> None:
     while not stop.is_set():
         for path in ["", "live", "api/live.json", "leaderboard", "api/leaderboard.json"]:
+            at = time.time()
             status, body = _get(base + path)
-            into.append(Served(path, status, body, time.time()))
+            into.append(Served(path, status, body, at, time.time()))
         for match_id in match_ids:
             at = time.time()
             status, body = _get(f"{base}match/{match_id}")
-            into.append(Served(f"match/{match_id}", status, body, at))
+            into.append(Served(f"match/{match_id}", status, body, at, time.time()))
             for hand_id in re.findall(r'href="/hand/([^"]+)"', body)[-3:]:
                 for path in (f"hand/{hand_id}", f"api/hand/{hand_id}.json"):
                     at = time.time()
                     status, text = _get(base + path)
-                    into.append(Served(path, status, text, at))
+                    into.append(Served(path, status, text, at, time.time()))
             for kind in ("phhs", "events", "result"):
                 at = time.time()
                 status, text = _get(f"{base}download/{match_id}/{kind}")
-                into.append(Served(f"download/{match_id}/{kind}", status, text, at))
+                into.append(Served(f"download/{match_id}/{kind}", status, text, at, time.time()))
         stop.wait(0.2)
 
 
