@@ -5,9 +5,14 @@ kind uniformly, then the minimum or the maximum "raise to" amount uniformly.
 
     python -m bench.engine [--seconds 2.0] [--rounds 3] [--games FT,FO/8,...]
 
-Machines are shared and noisy, so each cell warms both engines up, then alternates them for
-``--rounds`` rounds of ``seconds / rounds`` each and keeps each engine's best round: a burst
-of load elsewhere then hurts one round, not the ratio.
+Machines are shared and noisy, so time is this process's CPU time (not wall time: waiting
+for a core is not counted), and each cell warms both engines up, then alternates them for
+``--rounds`` rounds of ``seconds / rounds`` CPU seconds each and keeps each engine's best
+round: a burst of load elsewhere then hurts one round, not the ratio. Rates are hands per CPU
+second; the table also gives our CPU microseconds per hand. Our evaluator's tables are
+filled before the first cell (``evaluate.fill_tables``, about 2 s), as they are in a dealer
+that has played a few thousand hands and as PokerKit's are from import: the cells measure
+the steady state, not the first uses of each table.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ import tracemalloc
 import warnings
 from collections.abc import Callable
 
+from arena.engine.evaluate import fill_tables
 from arena.engine.games import HORSE, GameCode, variant_for
 from arena.engine.rules import Rules
 from arena.engine.state import HandState
@@ -34,7 +40,7 @@ def our_hands_per_second(game: str, players: int, policy_name: str, seconds: flo
     rng = random.Random(1)
     policy = call_policy if policy_name == "call" else random_policy(rng)
     hands = 0
-    started = time.perf_counter()
+    started = time.process_time()
     deadline = started + seconds
     while True:
         for _ in range(20):
@@ -46,7 +52,7 @@ def our_hands_per_second(game: str, players: int, policy_name: str, seconds: flo
                 action = policy(state.legal_actions())
                 state.act(state.actor, action.kind, action.raise_to_chips)  # type: ignore[arg-type]
             hands += 1
-        now = time.perf_counter()
+        now = time.process_time()
         if now >= deadline:
             return hands / (now - started)
 
@@ -76,11 +82,11 @@ def pokerkit_hands_per_second(game: str, players: int, policy_name: str, seconds
     g = _pokerkit_game(game)
     rng = random.Random(1)
     hands = 0
-    started = time.perf_counter()
+    started = time.process_time()
     deadline = started + seconds
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        while time.perf_counter() < deadline or hands == 0:
+        while time.process_time() < deadline or hands == 0:
             state = g([RULES.starting_stack] * players, players)  # type: ignore[operator]
             while state.status:
                 if state.can_post_bring_in():
@@ -105,7 +111,7 @@ def pokerkit_hands_per_second(game: str, players: int, policy_name: str, seconds
                 else:
                     state.check_or_call()
             hands += 1
-    return hands / (time.perf_counter() - started)
+    return hands / (time.process_time() - started)
 
 
 def hand_memory_bytes(game: str, players: int) -> int:
@@ -151,8 +157,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="alternating rounds per cell; each engine's best round counts")
     parser.add_argument("--games", default=",".join((*HORSE, GameCode.NO_LIMIT_HOLDEM)))
     args = parser.parse_args(argv)
-    print("| game | players | policy | arena hands/s | PokerKit hands/s | ratio |")
-    print("|---|---|---|---|---|---|")
+    fill_tables()
+    print("| game | players | policy | arena hands/s | arena µs/hand | PokerKit hands/s | ratio |")
+    print("|---|---|---|---|---|---|---|")
     worst = float("inf")
     for game in args.games.split(","):
         for players in (2, 6):
@@ -160,8 +167,8 @@ def main(argv: list[str] | None = None) -> int:
                 ours, theirs = best_rates(game, players, policy, args.seconds, args.rounds)
                 ratio = ours / theirs
                 worst = min(worst, ratio)
-                print(f"| {game} | {players} | {policy} | {ours:,.0f} | {theirs:,.1f} | {ratio:,.0f}x |",
-                      flush=True)
+                print(f"| {game} | {players} | {policy} | {ours:,.0f} | {1e6 / ours:,.0f} | "
+                      f"{theirs:,.1f} | {ratio:,.0f}x |", flush=True)
     print(f"\nworst ratio: {worst:,.0f}x (target: at least 50x in every cell)")
     mem = {g: hand_memory_bytes(g, 6) for g in args.games.split(",")}
     print("memory of one 6-handed hand in flight: "

@@ -134,7 +134,8 @@ def snapshot(state: HandState) -> tuple[dict[str, Any], int]:
     legal actions of the seat to act computed first so that a cache cannot differ."""
     if state.actor is not None:
         state.legal_actions()
-    values = {k: _frozen(v) for k, v in vars(state).items() if k != "source"}
+    names = [n for cls in type(state).__mro__ for n in getattr(cls, "__slots__", ())]
+    values = {k: _frozen(getattr(state, k)) for k in names if k != "source"}
     return values, len(state.source)
 
 

@@ -128,15 +128,23 @@ class Deck:
             return [self.draw() for _ in range(count)]
         random_ = self._rng.random
         size = len(cards)
-        out: list[Card] = []
         for i in range(top, end):
             pick = i + int(random_() * (size - i))
-            card = cards[pick]
-            cards[pick] = cards[i]
-            cards[i] = card
-            out.append(card)
+            cards[i], cards[pick] = cards[pick], cards[i]
         self._top = end
-        return out
+        return cards[top:end]
+
+    def burn_and_draw(self, count: int) -> list[Card]:
+        """A burn card, then ``count`` cards: the same random calls and cards as ``burn()``
+        followed by ``draw_many(count)``."""
+        top = self._top
+        if top + count + 1 > len(self._cards):
+            self.burn()
+            return self.draw_many(count)
+        self.draw_many(count + 1)
+        cards = self._cards
+        self.burned.append(cards[top])
+        return cards[top + 1:top + count + 1]
 
     def burn(self) -> Card:
         card = self.draw()

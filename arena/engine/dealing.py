@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from arena.engine import evaluate as ev
-from arena.engine.cards import DECK_SIZE, Card, is_known, rank_of, suit_of
+from arena.engine.cards import DECK_SIZE, Card
+from arena.engine.errors import IllegalAction
 from arena.engine.events import BoardDealt, HoleCardsDealt
 
 if TYPE_CHECKING:
@@ -28,49 +28,70 @@ def deal_street(hand: HandState) -> None:
     street_index = hand.street_index
     street = hand.variant.streets[street_index]
     source = hand.source
+    deck = hand._deck
     if street.board_cards:
-        if street.burn:
-            source.burn()
-        cards = tuple(draw(hand, BOARD, street.board_cards))
+        count = street.board_cards
+        if deck is not None:
+            drawn = deck.burn_and_draw(count) if street.burn else deck.draw_many(count)
+        else:
+            if street.burn:
+                source.burn()
+            drawn = draw(hand, BOARD, count)
+        cards = tuple(drawn)
         hand.board.extend(cards)
         hand.events.append(BoardDealt(street_index, cards))
         return
-    if street_index == 0 and hand.rules.burn_before_hole_cards and not hand.variant.is_stud:
+    is_stud = hand.variant.is_stud
+    if street_index == 0 and hand.rules.burn_before_hole_cards and not is_stud:
         source.burn()
     folded = hand.folded
     seats = [i for i in range(hand.seat_count) if not folded[i]]
     per_seat = street.down_cards + street.up_cards
     needed = per_seat * len(seats)
-    if hand.variant.is_stud:
-        if len(source) < needed + (1 if street.burn else 0):
-            source.recycle_burned()  # RULES.md §1: burn cards go back into a short stub
-            if len(source) >= needed + 1 and street.burn:
+    burn = street.burn
+    if deck is not None and len(deck) >= needed + burn:
+        # The usual case, a seeded deck with cards enough: burn and deal in one pass.
+        drawn = deck.burn_and_draw(needed) if burn else deck.draw_many(needed)
+    else:
+        if is_stud:
+            if len(source) < needed + (1 if burn else 0):
+                source.recycle_burned()  # RULES.md §1: burn cards go back into a short stub
+                if len(source) >= needed + 1 and burn:
+                    source.burn()
+            elif burn:
                 source.burn()
-        elif street.burn:
+            if len(source) < needed:
+                # Still short: one common card face up counts as every live seat's card.
+                card = source.deal(BOARD)
+                hand.board.append(card)
+                hand.events.append(BoardDealt(street_index, (card,), True))
+                return
+        elif burn:
             source.burn()
-        if len(source) < needed:
-            # Still short: one common card face up counts as every live seat's card.
-            card = source.deal(BOARD)
-            hand.board.append(card)
-            hand.events.append(BoardDealt(street_index, (card,), True))
-            return
-    elif street.burn:
-        source.burn()
+        if deck is not None:
+            drawn = deck.draw_many(needed)
+        else:
+            deal = source.deal
+            drawn = [deal(seat) for _round in range(per_seat) for seat in seats]
     # Cards go one at a time clockwise from seat 0, the first seat left of the button:
     # card ``r * len(seats) + k`` of the street goes to ``seats[k]``.
-    ups = (False,) * street.down_cards + (True,) * street.up_cards
     down = street.down_cards
+    ups = (False,) * down + (True,) * street.up_cards
     live = len(seats)
-    deck = hand._deck
-    if deck is not None:
-        drawn = deck.draw_many(needed)
-    else:
-        deal = source.deal
-        drawn = [deal(seat) for _round in range(per_seat) for seat in seats]
     events = hand.events
     seat_cards = hand.cards
     seat_is_up = hand.is_up
     seat_up_cards = hand._up if street.up_cards else None
+    if per_seat == 1:  # stud fourth to seventh street: one card each
+        is_up = ups[0]
+        for k, seat in enumerate(seats):
+            card = drawn[k]
+            seat_cards[seat].append(card)
+            seat_is_up[seat].append(is_up)
+            if seat_up_cards is not None:
+                seat_up_cards[seat].append(card)
+            events.append(HoleCardsDealt(seat, street_index, (card,), ups))
+        return
     for k, seat in enumerate(seats):
         cards = tuple(drawn[k::live])
         seat_cards[seat].extend(cards)
@@ -84,39 +105,67 @@ def deal_street(hand: HandState) -> None:
 
 
 def stud_opener(hand: HandState) -> int:
-    live = [i for i in range(hand.seat_count)
-            if not hand.folded[i] and is_known(max(hand._up[i], default=0))]
-    variant = hand.variant
-    if hand.street_index == 0:
-        # Bring-in: lowest up card (aces high), razz the highest (aces low); ties by suit.
-        def door_key(seat: int) -> tuple[int, int]:
-            card = hand._up[seat][-1]
-            rank = rank_of(card)
-            if variant.bring_in_by_high_card:
-                rank = -1 if rank == 12 else rank
-                return rank, suit_of(card)
-            return -rank, -suit_of(card)
+    """The seat that opens the betting of a stud street (RULES.md §3 "Stud").
 
-        return max(live, key=door_key)
+    Third street: the bring-in, the lowest up card (aces high; razz: the highest, aces low),
+    ties by suit. Later streets: the best showing hand (razz: the lowest), ties by the suit of
+    the top up card (``stud_tie_break = "suit"``), else the first such seat clockwise. Seats
+    with an up card a hand history left unknown are skipped.
+    """
+    folded = hand.folded
+    up = hand._up
+    variant = hand.variant
+    best_seat = -1
+    best_key = 0
+    if hand.street_index == 0:
+        high_card = variant.bring_in_by_high_card
+        for seat in range(hand.seat_count):
+            if folded[seat]:
+                continue
+            ups = up[seat]
+            if ups and max(ups) >= DECK_SIZE:
+                continue  # unknown
+            door = ups[-1]
+            # Stud: the lowest card (rank, then suit) brings it in; razz the highest with
+            # aces low (an ace's rank 12 counts as -1: ``door - DECK_SIZE``).
+            key = (door - DECK_SIZE if door >= _FIRST_ACE else door) if high_card else -door
+            if best_seat < 0 or key > best_key:
+                best_seat, best_key = seat, key
+        return best_seat
     board = hand.board
     by_suit = hand.rules.stud_tie_break == "suit"
-    showing: Callable[[Sequence[Card]], int]
-    showing = ev.showing_low_value if variant.opens_by_low_showing else ev.showing_high_value
-
-    def show_key(seat: int) -> tuple[int, int, int]:
-        ups = hand._up[seat] + board
-        value = showing(ups)
+    low = variant.opens_by_low_showing
+    # showing_low_value / showing_high_value, read from their tables by rank key.
+    showing = ev.SHOWING_LOW_BY_RANK_KEY if low else ev.SHOWING_HIGH_BY_RANK_KEY
+    rank_key_at = ev.RANK_KEY.__getitem__
+    for seat in range(hand.seat_count):
+        if folded[seat]:
+            continue
+        ups = up[seat]
+        top = max(ups) if ups else 0
+        if top >= DECK_SIZE:
+            continue  # unknown
+        if board:
+            ups = ups + board
+            top = max(ups)
         if not by_suit:
-            return value, 0, -seat
-        if variant.opens_by_low_showing:
-            top = max(ups, key=_low_order)
-            return value, -suit_of(top), -seat  # razz: the lower suit acts first
-        top = max(ups)
-        return value, suit_of(top), -seat  # stud: the higher suit acts first
+            suit_key = 0
+        elif low:
+            # Razz: the top card aces low; the lower suit acts first.
+            if top >= _FIRST_ACE:
+                non_aces = [c for c in ups if c < _FIRST_ACE]
+                if non_aces:
+                    top = max(non_aces)
+            suit_key = 3 - (top & 3)
+        else:
+            suit_key = top & 3  # stud: the higher suit acts first
+        # (value, suit key, -seat) compared as one int: the first seat wins a full tie.
+        key = (showing[sum(map(rank_key_at, ups))] << 2 | suit_key) << 4 | (15 - seat)
+        if best_seat < 0 or key > best_key:
+            best_seat, best_key = seat, key
+    if best_seat < 0:
+        raise IllegalAction("no live seat shows a known up card")
+    return best_seat
 
-    return max(live, key=show_key)
 
-
-def _low_order(card: Card) -> int:
-    """Sort key ranking aces below deuces, then by suit: ``(low rank, suit)`` as one int."""
-    return card - DECK_SIZE if 48 <= card < DECK_SIZE else card  # an ace's rank 12 becomes -1
+_FIRST_ACE = 48  # the ace of clubs: cards 48 to 51 are the aces

@@ -5,9 +5,10 @@ Each value is an int, bigger is better, equal is a tie; cards (distinct) are not
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+import operator
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from enum import StrEnum
-from itertools import combinations, product, starmap
+from itertools import combinations, combinations_with_replacement, product, starmap
 from operator import add
 from typing import Final, TypeVar
 
@@ -16,10 +17,13 @@ __all__ = [
     "KEY",
     "RANK_KEY",
     "RANK_SHIFT",
+    "SHOWING_HIGH_BY_RANK_KEY",
+    "SHOWING_LOW_BY_RANK_KEY",
     "SUIT_OFFSET",
     "HandClass",
     "describe_high",
     "describe_low",
+    "fill_tables",
     "hand_class",
     "high_value",
     "high_value_from_keys",
@@ -309,15 +313,65 @@ def _flush_value(t: int, cards: Sequence[int]) -> int:
     return _FLUSH_TABLE[mask]
 
 
+# Seven cards, the showdown of hold'em and stud, have keys of their own that keep every sum
+# below 2**30, where CPython adds ints fastest (the KEY sums above take two 30-bit digits):
+# bits 0..22 hold a rank key whose sums of 7 ranks (at most 4 of each) are all distinct (each
+# key is the smallest that keeps them so), the bits above a suit weight whose sum tells a
+# flush from no flush (weights 0, 2, 23, 28: the smallest that do), both minus an offset
+# that centres every partial sum on zero.
+_RANK7: Final[tuple[int, ...]] = (0, 1, 5, 22, 98, 453, 2031, 8698, 22854, 83661, 262349,
+                                  636345, 1479181)
+_SUIT7: Final[tuple[int, ...]] = (0, 2, 23, 28)
+_SHIFT7: Final = 23
+_RANK7_MASK: Final = (1 << _SHIFT7) - 1
+_OFFSET7: Final = 14 << _SHIFT7  # 7 offsets are 98 << 23: the rank bits stay exact
+_K7: Final[tuple[int, ...]] = tuple(
+    (_SUIT7[card & 3] << _SHIFT7) + _RANK7[card >> 2] - _OFFSET7 for card in range(52)
+)
+
+
+def _flush_suit_weights() -> frozenset[int]:
+    """The suit weight sums of seven cards that hold five or more of one suit."""
+    weights: dict[int, bool] = {}
+    for counts in product(range(8), repeat=4):
+        if sum(counts) == 7:
+            weight = sum(map(operator.mul, counts, _SUIT7))
+            is_flush = max(counts) >= 5
+            if weights.setdefault(weight, is_flush) != is_flush:
+                raise AssertionError(f"suit weight {weight} is ambiguous")
+    return frozenset(w for w, is_flush in weights.items() if is_flush)
+
+
+# ``t >> 23`` of a seven-card sum is its suit weight minus 98 (-98 to 98): a tuple read at
+# that index (negative ones from the end) says whether the seven cards hold a flush.
+_FLUSH_WEIGHTS: Final = _flush_suit_weights()
+_IS_FLUSH7: Final[tuple[bool, ...]] = tuple(
+    (index if index < 128 else index - 256) + 98 in _FLUSH_WEIGHTS for index in range(256)
+)
+_HIGH7: Final[dict[int, int]] = {}  # rank bits of a seven-card sum -> value; filled on use
+
+
 def high_value(cards: Sequence[int]) -> int:
     """Best five-card high hand of 5 to 7 distinct cards."""
-    # The hot path spells out 7 cards and the constants (SUIT_OFFSET, FLUSH_BITS, RANK_SHIFT):
-    # unpacked indexing beats sum(map(...)) by ~40%, literals beat globals by a few percent more.
-    if len(cards) == 7:
+    # The hot path spells out 7 cards: unpacked indexing beats sum(map(...)) by ~40%, and
+    # unpacking in a try (free when it succeeds) beats asking len() first.
+    try:
         a, b, c, d, e, f, g = cards
-        t = _K[a] + _K[b] + _K[c] + _K[d] + _K[e] + _K[f] + _K[g] + 0x3333
-    else:
-        t = sum(map(_KEY_AT, cards), 0x3333)
+    except ValueError:
+        return _high_value_any(cards)
+    t = _K7[a] + _K7[b] + _K7[c] + _K7[d] + _K7[e] + _K7[f] + _K7[g]
+    if _IS_FLUSH7[t >> 23]:
+        return _flush_value(sum(map(_KEY_AT, cards), 0x3333), cards)
+    try:
+        return _HIGH7[t & 0x7FFFFF]
+    except KeyError:
+        value = _HIGH7[t & 0x7FFFFF] = _HIGH[sum(map(_RANK_KEY_AT, cards))]
+        return value
+
+
+def _high_value_any(cards: Sequence[int]) -> int:
+    """`high_value` of 5 or 6 cards (other counts raise ValueError)."""
+    t = sum(map(_KEY_AT, cards), 0x3333)
     if t & 0x8888:
         # Five cards of a suit leave at most two others: no quads or full house can beat it.
         return _flush_value(t, cards)
@@ -406,6 +460,12 @@ def omaha_low8_value(hole: Sequence[int], board: Sequence[int]) -> int | None:
     return _OMAHA_LOW8[hole_mask << 8 | board_mask]
 
 
+# The two showing tables by ``sum(RANK_KEY[c] for c in up_cards)``, for callers that sum the
+# keys themselves (the stud opener, per seat and street).
+SHOWING_HIGH_BY_RANK_KEY: Final[Mapping[int, int]] = _SHOWING_HIGH
+SHOWING_LOW_BY_RANK_KEY: Final[Mapping[int, int]] = _SHOWING_LOW
+
+
 def showing_high_value(up_cards: Sequence[int]) -> int:
     """Stud order of 1 to 5 up cards (5: four up cards and a stud common card).
 
@@ -420,6 +480,21 @@ def showing_low_value(up_cards: Sequence[int]) -> int:
     """Razz order of 1 to 5 up cards, ace-to-five: unpaired beats paired, then lower wins from
     the highest card down (pairs: lower pair first, as in `low_value`)."""
     return _SHOWING_LOW[sum(map(_RANK_KEY_AT, up_cards))]
+
+
+def fill_tables() -> None:
+    """Compute now every entry the 5-to-7-card high, low and eight-or-better tables and the
+    seven-card table can hold (they fill on first use otherwise). Takes a few seconds: for
+    long runs and benchmarks that should not pay for the first uses on the way."""
+    for size in (5, 6, 7):
+        for ranks in combinations_with_replacement(range(13), size):
+            if max(map(ranks.count, ranks)) > 4:
+                continue
+            rank_key = sum(5**r for r in ranks)
+            high = _HIGH[rank_key]
+            _ = _LOW[rank_key], _LOW8[rank_key]
+            if size == 7:
+                _HIGH7[sum(_RANK7[r] for r in ranks)] = high
 
 
 def hand_class(high_value: int) -> HandClass:

@@ -42,9 +42,12 @@ def compute_legal_actions(hand: HandState, seat: int) -> LegalActions:
             raise_all_in = False
         return _legal_value(seat, False, False, None, False, bring_in_to, raise_min,
                             raise_max, raise_all_in, False)
-    bet = hand.bets[seat]
-    stack = hand.stacks[seat]
-    owed = hand._level - bet
+    bets = hand.bets
+    stacks = hand.stacks
+    bet = bets[seat]
+    stack = stacks[seat]
+    level = hand._level
+    owed = level - bet
     if owed <= 0:
         can_check, call_to, call_all_in = True, None, False
     else:
@@ -52,72 +55,61 @@ def compute_legal_actions(hand: HandState, seat: int) -> LegalActions:
         call_to = bet + min(owed, stack)
         call_all_in = owed >= stack
     raise_min, raise_max, raise_all_in = raise_range(hand, seat)
-    return _legal_value(seat, True, can_check, call_to, call_all_in, None, raise_min,
-                        raise_max, raise_all_in, raise_min is not None and not hand._fixed)
+    key = (seat, True, can_check, call_to, call_all_in, None, raise_min, raise_max,
+           raise_all_in, raise_min is not None and not hand._fixed)
+    value = _LEGAL_VALUES.get(key)
+    if value is None:
+        value = _legal_value(*key)
+    return value
 
 
 def raise_range(hand: HandState, seat: int) -> tuple[int | None, int | None, bool]:
-    if not hand._fixed:
-        return unfixed_raise_range(hand, seat)
-    if hand._acted_full[seat]:
-        return None, None, False  # RULES.md §3: no re-raise unless someone raised after them
-    if hand._cap is not None and hand._bet_count >= hand._cap:
-        return None, None, False
+    """The smallest and largest "raise to" of ``seat`` and whether the largest is all in;
+    ``(None, None, False)`` when it may not bet or raise."""
     bets = hand.bets
-    all_in_to = bets[seat] + hand.stacks[seat]
-    level = hand._level
-    if all_in_to <= level:
-        return None, None, False
-    if not someone_could_call(hand, seat, level):
-        return None, None, False
-    full_level = hand._full_level
-    low_to = full_level + hand._unit
-    high_to = full_level + hand.stakes.big_bet if hand._big_allowed else low_to
-    raise_min = low_to if low_to < all_in_to else all_in_to
-    raise_max = high_to if high_to < all_in_to else all_in_to
-    return raise_min, raise_max, raise_max == all_in_to
-
-
-def unfixed_raise_range(hand: HandState, seat: int) -> tuple[int | None, int | None, bool]:
-    """No-limit and pot-limit "raise to" bounds (RULES.md §3b)."""
-    bets = hand.bets
+    stacks = hand.stacks
     bet = bets[seat]
-    all_in_to = bet + hand.stacks[seat]
+    all_in_to = bet + stacks[seat]
     level = hand._level
     if all_in_to <= level:
         return None, None, False
-    increment = hand._unit  # the last full raise increment of this round
-    if hand._acted_full[seat]:
+    if hand._fixed:
+        if hand._acted_full[seat]:
+            return None, None, False  # RULES.md §3: no re-raise unless someone raised after them
+        if hand._cap is not None and hand._bet_count >= hand._cap:
+            return None, None, False
+    elif hand._acted_full[seat]:
         # RULES.md §3b: a seat that acted and faces less than a full raise since (only short
         # all-ins came after it) may call or fold, not raise.
+        increment = hand._unit
         short = hand._short_all_in_chips
         if level - bet < increment or 0 < short < increment:
             return None, None, False
-    if not someone_could_call(hand, seat, level):
-        return None, None, False
-    big_blind = hand.stakes.big_blind
-    low_to = level + (increment if increment > big_blind else big_blind)
-    if hand._pot_limit:
-        # The pot after the call, every chip in the middle counted, on top of the call.
-        high_to = 2 * level - bet + sum(hand.committed) + hand.dead_chips
-        if high_to < low_to:
-            high_to = low_to
+    # Another live seat must have chips to put in beyond the level, else a raise is moot.
+    folded = hand.folded
+    for i in range(hand.seat_count):
+        if i != seat and not folded[i] and stacks[i] + bets[i] > level:
+            break
     else:
-        high_to = all_in_to
+        return None, None, False
+    if hand._fixed:
+        full_level = hand._full_level
+        low_to = full_level + hand._unit
+        high_to = full_level + hand.stakes.big_bet if hand._big_allowed else low_to
+    else:
+        increment = hand._unit
+        big_blind = hand.stakes.big_blind
+        low_to = level + (increment if increment > big_blind else big_blind)
+        if hand._pot_limit:
+            # The pot after the call, every chip in the middle counted, on top of the call.
+            high_to = 2 * level - bet + sum(hand.committed) + hand.dead_chips
+            if high_to < low_to:
+                high_to = low_to
+        else:
+            high_to = all_in_to
     raise_min = low_to if low_to < all_in_to else all_in_to
     raise_max = high_to if high_to < all_in_to else all_in_to
     return raise_min, raise_max, raise_max == all_in_to
-
-
-def someone_could_call(hand: HandState, seat: int, level: int) -> bool:
-    """Whether another live seat has chips to put in beyond ``level`` (else a raise is moot)."""
-    folded = hand.folded
-    stacks = hand.stacks
-    bets = hand.bets
-    for i in range(hand.seat_count):  # noqa: SIM110 -- a plain loop: this runs per decision
-        if i != seat and not folded[i] and stacks[i] + bets[i] > level:
-            return True
-    return False
 
 
 # ----------------------------------------------------------------- actions

@@ -14,13 +14,23 @@ def build_pots(committed: Sequence[int], live: Sequence[bool]) -> list[Pot]:
     chips of folded seats are dead money in the pots they reach. Pots with the same eligible
     seats are merged.
     """
-    levels = sorted({c for c, is_live in zip(committed, live, strict=True) if is_live and c > 0})
+    if len(committed) != len(live):
+        raise ValueError("one live flag per seat")
     top = max(committed, default=0)
-    if len(levels) == 1 and levels[0] == top:
-        # The usual case, no side pots: one pot of every chip, for the live seats that put in
-        # the most (what the general loop below computes for a single level).
+    # The usual case, no side pots: every live seat that put chips in put in the most. Then
+    # one pot holds every chip, for those seats (what the general loop below computes for a
+    # single level).
+    single = False
+    for c, is_live in zip(committed, live, strict=True):
+        if is_live and c:
+            if c != top:
+                single = False
+                break
+            single = True
+    if single:
         eligible = tuple(i for i, c in enumerate(committed) if live[i] and c == top)
         return [Pot(sum(committed), eligible)]
+    levels = sorted({c for c, is_live in zip(committed, live, strict=True) if is_live and c > 0})
     if levels and levels[-1] < top:
         levels.append(top)  # folded seats' excess (only after a misdeal-like setup)
     pots: list[Pot] = []
@@ -107,14 +117,16 @@ def _award(
     pot_index: int, share: PotShare, amount: int, eligible: Sequence[int],
     values: Sequence[int | None],
 ) -> PotAwarded:
-    scored: list[tuple[int, int]] = []
+    best: int | None = None
+    best_seats: list[int] = []
     for s in eligible:
         value = values[s]
-        if value is not None:
-            scored.append((value, s))
-    if not scored:
-        winners = tuple(eligible)
-    else:
-        best = max(v for v, _ in scored)
-        winners = tuple(s for v, s in scored if v == best)
+        if value is None:
+            continue
+        if best is None or value > best:
+            best = value
+            best_seats = [s]
+        elif value == best:
+            best_seats.append(s)
+    winners = tuple(best_seats) if best_seats else tuple(eligible)
     return PotAwarded(pot_index, share, amount, winners, split_evenly(amount, winners))

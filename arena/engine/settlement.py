@@ -44,19 +44,24 @@ def award_uncontested(hand: HandState, winner: int) -> None:
 
 
 def showdown(hand: HandState) -> None:
-    live = [i for i in range(hand.seat_count) if not hand.folded[i]]
-    start = hand._last_aggressor if hand._last_aggressor is not None else hand._first_actor
-    if start is None or hand.folded[start]:
-        start = live[0] if start is None else start
+    folded = hand.folded
     n = hand.seat_count
-    order = [(start + k) % n for k in range(n)]
-    hand.showdown_order = [i for i in order if not hand.folded[i]]
+    start = hand._last_aggressor if hand._last_aggressor is not None else hand._first_actor
+    if start is None:
+        start = folded.index(False)  # the first live seat
+    # Live seats clockwise from ``start``.
+    order = [i for i in range(start, n) if not folded[i]]
+    order += [i for i in range(start) if not folded[i]]
+    hand.showdown_order = order
     if hand.manual_showdown:
         hand.is_showdown_pending = True
         return
-    for seat in hand.showdown_order:
-        hand._shown[seat] = True
-        hand.events.append(HandShown(seat, tuple(hand.cards[seat])))
+    shown = hand._shown
+    cards = hand.cards
+    events = hand.events
+    for seat in order:
+        shown[seat] = True
+        events.append(HandShown(seat, tuple(cards[seat])))
     settle(hand)
 
 
@@ -93,43 +98,49 @@ def show_cards(hand: HandState, seat: int, cards: Sequence[Card] | None) -> None
 
 def settle(hand: HandState) -> None:
     n = hand.seat_count
-    contenders = [not hand.folded[i] and hand._shown[i] is not False for i in range(n)]
-    if not any(contenders):
-        contenders = [not f for f in hand.folded]
+    folded = hand.folded
+    shown = hand._shown
+    contenders = [not folded[i] and shown[i] is not False for i in range(n)]
+    if True not in contenders:
+        contenders = [not f for f in folded]
     high: list[int | None] = [None] * n
     low: list[int | None] = [None] * n
     variant = hand.variant
+    kind = variant.showdown
+    is_omaha = variant.is_omaha
     board = hand.board
     unknown_board = bool(board) and not is_known(max(board))
+    all_cards = hand.cards
     for seat in range(n):
         if not contenders[seat]:
             continue
-        cards = hand.cards[seat]
+        cards = all_cards[seat]
         if not is_known(max(cards)) or unknown_board:
             raise IllegalAction(f"seat {seat} reaches the showdown with unknown cards")
-        if variant.is_omaha:
+        if is_omaha:
             high[seat] = ev.omaha_high_value(cards, board)
             low[seat] = ev.omaha_low8_value(cards, board)
         else:
             seen = cards + board if board else cards
-            if variant.showdown is Showdown.LOW:
+            if kind is Showdown.LOW:
                 low[seat] = ev.low_value(seen)
             else:
                 high[seat] = ev.high_value(seen)
-                if variant.showdown is Showdown.HIGH_LOW_8:
+                if kind is Showdown.HIGH_LOW_8:
                     low[seat] = ev.low8_value(seen)
     pots = with_dead_chips(build_pots(hand.committed, contenders), hand.dead_chips,
                            contenders)
     awards: list[PotAwarded] = []
-    split = variant.showdown is Showdown.HIGH_LOW_8
+    split = kind is Showdown.HIGH_LOW_8
+    lows = low if kind is not Showdown.HIGH else None
+    stacks = hand.stacks
+    events = hand.events
     for index, pot in enumerate(pots):
-        for award in award_pot(index, pot, high,
-                               low if variant.showdown is not Showdown.HIGH else None,
-                               split_high_low=split):
+        for award in award_pot(index, pot, high, lows, split_high_low=split):
             awards.append(award)
             for seat, amount in zip(award.winners, award.amounts_chips, strict=True):
-                hand.stacks[seat] += amount
-            hand.events.append(award)
+                stacks[seat] += amount
+            events.append(award)
     finish(hand, tuple(pots), tuple(awards), tuple(hand.showdown_order))
 
 

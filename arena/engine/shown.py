@@ -22,7 +22,11 @@ class ShownValue:
 
 
 def _best_high(fives: Iterable[tuple[Card, ...]]) -> tuple[int, tuple[Card, ...]]:
-    return max(((ev.high_value(five), five) for five in fives), key=lambda vf: vf[0])
+    # Five cards by key sum (ev.high_value is built for seven).
+    key_at = ev.KEY.__getitem__
+    offset = ev.SUIT_OFFSET
+    return max(((ev.high_value_from_keys(sum(map(key_at, five), offset), five), five)
+                for five in fives), key=lambda vf: vf[0])
 
 
 def _best_low(fives: Iterable[tuple[Card, ...]], *, eight: bool) -> tuple[int, tuple[Card, ...]] | None:

@@ -57,7 +57,11 @@ class SeededDeck(Deck):
 
 
 _DEFAULT_RULES = Rules()
-
+_CHECK = ActionKind.CHECK
+_CHECKS: dict[tuple[int, int, int, bool], ActionTaken] = {}  # (seat, street, bet, automatic)
+_CHECKS_LIMIT = 4096  # cleared when full: a few entries per table and street are in use
+_CALL = ActionKind.CALL
+_FOLD = ActionKind.FOLD
 
 
 class HandState:
@@ -65,6 +69,19 @@ class HandState:
 
     Every public mutator validates first and changes nothing when it raises.
     """
+
+    # Slots: a hand holds more attributes than CPython shares keys for (30), and its
+    # attributes are read and written on every action.
+    __slots__ = (
+        "_able_count", "_acted_full", "_bet_count", "_big_allowed", "_blind_plan",
+        "_bring_in_seat", "_cap", "_deck", "_first_actor", "_fixed", "_full_level",
+        "_last_aggressor", "_legal", "_level", "_live_count", "_pot_limit",
+        "_short_all_in_chips", "_shown", "_to_act", "_unit", "_up", "actor", "antes", "bets",
+        "blinds", "board", "cards", "committed", "dead_antes", "dead_chips", "events", "folded",
+        "is_over", "is_showdown_pending", "is_up", "manual_showdown", "result", "rules",
+        "seat_count", "showdown_order", "source", "stacks", "stakes", "starting_stacks",
+        "street_index", "variant",
+    )
 
     def __init__(
         self,
@@ -187,7 +204,11 @@ class HandState:
         legal = self._legal
         if legal is not None:
             return legal
-        return self._verify(self.actor, None, None)
+        actor = self.actor
+        if actor is None:
+            return self._verify(actor, None, None)  # raises HandOver
+        legal = self._legal = compute_legal_actions(self, actor)
+        return legal
 
     def can(self, kind: ActionKind, raise_to: int | None = None) -> bool:
         """Whether the seat to act may take this action now (checked by :meth:`_verify`)."""
@@ -250,6 +271,54 @@ class HandState:
     def act(self, seat: int, kind: ActionKind, raise_to: int | None = None, *,
             automatic: bool = False) -> ActionTaken:
         """Apply one action of ``seat``; raises (changing nothing) if it is not legal now."""
+        # The common case first, checked inline: a check, call or fold by the seat to act
+        # (not the bring-in seat), legal by what it owes. Anything else goes through _verify.
+        if raise_to is None and seat == self.actor and seat != self._bring_in_seat:
+            bets = self.bets
+            bet = bets[seat]
+            owed = self._level - bet
+            if kind is _CHECK and owed <= 0:
+                # Checks repeat hand after hand: one shared (immutable) event per value.
+                key = (seat, self.street_index, bet, automatic)
+                event = _CHECKS.get(key)
+                if event is None:
+                    if len(_CHECKS) >= _CHECKS_LIMIT:
+                        _CHECKS.clear()
+                    event = _CHECKS[key] = ActionTaken(seat, key[1], kind, bet, 0, False,
+                                                       automatic)
+                self._acted_full[seat] = True
+            elif kind is _CALL and owed > 0:
+                stacks = self.stacks
+                stack = stacks[seat]
+                if owed < stack:
+                    added = owed
+                    stacks[seat] = stack - owed
+                else:
+                    added = stack
+                    stacks[seat] = 0
+                    self._able_count -= 1  # all in
+                bet += added
+                bets[seat] = bet
+                self.committed[seat] += added
+                event = ActionTaken(seat, self.street_index, kind, bet, added, added == stack,
+                                    automatic)
+                self._acted_full[seat] = True
+            elif kind is _FOLD:
+                self.folded[seat] = True
+                self._live_count -= 1
+                if self.stacks[seat]:
+                    self._able_count -= 1
+                event = ActionTaken(seat, self.street_index, kind, bet, 0, False, automatic)
+            else:
+                return self._act_verified(seat, kind, raise_to, automatic)
+            self._to_act[seat] = False
+            self.events.append(event)
+            self._advance(seat)
+            return event
+        return self._act_verified(seat, kind, raise_to, automatic)
+
+    def _act_verified(self, seat: int, kind: ActionKind, raise_to: int | None,
+                      automatic: bool) -> ActionTaken:
         self._verify(seat, kind, raise_to)
         if raise_to is not None:  # a raise: _verify allows an amount only there
             return self._apply_raise(seat, raise_to, automatic)
@@ -430,28 +499,35 @@ class HandState:
         street_index = self.street_index
         variant = self.variant
         is_stud = variant.is_stud
-        street = variant.streets[street_index]
         stakes = self.stakes
         folded = self.folded
         stacks = self.stacks
         bets = self.bets
-        if self._fixed:
-            unit = self._unit = stakes.big_bet if street.is_big_bet else stakes.small_bet
+        fixed = self._fixed
+        if fixed:
+            is_big_bet = variant.streets[street_index].is_big_bet
+            unit = self._unit = stakes.big_bet if is_big_bet else stakes.small_bet
         else:
             unit = self._unit = 0  # no full raise yet this round (the pre-flop blind: below)
             self._short_all_in_chips = 0
         self._big_allowed = False
         self._last_aggressor = None
-        able = [i for i in range(n) if not folded[i] and stacks[i] > 0]
-        self._able_count = len(able)
+        # The seats able to bet: live, with chips behind. They are all to act, unless a stud
+        # bring-in is due (below).
+        able = [False] * n
+        able_count = 0
+        for i in range(n):
+            if not folded[i] and stacks[i] > 0:
+                able[i] = True
+                able_count += 1
+        self._able_count = able_count
         self._live_count = n - folded.count(True)
         rules = self.rules
-        if not self._fixed or (rules.uncapped_heads_up and len(able) == 2):
+        if not fixed or (rules.uncapped_heads_up and able_count == 2):
             self._cap = None
         else:
             self._cap = 1 + rules.max_raises
         self._acted_full = [False] * n
-        to_act = self._to_act = [False] * n
         self._bring_in_seat = None
         if street_index == 0 and not is_stud:
             level = self._level = max(bets)
@@ -461,7 +537,7 @@ class HandState:
             # The big blind is the opening bet; a short one counts only if at least half a bet.
             self._full_level = big if big * 2 >= unit else 0
             self._bet_count = 1 if self._full_level else 0
-            if not self._fixed:
+            if not fixed:
                 self._unit = level  # RULES.md §3b: the big blind is the pre-flop opening bet
             first = (bb_seat + 1) % n
         else:
@@ -469,7 +545,8 @@ class HandState:
             self._full_level = 0
             self._bet_count = 0
             first = stud_opener(self) if is_stud else 0
-        if len(able) < 2 and not any(bets[i] < level for i in able):
+        if able_count < 2 and (able_count == 0 or bets[able.index(True)] >= level):
+            self._to_act = [False] * n  # nobody is to act
             self._end_round()
             return
         if street_index == 0 and is_stud:
@@ -478,16 +555,24 @@ class HandState:
                 first = (first + 1) % n
             if stakes.bring_in > 0:
                 self._bring_in_seat = first
-                to_act[first] = True
-        if self._bring_in_seat is None:
-            for i in able:
-                to_act[i] = True
+                able = [False] * n
+                able[first] = True
+        to_act = self._to_act = able
         if (street_index == 1 and variant.open_pair_big_bet and rules.stud_open_pair_big_bet
                 and self._any_open_pair()):
             self._big_allowed = True
-        self._first_actor = None
-        self.actor = self._next_to_act(first, inclusive=True)
-        self._first_actor = self.actor
+        # The first seat to act: ``first`` or the next seat clockwise that is to act.
+        actor: int | None = None
+        for i in range(first, n):
+            if to_act[i]:
+                actor = i
+                break
+        else:
+            for i in range(first):
+                if to_act[i]:
+                    actor = i
+                    break
+        self.actor = self._first_actor = actor
 
     def _any_open_pair(self) -> bool:
         for seat in range(self.seat_count):
@@ -497,18 +582,6 @@ class HandState:
             if len(ups) != len(set(ups)):
                 return True
         return False
-
-    def _next_to_act(self, start: int, *, inclusive: bool) -> int | None:
-        to_act = self._to_act
-        first = start if inclusive else start + 1
-        # Clockwise from ``first``: the seats after it, then wrapping round from seat 0.
-        for i in range(first, self.seat_count):
-            if to_act[i]:
-                return i
-        for i in range(0, first):
-            if to_act[i]:
-                return i
-        return None
 
     def _advance(self, seat: int) -> None:
         self._legal = None
@@ -520,10 +593,17 @@ class HandState:
             self.actor = None
             self._end_round()
             return
-        nxt = self._next_to_act(seat, inclusive=False)
-        if nxt is not None:
-            self.actor = nxt
-            return
+        # The next seat to act clockwise: the seats after ``seat``, then from seat 0 (``seat``
+        # itself has just acted, so it is not to act).
+        to_act = self._to_act
+        for i in range(seat + 1, self.seat_count):
+            if to_act[i]:
+                self.actor = i
+                return
+        for i in range(seat):
+            if to_act[i]:
+                self.actor = i
+                return
         self.actor = None
         self._end_round()
 

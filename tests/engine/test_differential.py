@@ -93,7 +93,6 @@ import pytest
 pokerkit = pytest.importorskip("pokerkit")
 
 from pokerkit import (  # noqa: E402
-    Automation,
     BettingStructure,
     Deck,
     EightOrBetterLowHand,
@@ -108,11 +107,22 @@ from pokerkit import (  # noqa: E402
 )
 
 from arena.engine.actions import ActionKind, LegalActions  # noqa: E402
-from arena.engine.cards import format_card  # noqa: E402
-from arena.engine.events import ActionTaken, BoardDealt, ForcedBetPosted, PotShare  # noqa: E402
+from arena.engine.events import ActionTaken, BoardDealt, ForcedBetPosted  # noqa: E402
 from arena.engine.games import Variant, variant_for  # noqa: E402
 from arena.engine.rules import Rules  # noqa: E402
-from arena.engine.state import BOARD, HandState, SeededDeck  # noqa: E402
+from arena.engine.state import HandState  # noqa: E402
+from tests.engine.pokerkit_oracle import (  # noqa: E402
+    AUTOMATIONS,
+    Decision,
+    Diverged,
+    RecordingDeck,
+    feed_cards,
+    ours_decision,
+    pokerkit_act,
+    pokerkit_decision,
+    pokerkit_pointless,
+    pokerkit_style_stacks,
+)
 
 GAMES = ("FT", "FO/8", "FR", "F7S", "F7S/8")
 
@@ -130,16 +140,6 @@ RULES = Rules().with_overrides(
     ["uncapped_heads_up=false", "stud_open_pair_big_bet=false", "stud_tie_break=seat"]
 )
 
-AUTOMATIONS = (
-    Automation.ANTE_POSTING,
-    Automation.BET_COLLECTION,
-    Automation.BLIND_OR_STRADDLE_POSTING,
-    Automation.RUNOUT_COUNT_SELECTION,
-    Automation.HOLE_CARDS_SHOWING_OR_MUCKING,
-    Automation.HAND_KILLING,
-    Automation.CHIPS_PUSHING,
-    Automation.CHIPS_PULLING,
-)
 
 HAND_TYPES = {
     "FT": (StandardHighHand,),
@@ -149,25 +149,8 @@ HAND_TYPES = {
     "F7S/8": (StandardHighHand, EightOrBetterLowHand),
 }
 
-BURN = -2  # the "seat" of a burn card in the recorded deck log
 
 
-class RecordingDeck(SeededDeck):
-    """Our seeded deck, remembering every burn and deal in order (seat, card)."""
-
-    def __init__(self, seed: int) -> None:
-        super().__init__(seed)
-        self.log: list[tuple[int, int]] = []
-
-    def deal(self, seat: int) -> int:
-        card = super().deal(seat)
-        self.log.append((seat, card))
-        return card
-
-    def burn(self) -> int:
-        card = super().burn()
-        self.log.append((BURN, card))
-        return card
 
 
 def pokerkit_streets(variant: Variant, rules: Rules) -> tuple[Street, ...]:
@@ -225,11 +208,6 @@ def pokerkit_state(variant: Variant, stacks: list[int], rules: Rules) -> State:
     )
 
 
-class Diverged(Exception):
-    def __init__(self, key: str, detail: str) -> None:
-        super().__init__(f"{key}: {detail}")
-        self.key = key
-        self.detail = detail
 
 
 @dataclass
@@ -245,88 +223,12 @@ class Stats:
     pointless_decisions: int = 0
 
 
-def feed_cards(pk: State, log: list[tuple[int, int]], pos: int, is_stud: bool) -> int:
-    """Deal to PokerKit what our deck dealt, until PokerKit needs a player action or is done."""
-    while pk.status:
-        if pk.card_burning_status:
-            if pos >= len(log):
-                break  # our engine has not dealt this yet: the caller compares the decisions
-            if log[pos][0] == BURN:
-                pk.burn_card(format_card(log[pos][1]))
-                pos += 1
-            elif is_stud:
-                # RULES.md §1: our short stub takes the burn cards back and deals without a
-                # new burn; PokerKit always burns. Burn an unknown card and compare on.
-                pk.burn_card("??")
-            else:
-                raise AssertionError(f"PokerKit burns but our engine dealt {log[pos:pos + 1]}")
-        elif any(pk.hole_dealing_statuses):
-            if pos >= len(log):
-                break
-            seat, card = log[pos]
-            if seat == BURN:
-                raise AssertionError("our engine burned where PokerKit deals a hole card")
-            if seat == BOARD:
-                if is_stud:
-                    raise Diverged("stud_stub", "our common card; PokerKit recycles folded cards")
-                raise AssertionError("our board card where PokerKit deals hole cards")
-            assert pk.hole_dealee_index == seat, (pk.hole_dealee_index, seat, "dealing order §1")
-            pk.deal_hole(format_card(card), seat)
-            pos += 1
-        elif any(pk.board_dealing_counts):
-            if pos >= len(log):
-                break
-            seat, card = log[pos]
-            if seat != BOARD:
-                if is_stud:
-                    raise Diverged("stud_stub", "PokerKit deals a common card, we deal hole cards")
-                raise AssertionError(f"our deal {seat, card} where PokerKit deals the board")
-            pk.deal_board(format_card(card))
-            pos += 1
-        else:
-            break
-    return pos
 
 
-@dataclass(frozen=True)
-class Decision:
-    actor: int | None
-    can_fold: bool
-    can_check: bool
-    call_chips: int | None  # chips added by calling
-    bring_in_chips: int | None
-    raise_min_to: int | None
-    raise_max_to: int | None
 
 
-def ours_decision(state: HandState) -> tuple[Decision, LegalActions | None]:
-    if state.actor is None:
-        return Decision(None, False, False, None, None, None, None), None
-    legal = state.legal_actions()
-    call = None
-    if legal.call_to_chips is not None:
-        call = legal.call_to_chips - state.bets[legal.seat]
-    decision = Decision(legal.seat, legal.can_fold, legal.can_check, call,
-                        legal.bring_in_to_chips, legal.raise_min_to, legal.raise_max_to)
-    return decision, legal
 
 
-def pokerkit_decision(pk: State) -> Decision:
-    actor = pk.actor_index
-    if actor is None:
-        return Decision(None, False, False, None, None, None, None)
-    amount = pk.checking_or_calling_amount
-    can_check = pk.can_check_or_call() and amount == 0
-    call = amount if amount else None
-    return Decision(
-        actor,
-        pk.can_fold(),
-        can_check,
-        call,
-        pk.effective_bring_in_amount,
-        pk.min_completion_betting_or_raising_to_amount,
-        pk.max_completion_betting_or_raising_to_amount,
-    )
 
 
 Policy = Callable[[random.Random, LegalActions], tuple[ActionKind, int | None]]
@@ -384,12 +286,6 @@ def random_stacks(rng: random.Random, n: int, rules: Rules) -> list[int]:
     return out
 
 
-def pokerkit_pointless(pk: State) -> bool:
-    """PokerKit's actor owes nothing, cannot raise, and every other live player is all in."""
-    actor = pk.actor_index
-    return (actor is not None and pk.checking_or_calling_amount == 0
-            and pk.min_completion_betting_or_raising_to_amount is None
-            and all(not pk.stacks[i] for i in pk.player_indices if pk.statuses[i] and i != actor))
 
 
 def short_all_in_streets(state: HandState, variant: Variant, rules: Rules) -> set[int]:
@@ -455,56 +351,6 @@ def rules_raise_range(state: HandState, variant: Variant,
     return to, to
 
 
-def pokerkit_style_stacks(state: HandState) -> tuple[list[str], list[int]]:
-    """Our final stacks re-awarded with PokerKit 0.7.7's pot rules that RULES.md §4 rejects.
-
-    ``merged_pots``: PokerKit kills the showdown hands that win nothing, then merges pots
-    whose remaining players are the same and splits the merged pot once; RULES.md splits
-    every side pot on its own. ``odd_chips``: PokerKit gives all odd chips of a tied split to
-    the lowest seat; RULES.md gives one chip each, from the first tied winner left of the
-    button. ``hilo_pot_without_low``: PokerKit halves every pot as soon as any showdown hand
-    has a qualifying low and splits a pot's low half among all its players when none of them
-    qualifies; RULES.md awards a pot without a qualifying low whole to its high hand.
-    """
-    result = state.result
-    assert result is not None
-    stacks = list(state.starting_stacks)
-    for seat, chips in enumerate(state.committed):
-        stacks[seat] -= chips
-    if not result.showdown_order:
-        return [], list(state.stacks)
-    keys: set[str] = set()
-    won = {s for a in result.awards for s, c in zip(a.winners, a.amounts_chips, strict=True) if c}
-    killed = set(result.showdown_order) - won
-    hi_lo = state.variant.showdown.name == "HIGH_LOW_8"
-    any_low = any(a.share is PotShare.LOW for a in result.awards)
-    groups: list[tuple[int, tuple[int, ...], int]] = []  # amount, players, first pot index
-    for index, pot in enumerate(result.pots):
-        players = tuple(s for s in pot.eligible if s not in killed)
-        if groups and groups[-1][1] == players:
-            keys.add("merged_pots")
-            amount, _, first = groups.pop()
-            groups.append((amount + pot.amount_chips, players, first))
-        else:
-            groups.append((pot.amount_chips, players, index))
-    for amount, players, first in groups:
-        awards = [a for a in result.awards if a.pot_index == first]
-        high = next(list(a.winners) for a in awards if a.share is not PotShare.LOW)
-        lows = [list(a.winners) for a in awards if a.share is PotShare.LOW]
-        if hi_lo and any_low:
-            if not lows and len(players) > 1:
-                keys.add("hilo_pot_without_low")
-            low = amount // 2
-            shares = [(amount - low, high), (low, lows[0] if lows else list(players))]
-        else:
-            shares = [(amount, high)]
-        for chips, winners in shares:
-            quotient, remainder = divmod(chips, len(winners))
-            if remainder > 1:
-                keys.add("odd_chips")
-            for seat in winners:
-                stacks[seat] += quotient + (remainder if seat == min(winners) else 0)
-    return sorted(keys), stacks
 
 
 def play_one(code: str, n: int, seed: int, policy: Policy, stats: Stats,
@@ -550,14 +396,7 @@ def play_one(code: str, n: int, seed: int, policy: Policy, stats: Stats,
                 if kind is ActionKind.RAISE and not may_raise:
                     kind, amount = (ActionKind.CHECK if legal.can_check else ActionKind.CALL), None
                 ours.act(legal.seat, kind, amount)
-                if kind is ActionKind.FOLD:
-                    pk.fold()
-                elif kind in (ActionKind.CHECK, ActionKind.CALL):
-                    pk.check_or_call()
-                elif kind is ActionKind.BRING_IN:
-                    pk.post_bring_in()
-                else:
-                    pk.complete_bet_or_raise_to(amount)
+                pokerkit_act(pk, kind, amount)
                 steps += 1
                 assert steps < 400, where
             assert ours.is_over, where

@@ -41,7 +41,6 @@ import pytest
 pokerkit = pytest.importorskip("pokerkit")
 
 from pokerkit import (  # noqa: E402
-    Automation,
     Mode,
     NoLimitTexasHoldem,
     PotLimitOmahaHoldem,
@@ -56,24 +55,15 @@ from arena.engine.events import ActionTaken, ForcedBetPosted  # noqa: E402
 from arena.engine.games import AnteKind, ForcedBet, GameCode, variant_for  # noqa: E402
 from arena.engine.rules import Rules, Stakes  # noqa: E402
 from arena.engine.state import HandState  # noqa: E402
-from tests.engine.test_differential import (  # noqa: E402
+from tests.engine.pokerkit_oracle import (  # noqa: E402
+    AUTOMATIONS,
     RecordingDeck,
     feed_cards,
     ours_decision,
+    pokerkit_act,
     pokerkit_decision,
     pokerkit_pointless,
     pokerkit_style_stacks,
-)
-
-AUTOMATIONS = (
-    Automation.ANTE_POSTING,
-    Automation.BET_COLLECTION,
-    Automation.BLIND_OR_STRADDLE_POSTING,
-    Automation.RUNOUT_COUNT_SELECTION,
-    Automation.HOLE_CARDS_SHOWING_OR_MUCKING,
-    Automation.HAND_KILLING,
-    Automation.CHIPS_PUSHING,
-    Automation.CHIPS_PULLING,
 )
 
 SMALL_BLIND, BIG_BLIND = 10, 20
@@ -234,12 +224,7 @@ def play_one(code: GameCode, n: int, seed: int, policy: Policy, stats: Stats) ->
                     legal.raise_min_to == legal.raise_max_to):
                 stats.short_all_ins += 1  # all in for no more than a minimum raise
             ours.act(legal.seat, kind, amount)
-            if kind is ActionKind.FOLD:
-                pk.fold()
-            elif kind in (ActionKind.CHECK, ActionKind.CALL):
-                pk.check_or_call()
-            else:
-                pk.complete_bet_or_raise_to(amount)
+            pokerkit_act(pk, kind, amount)
         else:
             raise AssertionError(f"{where}: no end after 500 steps")
         assert ours.is_over and not pk.status, where

@@ -5,12 +5,13 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
-from itertools import combinations, pairwise
+from itertools import combinations, combinations_with_replacement, pairwise, product
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from arena.engine import evaluate as ev
 from arena.engine.cards import format_cards, parse_cards
 from arena.engine.evaluate import (
     FLUSH_BITS,
@@ -290,6 +291,39 @@ def test_fast_variants_match() -> None:
         assert rank_key == t >> RANK_SHIFT
         assert low_value_from_rank_key(rank_key) == low_value(cards)
         assert low8_value_from_rank_key(rank_key) == low8_value(cards)
+
+
+def test_seven_card_keys_tell_every_rank_multiset_and_flush_apart() -> None:
+    """RULES.md §4 High ranking: the seven-card fast path's keys. Every multiset of 7 ranks
+    (at most 4 of each) has its own rank sum, every suit split its flush verdict, and every
+    partial sum stays a one-digit CPython int (below 2**30 in size)."""
+    rank_sums: set[int] = set()
+    multisets = 0
+    for ranks in combinations_with_replacement(range(13), 7):
+        if max(Counter(ranks).values()) <= 4:
+            multisets += 1
+            rank_sums.add(sum(ev._RANK7[r] for r in ranks))
+    assert multisets == len(rank_sums) == 49_205
+    assert max(rank_sums) <= ev._RANK7_MASK
+    for counts in product(range(8), repeat=4):
+        if sum(counts) == 7:
+            cards = [rank * 4 + suit for suit, count in enumerate(counts)
+                     for rank in range(count)]
+            partial = [sum(ev._K7[c] for c in cards[:k]) for k in range(1, 8)]
+            assert all(-(2**30) < p < 2**30 for p in partial)
+            assert ev._IS_FLUSH7[partial[-1] >> ev._SHIFT7] == (max(counts) >= 5)
+    worst = sorted(ev._K7)
+    assert sum(worst[:7]) > -(2**30) and sum(worst[-7:]) < 2**30
+
+
+def test_filled_tables_hold_every_rank_multiset_and_the_same_values() -> None:
+    """RULES.md §4: filling the tables ahead computes the values first use would."""
+    rng = random.Random(11)
+    hands = [rng.sample(range(52), 7) for _ in range(300)]
+    before = [(high_value(h), low_value(h), low8_value(h)) for h in hands]
+    ev.fill_tables()
+    assert len(ev._HIGH7) == 49_205
+    assert [(high_value(h), low_value(h), low8_value(h)) for h in hands] == before
 
 
 def test_too_few_cards_is_an_error() -> None:

@@ -322,3 +322,18 @@ def test_razz_common_card_seventh_street_opened_by_lowest_board() -> None:
     assert state.actor == 0
     passive(state)
     assert state.result.net_chips == (56, -8, -8, -8, -8, -8, -8, -8)
+
+
+@pytest.mark.parametrize("game", ["FT", "FO/8", "FR", "F7S", "F7S/8", "NT", "PO"])
+@pytest.mark.parametrize("seats", [2, 3, 6, 8])
+def test_seeded_deck_deals_street_at_once_as_card_by_card(game: str, seats: int) -> None:
+    """RULES.md §1: a seeded deck deals each street (its burn included) in one pass; the cards,
+    seats and events are those of the same seed dealt one card at a time, down to 8-handed
+    stud, where the stub runs short and the burns are recycled."""
+    for seed in range(20):
+        fast = HandState(variant_for(game), [1000] * seats, seed=seed)
+        slow = HandState(variant_for(game), [1000] * seats, cards=Recorder(seed))
+        passive(fast)
+        passive(slow)
+        assert fast.events == slow.events
+        assert fast.stacks == slow.stacks
