@@ -24,7 +24,7 @@ from arena.league.config import LeagueBot, LeagueConfig
 from arena.league.luck import deal_observations
 from arena.league.runner import LeagueRun
 from arena.league.sprt import Decision, Sprt, SprtBounds
-from arena.practice import bot_command
+from arena.practice import bot_command, stop_processes
 
 EXAMPLE_KINDS = ("random", "call", "rules")
 HORSE_ROTATION_HEADS_UP = 10  # five games, two hands each (one per seat)
@@ -107,7 +107,7 @@ def run_ab_test(spec: AbTest, *, out: TextIO = sys.stdout) -> int:
     try:
         run.run(on_ready=ready)
     finally:
-        _stop(procs)
+        stop_processes(procs)
         run.close()
     if sprt.decision is None:
         out.write(f"no decision after {hands[0]} hands (mean {sprt.mean_mbb:+.1f} mbb/hand)\n")
@@ -119,13 +119,4 @@ def run_ab_test(spec: AbTest, *, out: TextIO = sys.stdout) -> int:
               f"{hands[0]} hands ({sprt.count} deals): {verdict}\n")
     return 0
 
-
-def _stop(procs: list[subprocess.Popen[bytes]]) -> None:
-    for proc in procs:
-        proc.terminate()
-    for proc in procs:
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
 

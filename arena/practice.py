@@ -12,6 +12,7 @@ import contextlib
 import importlib
 import secrets
 import shlex
+import subprocess
 import sys
 import tempfile
 from collections.abc import Sequence
@@ -53,6 +54,18 @@ def bot_command(bot: str, server: str, token: str) -> list[str]:
     if "{server}" in bot or "{token}" in bot:
         return [w.replace("{server}", server).replace("{token}", token) for w in words]
     return [*words, "--server", server, "--token", token]
+
+
+def stop_processes(procs: Sequence[subprocess.Popen[bytes]], *, timeout_seconds: float = 10) -> None:
+    """Ask every bot process to stop, then kill those still running after ``timeout_seconds``."""
+    for proc in procs:
+        if proc.poll() is None:
+            proc.terminate()
+    for proc in procs:
+        try:
+            proc.wait(timeout=timeout_seconds)
+        except subprocess.TimeoutExpired:
+            proc.kill()
 
 
 def worst_hands(phhs: Path, player: str, count: int) -> list[LosingHand]:

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from arena.league.config import LeagueBot, LeagueConfig
 from arena.league.runner import LeagueRun
+from arena.practice import stop_processes
 from arena.server.app import serve
 from arena.server.config import BotEntry, ServerConfig
 
@@ -42,16 +43,6 @@ def _start_bots(address: str, config: LeagueConfig) -> list[subprocess.Popen[byt
                               "--token", bot.token, "--name", bot.name],
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             for bot in config.bots]
-
-
-def _stop(procs: list[subprocess.Popen[bytes]]) -> None:
-    for proc in procs:
-        proc.terminate()
-    for proc in procs:
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
 
 
 @dataclass
@@ -101,7 +92,7 @@ def run_with_store(config: LeagueConfig) -> tuple[int, Clocks]:
         used.commits = run.writer.batches
         hands = sum(1 for _ in run.store.iter_results(1)) // 4
     finally:
-        _stop(procs)
+        stop_processes(procs)
         run.close()
     return hands, used
 
@@ -124,7 +115,7 @@ def run_without_store(config: LeagueConfig) -> tuple[int, Clocks]:
                                    max_tables_at_once=config.tables_at_once))
         used = clocks.stop()
     finally:
-        _stop(procs)
+        stop_processes(procs)
     return sum(s.hands_played for s in result.summaries), used
 
 

@@ -19,6 +19,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena.practice import stop_processes
 from tests.pgserver import PostgresServer, postgres_server
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -76,17 +77,6 @@ def _reap(proc: subprocess.Popen[bytes]) -> float:
     return float(usage.ru_utime + usage.ru_stime)
 
 
-def _stop(procs: list[subprocess.Popen[bytes]]) -> None:
-    for proc in procs:
-        if proc.poll() is None:
-            proc.terminate()
-    for proc in procs:
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-
-
 def _hands(url: str) -> int:
     import psycopg
 
@@ -108,7 +98,7 @@ def run_sqlite(args: argparse.Namespace) -> Result:
         cpu = _reap(dealer)
         seconds = time.perf_counter() - started
     finally:
-        _stop(bots)
+        stop_processes(bots, timeout_seconds=15)
     from arena.storage.store import open_store
 
     store = open_store(folder / "league.sqlite")
@@ -136,7 +126,7 @@ def run_workers(args: argparse.Namespace, server: PostgresServer, workers: int) 
         seconds = time.perf_counter() - started
         coordinator.wait(timeout=60)
     finally:
-        _stop([*bots, coordinator])
+        stop_processes([*bots, coordinator], timeout_seconds=15)
     return Result(f"PostgreSQL, {workers} worker{'s' if workers > 1 else ''}", _hands(url), seconds, cpu)
 
 
