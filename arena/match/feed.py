@@ -127,17 +127,12 @@ class HandFeed:
                          else m.SeatStatus.OUT for p in range(len(ctx.names)))
         if self._before_hand is not None and self._before_hand[0] == statuses:
             return self._before_hand[1]
-        out: list[m.SeatInfo] = []
-        for p in range(len(ctx.names)):
-            e = self._engine_of.get(p)
-            if e is None:
-                out.append(self._out_info(p))
-                continue
-            out.append(m.SeatInfo(seat=p, name=ctx.names[p], bot_id=ctx.bot_ids[p],
-                                  stack_chips=state.starting_stacks[e], bet_chips=0,
-                                  committed_chips=0, up_cards=(), hole_card_count=0,
-                                  status=statuses[p]))
-        infos = tuple(out)
+        engine_of = self._engine_of
+        infos = tuple(
+            m.SeatInfo(seat=p, name=ctx.names[p], bot_id=ctx.bot_ids[p],
+                       stack_chips=state.starting_stacks[engine_of[p]], bet_chips=0,
+                       committed_chips=0, up_cards=(), hole_card_count=0, status=statuses[p])
+            if p in engine_of else self._out_info(p) for p in range(len(ctx.names)))
         self._before_hand = (statuses, infos)
         return infos
 
