@@ -120,7 +120,7 @@ class _HostWait:
             if not (timeout <= 0 or isinstance(events, Error) or events.value):
                 runner.guest_tick_scheduled = False  # a wake-up now writes trio's wake-up socket
                 self._waiting = True
-                self._timer = self.loop.call_later(timeout, self.ready)
+                self._wake_at(timeout)
                 return
         runner.guest_tick_scheduled = True
         self.loop.call_soon(self.tick)  # let the host loop run between long bursts of work
@@ -136,15 +136,29 @@ class _HostWait:
             self.loop.call_soon(self.ready)
         fn(*args)
 
+    def _wake_at(self, timeout: float) -> None:
+        """Tick again ``timeout`` seconds from now at the latest. A timer already set no later
+        is kept (trio's next deadline seldom moves: one timer per table, set per decision
+        time): a tick too early finds nothing due and sets the timer again."""
+        loop = self.loop
+        when = loop.time() + timeout
+        timer = self._timer
+        if timer is not None:
+            if timer.when() <= when:
+                return
+            timer.cancel()
+        self._timer = loop.call_at(when, self._timer_due)
+
+    def _timer_due(self) -> None:
+        self._timer = None
+        self.ready()
+
     def ready(self) -> None:
         """Trio's epoll fd is readable or its deadline came: the next tick, unless one is due."""
         if not self._waiting:
             return  # trio is running or its next tick is queued; that tick reads the events
         self._waiting = False
         runner = self.state.runner
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
         self.state.unrolled_run_next_send = capture(runner.io_manager.get_events, 0)
         runner.guest_tick_scheduled = True
         self.tick()
