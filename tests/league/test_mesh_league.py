@@ -24,7 +24,7 @@ from tests.server.test_peer_tls import make_certs
 def test_a_seedless_league_deals_the_same_cards_on_every_worker_over_mutual_tls(
         tmp_path: Path, postgres: PostgresServer) -> None:
     url = postgres.new_database()
-    hands_per_match = 30
+    hands_per_match = 20
     league = with_token_files(_without_seed(write_league_file(tmp_path, url, hands_per_match)))
     certs = make_certs(tmp_path / "peer")
     peer = ("--peer-cert", str(certs.cert_path), "--peer-key", str(certs.key_path),
