@@ -78,6 +78,7 @@ class HandFeed:
         # Per physical seat: the last SeatInfo made and what it was made of.
         self._last_infos: dict[int, tuple[tuple[object, ...], m.SeatInfo]] = {}
         self._before_hand: tuple[tuple[m.SeatStatus, ...], tuple[m.SeatInfo, ...]] | None = None
+        self._last_pots: tuple[tuple[object, ...], tuple[m.PotInfo, ...]] | None = None
 
     # ------------------------------------------------------------------ seats
 
@@ -162,9 +163,7 @@ class HandFeed:
         legal = state.legal_actions()
         order = ctx.order
         down = own_down_cards(state, e)
-        collected = [c - b for c, b in zip(state.committed, state.bets, strict=True)]
-        live = [not f for f in state.folded]
-        pots = with_dead_chips(build_pots(collected, live), state.dead_chips, live)
+        pots = self._pots(state, order)
         bet_size, raises_left = round_info(state)
         call_to = legal.call_to_chips
         wall = time.time()
@@ -174,9 +173,7 @@ class HandFeed:
             game_hand_number=ctx.game_hand_number, hands_per_game=ctx.hands_per_game,
             button_seat=ctx.button_seat, seat=order[e], seats=self.seat_infos(),
             hole_cards=down, board=tuple(state.board),
-            pots=tuple(m.PotInfo(p.amount_chips, tuple(sorted(order[i] for i in p.eligible)))
-                       for p in pots),
-            pot_total_chips=state.pot_chips, actions=tuple(self.records),
+            pots=pots, pot_total_chips=state.pot_chips, actions=tuple(self.records),
             current_bet_chips=max(state.bets),
             to_call_chips=call_to - state.bets[e] if call_to is not None else 0,
             legal=legal_choices(legal, state.bets[e] + state.stacks[e]), stakes=state.stakes,
@@ -186,6 +183,20 @@ class HandFeed:
             deadline_unix_seconds=wall + clock.total_left(now), sent_unix_seconds=wall,
             trigger_received_at=trigger_received_at,
         )
+
+    def _pots(self, state: HandState, order: tuple[int, ...]) -> tuple[m.PotInfo, ...]:
+        """The pots before this round's bets; the same tuple while they stay the same (they
+        change when a round ends or a seat folds), so the encoder reuses its bytes."""
+        collected = tuple([c - b for c, b in zip(state.committed, state.bets, strict=True)])
+        key = (collected, tuple(state.folded), state.dead_chips)
+        if self._last_pots is not None and self._last_pots[0] == key:
+            return self._last_pots[1]
+        live = [not f for f in state.folded]
+        pots = tuple(m.PotInfo(p.amount_chips, tuple(sorted(order[i] for i in p.eligible)))
+                     for p in with_dead_chips(build_pots(list(collected), live),
+                                              state.dead_chips, live))
+        self._last_pots = (key, pots)
+        return pots
 
     # ------------------------------------------------------------------ events
 

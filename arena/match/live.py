@@ -477,9 +477,13 @@ class LiveTable:
                     if tap is not None:
                         tap(seat, sent)
                 continue
-            notice = self._next_notice(hand_id, item)
             ended = item if isinstance(item, m.HandEnded) else None
             wanted = ended is None and isinstance(item, _RESULTS)
+            if not (wanted or ended is not None or tap is not None
+                    or any(p.every_event for p in presences)):
+                self._seq += 1  # nobody is told (requests-only seats): numbered all the same
+                continue
+            notice = self._next_notice(hand_id, item)
             summary: m.Notice | None = None
             for seat, presence in enumerate(presences):
                 if wanted or presence.every_event:

@@ -35,12 +35,12 @@ class ReplyBox:
     :meth:`expire`) is late: it is kept to be refused at :meth:`close`, never read.
     """
 
-    __slots__ = ("_event", "_late", "_replies", "closed", "deadline", "expired")
+    __slots__ = ("_late", "_replies", "_waiter", "closed", "deadline", "expired")
 
     def __init__(self, deadline: float = math.inf) -> None:
         self._replies: deque[Reply] = deque()
         self._late: list[Reply] = []
-        self._event = trio.Event()
+        self._waiter: trio.lowlevel.Task | None = None  # the table's task, parked in get()
         self.closed = False
         self.deadline = deadline
         self.expired = False
@@ -53,22 +53,33 @@ class ReplyBox:
             self._late.append(reply)
             return True
         self._replies.append(reply)
-        self._event.set()
+        self._wake()
         return True
 
     def expire(self) -> None:
         """The deadline has passed: replies queued before it are still read, then None."""
         self.expired = True
-        self._event.set()
+        self._wake()
 
     async def get(self) -> Reply | None:
         """The next reply in time, or None once the deadline has passed and none is left."""
         while not self._replies:
             if self.expired:
                 return None
-            await self._event.wait()
-            self._event = trio.Event()
+            # Parked by hand: a trio.Event (and its parking lot) per wait costs more.
+            self._waiter = trio.lowlevel.current_task()
+            await trio.lowlevel.wait_task_rescheduled(self._abort)
         return self._replies.popleft()
+
+    def _wake(self) -> None:
+        task = self._waiter
+        if task is not None:
+            self._waiter = None
+            trio.lowlevel.reschedule(task)
+
+    def _abort(self, _raise_cancel: object) -> trio.lowlevel.Abort:
+        self._waiter = None  # cancelled while parked (the match is being cancelled)
+        return trio.lowlevel.Abort.SUCCEEDED
 
     def close(self) -> list[Reply]:
         """Stop taking replies; returns those never read (late ones last)."""

@@ -139,19 +139,29 @@ def request_head(p: m.Prompt, *, stakes_of: Callable[[Stakes, str], pb.Stakes] |
         betting=BETTING[VARIANTS[GameCode(p.game)].betting])
 
 
-def request_changes(p: m.Prompt) -> pb.DecisionRequest:
+def request_changes(p: m.Prompt, *, with_pots: bool = True) -> pb.DecisionRequest:
     """The fields of :func:`decision_request` that change from one request to the next, but
-    the seats and the history (the encoder splices those in as bytes)."""
-    return pb.DecisionRequest(
+    the seats and the history (the encoder splices those in as bytes, and the pots too when
+    ``with_pots`` is False)."""
+    out = pb.DecisionRequest(
         decision_id=p.decision_id, street=STREETS[p.street], hole_cards=cards(p.hole_cards),
-        board_cards=cards(p.board), pots=[pot(x) for x in p.pots],
-        pot_total_chips=p.pot_total_chips, current_bet_chips=p.current_bet_chips,
-        amount_to_call_chips=p.to_call_chips, legal_actions=[legal_action(c) for c in p.legal],
+        board_cards=cards(p.board), pot_total_chips=p.pot_total_chips,
+        current_bet_chips=p.current_bet_chips, amount_to_call_chips=p.to_call_chips,
+        legal_actions=[legal_action(c) for c in p.legal],
         bet_size_chips=p.bet_size_chips, raises_left=p.raises_left,
-        decision_deadline=timestamp(p.deadline_unix_seconds),
         decision_time_left_seconds=p.decision_time_left_seconds,
-        time_bank_left_seconds=p.time_bank_left_seconds,
-        server_time=timestamp(p.sent_unix_seconds))
+        time_bank_left_seconds=p.time_bank_left_seconds)
+    if with_pots:
+        out.pots.extend(pot(x) for x in p.pots)
+    _set_time(out.decision_deadline, p.deadline_unix_seconds)
+    _set_time(out.server_time, p.sent_unix_seconds)
+    return out
+
+
+def _set_time(stamp: Timestamp, unix_seconds: float) -> None:
+    seconds = int(unix_seconds)
+    stamp.seconds = seconds
+    stamp.nanos = int((unix_seconds - seconds) * 1e9)
 
 
 def rejection(r: m.Rejection) -> pb.ActionRejected:
@@ -270,9 +280,7 @@ def event(notice: m.Notice) -> pb.Event:
     out.match_id = notice.match_id
     out.hand_id = notice.hand_id
     out.sequence = notice.sequence
-    seconds = int(notice.unix_seconds)
-    out.server_time.seconds = seconds
-    out.server_time.nanos = int((notice.unix_seconds - seconds) * 1e9)
+    _set_time(out.server_time, notice.unix_seconds)
     return out
 
 

@@ -19,7 +19,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from outcome import Error, capture
+from outcome import Error, Outcome, Value, capture
 from sniffio import thread_local as _sniffio
 from trio import TrioInternalError
 
@@ -133,7 +133,7 @@ class _HostWait:
         runner = self.state.runner
         if not runner.guest_tick_scheduled:  # trio is idle: tick once fn has run
             runner.guest_tick_scheduled = True  # trio's own wake-ups now see a tick coming
-            self.loop.call_soon(self.ready)
+            self.loop.call_soon(self._resume)
         fn(*args)
 
     def _wake_at(self, timeout: float) -> None:
@@ -151,16 +151,24 @@ class _HostWait:
 
     def _timer_due(self) -> None:
         self._timer = None
-        self.ready()
+        self._resume()
 
     def ready(self) -> None:
-        """Trio's epoll fd is readable or its deadline came: the next tick, unless one is due."""
+        """Trio's epoll fd is readable: the next tick with its events, unless one is due."""
+        if self._waiting:
+            self._resume(capture(self.state.runner.io_manager.get_events, 0))
+
+    def _resume(self, events: Outcome[Any] | None = None) -> None:
+        """The next tick, unless one is due (trio is running or its next tick is queued: that
+        tick reads the events). A deadline or a task woken from this loop brings no I/O events
+        (any come in after the first batch, which reads them again)."""
         if not self._waiting:
-            return  # trio is running or its next tick is queued; that tick reads the events
+            return
         self._waiting = False
-        runner = self.state.runner
-        self.state.unrolled_run_next_send = capture(runner.io_manager.get_events, 0)
-        runner.guest_tick_scheduled = True
+        # No events: what trio's epoll manager returns when nothing is ready (an outcome is
+        # used once, so a fresh one).
+        self.state.unrolled_run_next_send = Value([]) if events is None else events
+        self.state.runner.guest_tick_scheduled = True
         self.tick()
 
     def _finish(self) -> None:

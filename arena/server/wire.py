@@ -15,6 +15,7 @@ from arena.match import messages as m
 from arena.server.convert import (
     action_record,
     event,
+    pot,
     rejection,
     request_changes,
     request_head,
@@ -28,7 +29,8 @@ class Encoder:
     """Serializes outgoing items, reusing what repeats.
 
     A public event goes to every seat but is encoded once; action records repeat in every
-    later decision request of a hand and are converted once. The caches hold the objects
+    later decision request of a hand and are converted once (a hand's history is kept as
+    bytes, growing). The caches hold the objects
     they are keyed by (by identity), so an id is never reused while cached.
     """
 
@@ -36,9 +38,11 @@ class Encoder:
         self._cache_size = cache_size
         # Oldest first; dict's "first key" is O(n) after many deletions, OrderedDict's is O(1).
         self._events: OrderedDict[int, tuple[m.Notice, bytes, bytes]] = OrderedDict()
-        self._records: OrderedDict[int, tuple[m.ActionRecord, bytes]] = OrderedDict()
+        # hand id -> (its last record so far, how many, their bytes)
+        self._histories: OrderedDict[str, tuple[m.ActionRecord, int, bytes]] = OrderedDict()
         self._seats: OrderedDict[int, tuple[m.SeatInfo, bytes]] = OrderedDict()
         self._heads: OrderedDict[tuple[str, int], bytes] = OrderedDict()  # (hand id, seat)
+        self._pot_lists: OrderedDict[int, tuple[tuple[m.PotInfo, ...], bytes]] = OrderedDict()
         self._stakes: dict[tuple[Stakes, str], pb.Stakes] = {}
 
     def _event(self, notice: m.Notice) -> tuple[m.Notice, bytes, bytes]:
@@ -52,16 +56,27 @@ class Encoder:
                 cache.popitem(last=False)  # the oldest, O(1)
         return found
 
-    def _record(self, record: m.ActionRecord) -> bytes:
-        """``DecisionRequest.actions`` entry (field 15) of one record, serialized and framed."""
-        found = self._records.get(id(record))
-        if found is None:
-            found = (record, _field(_ACTIONS_FIELD, action_record(record).SerializeToString()))
-            cache = self._records
-            cache[id(record)] = found
-            if len(cache) > self._cache_size:
-                cache.popitem(last=False)
-        return found[1]
+    def _history(self, actions: tuple[m.ActionRecord, ...], hand_id: str) -> bytes:
+        """``DecisionRequest.actions`` entries (field 15), serialized and framed. A hand's
+        history only grows (every seat's requests share it), so the bytes so far are kept per
+        hand and only the new records are converted; the last record kept (by identity)
+        proves the history is the one the bytes were made from."""
+        count = len(actions)
+        if not count:
+            return b""
+        found = self._histories.get(hand_id)
+        if found is not None and found[1] == count and actions[-1] is found[0]:
+            return found[2]
+        done, data = 0, b""
+        if found is not None and found[1] < count and actions[found[1] - 1] is found[0]:
+            done, data = found[1], found[2]
+        data += b"".join([_field(_ACTIONS_FIELD, action_record(a).SerializeToString())
+                          for a in actions[done:]])
+        cache = self._histories
+        cache[hand_id] = (actions[-1], count, data)
+        if len(cache) > self._cache_size:
+            cache.popitem(last=False)
+        return data
 
     def _seat(self, seat: m.SeatInfo) -> bytes:
         """``DecisionRequest.seats`` entry (field 10), serialized and framed; a seat that has not
@@ -71,6 +86,19 @@ class Encoder:
             found = (seat, _field(_SEATS_FIELD, seat_state(seat).SerializeToString()))
             cache = self._seats
             cache[id(seat)] = found
+            if len(cache) > self._cache_size:
+                cache.popitem(last=False)
+        return found[1]
+
+    def _pots(self, pots: tuple[m.PotInfo, ...]) -> bytes:
+        """``DecisionRequest.pots`` entries (field 7), serialized and framed; the pots stay the
+        same tuple while they do not change (see ``HandFeed._pots``)."""
+        found = self._pot_lists.get(id(pots))
+        if found is None:
+            found = (pots, b"".join(_field(_POTS_FIELD, pot(x).SerializeToString())
+                                    for x in pots))
+            cache = self._pot_lists
+            cache[id(pots)] = found
             if len(cache) > self._cache_size:
                 cache.popitem(last=False)
         return found[1]
@@ -101,12 +129,13 @@ class Encoder:
         if isinstance(item, m.Prompt):
             # Fields may come in any order on the wire and repeated ones concatenate, so what
             # repeats is spliced in as bytes: the hand's head, unchanged seats, the history.
-            record, seat = self._record, self._seat
+            seat = self._seat
             return _field(_DECISION_REQUEST_FIELD, b"".join([
                 self._head(item),
-                request_changes(item).SerializeToString(),
+                request_changes(item, with_pots=False).SerializeToString(),
+                self._pots(item.pots),
                 *[seat(s) for s in item.seats],
-                *[record(a) for a in item.actions]]))
+                self._history(item.actions, item.hand_id)]))
         if isinstance(item, m.Rejection):
             return pb.DealerMessage(action_rejected=rejection(item)).SerializeToString()
         return item.SerializeToString()
@@ -139,6 +168,7 @@ _SMALL_VARINTS = tuple(bytes((v,)) for v in range(0x80))
 _DECISION_REQUEST_FIELD = pb.DealerMessage.DESCRIPTOR.fields_by_name["decision_request"].number
 _ACTIONS_FIELD = pb.DecisionRequest.DESCRIPTOR.fields_by_name["actions"].number
 _SEATS_FIELD = pb.DecisionRequest.DESCRIPTOR.fields_by_name["seats"].number
+_POTS_FIELD = pb.DecisionRequest.DESCRIPTOR.fields_by_name["pots"].number
 _BATCH_FIELD = pb.DealerMessage.DESCRIPTOR.fields_by_name["batch"].number
 _BATCH_MESSAGES_FIELD = pb.MessageBatch.DESCRIPTOR.fields_by_name["messages"].number
 
