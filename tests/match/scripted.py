@@ -93,7 +93,8 @@ class ScriptedBot:
         return out
 
 
-def play_with_scripted_bots(spec: MatchSpec, bot_ids: Sequence[str]) -> dict[str, ScriptedBot]:
+def play_with_scripted_bots(spec: MatchSpec, bot_ids: Sequence[str],
+                            bot_class: type[ScriptedBot] = ScriptedBot) -> dict[str, ScriptedBot]:
     """Run ``spec`` on a fake clock with a passive scripted bot per bot id; the bots afterwards."""
     import trio.testing
 
@@ -102,7 +103,7 @@ def play_with_scripted_bots(spec: MatchSpec, bot_ids: Sequence[str]) -> dict[str
     async def main() -> dict[str, ScriptedBot]:
         lobby = Lobby()
         table = LiveTable(spec, lobby)
-        bots = {b: ScriptedBot(lobby, b) for b in bot_ids}
+        bots = {b: bot_class(lobby, b) for b in bot_ids}
         async with trio.open_nursery() as nursery:
             for bot in bots.values():
                 bot.attach()

@@ -3,14 +3,9 @@ events exactly as tables telling every event do: events nobody is told still cou
 
 from __future__ import annotations
 
-import trio
-import trio.testing
-
 from arena.engine.rules import Rules
-from arena.match.live import LiveTable
-from arena.match.lobby import Lobby
 from arena.match.spec import MatchSpec, SeatSpec
-from tests.match.scripted import ScriptedBot
+from tests.match.scripted import ScriptedBot, play_with_scripted_bots
 
 
 class _RequestsOnly(ScriptedBot):
@@ -19,22 +14,9 @@ class _RequestsOnly(ScriptedBot):
 
 def _notices(bot_class: type[ScriptedBot]) -> dict[str, list[tuple[int, str]]]:
     spec = MatchSpec("t", tuple(SeatSpec(n, n) for n in ("a", "b", "c")), Rules(), 10, 7)
-
-    async def main() -> dict[str, list[tuple[int, str]]]:
-        lobby = Lobby()
-        table = LiveTable(spec, lobby)
-        bots = {b: bot_class(lobby, b) for b in ("a", "b", "c")}
-        async with trio.open_nursery() as nursery:
-            for bot in bots.values():
-                bot.attach()
-                nursery.start_soon(bot.run)
-            await table.run()
-            await trio.sleep(1.0)
-            nursery.cancel_scope.cancel()
-        return {name: [(n.sequence, type(n.payload).__name__) for _, n in bot.notices(object)]
-                for name, bot in bots.items()}
-
-    return trio.run(main, clock=trio.testing.MockClock(autojump_threshold=0))
+    bots = play_with_scripted_bots(spec, ("a", "b", "c"), bot_class)
+    return {name: [(n.sequence, type(n.payload).__name__) for _, n in bot.notices(object)]
+            for name, bot in bots.items()}
 
 
 def test_requests_only_seats_see_the_same_sequence_numbers() -> None:
