@@ -19,7 +19,7 @@ _LEGAL_VALUES: dict[_LegalKey, LegalActions] = {}
 _LEGAL_CACHE_LIMIT = 4096
 
 
-def _legal_value(*key: *_LegalKey) -> LegalActions:
+def _legal_value(key: _LegalKey) -> LegalActions:
     value = _LEGAL_VALUES.get(key)
     if value is None:
         if len(_LEGAL_VALUES) >= _LEGAL_CACHE_LIMIT:
@@ -49,8 +49,8 @@ def compute_legal_actions(hand: HandState, seat: int) -> LegalActions:
         if raise_max is not None and raise_max <= bring_in_to:
             raise_min = raise_max = None  # too short to complete: the bring-in is all in
             raise_all_in = False
-        return _legal_value(seat, False, False, None, False, bring_in_to, raise_min,
-                            raise_max, raise_all_in, False)
+        return _legal_value((seat, False, False, None, False, bring_in_to, raise_min,
+                             raise_max, raise_all_in, False))
     bet = hand.bets[seat]
     stack = hand.stacks[seat]
     owed = hand._level - bet
@@ -68,9 +68,9 @@ def compute_legal_actions(hand: HandState, seat: int) -> LegalActions:
     if value is None:
         if len(values) >= _LEGAL_CACHE_LIMIT:
             values.clear()
-        value = values[key] = _legal_value(
+        value = values[key] = _legal_value((
             seat, True, call_to is None, call_to, call_all_in, None, raise_min, raise_max,
-            raise_all_in, raise_min is not None and not fixed)
+            raise_all_in, raise_min is not None and not fixed))
     return value
 
 

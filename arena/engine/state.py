@@ -12,7 +12,8 @@ from typing import Protocol
 
 from arena.engine.actions import Action, ActionKind, LegalActions
 from arena.engine.blinds import blind_plan
-from arena.engine.cards import DECK_SIZE, Card, Deck, rank_of
+from arena.engine.cards import DECK_SIZE, Card, rank_of
+from arena.engine.cards import SeededDeck as SeededDeck
 from arena.engine.dealing import BOARD as BOARD
 from arena.engine.dealing import deal_street, stud_opener
 from arena.engine.errors import (
@@ -45,15 +46,6 @@ class CardSource(Protocol):
     def burn(self) -> Card | None: ...
 
     def recycle_burned(self) -> None: ...
-
-
-class SeededDeck(Deck):
-    """A deck from a per-hand seed, as a card source."""
-
-    __slots__ = ()
-
-    def deal(self, seat: int) -> Card:
-        return self.draw()
 
 
 _DEFAULT_RULES = Rules()
@@ -211,7 +203,7 @@ class HandState:
             return legal
         actor = self.actor
         if actor is None:
-            return self._verify(actor, None, None)  # raises HandOver
+            return self._verify(None, None, None)  # raises HandOver
         legal = self._legal = compute_legal_actions(self, actor)
         return legal
 
