@@ -15,6 +15,7 @@ from arena.engine.rules import Rules
 from arena.league.leaderboard import CSV_TABLES
 
 if TYPE_CHECKING:
+    from arena.league.commands import PeerOptions
     from arena.league.config import LeagueConfig
 
 
@@ -97,7 +98,7 @@ def cmd_league(args: argparse.Namespace) -> int:
             def web(config: LeagueConfig) -> WebServer:
                 return WebServer(config, host=args.web_host, port=args.web_port, live=True)
         return run_league(args.file, listen=args.listen, store=_store(args),
-                          local_worker=not args.no_worker, web=web)
+                          local_worker=not args.no_worker, web=web, peer=_peer(args))
     return league_status(args.file, store=_store(args))
 
 
@@ -108,7 +109,26 @@ def cmd_worker(args: argparse.Namespace) -> int:
                       tables=args.tables, tls=(args.tls_cert, args.tls_key), log_dir=args.log_dir,
                       metrics_port=args.metrics_port, metrics_addr=args.metrics_addr,
                       lease_seconds=args.lease_seconds, heartbeat_seconds=args.heartbeat_seconds,
-                      exit_when_done=args.exit_when_done)
+                      exit_when_done=args.exit_when_done, peer=_peer(args))
+
+
+def _peer(args: argparse.Namespace) -> PeerOptions:
+    from arena.league.commands import PeerOptions
+
+    return PeerOptions(args.peer_cert, args.peer_key, args.peer_ca, args.peer_listen, args.peer_name)
+
+
+def _peer_arguments(parser: argparse.ArgumentParser) -> None:
+    """Mutual TLS between workers (the relays of bots' seats): all three files, or none."""
+    parser.add_argument("--peer-cert", default=None,
+                        help="PEM certificate of this worker, signed by --peer-ca (subjectAltName "
+                             "DNS:arena-worker): relays between workers use mutual TLS")
+    parser.add_argument("--peer-key", default=None, help="PEM private key of --peer-cert (owner-only)")
+    parser.add_argument("--peer-ca", default=None, help="PEM certificate of the CA of every worker")
+    parser.add_argument("--peer-listen", default="0.0.0.0:50052",
+                        help="HOST:PORT other workers' relays connect to (with --peer-cert)")
+    parser.add_argument("--peer-name", default="arena-worker",
+                        help="the name every worker certificate carries (checked by relays)")
 
 
 def cmd_leaderboard(args: argparse.Namespace) -> int:
@@ -270,7 +290,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="postgresql://USER:PASSWORD@HOST:PORT/DB (none: $ARENA_STORE)")
     worker.add_argument("--listen", default="0.0.0.0:50051", help="HOST:PORT the bots connect to")
     worker.add_argument("--advertise", default=None,
-                        help="HOST:PORT other workers use to reach this one (none: the bound address)")
+                        help="HOST:PORT other workers use to reach this one: its peer port with "
+                             "--peer-cert, else --listen (none: the bound host, or for 0.0.0.0 the "
+                             "address the database sees this worker connect from)")
     worker.add_argument("--tables", type=int, default=4, help="tables dealt at once")
     worker.add_argument("--tls-cert", default=None, help="PEM certificate: bots connect with TLS")
     worker.add_argument("--tls-key", default=None, help="PEM private key of --tls-cert")
@@ -282,11 +304,13 @@ def build_parser() -> argparse.ArgumentParser:
                         help="a job whose worker was silent this long is taken by another worker")
     worker.add_argument("--heartbeat-seconds", type=float, default=3.0, help="heartbeat interval")
     worker.add_argument("--exit-when-done", action="store_true", help="leave when no job is left")
+    _peer_arguments(worker)
     worker.set_defaults(func=cmd_worker)
     league.add_argument("--web-port", type=int, default=None,
                         help="serve the web app (live tables, leaderboard, replayer) on this port "
                              "while the league runs; 0 picks a free port; off by default")
     league.add_argument("--web-host", default="127.0.0.1", help="address for --web-port")
+    _peer_arguments(league)
     league.set_defaults(func=cmd_league)
 
     web = command("web", "serve a league's leaderboard, matches and hand replayer (read-only)")

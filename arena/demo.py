@@ -13,8 +13,9 @@ import socket
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+from arena.practice import stop_processes
 
 BOTS = (("random", "random"), ("station", "call"), ("rules", "rules"), ("rules-b", "rules"),
         ("random-b", "random"))
@@ -99,14 +100,7 @@ def main() -> int:
             print(line, end="", flush=True)
         code = server.wait()
     finally:
-        for proc in bots_running:
-            proc.terminate()
-        deadline = time.monotonic() + 10
-        for proc in bots_running:
-            try:
-                proc.wait(timeout=max(0.1, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                proc.kill()
+        stop_processes(bots_running)
         if server.poll() is None:
             server.terminate()
     logs = sorted((workdir / "logs").glob("*.phhs"))

@@ -10,4 +10,11 @@ printf 'postgresql://arena:%s@postgres:5432/arena' "$(cat secrets/postgres-passw
 for bot in random station rules1 rules2; do
     [ -s "secrets/bots/$bot" ] || rand > "secrets/bots/$bot"
 done
+sh ./make-peer-certs.sh secrets/peer > /dev/null   # mutual TLS between the workers
+# Compose mounts these files as they are: the arena containers run as uid 10001.
+if [ "$(id -u)" = 0 ]; then
+    chown -R 10001 secrets/bots secrets/store-url secrets/peer
+else
+    echo "the arena containers run as uid 10001: sudo chown -R 10001 $(pwd)/secrets/bots $(pwd)/secrets/store-url $(pwd)/secrets/peer"
+fi
 echo "secrets in $(pwd)/secrets (owner-only)"

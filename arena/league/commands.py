@@ -8,6 +8,7 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any, Literal, Protocol, TextIO
 
+from arena.engine.errors import ConfigError
 from arena.league.config import LeagueConfig, load_league
 from arena.league.leaderboard import CsvTable, faults_csv, render_faults, render_table, to_csv, to_json
 from arena.league.runner import LeagueRun
@@ -16,6 +17,7 @@ from arena.league.tourney_config import is_tournament_league
 from arena.match.spectator import Spectator
 from arena.metrics import start_metrics_server
 from arena.server.commands import log_connections
+from arena.server.peer_tls import PEER_SERVER_NAME, PeerTls, check_key_file
 from arena.storage.store import is_postgres_url, open_store, shown_location
 
 
@@ -39,8 +41,32 @@ def _load(path: str, store: str | None) -> LeagueConfig:
     return config
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class PeerOptions:
+    """``--peer-cert``, ``--peer-key``, ``--peer-ca`` (all or none), ``--peer-listen``, ``--peer-name``."""
+
+    cert: str | None = None
+    key: str | None = None
+    ca: str | None = None
+    listen: str = "0.0.0.0:50052"
+    name: str = PEER_SERVER_NAME
+
+    def tls(self) -> PeerTls | None:
+        """The checked settings (every file read once now, so that a bad one stops the start)."""
+        given = [value is not None for value in (self.cert, self.key, self.ca)]
+        if not any(given):
+            return None
+        if not all(given) or self.cert is None or self.key is None or self.ca is None:
+            raise ConfigError("give --peer-cert, --peer-key and --peer-ca together (mutual TLS between "
+                              "workers), or none of them")
+        tls = PeerTls(Path(self.cert), Path(self.key), Path(self.ca), server_name=self.name)
+        tls.load()
+        return tls
+
+
 def run_league(path: str, *, listen: str | None = None, store: str | None = None, local_worker: bool = True,
-               out: TextIO = sys.stdout, web: Callable[[LeagueConfig], WebHook] | None = None) -> int:
+               out: TextIO = sys.stdout, web: Callable[[LeagueConfig], WebHook] | None = None,
+               peer: PeerOptions = PeerOptions()) -> int:
     if is_tournament_league(path):  # format = "seed-003" or "freezeout": a tournament
         return run_tournament(path, listen=listen, store=store, out=out, league_file=True)
     config = _load(path, store)
@@ -51,7 +77,7 @@ def run_league(path: str, *, listen: str | None = None, store: str | None = None
     run = LeagueRun(config, out=out)
     try:
         if is_postgres_url(config.store):
-            complete = _run_on_workers(run, local_worker=local_worker, out=out)
+            complete = _run_on_workers(run, local_worker=local_worker, out=out, peer=peer)
             return _finish(run, complete, out)
         if hook is not None:
             out.write(f"web: {hook.url}\n")
@@ -87,7 +113,7 @@ def _finish(run: LeagueRun, complete: bool, out: TextIO) -> int:
     return 0 if complete else 3
 
 
-def _run_on_workers(run: LeagueRun, *, local_worker: bool, out: TextIO) -> bool:
+def _run_on_workers(run: LeagueRun, *, local_worker: bool, out: TextIO, peer: PeerOptions) -> bool:
     from arena.league.coordinator import run_on_workers
     from arena.league.worker import default_worker_name
 
@@ -97,7 +123,8 @@ def _run_on_workers(run: LeagueRun, *, local_worker: bool, out: TextIO) -> bool:
         metrics_server = start_metrics_server(config.metrics_port, run.metrics.registry)
         out.write(f"metrics: {metrics_server.url}\n")
     try:
-        return run_on_workers(run, out=out, local_worker=default_worker_name() if local_worker else None)
+        return run_on_workers(run, out=out, local_worker=default_worker_name() if local_worker else None,
+                              peer_tls=peer.tls() if local_worker else None, peer_listen=peer.listen)
     finally:
         if metrics_server is not None:
             metrics_server.stop()
@@ -106,7 +133,7 @@ def _run_on_workers(run: LeagueRun, *, local_worker: bool, out: TextIO) -> bool:
 def run_worker(store_url: str, *, name: str | None, listen: str, advertise: str | None, tables: int,
                tls: tuple[str | None, str | None] = (None, None), log_dir: str, metrics_port: int | None,
                metrics_addr: str, lease_seconds: float, heartbeat_seconds: float, exit_when_done: bool,
-               out: TextIO = sys.stdout) -> int:
+               peer: PeerOptions = PeerOptions(), out: TextIO = sys.stdout) -> int:
     """`arena worker`: play jobs of the PostgreSQL work queue until stopped."""
     from arena.league.worker import Worker, WorkerSettings, default_worker_name
     from arena.metrics import ArenaMetrics
@@ -122,7 +149,10 @@ def run_worker(store_url: str, *, name: str | None, listen: str, advertise: str 
     if (cert is None) != (key is None):
         out.write("arena worker: give both --tls-cert and --tls-key, or neither\n")
         return 2
+    if key is not None:
+        check_key_file(Path(key), "--tls-key")
     settings = WorkerSettings(name=name or default_worker_name(), listen=listen, advertise=advertise,
+                              peer_tls=peer.tls(), peer_listen=peer.listen,
                               tables=tables, log_dir=Path(log_dir),
                               tls=None if cert is None or key is None else TlsConfig(Path(cert), Path(key)),
                               lease_seconds=lease_seconds, heartbeat_seconds=heartbeat_seconds,

@@ -10,7 +10,9 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from arena.league.runner import LeagueRun
+from arena.league.secret import describe_secret, publish_commitment, reveal_league_secret
 from arena.league.worker import Worker, WorkerSettings
+from arena.server.peer_tls import PeerTls
 from arena.storage import store as st
 from arena.storage.queue import WorkQueue
 
@@ -67,14 +69,19 @@ class ProgressOverWorkers:
 
 
 def run_on_workers(run: LeagueRun, *, out: TextIO = sys.stdout, local_worker: str | None,
-                   progress_seconds: float = 5.0) -> bool:
+                   progress_seconds: float = 5.0, peer_tls: PeerTls | None = None,
+                   peer_listen: str = "0.0.0.0:50052") -> bool:
     """Enqueue, then play as a worker named ``local_worker`` (logs in the league's log folder) or
-    only watch; True when every job is done."""
+    only watch; True when every job is done (then the league secret is revealed in the log folder)."""
     queue = WorkQueue(run.store)
     league = enqueue(run, queue)
     depth = queue.depth(league.league_id)
     out.write(f"league {run.config.name!r}: {depth['queued']} jobs queued, {depth['running']} running, "
               f"{depth['done']} done\n")
+    # The secret is in the store (made by the first `league run`): every worker deals from it. Its
+    # commitment is published now, the secret itself only once every job is done.
+    out.write(f"deals: {describe_secret(run.secret)} (commitment: "
+              f"{publish_commitment(run.config, run.secret)})\n")
     out.flush()
     monitor = ProgressOverWorkers(run.store, queue, league.league_id,
                                   total_hands=len(run.schedule) * run.config.hands_per_match)
@@ -102,7 +109,7 @@ def run_on_workers(run: LeagueRun, *, out: TextIO = sys.stdout, local_worker: st
             settings = WorkerSettings(name=local_worker, listen=run.config.listen, log_dir=run.config.log_dir,
                                       league_id=league.league_id, exit_when_done=True,
                                       tables=run.config.tables_at_once,
-                                      log_dir_per_league=False)
+                                      log_dir_per_league=False, peer_tls=peer_tls, peer_listen=peer_listen)
             if run.metrics is not None:
                 run.metrics.set_worker(local_worker)
                 run.metrics.watch_queue(lambda: queue.depth(league.league_id))
@@ -120,4 +127,5 @@ def run_on_workers(run: LeagueRun, *, out: TextIO = sys.stdout, local_worker: st
         stop.set()
         watcher.join(timeout=5)
     out.write(monitor.line() + "\n")
+    out.write(f"league secret revealed: {reveal_league_secret(run.config, run.secret)}\n")
     return True

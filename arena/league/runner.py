@@ -98,7 +98,7 @@ class LeagueRun:
                 if not config.store.exists():  # owner-only; SQLite gives its -wal and -shm the same mode
                     os.close(os.open(config.store, os.O_WRONLY | os.O_CREAT, 0o600))
             store = open_store(config.store)
-        self.secret = league_secret(config)
+        self.secret = league_secret(config, store)
         self.store = store
         self.in_flight: InFlightBook = in_flight if in_flight is not None else StoreBook(store)
         if metrics is None and config.metrics_port is not None:

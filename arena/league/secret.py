@@ -1,5 +1,6 @@
-"""The league's deal secret: given by the organizer (``seed``) or 256 random bits kept in an
-owner-only file beside the store, so that a resumed league deals the same cards."""
+"""The league's deal secret: given by the organizer (``seed``) or 256 random bits, kept in an
+owner-only file beside an SQLite store, or in a PostgreSQL store itself so that every worker, on any
+machine, deals the same cards; a resumed league deals the same cards too."""
 
 from __future__ import annotations
 
@@ -11,8 +12,10 @@ from pathlib import Path
 from arena.engine.errors import ConfigError
 from arena.engine.seeds import SECRET_BITS, commitment, new_secret
 from arena.league.config import LeagueConfig
+from arena.storage.league_secrets import keep_secret, stored_secret
 from arena.storage.matchlog import write_private
 from arena.storage.seedcheck import SECRET_FILE  # published when every match has ended
+from arena.storage.store import ResultsStore, open_store
 
 COMMITMENT_FILE = "league-commitment.json"  # published when the league starts
 
@@ -25,16 +28,25 @@ class LeagueSecret:
 
 
 def secret_path(config: LeagueConfig) -> Path:
-    if not isinstance(config.store, Path):  # workers on many machines must deal from one seed
-        raise ConfigError(f"league {config.name!r}: a league on PostgreSQL needs a 'seed' in its league "
-                          "file (every worker deals from it; keep the file private until the end)")
+    """The file beside an SQLite store (a PostgreSQL league keeps its secret in the database)."""
+    if not isinstance(config.store, Path):
+        raise ConfigError(f"league {config.name!r}: a league on PostgreSQL keeps its secret in the database")
     return config.store.with_name(config.store.name + ".secret")
 
 
-def league_secret(config: LeagueConfig) -> LeagueSecret:
-    """The configured seed, else the secret kept beside the store (created on first use)."""
+def league_secret(config: LeagueConfig, store: ResultsStore | None = None) -> LeagueSecret:
+    """The configured seed, else the secret kept beside the SQLite store or in the PostgreSQL
+    ``store`` (the league's open store), created on first use: the coordinator creates it when it
+    enqueues the league, and every worker reads the same one."""
     if config.seed is not None:
         return LeagueSecret(config.seed, True, commitment(config.seed))
+    if not isinstance(config.store, Path):
+        if store is None:
+            raise ConfigError(f"league {config.name!r}: its secret is in the store; open the store first")
+        value = stored_secret(store, config.name)
+        if value is None:
+            value = keep_secret(store, config.name, new_secret())
+        return LeagueSecret(value, False, commitment(value))
     path = secret_path(config)
     try:
         text = path.read_text(encoding="ascii").strip()
@@ -57,6 +69,20 @@ def league_secret(config: LeagueConfig) -> LeagueSecret:
     if len(text) != SECRET_BITS // 4 or value < 0:
         raise ConfigError(f"{path}: not a league secret ({SECRET_BITS // 4} hex digits)")
     return LeagueSecret(value, False, commitment(value))
+
+
+def existing_league_secret(config: LeagueConfig) -> LeagueSecret | None:
+    """The league's secret if it exists (the league has started), without creating it."""
+    if config.seed is not None or (isinstance(config.store, Path) and secret_path(config).is_file()):
+        return league_secret(config)
+    if isinstance(config.store, Path):
+        return None
+    store = open_store(config.store)
+    try:
+        value = stored_secret(store, config.name)
+    finally:
+        store.close()
+    return None if value is None else LeagueSecret(value, False, commitment(value))
 
 
 def describe_secret(secret: LeagueSecret) -> str:

@@ -5,7 +5,8 @@ copy of one deal set) whenever it has free tables, plays it with the league runn
 while it plays and marks the job done when the match has ended. A worker killed mid-match stops
 heart-beating; after ``lease_seconds`` another worker claims the job, voids the hand that was in
 flight (RULES.md §5) and continues from the last completed hand. Bots connect to any one worker:
-its relay carries their seats on the other workers (`arena.server.relay`).
+its relay carries their seats on the other workers (`arena.server.relay`), over mutual TLS when
+the workers are given peer certificates (`arena.server.peer_tls`).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from arena.match.records import MatchSummary, PlayedHand
 from arena.metrics import ArenaMetrics
 from arena.server.app import DealerServer
 from arena.server.config import BotEntry, ServerConfig, TlsConfig
+from arena.server.peer_tls import PeerTls
 from arena.server.relay import Relay
 from arena.storage import store as st
 from arena.storage.matchlog import safe_file_name
@@ -50,7 +52,7 @@ def default_worker_name() -> str:
 class WorkerSettings:
     name: str
     listen: str = "0.0.0.0:50051"
-    advertise: str | None = None  # how other workers reach this one (default: the bound address)
+    advertise: str | None = None  # how other workers reach this one (default: `Worker._own_address`)
     log_dir: Path = Path("worker-logs")
     tables: int = 4  # tables dealt at once
     lease_seconds: float = 15.0  # a job whose worker was silent this long is claimed again
@@ -59,7 +61,11 @@ class WorkerSettings:
     league_id: int | None = None  # only this league's jobs
     exit_when_done: bool = False  # leave when the league (or every league) has no job left
     log_dir_per_league: bool = True  # logs in log_dir/<league>; False: in log_dir itself
-    tls: TlsConfig | None = None  # bots connect with TLS (relays between workers stay plaintext)
+    tls: TlsConfig | None = None  # bots connect with TLS
+    # Relays between workers: mutual TLS on a port of their own (then ``advertise`` names that port);
+    # None: plaintext to the bots' port.
+    peer_tls: PeerTls | None = None
+    peer_listen: str = "0.0.0.0:50052"
 
     def __post_init__(self) -> None:
         if not 0 < self.heartbeat_seconds < self.lease_seconds:
@@ -163,8 +169,10 @@ class Worker:
 
     async def _main(self, on_ready: Callable[[int], None] | None) -> bool:
         settings, state = self.settings, self._state
+        peer = settings.peer_tls.load() if settings.peer_tls is not None else None
         server = DealerServer(ServerConfig(listen=settings.listen, bots=(), matches=(), tls=settings.tls),
-                              open_ended=True, max_tables_at_once=settings.tables)
+                              open_ended=True, max_tables_at_once=settings.tables,
+                              peer=None if peer is None else (settings.peer_listen, peer.server()))
         self.server = server
         loop = asyncio.get_running_loop()
         signals = (signal.SIGINT, signal.SIGTERM) if threading.current_thread() is threading.main_thread() \
@@ -172,9 +180,12 @@ class Worker:
         for sig in signals:
             loop.add_signal_handler(sig, self.stop)
         port = await server.start()
-        host = settings.listen.rsplit(":", 1)[0]
-        address = settings.advertise or f"{'127.0.0.1' if host in ('0.0.0.0', '') else host}:{port}"
-        relay = Relay(token_of=server.service.token_of, own_address=address)
+        address = settings.advertise
+        if address is None:
+            address = await asyncio.to_thread(self._own_address,
+                                              settings.listen if peer is None else settings.peer_listen,
+                                              port if peer is None else server.peer_port)
+        relay = Relay(token_of=server.service.token_of, own_address=address, peer=peer)
         server.service.relay = relay
         if self.metrics is not None:
             metrics = self.metrics
@@ -215,6 +226,22 @@ class Worker:
             for run in state.runs.values():
                 run.close()  # its writer thread (the store is the worker's)
         return left_because_done
+
+    def _own_address(self, listen: str, port: int) -> str:
+        """How other workers reach this one, unless ``--advertise`` says: the bound host, or for
+        a wildcard (0.0.0.0, ::) the address the database sees this worker connect from, which the
+        machines on the database's network reach (127.0.0.1 when the database is local, over its
+        socket). Never 127.0.0.1 by mistake for a worker on another machine."""
+        host = listen.rsplit(":", 1)[0].strip("[]")
+        if host not in ("0.0.0.0", "", "::"):
+            return f"{host}:{port}"
+        try:
+            with self.queue.store.transaction(write=False) as db:
+                row = db.execute("SELECT host(inet_client_addr()) AS address").fetchone()
+        except st.StoreError:
+            row = None
+        seen = str(row["address"]) if row is not None and row["address"] else "127.0.0.1"
+        return f"[{seen}]:{port}" if ":" in seen else f"{seen}:{port}"
 
     def stop(self) -> None:
         """Void the running hands, give the jobs back and leave (SIGTERM, SIGINT)."""

@@ -55,10 +55,14 @@ class DealerServer:
     def __init__(self, config: ServerConfig, *,
                  sink_factory: Callable[[MatchSpec], MatchSink | None] | None = None,
                  max_tables_at_once: int | None = None, open_ended: bool = False,
-                 driver: Callable[[DealerServer], Awaitable[None]] | None = None) -> None:
+                 driver: Callable[[DealerServer], Awaitable[None]] | None = None,
+                 peer: tuple[str, grpc.ServerCredentials] | None = None) -> None:
         """``open_ended``: more matches may be added while it runs (`add_match`), until
-        `close_intake`; a worker's server lives across many jobs."""
+        `close_intake`; a worker's server lives across many jobs. ``peer``: a second address, with
+        its TLS credentials, where other workers' relays connect (`arena.server.peer_tls`)."""
         self.config = config
+        self._peer = peer
+        self.peer_port = 0
         self.open_ended = open_ended
         self._intake: trio.MemorySendChannel[int] | None = None
         self._driver = driver  # a trio task that deals the tables itself (tournaments)
@@ -110,6 +114,11 @@ class DealerServer:
                 port = server.add_secure_port(self.config.listen, credentials)
         except (OSError, RuntimeError) as exc:
             raise ConfigError(f"cannot listen on {self.config.listen}: {exc}") from None
+        if self._peer is not None:
+            try:
+                self.peer_port = server.add_secure_port(*self._peer)
+            except (OSError, RuntimeError) as exc:
+                raise ConfigError(f"cannot listen on {self._peer[0]} (peer port): {exc}") from None
         self.port = port
         await self.guest.start(self._run_tables)
         try:

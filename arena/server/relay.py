@@ -6,7 +6,8 @@ token, so it receives only the bot's own seats), marked ``arena-relay`` and nami
 (``arena-tables``, checked when the stream opens: PERMISSION_DENIED where the bot has no seat;
 the stream then carries all of the bot's seats there, tables added later too). Everything the other
 worker sends is passed to the bot's stream; the bot's answers to those decisions are passed back.
-Bot SDKs see one stream and need no change.
+Bot SDKs see one stream and need no change. With `PeerCredentials` the hop between workers is
+mutual TLS to the other worker's peer port (`arena.server.peer_tls`); without, it is plaintext.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 import grpc
 
 from arena.server.connection import Connection
+from arena.server.peer_tls import PeerCredentials
 from arena.server.service import PROTOCOL_VERSION, RELAY_KEY, TABLES_KEY
 from arena.v1 import arena_pb2 as pb
 from arena.v1 import arena_pb2_grpc as pb_grpc
@@ -56,8 +58,7 @@ class Upstream:
         metadata = (("authorization", f"Bearer {self.token}"), (RELAY_KEY, "1"),
                     (TABLES_KEY, ",".join(self.tables)))
         try:
-            async with grpc.aio.insecure_channel(self.address,
-                                                 options=[("grpc.use_local_subchannel_pool", 1)]) as channel:
+            async with self.relay.channel(self.address) as channel:
                 call = pb_grpc.DealerStub(channel).Play(metadata=metadata)
                 await call.write(pb.BotMessage(hello=pb.Hello(
                     bot_name=self.bot_id, bot_version="relay", protocol_version=PROTOCOL_VERSION,
@@ -96,12 +97,22 @@ class Upstream:
 class Relay:
     """`arena.server.service.RelayHooks` of a worker: one upstream per (bot, other worker)."""
 
-    def __init__(self, *, token_of: Callable[[str], str | None], own_address: str) -> None:
+    def __init__(self, *, token_of: Callable[[str], str | None], own_address: str,
+                 peer: PeerCredentials | None = None) -> None:
         self._token_of = token_of
         self.own_address = own_address
+        self._peer = peer
         self._direct: dict[str, Connection] = {}
         self._upstreams: dict[tuple[str, str], Upstream] = {}
         self._routes: dict[tuple[str, str], Upstream] = {}
+
+    def channel(self, address: str) -> grpc.aio.Channel:
+        """A channel to another worker: mutual TLS when the workers have peer credentials."""
+        options: list[tuple[str, str | int]] = [("grpc.use_local_subchannel_pool", 1)]
+        if self._peer is None:
+            return grpc.aio.insecure_channel(address, options=options)
+        return grpc.aio.secure_channel(address, self._peer.channel(),
+                                       options=[*options, *self._peer.channel_options()])
 
     # RelayHooks
     def connected(self, bot_id: str, conn: Connection) -> None:

@@ -186,6 +186,15 @@ MIGRATIONS: tuple[Migration, ...] = (
         f"ALTER TABLE hands ADD CONSTRAINT hands_game_code_check CHECK (game_code IN ({_GAMES_V6}))",
         _PLACINGS_V6.replace(") WITHOUT ROWID", ")"),
     )),
+    # Keyed by the league's name (unique in a store): the secret exists before the league's row,
+    # since the schedule is built from it. Revealed in the league's logs when every match ended.
+    Migration(7, "each league's deal secret, shared by every worker that deals the league", (
+        """CREATE TABLE league_secrets (
+            league_name TEXT PRIMARY KEY,
+            secret_hex TEXT NOT NULL CHECK (length(secret_hex) = 64),
+            created_at TEXT NOT NULL
+        )""",
+    )),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

@@ -75,8 +75,14 @@ class WebServer:
 
 def run_web(league_path: str, *, host: str = "127.0.0.1", port: int = 8080) -> int:
     """`arena web --league FILE`: serve the league's pages until interrupted."""
+    from arena.engine.errors import ConfigError
     from arena.league.config import load_league
+    from arena.league.tourney_config import is_tournament_league
 
+    if is_tournament_league(league_path):
+        raise ConfigError(f"{league_path}: a tournament (its format is seed-003 or freezeout); the web "
+                          "app shows leagues only. Standings: arena tournament standings "
+                          f"{league_path}; hands: the .phhs files in its log_dir")
     server = WebServer(load_league(league_path), host=host, port=port)
     print(f"web: {server.url}  (Ctrl-C to stop)", flush=True)
 

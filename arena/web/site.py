@@ -22,7 +22,7 @@ from arena.engine.phh import PhhHand, loads
 from arena.league.config import LeagueConfig
 from arena.league.leaderboard import faults_per_bot
 from arena.league.schedule import build_schedule
-from arena.league.secret import league_secret, secret_path
+from arena.league.secret import existing_league_secret
 from arena.league.stats import ALL_GAMES, Leaderboard, compute_leaderboard
 from arena.storage import store as st
 from arena.storage.matchlog import MatchLogPaths, match_seed_for
@@ -151,10 +151,11 @@ class LeagueSite:
 
     def schedule(self) -> list[tuple[str, tuple[str, ...], int, str]]:
         config = self.config
-        if config.seed is None and not secret_path(config).is_file():
-            return []  # the league has not started: its secret does not exist yet
         try:
-            seed = league_secret(config).value  # read, never shown
+            secret = existing_league_secret(config)
+            if secret is None:
+                return []  # the league has not started: its secret does not exist yet
+            seed = secret.value  # read, never shown
             return [(s.match_id, tuple(s.seats), s.copy_index, s.deal_set) for s in build_schedule(
                 [b.name for b in config.bots], fmt=config.format,
                 seats_per_table=config.seats_per_table, duplicate=config.duplicate,

@@ -305,6 +305,16 @@ decision_seconds = 5.0
     assert from_store["standings"] == standings and from_store["tie_breaks"] == [
         {**t, "players": sorted(t["players"], key=lambda p: p != t["winner"])}
         for t in doc["tie_breaks"]]
+    if command[0] == "league":  # `league status` of a tournament league: its standings
+        status = subprocess.run([sys.executable, "-m", "arena.cli", "league", "status", str(path)],
+                                cwd=tmp_path, env=env(), capture_output=True, text=True, timeout=60,
+                                check=True)
+        for s in standings:
+            assert re.search(rf"^ +{s['place']}  {s['player']} ", status.stdout, re.M), status.stdout
+        web = subprocess.run([sys.executable, "-m", "arena.cli", "web", "--league", str(path),
+                              "--port", "0"], cwd=tmp_path, env=env(), capture_output=True,
+                             text=True, timeout=60)
+        assert web.returncode == 2 and "a tournament" in web.stderr and "Traceback" not in web.stderr
 
 
 def test_27_bot_horse_multi_table_freezeout_over_grpc(tmp_path: Path) -> None:

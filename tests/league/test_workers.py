@@ -53,7 +53,8 @@ class Cluster:
     """A coordinator (`arena league run --no-worker`), workers, and each bot connected to one worker."""
 
     def __init__(self, league: Path, workers: int, connect: dict[str, str], *,
-                 lease_seconds: float = 3.0, first_holds_a_job: bool = False) -> None:
+                 lease_seconds: float = 3.0, first_holds_a_job: bool = False,
+                 worker_args: tuple[str, ...] = ()) -> None:
         """``first_holds_a_job``: the other workers start once w1 has claimed a job (on a loaded
         machine w1 may start so late that the others have taken every job)."""
         self.folder = league.parent
@@ -79,7 +80,8 @@ class Cluster:
             self.workers[name] = subprocess.Popen(
                 [sys.executable, "-m", "arena.cli", "worker", "--store", self.url, "--name", name,
                  "--listen", f"127.0.0.1:{port}", "--log-dir", str(self.folder / name),
-                 "--lease-seconds", str(lease_seconds), "--heartbeat-seconds", "0.5", "--exit-when-done"],
+                 "--lease-seconds", str(lease_seconds), "--heartbeat-seconds", "0.5", "--exit-when-done",
+                 *worker_args],
                 cwd=self.folder, env=env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True)
         self.connect = connect
         for bot, kind in BOTS:
@@ -117,6 +119,18 @@ class Cluster:
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
+
+
+def until_worker_played(url: str, worker: str, hands: int = 4) -> None:
+    """Wait until ``worker`` has recorded ``hands`` hands of the jobs it is running."""
+    deadline = time.monotonic() + 120
+    while True:
+        played = query(url, "SELECT COUNT(*) FROM hands h JOIN jobs j USING (match_id) "
+                            "WHERE j.worker = %s AND j.status = 'running'", (worker,))[0][0]
+        if isinstance(played, int) and played >= hands:
+            return
+        assert time.monotonic() < deadline, f"{worker} never played"
+        time.sleep(0.1)
 
 
 def query(url: str, sql: str, params: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
@@ -209,14 +223,7 @@ def test_a_worker_killed_mid_match_loses_and_repeats_nothing(tmp_path: Path,
     cluster = Cluster(league, workers=2, connect={bot: "w2" for bot, _ in BOTS},  # w1's seats relayed
                       lease_seconds=5.0, first_holds_a_job=True)
     try:
-        deadline = time.monotonic() + 120
-        while True:  # until w1 has recorded a few hands of its job
-            played = query(url, "SELECT COUNT(*) FROM hands h JOIN jobs j USING (match_id) "
-                                "WHERE j.worker = 'w1' AND j.status = 'running'")[0][0]
-            if isinstance(played, int) and played >= 4:
-                break
-            assert time.monotonic() < deadline, "w1 never played"
-            time.sleep(0.1)
+        until_worker_played(url, "w1")
         killed = query(url, "SELECT match_id FROM jobs WHERE worker = 'w1' AND status = 'running'")
         os.kill(cluster.workers["w1"].pid, signal.SIGKILL)
         cluster.workers["w1"].wait()

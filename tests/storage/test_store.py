@@ -377,6 +377,7 @@ FROZEN_MIGRATIONS = {  # sha256 of each released step: editing one breaks every 
     2: "702a39a2f55e3fd1d9c4cfe458260ea8bfed8253d0e795b212976f6c1cb3e39f",
     3: "2c76cd775282ed94a4aec444f81ac7967cc214417da929aa903b17e528821edd",
     6: "2c74d540886c9bc84c6d418254ad193c33d779683ad5b68c45c60e28647559d6",
+    7: "5c7c26c57a935bb4e35272586ea564b5d5ecf9665627541c7a50ffc9fd9f6185",
 }
 
 
