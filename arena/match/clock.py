@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from arena.match.fastinit import fast_init
+
 
 @dataclass(frozen=True, slots=True)
 class TimeControl:
@@ -15,6 +17,7 @@ class TimeControl:
     time_bank_seconds: float
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class DecisionClock:
     """The clock of one open decision: its own time limit, then the seat's remaining bank."""

@@ -28,6 +28,7 @@ from arena.engine.shown import shown_value
 from arena.engine.state import HandState
 from arena.match import messages as m
 from arena.match.clock import DecisionClock
+from arena.match.fastinit import fast_init
 from arena.match.records import HandContext
 
 _POST_KINDS = {
@@ -38,6 +39,7 @@ _POST_KINDS = {
 }
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Private:
     """A payload whose owner sees more than everybody else (hole cards, "your seat")."""
@@ -75,41 +77,64 @@ class HandFeed:
         self.ended = False
         # Per physical seat: the last SeatInfo made and what it was made of.
         self._last_infos: dict[int, tuple[tuple[object, ...], m.SeatInfo]] = {}
+        self._before_hand: tuple[tuple[m.SeatStatus, ...], tuple[m.SeatInfo, ...]] | None = None
 
     # ------------------------------------------------------------------ seats
 
     def seat_infos(self, *, before_hand: bool = False) -> tuple[m.SeatInfo, ...]:
+        if before_hand:
+            return self._infos_before_hand()
         ctx = self.ctx
         state = self.state
+        stacks, bets, committed, folded, cards = (state.stacks, state.bets, state.committed,
+                                                  state.folded, state.cards)
+        last_infos = self._last_infos
         out: list[m.SeatInfo] = []
         for p in range(len(ctx.names)):
             e = self._engine_of.get(p)
             if e is None:
-                out.append(m.SeatInfo(seat=p, name=ctx.names[p], bot_id=ctx.bot_ids[p],
-                                      stack_chips=ctx.table_stacks[p], bet_chips=0,
-                                      committed_chips=0, up_cards=(), hole_card_count=0,
-                                      status=m.SeatStatus.OUT))
+                out.append(self._out_info(p))
                 continue
-            if before_hand:
-                out.append(m.SeatInfo(seat=p, name=ctx.names[p], bot_id=ctx.bot_ids[p],
-                                      stack_chips=state.starting_stacks[e], bet_chips=0,
-                                      committed_chips=0, up_cards=(), hole_card_count=0,
-                                      status=self._status(p, folded=False, stack=1)))
-                continue
-            up = tuple(state.up_cards(e))
-            stack = state.stacks[e]
-            key = (stack, state.bets[e], state.committed[e], up, len(state.cards[e]) - len(up),
-                   self._status(p, folded=state.folded[e], stack=stack))
-            last = self._last_infos.get(p)
+            stack = stacks[e]
+            # A seat's up cards change only when it is dealt a card (live play): the count
+            # of its cards stands for them in the key.
+            key = (stack, bets[e], committed[e], len(cards[e]),
+                   self._status(p, folded=folded[e], stack=stack))
+            last = last_infos.get(p)
             if last is not None and last[0] == key:
                 out.append(last[1])  # unchanged: the same object (the encoder caches its bytes)
                 continue
+            up = tuple(state.up_cards(e))
             info = m.SeatInfo(seat=p, name=ctx.names[p], bot_id=ctx.bot_ids[p], stack_chips=stack,
                               bet_chips=key[1], committed_chips=key[2], up_cards=up,
-                              hole_card_count=key[4], status=key[5])
-            self._last_infos[p] = (key, info)
+                              hole_card_count=key[3] - len(up), status=key[4])
+            last_infos[p] = (key, info)
             out.append(info)
         return tuple(out)
+
+    def _out_info(self, p: int) -> m.SeatInfo:
+        ctx = self.ctx
+        return m.SeatInfo(seat=p, name=ctx.names[p], bot_id=ctx.bot_ids[p],
+                          stack_chips=ctx.table_stacks[p], bet_chips=0, committed_chips=0,
+                          up_cards=(), hole_card_count=0, status=m.SeatStatus.OUT)
+
+    def _infos_before_hand(self) -> tuple[m.SeatInfo, ...]:
+        """Every seat as the hand starts; the same tuple for every viewer while no seat's
+        connection changed (HandStarted goes to each seat)."""
+        ctx = self.ctx
+        state = self.state
+        statuses = tuple(self._status(p, folded=False, stack=1) if p in self._engine_of
+                         else m.SeatStatus.OUT for p in range(len(ctx.names)))
+        if self._before_hand is not None and self._before_hand[0] == statuses:
+            return self._before_hand[1]
+        engine_of = self._engine_of
+        infos = tuple(
+            m.SeatInfo(seat=p, name=ctx.names[p], bot_id=ctx.bot_ids[p],
+                       stack_chips=state.starting_stacks[engine_of[p]], bet_chips=0,
+                       committed_chips=0, up_cards=(), hole_card_count=0, status=statuses[p])
+            if p in engine_of else self._out_info(p) for p in range(len(ctx.names)))
+        self._before_hand = (statuses, infos)
+        return infos
 
     def _status(self, seat: int, *, folded: bool, stack: int) -> m.SeatStatus:
         if folded:

@@ -1,11 +1,12 @@
-"""The live table runner: one trio task per match, a cancel scope per decision.
+"""The live table runner: one trio task per match, and one timer for its decisions' deadlines.
 
 A :class:`LiveTable` deals the hands of one match to the bots of a :class:`~arena.match.lobby.Lobby`.
-Every decision waits inside ``trio.move_on_at(deadline)`` (RULES.md §5): the decision time
-plus the seat's time bank. A seat that is absent, or silent past its deadline, checks or folds
-(forced bets are always posted). Invalid replies are refused without changing anything and
-the seat may answer again while its time lasts. If the match is cancelled (shutdown) or the
-dealer fails, the running hand is voided: every committed chip goes back (RULES.md §5).
+Every decision waits until its deadline (RULES.md §5): the decision time plus the seat's time
+bank, kept by the table's :class:`~arena.match.timer.DecisionTimer`. A seat that is absent, or
+silent past its deadline, checks or folds (forced bets are always posted). Invalid replies are
+refused without changing anything and the seat may answer again while its time lasts. If the
+match is cancelled (shutdown) or the dealer fails, the running hand is voided: every committed
+chip goes back (RULES.md §5).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from arena.match.records import (
 )
 from arena.match.rotation import engine_order, game_for_hand, next_button
 from arena.match.spec import AbsentPolicy, MatchSpec
+from arena.match.timer import DecisionTimer
 
 log = logging.getLogger("arena.match")
 
@@ -111,6 +113,7 @@ class LiveTable:
         self.summary: MatchSummary | None = None
         self._places: tuple[int, ...] = ()  # MatchSeatResult.place (tournaments)
         self.waiting = False  # True while it waits for its bots before the first hand
+        self._timer = DecisionTimer()
         self.postponements = 0  # times this match was put back because bots were missing
 
     @property
@@ -136,6 +139,7 @@ class LiveTable:
         reason = "the server is shutting down"
         not_started: _NotStarted | None = None
         try:
+            self._timer.start()
             await self._play()
             reason = ""
         except _NotStarted as exc:
@@ -144,6 +148,7 @@ class LiveTable:
             log.exception("match %s failed", self.spec.match_id)
             reason = f"dealer error: {type(exc).__name__}: {exc}"
         finally:
+            self._timer.stop()
             summary = (self._end(reason) if not_started is None
                        else self._end_unstarted(not_started))
         return summary
@@ -276,17 +281,22 @@ class LiveTable:
         prompt = run.feed.prompt(f"{run.ctx.hand_id}-d{run.decisions}", clock, now, run.trigger)
         self.stats.prompts += 1
         decision = self._lobby.open(presence, prompt, clock)
+        replies = decision.replies
+        timer = self._timer
+        timer.arm(replies)
         try:
-            with trio.move_on_at(clock.deadline):
-                while True:
-                    reply = await decision.replies.get()
-                    if self._try_reply(run, engine_seat, reply, clock, presence):
-                        return
+            while True:
+                reply = await replies.get()
+                if reply is None:
+                    break
+                if self._try_reply(run, engine_seat, reply, clock, presence):
+                    return
             self.stats.lateness_seconds.append(trio.current_time() - clock.deadline)
             self._bank[seat] = 0.0
             reason = m.AutoReason.TIMEOUT if presence.is_connected else m.AutoReason.ABSENT
             self._act_for(run, engine_seat, reason, decision_id=prompt.decision_id)
         finally:
+            timer.disarm()
             self._lobby.close(decision, "the seat has acted")
             # Refusals by the lobby count with the table's own (issue 7: counts that add up).
             self.stats.rejected += decision.refused

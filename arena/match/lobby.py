@@ -7,6 +7,7 @@ inside trio (through the asyncio/trio bridge); tests call them directly. None of
 from __future__ import annotations
 
 import dataclasses
+import math
 import time
 from collections import Counter, deque
 from collections.abc import Callable
@@ -28,37 +29,57 @@ class SeatRef:
 
 
 class ReplyBox:
-    """The replies queued for one open decision: bounded, never blocks the sender."""
+    """The replies queued for one open decision: bounded, never blocks the sender.
 
-    __slots__ = ("_event", "_replies", "closed")
+    A reply that arrives once the decision's ``deadline`` has passed (or after
+    :meth:`expire`) is late: it is kept to be refused at :meth:`close`, never read.
+    """
 
-    def __init__(self) -> None:
+    __slots__ = ("_event", "_late", "_replies", "closed", "deadline", "expired")
+
+    def __init__(self, deadline: float = math.inf) -> None:
         self._replies: deque[Reply] = deque()
+        self._late: list[Reply] = []
         self._event = trio.Event()
         self.closed = False
+        self.deadline = deadline
+        self.expired = False
 
     def put(self, reply: Reply) -> bool:
-        if self.closed or len(self._replies) >= REPLY_BUFFER:
+        if self.closed or len(self._replies) + len(self._late) >= REPLY_BUFFER:
             return False
+        if self.expired or trio.current_time() >= self.deadline:
+            self.expire()
+            self._late.append(reply)
+            return True
         self._replies.append(reply)
         self._event.set()
         return True
 
-    async def get(self) -> Reply:
+    def expire(self) -> None:
+        """The deadline has passed: replies queued before it are still read, then None."""
+        self.expired = True
+        self._event.set()
+
+    async def get(self) -> Reply | None:
+        """The next reply in time, or None once the deadline has passed and none is left."""
         while not self._replies:
+            if self.expired:
+                return None
             await self._event.wait()
             self._event = trio.Event()
         return self._replies.popleft()
 
     def close(self) -> list[Reply]:
-        """Stop taking replies; returns those never read."""
+        """Stop taking replies; returns those never read (late ones last)."""
         self.closed = True
-        left = list(self._replies)
+        left = [*self._replies, *self._late]
         self._replies.clear()
+        self._late.clear()
         return left
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class OpenDecision:
     """A decision waiting for its seat's reply."""
 
@@ -160,7 +181,8 @@ class Lobby:
     # ------------------------------------------------------------------ decisions
 
     def open(self, presence: Presence, prompt: Prompt, clock: DecisionClock) -> OpenDecision:
-        decision = OpenDecision(prompt.decision_id, prompt.seat, prompt, clock, presence)
+        decision = OpenDecision(prompt.decision_id, prompt.seat, prompt, clock, presence,
+                                ReplyBox(clock.deadline))
         presence.open[prompt.decision_id] = decision
         presence.deliver(prompt)
         for observer in self.decision_observers:

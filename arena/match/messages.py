@@ -17,6 +17,7 @@ from arena.engine.cards import Card
 from arena.engine.errors import ArenaError
 from arena.engine.events import PotShare
 from arena.engine.rules import Stakes
+from arena.match.fastinit import fast_init
 
 
 class SeatStatus(StrEnum):
@@ -51,6 +52,7 @@ class WrongSeat(ArenaError):
     """A reply for a seat other than the one the decision was made for."""
 
 
+@fast_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SeatInfo:
     seat: int
@@ -64,12 +66,14 @@ class SeatInfo:
     status: SeatStatus
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PotInfo:
     amount_chips: int
     eligible_seats: tuple[int, ...]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ActionRecord:
     seat: int
@@ -82,6 +86,7 @@ class ActionRecord:
     automatic: AutoReason | None = None
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class LegalChoice:
     kind: ActionKind
@@ -91,6 +96,7 @@ class LegalChoice:
     is_range: bool = False  # a raise to any whole amount from min to max (no-limit, pot-limit)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True, eq=False)
 class Prompt:
     """A decision request for one seat; timing fields are as of the moment it is handed over."""
@@ -124,6 +130,7 @@ class Prompt:
     trigger_received_at: float | None = None  # perf_counter of the reply that led here (stats)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Reply:
     """A seat's answer, as received. ``kind`` is None for a malformed action."""
@@ -138,6 +145,7 @@ class Reply:
     problem: str = ""  # why ``kind`` is None
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Rejection:
     decision_id: str
@@ -150,6 +158,7 @@ class Rejection:
 # ----------------------------------------------------------------------------- event payloads
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class TournamentInfo:
     """Where a one-hand tournament match sits in its tournament (RULES.md §7)."""
@@ -172,6 +181,7 @@ class TournamentInfo:
     placings: tuple[tuple[str, int, int], ...] = ()  # (name, place, round out)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class MatchStarted:
     seats: tuple[SeatInfo, ...]
@@ -188,6 +198,7 @@ class MatchStarted:
     tournament: TournamentInfo | None = None  # a tournament hand: where it sits
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class HandStarted:
     hand_number: int
@@ -201,6 +212,7 @@ class HandStarted:
     duplicate_copy: int = 0  # 0-based copy of the deal set (0 unless duplicate)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class CardsDealt:
     street: str
@@ -210,6 +222,7 @@ class CardsDealt:
     hole_card_count: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class BoardAnnounced:
     """Community cards, as told to the seats (wire: ``BoardDealt``)."""
@@ -220,6 +233,7 @@ class BoardAnnounced:
     is_common_card: bool
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ActionAnnounced:
     """An action or forced post, as told to the seats (wire: ``ActionTaken``)."""
@@ -230,6 +244,7 @@ class ActionAnnounced:
     decision_id: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class StreetEnded:
     street: str
@@ -238,6 +253,7 @@ class StreetEnded:
     returned: tuple[tuple[int, int], ...]  # (seat, chips)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ShownHand:
     seat: int
@@ -248,6 +264,7 @@ class ShownHand:
     low_cards: tuple[Card, ...]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ShowdownAnnounced:
     """The hands shown at showdown, as told to the seats (wire: ``Showdown``)."""
@@ -255,6 +272,7 @@ class ShowdownAnnounced:
     hands: tuple[ShownHand, ...]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PotAward:
     pot_index: int
@@ -263,6 +281,7 @@ class PotAward:
     winners: tuple[tuple[int, int], ...]  # (seat, chips)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class HandSeatResult:
     """One seat's result in one hand (wire: ``SeatResult``)."""
@@ -272,6 +291,7 @@ class HandSeatResult:
     final_stack_chips: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class HandEnded:
     results: tuple[HandSeatResult, ...]
@@ -281,6 +301,7 @@ class HandEnded:
     went_to_showdown: bool
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class HandSummary(HandEnded):
     """``HandEnded`` for seats that get requests and results only: the hand's public record too
@@ -291,6 +312,7 @@ class HandSummary(HandEnded):
     seats: tuple[SeatInfo, ...] = ()
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class GameChanged:
     game: str
@@ -298,6 +320,7 @@ class GameChanged:
     first_hand_number: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class MatchSeatResult:
     seat: int
@@ -311,6 +334,7 @@ class MatchSeatResult:
     place: int = 0  # tournament: the place in the event when decided (out, or the winner)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class MatchEnded:
     results: tuple[MatchSeatResult, ...]
@@ -320,6 +344,7 @@ class MatchEnded:
     abort_reason: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class DuplicateCopyStarted:
     """A duplicate copy starts: the same deals again with the seats rotated (reset memory)."""
@@ -346,6 +371,7 @@ Payload = (
 )
 
 
+@fast_init
 @dataclass(frozen=True, slots=True, eq=False)
 class Notice:
     """One event of a match as one seat sees it; public events are one object shared by all."""

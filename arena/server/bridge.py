@@ -21,7 +21,7 @@ from typing import Any
 import outcome
 import trio
 
-from arena.server.guest_wait import host_waiting
+from arena.server.guest_wait import HostWaiting
 
 
 class TrioGuest:
@@ -31,6 +31,7 @@ class TrioGuest:
         self._token: trio.lowlevel.TrioToken | None = None
         self._scope: trio.CancelScope | None = None
         self._done: asyncio.Future[outcome.Outcome[Any]] | None = None
+        self._host: HostWaiting | None = None
 
     async def start(self, main: Callable[[], Awaitable[Any]]) -> None:
         """Start ``main`` in trio and return once trio runs; :meth:`wait` gets its outcome.
@@ -57,10 +58,11 @@ class TrioGuest:
             if not started.done():
                 started.set_result(None)
 
+        self._host = HostWaiting(loop)
         trio.lowlevel.start_guest_run(
             guest_main,
             run_sync_soon_threadsafe=loop.call_soon_threadsafe,
-            run_sync_soon_not_threadsafe=host_waiting(loop),
+            run_sync_soon_not_threadsafe=self._host,
             done_callback=finished,
             host_uses_signal_set_wakeup_fd=True,
         )
@@ -79,6 +81,16 @@ class TrioGuest:
             token.run_sync_soon(fn, *args)
         except trio.RunFinishedError:
             return False
+        return True
+
+    def call_here(self, fn: Callable[..., object], *args: object) -> bool:
+        """Run the synchronous trio-side ``fn(*args)`` now when trio waits on this loop
+        (:mod:`arena.server.guest_wait`), else soon inside trio (:meth:`call_soon`); False if
+        trio is not running (any more). Call it from this loop's thread only."""
+        waiter = self._host.waiter if self._host is not None else None
+        if waiter is None or self._token is None:
+            return self.call_soon(fn, *args)
+        waiter.call_here(fn, *args)
         return True
 
     def cancel(self) -> None:

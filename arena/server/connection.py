@@ -114,9 +114,13 @@ class Connection:
             self._timer = self._loop.call_later(flush_after, self._flush_due)
 
     def _flush_due(self) -> None:
+        """The flush timer: armed by the first event that may wait and left running across
+        writes (arming and cancelling it per write cost more than this check), so an event
+        goes out at most ``event_flush_seconds`` after it was queued, maybe sooner."""
         self._timer = None
-        self._urgent = True
-        self._wake.set()
+        if self._queue:
+            self._urgent = True
+            self._wake.set()
 
     # ------------------------------------------------------------------ closing
 
@@ -166,9 +170,6 @@ class Connection:
                 self._wake.clear()
                 if queue and (self._urgent or self._finishing):
                     self._urgent = False
-                    if self._timer is not None:
-                        self._timer.cancel()
-                        self._timer = None
                     items = list(queue)
                     queue.clear()
                     self._queued_bytes = 0

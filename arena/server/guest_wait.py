@@ -37,40 +37,50 @@ Tick = Callable[[], object]
 BATCHES_PER_TICK = 4
 
 
-def host_waiting(loop: asyncio.AbstractEventLoop) -> Callable[[Tick], object]:
+class HostWaiting:
     """A ``run_sync_soon_not_threadsafe`` for ``trio.lowlevel.start_guest_run`` that, on its
-    first call (trio's first tick), moves trio's idle waits onto ``loop``."""
+    first call (trio's first tick), moves trio's idle waits onto ``loop``; ``waiter`` is then
+    that wait (None when trio's own thread waits: another trio version or platform)."""
 
-    def first(tick: Tick) -> object:
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.waiter: _HostWait | None = None
+
+    def __call__(self, tick: Tick) -> object:
+        loop = self.loop
         state = getattr(tick, "__self__", None)
         if state is None:
             return loop.call_soon(tick)
-        if not _adopt(state, loop):
+        self.waiter = _adopt(state, loop)
+        if self.waiter is None:
             log.debug("trio guest run: waiting for trio in its own thread (stock guest mode)")
         state.run_sync_soon_not_threadsafe = loop.call_soon
         return loop.call_soon(state.guest_tick)  # the adopted class's tick from the first one
 
-    return first
+
+def host_waiting(loop: asyncio.AbstractEventLoop) -> HostWaiting:
+    return HostWaiting(loop)
 
 
-def _adopt(state: Any, loop: asyncio.AbstractEventLoop) -> bool:
+def _adopt(state: Any, loop: asyncio.AbstractEventLoop) -> _HostWait | None:
     """Switch ``state`` (trio's GuestState) to a class whose idle waits run on ``loop``."""
     kind: Any = type(state)
     if _GuestState is None or kind is not _GuestState:
-        return False
+        return None
     epoll = getattr(getattr(state.runner, "io_manager", None), "_epoll", None)
     fileno = getattr(epoll, "fileno", None)
-    if fileno is None or not hasattr(state, "unrolled_run_gen"):
-        return False
+    if fileno is None or not hasattr(state, "unrolled_run_gen") \
+            or not hasattr(state.runner, "guest_tick_scheduled"):
+        return None
     waiter = _HostWait(state, loop, fileno())
     cls = type("HostWaitingGuestState", (_GuestState,),
                {"__slots__": (), "guest_tick": waiter.tick})
     try:
         state.__class__ = cls
     except TypeError:  # pragma: no cover - a layout this module does not know
-        return False
+        return None
     loop.add_reader(waiter.fd, waiter.ready)
-    return True
+    return waiter
 
 
 class _HostWait:
@@ -110,10 +120,38 @@ class _HostWait:
             if not (timeout <= 0 or isinstance(events, Error) or events.value):
                 runner.guest_tick_scheduled = False  # a wake-up now writes trio's wake-up socket
                 self._waiting = True
-                self._timer = self.loop.call_later(timeout, self.ready)
+                self._wake_at(timeout)
                 return
         runner.guest_tick_scheduled = True
         self.loop.call_soon(self.tick)  # let the host loop run between long bursts of work
+
+    def call_here(self, fn: Callable[..., object], *args: object) -> None:
+        """Run ``fn(*args)`` now, on the host loop's thread between two trio ticks: trio's
+        synchronous calls work there (trio's run state is this thread's), and the tasks ``fn``
+        wakes run in a tick queued with ``call_soon`` rather than through trio's wake-up socket
+        (a write, an epoll wake-up, a read and a hop through trio's entry queue saved)."""
+        runner = self.state.runner
+        if not runner.guest_tick_scheduled:  # trio is idle: tick once fn has run
+            runner.guest_tick_scheduled = True  # trio's own wake-ups now see a tick coming
+            self.loop.call_soon(self.ready)
+        fn(*args)
+
+    def _wake_at(self, timeout: float) -> None:
+        """Tick again ``timeout`` seconds from now at the latest. A timer already set no later
+        is kept (trio's next deadline seldom moves: one timer per table, set per decision
+        time): a tick too early finds nothing due and sets the timer again."""
+        loop = self.loop
+        when = loop.time() + timeout
+        timer = self._timer
+        if timer is not None:
+            if timer.when() <= when:
+                return
+            timer.cancel()
+        self._timer = loop.call_at(when, self._timer_due)
+
+    def _timer_due(self) -> None:
+        self._timer = None
+        self.ready()
 
     def ready(self) -> None:
         """Trio's epoll fd is readable or its deadline came: the next tick, unless one is due."""
@@ -121,9 +159,6 @@ class _HostWait:
             return  # trio is running or its next tick is queued; that tick reads the events
         self._waiting = False
         runner = self.state.runner
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
         self.state.unrolled_run_next_send = capture(runner.io_manager.get_events, 0)
         runner.guest_tick_scheduled = True
         self.tick()

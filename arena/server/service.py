@@ -305,10 +305,10 @@ class DealerService:
                 log.info("bot %s: decision %s answered by its SDK's check/fold fallback (%s)",
                          conn.bot_id, message.action_reply.decision_id,
                          _FALLBACK_WHY.get(fallback, "unknown reason"))
-            # Straight into trio (no extra loop iteration): the first reply since trio last
-            # ran wakes it, and that one call hands over every reply read until then.
+            # Straight into trio: at once when trio waits on this loop, else the first reply
+            # since trio last ran wakes it, and that one call hands over every reply read since.
             self._inbox.append((conn.bot_id, reply))
-            if len(self._inbox) == 1 and not self._guest.call_soon(self._submit_all):
+            if len(self._inbox) == 1 and not self._guest.call_here(self._submit_all):
                 self._inbox.clear()  # trio has ended: no table takes replies any more
         elif kind == "ping":
             ping = message.ping
@@ -320,7 +320,7 @@ class DealerService:
 
     def _submit_all(self) -> None:
         replies, self._inbox = self._inbox, []
-        for bot_id, reply in replies:  # inside trio
+        for bot_id, reply in replies:  # inside trio, or on the loop's thread between its ticks
             self._lobby.submit(bot_id, reply)
 
     # ------------------------------------------------------------------ shutdown

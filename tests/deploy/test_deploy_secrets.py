@@ -1,6 +1,7 @@
 """deploy/make-secrets.sh and deploy/make-peer-certs.sh: every secret the compose file mounts is
 made, owner-only, once; the workers' certificate is signed by their CA for both ends of a mutual TLS
-connection under the name relays check; every secret a Kubernetes workload mounts is declared."""
+connection under the name relays check; every secret a Kubernetes workload mounts is declared, and
+the workers' peer port is open to workers only."""
 
 from __future__ import annotations
 
@@ -40,7 +41,7 @@ def test_make_secrets_makes_every_compose_secret_with_the_workers_certificates(t
     assert again.returncode == 0 and (peer / "worker.crt").read_bytes() == made  # kept, not remade
 
 
-def test_kubernetes_workloads_mount_only_declared_secrets() -> None:
+def test_kubernetes_workers_use_mutual_tls_on_a_peer_port_only_workers_reach() -> None:
     declared = {d["metadata"]["name"] for _, d in k8s_documents() if d["kind"] == "Secret"}
     workloads = [d for _, d in k8s_documents() if d["kind"] in ("Deployment", "Job")]
     mounted = {volume["secret"]["secretName"] for d in workloads
@@ -50,3 +51,7 @@ def test_kubernetes_workloads_mount_only_declared_secrets() -> None:
     args = worker["spec"]["template"]["spec"]["containers"][0]["args"]
     assert {"--peer-cert", "--peer-key", "--peer-ca"} <= set(args)
     assert args[args.index("--advertise") + 1].endswith(":50052")  # relays reach the peer port
+    policy = next(d for _, d in k8s_documents() if d["kind"] == "NetworkPolicy")
+    assert policy["spec"]["podSelector"] == worker["spec"]["selector"]
+    peer_rules = [r for r in policy["spec"]["ingress"] if {"port": 50052, "protocol": "TCP"} in r["ports"]]
+    assert [r["from"] for r in peer_rules] == [[{"podSelector": worker["spec"]["selector"]}]]  # workers only

@@ -102,3 +102,51 @@ def test_an_unknown_guest_state_is_left_to_trios_own_thread(monkeypatch: pytest.
         return int(await guest.wait())
 
     assert _run(main()) == 3
+
+
+
+def test_call_here_wakes_trio_without_its_wake_up_socket(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A trio task woken by ``call_here`` from an asyncio callback runs in the next tick, and
+    trio's wake-up socket is never written for it; with stock guest mode it goes through the
+    trio token instead."""
+    from trio._core._wakeup_socketpair import WakeupSocketpair
+
+    writes = [0]
+    original = WakeupSocketpair.wakeup_thread_and_signal_safe
+
+    def counted(self: WakeupSocketpair) -> None:
+        writes[0] += 1
+        original(self)
+
+    monkeypatch.setattr(WakeupSocketpair, "wakeup_thread_and_signal_safe", counted)
+
+    async def main() -> tuple[list[str], int]:
+        guest = TrioGuest()
+        box: dict[str, trio.Event] = {}
+        seen: list[str] = []
+
+        async def trio_main() -> None:
+            for _ in range(3):
+                box["event"] = trio.Event()
+                with trio.fail_after(5):
+                    await box["event"].wait()
+                seen.append("woken")
+            counted_writes.append(writes[0])  # not the run's own shutdown
+
+        counted_writes: list[int] = []
+        await guest.start(trio_main)
+        await asyncio.sleep(0.05)
+        writes[0] = 0
+        for _ in range(3):
+            await asyncio.sleep(0.05)  # trio idles, waiting on this loop
+            assert guest.call_here(lambda: box["event"].set())
+        await guest.wait()
+        return seen, counted_writes[0]
+
+    seen, socket_writes = _run(main())  # type: ignore[misc]
+    assert seen == ["woken"] * 3
+    assert socket_writes == 0
+    monkeypatch.setattr(guest_wait, "_GuestState", None)  # stock guest mode: the token's way
+    seen, socket_writes = _run(main())  # type: ignore[misc]
+    assert seen == ["woken"] * 3
+    assert socket_writes >= 3

@@ -116,7 +116,8 @@ def test_key_files_must_be_owner_only(league_certs: PeerTls, tmp_path: Path) -> 
             check_key_file(key, "--peer-key")
 
 
-def test_the_worker_command_refuses_a_bad_peer_setting_cleanly(league_certs: PeerTls, tmp_path: Path) -> None:
+def test_the_worker_command_refuses_a_bad_peer_setting_cleanly(league_certs: PeerTls, tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
     from arena.cli import main
 
     assert main(["worker", "--store", "postgresql://nobody@127.0.0.1:1/x", "--peer-cert",
@@ -127,6 +128,13 @@ def test_the_worker_command_refuses_a_bad_peer_setting_cleanly(league_certs: Pee
     assert main(["worker", "--store", "postgresql://nobody@127.0.0.1:1/x", "--peer-cert",
                  str(league_certs.cert_path), "--peer-key", str(key), "--peer-ca",
                  str(league_certs.ca_path)]) == 2
+    assert main(["worker", "--store", "postgresql://nobody@127.0.0.1:1/x", "--tls-cert",
+                 str(league_certs.cert_path), "--tls-key", str(key)]) == 2  # the bots' TLS key too
+    captured = capsys.readouterr()
+    assert "give --peer-cert, --peer-key and --peer-ca together" in captured.err
+    assert f"--peer-key {key}: a private key must be owner-only (chmod 600); its mode is 0644" in captured.err
+    assert f"--tls-key {key}: a private key must be owner-only" in captured.err
+    assert "Traceback" not in captured.err + captured.out
 
 
 def test_credentials_are_read_once(league_certs: PeerTls) -> None:
