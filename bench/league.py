@@ -1,11 +1,14 @@
 """League throughput: instant bots over gRPC, 16 tables at once, with the SQLite store and hand
 logs on, and the same schedule with them off, in one run.
 
-    python -m bench.league [--hands 30] [--tables-at-once 16] [--rounds 2]
+    python -m bench.league [--hands 30] [--tables-at-once 16] [--rounds 3]
 
-Besides hands/s it reports the CPU per hand of the dealer's thread (where the tables run) and of
+Besides hands/s it reports the CPU per hand of the dealer's thread (where the tables run), of
 the whole dealer process (the writer thread of the store and logs included), from the moment
-the server listens until the league has ended.
+the server listens until the league has ended, and of the bots' processes. The two modes
+alternate; the ratios are the medians over the rounds of each round's pair (on a loaded machine
+single runs vary by +-20%), and the CPU per hand of everything gives the ratio a machine whose
+every core is busy would show: hands/s go as 1 / CPU per hand.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -54,17 +58,23 @@ class Clocks:
     process_cpu: float = 0.0
     writer_cpu: float = 0.0  # the store and logs' writer thread (logs on)
     commits: int = 0  # the writer's batches (group commits)
+    bots_cpu: float = 0.0  # the bots' processes, counted once they have ended
 
     def start(self) -> None:
         self.wall, self.thread_cpu, self.process_cpu = time.perf_counter(), time.thread_time(), _process_cpu()
+        self.bots_cpu = _process_cpu(resource.RUSAGE_CHILDREN)
 
     def stop(self) -> Clocks:
         return Clocks(time.perf_counter() - self.wall, time.thread_time() - self.thread_cpu,
-                      _process_cpu() - self.process_cpu)
+                      _process_cpu() - self.process_cpu, bots_cpu=self.bots_cpu)
+
+    def bots_ended(self) -> None:
+        """After the bots have been stopped and reaped: their CPU."""
+        self.bots_cpu = _process_cpu(resource.RUSAGE_CHILDREN) - self.bots_cpu
 
 
-def _process_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_SELF)
+def _process_cpu(who: int = resource.RUSAGE_SELF) -> float:
+    usage = resource.getrusage(who)
     return usage.ru_utime + usage.ru_stime
 
 
@@ -94,6 +104,7 @@ def run_with_store(config: LeagueConfig) -> tuple[int, Clocks]:
     finally:
         stop_processes(procs)
         run.close()
+    used.bots_ended()
     return hands, used
 
 
@@ -116,6 +127,7 @@ def run_without_store(config: LeagueConfig) -> tuple[int, Clocks]:
         used = clocks.stop()
     finally:
         stop_processes(procs)
+    used.bots_ended()
     return sum(s.hands_played for s in result.summaries), used
 
 
@@ -123,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--hands", type=int, default=30)
     parser.add_argument("--tables-at-once", type=int, default=16)
-    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args(argv)
     rows: list[tuple[str, int, Clocks]] = []
     for round_index in range(args.rounds):
@@ -137,26 +149,35 @@ def main(argv: list[str] | None = None) -> int:
                   f"dealer thread {used.thread_cpu / hands * 1e3:.2f} ms/hand, "
                   f"process {used.process_cpu / hands * 1e3:.2f} ms/hand, "
                   f"writer thread {used.writer_cpu / hands * 1e3:.2f} ms/hand, "
-                  f"{used.commits} commits", flush=True)
-    print("\n| mode | hands | seconds | hands/s total | hands/s per table "
-          "| dealer-thread CPU ms/hand | process CPU ms/hand |")
-    print("|---|---|---|---|---|---|---|")
-    best: dict[str, float] = {}
-    cpu: dict[str, list[float]] = {}
-    for mode, hands, used in rows:
-        rate = hands / used.wall
-        best[mode] = max(best.get(mode, 0.0), rate)
-        cpu.setdefault(mode, []).append(used.thread_cpu / hands)
-        cpu.setdefault(mode + " process", []).append(used.process_cpu / hands)
-        print(f"| {mode} | {hands} | {used.wall:.1f} | {rate:,.1f} | {rate / args.tables_at_once:,.1f} "
-              f"| {used.thread_cpu / hands * 1e3:.2f} | {used.process_cpu / hands * 1e3:.2f} |")
-    on, off = best["store and logs on"], best["store and logs off"]
-    thread = (min(cpu["store and logs on"]) - min(cpu["store and logs off"])) * 1e3
-    process = (min(cpu["store and logs on process"]) - min(cpu["store and logs off process"])) * 1e3
-    print(f"\nbest of {args.rounds}: on {on:,.1f} hands/s, off {off:,.1f} hands/s: "
-          f"on/off = {on / off:.0%} (target: >= 90%)")
-    print(f"store and logs cost the dealer's thread {thread:.2f} ms/hand (target: <= 1 ms) and the "
-          f"dealer process {process:.2f} ms/hand (lowest of each mode)")
+                  f"bots {used.bots_cpu / hands * 1e3:.2f} ms/hand, {used.commits} commits",
+                  flush=True)
+    print("\n| round | mode | hands | seconds | hands/s | dealer-thread CPU ms/hand "
+          "| writer-thread CPU ms/hand | process CPU ms/hand | bots CPU ms/hand |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for k, (mode, hands, used) in enumerate(rows):
+        writer = f"{used.writer_cpu / hands * 1e3:.2f}" if mode.endswith("on") else "-"
+        print(f"| {k // 2 + 1} | {mode} | {hands} | {used.wall:.1f} | {hands / used.wall:,.1f} "
+              f"| {used.thread_cpu / hands * 1e3:.2f} | {writer} | {used.process_cpu / hands * 1e3:.2f} "
+              f"| {used.bots_cpu / hands * 1e3:.2f} |")
+    pairs = [(rows[k][1:], rows[k + 1][1:]) for k in range(0, len(rows) - 1, 2)]
+
+    def per_hand(item: tuple[int, Clocks], value: Callable[[Clocks], float]) -> float:
+        return value(item[1]) / item[0] * 1e3
+
+    ratios = [(on[0] / on[1].wall) / (off[0] / off[1].wall) for on, off in pairs]
+    thread = [per_hand(on, lambda c: c.thread_cpu) - per_hand(off, lambda c: c.thread_cpu)
+              for on, off in pairs]
+    process = [per_hand(on, lambda c: c.process_cpu) - per_hand(off, lambda c: c.process_cpu)
+               for on, off in pairs]
+    bound = [per_hand(off, lambda c: c.process_cpu + c.bots_cpu)
+             / per_hand(on, lambda c: c.process_cpu + c.bots_cpu) for on, off in pairs]
+    print(f"\non/off hands/s, median of {len(pairs)} rounds: {statistics.median(ratios):.0%} "
+          f"(rounds: {', '.join(f'{r:.0%}' for r in ratios)}; target: >= 90%)")
+    print(f"store and logs cost the dealer's thread {statistics.median(thread):.2f} ms/hand "
+          f"(rounds: {', '.join(f'{t:.2f}' for t in thread)}; target: <= 1 ms) and the dealer "
+          f"process {statistics.median(process):.2f} ms/hand (medians of the rounds' differences)")
+    print(f"CPU per hand of dealer and bots, off / on: {statistics.median(bound):.0%} (the on/off "
+          "ratio when no core is idle)")
     return 0
 
 

@@ -1,25 +1,32 @@
 """Leagues on many workers: the same league (instant `call` bots over gRPC) played by one SQLite
 process, by one PostgreSQL worker and by two PostgreSQL workers, in one run.
 
-    python -m bench.scale [--hands 40] [--bots 6] [--tables 8] [--rounds 1]
+    python -m bench.scale [--hands 40] [--bots 6] [--tables 8] [--rounds 3]
 
 Bots connect to ONE worker each (the relay carries their other seats). Prints total hands/s, the
-ratios (2 workers / 1 worker, PostgreSQL / SQLite at 1 worker) and the dealer's CPU per hand.
+ratios (2 workers / 1 worker, PostgreSQL / SQLite at 1 worker: medians over the rounds of each
+round's ratio, the modes interleaved) and the CPU per hand of the dealers, the bots, the
+coordinator and the PostgreSQL server, with the cores each mode kept busy: on a machine of
+``os.cpu_count()`` cores that gives the most 2 workers could gain over 1.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from arena.practice import stop_processes
+from arena.storage.store import open_store
 from tests.pgserver import PostgresServer, postgres_server
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -31,10 +38,42 @@ class Result:
     hands: int
     seconds: float
     dealer_cpu_seconds: float  # the SQLite process, or the workers (not the coordinator, not the bots)
+    others_cpu_seconds: float = 0.0  # the bots and the coordinator
+    db_cpu_seconds: float = 0.0  # the PostgreSQL server's processes
 
     @property
     def rate(self) -> float:
         return self.hands / self.seconds
+
+    @property
+    def cpu_seconds(self) -> float:
+        return self.dealer_cpu_seconds + self.others_cpu_seconds + self.db_cpu_seconds
+
+    def per_hand_ms(self, seconds: float) -> float:
+        return 1000 * seconds / max(self.hands, 1)
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _server_cpu(server: PostgresServer) -> float:
+    """CPU seconds of the PostgreSQL server: the postmaster, its ended children and the living."""
+    postmaster = int((server.root / "data" / "postmaster.pid").read_text().split()[0])
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # ended meanwhile: counted by the postmaster
+        pid, ppid = int(stat.parent.name), int(fields[1])
+        if pid == postmaster:
+            total += sum(int(f) for f in fields[11:15])  # utime, stime, cutime, cstime
+        elif ppid == postmaster:
+            total += int(fields[11]) + int(fields[12])
+    return total / tick
 
 
 def _free_port() -> int:
@@ -71,43 +110,45 @@ def _bots(count: int, ports: list[int], folder: Path) -> list[subprocess.Popen[b
 
 
 def _reap(proc: subprocess.Popen[bytes]) -> float:
-    """Wait for a process that is ending by itself; its CPU seconds."""
+    """Wait for a process that is ending; its CPU seconds."""
     _, _, usage = os.wait4(proc.pid, 0)
     proc.returncode = 0
     return float(usage.ru_utime + usage.ru_stime)
 
 
-def _hands(url: str) -> int:
-    import psycopg
+def _played(store_at: str | Path, started_unix: float) -> tuple[int, float]:
+    """Hands completed in a league's store and the seconds from ``started_unix`` to the last one
+    (not to when the processes noticed that the league had ended)."""
+    store = open_store(store_at)
+    try:
+        hands = [h for m in store.list_matches(1) for h in store.completed_hands(m.match_id)]
+    finally:
+        store.close()
+    last = max((h.finished_at.timestamp() for h in hands), default=started_unix)
+    return len(hands), last - started_unix
 
-    with psycopg.connect(url) as db:
-        row = db.execute("SELECT COUNT(*) FROM hands WHERE status = 'completed'").fetchone()
-    return int(row[0]) if row else 0
 
-
-def run_sqlite(args: argparse.Namespace) -> Result:
+def run_sqlite(args: argparse.Namespace, server: PostgresServer) -> Result:
+    children, db = _children_cpu(), _server_cpu(server)
     folder = Path(tempfile.mkdtemp(prefix="arena-bench-scale-"))
     port = _free_port()
     league = _league(folder, bots=args.bots, hands=args.hands, tables=args.tables, store="league.sqlite",
                      port=port)
     dealer = _arena("league", "run", str(league), cwd=folder)
     time.sleep(1.0)  # the server binds; bots retry until it does
-    started = time.perf_counter()
+    started = time.time()
     bots = _bots(args.bots, [port], folder)
     try:
         cpu = _reap(dealer)
-        seconds = time.perf_counter() - started
     finally:
         stop_processes(bots, timeout_seconds=15)
-    from arena.storage.store import open_store
-
-    store = open_store(folder / "league.sqlite")
-    hands = sum(len(store.completed_hands(m.match_id)) for m in store.list_matches(1))
-    store.close()
-    return Result("SQLite, 1 process", hands, seconds, cpu)
+    hands, seconds = _played(folder / "league.sqlite", started)
+    return Result("SQLite, 1 process", hands, seconds, cpu, _children_cpu() - children - cpu,
+                  _server_cpu(server) - db)
 
 
 def run_workers(args: argparse.Namespace, server: PostgresServer, workers: int) -> Result:
+    children, db = _children_cpu(), _server_cpu(server)
     folder = Path(tempfile.mkdtemp(prefix="arena-bench-scale-"))
     url = server.new_database()
     league = _league(folder, bots=args.bots, hands=args.hands, tables=args.tables, store=url, port=0)
@@ -115,19 +156,26 @@ def run_workers(args: argparse.Namespace, server: PostgresServer, workers: int) 
     assert coordinator.stdout is not None
     coordinator.stdout.readline()  # "... jobs queued": the queue is full before any worker starts
     ports = [_free_port() for _ in range(workers)]
+    # Not --exit-when-done: a worker with no job left still relays its bots' seats to the others.
     procs = [_arena("worker", "--store", url, "--name", f"w{k + 1}", "--listen", f"127.0.0.1:{port}",
-                    "--tables", str(args.tables), "--log-dir", str(folder / f"w{k + 1}"),
-                    "--exit-when-done", cwd=folder) for k, port in enumerate(ports)]
+                    "--tables", str(args.tables), "--log-dir", str(folder / f"w{k + 1}"), cwd=folder)
+             for k, port in enumerate(ports)]
+    drain = threading.Thread(target=coordinator.stdout.read, daemon=True)  # its progress lines
+    drain.start()
     time.sleep(1.0)
-    started = time.perf_counter()
+    started = time.time()
     bots = _bots(args.bots, ports, folder)
     try:
+        coordinator.wait(timeout=600)  # it ends when every job is done
+        db_cpu = _server_cpu(server) - db
+        for proc in procs:
+            proc.terminate()
         cpu = sum(_reap(proc) for proc in procs)
-        seconds = time.perf_counter() - started
-        coordinator.wait(timeout=60)
     finally:
-        stop_processes([*bots, coordinator], timeout_seconds=15)
-    return Result(f"PostgreSQL, {workers} worker{'s' if workers > 1 else ''}", _hands(url), seconds, cpu)
+        stop_processes([*bots, *procs, coordinator], timeout_seconds=15)
+    hands, seconds = _played(url, started)
+    return Result(f"PostgreSQL, {workers} worker{'s' if workers > 1 else ''}", hands, seconds, cpu,
+                  _children_cpu() - children - cpu, db_cpu)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -135,27 +183,46 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hands", type=int, default=40)
     parser.add_argument("--bots", type=int, default=6)
     parser.add_argument("--tables", type=int, default=8, help="tables at once per worker")
-    parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args(argv)
-    results: list[Result] = []
+    rounds: list[dict[str, Result]] = []
     with postgres_server(fsync=True) as server:  # durable commits, as SQLite's synchronous=FULL
         for round_index in range(args.rounds):
-            for runner in (lambda: run_sqlite(args), lambda: run_workers(args, server, 1),
+            results: dict[str, Result] = {}
+            for runner in (lambda: run_sqlite(args, server), lambda: run_workers(args, server, 1),
                            lambda: run_workers(args, server, 2)):
                 result = runner()
-                results.append(result)
+                results[result.mode] = result
                 print(f"round {round_index + 1} {result.mode}: {result.hands} hands in "
-                      f"{result.seconds:.1f} s", flush=True)
-    print("\n| mode | hands | seconds | hands/s | dealer CPU ms/hand |")
-    print("|---|---|---|---|---|")
-    best: dict[str, float] = {}
-    for r in results:
-        best[r.mode] = max(best.get(r.mode, 0.0), r.rate)
-        print(f"| {r.mode} | {r.hands} | {r.seconds:.1f} | {r.rate:,.1f} | "
-              f"{1000 * r.dealer_cpu_seconds / max(r.hands, 1):.2f} |")
-    one, two, lite = best["PostgreSQL, 1 worker"], best["PostgreSQL, 2 workers"], best["SQLite, 1 process"]
-    print(f"\n2 workers / 1 worker: {two / one:.2f}x (goal >= 1.7x); "
-          f"PostgreSQL / SQLite at 1 worker: {one / lite:.0%} (goal: within 10%)")
+                      f"{result.seconds:.1f} s (load average {os.getloadavg()[0]:.1f})", flush=True)
+            rounds.append(results)
+    print("\n| round | mode | hands | seconds | hands/s | dealer CPU ms/hand | bots and coordinator "
+          "CPU ms/hand | PostgreSQL CPU ms/hand | all CPU ms/hand | cores busy |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for k, results in enumerate(rounds):
+        for r in results.values():
+            print(f"| {k + 1} | {r.mode} | {r.hands} | {r.seconds:.1f} | {r.rate:,.1f} "
+                  f"| {r.per_hand_ms(r.dealer_cpu_seconds):.2f} | {r.per_hand_ms(r.others_cpu_seconds):.2f} "
+                  f"| {r.per_hand_ms(r.db_cpu_seconds):.2f} | {r.per_hand_ms(r.cpu_seconds):.2f} "
+                  f"| {r.cpu_seconds / r.seconds:.2f} |")
+    lite, one, two = "SQLite, 1 process", "PostgreSQL, 1 worker", "PostgreSQL, 2 workers"
+    scale = [r[two].rate / r[one].rate for r in rounds]
+    store = [r[one].rate / r[lite].rate for r in rounds]
+    cores = os.cpu_count() or 1
+    # The most 2 workers could reach: every core busy at 2 workers' CPU per hand, against 1 worker.
+    ceiling = [cores / (r[two].cpu_seconds / r[two].hands) / r[one].rate for r in rounds]
+    cpu_ratio = [(r[two].cpu_seconds / r[two].hands) / (r[one].cpu_seconds / r[one].hands) for r in rounds]
+
+    def listed(values: list[float], spec: str) -> str:
+        return ", ".join(format(v, spec) for v in values)
+
+    print(f"\n2 workers / 1 worker: {statistics.median(scale):.2f}x median of {len(rounds)} rounds "
+          f"({listed(scale, '.2f')}; goal >= 1.7x)")
+    print(f"PostgreSQL / SQLite at 1 worker: {statistics.median(store):.0%} ({listed(store, '.0%')}; "
+          "goal: within 10%)")
+    print(f"all CPU per hand, 2 workers / 1 worker: {statistics.median(cpu_ratio):.2f}x "
+          f"({listed(cpu_ratio, '.2f')}); with all {cores} cores busy 2 workers could reach "
+          f"{statistics.median(ceiling):.2f}x of 1 worker's hands/s ({listed(ceiling, '.2f')})")
     return 0
 
 

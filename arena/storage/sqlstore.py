@@ -517,16 +517,19 @@ def _bot_ids(db: Db, names: Iterable[str]) -> dict[str, int]:
 
 
 def _running_match_bots(db: Db, match_id: int, copy_index: int) -> dict[str, int]:
-    row = db.execute("SELECT status, is_duplicate FROM matches WHERE match_id = ?", (match_id,)).fetchone()
-    if row is None:
+    """The bots seated in a running match (name -> id), in one query with the match's status."""
+    rows = db.execute(
+        "SELECT m.status, m.is_duplicate, b.name, b.bot_id FROM matches m "
+        "LEFT JOIN match_seats s ON s.match_id = m.match_id LEFT JOIN bots b ON b.bot_id = s.bot_id "
+        "WHERE m.match_id = ?", (match_id,)).fetchall()
+    if not rows:
         raise NotFound(f"no match {match_id}")
+    row = rows[0]
     if row["status"] != MatchStatus.RUNNING.value:
         raise InvalidRecord(f"match {match_id} is {row['status']}: no more hands can be recorded")
     if copy_index != 0 and not row["is_duplicate"]:
         raise InvalidRecord(f"match {match_id} is not duplicate: copy index must be 0, not {copy_index}")
-    return {r["name"]: int(r["bot_id"]) for r in db.execute(
-        "SELECT b.name, b.bot_id FROM match_seats s JOIN bots b USING (bot_id) WHERE s.match_id = ?",
-        (match_id,))}
+    return {r["name"]: int(r["bot_id"]) for r in rows if r["bot_id"] is not None}
 
 
 def _check_same_hand(db: Db, hand: HandRecord) -> None:
