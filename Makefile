@@ -9,7 +9,7 @@ BUF_DIR := tools/buf
 BUF := $(BUF_DIR)/node_modules/.bin/buf
 RELEASED_CONTRACT := protos/released/arena-v1.binpb
 
-.PHONY: demo test lint typecheck unit bench clean contract-release
+.PHONY: demo test lint typecheck unit engine-build engine-compiled bench clean contract-release
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -35,11 +35,23 @@ typecheck: $(STAMP)
 	$(BIN)/mypy --strict arena
 
 unit: $(STAMP)
-	$(BIN)/python -m pytest
+	ARENA_ENGINE_PURE=1 $(BIN)/python -m pytest
 
-test: lint typecheck unit
+# The engine's hot modules compiled with mypyc (optional: scripts/build_engine.py; the engine
+# falls back to pure Python without a fresh build). The compiled modules pass the same engine
+# tests (the evaluator's own tests left out: it is not compiled).
+ENGINE_COMPILED_TESTS := tests/test_layers.py $(filter-out %/test_evaluate.py %/test_equity.py \
+	%/test_frozen.py,$(wildcard tests/engine/test_*.py))
 
-bench: $(STAMP)
+engine-build: $(STAMP)
+	$(BIN)/python scripts/build_engine.py
+
+engine-compiled: engine-build
+	ARENA_ENGINE_EXPECT_COMPILED=1 $(BIN)/python -m pytest $(ENGINE_COMPILED_TESTS)
+
+test: lint typecheck unit engine-compiled
+
+bench: $(STAMP) engine-build
 	$(BIN)/python -m pip install -q -e '.[bench]'
 	$(BIN)/python -m bench.engine
 	$(BIN)/python -m bench.evaluate
@@ -49,4 +61,4 @@ contract-release: $(BUF)
 	$(BUF) build --exclude-source-info -o $(RELEASED_CONTRACT)
 
 clean:
-	rm -rf $(VENV) $(BUF_DIR)/node_modules
+	rm -rf $(VENV) $(BUF_DIR)/node_modules build/mypyc

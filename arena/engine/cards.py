@@ -12,6 +12,7 @@ import random
 from collections.abc import Iterable, Sequence
 
 from arena.engine.errors import MalformedInput
+from arena.engine.shuffle import shuffle_steps
 
 Card = int
 
@@ -126,11 +127,7 @@ class Deck:
         if end > len(cards):
             # Draw what there is one by one so the deck fails exactly where draw() would.
             return [self.draw() for _ in range(count)]
-        random_ = self._rng.random
-        size = len(cards)
-        for i in range(top, end):
-            pick = i + int(random_() * (size - i))
-            cards[i], cards[pick] = cards[pick], cards[i]
+        shuffle_steps(cards, top, end, self._rng.random)
         self._top = end
         return cards[top:end]
 
@@ -156,3 +153,12 @@ class Deck:
         self._cards = self._cards[self._top :] + self.burned
         self._top = 0
         self.burned = []
+
+
+class SeededDeck(Deck):
+    """A deck from a per-hand seed, as a card source (``HandState`` deals it fastest)."""
+
+    __slots__ = ()
+
+    def deal(self, seat: int) -> Card:
+        return self.draw()

@@ -82,14 +82,28 @@ def deal_street(hand: HandState) -> None:
     seat_cards = hand.cards
     seat_is_up = hand.is_up
     seat_up_cards = hand._up if street.up_cards else None
+    # Stud with known cards: each seat's showing rank key and tie-break card, kept up to date
+    # here so that stud_opener need not rescan every up card on every street.
+    up_keys = hand._up_key if seat_up_cards is not None else None
+    ties = hand._up_tie
+    tie_order = _TIE_ORDER_LOW if hand.variant.opens_by_low_showing else _TIE_ORDER_HIGH
     if per_seat == 1:  # stud fourth to seventh street: one card each
         is_up = ups[0]
-        for k, seat in enumerate(seats):
-            card = drawn[k]
+        if seat_up_cards is None:  # seventh street, down
+            for seat, card in zip(seats, drawn, strict=True):
+                seat_cards[seat].append(card)
+                seat_is_up[seat].append(is_up)
+                events.append(HoleCardsDealt(seat, street_index, (card,), ups))
+            return
+        for seat, card in zip(seats, drawn, strict=True):
             seat_cards[seat].append(card)
             seat_is_up[seat].append(is_up)
-            if seat_up_cards is not None:
-                seat_up_cards[seat].append(card)
+            seat_up_cards[seat].append(card)
+            if up_keys is not None:
+                up_keys[seat] += _RANK_KEY[card]
+                order = tie_order[card]
+                if order > ties[seat]:
+                    ties[seat] = order
             events.append(HoleCardsDealt(seat, street_index, (card,), ups))
         return
     for k, seat in enumerate(seats):
@@ -97,7 +111,14 @@ def deal_street(hand: HandState) -> None:
         seat_cards[seat].extend(cards)
         seat_is_up[seat].extend(ups)
         if seat_up_cards is not None:
-            seat_up_cards[seat].extend(cards[down:])  # down cards come first on every street
+            shown = cards[down:]  # down cards come first on every street
+            seat_up_cards[seat].extend(shown)
+            if up_keys is not None:
+                for card in shown:
+                    up_keys[seat] += _RANK_KEY[card]
+                    order = tie_order[card]
+                    if order > ties[seat]:
+                        ties[seat] = order
         events.append(HoleCardsDealt(seat, street_index, cards, ups))
 
 
@@ -137,6 +158,20 @@ def stud_opener(hand: HandState) -> int:
     low = variant.opens_by_low_showing
     # showing_low_value / showing_high_value, read from their tables by rank key.
     showing = ev.SHOWING_LOW_BY_RANK_KEY if low else ev.SHOWING_HIGH_BY_RANK_KEY
+    up_keys = hand._up_key
+    if up_keys is not None and not board:
+        # The usual case: every up card known, no common card; keys kept by deal_street.
+        # The same comparison as below: the tie-break card is the top up card (razz: aces
+        # low, so the top non-ace when there is one), the higher suit first (razz: lower).
+        ties = hand._up_tie
+        for seat in range(hand.seat_count):
+            if folded[seat]:
+                continue
+            suit_key = (3 - (ties[seat] & 3) if low else ties[seat] & 3) if by_suit else 0
+            key = (showing[up_keys[seat]] << 2 | suit_key) << 4 | (15 - seat)
+            if best_seat < 0 or key > best_key:
+                best_seat, best_key = seat, key
+        return best_seat
     rank_key_at = ev.RANK_KEY.__getitem__
     for seat in range(hand.seat_count):
         if folded[seat]:
@@ -169,3 +204,9 @@ def stud_opener(hand: HandState) -> int:
 
 
 _FIRST_ACE = 48  # the ace of clubs: cards 48 to 51 are the aces
+_RANK_KEY = ev.RANK_KEY
+# The order in which an up card breaks a tie (by its suit): stud the top card; razz the top
+# card with aces low (an ace counts below a deuce: ``card - DECK_SIZE``).
+_TIE_ORDER_HIGH: tuple[int, ...] = tuple(range(DECK_SIZE))
+_TIE_ORDER_LOW: tuple[int, ...] = tuple(c - DECK_SIZE if c >= _FIRST_ACE else c
+                                        for c in range(DECK_SIZE))

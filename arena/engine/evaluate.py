@@ -483,14 +483,19 @@ def showing_low_value(up_cards: Sequence[int]) -> int:
 
 
 def fill_tables() -> None:
-    """Compute now every entry the 5-to-7-card high, low and eight-or-better tables and the
-    seven-card table can hold (they fill on first use otherwise). Takes a few seconds: for
-    long runs and benchmarks that should not pay for the first uses on the way."""
-    for size in (5, 6, 7):
+    """Compute now every entry the 5-to-7-card high, low and eight-or-better tables, the
+    seven-card table and the stud showing tables (1 to 5 up cards) can hold (they fill on
+    first use otherwise). Takes a few seconds: for long runs and benchmarks that should not
+    pay for the first uses on the way."""
+    for size in range(1, 8):
         for ranks in combinations_with_replacement(range(13), size):
             if max(map(ranks.count, ranks)) > 4:
                 continue
             rank_key = sum(5**r for r in ranks)
+            if size <= 5:
+                _ = _SHOWING_HIGH[rank_key], _SHOWING_LOW[rank_key]
+            if size < 5:
+                continue
             high = _HIGH[rank_key]
             _ = _LOW[rank_key], _LOW8[rank_key]
             if size == 7:

@@ -19,7 +19,7 @@ _LEGAL_VALUES: dict[_LegalKey, LegalActions] = {}
 _LEGAL_CACHE_LIMIT = 4096
 
 
-def _legal_value(*key: *_LegalKey) -> LegalActions:
+def _legal_value(key: _LegalKey) -> LegalActions:
     value = _LEGAL_VALUES.get(key)
     if value is None:
         if len(_LEGAL_VALUES) >= _LEGAL_CACHE_LIMIT:
@@ -33,6 +33,15 @@ def _legal_value(*key: *_LegalKey) -> LegalActions:
     return value
 
 
+# The values of a seat with no bring-in due, by what sets them apart: (seat, call to, call
+# all in, raise min, raise max, raise all in); one table per kind of betting (fixed limit
+# has no raise range; no-limit and pot-limit one whenever raising is allowed). A shorter key
+# than _legal_value's, hashed and compared once per decision.
+_ActionKey = tuple[int, int | None, bool, int | None, int | None, bool]
+_FIXED_VALUES: dict[_ActionKey, LegalActions] = {}
+_RANGE_VALUES: dict[_ActionKey, LegalActions] = {}
+
+
 def compute_legal_actions(hand: HandState, seat: int) -> LegalActions:
     if seat == hand._bring_in_seat:
         bring_in_to = min(hand.stakes.bring_in, hand.stacks[seat])
@@ -40,27 +49,32 @@ def compute_legal_actions(hand: HandState, seat: int) -> LegalActions:
         if raise_max is not None and raise_max <= bring_in_to:
             raise_min = raise_max = None  # too short to complete: the bring-in is all in
             raise_all_in = False
-        return _legal_value(seat, False, False, None, False, bring_in_to, raise_min,
-                            raise_max, raise_all_in, False)
-    bets = hand.bets
-    stacks = hand.stacks
-    bet = bets[seat]
-    stack = stacks[seat]
-    level = hand._level
-    owed = level - bet
+        return _legal_value((seat, False, False, None, False, bring_in_to, raise_min,
+                             raise_max, raise_all_in, False))
+    bet = hand.bets[seat]
+    stack = hand.stacks[seat]
+    owed = hand._level - bet
     if owed <= 0:
-        can_check, call_to, call_all_in = True, None, False
+        call_to, call_all_in = None, False
+    elif owed < stack:
+        call_to, call_all_in = bet + owed, False
     else:
-        can_check = False
-        call_to = bet + min(owed, stack)
-        call_all_in = owed >= stack
+        call_to, call_all_in = bet + stack, True
     raise_min, raise_max, raise_all_in = raise_range(hand, seat)
-    key = (seat, True, can_check, call_to, call_all_in, None, raise_min, raise_max,
-           raise_all_in, raise_min is not None and not hand._fixed)
-    value = _LEGAL_VALUES.get(key)
+    fixed = hand._fixed
+    values = _FIXED_VALUES if fixed else _RANGE_VALUES
+    key = (seat, call_to, call_all_in, raise_min, raise_max, raise_all_in)
+    value = values.get(key)
     if value is None:
-        value = _legal_value(*key)
+        if len(values) >= _LEGAL_CACHE_LIMIT:
+            values.clear()
+        value = values[key] = _legal_value((
+            seat, True, call_to is None, call_to, call_all_in, None, raise_min, raise_max,
+            raise_all_in, raise_min is not None and not fixed))
     return value
+
+
+_NO_RAISE: tuple[None, None, bool] = (None, None, False)
 
 
 def raise_range(hand: HandState, seat: int) -> tuple[int | None, int | None, bool]:
@@ -72,27 +86,29 @@ def raise_range(hand: HandState, seat: int) -> tuple[int | None, int | None, boo
     all_in_to = bet + stacks[seat]
     level = hand._level
     if all_in_to <= level:
-        return None, None, False
-    if hand._fixed:
+        return _NO_RAISE
+    fixed = hand._fixed
+    if fixed:
         if hand._acted_full[seat]:
-            return None, None, False  # RULES.md §3: no re-raise unless someone raised after them
-        if hand._cap is not None and hand._bet_count >= hand._cap:
-            return None, None, False
+            return _NO_RAISE  # RULES.md §3: no re-raise unless someone raised after them
+        cap = hand._cap
+        if cap is not None and hand._bet_count >= cap:
+            return _NO_RAISE
     elif hand._acted_full[seat]:
         # RULES.md §3b: a seat that acted and faces less than a full raise since (only short
         # all-ins came after it) may call or fold, not raise.
         increment = hand._unit
         short = hand._short_all_in_chips
         if level - bet < increment or 0 < short < increment:
-            return None, None, False
+            return _NO_RAISE
     # Another live seat must have chips to put in beyond the level, else a raise is moot.
     folded = hand.folded
     for i in range(hand.seat_count):
         if i != seat and not folded[i] and stacks[i] + bets[i] > level:
             break
     else:
-        return None, None, False
-    if hand._fixed:
+        return _NO_RAISE
+    if fixed:
         full_level = hand._full_level
         low_to = full_level + hand._unit
         high_to = full_level + hand.stakes.big_bet if hand._big_allowed else low_to

@@ -77,6 +77,7 @@ def show_cards(hand: HandState, seat: int, cards: Sequence[Card] | None) -> None
             raise IllegalAction(f"seat {seat} shows cards it was not dealt")
         own[: len(cards)] = cards
         hand._up[seat] = [c for c, up in zip(own, hand.is_up[seat], strict=True) if up]
+        hand._up_key = None  # up cards changed here: the stud opener rescans them
     if not hand.is_showdown_pending:
         if hand.is_over:
             raise IllegalAction("the hand is over")
@@ -109,13 +110,16 @@ def settle(hand: HandState) -> None:
     kind = variant.showdown
     is_omaha = variant.is_omaha
     board = hand.board
-    unknown_board = bool(board) and not is_known(max(board))
+    # A seeded deck deals only known cards; other sources (hand histories) may leave some
+    # unknown until they are shown.
+    may_be_unknown = hand._deck is None
+    unknown_board = may_be_unknown and bool(board) and not is_known(max(board))
     all_cards = hand.cards
     for seat in range(n):
         if not contenders[seat]:
             continue
         cards = all_cards[seat]
-        if not is_known(max(cards)) or unknown_board:
+        if may_be_unknown and (unknown_board or not is_known(max(cards))):
             raise IllegalAction(f"seat {seat} reaches the showdown with unknown cards")
         if is_omaha:
             high[seat] = ev.omaha_high_value(cards, board)

@@ -12,7 +12,8 @@ from typing import Protocol
 
 from arena.engine.actions import Action, ActionKind, LegalActions
 from arena.engine.blinds import blind_plan
-from arena.engine.cards import Card, Deck, rank_of
+from arena.engine.cards import DECK_SIZE, Card, rank_of
+from arena.engine.cards import SeededDeck as SeededDeck
 from arena.engine.dealing import BOARD as BOARD
 from arena.engine.dealing import deal_street, stud_opener
 from arena.engine.errors import (
@@ -47,15 +48,6 @@ class CardSource(Protocol):
     def recycle_burned(self) -> None: ...
 
 
-class SeededDeck(Deck):
-    """A deck from a per-hand seed, as a card source."""
-
-    __slots__ = ()
-
-    def deal(self, seat: int) -> Card:
-        return self.draw()
-
-
 _DEFAULT_RULES = Rules()
 _CHECK = ActionKind.CHECK
 _CHECKS: dict[tuple[int, int, int, bool], ActionTaken] = {}  # (seat, street, bet, automatic)
@@ -76,8 +68,9 @@ class HandState:
         "_able_count", "_acted_full", "_bet_count", "_big_allowed", "_blind_plan",
         "_bring_in_seat", "_cap", "_deck", "_first_actor", "_fixed", "_full_level",
         "_last_aggressor", "_legal", "_level", "_live_count", "_pot_limit",
-        "_short_all_in_chips", "_shown", "_to_act", "_unit", "_up", "actor", "antes", "bets",
-        "blinds", "board", "cards", "committed", "dead_antes", "dead_chips", "events", "folded",
+        "_short_all_in_chips", "_shown", "_to_act", "_unit", "_up", "_up_key", "_up_tie",
+        "actor", "antes", "bets", "blinds", "board", "cards", "committed", "dead_antes",
+        "dead_chips", "events", "folded",
         "is_over", "is_showdown_pending", "is_up", "manual_showdown", "result", "rules",
         "seat_count", "showdown_order", "source", "stacks", "stakes", "starting_stacks",
         "street_index", "variant",
@@ -122,6 +115,10 @@ class HandState:
         # A plain seeded deck deals whole streets at once (the same cards in the same order as
         # card-by-card deals); any other source is asked card by card, as the protocol says.
         self._deck = self.source if type(self.source) is SeededDeck else None
+        # Stud from a seeded deck (every card known): each seat's sum of up-card rank keys
+        # and its tie-break order (dealing.py), kept as cards are dealt; None: rescan.
+        self._up_key: list[int] | None = [0] * n if is_stud and self._deck is not None else None
+        self._up_tie: list[int] = [-DECK_SIZE] * n
         self.manual_showdown = manual_showdown
         if is_stud:
             self.blinds: tuple[int, ...] = (0,) * n
@@ -206,7 +203,7 @@ class HandState:
             return legal
         actor = self.actor
         if actor is None:
-            return self._verify(actor, None, None)  # raises HandOver
+            return self._verify(None, None, None)  # raises HandOver
         legal = self._legal = compute_legal_actions(self, actor)
         return legal
 
@@ -575,10 +572,15 @@ class HandState:
         self.actor = self._first_actor = actor
 
     def _any_open_pair(self) -> bool:
-        for seat in range(self.seat_count):
-            if self.folded[seat]:
+        folded = self.folded
+        for seat, up in enumerate(self._up):
+            if folded[seat]:
                 continue
-            ups = [rank_of(c) for c in self._up[seat]]
+            if len(up) == 2:  # the usual fourth street: two up cards
+                if up[0] >> 2 == up[1] >> 2:
+                    return True
+                continue
+            ups = [rank_of(c) for c in up]
             if len(ups) != len(set(ups)):
                 return True
         return False

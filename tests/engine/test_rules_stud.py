@@ -7,10 +7,13 @@ fourth, fifth and sixth street up cards and the seventh street down card.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from arena.engine.actions import ActionKind
 from arena.engine.cards import parse_cards
+from arena.engine.dealing import stud_opener
 from arena.engine.errors import AmountOutOfRange, IllegalAction
 from arena.engine.events import ActionTaken, ForcedBetPosted
 from arena.engine.games import variant_for
@@ -266,6 +269,37 @@ def test_showing_order_each_street() -> None:
     assert state.street == "sixth"
     # K-3-K-3 (two pair) vs Q-J-Q-J (two pair, lower)
     assert state.actor == 0
+
+
+@pytest.mark.parametrize("tie_break", ["suit", "seat"])
+@pytest.mark.parametrize("game", ["F7S", "F7S/8", "FR"])
+def test_opener_from_kept_showing_keys_matches_a_rescan(game: str, tie_break: str) -> None:
+    """RULES.md §3 "Stud": with a seeded deck the opener of 4th street on is read from each
+    seat's showing key and tie-break card kept while dealing; it is the seat a rescan of every
+    up card picks, on every street, with folded seats and 2 to 8 players. (Razz ties that the
+    top non-ace breaks are rare: it plays more hands.)"""
+    rng = random.Random(7)
+    rules = Rules(stud_tie_break=tie_break)
+    streets = 0
+    for seed in range(1500 if game == "FR" else 300):
+        players = 2 + seed % 7
+        state = HandState(variant_for(game), [1000] * players, rules=rules, seed=seed)
+        assert state._up_key is not None
+        street = state.street_index
+        while not state.is_over:
+            if state.street_index != street:
+                street = state.street_index
+                kept = stud_opener(state)
+                keys, state._up_key = state._up_key, None
+                assert stud_opener(state) == kept == state.actor
+                state._up_key = keys
+                streets += 1
+            legal = state.legal_actions()
+            if legal.can_fold and rng.random() < 0.1:
+                state.act(state.actor, F)  # type: ignore[arg-type]
+            else:
+                state.check_or_call()
+    assert streets > 300
 
 
 # --------------------------------------------------------------------------- limits
