@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import os
 import sys
+import threading
 from collections.abc import Callable, Collection, Coroutine
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -30,6 +31,7 @@ from arena.league.leaderboard import (
 )
 from arena.league.luck import update_luck
 from arena.league.progress import Progress, ProgressDisplay
+from arena.league.refresher import Refresher
 from arena.league.schedule import ScheduledMatch, build_schedule
 from arena.league.secret import (
     describe_secret,
@@ -48,7 +50,7 @@ from arena.match.spec import MatchSpec, SeatSpec
 from arena.match.spectator import Spectator, TeeSink
 from arena.metrics import ArenaMetrics, MetricsServer, rejection_reason, start_metrics_server
 from arena.server.config import BotEntry, ServerConfig
-from arena.storage.errors import NotFound
+from arena.storage.errors import InvalidRecord, NotFound
 
 if TYPE_CHECKING:
     from arena.server.app import DealerServer
@@ -126,8 +128,11 @@ class LeagueRun:
         self._server: DealerServer | None = None
         # Store commits and logs of every table, in order, off the dealer's thread.
         self.writer = Writer(name=f"arena-writer-{config.name}"[:15], batch=store.batch)
+        self._board = Refresher(self._refresh_board)  # the metrics' leaderboard, on its own thread
+        self._finish_lock = threading.Lock()
 
     def close(self) -> None:
+        self._board.wait(60.0)
         self.writer.close()
         if self._own_store:
             self.store.close()
@@ -274,16 +279,28 @@ class LeagueRun:
             observer = self.deal_set_observer
             if observer is not None and observer(self._store_ids[scheduled.deal_set]) and self._server:
                 self._server.stop()
+        if self.metrics is not None:  # off the dealer's thread: the luck takes seconds of CPU
+            self._board.request([self._store_ids[scheduled.deal_set]] if left <= 0 else [])
+
+    def _refresh_board(self, ended: list[int]) -> None:
+        """The metrics' leaderboard, with the luck of the matches that ``ended`` (the refresher's
+        thread)."""
         if self.metrics is not None:
-            ended = [self._store_ids[scheduled.deal_set]] if left <= 0 else []
             self.metrics.update_leaderboard(self.leaderboard(luck_matches=ended))
 
     def _finish_deal_set(self, deal_set: str, seed: int | None = None) -> None:
         match_seed = seed if seed is not None else next(
             s.seed for s in self.schedule if s.deal_set == deal_set)
         match_id = self._store_ids[deal_set]
-        if self.store.get_match(match_id).status is MatchStatus.RUNNING:
-            self.store.finish_match(match_id, str(match_seed))
+        # A worker's prepare() (another thread) and a copy's end (the dealer's thread) may both
+        # finish the same deal set, or another process may have: finished already is done.
+        with self._finish_lock:
+            if self.store.get_match(match_id).status is MatchStatus.RUNNING:
+                try:
+                    self.store.finish_match(match_id, str(match_seed))
+                except InvalidRecord:
+                    if self.store.get_match(match_id).status is not MatchStatus.FINISHED:
+                        raise
         # Every copy has ended: now the deal set's seed may be published (RULES.md §1).
         for scheduled in self.schedule:
             if scheduled.deal_set == deal_set:
@@ -379,6 +396,7 @@ class LeagueRun:
         try:
             complete = asyncio.run(main())
         finally:
+            self._board.wait(60.0)  # the leaderboard of the last matches reaches the metrics
             view.close()
             if metrics_server is not None:
                 metrics_server.stop()
