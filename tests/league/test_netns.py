@@ -159,7 +159,7 @@ def test_a_league_with_every_part_on_its_own_network_namespace(tmp_path: Path) -
             jobs = sql(network, url, "SELECT status, worker, address FROM jobs ORDER BY job_id")
             hands = sql(network, url, "SELECT COUNT(*) FROM hands WHERE status = 'completed'")
     finally:
-        stop_processes(procs, timeout=15)
+        stop_processes(procs, timeout_seconds=15)
         network.close()
     assert len(jobs) == 3 and all(status == "done" for status, _, _ in jobs)
     assert {worker for _, worker, _ in jobs} == {"w1", "w2"}
