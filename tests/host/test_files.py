@@ -35,10 +35,10 @@ def test_the_engine_parses_config_bytes_with_errors_naming_the_file() -> None:
 def test_a_config_file_is_read_at_most_one_byte_past_the_limit(tmp_path: Path) -> None:
     big = tmp_path / "big.toml"
     big.write_bytes(b"#" * (3 * MAX_FILE_BYTES))
-    with pytest.raises(ConfigError, match=f"big.toml: larger than {MAX_FILE_BYTES} bytes; "
+    with pytest.raises(ConfigError, match=rf"big\.toml: larger than {MAX_FILE_BYTES} bytes; "
                        "not a league file"):
         read_toml(big, what="league")
-    with pytest.raises(ConfigError, match="cannot read league file .*missing.toml: No such file"):
+    with pytest.raises(ConfigError, match=r"cannot read league file .*missing\.toml: No such file"):
         read_toml(tmp_path / "missing.toml", what="league")
     good = tmp_path / "good.toml"
     good.write_text("name = 'x'\n")
