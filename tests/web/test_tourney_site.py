@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
-from arena.engine.phh import dumps_hands, load_file
+from arena.engine.phh import dumps_hands
+from arena.host.phhfile import load_file
 from arena.league.tourney_config import load_tournament
 from arena.league.tourney_store import TournamentStore
 from arena.match.simulate import simulate
