@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from arena.engine.errors import ConfigError
-from arena.engine.phh import load_file
 from arena.engine.rules import Rules
+from arena.host.phhfile import load_file
 from arena.match.records import MatchSummary
 from arena.match.spec import AbsentPolicy, MatchSpec, SeatSpec
 from arena.server.app import serve

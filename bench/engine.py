@@ -27,11 +27,11 @@ import tracemalloc
 import warnings
 from collections.abc import Callable
 
-from arena.engine import COMPILED, compiled_modules
 from arena.engine.evaluate import fill_tables
 from arena.engine.games import HORSE, GameCode, variant_for
 from arena.engine.rules import Rules
 from arena.engine.state import HandState
+from arena.host.compiled import COMPILED, compiled_modules
 from arena.match.policies import call_policy, random_policy
 
 RULES = Rules()

@@ -20,7 +20,8 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from arena.engine.phh import dumps_hands, load_file
+from arena.engine.phh import dumps_hands
+from arena.host.phhfile import load_file
 from arena.league.runner import LeagueRun
 from arena.match.simulate import simulate
 from bench.league import Clocks, _bots_on_ready, _config, _stop

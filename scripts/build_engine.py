@@ -1,5 +1,5 @@
 """Compile the engine's hot modules with mypyc into ``build/mypyc`` (optional: without it, or
-when any engine source changed since, the engine runs as pure Python; see arena/engine).
+when any engine source changed since, the engine runs as pure Python; see arena/host/compiled.py).
 
     python scripts/build_engine.py          # build unless the build is up to date
     python scripts/build_engine.py --clean  # remove the build (pure Python again)
@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from arena.engine import (  # noqa: E402
+from arena.host.compiled import (  # noqa: E402
     BUILD_DIR,
     COMPILED,
     MANIFEST,
@@ -38,7 +38,8 @@ def build() -> None:
     with tempfile.TemporaryDirectory(dir=BUILD_DIR.parent, prefix="mypyc-stage-") as tmp:
         stage = Path(tmp)
         (stage / "arena" / "engine").mkdir(parents=True)
-        shutil.copy2(ROOT / "arena" / "__init__.py", stage / "arena")
+        # A bare package: arena/__init__.py installs the loader, which mypyc need not see.
+        (stage / "arena" / "__init__.py").write_text('"""arena."""\n')
         for name in digests:
             shutil.copy2(engine / name, stage / "arena" / "engine" / name)
         files = [f"arena/engine/{module}.py" for module in COMPILED]

@@ -1,9 +1,10 @@
-"""One reader for config files (rules, match and league): TOML tables into frozen dataclasses,
+"""One parser for config files (rules, match and league): TOML tables into frozen dataclasses,
 driven by the dataclass's fields and types, with the same clear errors everywhere.
 
-Standard library only, so that the rules engine can use it. Every error names the file, the
-key, the expected type and the allowed values; floats must be finite (TOML allows ``nan`` and
-``inf``); ranges are given per field as a :class:`Check`.
+Standard library only and no I/O, so that the rules engine can use it (arena/host/configfile.py
+reads the files). Every error names the file, the key, the expected type and the allowed values;
+floats must be finite (TOML allows ``nan`` and ``inf``); ranges are given per field as a
+:class:`Check`.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from arena.engine.errors import ConfigError
 
 T = TypeVar("T")
 
-MAX_FILE_BYTES = 4 * 1024 * 1024  # a config file larger than this is refused unread
+MAX_FILE_BYTES = 4 * 1024 * 1024  # a config file larger than this is refused (read no further)
 MAX_NESTING = 16  # tables and arrays nested deeper than this are refused
 
 
@@ -63,30 +64,24 @@ NON_NEGATIVE = Check(min=0)
 PORT = Check(min=0, max=65535)  # 0: any free port (tests, the demo); else 1-65535
 
 
-def read_toml(path: str | Path, *, what: str = "config") -> tuple[dict[str, Any], str]:
-    """A TOML file's table and text; any problem (unreadable, too big, not UTF-8, not TOML,
-    nested too deep) is a :class:`ConfigError` naming the file."""
-    path = Path(path)
-    try:
-        with path.open("rb") as fh:
-            raw = fh.read(MAX_FILE_BYTES + 1)
-    except OSError as exc:
-        raise ConfigError(f"cannot read {what} file {path}: {exc.strerror or exc}") from None
+def parse_toml(raw: bytes, *, name: str, what: str = "config") -> tuple[dict[str, Any], str]:
+    """The table and text of a TOML file's bytes (``name``: the file, for messages); any
+    problem (too big, not UTF-8, not TOML, nested too deep) is a :class:`ConfigError`."""
     if len(raw) > MAX_FILE_BYTES:
-        raise ConfigError(f"{path}: larger than {MAX_FILE_BYTES} bytes; not a {what} file")
+        raise ConfigError(f"{name}: larger than {MAX_FILE_BYTES} bytes; not a {what} file")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise ConfigError(f"{path}: not UTF-8 text (byte {exc.start}); a {what} file is TOML"
+        raise ConfigError(f"{name}: not UTF-8 text (byte {exc.start}); a {what} file is TOML"
                           ) from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+        raise ConfigError(f"{name}: not valid TOML: {exc}") from None
     except RecursionError:
-        raise ConfigError(f"{path}: nested too deeply") from None
+        raise ConfigError(f"{name}: nested too deeply") from None
     if _depth(data) > MAX_NESTING:
-        raise ConfigError(f"{path}: tables or arrays nested more than {MAX_NESTING} deep")
+        raise ConfigError(f"{name}: tables or arrays nested more than {MAX_NESTING} deep")
     return data, text
 
 

@@ -140,15 +140,14 @@ def loads(text: str, *, name: str = "<text>") -> list[PhhHand]:
     return hands
 
 
-def load_file(path: str) -> list[PhhHand]:
-    with open(path, "rb") as fh:
-        raw = fh.read()
+def loads_bytes(raw: bytes, *, name: str) -> list[PhhHand]:
+    """Read the bytes of a ``.phh`` or ``.phhs`` file (``name``: the file, for messages)."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise MalformedInput(f"{path}: not a hand history (not UTF-8 text at byte {exc.start})"
+        raise MalformedInput(f"{name}: not a hand history (not UTF-8 text at byte {exc.start})"
                              ) from None
-    return loads(text, name=path)
+    return loads(text, name=name)
 
 
 class ScriptedCards:

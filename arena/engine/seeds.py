@@ -5,14 +5,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import secrets
 
-SECRET_BITS = 256
-
-
-def new_secret() -> int:
-    """A fresh secret from the operating system's cryptographic source."""
-    return secrets.randbits(SECRET_BITS)
+SECRET_BITS = 256  # a fresh secret's size (arena/host/secret.py draws it)
 
 
 def derive_secret(secret: int | str, *ids: int | str) -> int:

@@ -12,7 +12,6 @@ from arena.engine.configfile import (
     Check,
     convert,
     read_dataclass,
-    read_toml,
     require,
     table,
     tables,
@@ -20,6 +19,7 @@ from arena.engine.configfile import (
 from arena.engine.errors import ConfigError
 from arena.engine.luck import DEFAULT_LUCK_EXACT_LIMIT, DEFAULT_LUCK_SAMPLES, LuckSettings, ValueFunction
 from arena.engine.rules import Rules
+from arena.host.configfile import read_toml
 from arena.league.schedule import FORMATS
 from arena.match.spec import AbsentPolicy
 from arena.server.config import MAX_HANDS, MAX_ID_CHARS, check_listen

@@ -8,8 +8,9 @@ from pathlib import Path
 
 from arena.engine.errors import ArenaError
 from arena.engine.luck import LuckSettings, hand_luck
-from arena.engine.phh import load_file, loads, replay
+from arena.engine.phh import loads, replay
 from arena.engine.rules import Rules
+from arena.host.phhfile import load_file
 from arena.storage import store as st
 from arena.storage.matchlog import match_seed_for
 from arena.storage.verify import deal_seed

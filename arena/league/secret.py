@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.engine.errors import ConfigError
-from arena.engine.seeds import SECRET_BITS, commitment, new_secret
+from arena.engine.seeds import SECRET_BITS, commitment
+from arena.host.secret import new_secret
 from arena.league.config import LeagueConfig
 from arena.storage.league_secrets import keep_secret, stored_secret
 from arena.storage.matchlog import write_private

@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.engine.configfile import read_toml
 from arena.engine.errors import ConfigError
 from arena.engine.rules import Rules
+from arena.host.configfile import read_toml
 from arena.league.config import LeagueBot, _store_location, _typed, league_from_mapping
 from arena.match.tourney.formats import FORMATS, TournamentFormat
 from arena.match.tourney.levels import Level, LevelPlan, first_level_from_rules

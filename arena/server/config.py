@@ -12,10 +12,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.engine.configfile import Check, check_keys, read_dataclass, read_toml, require, table, tables
+from arena.engine.configfile import Check, check_keys, read_dataclass, require, table, tables
 from arena.engine.errors import ConfigError
 from arena.engine.rules import Rules
-from arena.engine.seeds import derive_secret, new_secret
+from arena.engine.seeds import derive_secret
+from arena.host.configfile import read_toml
+from arena.host.secret import new_secret
 from arena.match.spec import AbsentPolicy, MatchSpec, SeatSpec
 
 

@@ -7,9 +7,10 @@ from pathlib import Path
 from typing import TextIO
 
 from arena.engine.errors import ArenaError, ConfigError, ReplayMismatch
-from arena.engine.phh import PhhHand, iter_replays, load_file
+from arena.engine.phh import PhhHand, iter_replays
 from arena.engine.rules import Rules
 from arena.engine.state import HandState
+from arena.host.phhfile import load_file
 from arena.storage.matchlog import match_seed_for
 from arena.storage.seedcheck import check_seed
 from arena.storage.show import describe

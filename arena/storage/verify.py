@@ -15,13 +15,13 @@ from arena.engine.phh import (
     PhhHand,
     forced_bets_of,
     int_list,
-    load_file,
     phh_actions,
     stakes_of,
     variant_of,
 )
 from arena.engine.rules import Rules
 from arena.engine.state import HandState
+from arena.host.phhfile import load_file
 
 
 @dataclass(frozen=True, slots=True)

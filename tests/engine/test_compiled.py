@@ -1,4 +1,4 @@
-"""The optional mypyc build of the engine (arena/engine/__init__.py, scripts/build_engine.py):
+"""The optional mypyc build of the engine (arena/host/compiled.py, scripts/build_engine.py):
 used only for the exact sources it was built from, and never left out unnoticed when asked for."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import json
 import os
 from pathlib import Path
 
-from arena.engine import (
+from arena.host.compiled import (
     BUILD_DIR,
     COMPILED,
     MANIFEST,

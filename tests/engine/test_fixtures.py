@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from arena.engine.phh import iter_replays, load_file
+from arena.engine.phh import iter_replays
+from arena.host.phhfile import load_file
 from tests.shared_paths import FIXTURES
 
 FILES = sorted(FIXTURES.glob("*.phh"))

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import trio
 
-from arena.engine.phh import load_file
+from arena.host.phhfile import load_file
 from arena.league.config import LeagueBot, LeagueConfig
 from arena.league.runner import LeagueRun
 from arena.match import messages as m

@@ -8,9 +8,10 @@ from pathlib import Path
 from arena.engine.actions import ActionKind
 from arena.engine.cards import derive_seed
 from arena.engine.games import variant_for
-from arena.engine.phh import dumps_hand, load_file
+from arena.engine.phh import dumps_hand
 from arena.engine.rules import Rules
 from arena.engine.state import HandState
+from arena.host.phhfile import load_file
 from arena.match.messages import MatchSeatResult
 from arena.match.records import (
     DecisionTimings,

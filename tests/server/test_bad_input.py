@@ -10,7 +10,8 @@ from pathlib import Path
 import grpc
 import pytest
 
-from arena.engine.phh import iter_replays, load_file
+from arena.engine.phh import iter_replays
+from arena.host.phhfile import load_file
 from arena.v1 import arena_pb2 as pb
 from arena.v1 import arena_pb2_grpc as pb_grpc
 from tests.server.harness import RawBot, events, make_config, running, token_for

@@ -15,7 +15,8 @@ from arena_bot import play
 from arena_bot.examples import BOTS
 from google.protobuf.message import Message
 
-from arena.engine.phh import PhhHand, iter_replays, load_file
+from arena.engine.phh import PhhHand, iter_replays
+from arena.host.phhfile import load_file
 from arena.v1 import arena_pb2 as pb
 from tests.server.harness import make_config, running, token_for
 

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from arena.engine.phh import iter_replays, load_file
+from arena.engine.phh import iter_replays
+from arena.host.phhfile import load_file
 from tests.server.procs import start_bot, start_server, write_config
 
 pytestmark = pytest.mark.timeout(90)

@@ -12,7 +12,8 @@ from arena_bot import play
 from arena_bot.examples import random_bot, rule_based
 from arena_bot.view import Action, SeatView
 
-from arena.engine.phh import iter_replays, load_file
+from arena.engine.phh import iter_replays
+from arena.host.phhfile import load_file
 from tests.server.harness import make_config, running, token_for
 
 pytestmark = pytest.mark.timeout(120)

@@ -11,7 +11,8 @@ import pytest
 from arena_bot import play
 from arena_bot.examples import calling_station
 
-from arena.engine.phh import iter_replays, load_file
+from arena.engine.phh import iter_replays
+from arena.host.phhfile import load_file
 from arena.v1 import arena_pb2 as pb
 from tests.server.harness import RawBot, make_config, running, token_for
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import grpc
 import pytest
 
-from arena.engine.phh import load_file
+from arena.host.phhfile import load_file
 from tests.server.harness import RawBot, events
 from tests.server.procs import start_server, write_config
 

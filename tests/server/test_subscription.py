@@ -15,7 +15,7 @@ from arena_bot import play
 from arena_bot.examples import BOTS
 from google.protobuf.json_format import MessageToDict
 
-from arena.engine.phh import load_file
+from arena.host.phhfile import load_file
 from arena.v1 import arena_pb2 as pb
 from tests.server.harness import make_config, running, token_for
 from tests.server.test_hiding import TrueDeal, cards_in

@@ -15,7 +15,7 @@ from typing import Any
 import grpc
 import pytest
 
-from arena.engine.phh import load_file
+from arena.host.phhfile import load_file
 from arena.server import convert
 from arena.v1 import arena_pb2 as pb
 from tests.server.harness import RawBot, make_config, running, token_for

@@ -8,8 +8,9 @@ import pytest
 
 from arena.engine.cards import parse_cards
 from arena.engine.equity import equity
-from arena.engine.phh import PhhHand, load_file
+from arena.engine.phh import PhhHand
 from arena.engine.rules import Rules
+from arena.host.phhfile import load_file
 from arena.match.simulate import simulate
 from arena.web.frames import HIDDEN, hand_steps
 from tests.web.test_browser import dealt_cards, shown_seats

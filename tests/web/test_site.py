@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
-from arena.engine.phh import dumps_hands, load_file
+from arena.engine.phh import dumps_hands
+from arena.host.phhfile import load_file
 from arena.league.config import load_league
 from arena.match.simulate import simulate
 from arena.web.app import WebApp, json_for_script
