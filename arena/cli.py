@@ -158,6 +158,8 @@ EXIT_CODES = """exit codes: 0 done; 1 a check failed (replay mismatch, bot never
 def cmd_web(args: argparse.Namespace) -> int:
     from arena.web.server import run_web
 
+    if args.tournament is not None:
+        return run_web(args.tournament, host=args.host, port=args.port, tournament=True)
     return run_web(args.league, host=args.host, port=args.port)
 
 
@@ -313,8 +315,12 @@ def build_parser() -> argparse.ArgumentParser:
     _peer_arguments(league)
     league.set_defaults(func=cmd_league)
 
-    web = command("web", "serve a league's leaderboard, matches and hand replayer (read-only)")
-    web.add_argument("--league", required=True, help="the league file (TOML)")
+    web = command("web", "serve a league's leaderboard, matches and hand replayer, or a tournament's "
+                  "standings, tables and hands (read-only)")
+    which = web.add_mutually_exclusive_group(required=True)
+    which.add_argument("--league", help="the league file (TOML; a tournament format is served "
+                                        "as a tournament)")
+    which.add_argument("--tournament", help="the tournament file (TOML)")
     web.add_argument("--host", default="127.0.0.1", help="address to listen on")
     web.add_argument("--port", type=int, default=8080, help="port; 0 picks a free port")
     web.set_defaults(func=cmd_web)

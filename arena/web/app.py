@@ -13,6 +13,7 @@ import threading
 import time
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
@@ -31,7 +32,8 @@ from arena.league.stats import GAME_KEYS, Leaderboard
 from arena.web import charts
 from arena.web.frames import hand_steps
 from arena.web.live import SpectatorHub
-from arena.web.site import LeagueSite, NotFound
+from arena.web.logfiles import NotFound
+from arena.web.site import LeagueSite
 
 STATIC = Path(__file__).with_name("static")
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -68,23 +70,43 @@ class _Headers:
         await self.app(scope, receive, send_with_headers)
 
 
-class WebApp:
-    """Routes over a :class:`LeagueSite` and, inside ``arena league run``, a live hub."""
+class Pages:
+    """What every app of the web shares: templates (autoescaped), the 404 page and the Starlette
+    app with the security headers and the static files."""
 
-    def __init__(self, site: LeagueSite, *, hub: SpectatorHub | None = None,
-                 board_ttl_seconds: float = 2.0) -> None:
-        self.site = site
-        self.hub = hub
+    def __init__(self, *, title: str, nav: list[tuple[str, str]]) -> None:
         self.env = Environment(loader=PackageLoader("arena.web", "templates"),
                                autoescape=select_autoescape(default=True, default_for_string=True))
-        self.env.globals.update(game_label=game_label, league=site.config)
-        self._board_lock = threading.Lock()
-        self._board: tuple[float, Leaderboard, dict[str, dict[str, list[int]]]] | None = None
-        self._board_ttl = board_ttl_seconds
+        self.env.globals.update(game_label=game_label, title=title, nav=nav)
 
     def render(self, template: str, status_code: int = 200, **context: Any) -> HTMLResponse:
         html = self.env.get_template(template).render(**context)
         return HTMLResponse(html, status_code=status_code)
+
+    async def not_found(self, request: Request, exc: Exception) -> Response:
+        return HTMLResponse(self.env.get_template("missing.html").render(), status_code=404)
+
+    def app_of(self, routes: list[Route]) -> Starlette:
+        return Starlette(routes=[*routes, Mount("/static", StaticFiles(directory=STATIC), name="static")],
+                         middleware=[Middleware(_Headers)],
+                         exception_handlers={NotFound: self.not_found, 404: self.not_found})
+
+
+LEAGUE_NAV = [("/live", "live tables"), ("/leaderboard", "leaderboard"), ("/", "matches")]
+
+
+class WebApp(Pages):
+    """Routes over a :class:`LeagueSite` and, inside ``arena league run``, a live hub."""
+
+    def __init__(self, site: LeagueSite, *, hub: SpectatorHub | None = None,
+                 board_ttl_seconds: float = 2.0) -> None:
+        super().__init__(title=site.config.name, nav=LEAGUE_NAV)
+        self.site = site
+        self.hub = hub
+        self.env.globals.update(league=site.config)
+        self._board_lock = threading.Lock()
+        self._board: tuple[float, Leaderboard, dict[str, dict[str, list[int]]]] | None = None
+        self._board_ttl = board_ttl_seconds
 
     def _leaderboard(self) -> tuple[Leaderboard, dict[str, dict[str, list[int]]]]:
         with self._board_lock:
@@ -141,7 +163,9 @@ class WebApp:
     def hand(self, request: Request) -> Response:
         data = self._steps(request.path_params["hand_id"])
         copies = self.site.deal_copies(data["deal_id"]) if data["deal_id"] else []
-        return self.render("hand.html", hand=data, data=json_for_script([data]), copies=copies)
+        back = (f"/match/{quote(data['match_id'], safe='')}", f"match {data['match_id']}")
+        return self.render("hand.html", hand=data, data=json_for_script([data]), copies=copies,
+                           back=back, running_note="the match is still running")
 
     def hand_json(self, request: Request) -> Response:
         return JSONResponse(self._steps(request.path_params["hand_id"]))
@@ -181,9 +205,6 @@ class WebApp:
         path = self.site.leaderboard_file(request.path_params["name"])
         return FileResponse(path, media_type="text/plain; charset=utf-8")
 
-    async def not_found(self, request: Request, exc: Exception) -> Response:
-        return HTMLResponse(self.env.get_template("missing.html").render(), status_code=404)
-
     def starlette(self) -> Starlette:
         routes = [
             Route("/", self.index),
@@ -199,7 +220,5 @@ class WebApp:
             Route("/api/live.json", self.live_json),
             Route("/download/{match_id}/{kind}", self.download),
             Route("/files/{name}", self.league_file),
-            Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ]
-        return Starlette(routes=routes, middleware=[Middleware(_Headers)],
-                         exception_handlers={NotFound: self.not_found, 404: self.not_found})
+        return self.app_of(routes)

@@ -1,5 +1,5 @@
 """Serving the web app: on the dealer's own asyncio loop (``arena league run --web-port``) or alone
-(``arena web --league``), with uvicorn."""
+(``arena web --league`` or ``--tournament``), with uvicorn."""
 
 from __future__ import annotations
 
@@ -10,12 +10,15 @@ import socket
 from collections.abc import Generator
 
 import uvicorn
+from starlette.applications import Starlette
 
 from arena.engine.errors import ConfigError
 from arena.league.config import LeagueConfig
 from arena.web.app import WebApp
 from arena.web.live import SpectatorHub
 from arena.web.site import LeagueSite
+from arena.web.tourney_app import TournamentApp
+from arena.web.tourney_site import TournamentSite
 
 
 class _QuietServer(uvicorn.Server):
@@ -43,16 +46,23 @@ def bind(host: str, port: int) -> socket.socket:
 class WebServer:
     """The web app for one league, bound to ``host:port`` (0: any free port)."""
 
-    def __init__(self, config: LeagueConfig, *, host: str = "127.0.0.1", port: int = 0,
-                 live: bool = False) -> None:
+    def __init__(self, config: LeagueConfig | None, *, host: str = "127.0.0.1", port: int = 0,
+                 live: bool = False, app: Starlette | None = None) -> None:
         self.hub = SpectatorHub() if live else None
-        self.app = WebApp(LeagueSite(config), hub=self.hub)
+        if app is None:
+            assert config is not None
+            app = WebApp(LeagueSite(config), hub=self.hub).starlette()
         self.sock = bind(host, port)
         bound_host, bound_port = self.sock.getsockname()[:2]
         self.url = f"http://{bound_host if ':' not in bound_host else f'[{bound_host}]'}:{bound_port}/"
         self._server = _QuietServer(uvicorn.Config(
-            self.app.starlette(), lifespan="off", access_log=False, log_level="warning",
+            app, lifespan="off", access_log=False, log_level="warning",
             timeout_graceful_shutdown=1))
+
+    @classmethod
+    def of_app(cls, app: Starlette, *, host: str, port: int) -> WebServer:
+        """Any other app of the web (a tournament's), served the same way."""
+        return cls(None, host=host, port=port, app=app)
 
     async def serve(self) -> None:
         """Serve until cancelled (or :meth:`stop`)."""
@@ -73,17 +83,18 @@ class WebServer:
         self._server.should_exit = True
 
 
-def run_web(league_path: str, *, host: str = "127.0.0.1", port: int = 8080) -> int:
-    """`arena web --league FILE`: serve the league's pages until interrupted."""
-    from arena.engine.errors import ConfigError
+def run_web(path: str, *, host: str = "127.0.0.1", port: int = 8080,
+            tournament: bool = False) -> int:
+    """`arena web --league FILE` or `--tournament FILE`: serve its pages until interrupted."""
     from arena.league.config import load_league
-    from arena.league.tourney_config import is_tournament_league
+    from arena.league.tourney_config import is_tournament_league, load_tournament
 
-    if is_tournament_league(league_path):
-        raise ConfigError(f"{league_path}: a tournament (its format is seed-003 or freezeout); the web "
-                          "app shows leagues only. Standings: arena tournament standings "
-                          f"{league_path}; hands: the .phhs files in its log_dir")
-    server = WebServer(load_league(league_path), host=host, port=port)
+    if tournament or is_tournament_league(path):
+        config = load_tournament(path, league_file=not tournament)
+        server = WebServer.of_app(TournamentApp(TournamentSite(config)).starlette(),
+                                  host=host, port=port)
+    else:
+        server = WebServer(load_league(path), host=host, port=port)
     print(f"web: {server.url}  (Ctrl-C to stop)", flush=True)
 
     async def main() -> None:

@@ -8,9 +8,7 @@ log files and seed are not served at all (RULES.md §1: the seed is revealed whe
 from __future__ import annotations
 
 import json
-import math
 import re
-import threading
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -18,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.engine.errors import ArenaError, MalformedInput
-from arena.engine.phh import PhhHand, loads
+from arena.engine.phh import PhhHand
 from arena.league.config import LeagueConfig
 from arena.league.leaderboard import faults_per_bot
 from arena.league.schedule import build_schedule
@@ -27,36 +25,17 @@ from arena.league.stats import ALL_GAMES, Leaderboard, compute_leaderboard
 from arena.storage import store as st
 from arena.storage.matchlog import MatchLogPaths, match_seed_for
 from arena.storage.store import is_postgres_url, open_store
+from arena.web.logfiles import HandSummary, LogCache, NotFound, ParsedLog, number
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,127}")
 DOWNLOADS = ("phhs", "events", "result", "void")
 LEADERBOARD_FILES = ("leaderboard.json", "leaderboard.csv", "leaderboard.txt")
-MAX_LOG_BYTES = 256 * 1024 * 1024
-
-
-class NotFound(Exception):
-    """Nothing by that name (or a name that is not allowed): the app answers 404."""
 
 
 def checked_name(name: str) -> str:
     if not NAME.fullmatch(name) or ".." in name:
         raise NotFound(name)
     return name
-
-
-@dataclass(frozen=True, slots=True)
-class HandSummary:
-    hand_id: str
-    match_id: str
-    index: int  # position in the match's .phhs
-    hand_number: int
-    game: str
-    deal_id: str
-    players: tuple[str, ...]
-    net_chips: tuple[int, ...]
-    pot_chips: int
-    timeouts: tuple[int, ...]
-    absent: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,25 +51,6 @@ class MatchInfo:
     result: dict[str, Any] | None
 
 
-@dataclass
-class _Parsed:
-    stamp: tuple[int, int]
-    hands: list[PhhHand]
-    summaries: list[HandSummary]
-
-
-def _int_list(value: object, n: int) -> tuple[int, ...]:
-    if not isinstance(value, list):
-        return (0,) * n
-    out = [v if isinstance(v, int) and not isinstance(v, bool) else 0 for v in value[:n]]
-    return tuple(out + [0] * (n - len(out)))
-
-
-def _number(value: object) -> float:
-    ok = isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
-    return float(value) if ok else 0.0  # type: ignore[arg-type]
-
-
 def clean_result(loaded: object) -> dict[str, Any] | None:
     """The parts of a ``.result.json`` the pages show, type-checked (the file is untrusted)."""
     if not isinstance(loaded, dict):
@@ -98,32 +58,14 @@ def clean_result(loaded: object) -> dict[str, Any] | None:
     results = []
     for row in loaded.get("results", []) if isinstance(loaded.get("results"), list) else []:
         if isinstance(row, dict):
-            results.append({"seat": int(_number(row.get("seat"))), "name": str(row.get("name", "")),
-                            "net_chips": int(_number(row.get("net_chips"))),
-                            "mbb_per_hand": _number(row.get("mbb_per_hand"))})
+            results.append({"seat": int(number(row.get("seat"))), "name": str(row.get("name", "")),
+                            "net_chips": int(number(row.get("net_chips"))),
+                            "mbb_per_hand": number(row.get("mbb_per_hand"))})
     raw = loaded.get("decisions")
     decisions = raw if isinstance(raw, dict) else {}
     return {"results": results, "aborted": bool(loaded.get("aborted", False)),
-            "decisions": {key: int(_number(decisions.get(key))) for key in
+            "decisions": {key: int(number(decisions.get(key))) for key in
                           ("prompts", "answered", "rejected", "timeouts", "absent_actions")}}
-
-
-def summarize(hand: PhhHand, match_id: str, index: int) -> HandSummary:
-    fields = hand.fields
-    starting = fields.get("starting_stacks")
-    n = len(starting) if isinstance(starting, list) else 0
-    start = _int_list(starting, n)
-    finish = _int_list(fields.get("finishing_stacks", list(start)), n)
-    net = tuple(f - s for f, s in zip(finish, start, strict=True))
-    players = fields.get("players")
-    names = tuple(str(p) for p in players[:n]) if isinstance(players, list) else ()
-    number = fields.get("_hand", index + 1)
-    return HandSummary(
-        hand_id=str(fields.get("_hand_id", f"{match_id}-h{index + 1}")), match_id=match_id,
-        index=index, hand_number=number if isinstance(number, int) else index + 1,
-        game=str(fields.get("variant", "?")), deal_id=str(fields.get("_deal_id", "")),
-        players=names, net_chips=net, pot_chips=sum(v for v in net if v > 0),
-        timeouts=_int_list(fields.get("_timeouts"), n), absent=_int_list(fields.get("_absent"), n))
 
 
 @dataclass
@@ -131,8 +73,7 @@ class LeagueSite:
     """The league as the web app shows it. Thread-safe: pages are built in worker threads."""
 
     config: LeagueConfig
-    _cache: dict[Path, _Parsed] = field(default_factory=dict)
-    _lock: threading.Lock = field(default_factory=threading.Lock)
+    logs: LogCache = field(default_factory=LogCache)
 
     @property
     def log_dir(self) -> Path:
@@ -197,31 +138,8 @@ class LeagueSite:
         except MalformedInput:
             return False
 
-    def _parsed(self, match_id: str) -> _Parsed:
-        path = self._paths(match_id).hands
-        try:
-            stat = path.stat()
-        except OSError:
-            return _Parsed((0, 0), [], [])
-        stamp = (stat.st_mtime_ns, stat.st_size)
-        with self._lock:
-            cached = self._cache.get(path)
-        if cached is not None and cached.stamp == stamp:
-            return cached
-        if stat.st_size > MAX_LOG_BYTES:
-            raise NotFound(f"{match_id}: log too large to show")
-        text = path.read_text(encoding="utf-8")
-        # A hand may be half written while the league runs: read only complete tables.
-        if not text.endswith("\n"):
-            text = text[: text.rfind("\n[") + 1] if "\n[" in text else ""
-        try:
-            hands = loads(text, name=path.name) if text.strip() else []
-        except ArenaError:
-            hands = []
-        parsed = _Parsed(stamp, hands, [summarize(h, match_id, k) for k, h in enumerate(hands)])
-        with self._lock:
-            self._cache[path] = parsed
-        return parsed
+    def _parsed(self, match_id: str) -> ParsedLog:
+        return self.logs.parsed(self._paths(match_id).hands, match_id)
 
     def summaries(self, match_id: str) -> list[HandSummary]:
         return self._parsed(match_id).summaries

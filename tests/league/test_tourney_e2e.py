@@ -311,10 +311,46 @@ decision_seconds = 5.0
                                 check=True)
         for s in standings:
             assert re.search(rf"^ +{s['place']}  {s['player']} ", status.stdout, re.M), status.stdout
-        web = subprocess.run([sys.executable, "-m", "arena.cli", "web", "--league", str(path),
-                              "--port", "0"], cwd=tmp_path, env=env(), capture_output=True,
-                             text=True, timeout=60)
-        assert web.returncode == 2 and "a tournament" in web.stderr and "Traceback" not in web.stderr
+    check_web(path, "--league" if command[0] == "league" else "--tournament", standings,
+              every_hand)
+
+
+def check_web(path: Path, option: str, standings: list[dict[str, Any]],
+              hands: list[dict[str, Any]]) -> None:
+    """`arena web` serves the ended tournament: its standings, its tables and every hand with
+    the cards of the log (revealed: the tournament is over)."""
+    web = subprocess.Popen([sys.executable, "-m", "arena.cli", "web", option, str(path),
+                            "--port", "0"], cwd=path.parent, env=env(), stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True)
+    try:
+        assert web.stdout is not None
+        line = web.stdout.readline()
+        match = re.search(r"web: (http://\S+)", line)
+        assert match, line + web.stderr.read()  # type: ignore[union-attr]
+        base = match.group(1)
+
+        def get(page: str) -> str:
+            with urllib.request.urlopen(base + page, timeout=30) as response:
+                return str(response.read().decode("utf-8"))
+
+        index = get("")
+        for s in standings:
+            assert f"<tr><td>{s['place']}</td><td>{s['player']}</td><td>{s['points']}</td>" in index
+        tables = re.findall(r'href="/table/([^"]+)"', index)
+        assert sorted(tables) == sorted({f"{h['_event']}-t{h['_table']}" for h in hands})
+        table_page = get(f"table/{tables[0]}")
+        by_id = {h["_hand_id"]: h for h in hands}
+        listed = re.findall(r'href="/hand/([^"]+)"', table_page)
+        assert listed and set(listed) <= set(by_id)
+        for hand_id in (listed[0], listed[-1], *re.findall(r'href="/hand/([^"]+)"', index)[:3]):
+            data = json.loads(get(f"api/hand/{hand_id}.json"))
+            assert data["revealed"] is True and data["players"] == by_id[hand_id]["players"]
+            assert data["net_chips"] == [f - s for f, s in zip(
+                by_id[hand_id]["finishing_stacks"], by_id[hand_id]["starting_stacks"], strict=True)]
+        assert json.loads(get("api/standings.json"))["standings"] == standings
+    finally:
+        web.terminate()
+        web.communicate(timeout=30)
 
 
 def test_27_bot_horse_multi_table_freezeout_over_grpc(tmp_path: Path) -> None:
