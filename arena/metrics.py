@@ -7,6 +7,7 @@ bots; any other bot is counted as ``other``, so a flood of names cannot flood Pr
 
 from __future__ import annotations
 
+import logging
 import socket
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -147,6 +148,7 @@ class LeaderboardCollector:
     def __init__(self, bot_labels: BotLabels) -> None:
         self._bot_labels = bot_labels
         self._board: LeaderboardSnapshot | None = None
+        self.on_scrape: list[Callable[[], None]] = []  # told before each read (quick; never fails it)
 
     def update(self, board: LeaderboardSnapshot) -> None:
         self._board = board  # one reference swap: a scrape sees the old or the new snapshot
@@ -167,6 +169,11 @@ class LeaderboardCollector:
             "over the hands whose luck is computed (ended matches).", labels=["bot", "game"])
         luck_hands = GaugeMetricFamily("arena_leaderboard_luck_adjusted_hands",
                                        "Hands in the luck-adjusted estimate.", labels=["bot", "game"])
+        for wanted in self.on_scrape:
+            try:
+                wanted()
+            except Exception:  # a refresh that cannot even be asked must not fail the scrape
+                logging.getLogger("arena.metrics").exception("asking for a leaderboard refresh failed")
         board = self._board
         for stats in board.stats if board is not None else ():
             if stats.bot not in self._bot_labels or stats.game not in GAME_LABELS:
@@ -370,6 +377,11 @@ class ArenaMetrics:
             self.register_bot(bot)
         self.leaderboard.update(board)
 
+
+    def on_leaderboard_scrape(self, wanted: Callable[[], None]) -> None:
+        """Call ``wanted`` whenever the metrics are read, before the leaderboard snapshot is (it
+        may ask for a fresher one, which the next read gets)."""
+        self.leaderboard.on_scrape.append(wanted)
 
     def update_tournament(self, snapshot: TournamentSnapshot) -> None:
         self.tournament.update(snapshot)

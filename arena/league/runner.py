@@ -12,6 +12,7 @@ import contextlib
 import os
 import sys
 import threading
+import time
 from collections.abc import Callable, Collection, Coroutine
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -68,6 +69,10 @@ from arena.storage.records import FaultCounts, League, MatchStatus, VoidHand
 from arena.storage.store import Match, ResultsStore, open_store
 from arena.storage.writer import Writer
 
+# A leaderboard refreshed when the metrics are read is at most this old (Prometheus scrapes every
+# 15 s by default); its luck is computed only for the hands that lack it.
+BOARD_MAX_AGE_SECONDS = 5.0
+
 
 def _now() -> datetime:
     return datetime.now(UTC)
@@ -87,9 +92,11 @@ class LeagueRun:
 
     def __init__(self, config: LeagueConfig, *, out: TextIO = sys.stdout,
                  store: ResultsStore | None = None, metrics: ArenaMetrics | None = None,
-                 in_flight: InFlightBook | None = None) -> None:
+                 in_flight: InFlightBook | None = None, board_on_scrape: bool = False) -> None:
         """``store``, ``metrics`` and ``in_flight`` are given by a worker that shares them between
-        leagues; by default the league opens its own store and metrics."""
+        leagues; by default the league opens its own store and metrics. ``board_on_scrape``: the
+        metrics' leaderboard is refreshed when they are read (:meth:`board_wanted`, a worker),
+        not whenever a deal set ends."""
         self.config = config
         self.out = out
         make_private_dir(config.log_dir)
@@ -129,6 +136,10 @@ class LeagueRun:
         # Store commits and logs of every table, in order, off the dealer's thread.
         self.writer = Writer(name=f"arena-writer-{config.name}"[:15], batch=store.batch)
         self._board = Refresher(self._refresh_board)  # the metrics' leaderboard, on its own thread
+        self._board_on_scrape = board_on_scrape
+        self._luck_due: list[int] = []  # deal sets ended here whose luck the next refresh computes
+        self._board_asked = -BOARD_MAX_AGE_SECONDS  # time.monotonic() of the last refresh asked
+        self._board_lock = threading.Lock()
         self._finish_lock = threading.Lock()
 
     def close(self) -> None:
@@ -279,8 +290,26 @@ class LeagueRun:
             observer = self.deal_set_observer
             if observer is not None and observer(self._store_ids[scheduled.deal_set]) and self._server:
                 self._server.stop()
-        if self.metrics is not None:  # off the dealer's thread: the luck takes seconds of CPU
-            self._board.request([self._store_ids[scheduled.deal_set]] if left <= 0 else [])
+        ended = [self._store_ids[scheduled.deal_set]] if left <= 0 else []
+        if self.metrics is None:
+            return
+        if self._board_on_scrape:
+            with self._board_lock:
+                self._luck_due += ended
+        else:  # off the dealer's thread: the luck takes seconds of CPU
+            self._board.request(ended)
+
+    def board_wanted(self) -> None:
+        """The metrics are being read: refresh their leaderboard (with the luck of the deal sets
+        that ended here since) on its own thread, unless it was asked less than
+        BOARD_MAX_AGE_SECONDS ago. Returns at once: the reader gets the last snapshot."""
+        now = time.monotonic()
+        with self._board_lock:
+            if now - self._board_asked < BOARD_MAX_AGE_SECONDS:
+                return
+            self._board_asked = now
+            ended, self._luck_due = self._luck_due, []
+        self._board.request(ended)
 
     def _refresh_board(self, ended: list[int]) -> None:
         """The metrics' leaderboard, with the luck of the matches that ``ended`` (the refresher's

@@ -158,6 +158,7 @@ class Worker:
         self.jobs_done = 0
         self._state = _State()
         self.server: DealerServer | None = None
+        self._wake: Callable[[], object] = lambda: None
 
     def run(self, *, on_ready: Callable[[int], None] | None = None) -> bool:
         """Play jobs; True when it left because no job was left, False when it was stopped."""
@@ -179,6 +180,9 @@ class Worker:
             else ()
         for sig in signals:
             loop.add_signal_handler(sig, self.stop)
+        # Before serving: a bot of a queued league that connects at once must find its token known
+        # (an SDK takes UNAUTHENTICATED as final and leaves, and its seats then wait in vain).
+        await asyncio.to_thread(self._admit_known_bots, server)
         port = await server.start()
         address = settings.advertise
         if address is None:
@@ -191,38 +195,55 @@ class Worker:
             metrics = self.metrics
             server.lobby.rejection_observers.append(
                 lambda bot, error: metrics.invalid_action(_reason(error), bot=bot))
-        await asyncio.to_thread(self._admit_known_bots, server)
         if on_ready is not None:
             on_ready(port)
         left_because_done = False
+        wake = asyncio.Event()  # a table ended: its slot is free for the next job at once
+        self._wake = lambda: loop.call_soon_threadsafe(wake.set)
+        if self.metrics is not None:  # the leaderboard is computed when /metrics is read, not per job
+            self.metrics.on_leaderboard_scrape(self._board_wanted)
         try:
             with Heartbeat(self.queue, settings.name, lambda: list(state.running),
                            settings.heartbeat_seconds):
                 polls = 0
                 while not state.stop:
                     polls += 1
-                    if polls % 20 == 0:  # leagues enqueued since: their bots may connect here first
-                        await asyncio.to_thread(self._admit_known_bots, server)
-                    await self._fill(server, address)
-                    relay.want(await asyncio.to_thread(self.queue.remote_tables, relay.bots(), settings.name))
-                    self._observe(server)
-                    if settings.exit_when_done and not state.running and \
-                            await asyncio.to_thread(self._nothing_left):
-                        left_because_done = True
-                        break
-                    await asyncio.sleep(settings.poll_seconds)
-                if state.stop:
-                    server.stop()
-                else:
-                    server.close_intake()
-                await server.run_until_done()
+                    wake.clear()
+                    try:
+                        if polls % 20 == 0:  # leagues enqueued since: their bots may connect here first
+                            await asyncio.to_thread(self._admit_known_bots, server)
+                        await self._fill(server, address)
+                        relay.want(await asyncio.to_thread(self.queue.remote_tables, relay.bots(),
+                                                           settings.name))
+                        self._observe(server)
+                        if settings.exit_when_done and not state.running and \
+                                await asyncio.to_thread(self._nothing_left):
+                            left_because_done = True
+                            break
+                    except st.StoreError as exc:  # the database is away for a moment: tables go on
+                        log.warning("worker %s: %s; trying again", settings.name, exc)
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(wake.wait(), settings.poll_seconds)
+            if state.stop:
+                server.stop()
+            else:
+                server.close_intake()
+            await server.run_until_done()
+        except BaseException:
+            # Void the running hands (RULES.md §5) before the jobs are given back below: a table
+            # must not deal on under a job another worker may claim at once.
+            server.stop()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(server.run_until_done(), 30)
+            raise
         finally:
             relay.close()
             for sig in signals:
                 with contextlib.suppress(Exception):
                     loop.remove_signal_handler(sig)
             for running in list(state.running.values()):  # stopped before their matches ended
-                await asyncio.to_thread(self.queue.release, settings.name, running.job.job_id)
+                with contextlib.suppress(st.StoreError):
+                    await asyncio.to_thread(self.queue.release, settings.name, running.job.job_id)
             for run in state.runs.values():
                 run.close()  # its writer thread (the store is the worker's)
         return left_because_done
@@ -294,9 +315,6 @@ class Worker:
                     await asyncio.to_thread(self.queue.complete, settings.name, job_id)
                     self.jobs_done += 1
                     self._say(f"job {job_id} ({running.job.deal_set}) done")
-                    run = state.runs.get(running.job.league_id)
-                    if self.metrics is not None and run is not None:
-                        self.metrics.update_leaderboard(await asyncio.to_thread(run.leaderboard))
         while not state.stop and sum(r.tables_left for r in state.running.values()) < settings.tables:
             jobs = await asyncio.to_thread(self.queue.claim, settings.name,
                                            lease_seconds=settings.lease_seconds, league_id=settings.league_id,
@@ -312,7 +330,7 @@ class Worker:
             league = await asyncio.to_thread(self.store.get_league, job.league_id)
             config = self.league_config(league)
             run = LeagueRun(config, out=self.out, store=self.store, metrics=self.metrics,
-                            in_flight=JobBook(self.queue, self.settings.name))
+                            in_flight=JobBook(self.queue, self.settings.name), board_on_scrape=True)
             state.runs[job.league_id] = run
             server.add_bots(BotEntry(b.name, b.name, b.token) for b in config.bots)
         prepared = await asyncio.to_thread(run.prepare, deal_sets={job.deal_set})
@@ -324,11 +342,19 @@ class Worker:
         def ended(summary: MatchSummary) -> None:
             running.tables_left -= 1
             running.aborted = running.aborted or summary.aborted
+            self._wake()
 
         for spec in prepared.specs:
             server.add_match(spec, _JobSink(prepared.sinks[spec.match_id], ended))
         await asyncio.to_thread(self.queue.announce, self.settings.name, job.job_id, address,
                                 [spec.match_id for spec in prepared.specs])
+
+    def _board_wanted(self) -> None:
+        """/metrics is being read: refresh the leaderboards that are older than
+        `arena.league.runner.BOARD_MAX_AGE_SECONDS`, on their own threads (never per job: a worker
+        that nobody scrapes computes none, and the coordinator writes the league's at the end)."""
+        for run in list(self._state.runs.values()):
+            run.board_wanted()
 
     def _observe(self, server: DealerServer) -> None:
         if self.metrics is None:

@@ -444,11 +444,15 @@ class SqlStore(ABC):
                                         f"{row['seats']} seats")
                 if int(row["stored"]):
                     continue
-                db.executemany(
-                    "INSERT INTO hand_luck (hand_id, value_function, seat, luck_chips) VALUES (?, ?, ?, ?)",
-                    [(row["hand_id"], record.value_function, seat, float(value))
-                     for seat, value in enumerate(record.luck_chips)])
-                stored += 1
+                # Another process (a worker) may store the same hand's luck meanwhile: on PostgreSQL
+                # both see none stored above, and the second insert would break the unique key.
+                values = ", ".join("(?, ?, ?, ?)" for _ in record.luck_chips)
+                inserted = db.execute(
+                    f"INSERT INTO hand_luck (hand_id, value_function, seat, luck_chips) VALUES {values} "
+                    "ON CONFLICT DO NOTHING RETURNING seat",
+                    [field for seat, value in enumerate(record.luck_chips)
+                     for field in (row["hand_id"], record.value_function, seat, float(value))]).fetchall()
+                stored += bool(inserted)
         return stored
 
     # ------------------------------------------------------------ tournament placings

@@ -4,6 +4,7 @@ concurrent processes, the same migrations, and clear errors without secrets."""
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -15,7 +16,7 @@ import arena.storage.tokens as tokens_module
 from arena.storage.errors import SchemaTooNew, StoreUnavailable
 from arena.storage.migrations import LATEST_VERSION
 from arena.storage.postgres import PostgresStore, _PostgresDb
-from arena.storage.records import MatchStatus
+from arena.storage.records import HandLuckRecord, MatchStatus
 from tests.pgserver import PostgresServer
 from tests.storage.test_store import make_hand
 
@@ -102,6 +103,35 @@ def test_two_processes_recording_the_same_hands_commit_each_once(postgres: Postg
     assert count(url, "SELECT COUNT(*) FROM hand_seats") == 80
     first.close()
     second.close()
+
+
+def test_two_workers_storing_the_same_hands_luck_at_once_both_succeed(postgres: PostgresServer) -> None:
+    """Two workers computing the leaderboard at once both store the luck of the same ended hands:
+    the second writer's check sees nothing stored (the first has not committed yet), then its
+    insert waits for the first's commit. That must not break the unique key (it once crashed a
+    worker mid-league, stalling the tables that needed its bots)."""
+    url = postgres.new_database()
+    store, match_id = seated(url)
+    store.record_hand(make_hand(match_id, 1, ("alice", "bob"), (10, -10)))
+    store.finish_match(match_id, "7")
+    record = HandLuckRecord(match_id, 1, 0, "v", (2.5, -2.5))
+    stored: list[int] = []
+    with psycopg.connect(url) as first:  # the other worker, in its transaction
+        row = first.execute("SELECT hand_id FROM hands WHERE match_id = %s", (match_id,)).fetchone()
+        assert row is not None
+        first.execute("INSERT INTO hand_luck (hand_id, value_function, seat, luck_chips) "
+                      "VALUES (%s, 'v', 0, 2.5), (%s, 'v', 1, -2.5)", (row[0], row[0]))
+        second = threading.Thread(target=lambda: stored.append(store.record_luck([record])))
+        second.start()
+        deadline = time.monotonic() + 10
+        while count(url, "SELECT COUNT(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                    "AND datname = current_database()") == 0:  # it waits for our commit
+            assert time.monotonic() < deadline, "the second insert never waited"
+            time.sleep(0.02)
+    second.join(timeout=10)  # committed: the waiting insert goes on
+    assert stored == [0]  # no error: the hand's luck was there already
+    assert count(url, "SELECT COUNT(*) FROM hand_luck") == 2
+    store.close()
 
 
 def test_same_migrations_and_a_newer_schema_is_refused(postgres: PostgresServer) -> None:
