@@ -293,13 +293,28 @@ _SEQUENCE = re.compile(r'"sequence":(\d+)')
 def catch_up(paths: MatchLogPaths, committed_hands: Sequence[str]) -> int:
     """Append to a resumed hand log the hands the results store committed that the log lacks
     (the dealer can be killed between the two writes); ``committed_hands`` are the PHH texts in
-    hand order. Returns how many were appended."""
+    hand order. Returns how many were appended.
+
+    The events of those hands were written (if at all) with their PHH text, after the commit:
+    the event log gets a ``gap`` line naming the restored hands, so that a reader knows their
+    events may be missing rather than finding them silently absent."""
     appender = PhhAppender(paths.hands, fresh=False)
     missing = committed_hands[appender.count:]
     for text in missing:
         appender.append(text)
     appender.close()
+    if missing:
+        hand_ids = [found.group(1) if (found := _HAND_ID.search(text)) else "?" for text in missing]
+        gap = {"seats": [], "logged_at": round(time.time(), 6), "gap": {
+            "hand_ids": hand_ids, "reason": "the dealer stopped after committing these hands and "
+            "before logging them: their PHH text was restored from the results store, their "
+            "events may be missing above"}}
+        with open_private(paths.events, "a") as fh:
+            fh.write(json.dumps(gap, separators=(",", ":")) + "\n")
     return len(missing)
+
+
+_HAND_ID = re.compile(r"^_hand_id = '([^'\n]*)'$", re.M)
 
 
 def hand_in_flight(paths: MatchLogPaths, *, unreadable: int) -> int | None:

@@ -119,3 +119,8 @@ def test_catch_up_appends_the_committed_hands_a_killed_dealer_did_not_log(tmp_pa
     assert catch_up(paths, texts) == 0
     hands = load_file(str(paths.hands))
     assert [h.name for h in hands] == [f"{paths.hands}[{k}]" for k in (1, 2, 3)]
+    # Their events went with their PHH text: the event log says which hands may lack them.
+    (gap,) = [json.loads(line) for line in paths.events.read_text().splitlines()]
+    assert gap["gap"]["hand_ids"] == [str(h.fields["_hand_id"]) for h in hands[1:]]
+    assert "restored from the results store" in gap["gap"]["reason"]
+    assert paths.events.stat().st_mode & 0o077 == 0
