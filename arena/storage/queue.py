@@ -40,6 +40,8 @@ class WorkerProgress:
 class WorkQueue:
     """Jobs of every league in one PostgreSQL database."""
 
+    store: PostgresStore
+
     def __init__(self, store: ResultsStore) -> None:
         if not isinstance(store, PostgresStore):
             raise ConfigError("a work queue shared by workers needs a PostgreSQL store "
@@ -184,8 +186,13 @@ class JobBook:
         return lambda db: self._hold(db, match_id)
 
     def _hold(self, db: Db, match_id: int) -> None:
+        store = self.queue.store
+        key = ("lease", match_id)
+        if store.checked_in_transaction(key):  # locked already by a write of this group commit
+            return
         row = db.execute("SELECT job_id FROM jobs WHERE match_id = ? AND worker = ? AND status = 'running' "
                          "FOR SHARE", (match_id, self.worker)).fetchone()
         if row is None:
             raise LeaseLost(f"worker {self.worker}: the job of match {match_id} is no longer held by "
                             "this worker (its lease ran out and another worker claimed it)")
+        store.note_checked(key)
