@@ -38,6 +38,7 @@ from arena.server.peer_tls import PeerTls
 from arena.server.relay import Relay
 from arena.storage import store as st
 from arena.storage.matchlog import safe_file_name
+from arena.storage.postgres import PostgresStore
 from arena.storage.queue import Job, JobBook, WorkQueue
 
 log = logging.getLogger("arena.worker")
@@ -151,7 +152,9 @@ class Worker:
         """``known``: league files this process has read itself (with their tokens), by league id."""
         self.store = store
         self._known = dict(known or {})
-        self.queue = WorkQueue(store)
+        # The queue's statements (claims, heartbeats, the relays' look-ups) go on a connection of
+        # their own: the writer's group commits never wait for them under the store's lock.
+        self.queue = WorkQueue(PostgresStore(store.url) if isinstance(store, PostgresStore) else store)
         self.settings = settings
         self.out = out
         self.metrics = metrics
@@ -246,6 +249,8 @@ class Worker:
                     await asyncio.to_thread(self.queue.release, settings.name, running.job.job_id)
             for run in state.runs.values():
                 run.close()  # its writer thread (the store is the worker's)
+            if self.queue.store is not self.store:
+                self.queue.store.close()
         return left_because_done
 
     def _own_address(self, listen: str, port: int) -> str:
@@ -288,7 +293,8 @@ class Worker:
         if run is None:
             config = self.league_config(league)
             run = LeagueRun(config, out=self.out, store=self.store, metrics=self.metrics,
-                            in_flight=JobBook(self.queue, self.settings.name), board_on_scrape=True)
+                            in_flight=JobBook(self.queue, self.settings.name, store=self.store),
+                            board_on_scrape=True)
             self._state.runs[league.league_id] = run
             server.add_bots(BotEntry(b.name, b.name, b.token) for b in config.bots)
         return run
