@@ -706,11 +706,14 @@ def report_instant(tables: int, hands: int, events: bool = False, rounds: int = 
     print(f"dealer: {tables} tables x {SEATS} instant bots (+{SILENT_TABLES} tables of silent "
           "bots)", file=sys.stderr)
     ratios: list[float] = []
+    pairs: list[str] = []  # each round's dealer / ping-pong CPU per decision (round trip)
     for _ in range(rounds):  # alternated: the machine's load drifts, both sides see it
         dealer = run_dealer(tables, hands, events)
         seconds = max(5.0, min(30.0, dealer["decisions"] / dealer["decisions_per_second"]))
         raw = run_pingpong(tables, seconds)
         ratios.append(dealer["cpu_per_decision"] / raw["cpu_per_round_trip"])
+        pairs.append(f"{dealer['cpu_per_decision'] * 1e6:,.0f} / "
+                     f"{raw['cpu_per_round_trip'] * 1e6:,.0f} µs")
     single = run_dealer(1, 60, events)  # one table, nothing queued behind it
     us = 1e6
     cpu_ratio = sorted(ratios)[len(ratios) // 2]
@@ -720,7 +723,8 @@ def report_instant(tables: int, hands: int, events: bool = False, rounds: int = 
     _table([
         ("**server CPU per decision / round trip (primary; median of the rounds)**",
          f"**{cpu_ratio:.2f}x** the ping-pong's (rounds: "
-         f"{', '.join(f'{r:.2f}x' for r in ratios)}; target <= 3x, stretch 2.5x)", ""),
+         f"{', '.join(f'{r:.2f}x ({p})' for r, p in zip(ratios, pairs, strict=True))}; "
+         "target <= 3x, stretch 2.5x)", ""),
         ("server CPU per decision (whole process, steady play; whole run incl. start-up)",
          f"{dealer['cpu_per_decision'] * us:,.0f} µs "
          f"({dealer['cpu_per_decision_whole_run'] * us:,.0f} µs)",

@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from arena.engine.actions import ActionKind, LegalActions
 from arena.engine.cards import Card
@@ -51,6 +52,9 @@ class Private:
 
 FeedItem = m.Payload | Private
 
+_FOLDED, _ALL_IN, _ACTIVE, _ABSENT = (m.SeatStatus.FOLDED, m.SeatStatus.ALL_IN,
+                                      m.SeatStatus.ACTIVE, m.SeatStatus.ABSENT)
+
 
 class HandFeed:
     """Turns the engine's events of one hand into what the seats are told, in order."""
@@ -62,6 +66,8 @@ class HandFeed:
         self._is_connected = is_connected
         n = state.seat_count
         self._engine_of = {p: e for e, p in enumerate(ctx.order)}
+        # Physical seat -> engine seat (None: not in this hand).
+        self._engine_by_seat = [self._engine_of.get(p) for p in range(len(ctx.names))]
         self._seen = 0
         self._stack = list(state.starting_stacks)
         self._committed = [0] * n
@@ -79,6 +85,7 @@ class HandFeed:
         self._last_infos: dict[int, tuple[tuple[object, ...], m.SeatInfo]] = {}
         self._before_hand: tuple[tuple[m.SeatStatus, ...], tuple[m.SeatInfo, ...]] | None = None
         self._last_pots: tuple[tuple[object, ...], tuple[m.PotInfo, ...]] | None = None
+        self._last_down: dict[int, tuple[int, tuple[Card, ...]]] = {}  # engine seat: (cards, own)
 
     # ------------------------------------------------------------------ seats
 
@@ -90,17 +97,19 @@ class HandFeed:
         stacks, bets, committed, folded, cards = (state.stacks, state.bets, state.committed,
                                                   state.folded, state.cards)
         last_infos = self._last_infos
+        is_connected = self._is_connected
         out: list[m.SeatInfo] = []
-        for p in range(len(ctx.names)):
-            e = self._engine_of.get(p)
+        for p, e in enumerate(self._engine_by_seat):
             if e is None:
                 out.append(self._out_info(p))
                 continue
             stack = stacks[e]
+            # As _status, inlined (every seat of every request).
+            status = (_FOLDED if folded[e] else _ALL_IN if stack == 0
+                      else _ACTIVE if is_connected(p) else _ABSENT)
             # A seat's up cards change only when it is dealt a card (live play): the count
             # of its cards stands for them in the key.
-            key = (stack, bets[e], committed[e], len(cards[e]),
-                   self._status(p, folded=folded[e], stack=stack))
+            key = (stack, bets[e], committed[e], len(cards[e]), status)
             last = last_infos.get(p)
             if last is not None and last[0] == key:
                 out.append(last[1])  # unchanged: the same object (the encoder caches its bytes)
@@ -139,10 +148,10 @@ class HandFeed:
 
     def _status(self, seat: int, *, folded: bool, stack: int) -> m.SeatStatus:
         if folded:
-            return m.SeatStatus.FOLDED
+            return _FOLDED
         if stack == 0:
-            return m.SeatStatus.ALL_IN
-        return m.SeatStatus.ACTIVE if self._is_connected(seat) else m.SeatStatus.ABSENT
+            return _ALL_IN
+        return _ACTIVE if self._is_connected(seat) else _ABSENT
 
     def hand_started(self, viewer: int) -> m.HandStarted:
         ctx = self.ctx
@@ -162,7 +171,14 @@ class HandFeed:
         assert e is not None
         legal = state.legal_actions()
         order = ctx.order
-        down = own_down_cards(state, e)
+        # A seat's own down cards change only when it is dealt a card (live play).
+        dealt = len(state.cards[e])
+        last_down = self._last_down.get(e)
+        if last_down is not None and last_down[0] == dealt:
+            down = last_down[1]
+        else:
+            down = own_down_cards(state, e)
+            self._last_down[e] = (dealt, down)
         pots = self._pots(state, order)
         bet_size, raises_left = round_info(state)
         call_to = legal.call_to_chips
@@ -212,7 +228,10 @@ class HandFeed:
         order = self.ctx.order
         streets = state.variant.streets
         for event in events[self._seen:]:
-            if isinstance(event, ForcedBetPosted):
+            if isinstance(event, ActionTaken):  # the most frequent first
+                self._to_street(event.street, out)
+                out.append(self._action(event))
+            elif isinstance(event, ForcedBetPosted):
                 e = event.seat
                 self._stack[e] -= event.amount_chips
                 if event.kind is ForcedBet.BIG_BLIND_ANTE:
@@ -240,9 +259,6 @@ class HandFeed:
                 board = tuple(state.board[: self._board_count(event)])
                 out.append(m.BoardAnnounced(streets[event.street].name, event.cards, board,
                                         event.is_stud_common_card))
-            elif isinstance(event, ActionTaken):
-                self._to_street(event.street, out)
-                out.append(self._action(event))
             elif isinstance(event, UncalledBetReturned):
                 e = event.seat
                 self._stack[e] += event.amount_chips
@@ -352,20 +368,32 @@ class HandFeed:
 
 
 def legal_choices(legal: LegalActions, all_in_to: int) -> tuple[m.LegalChoice, ...]:
+    """The choices of ``legal``; equal choices are the same tuple (the encoder reuses its
+    bytes), so a decision costs a lookup rather than a tuple of new choices."""
+    bring_in = legal.bring_in_to_chips
+    return _choices(legal.can_fold, legal.can_check, legal.call_to_chips, legal.call_is_all_in,
+                    bring_in, bring_in is not None and bring_in >= all_in_to, legal.raise_min_to,
+                    legal.raise_max_to, legal.raise_is_all_in, legal.raise_is_range)
+
+
+@lru_cache(maxsize=1024)
+def _choices(can_fold: bool, can_check: bool, call_to: int | None, call_is_all_in: bool,
+             bring_in_to: int | None, bring_in_is_all_in: bool, raise_min_to: int | None,
+             raise_max_to: int | None, raise_is_all_in: bool, raise_is_range: bool,
+             ) -> tuple[m.LegalChoice, ...]:
     out: list[m.LegalChoice] = []
-    if legal.can_fold:
+    if can_fold:
         out.append(m.LegalChoice(ActionKind.FOLD, 0, 0, False))
-    if legal.can_check:
+    if can_check:
         out.append(m.LegalChoice(ActionKind.CHECK, 0, 0, False))
-    if legal.call_to_chips is not None:
-        out.append(m.LegalChoice(ActionKind.CALL, legal.call_to_chips, legal.call_to_chips,
-                                 legal.call_is_all_in))
-    if legal.bring_in_to_chips is not None:
-        out.append(m.LegalChoice(ActionKind.BRING_IN, legal.bring_in_to_chips,
-                                 legal.bring_in_to_chips, legal.bring_in_to_chips >= all_in_to))
-    if legal.raise_min_to is not None and legal.raise_max_to is not None:
-        out.append(m.LegalChoice(ActionKind.RAISE, legal.raise_min_to, legal.raise_max_to,
-                                 legal.raise_is_all_in, legal.raise_is_range))
+    if call_to is not None:
+        out.append(m.LegalChoice(ActionKind.CALL, call_to, call_to, call_is_all_in))
+    if bring_in_to is not None:
+        out.append(m.LegalChoice(ActionKind.BRING_IN, bring_in_to, bring_in_to,
+                                 bring_in_is_all_in))
+    if raise_min_to is not None and raise_max_to is not None:
+        out.append(m.LegalChoice(ActionKind.RAISE, raise_min_to, raise_max_to, raise_is_all_in,
+                                 raise_is_range))
     return tuple(out)
 
 

@@ -465,6 +465,7 @@ class LiveTable:
         are sent only the events of ``_RESULTS``, their own cards and a ``HandSummary``."""
         presences = self._presences
         tap = self._tap
+        told_all: bool | None = None  # whether some seat gets every event (computed once)
         for item in items:
             if isinstance(item, Private):
                 own = self._next_notice(hand_id, item.own)
@@ -479,10 +480,12 @@ class LiveTable:
                 continue
             ended = item if isinstance(item, m.HandEnded) else None
             wanted = ended is None and isinstance(item, _RESULTS)
-            if not (wanted or ended is not None or tap is not None
-                    or any(p.every_event for p in presences)):
-                self._seq += 1  # nobody is told (requests-only seats): numbered all the same
-                continue
+            if not (wanted or ended is not None or tap is not None):
+                if told_all is None:
+                    told_all = any(p.every_event for p in presences)
+                if not told_all:
+                    self._seq += 1  # nobody is told (requests-only seats): numbered all the same
+                    continue
             notice = self._next_notice(hand_id, item)
             summary: m.Notice | None = None
             for seat, presence in enumerate(presences):

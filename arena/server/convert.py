@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Mapping
 from google.protobuf.timestamp_pb2 import Timestamp
 
 from arena.engine.actions import ActionKind
-from arena.engine.cards import Card, format_card
+from arena.engine.cards import DECK_SIZE, Card, format_card
 from arena.engine.events import PotShare
 from arena.engine.games import VARIANTS, Betting, GameCode
 from arena.engine.rules import Stakes
@@ -65,8 +65,12 @@ HALVES: Mapping[PotShare, pb.PotHalf.ValueType] = {
 }
 
 
+CARD_TEXT = tuple(format_card(c) for c in range(DECK_SIZE))  # by card
+_card_text = CARD_TEXT.__getitem__
+
+
 def cards(values: Iterable[Card]) -> list[str]:
-    return [format_card(c) for c in values]
+    return list(map(_card_text, values))
 
 
 def timestamp(unix_seconds: float) -> Timestamp:

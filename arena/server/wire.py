@@ -7,17 +7,22 @@ from already-serialized messages. What each message holds is :mod:`arena.server.
 
 from __future__ import annotations
 
+import struct
 from collections import OrderedDict
 from collections.abc import Sequence
+from typing import Any
 
 from arena.engine.rules import Stakes
 from arena.match import messages as m
 from arena.server.convert import (
+    CARD_TEXT,
+    GAMES,
+    STREETS,
     action_record,
     event,
+    legal_action,
     pot,
     rejection,
-    request_changes,
     request_head,
     seat_state,
     stakes,
@@ -40,15 +45,29 @@ class Encoder:
         self._events: OrderedDict[int, tuple[m.Notice, bytes, bytes]] = OrderedDict()
         # hand id -> (its last record so far, how many, their bytes)
         self._histories: OrderedDict[str, tuple[m.ActionRecord, int, bytes]] = OrderedDict()
-        self._seats: OrderedDict[int, tuple[m.SeatInfo, bytes]] = OrderedDict()
+        # seat -> (it, its request entry, its SeatState bytes)
+        self._seats: OrderedDict[int, tuple[m.SeatInfo, bytes, bytes]] = OrderedDict()
+        # HandStarted.seats entries by the seats' tuple (the same for every viewer)
+        self._seat_lists: OrderedDict[int, tuple[tuple[m.SeatInfo, ...], bytes]] = OrderedDict()
         self._heads: OrderedDict[tuple[str, int], bytes] = OrderedDict()  # (hand id, seat)
         self._pot_lists: OrderedDict[int, tuple[tuple[m.PotInfo, ...], bytes]] = OrderedDict()
+        self._legal: OrderedDict[int, tuple[tuple[m.LegalChoice, ...], bytes]] = OrderedDict()
         self._stakes: dict[tuple[Stakes, str], pb.Stakes] = {}
+        self._stakes_bytes: dict[tuple[Stakes, str], bytes] = {}
+        self._event_heads: OrderedDict[tuple[str, str], bytes] = OrderedDict()  # match, hand ids
 
     def _event(self, notice: m.Notice) -> tuple[m.Notice, bytes, bytes]:
         found = self._events.get(id(notice))
         if found is None:
-            data = pb.DealerMessage(event=event(notice)).SerializeToString()
+            # The events every seat gets one of per hand (or per street) are written on the
+            # wire format directly; the others are built as messages.
+            payload = notice.payload
+            if isinstance(payload, m.CardsDealt):
+                data = self._event_bytes(notice, self._cards_dealt(payload))
+            elif isinstance(payload, m.HandStarted):
+                data = self._event_bytes(notice, self._hand_started(payload))
+            else:
+                data = pb.DealerMessage(event=event(notice)).SerializeToString()
             found = (notice, data, _field(_BATCH_MESSAGES_FIELD, data))
             cache = self._events
             cache[id(notice)] = found
@@ -81,14 +100,72 @@ class Encoder:
     def _seat(self, seat: m.SeatInfo) -> bytes:
         """``DecisionRequest.seats`` entry (field 10), serialized and framed; a seat that has not
         changed is the same object from one request to the next (see ``HandFeed.seat_infos``)."""
+        return self._seat_entry(seat)[1]
+
+    def _seat_entry(self, seat: m.SeatInfo) -> tuple[m.SeatInfo, bytes, bytes]:
         found = self._seats.get(id(seat))
         if found is None:
-            found = (seat, _field(_SEATS_FIELD, seat_state(seat).SerializeToString()))
+            data = seat_state(seat).SerializeToString()
+            found = (seat, _field(_SEATS_FIELD, data), data)
             cache = self._seats
             cache[id(seat)] = found
             if len(cache) > self._cache_size:
                 cache.popitem(last=False)
-        return found[1]
+        return found
+
+    def _event_bytes(self, notice: m.Notice, payload: bytes) -> bytes:
+        """``DealerMessage.event``: what :func:`arena.server.convert.event` fills around the
+        payload (its field, framed), written directly."""
+        key = (notice.match_id, notice.hand_id)
+        head = self._event_heads.get(key)
+        if head is None:
+            head = _text(_EVENT_MATCH_ID_TAG, key[0]) + _text(_EVENT_HAND_ID_TAG, key[1])
+            cache = self._event_heads
+            cache[key] = head
+            if len(cache) > self._cache_size:
+                cache.popitem(last=False)
+        sequence = notice.sequence
+        return _field(_EVENT_FIELD, b"".join([
+            head, _EVENT_SEQUENCE_TAG + _varint(sequence) if sequence else b"",
+            _timestamp(_EVENT_TIME_TAG, notice.unix_seconds), payload]))
+
+    def _cards_dealt(self, p: m.CardsDealt) -> bytes:
+        """``Event.cards_dealt``, framed (as :mod:`arena.server.convert` fills it)."""
+        street = STREETS[p.street]
+        return _field(_CARDS_DEALT_FIELD, b"".join([
+            _CD_STREET_TAG + _varint(street) if street else b"",
+            _CD_SEAT_TAG + _signed(p.seat) if p.seat else b"",
+            *[_CD_UP_ENTRIES[c] for c in p.up_cards],
+            *[_CD_HOLE_ENTRIES[c] for c in p.hole_cards],
+            _CD_COUNT_TAG + _signed(p.hole_card_count) if p.hole_card_count else b""]))
+
+    def _hand_started(self, p: m.HandStarted) -> bytes:
+        """``Event.hand_started``, framed; the seats and stakes (the same for every viewer)
+        spliced from cached bytes."""
+        seats = self._seat_lists.get(id(p.seats))
+        if seats is None:
+            entry = self._seat_entry
+            seats = (p.seats, b"".join([_field(_HS_SEATS_FIELD, entry(s)[2]) for s in p.seats]))
+            cache = self._seat_lists
+            cache[id(p.seats)] = seats
+            if len(cache) > self._cache_size:
+                cache.popitem(last=False)
+        key = (p.stakes, p.game)
+        stakes_data = self._stakes_bytes.get(key)
+        if stakes_data is None:
+            stakes_data = self._stakes_bytes[key] = _field(
+                _HS_STAKES_FIELD, stakes(p.stakes, game=p.game).SerializeToString())
+        game = GAMES[p.game]
+        return _field(_HAND_STARTED_FIELD, b"".join([
+            _HS_HAND_NUMBER_TAG + _signed(p.hand_number) if p.hand_number else b"",
+            _HS_GAME_TAG + _varint(game) if game else b"",
+            _text(_HS_GAME_CODE_TAG, p.game) if p.game else b"",
+            _HS_BUTTON_TAG + _signed(p.button_seat) if p.button_seat else b"",
+            _HS_YOUR_SEAT_TAG + _signed(p.your_seat) if p.your_seat else b"",
+            seats[1], stakes_data,
+            _HS_COPY_TAG + _signed(p.duplicate_copy) if p.duplicate_copy else b"",
+            _text(_HS_DEAL_ID_TAG, p.deal_id) if p.deal_id else b"",
+            _HS_GAME_HAND_TAG + _signed(p.game_hand_number) if p.game_hand_number else b""]))
 
     def _pots(self, pots: tuple[m.PotInfo, ...]) -> bytes:
         """``DecisionRequest.pots`` entries (field 7), serialized and framed; the pots stay the
@@ -102,6 +179,47 @@ class Encoder:
             if len(cache) > self._cache_size:
                 cache.popitem(last=False)
         return found[1]
+
+    def _legal_actions(self, legal: tuple[m.LegalChoice, ...]) -> bytes:
+        """``DecisionRequest.legal_actions`` entries (field 18), serialized and framed; equal
+        choices are the same tuple (see ``arena.match.feed.legal_choices``)."""
+        found = self._legal.get(id(legal))
+        if found is None:
+            found = (legal, b"".join([_field(_LEGAL_FIELD, legal_action(c).SerializeToString())
+                                      for c in legal]))
+            cache = self._legal
+            cache[id(legal)] = found
+            if len(cache) > self._cache_size:
+                cache.popitem(last=False)
+        return found[1]
+
+    def _changes(self, p: m.Prompt) -> bytes:
+        """What :func:`arena.server.convert.request_changes` holds but the pots, written on the
+        wire format directly (building that message field by field cost twice as much)."""
+        out = [_text(_DECISION_ID_TAG, p.decision_id)]
+        street = STREETS[p.street]
+        if street:
+            out += (_STREET_TAG, _varint(street))
+        out += [_HOLE_CARD_ENTRIES[c] for c in p.hole_cards]
+        out += [_BOARD_CARD_ENTRIES[c] for c in p.board]
+        if p.pot_total_chips:
+            out += (_POT_TOTAL_TAG, _signed(p.pot_total_chips))
+        if p.current_bet_chips:
+            out += (_CURRENT_BET_TAG, _signed(p.current_bet_chips))
+        if p.to_call_chips:
+            out += (_TO_CALL_TAG, _signed(p.to_call_chips))
+        out.append(self._legal_actions(p.legal))
+        if p.bet_size_chips:
+            out += (_BET_SIZE_TAG, _signed(p.bet_size_chips))
+        if p.raises_left:
+            out += (_RAISES_LEFT_TAG, _signed(p.raises_left))
+        out.append(_timestamp(_DEADLINE_TAG, p.deadline_unix_seconds))
+        if p.decision_time_left_seconds:
+            out += (_DECISION_LEFT_TAG, _double(p.decision_time_left_seconds))
+        if p.time_bank_left_seconds:
+            out += (_BANK_LEFT_TAG, _double(p.time_bank_left_seconds))
+        out.append(_timestamp(_SERVER_TIME_TAG, p.sent_unix_seconds))
+        return b"".join(out)
 
     def _head(self, p: m.Prompt) -> bytes:
         """What every request of a hand to one seat shares (ids, game, numbers, stakes)."""
@@ -132,7 +250,7 @@ class Encoder:
             seat = self._seat
             return _field(_DECISION_REQUEST_FIELD, b"".join([
                 self._head(item),
-                request_changes(item, with_pots=False).SerializeToString(),
+                self._changes(item),
                 self._pots(item.pots),
                 *[seat(s) for s in item.seats],
                 self._history(item.actions, item.hand_id)]))
@@ -178,9 +296,90 @@ def _varint(value: int) -> bytes:
         return _SMALL_VARINTS[value]
     if value < 0x4000:
         return bytes((value & 0x7F | 0x80, value >> 7))
+    if value < 0x10000000:
+        return bytes((value & 0x7F | 0x80, value >> 7 & 0x7F | 0x80, value >> 14 & 0x7F | 0x80,
+                      value >> 21)) if value >= 0x200000 else bytes(
+            (value & 0x7F | 0x80, value >> 7 & 0x7F | 0x80, value >> 14))
     out = bytearray()
     while value > 0x7F:
         out.append(value & 0x7F | 0x80)
         value >>= 7
     out.append(value)
     return bytes(out)
+
+
+def _tag(name: str, wire_type: int, message: Any = pb.DecisionRequest) -> bytes:
+    """The tag of a field (of a ``DecisionRequest`` unless ``message`` is given)."""
+    return _varint(message.DESCRIPTOR.fields_by_name[name].number << 3 | wire_type)
+
+
+def _number(message: Any, name: str) -> int:
+    return int(message.DESCRIPTOR.fields_by_name[name].number)
+
+
+_LEGAL_FIELD = _number(pb.DecisionRequest, "legal_actions")
+_DECISION_ID_TAG = _tag("decision_id", 2)
+_STREET_TAG = _tag("street", 0)
+_POT_TOTAL_TAG = _tag("pot_total_chips", 0)
+_CURRENT_BET_TAG = _tag("current_bet_chips", 0)
+_TO_CALL_TAG = _tag("amount_to_call_chips", 0)
+_BET_SIZE_TAG = _tag("bet_size_chips", 0)
+_RAISES_LEFT_TAG = _tag("raises_left", 0)
+_DEADLINE_TAG = _tag("decision_deadline", 2)
+_DECISION_LEFT_TAG = _tag("decision_time_left_seconds", 1)
+_BANK_LEFT_TAG = _tag("time_bank_left_seconds", 1)
+_SERVER_TIME_TAG = _tag("server_time", 2)
+
+
+def _text(tag: bytes, value: str) -> bytes:
+    """A string field: tag, length, UTF-8."""
+    data = value.encode()
+    return tag + _varint(len(data)) + data
+
+
+def _card_entries(tag: bytes) -> tuple[bytes, ...]:
+    """Each card as a whole entry of a repeated card field (tag, length, text), by card."""
+    return tuple(_text(tag, text) for text in CARD_TEXT)
+
+
+_HOLE_CARD_ENTRIES = _card_entries(_tag("hole_cards", 2))
+_BOARD_CARD_ENTRIES = _card_entries(_tag("board_cards", 2))
+_double = struct.Struct("<d").pack
+
+_EVENT_FIELD = _number(pb.DealerMessage, "event")
+_EVENT_MATCH_ID_TAG = _tag("match_id", 2, pb.Event)
+_EVENT_HAND_ID_TAG = _tag("hand_id", 2, pb.Event)
+_EVENT_SEQUENCE_TAG = _tag("sequence", 0, pb.Event)
+_EVENT_TIME_TAG = _tag("server_time", 2, pb.Event)
+_CARDS_DEALT_FIELD = _number(pb.Event, "cards_dealt")
+_CD_STREET_TAG = _tag("street", 0, pb.CardsDealt)
+_CD_SEAT_TAG = _tag("seat", 0, pb.CardsDealt)
+_CD_UP_ENTRIES = _card_entries(_tag("up_cards", 2, pb.CardsDealt))
+_CD_HOLE_ENTRIES = _card_entries(_tag("hole_cards", 2, pb.CardsDealt))
+_CD_COUNT_TAG = _tag("hole_card_count", 0, pb.CardsDealt)
+_HAND_STARTED_FIELD = _number(pb.Event, "hand_started")
+_HS_HAND_NUMBER_TAG = _tag("hand_number", 0, pb.HandStarted)
+_HS_GAME_TAG = _tag("game", 0, pb.HandStarted)
+_HS_GAME_CODE_TAG = _tag("game_code", 2, pb.HandStarted)
+_HS_BUTTON_TAG = _tag("button_seat", 0, pb.HandStarted)
+_HS_YOUR_SEAT_TAG = _tag("your_seat", 0, pb.HandStarted)
+_HS_SEATS_FIELD = _number(pb.HandStarted, "seats")
+_HS_STAKES_FIELD = _number(pb.HandStarted, "stakes")
+_HS_COPY_TAG = _tag("duplicate_copy", 0, pb.HandStarted)
+_HS_DEAL_ID_TAG = _tag("deal_id", 2, pb.HandStarted)
+_HS_GAME_HAND_TAG = _tag("game_hand_number", 0, pb.HandStarted)
+
+
+def _signed(value: int) -> bytes:
+    """An int32/int64 varint: a negative value as its 64-bit two's complement."""
+    return _varint(value if value >= 0 else value + (1 << 64))
+
+
+def _timestamp(tag: bytes, unix_seconds: float) -> bytes:
+    """A ``google.protobuf.Timestamp`` field (seconds = 1, nanos = 2) as
+    ``convert._set_time`` fills one: always present, zero parts left out."""
+    seconds = int(unix_seconds)
+    nanos = int((unix_seconds - seconds) * 1e9)
+    body = ((b"\x08" + _signed(seconds) if seconds else b"")
+            + (b"\x10" + _signed(nanos) if nanos else b""))
+    return tag + _varint(len(body)) + body
