@@ -306,6 +306,17 @@ def run_dealer(tables: int, hands: int, events: bool = False) -> dict[str, Any]:
             **_summarize(result)}
 
 
+def _shares(tables: int, processes: int) -> list[tuple[int, int]]:
+    """Tables shared out among processes as evenly as can be: (first table, how many)."""
+    out, first = [], 0
+    for k in range(processes):
+        share = tables // processes + (k < tables % processes)
+        if share:
+            out.append((first, share))
+        first += share
+    return out
+
+
 def run_paced(tables: int, think: float, seconds: float, processes: int = 2) -> dict[str, Any]:
     """``tables`` tables of 4 bots thinking ``think`` s, spread over bot processes."""
     with tempfile.TemporaryDirectory(prefix="bench-paced-") as tmp:
@@ -314,15 +325,10 @@ def run_paced(tables: int, think: float, seconds: float, processes: int = 2) -> 
         server = _spawn("--role", "dealer", "--config", str(config))
         try:
             ready = _read_json_line(server, "port")
-            shares = [tables // processes + (k < tables % processes) for k in range(processes)]
-            bots, first = [], 0
-            for share in shares:
-                if share:
-                    bots.append(_spawn("--role", "bots", "--address",
-                                       f"127.0.0.1:{ready['port']}", "--tables", str(share),
-                                       "--first", str(first), "--bot-think", str(think),
-                                       "--seconds", str(seconds)))
-                first += share
+            bots = [_spawn("--role", "bots", "--address", f"127.0.0.1:{ready['port']}",
+                           "--tables", str(share), "--first", str(first), "--bot-think",
+                           str(think), "--seconds", str(seconds))
+                    for first, share in _shares(tables, processes)]
             seen = [_read_json_line(b, "decisions", timeout=seconds + 120) for b in bots]
             server.send_signal(signal.SIGTERM)
             result = _read_json_line(server, "result")
@@ -532,15 +538,10 @@ def run_pingpong(tables: int, seconds: float, seats: int = SEATS,
         ready = _read_json_line(server, "port")
         clients = []
         if seats == SEATS:
-            first = 0
-            for k in range(processes):
-                share = tables // processes + (k < tables % processes)
-                if share:
-                    clients.append(_spawn("--role", "pp-clients", "--address",
-                                          f"127.0.0.1:{ready['port']}", "--tables", str(share),
-                                          "--first", str(first), "--seats", str(seats),
-                                          "--bot-think", str(think)))
-                first += share
+            clients += [_spawn("--role", "pp-clients", "--address", f"127.0.0.1:{ready['port']}",
+                               "--tables", str(share), "--first", str(first), "--seats",
+                               str(seats), "--bot-think", str(think))
+                        for first, share in _shares(tables, processes)]
         else:  # one process per seat of a single table (the heads-up layout)
             clients += [_spawn("--role", "pp-client", "--address", f"127.0.0.1:{ready['port']}",
                                "--seat", str(s)) for s in range(seats)]
