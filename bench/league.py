@@ -5,8 +5,9 @@ logs on, and the same schedule with them off, in one run.
 
 Besides hands/s it reports the CPU per hand of the dealer's thread (where the tables run), of
 the whole dealer process (the writer thread of the store and logs included), from the moment
-the server listens until the league has ended, and of the bots' processes. The two modes
-alternate; the ratios are the medians over the rounds of each round's pair (on a loaded machine
+the server listens until the league has ended, and of the bots' processes. A short pair of
+runs warms the process up first (not counted); the two modes alternate, each round in the
+other order; the ratios are the medians over the rounds of each round's pair (on a loaded machine
 single runs vary by +-20%), and the CPU per hand of everything gives the ratio a machine whose
 every core is busy would show: hands/s go as 1 / CPU per hand.
 """
@@ -138,8 +139,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args(argv)
     rows: list[tuple[str, int, Clocks]] = []
+    # A short pair first, not counted: the first league of a process pays for warming up.
+    for runner in (run_with_store, run_without_store):
+        runner(_config(Path(tempfile.mkdtemp(prefix="arena-bench-league-")), hands=4,
+                       tables_at_once=args.tables_at_once))
     for round_index in range(args.rounds):
-        for mode in ("store and logs on", "store and logs off"):
+        # The order alternates, so that neither mode always runs first in its pair.
+        modes = ("store and logs on", "store and logs off")
+        for mode in modes if round_index % 2 == 0 else modes[::-1]:
             workdir = Path(tempfile.mkdtemp(prefix="arena-bench-league-"))
             config = _config(workdir, hands=args.hands, tables_at_once=args.tables_at_once)
             runner = run_with_store if mode.endswith("on") else run_without_store
@@ -159,7 +166,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"| {k // 2 + 1} | {mode} | {hands} | {used.wall:.1f} | {hands / used.wall:,.1f} "
               f"| {used.thread_cpu / hands * 1e3:.2f} | {writer} | {used.process_cpu / hands * 1e3:.2f} "
               f"| {used.bots_cpu / hands * 1e3:.2f} |")
-    pairs = [(rows[k][1:], rows[k + 1][1:]) for k in range(0, len(rows) - 1, 2)]
+    pairs = [(on[1:], off[1:]) for on, off in
+             (sorted(rows[k:k + 2], key=lambda row: not row[0].endswith("on"))
+              for k in range(0, len(rows) - 1, 2))]
 
     def per_hand(item: tuple[int, Clocks], value: Callable[[Clocks], float]) -> float:
         return value(item[1]) / item[0] * 1e3

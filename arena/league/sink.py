@@ -8,6 +8,8 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import logging
+import threading
+import weakref
 from collections.abc import Callable
 from datetime import UTC, datetime
 from functools import partial
@@ -34,6 +36,44 @@ log = logging.getLogger("arena.league")
 
 def _now() -> datetime:
     return datetime.now(UTC)
+
+
+class _Wakeups:
+    """The tables of one trio run waiting for the writer's commits: the writer's thread sets
+    their events with one call into trio per commit, not one per table."""
+
+    def __init__(self, token: trio.lowlevel.TrioToken) -> None:
+        self._token = weakref.ref(token)  # a strong one would keep the table's key alive
+        self._lock = threading.Lock()
+        self._events: list[trio.Event] = []
+
+    def add(self, event: trio.Event) -> None:
+        """(The writer's thread) set ``event`` soon on trio's thread."""
+        with self._lock:
+            first = not self._events
+            self._events.append(event)
+        token = self._token()
+        if first and token is not None:  # no token: its run has ended, nobody waits
+            with contextlib.suppress(trio.RunFinishedError):
+                token.run_sync_soon(self._set_all)
+
+    def _set_all(self) -> None:
+        with self._lock:
+            events, self._events = self._events, []
+        for event in events:
+            event.set()
+
+
+_WAKEUPS: weakref.WeakKeyDictionary[trio.lowlevel.TrioToken, _Wakeups] = weakref.WeakKeyDictionary()
+
+
+def _wakeups() -> _Wakeups:
+    """(Trio's thread) the wake-ups of the current trio run."""
+    token = trio.lowlevel.current_trio_token()
+    wakeups = _WAKEUPS.get(token)
+    if wakeups is None:
+        wakeups = _WAKEUPS[token] = _Wakeups(token)
+    return wakeups
 
 
 class InFlightBook(Protocol):
@@ -107,18 +147,12 @@ class LeagueSink:
         self._submit(partial(self._mark_in_flight, hand_number))
 
     async def ready(self) -> None:
-        """Return once the writer has done all this table gave it (the last hand committed, the
-        next marked in flight); raise what it failed with."""
+        """Return once the writer has committed all this table gave it (the last hand, the next
+        marked in flight; its log lines may still be waiting); raise what it failed with."""
         ticket, writer = self._ticket, self.writer
-        if not writer.done(ticket):
-            token = trio.lowlevel.current_trio_token()
+        if not writer.committed(ticket):
             done = trio.Event()
-
-            def wake() -> None:
-                with contextlib.suppress(trio.RunFinishedError):
-                    token.run_sync_soon(done.set)
-
-            if writer.when_done(ticket, wake):
+            if writer.when_committed(ticket, partial(_wakeups().add, done)):
                 await done.wait()
         if self.failed is not None:
             raise self.failed

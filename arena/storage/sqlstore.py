@@ -351,7 +351,10 @@ class SqlStore(ABC):
                      value_function: str | None = None) -> Iterator[ResultRow]:
         """Per-hand, per-bot results of the league's completed hands, match by match.
 
-        With ``value_function`` every row carries the seats' luck under it where it is stored.
+        A deal voided in one duplicate copy (its dealer crashed or stopped, RULES.md §5) is
+        scored in none: its other copies' hands are left out, so that luck still cancels
+        (duplicate practice: a fouled board is not scored). With ``value_function`` every row
+        carries the seats' luck under it where it is stored.
         Each match is read in one transaction, so a hand is never seen half-written; nothing is
         held between matches, so the dealer keeps recording while the leaderboard reads.
         """
@@ -365,6 +368,9 @@ class SqlStore(ABC):
                 (league_id, *wanted))]
         for match_id in match_ids:
             with self._transaction(write=False) as db:
+                fouled = {r["deal_id"] for r in db.execute(
+                    "SELECT DISTINCT deal_id FROM hands WHERE match_id = ? AND status = 'void'",
+                    (match_id,))}
                 rows = db.execute(
                     "SELECT h.hand_id, h.hand_number, h.copy_index, h.deal_id, h.game_code, "
                     "h.small_bet_chips, s.seat, b.name, s.net_chips, l.luck_chips "
@@ -380,6 +386,9 @@ class SqlStore(ABC):
                 while end < len(rows) and rows[end]["hand_id"] == rows[start]["hand_id"]:
                     end += 1
                 hand = rows[start:end]
+                start = end
+                if hand[0]["deal_id"] in fouled:
+                    continue
                 has_luck = all(o["luck_chips"] is not None for o in hand)
                 for r in hand:
                     others = [o for o in hand if o["seat"] != r["seat"]]
@@ -391,7 +400,6 @@ class SqlStore(ABC):
                                     luck_chips=float(r["luck_chips"]) if has_luck else None,
                                     opponents_luck_chips=tuple(float(o["luck_chips"]) for o in others)
                                     if has_luck else ())
-                start = end
 
     # ------------------------------------------------------------ luck
 

@@ -4,7 +4,9 @@ Jobs run one after another in the order they were submitted; each submission ret
 and :meth:`Writer.when_done` / :meth:`Writer.wait` tell when everything up to a ticket has run.
 The jobs waiting together run as one batch inside ``batch()`` (the store's group commit: one
 transaction, one fsync); what a job must do only once its writes are committed (append to the
-log files) it returns as a step run after the batch.
+log files) it returns as a step run after the batch. :meth:`Writer.when_committed` tells as soon
+as a ticket's batch is committed, before those steps: a table deals its next hand then, and the
+steps wait while other jobs are waiting to be committed.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from collections import deque
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 
+MAX_STEPS_BEHIND = 32  # committed batches whose steps may wait while jobs keep coming
 After = Callable[[], None]
 Job = Callable[[], After | None]  # returns what to do once its writes are committed, if anything
 log = logging.getLogger("arena.writer")
@@ -34,9 +37,12 @@ class Writer:
         self._name = name
         self._batch = batch
         self._jobs: deque[tuple[int, Job]] = deque()
+        self._steps: deque[tuple[int, list[After]]] = deque()  # committed batches' steps, in order
         self._watchers: list[tuple[int, Callable[[], None]]] = []
+        self._commit_watchers: list[tuple[int, Callable[[], None]]] = []
         self._cond = threading.Condition()
         self._submitted = 0
+        self._committed = 0
         self._done = 0
         self._closed = False
         self._thread: threading.Thread | None = None
@@ -57,8 +63,12 @@ class Writer:
             return self._submitted
 
     def done(self, ticket: int) -> bool:
-        """Whether the job of ``ticket`` (and every earlier one) has run."""
+        """Whether the job of ``ticket`` (and every earlier one) has run, steps included."""
         return self._done >= ticket
+
+    def committed(self, ticket: int) -> bool:
+        """Whether the job of ``ticket`` (and every earlier one) has run and been committed."""
+        return self._committed >= ticket
 
     def when_done(self, ticket: int, callback: Callable[[], None]) -> bool:
         """Call ``callback`` on the writer's thread once ``ticket`` has run; False (and no call)
@@ -67,6 +77,15 @@ class Writer:
             if self._done >= ticket:
                 return False
             self._watchers.append((ticket, callback))
+            return True
+
+    def when_committed(self, ticket: int, callback: Callable[[], None]) -> bool:
+        """Call ``callback`` on the writer's thread once ``ticket`` is committed (its steps may
+        still be waiting); False (and no call) when it is committed already."""
+        with self._cond:
+            if self._committed >= ticket:
+                return False
+            self._commit_watchers.append((ticket, callback))
             return True
 
     def wait(self, ticket: int | None = None, timeout_seconds: float | None = None) -> bool:
@@ -85,19 +104,28 @@ class Writer:
             thread.join(timeout_seconds)
 
     def _run(self) -> None:
+        # Commits first: the steps of a committed batch (log files) run when no job is waiting,
+        # so that a table waiting for its commit never waits for other tables' log writing.
         while True:
             with self._cond:
-                while not self._jobs and not self._closed:
+                while not self._jobs and not self._steps and not self._closed:
                     self._cond.wait()
-                if not self._jobs:
+                batch: list[tuple[int, Job]] = []
+                if len(self._steps) < MAX_STEPS_BEHIND:  # else the logs catch up first
+                    batch = list(self._jobs)
+                    self._jobs.clear()
+                if not batch and not self._steps:
                     return
-                batch = list(self._jobs)
-                self._jobs.clear()
             started = time.thread_time()
-            afters = self._run_batch([job for _, job in batch])
-            for after in afters:
-                _run_step(after)
-            self._finished(batch[-1][0])
+            if batch:
+                ticket = batch[-1][0]
+                self._steps.append((ticket, self._run_batch([job for _, job in batch])))
+                self._tell(ticket, committed=True)
+            else:
+                ticket, steps = self._steps.popleft()
+                for step in steps:
+                    _run_step(step)
+                self._tell(ticket, committed=False)
             self.cpu_seconds += time.thread_time() - started
 
     def _run_batch(self, jobs: list[Job]) -> list[After]:
@@ -111,15 +139,25 @@ class Writer:
                             len(jobs), exc_info=True)
         return [after for job in jobs if (after := _run_step(job)) is not None]
 
-    def _finished(self, ticket: int) -> None:
+    def _tell(self, ticket: int, *, committed: bool) -> None:
+        """Everything up to ``ticket`` is committed (``committed``), or done with its steps."""
         with self._cond:
-            self._done = ticket
-            ready = [cb for t, cb in self._watchers if t <= ticket]
-            if ready:
-                self._watchers = [(t, cb) for t, cb in self._watchers if t > ticket]
+            if committed:
+                self._committed = ticket
+                due, self._commit_watchers = _split(self._commit_watchers, ticket)
+            else:
+                self._done = ticket
+                due, self._watchers = _split(self._watchers, ticket)
             self._cond.notify_all()
-        for callback in ready:
+        for callback in due:
             callback()
+
+
+def _split(watchers: list[tuple[int, Callable[[], None]]], ticket: int
+           ) -> tuple[list[Callable[[], None]], list[tuple[int, Callable[[], None]]]]:
+    """The callbacks of ``watchers`` due at ``ticket``, and those still waiting."""
+    due = [callback for t, callback in watchers if t <= ticket]
+    return due, ([(t, cb) for t, cb in watchers if t > ticket] if due else watchers)
 
 
 def _run_step(step: Callable[[], After | None]) -> After | None:

@@ -220,6 +220,23 @@ def test_void_hands_keep_their_number_and_count_for_nobody(store: ResultsStore) 
         store.record_hand(make_hand(match.match_id, 2, ("alice", "bob"), (20, -20), deal_id="deal-2"))
 
 
+def test_a_deal_voided_in_one_duplicate_copy_is_scored_in_none(store: ResultsStore) -> None:
+    """RULES.md §7 duplicate (luck cancels out) with §5 (a hand the dealer cannot finish is
+    void): when a worker dies in copy 1 of deal 2, copy 0's result of deal 2 would stand alone,
+    its luck uncancelled; like a fouled board in duplicate play, the deal counts in no copy."""
+    match = new_match(store, is_duplicate=True)
+    for number, nets in ((1, (5, -5)), (2, (-400, 400)), (3, (7, -7))):
+        store.record_hand(make_hand(match.match_id, number, ("alice", "bob"), nets, copy_index=0))
+    store.record_hand(make_hand(match.match_id, 1, ("bob", "alice"), (-5, 5), copy_index=1))
+    store.void_hand(VoidHand(match.match_id, 2, 1, "deal-2", "FO/8", 20, 1, "worker lost", "",
+                             T0, T0))
+    store.record_hand(make_hand(match.match_id, 3, ("bob", "alice"), (3, -3), copy_index=1))
+    rows = list(store.iter_results(match.league_id))
+    assert {(r.hand_number, r.copy_index) for r in rows} == {(1, 0), (1, 1), (3, 0), (3, 1)}
+    assert sum(r.net_chips for r in rows if r.bot == "alice") == 5 + 5 + 7 - 3
+    assert len(store.completed_hands(match.match_id)) == 5  # the hand itself stays recorded
+
+
 def test_next_hand_number_per_duplicate_copy(store: ResultsStore) -> None:
     match = new_match(store, is_duplicate=True)
     assert store.next_hand_number(match.match_id) == 1
