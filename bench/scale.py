@@ -13,10 +13,9 @@ coordinator and the PostgreSQL server, with the cores each mode kept busy: on a 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
-import resource
 import socket
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -27,8 +26,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+import psycopg
+
 from arena.practice import stop_processes
-from arena.storage.store import open_store
 from tests.pgserver import PostgresServer, postgres_server
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -41,7 +41,7 @@ class Result:
     hands: int
     seconds: float
     dealer_cpu_seconds: float  # the SQLite process, or the workers (not the coordinator, not the bots)
-    others_cpu_seconds: float = 0.0  # the bots and the coordinator
+    others_cpu_seconds: float = 0.0  # the bots and the workers' coordinator
     db_cpu_seconds: float = 0.0  # the PostgreSQL server's processes
     stalled: bool = False  # not every hand was played in time (left out of the medians)
 
@@ -55,11 +55,6 @@ class Result:
 
     def per_hand_ms(self, seconds: float) -> float:
         return 1000 * seconds / max(self.hands, 1)
-
-
-def _children_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
 
 
 def _server_cpu(server: PostgresServer) -> float:
@@ -117,52 +112,106 @@ def _bots(count: int, ports: list[int], folder: Path) -> list[subprocess.Popen[b
             for k in range(count)]
 
 
-def _reap(proc: subprocess.Popen[bytes]) -> float:
-    """Wait for a process that is ending; its CPU seconds (0 when it had ended by itself and was
-    reaped already: said on stderr)."""
-    if proc.returncode is not None:
-        print(f"process {proc.pid} ended by itself (exit code {proc.returncode}): its CPU is not "
-              "counted", file=sys.stderr)
-        return 0.0
-    _, _, usage = os.wait4(proc.pid, 0)
-    proc.returncode = 0
-    return float(usage.ru_utime + usage.ru_stime)
-
-
-def _played(store_at: str | Path, started_unix: float) -> tuple[int, float]:
-    """Hands completed in a league's store and the seconds from ``started_unix`` to the last one
-    (not to when the processes noticed that the league had ended)."""
-    store = open_store(store_at)
+def _process_cpu(pid: int) -> float:
+    """CPU seconds of a living process (all its threads), 0 when it has ended."""
     try:
-        hands = [h for m in store.list_matches(1) for h in store.completed_hands(m.match_id)]
-    finally:
-        store.close()
-    last = max((h.finished_at.timestamp() for h in hands), default=started_unix)
-    return len(hands), last - started_unix
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class _Counter:
+    """Counts a league's completed hands on one connection (not opened as a store: no migration;
+    a connection per count would fork a PostgreSQL backend each time)."""
+
+    def __init__(self, store_at: str | Path) -> None:
+        self.store_at = store_at
+        self._db: sqlite3.Connection | psycopg.Connection[tuple[object, ...]] | None = None
+
+    def __call__(self) -> int:
+        query = "SELECT COUNT(*) FROM hands WHERE status = 'completed'"
+        try:
+            if self._db is None:
+                self._db = sqlite3.connect(f"file:{self.store_at}?mode=ro", uri=True, timeout=1) \
+                    if isinstance(self.store_at, Path) else psycopg.connect(self.store_at, autocommit=True)
+            row = self._db.execute(query).fetchone()
+        except (sqlite3.Error, psycopg.Error):
+            self.close()
+            return 0  # not created yet
+        return int(str(row[0])) if row else 0
+
+    def close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+
+@dataclass
+class Window:
+    """The CPU of each group of processes and of the PostgreSQL server between the first hand
+    committed and the last one (polled every 50 ms): the processes' start (imports, bots
+    connecting: about 1 s of CPU a process) and the league's leaderboard after its last hand are
+    left out, in every mode alike."""
+
+    groups: dict[str, list[int]]  # name -> pids
+    server: PostgresServer
+    first: dict[str, float] | None = None
+    last: dict[str, float] | None = None
+    hands: int = 0  # hands committed in the window
+    seconds: float = 0.0
+
+    def sample(self) -> dict[str, float]:
+        cpu = {name: sum(_process_cpu(pid) for pid in pids) for name, pids in self.groups.items()}
+        cpu["db"] = _server_cpu(self.server)
+        return cpu
+
+    def watch(self, store_at: str | Path, expected: int, timeout_seconds: float) -> bool:
+        """Wait for the first and the last hand; False when the league stalled."""
+        deadline = time.monotonic() + timeout_seconds
+        first_hands, first_at = 0, 0.0
+        completed = _Counter(store_at)
+        try:
+            while time.monotonic() < deadline:
+                done = completed()
+                if self.first is None and done > 0:
+                    self.first, first_hands, first_at = self.sample(), done, time.monotonic()
+                if done >= expected:
+                    self.last = self.sample()
+                    self.hands, self.seconds = done - first_hands, time.monotonic() - first_at
+                    return True
+                time.sleep(0.05)
+        finally:
+            completed.close()
+        return False
+
+    def cpu(self, group: str) -> float:
+        if self.first is None or self.last is None:
+            return 0.0
+        return self.last[group] - self.first[group]
 
 
 def run_one_process(args: argparse.Namespace, server: PostgresServer, *, postgres: bool) -> Result:
     """`arena league run` (SQLite), or the same league in one process on PostgreSQL without the job
     queue (``python -m bench.scale --one-process``): the cost of the store alone."""
-    children, db = _children_cpu(), _server_cpu(server)
     folder = Path(tempfile.mkdtemp(prefix="arena-bench-scale-"))
     port = _free_port()
-    store = server.new_database() if postgres else "league.sqlite"
-    league = _league(folder, bots=args.bots, hands=args.hands, tables=args.tables, store=store, port=port)
+    store: str | Path = server.new_database() if postgres else folder / "league.sqlite"
+    league = _league(folder, bots=args.bots, hands=args.hands, tables=args.tables, store=str(store),
+                     port=port)
     command = ("-m", "bench.scale", "--one-process", str(league)) if postgres else \
         ("-m", "arena.cli", "league", "run", str(league))
     dealer = _python(*command, cwd=folder)
     time.sleep(1.0)  # the server binds; bots retry until it does
-    started = time.time()
     bots = _bots(args.bots, [port], folder)
+    window = Window({"dealer": [dealer.pid], "bots": [b.pid for b in bots]}, server)
     try:
-        cpu = _reap(dealer)
+        complete = window.watch(store, _expected(args), STALL_SECONDS)
     finally:
-        stop_processes(bots, timeout_seconds=15)
-    hands, seconds = _played(store if postgres else folder / "league.sqlite", started)
+        stop_processes([*bots, dealer], timeout_seconds=15)
     mode = "PostgreSQL, 1 process, no job queue" if postgres else "SQLite, 1 process"
-    return Result(mode, hands, seconds, cpu, _children_cpu() - children - cpu, _server_cpu(server) - db,
-                  stalled=hands < _expected(args))
+    return Result(mode, window.hands, window.seconds, window.cpu("dealer"), window.cpu("bots"),
+                  window.cpu("db"), stalled=not complete)
 
 
 def _expected(args: argparse.Namespace) -> int:
@@ -184,7 +233,6 @@ def one_process(league: str) -> int:
 
 
 def run_workers(args: argparse.Namespace, server: PostgresServer, workers: int) -> Result:
-    children, db = _children_cpu(), _server_cpu(server)
     folder = Path(tempfile.mkdtemp(prefix="arena-bench-scale-"))
     url = server.new_database()
     league = _league(folder, bots=args.bots, hands=args.hands, tables=args.tables, store=url, port=0)
@@ -199,20 +247,16 @@ def run_workers(args: argparse.Namespace, server: PostgresServer, workers: int) 
     drain = threading.Thread(target=coordinator.stdout.read, daemon=True)  # its progress lines
     drain.start()
     time.sleep(1.0)
-    started = time.time()
     bots = _bots(args.bots, ports, folder)
+    window = Window({"dealer": [p.pid for p in procs], "bots": [b.pid for b in bots],
+                     "coordinator": [coordinator.pid]}, server)
     try:
-        with contextlib.suppress(subprocess.TimeoutExpired):  # a stall: reported, then stopped
-            coordinator.wait(timeout=STALL_SECONDS)  # it ends when every job is done
-        db_cpu = _server_cpu(server) - db
-        for proc in procs:
-            proc.terminate()
-        cpu = sum(_reap(proc) for proc in procs)
+        complete = window.watch(url, _expected(args), STALL_SECONDS)
     finally:
         stop_processes([*bots, *procs, coordinator], timeout_seconds=15)
-    hands, seconds = _played(url, started)
-    return Result(f"PostgreSQL, {workers} worker{'s' if workers > 1 else ''}", hands, seconds, cpu,
-                  _children_cpu() - children - cpu, db_cpu, stalled=hands < _expected(args))
+    return Result(f"PostgreSQL, {workers} worker{'s' if workers > 1 else ''}", window.hands, window.seconds,
+                  window.cpu("dealer"), window.cpu("bots") + window.cpu("coordinator"), window.cpu("db"),
+                  stalled=not complete)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -221,6 +265,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bots", type=int, default=6)
     parser.add_argument("--tables", type=int, default=8, help="tables at once per worker")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--no-fsync", action="store_true",
+                        help="PostgreSQL without fsync: what the commits' flushes cost")
     parser.add_argument("--one-process", metavar="LEAGUE_TOML", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.one_process:
@@ -228,7 +274,7 @@ def main(argv: list[str] | None = None) -> int:
     lite, pg, one, two = ("SQLite, 1 process", "PostgreSQL, 1 process, no job queue",
                           "PostgreSQL, 1 worker", "PostgreSQL, 2 workers")
     rounds: list[dict[str, Result]] = []
-    with postgres_server(fsync=True) as server:  # durable commits, as SQLite's synchronous=FULL
+    with postgres_server(fsync=not args.no_fsync) as server:  # durable commits, as SQLite's synchronous=FULL
         for round_index in range(args.rounds):
             results: dict[str, Result] = {}
             for runner in (lambda: run_one_process(args, server, postgres=False),
@@ -240,8 +286,8 @@ def main(argv: list[str] | None = None) -> int:
                       f"{result.seconds:.1f} s (load average {os.getloadavg()[0]:.1f})"
                       f"{' STALLED' if result.stalled else ''}", flush=True)
             rounds.append(results)
-    print("\n| round | mode | hands | seconds | hands/s | dealer CPU ms/hand | bots and coordinator "
-          "CPU ms/hand | PostgreSQL CPU ms/hand | all CPU ms/hand | cores busy |")
+    print("\n| round | mode | hands | seconds | hands/s | dealer CPU ms/hand | bots and coordinator CPU "
+          "ms/hand | PostgreSQL CPU ms/hand | all CPU ms/hand | cores busy |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     for k, results in enumerate(rounds):
         for r in results.values():

@@ -38,6 +38,7 @@ from arena.server.peer_tls import PeerTls
 from arena.server.relay import Relay
 from arena.storage import store as st
 from arena.storage.matchlog import safe_file_name
+from arena.storage.postgres import PostgresStore
 from arena.storage.queue import Job, JobBook, WorkQueue
 
 log = logging.getLogger("arena.worker")
@@ -151,7 +152,9 @@ class Worker:
         """``known``: league files this process has read itself (with their tokens), by league id."""
         self.store = store
         self._known = dict(known or {})
-        self.queue = WorkQueue(store)
+        # The queue's statements (claims, heartbeats, the relays' look-ups) go on a connection of
+        # their own: the writer's group commits never wait for them under the store's lock.
+        self.queue = WorkQueue(PostgresStore(store.url) if isinstance(store, PostgresStore) else store)
         self.settings = settings
         self.out = out
         self.metrics = metrics
@@ -246,6 +249,8 @@ class Worker:
                     await asyncio.to_thread(self.queue.release, settings.name, running.job.job_id)
             for run in state.runs.values():
                 run.close()  # its writer thread (the store is the worker's)
+            if self.queue.store is not self.store:
+                self.queue.store.close()
         return left_because_done
 
     def _own_address(self, listen: str, port: int) -> str:
@@ -278,10 +283,21 @@ class Worker:
             if self.settings.league_id is not None and league.league_id != self.settings.league_id:
                 continue
             depth = self.queue.depth(league.league_id)
-            if depth["queued"] or depth["running"]:
+            if (depth["queued"] or depth["running"]) and league.league_id not in self._state.runs:
                 with contextlib.suppress(ConfigError):
-                    config = self.league_config(league)
-                    server.add_bots(BotEntry(b.name, b.name, b.token) for b in config.bots)
+                    self._run_of(league, server).ensure_matches()  # the token checks, before any job
+
+    def _run_of(self, league: st.League, server: DealerServer) -> LeagueRun:
+        """The league's run in this worker (made on its first use), its bots let in."""
+        run = self._state.runs.get(league.league_id)
+        if run is None:
+            config = self.league_config(league)
+            run = LeagueRun(config, out=self.out, store=self.store, metrics=self.metrics,
+                            in_flight=JobBook(self.queue, self.settings.name, store=self.store),
+                            board_on_scrape=True)
+            self._state.runs[league.league_id] = run
+            server.add_bots(BotEntry(b.name, b.name, b.token) for b in config.bots)
+        return run
 
     def league_config(self, league: st.League) -> LeagueConfig:
         """The league file as the coordinator stored it, with this worker's address and logs."""
@@ -328,11 +344,7 @@ class Worker:
         run = state.runs.get(job.league_id)
         if run is None:
             league = await asyncio.to_thread(self.store.get_league, job.league_id)
-            config = self.league_config(league)
-            run = LeagueRun(config, out=self.out, store=self.store, metrics=self.metrics,
-                            in_flight=JobBook(self.queue, self.settings.name), board_on_scrape=True)
-            state.runs[job.league_id] = run
-            server.add_bots(BotEntry(b.name, b.name, b.token) for b in config.bots)
+            run = await asyncio.to_thread(self._run_of, league, server)
         prepared = await asyncio.to_thread(run.prepare, deal_sets={job.deal_set})
         running = _Running(job, tables_left=len(prepared.specs))
         state.running[job.job_id] = running

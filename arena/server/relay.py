@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Callable, Mapping, Sequence
 
 import grpc
@@ -27,6 +28,7 @@ from arena.v1 import arena_pb2_grpc as pb_grpc
 
 log = logging.getLogger("arena.relay")
 RETRY_SECONDS = 1.0
+LINGER_SECONDS = 30.0  # a relay no table needs is kept this long for the bot's next table there
 
 # bot -> worker address -> tables of that bot there
 RemoteTables = Mapping[str, Mapping[str, Sequence[str]]]
@@ -105,6 +107,7 @@ class Relay:
         self._direct: dict[str, Connection] = {}
         self._upstreams: dict[tuple[str, str], Upstream] = {}
         self._routes: dict[tuple[str, str], Upstream] = {}
+        self._needed_at: dict[tuple[str, str], float] = {}  # when the queue last said so
 
     def channel(self, address: str) -> grpc.aio.Channel:
         """A channel to another worker: mutual TLS when the workers have peer credentials."""
@@ -143,11 +146,18 @@ class Relay:
         return list(self._direct)
 
     def want(self, remote: RemoteTables) -> None:
-        """Open the relays the work queue says are needed, close those no longer needed."""
+        """Open the relays the work queue says are needed; close those not needed for LINGER_SECONDS
+        (kept meanwhile, a relay carries the bot's next table on that worker at once: the table
+        need not wait for this worker to look at the queue again and connect)."""
         needed = {(bot, address): tables for bot, by_address in remote.items() if bot in self._direct
                   for address, tables in by_address.items() if address != self.own_address}
+        now = time.monotonic()
+        for key in needed:
+            self._needed_at[key] = now
         for key in [k for k in self._upstreams if k not in needed]:
-            self._upstreams.pop(key).close()
+            if now - self._needed_at.get(key, now) >= LINGER_SECONDS or self._upstreams[key].done:
+                self._upstreams.pop(key).close()
+                self._needed_at.pop(key, None)
         for (bot, address), tables in needed.items():
             current = self._upstreams.get((bot, address))
             if current is not None and not current.done:

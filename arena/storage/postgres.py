@@ -90,6 +90,8 @@ class PostgresStore(SqlStore):
         self._lock = threading.RLock()
         self._connect_timeout_seconds = connect_timeout_seconds
         self._connection: psycopg.Connection[Any] | None = None
+        self._depth = 0  # transactions open on this thread (the lock's owner): 2+ are savepoints
+        self._checked: set[object] = set()  # checks done in the running transaction
         with self._lock:
             self.schema_version = self._migrate(self._connect())
 
@@ -144,14 +146,19 @@ class PostgresStore(SqlStore):
 
     @contextmanager
     def _transaction(self, *, write: bool) -> Iterator[_PostgresDb]:
-        """One transaction under the lock; a broken connection is replaced first."""
+        """One transaction under the lock (a savepoint inside another); a broken connection is
+        replaced first."""
         with self._lock:
             connection = self._connection
-            if connection is None or connection.closed or connection.broken:
+            if self._depth == 0 and (connection is None or connection.closed or connection.broken):
                 connection = self._connect()
+            assert connection is not None
+            self._depth += 1
+            ended_well = False
             try:
                 with connection.transaction():
                     yield _PostgresDb(connection)
+                ended_well = True
             except psycopg.IntegrityError as exc:
                 raise InvalidRecord(f"{self.where}: refused by a schema constraint: "
                                     f"{str(exc).strip()}") from exc
@@ -159,6 +166,21 @@ class PostgresStore(SqlStore):
                 raise StoreUnavailable(f"{self.where}: {str(exc).strip()}") from exc
             except psycopg.Error as exc:
                 raise StoreError(f"{self.where}: {str(exc).strip()}") from exc
+            finally:
+                self._depth -= 1
+                if self._depth == 0 or not ended_well:  # a rolled-back savepoint released its locks
+                    self._checked.clear()
+
+    def checked_in_transaction(self, key: object) -> bool:
+        """Whether :meth:`note_checked` was told ``key`` in the running transaction (a lease
+        checked, its row locked): the check need not run again before the commit."""
+        return key in self._checked
+
+    def note_checked(self, key: object) -> None:
+        """Remember ``key`` until the running transaction ends (or a savepoint of it is rolled
+        back: the row locks taken in it are released with it)."""
+        if self._depth:
+            self._checked.add(key)
 
     def backend_pid(self) -> int:
         """The server process of this store's connection (tests use it to cut the connection)."""

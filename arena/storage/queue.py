@@ -40,6 +40,8 @@ class WorkerProgress:
 class WorkQueue:
     """Jobs of every league in one PostgreSQL database."""
 
+    store: PostgresStore
+
     def __init__(self, store: ResultsStore) -> None:
         if not isinstance(store, PostgresStore):
             raise ConfigError("a work queue shared by workers needs a PostgreSQL store "
@@ -169,23 +171,30 @@ class JobBook:
     check that this worker still holds it, or raise :class:`LeaseLost`. A worker that lost a job
     therefore deals no further hand of it and writes nothing more to its match."""
 
-    def __init__(self, queue: WorkQueue, worker: str) -> None:
+    def __init__(self, queue: WorkQueue, worker: str, *, store: ResultsStore | None = None) -> None:
+        """``store``: the one the hands are committed to, when not the queue's (its connection)."""
         self.queue = queue
         self.worker = worker
+        self.store = queue.store if store is None else WorkQueue(store).store
 
     def hand_started(self, match_id: int, copy_index: int, hand_number: int) -> None:
-        self.queue.store.mark_in_flight(match_id, copy_index, hand_number, guard=self.guard(match_id))
+        self.store.mark_in_flight(match_id, copy_index, hand_number, guard=self.guard(match_id))
 
     def hand_in_flight(self, match_id: int, copy_index: int) -> int | None:
-        return self.queue.hand_in_flight(match_id, copy_index)
+        return self.store.hand_in_flight(match_id, copy_index)
 
     def guard(self, match_id: int) -> Guard:
         """The check a commit of this match's hands runs in its own transaction."""
         return lambda db: self._hold(db, match_id)
 
     def _hold(self, db: Db, match_id: int) -> None:
+        store = self.store
+        key = ("lease", match_id)
+        if store.checked_in_transaction(key):  # locked already by a write of this group commit
+            return
         row = db.execute("SELECT job_id FROM jobs WHERE match_id = ? AND worker = ? AND status = 'running' "
                          "FOR SHARE", (match_id, self.worker)).fetchone()
         if row is None:
             raise LeaseLost(f"worker {self.worker}: the job of match {match_id} is no longer held by "
                             "this worker (its lease ran out and another worker claimed it)")
+        store.note_checked(key)

@@ -7,6 +7,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from prometheus_client import generate_latest
 
 from arena.league.refresher import Refresher
 from arena.league.runner import LeagueRun
@@ -78,3 +79,34 @@ def test_a_league_with_metrics_computes_its_leaderboard_off_the_dealers_thread(t
     pairs = len(BOTS) * (len(BOTS) - 1) // 2
     assert sum(s.hands for s in everything) == pairs * 2 * HANDS * 2  # 2 copies, 2 seats a hand
     assert all(s.luck.hands == s.hands for s in everything)
+
+
+def test_a_worker_computes_its_leaderboard_only_when_the_metrics_are_read(tmp_path: Path) -> None:
+    """``board_on_scrape`` (a worker): no leaderboard while nobody reads /metrics; a read asks for
+    one (with the luck of the deal sets that ended here) and gets it on a later read; reads closer
+    together than BOARD_MAX_AGE_SECONDS ask nothing more."""
+    metrics = ArenaMetrics()
+    run = LeagueRun(_config(tmp_path), metrics=metrics, board_on_scrape=True)
+    metrics.on_leaderboard_scrape(run.board_wanted)
+    asked: list[list[int] | None] = []
+    leaderboard = run.leaderboard
+
+    def recorded(*, luck_matches: list[int] | None = None) -> Leaderboard:
+        asked.append(luck_matches)
+        return leaderboard(luck_matches=luck_matches)
+
+    run.leaderboard = recorded  # type: ignore[method-assign]
+    try:
+        summaries, _bots, problems = _play(run)
+        assert problems == [] and not any(s.aborted for s in summaries)
+        assert run._board.wait(10) and asked == []  # nothing computed while nobody reads
+        first = generate_latest(metrics.registry).decode()
+        assert "arena_leaderboard_mbb_per_hand{" not in first  # asked for; the next read has it
+        assert run._board.wait(60)
+        second = generate_latest(metrics.registry).decode()  # within BOARD_MAX_AGE_SECONDS
+        assert "arena_leaderboard_luck_adjusted_mbb_per_hand{" in second
+        assert run._board.wait(10)
+    finally:
+        run.close()
+    pairs = len(BOTS) * (len(BOTS) - 1) // 2
+    assert len(asked) == 1 and len(asked[0] or []) == pairs  # every deal set's luck, once

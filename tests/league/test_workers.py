@@ -191,8 +191,10 @@ def test_two_workers_play_the_league_as_one_sqlite_process_would(tmp_path: Path,
     url = postgres.new_database()
     league = with_token_files(write_league(distributed, BOTS, store=url, hands_per_match=6,
                                            tables_at_once=2))
+    # No worker dies here: a loaded machine must not look dead. Two tables (one job) at once each:
+    # a worker that starts late still finds a job left.
     cluster = Cluster(league, workers=2, connect={"alpha": "w1", "beta": "w2", "gamma": "w1"},
-                      lease_seconds=15.0)  # no worker dies here: a loaded machine must not look dead
+                      lease_seconds=15.0, worker_args=("--tables", "2"))
     try:
         refused_table_streams(url, cluster)
     finally:

@@ -5,14 +5,18 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 
 import pytest
 
 import arena.storage.tokens as tokens_module
 from arena.engine.errors import ConfigError
+from arena.storage.errors import InvalidRecord, LeaseLost
 from arena.storage.postgres import PostgresStore
-from arena.storage.queue import WorkQueue
+from arena.storage.queue import JobBook, WorkQueue
 from arena.storage.sqlite import SqliteStore
+from arena.storage.sqlstore import Cursor, Db
 from tests.pgserver import PostgresServer
 
 
@@ -109,3 +113,56 @@ def test_a_worker_claims_first_the_jobs_of_the_bots_connected_to_it(postgres: Po
     assert second.match_id == matches[3].match_id  # one seat local, before queue order
     assert [j.match_id for j in queue.claim("w1", lease_seconds=30, limit=5)] == \
         [matches[0].match_id, matches[2].match_id]  # no local bot: queue order
+
+
+def test_a_lease_is_checked_once_per_group_commit_and_again_after_a_rollback(
+        postgres: PostgresServer) -> None:
+    """The writes of one group commit check the job's lease once (its row stays locked to the
+    commit); a savepoint rolled back releases that lock, so the next write checks again; so does
+    the next transaction, and a lost lease is refused there."""
+    queue, _ = queue_with_jobs(postgres.new_database(), 1)
+    [job] = queue.claim("w1", lease_seconds=60)
+    book = JobBook(queue, "w1")
+    checks: list[str] = []
+    store = queue.store
+    real = store._transaction
+
+    @contextmanager
+    def counting(*, write: bool) -> Iterator[Db]:
+        with real(write=write) as db:
+            yield Counting(db, checks)
+
+    store._transaction = counting  # type: ignore[method-assign]
+    with store.batch():
+        book.hand_started(job.match_id, 0, 1)
+        book.hand_started(job.match_id, 1, 1)
+        assert len(checks) == 1
+        with pytest.raises(InvalidRecord), store.transaction(write=True) as db:
+            book.guard(job.match_id)(db)  # already checked: no query
+            db.execute("INSERT INTO hands_in_flight (match_id, copy_index, hand_number) VALUES (?, ?, ?)",
+                       (job.match_id, 9, 1))
+            db.execute("INSERT INTO hands_in_flight (match_id, copy_index, hand_number) VALUES (?, ?, ?)",
+                       (job.match_id, 9, 1))  # a duplicate key: this savepoint rolls back
+        book.hand_started(job.match_id, 0, 2)
+        assert len(checks) == 2  # checked again after the rollback
+    book.hand_started(job.match_id, 0, 3)
+    assert len(checks) == 3  # a new transaction checks again
+    queue.release("w1", job.job_id)
+    with pytest.raises(LeaseLost):
+        book.hand_started(job.match_id, 0, 4)
+    assert queue.hand_in_flight(job.match_id, 0) == 3
+
+
+class Counting:
+    """A `Db` that notes the lease checks it runs."""
+
+    def __init__(self, db: Db, checks: list[str]) -> None:
+        self._db, self._checks = db, checks
+
+    def execute(self, sql: str, params: Sequence[object] = ()) -> Cursor:
+        if "FOR SHARE" in sql:
+            self._checks.append(sql)
+        return self._db.execute(sql, params)
+
+    def executemany(self, sql: str, rows: Iterable[Sequence[object]]) -> None:
+        self._db.executemany(sql, rows)
