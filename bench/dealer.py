@@ -306,6 +306,17 @@ def run_dealer(tables: int, hands: int, events: bool = False) -> dict[str, Any]:
             **_summarize(result)}
 
 
+def _shares(tables: int, processes: int) -> list[tuple[int, int]]:
+    """Tables shared out among processes as evenly as can be: (first table, how many)."""
+    out, first = [], 0
+    for k in range(processes):
+        share = tables // processes + (k < tables % processes)
+        if share:
+            out.append((first, share))
+        first += share
+    return out
+
+
 def run_paced(tables: int, think: float, seconds: float, processes: int = 2) -> dict[str, Any]:
     """``tables`` tables of 4 bots thinking ``think`` s, spread over bot processes."""
     with tempfile.TemporaryDirectory(prefix="bench-paced-") as tmp:
@@ -314,15 +325,10 @@ def run_paced(tables: int, think: float, seconds: float, processes: int = 2) -> 
         server = _spawn("--role", "dealer", "--config", str(config))
         try:
             ready = _read_json_line(server, "port")
-            shares = [tables // processes + (k < tables % processes) for k in range(processes)]
-            bots, first = [], 0
-            for share in shares:
-                if share:
-                    bots.append(_spawn("--role", "bots", "--address",
-                                       f"127.0.0.1:{ready['port']}", "--tables", str(share),
-                                       "--first", str(first), "--bot-think", str(think),
-                                       "--seconds", str(seconds)))
-                first += share
+            bots = [_spawn("--role", "bots", "--address", f"127.0.0.1:{ready['port']}",
+                           "--tables", str(share), "--first", str(first), "--bot-think",
+                           str(think), "--seconds", str(seconds))
+                    for first, share in _shares(tables, processes)]
             seen = [_read_json_line(b, "decisions", timeout=seconds + 120) for b in bots]
             server.send_signal(signal.SIGTERM)
             result = _read_json_line(server, "result")
@@ -485,9 +491,11 @@ def role_pingpong_server(tables: int, seconds: float, seats: int = SEATS) -> int
     return 0
 
 
-def role_pingpong_clients(address: str, tables: int, first: int = 0, seats: int = SEATS) -> int:
+def role_pingpong_clients(address: str, tables: int, first: int = 0, seats: int = SEATS,
+                          think: float = 0.0) -> int:
     """Ping-pong clients doing the SDK's own work per message: unbatch, find the request, the
-    bot function on a ``SeatView``, the reply message, serialized by the channel."""
+    bot function on a ``SeatView``, the reply message, serialized by the channel; ``think``:
+    seconds each waits before answering (the paced scenario's peer)."""
     from arena_bot.client import _answer, unbatch
     from arena_bot.examples import calling_station
 
@@ -501,6 +509,8 @@ def role_pingpong_clients(address: str, tables: int, first: int = 0, seats: int 
         async for envelope in call:
             for message in unbatch(envelope):
                 if message.WhichOneof("payload") == "decision_request":
+                    if think > 0:
+                        await asyncio.sleep(think)
                     reply, _ = await _answer(calling_station, message.decision_request)
                     await call.write(reply)
 
@@ -518,16 +528,20 @@ def role_pingpong_clients(address: str, tables: int, first: int = 0, seats: int 
 
 
 def run_pingpong(tables: int, seconds: float, seats: int = SEATS,
-                 processes: int = 1) -> dict[str, Any]:
+                 processes: int = 1, think: float = 0.0) -> dict[str, Any]:
+    """The ping-pong; ``processes``: client processes (tables shared out among them, or with
+    two seats one process per seat of a single table: the heads-up layout); ``think``: seconds
+    each client waits before answering."""
     server = _spawn("--role", "pp-server", "--tables", str(tables), "--seconds", str(seconds),
                     "--seats", str(seats))
     try:
         ready = _read_json_line(server, "port")
         clients = []
-        if processes == 1:
-            clients.append(_spawn("--role", "pp-clients", "--address",
-                                  f"127.0.0.1:{ready['port']}", "--tables", str(tables),
-                                  "--seats", str(seats)))
+        if seats == SEATS:
+            clients += [_spawn("--role", "pp-clients", "--address", f"127.0.0.1:{ready['port']}",
+                               "--tables", str(share), "--first", str(first), "--seats",
+                               str(seats), "--bot-think", str(think))
+                        for first, share in _shares(tables, processes)]
         else:  # one process per seat of a single table (the heads-up layout)
             clients += [_spawn("--role", "pp-client", "--address", f"127.0.0.1:{ready['port']}",
                                "--seat", str(s)) for s in range(seats)]
@@ -673,7 +687,8 @@ def main(argv: list[str] | None = None) -> int:
                                   args.seconds, events=args.events),
         "bot": lambda: role_bot(args.address, args.seat),
         "pp-server": lambda: role_pingpong_server(args.tables, args.seconds, args.seats),
-        "pp-clients": lambda: role_pingpong_clients(args.address, args.tables, 0, args.seats),
+        "pp-clients": lambda: role_pingpong_clients(args.address, args.tables, args.first,
+                                                    args.seats, args.bot_think),
         "pp-client": lambda: role_pingpong_client(args.address, args.seat),
         "idle": lambda: role_idle(args.address, args.count),
     }
@@ -755,19 +770,23 @@ def report_paced(counts: list[int], think: float, seconds: float) -> None:
     print(f"\n### Paced bots ({think * 1e3:.0f} ms per decision, tables of {SEATS}, "
           f"{seconds:g} s per step; a lone table makes {pace:.1f} decisions/s)\n")
     print("| tables | decisions/s | per table vs a lone table | p99 server overhead | "
-          "writes per decision | dealer CPU per decision | full pace |")
-    print("|---|---|---|---|---|---|---|")
+          "writes per decision | dealer CPU per decision | full pace | ping-pong (same tables, "
+          "clients thinking as long, same run): round trips/s, p99 overhead, CPU per round "
+          "trip |")
+    print("|---|---|---|---|---|---|---|---|")
     best = 0
     for tables in counts:
         row = run_paced(tables, think, seconds)
+        peer = run_pingpong(tables, seconds, processes=2, think=think)
         share = row["decisions_per_second"] / (tables * pace)
         full = share >= 0.9 and row["overhead_p99"] <= 0.010
         if full:
             best = tables
         print(f"| {tables} | {row['decisions_per_second']:,.0f} | {share:.0%} | "
               f"{row['overhead_p99'] * 1e3:.1f} ms | {row['writes_per_decision']:.2f} | "
-              f"{row['cpu_per_decision'] * 1e6:,.0f} µs | {'yes' if full else 'no'} |",
-              flush=True)
+              f"{row['cpu_per_decision'] * 1e6:,.0f} µs | {'yes' if full else 'no'} | "
+              f"{peer['round_trips_per_second']:,.0f}, {peer['overhead_p99'] * 1e3:.1f} ms, "
+              f"{peer['cpu_per_round_trip'] * 1e6:,.0f} µs |", flush=True)
         if not full and share < 0.8:
             break
     print(f"\ntables at full pace: **{best}** (target >= 40 with p99 overhead <= 10 ms)")
