@@ -289,13 +289,16 @@ def _files(root: Path) -> dict[str, bytes]:
 
 
 def _cards_in(files: dict[str, bytes], cards: Iterable[Card]) -> list[tuple[str, str]]:
-    """(file, card) for every card written as a card anywhere: alone or among other cards
-    ("As", "AsKd", "As Kd"), not inside another word or a hex digest."""
+    """(file, card) for every card written as text anywhere: alone or among other cards
+    ("As", "AsKd", "As Kd") between the delimiters text puts around them (space, quote,
+    bracket, comma, colon, equals sign, start or end of the file). Not inside another word or a
+    hex digest, nor two bytes of binary data: SQLite stores a REAL between 53.1 and 53.2 as the
+    bytes 0x40 0x4A 0x63 ..., "@Jc" (most likely what once found "Jc" in the store's WAL)."""
     found = []
     for card in cards:
         name = format_card(card)
-        token = re.compile(rf"(?<![0-9A-Za-z])(?:{_CARD_TOKEN})*{name}(?:{_CARD_TOKEN})*"
-                           rf"(?![0-9A-Za-z])".encode())
+        token = re.compile(rf"(?:^|(?<=[\s\"'\[,:=(]))(?:{_CARD_TOKEN})*{name}(?:{_CARD_TOKEN})*"
+                           rf"(?=[\s\"'\],:)]|$)".encode())
         found += [(path, name) for path, data in files.items() if token.search(data)]
     return found
 
