@@ -65,10 +65,26 @@ class WebServer:
         return cls(None, host=host, port=port, app=app)
 
     async def serve(self) -> None:
-        """Serve until cancelled (or :meth:`stop`)."""
-        flusher = asyncio.get_running_loop().create_task(self.hub.run_flusher()) if self.hub else None
+        """Serve until cancelled (or :meth:`stop`).
+
+        Cancelled, it still shuts down in order before it returns: the port closes, pages in
+        flight get ``timeout_graceful_shutdown`` to finish. A port left open while the event loop
+        tears down would take requests whose worker threads are never told to stop (anyio stops
+        them when the task they started under ends, and such a task outlives the loop), and the
+        process would never exit."""
+        loop = asyncio.get_running_loop()
+        flusher = loop.create_task(self.hub.run_flusher()) if self.hub else None
+        serving = loop.create_task(self._server.serve(sockets=[self.sock]))
         try:
-            await self._server.serve(sockets=[self.sock])
+            await asyncio.shield(serving)
+        except asyncio.CancelledError:
+            self._server.should_exit = True
+            while not serving.done():  # bounded: uvicorn cancels what outlasts the grace period
+                with contextlib.suppress(asyncio.CancelledError):
+                    await asyncio.wait({serving})
+            if not serving.cancelled():
+                serving.exception()  # retrieved: a failure to shut down is not worth a warning
+            raise
         finally:
             if flusher is not None:
                 flusher.cancel()
