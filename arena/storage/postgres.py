@@ -4,11 +4,15 @@ Same schema and migrations as SQLite (`migrations.postgresql_statement` rewrites
 spellings, or a step gives its own), same queries (`SqlStore`). A hand is committed exactly once:
 the (match, hand, copy) key is unique and inserts are ``ON CONFLICT DO NOTHING``, so when the
 connection is lost around a commit, the store reconnects and retries, and a hand that did commit
-reads back as "already there".
+reads back as "already there". Inside the writer's batch a hand costs one round trip to the server
+(`_OneTripDb`): its checks, rows and savepoint go as one statement in one message.
 """
 
 from __future__ import annotations
 
+import contextlib
+import itertools
+import re
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -22,12 +26,36 @@ from psycopg.rows import dict_row
 
 from arena.storage.errors import InvalidRecord, SchemaTooNew, StoreError, StoreUnavailable
 from arena.storage.migrations import LATEST_VERSION, MIGRATIONS
-from arena.storage.records import HandRecord, VoidHand, now, timestamp_text
-from arena.storage.sqlstore import Cursor, Guard, SqlStore
+from arena.storage.records import HandRecord, VoidHand, check_hand, now, timestamp_text
+from arena.storage.sqlstore import Cursor, Db, Guard, SqlStore
 
 _MIGRATION_LOCK = 7_330_001  # pg_advisory_xact_lock key: one migrating process at a time
 _RETRIES = 5
 _RETRY_PAUSE_SECONDS = 0.2
+
+# A completed hand and its seats in one statement, inserted only when the generic path
+# (`SqlStore.record_hand`) would insert them: the match running, copy 0 or a duplicate match,
+# every seat's bot seated in it, the hand new. Otherwise nothing is written and no row comes back.
+_RECORD_HAND = """WITH ok AS (
+    SELECT m.match_id FROM matches m
+    WHERE m.match_id = ? AND m.status = 'running' AND (? = 0 OR m.is_duplicate <> 0)
+    AND (SELECT COUNT(*) FROM match_seats s JOIN bots b ON b.bot_id = s.bot_id
+         WHERE s.match_id = m.match_id AND b.name = ANY(?)) = ?
+), h AS (
+    INSERT INTO hands (match_id, hand_number, copy_index, deal_id, game_code, small_bet_chips,
+                       button_seat, status, phh_text, started_at, finished_at)
+    SELECT match_id, ?, ?, ?, ?, ?, ?, 'completed', ?, ?, ? FROM ok
+    ON CONFLICT (match_id, hand_number, copy_index) DO NOTHING RETURNING hand_id
+), seated AS (
+    INSERT INTO hand_seats (hand_id, seat, bot_id, net_chips, final_stack_chips, timeouts,
+                            absent_decisions, rejected_replies, disconnects)
+    SELECT h.hand_id, v.seat, b.bot_id, v.net, v.stack, v.timeouts, v.absent, v.rejected, v.disconnects
+    FROM h CROSS JOIN unnest(?::integer[], ?::text[], ?::integer[], ?::integer[], ?::integer[],
+                             ?::integer[], ?::integer[], ?::integer[])
+         AS v(seat, name, net, stack, timeouts, absent, rejected, disconnects)
+    JOIN bots b ON b.name = v.name
+)
+SELECT hand_id FROM h"""
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -62,6 +90,102 @@ class _PostgresDb:
             cursor.executemany(_placeholders(sql), [tuple(r) for r in rows])
 
 
+class _Session:
+    """What the store knows of its connection's server-side state: the statements prepared on it
+    (``PREPARE``: parsed and planned once), by SQL text, and the savepoint of the last write of
+    the writer's batch, released with the next write's first statement. A rollback makes psycopg
+    deallocate every prepared statement of the connection (its cache's rule), so after one the
+    store deallocates them all and starts a new session; names are never used twice."""
+
+    MAX_STATEMENTS = 64  # a query whose text varies (a list of ``?``) is not kept past this many
+
+    def __init__(self, numbers: Iterator[int]) -> None:
+        self.names: dict[str, str] = {}
+        self.numbers = numbers
+        self.to_release = ""  # a savepoint that ended well, not released yet
+
+    def name_of(self, sql: str) -> tuple[str | None, str]:
+        """(the statement's name, "" when prepared already, else the ``PREPARE`` to send first);
+        (None, "") when no more statements are kept."""
+        name = self.names.get(sql)
+        if name is not None:
+            return name, ""
+        if len(self.names) >= self.MAX_STATEMENTS:
+            return None, ""
+        name = f"arena_{next(self.numbers)}"
+        self.names[sql] = name
+        numbered = iter(range(1, sql.count("?") + 1))
+        body = re.sub(r"\?", lambda _: f"${next(numbered)}", sql).replace("%", "%%")
+        return name, f"PREPARE {name} AS {body}; "
+
+    def forget(self, sql: str) -> None:
+        """After a failed message: whether its ``PREPARE`` ran is unknown, so the next use makes
+        the statement again under a new name."""
+        self.names.pop(sql, None)
+
+
+class _OneTripDb:
+    """The `Db` of one write inside the writer's batch, in a savepoint of its own (a refused write
+    leaves the batch's others standing) at the cost of no round trip: the savepoint opens with the
+    write's first statement, in the same message (simple query protocol, parameters bound by
+    psycopg on the client side, each statement prepared on the server once), and a write that
+    ended well is released with the next one's first statement (or committed by the batch)."""
+
+    def __init__(self, connection: psycopg.Connection[Any], session: _Session) -> None:
+        self._cursor = psycopg.ClientCursor(connection, row_factory=dict_row)
+        self._session = session
+        self.savepoint = ""  # its name, once a statement was sent
+
+    def execute(self, sql: str, params: Sequence[object] = ()) -> Cursor:
+        values, session = tuple(params), self._session
+        name, prepare = session.name_of(sql)
+        if name is None:
+            statement = _placeholders(sql.replace("%", "%%"))
+        else:
+            statement = f"EXECUTE {name}({', '.join('%s' for _ in values)})" if values else f"EXECUTE {name}"
+        prefixes = [prepare] if prepare else []
+        if not self.savepoint:
+            if session.to_release:
+                prefixes.append(f"RELEASE SAVEPOINT {session.to_release}; ")
+                session.to_release = ""
+            self.savepoint = f"arena_w{next(session.numbers)}"
+            prefixes.append(f"SAVEPOINT {self.savepoint}; ")
+        cursor = self._cursor
+        try:
+            cursor.execute("".join(prefixes) + statement, values)
+        except psycopg.Error:
+            if prepare:
+                session.forget(sql)
+            raise
+        for _ in prefixes:
+            cursor.nextset()  # past the results of the PREPARE, RELEASE and SAVEPOINT
+        return cursor
+
+    def executemany(self, sql: str, rows: Iterable[Sequence[object]]) -> None:
+        for row in rows:
+            self.execute(sql, row)
+
+    def ended_well(self) -> None:
+        if self.savepoint:
+            self._session.to_release = self.savepoint
+
+    def roll_back(self) -> None:
+        """Undo the write (its savepoint), after a refusal or an error; the batch goes on. (When
+        the savepoint was never made, this fails, and the batch's transaction fails with it.)"""
+        if self.savepoint:
+            name = self.savepoint
+            self._cursor.execute(f"ROLLBACK TO SAVEPOINT {name}; RELEASE SAVEPOINT {name}")
+
+
+def _store_error(where: str, exc: psycopg.Error) -> StoreError:
+    """The store's error for a psycopg error."""
+    if isinstance(exc, psycopg.IntegrityError):
+        return InvalidRecord(f"{where}: refused by a schema constraint: {str(exc).strip()}")
+    if isinstance(exc, psycopg.OperationalError):
+        return StoreUnavailable(f"{where}: {str(exc).strip()}")
+    return StoreError(f"{where}: {str(exc).strip()}")
+
+
 def _retrying(method: Callable[P, R]) -> Callable[P, R]:
     """Retry an idempotent operation when the server connection was lost (it reconnects)."""
 
@@ -92,6 +216,8 @@ class PostgresStore(SqlStore):
         self._connection: psycopg.Connection[Any] | None = None
         self._depth = 0  # transactions open on this thread (the lock's owner): 2+ are savepoints
         self._checked: set[object] = set()  # checks done in the running transaction
+        self._numbers = itertools.count(1)  # of prepared statements and savepoints
+        self._session = _Session(self._numbers)  # of the current connection
         with self._lock:
             self.schema_version = self._migrate(self._connect())
 
@@ -107,6 +233,7 @@ class PostgresStore(SqlStore):
         except psycopg.ProgrammingError as exc:
             raise StoreError(f"{self.where}: bad connection URL: {exc}") from None
         self._connection = connection
+        self._session = _Session(self._numbers)
         return connection
 
     def _migrate(self, connection: psycopg.Connection[Any]) -> int:
@@ -145,31 +272,47 @@ class PostgresStore(SqlStore):
         self.close()
 
     @contextmanager
-    def _transaction(self, *, write: bool) -> Iterator[_PostgresDb]:
-        """One transaction under the lock (a savepoint inside another); a broken connection is
-        replaced first."""
+    def _transaction(self, *, write: bool) -> Iterator[Db]:
+        """One transaction under the lock (a savepoint inside another: in the writer's batch, one
+        that costs no round trip of its own); a broken connection is replaced first."""
         with self._lock:
             connection = self._connection
             if self._depth == 0 and (connection is None or connection.closed or connection.broken):
                 connection = self._connect()
             assert connection is not None
+            one_trip = self._depth == 1 and self._in_batch()  # a write in the writer's batch
             self._depth += 1
             ended_well = False
             try:
-                with connection.transaction():
-                    yield _PostgresDb(connection)
+                if one_trip:
+                    db = _OneTripDb(connection, self._session)
+                    try:
+                        yield db
+                    except BaseException:
+                        with contextlib.suppress(psycopg.Error):
+                            db.roll_back()
+                        raise
+                    db.ended_well()
+                else:
+                    with connection.transaction():
+                        yield _PostgresDb(connection)
                 ended_well = True
-            except psycopg.IntegrityError as exc:
-                raise InvalidRecord(f"{self.where}: refused by a schema constraint: "
-                                    f"{str(exc).strip()}") from exc
-            except psycopg.OperationalError as exc:
-                raise StoreUnavailable(f"{self.where}: {str(exc).strip()}") from exc
             except psycopg.Error as exc:
-                raise StoreError(f"{self.where}: {str(exc).strip()}") from exc
+                raise _store_error(self.where, exc) from exc
             finally:
                 self._depth -= 1
                 if self._depth == 0 or not ended_well:  # a rolled-back savepoint released its locks
                     self._checked.clear()
+                    self._session.to_release = ""  # committed, rolled back or released
+                if not ended_well:
+                    self._forget_prepared(connection)
+
+    def _forget_prepared(self, connection: psycopg.Connection[Any]) -> None:
+        """After a rollback: psycopg deallocates its prepared statements (and with them the
+        store's) or may; deallocate all, so that both know none is left."""
+        with contextlib.suppress(psycopg.Error):
+            connection.execute("DEALLOCATE ALL")
+        self._session = _Session(self._numbers)
 
     def checked_in_transaction(self, key: object) -> bool:
         """Whether :meth:`note_checked` was told ``key`` in the running transaction (a lease
@@ -191,7 +334,23 @@ class PostgresStore(SqlStore):
 
     @_retrying
     def record_hand(self, hand: HandRecord, *, guard: Guard | None = None) -> bool:
-        return super().record_hand(hand, guard=guard)
+        """`SqlStore.record_hand` in one statement (the hand and its seats); when it writes
+        nothing (the hand is there already, the same or not, or it is refused), the generic path
+        says which."""
+        check_hand(hand)
+        seats = hand.seats
+        with self._transaction(write=True) as db:
+            if guard is not None:
+                guard(db)
+            row = db.execute(_RECORD_HAND, (
+                hand.match_id, hand.copy_index, [s.bot for s in seats], len(seats), hand.hand_number,
+                hand.copy_index, hand.deal_id, hand.game_code, hand.small_bet_chips, hand.button_seat,
+                hand.phh_text, timestamp_text(hand.started_at), timestamp_text(hand.finished_at),
+                [s.seat for s in seats], [s.bot for s in seats], [s.net_chips for s in seats],
+                [s.final_stack_chips for s in seats], [s.timeouts for s in seats],
+                [s.absent_decisions for s in seats], [s.rejected_replies for s in seats],
+                [s.disconnects for s in seats])).fetchone()
+        return True if row is not None else super().record_hand(hand, guard=guard)
 
     @_retrying
     def void_hand(self, hand: VoidHand, *, guard: Guard | None = None) -> bool:
