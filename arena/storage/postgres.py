@@ -56,6 +56,8 @@ _RECORD_HAND = """WITH ok AS (
     JOIN bots b ON b.name = v.name
 )
 SELECT hand_id FROM h"""
+_MARK_IN_FLIGHT = ("INSERT INTO hands_in_flight (match_id, copy_index, hand_number) VALUES (?, ?, ?) "
+                   "ON CONFLICT (match_id, copy_index) DO UPDATE SET hand_number = excluded.hand_number")
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -92,35 +94,48 @@ class _PostgresDb:
 
 class _Session:
     """What the store knows of its connection's server-side state: the statements prepared on it
-    (``PREPARE``: parsed and planned once), by SQL text, and the savepoint of the last write of
-    the writer's batch, released with the next write's first statement. A rollback makes psycopg
-    deallocate every prepared statement of the connection (its cache's rule), so after one the
-    store deallocates them all and starts a new session; names are never used twice."""
+    (``PREPARE``: parsed and planned once), by SQL text, and what the writer's batch sends with
+    its next message or its COMMIT. A rollback makes psycopg deallocate every prepared statement
+    of the connection (its cache's rule), so after one the store deallocates them all and
+    forgets their names; names are never used twice."""
 
     MAX_STATEMENTS = 64  # a query whose text varies (a list of ``?``) is not kept past this many
 
     def __init__(self, numbers: Iterator[int]) -> None:
         self.names: dict[str, str] = {}
         self.numbers = numbers
+        self.begin = False  # the batch's BEGIN goes with its first message
         self.to_release = ""  # a savepoint that ended well, not released yet
+        self.at_commit: list[str] = []  # statements sent with the batch's COMMIT
 
-    def name_of(self, sql: str) -> tuple[str | None, str]:
-        """(the statement's name, "" when prepared already, else the ``PREPARE`` to send first);
-        (None, "") when no more statements are kept."""
+    def opening(self) -> list[str]:
+        """What the next message of the batch sends first: BEGIN, a savepoint released."""
+        first = (["BEGIN"] if self.begin else []) + \
+            ([f"RELEASE SAVEPOINT {self.to_release}"] if self.to_release else [])
+        self.begin, self.to_release = False, ""
+        return first
+
+    def statements(self, cursor: psycopg.ClientCursor[Any], sql: str, params: Sequence[object]
+                   ) -> tuple[list[str], bool]:
+        """``sql`` with ``params`` bound, as statements of a message: its PREPARE first when it
+        is new (then True: if the message fails, :meth:`forget` it), then its EXECUTE."""
+        values = tuple(params)
         name = self.names.get(sql)
-        if name is not None:
-            return name, ""
-        if len(self.names) >= self.MAX_STATEMENTS:
-            return None, ""
-        name = f"arena_{next(self.numbers)}"
-        self.names[sql] = name
+        new = name is None and len(self.names) < self.MAX_STATEMENTS
+        if new:
+            name = self.names[sql] = f"arena_{next(self.numbers)}"
+        if name is None:  # not kept: sent whole
+            return [cursor.mogrify(_placeholders(sql.replace("%", "%%")), values)], False
+        arguments = f"({', '.join('%s' for _ in values)})" if values else ""
+        execute = cursor.mogrify(f"EXECUTE {name}{arguments}", values)
+        if not new:
+            return [execute], False
         numbered = iter(range(1, sql.count("?") + 1))
-        body = re.sub(r"\?", lambda _: f"${next(numbered)}", sql).replace("%", "%%")
-        return name, f"PREPARE {name} AS {body}; "
+        return [f"PREPARE {name} AS " + re.sub(r"\?", lambda _: f"${next(numbered)}", sql), execute], True
 
     def forget(self, sql: str) -> None:
-        """After a failed message: whether its ``PREPARE`` ran is unknown, so the next use makes
-        the statement again under a new name."""
+        """After a failed message: whether its PREPARE ran is unknown, so the next use makes the
+        statement again under a new name."""
         self.names.pop(sql, None)
 
 
@@ -137,28 +152,20 @@ class _OneTripDb:
         self.savepoint = ""  # its name, once a statement was sent
 
     def execute(self, sql: str, params: Sequence[object] = ()) -> Cursor:
-        values, session = tuple(params), self._session
-        name, prepare = session.name_of(sql)
-        if name is None:
-            statement = _placeholders(sql.replace("%", "%%"))
-        else:
-            statement = f"EXECUTE {name}({', '.join('%s' for _ in values)})" if values else f"EXECUTE {name}"
-        prefixes = [prepare] if prepare else []
+        session, cursor = self._session, self._cursor
+        first = session.opening()
         if not self.savepoint:
-            if session.to_release:
-                prefixes.append(f"RELEASE SAVEPOINT {session.to_release}; ")
-                session.to_release = ""
             self.savepoint = f"arena_w{next(session.numbers)}"
-            prefixes.append(f"SAVEPOINT {self.savepoint}; ")
-        cursor = self._cursor
+            first.append(f"SAVEPOINT {self.savepoint}")
+        own, new = session.statements(cursor, sql, params)
         try:
-            cursor.execute("".join(prefixes) + statement, values)
+            cursor.execute("; ".join(first + own))
         except psycopg.Error:
-            if prepare:
+            if new:
                 session.forget(sql)
             raise
-        for _ in prefixes:
-            cursor.nextset()  # past the results of the PREPARE, RELEASE and SAVEPOINT
+        for _ in range(len(first) + len(own) - 1):
+            cursor.nextset()  # to the last statement's result
         return cursor
 
     def executemany(self, sql: str, rows: Iterable[Sequence[object]]) -> None:
@@ -312,7 +319,7 @@ class PostgresStore(SqlStore):
         store's) or may; deallocate all, so that both know none is left."""
         with contextlib.suppress(psycopg.Error):
             connection.execute("DEALLOCATE ALL")
-        self._session = _Session(self._numbers)
+        self._session.names.clear()
 
     def checked_in_transaction(self, key: object) -> bool:
         """Whether :meth:`note_checked` was told ``key`` in the running transaction (a lease
@@ -329,6 +336,69 @@ class PostgresStore(SqlStore):
         """The server process of this store's connection (tests use it to cut the connection)."""
         with self._transaction(write=False) as db:
             return int(db.execute("SELECT pg_backend_pid() AS pid").fetchone()["pid"])
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """`SqlStore.batch` in fewer round trips: BEGIN goes with the first write's message, the
+        hands marked in flight with the COMMIT (a failure there fails the batch, whose writes the
+        writer then makes one by one)."""
+        with self._lock:
+            connection = self._connection
+            if self._depth == 0 and (connection is None or connection.closed or connection.broken):
+                connection = self._connect()
+            assert connection is not None
+            if self._depth:  # inside a transaction already: a savepoint of it
+                with super().batch():
+                    yield
+                return
+            session = self._session
+            session.begin = True
+            self._depth, self._batch_thread = 1, threading.get_ident()
+            ended_well = False
+            try:
+                yield
+                self._commit(connection, session)
+                ended_well = True
+            except psycopg.Error as exc:
+                raise _store_error(self.where, exc) from exc
+            finally:
+                self._depth, self._batch_thread = 0, None
+                self._checked.clear()
+                if not ended_well:
+                    with contextlib.suppress(psycopg.Error):
+                        if connection.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+                            connection.execute("ROLLBACK")
+                    self._forget_prepared(connection)
+                self._session.begin, self._session.to_release = False, ""
+                self._session.at_commit.clear()
+
+    def _commit(self, connection: psycopg.Connection[Any], session: _Session) -> None:
+        """The batch's COMMIT, with what waited for it; a transaction that failed raises."""
+        if not session.at_commit and session.begin:
+            return  # nothing was sent
+        cursor = psycopg.ClientCursor(connection)
+        cursor.execute("; ".join([*session.opening(), *session.at_commit, "COMMIT"]))
+        while cursor.nextset():
+            pass
+        if cursor.statusmessage != "COMMIT":  # a failed transaction "commits" as ROLLBACK
+            raise StoreError(f"{self.where}: the batch's transaction failed and was rolled back")
+
+    def mark_in_flight(self, match_id: int, copy_index: int, hand_number: int, *,
+                       guard: Guard | None = None) -> None:
+        """`SqlStore.mark_in_flight`; in the writer's batch the row is sent with the COMMIT, after
+        ``guard`` (its check is usually done already by the batch: then no round trip at all)."""
+        with self._lock:
+            if not (self._depth == 1 and self._in_batch()):
+                super().mark_in_flight(match_id, copy_index, hand_number, guard=guard)
+                return
+            if guard is not None:
+                with self._transaction(write=True) as db:
+                    guard(db)
+            connection = self._connection
+            assert connection is not None
+            statements, _ = self._session.statements(psycopg.ClientCursor(connection), _MARK_IN_FLIGHT,
+                                                     (match_id, copy_index, hand_number))
+            self._session.at_commit += statements
 
     # ------------------------------------------------------------ idempotent writes retry
 
