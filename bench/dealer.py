@@ -361,7 +361,14 @@ def run_headsup(hands: int) -> dict[str, Any]:
     span = max(s["last"] for s in seen) - min(s["first"] for s in seen)
     summary = _summarize(result)
     return {"hands_per_second": summary["hands"] / span,
-            "decisions_per_second": summary["decisions_total"] / span, **summary}
+            "decisions_per_second": summary["decisions_total"] / span,
+            "client_cpu_per_decision": _client_cpu_per_decision(seen), **summary}
+
+
+def _client_cpu_per_decision(seen: list[dict[str, Any]]) -> float:
+    """The clients' CPU from each one's first request to its last, per request they got."""
+    return float(sum(s["cpu_seconds"] for s in seen)
+                 / max(1, sum(s["decisions"] - 1 for s in seen)))
 
 
 def role_bot(address: str, seat: int) -> int:
@@ -372,16 +379,18 @@ def role_bot(address: str, seat: int) -> int:
     from arena.v1 import arena_pb2 as pb
 
     times: list[float] = []
+    cpu: list[float] = []  # process CPU at the first and the latest request
 
     def watch(message: pb.DealerMessage) -> None:
         if message.WhichOneof("payload") == "decision_request":
             times.append(time.monotonic())
+            cpu[min(len(cpu), 1):] = [time.process_time()]
 
     name = f"bot0-{seat}"
     asyncio.run(play(calling_station, server=address, token=_token(name), name=name,
                      reconnect_seconds=0.0, on_message=watch, events=False))
-    print(json.dumps({"decisions": len(times), "first": times[0], "last": times[-1]}),
-          flush=True)
+    print(json.dumps({"decisions": len(times), "first": times[0], "last": times[-1],
+                      "cpu_seconds": cpu[-1] - cpu[0]}), flush=True)
     return 0
 
 
@@ -546,6 +555,7 @@ def run_pingpong(tables: int, seconds: float, seats: int = SEATS,
             clients += [_spawn("--role", "pp-client", "--address", f"127.0.0.1:{ready['port']}",
                                "--seat", str(s)) for s in range(seats)]
         result = _read_json_line(server, "round_trips", timeout=seconds + 120)
+        seen = [_read_json_line(c, "decisions") for c in clients] if seats != SEATS else []
         for c in clients:
             c.communicate(timeout=60)
     finally:
@@ -557,7 +567,8 @@ def run_pingpong(tables: int, seconds: float, seats: int = SEATS,
             "cpu_per_round_trip": result["cpu_seconds"] / trips,
             "switches_per_round_trip": result["switches"] / trips,
             "main_thread_switches_per_round_trip": result["main_thread_switches"] / trips,
-            "request_bytes": len(request), "reply_bytes": len(reply)}
+            "request_bytes": len(request), "reply_bytes": len(reply),
+            "client_cpu_per_decision": _client_cpu_per_decision(seen) if seen else 0.0}
 
 
 def role_pingpong_client(address: str, seat: int) -> int:
@@ -566,6 +577,9 @@ def role_pingpong_client(address: str, seat: int) -> int:
     from arena_bot.examples import calling_station
 
     from arena.v1 import arena_pb2 as pb
+
+    cpu: list[float] = []  # process CPU at the first and the latest request
+    count = [0]
 
     async def main() -> None:
         async with grpc.aio.insecure_channel(address, options=LOCAL) as channel:
@@ -577,12 +591,15 @@ def role_pingpong_client(address: str, seat: int) -> int:
                 async for envelope in call:
                     for message in unbatch(envelope):
                         if message.WhichOneof("payload") == "decision_request":
+                            count[0] += 1
+                            cpu[min(len(cpu), 1):] = [time.process_time()]
                             reply, _ = await _answer(calling_station, message.decision_request)
                             await call.write(reply)
             except grpc.aio.AioRpcError:
                 pass
 
     asyncio.run(main())
+    print(json.dumps({"decisions": count[0], "cpu_seconds": cpu[-1] - cpu[0]}), flush=True)
     return 0
 
 
@@ -812,6 +829,10 @@ def report_headsup(hands: int) -> None:
          " (target <= 3)",
          f"{raw['switches_per_round_trip']:.2f} ({raw['main_thread_switches_per_round_trip']:.2f})"),
         ("writes per decision", f"{dealer['writes_per_decision']:.2f}", "1"),
+        ("client CPU per decision (SDK bot / ping-pong client)",
+         f"{dealer['client_cpu_per_decision'] * us:,.0f} µs",
+         f"{raw['client_cpu_per_decision'] * us:,.0f} µs "
+         f"({dealer['client_cpu_per_decision'] / max(1e-9, raw['client_cpu_per_decision']):.2f}x)"),
     ])
 
 

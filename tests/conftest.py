@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
+import arena  # noqa: F401  # before any test imports grpc: the suite runs on arena's gRPC I/O path
 from tests.pgserver import PostgresServer, PostgresUnavailable, postgres_server
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
 
@@ -11,6 +11,8 @@ from arena.engine.cards import Card
 from arena.engine.games import Showdown, Variant
 
 _NO_CARDS: tuple[Card, ...] = ()
+_KEY_AT = ev.KEY.__getitem__
+_RANK_KEY_AT = ev.RANK_KEY.__getitem__
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,41 +23,52 @@ class ShownValue:
     low_cards: tuple[Card, ...]
 
 
-def _best_high(fives: Iterable[tuple[Card, ...]]) -> tuple[int, tuple[Card, ...]]:
-    # Five cards by key sum (ev.high_value is built for seven).
-    key_at = ev.KEY.__getitem__
-    offset = ev.SUIT_OFFSET
-    return max(((ev.high_value_from_keys(sum(map(key_at, five), offset), five), five)
-                for five in fives), key=lambda vf: vf[0])
-
-
-def _best_low(fives: Iterable[tuple[Card, ...]], *, eight: bool) -> tuple[int, tuple[Card, ...]] | None:
-    best: tuple[int, tuple[Card, ...]] | None = None
-    for five in fives:
-        value = ev.low8_value(five) if eight else ev.low_value(five)
-        if value is not None and (best is None or value > best[0]):
-            best = (value, five)
-    return best
-
-
-def _fives(variant: Variant, cards: Sequence[Card], board: Sequence[Card]) -> list[tuple[Card, ...]]:
+def _fives(variant: Variant, cards: Sequence[Card], board: Sequence[Card]) -> Iterator[tuple[Card, ...]]:
     if variant.is_omaha:
-        return [a + b for a, b in product(combinations(cards, 2), combinations(board, 3))]
-    return list(combinations([*cards, *board], 5))
+        return (a + b for a, b in product(combinations(cards, 2), combinations(board, 3)))
+    return combinations([*cards, *board], 5)
+
+
+def _best_high(variant: Variant, cards: Sequence[Card], board: Sequence[Card]) -> int:
+    if variant.is_omaha:
+        return ev.omaha_high_value(cards, board)
+    return ev.high_value([*cards, *board])
+
+
+def _best_low(variant: Variant, cards: Sequence[Card], board: Sequence[Card], *,
+              eight: bool) -> int | None:
+    if variant.is_omaha:
+        return ev.omaha_low8_value(cards, board) if eight else None
+    both = [*cards, *board]
+    return ev.low8_value(both) if eight else ev.low_value(both)
 
 
 def shown_value(variant: Variant, cards: Sequence[Card], board: Sequence[Card]) -> ShownValue:
-    """Describe a seat's hand: the high (not in razz) and the low (razz and the hi-lo games)."""
-    fives = _fives(variant, cards, board)
-    if not fives:
+    """Describe a seat's hand: the high (not in razz) and the low (razz and the hi-lo games).
+
+    Up to seven cards (Omaha: two to four hole cards, three to five on the board). The best
+    value comes from the evaluator over all the cards at once; the five cards shown are the
+    first five (in `_fives` order) that make it, as if each five were valued in turn.
+    """
+    if variant.is_omaha:
+        if len(cards) < 2 or len(board) < 3:
+            return ShownValue("", (), "", ())
+    elif len(cards) + len(board) < 5:
         return ShownValue("", (), "", ())
     high_text, high_cards = "", _NO_CARDS
     if variant.showdown is not Showdown.LOW:
-        value, five = _best_high(fives)
-        high_text, high_cards = ev.describe_high(value), five
+        high = _best_high(variant, cards, board)
+        offset, value_of = ev.SUIT_OFFSET, ev.high_value_from_keys
+        high_cards = next(five for five in _fives(variant, cards, board)
+                          if value_of(sum(map(_KEY_AT, five), offset), five) == high)
+        high_text = ev.describe_high(high)
     low_text, low_cards = "", _NO_CARDS
     if variant.showdown is not Showdown.HIGH:
-        low = _best_low(fives, eight=variant.showdown is Showdown.HIGH_LOW_8)
+        eight = variant.showdown is Showdown.HIGH_LOW_8
+        low = _best_low(variant, cards, board, eight=eight)
         if low is not None:
-            low_text, low_cards = ev.describe_low(low[0]), low[1]
+            low_of = ev.low8_value_from_rank_key if eight else ev.low_value_from_rank_key
+            low_cards = next(five for five in _fives(variant, cards, board)
+                             if low_of(sum(map(_RANK_KEY_AT, five))) == low)
+            low_text = ev.describe_low(low)
     return ShownValue(high_text, tuple(high_cards), low_text, tuple(low_cards))

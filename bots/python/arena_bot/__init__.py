@@ -11,6 +11,7 @@ The SDK connects, authenticates, answers each decision request and reconnects af
 connection (the dealer gives the seats back). ``arena_bot.examples`` has three example bots.
 """
 
+from arena_bot import _grpc_io  # noqa: F401  # first: grpc's I/O path (arena_bot/_grpc_io.py)
 from arena_bot.client import BotError, PlayResult, play, run
 from arena_bot.view import Action, Choice, SeatView
 
