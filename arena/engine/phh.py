@@ -8,7 +8,7 @@ fields. ``.phhs`` files hold several hands as tables ``[1]``, ``[2]``, ...
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -49,18 +49,33 @@ def phh_actions(state: HandState) -> list[str]:
 
 
 def _toml_value(value: Any) -> str:
+    write = _SCALARS.get(type(value))
+    if write is not None:  # the common values, by their exact type
+        return write(value)
+    if type(value) is list:
+        return "[" + ", ".join(map(_toml_value, value)) + "]"
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int | float):
         return repr(value)
     if isinstance(value, str):
-        escaped = value.replace("\\", "\\\\").replace('"', '\\"')
-        return f'"{escaped}"' if "'" in value or "\n" in value else f"'{value}'"
+        return _toml_str(value)
     if isinstance(value, list | tuple):
         return "[" + ", ".join(_toml_value(v) for v in value) + "]"
     if isinstance(value, Mapping):
         return "{" + ", ".join(f"{k} = {_toml_value(v)}" for k, v in value.items()) + "}"
     raise TypeError(f"cannot write {type(value).__name__} to PHH")
+
+
+def _toml_str(value: str) -> str:
+    if "'" in value or "\n" in value:
+        escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+        return f'"{escaped}"'
+    return f"'{value}'"
+
+
+_SCALARS: dict[type, Callable[[Any], str]] = {
+    bool: lambda value: "true" if value else "false", int: repr, float: repr, str: _toml_str}
 
 
 def hand_fields(state: HandState, *, extra: Mapping[str, Any] | None = None,

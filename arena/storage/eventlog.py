@@ -4,13 +4,17 @@ Events are written from the dealer's own event values (the ones the transport en
 wire), with cards in PHH notation; converting each through protobuf JSON would cost the dealer
 a fifth of its throughput. The text is encoded by orjson (4x faster than the standard library's
 encoder), byte for byte what ``json.dumps`` writes: where the two could differ the standard
-library writes it.
+library writes it. Event types whose fields hold only whole numbers, strings, flags, enums and
+such values (no cards, no floats) go to orjson as they are, without a conversion in Python.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
-from collections.abc import Mapping
+import types
+import typing
+from collections.abc import Mapping, Sequence
 from enum import Enum
 from typing import Any
 
@@ -57,25 +61,55 @@ def _json_text(value: Any) -> Any:
 
 def notice_json(notice: Notice) -> str:
     """One event as JSON: ids, sequence, server time, the event type and its fields."""
+    data = _event_bytes(notice)
+    return reference_notice_json(notice) if data is None else data.decode()
+
+
+def _event_bytes(notice: Notice) -> bytes | None:
+    """:func:`notice_json` as bytes by orjson; None where it might differ from the plain walk."""
     payload = notice.payload
     kind = type(payload)
-    convert = _CONVERTERS.get(kind)
-    if convert is None:
-        convert = _CONVERTERS[kind] = _converter(kind)
-    try:
-        converted = convert(payload)
-    except _Unusual:  # a value orjson might write otherwise than json.dumps: the plain walk
-        return reference_notice_json(notice)
+    plan: Any = _PLANS.get(kind)
+    if plan is None:
+        plan = _PLANS[kind] = _NATIVE if _is_native(kind) else _converter(kind)
     seconds = notice.unix_seconds
-    value = {
-        "match_id": notice.match_id, "hand_id": notice.hand_id, "sequence": notice.sequence,
-        "server_unix_seconds": seconds,
-        "type": _WIRE_NAMES.get(kind, kind.__name__),
-        "payload": converted,
-    }
     if type(seconds) is not float or not _same_spelling(seconds):
-        return _std_dumps(value)
-    return _dumps(value)
+        return None
+    try:
+        data = orjson.dumps({
+            "match_id": notice.match_id, "hand_id": notice.hand_id, "sequence": notice.sequence,
+            "server_unix_seconds": seconds, "type": _WIRE_NAMES.get(kind, kind.__name__),
+            "payload": payload if plan is _NATIVE else plan(payload),
+        })
+    except (_Unusual, orjson.JSONEncodeError, TypeError):  # e.g. an int beyond 64 bits
+        return None
+    if not data.isascii() or b"\x7f" in data:  # json.dumps escapes these characters
+        return None
+    return data
+
+
+def event_lines(held: Sequence[tuple[Notice, Sequence[int], float]]) -> bytes:
+    """The JSONL lines of events as the event log holds them (each with the seats that received
+    it and the time it was sent): byte for byte :func:`event_line` of each."""
+    lines = []
+    for notice, seats, sent in held:
+        data = _event_bytes(notice)
+        lines.append(event_line(notice, seats, sent).encode() if data is None else
+                     b'{"seats":%b,"logged_at":%.6f,"event":%b}\n' % (_seat_list(seats), sent, data))
+    return b"".join(lines)
+
+
+def _seat_list(seats: Sequence[int]) -> bytes:
+    """``[0,2]``: seat numbers (ints, as the event log keeps them) as the plain line writes them."""
+    return orjson.dumps(seats if type(seats) is list else list(seats))
+
+
+def event_line(notice: Notice, seats: Sequence[int], sent: float, *,
+               encode: typing.Callable[[Notice], str] | None = None) -> str:
+    """One line of the JSONL event log: the seats that received the event, when it was sent, and
+    the event (by ``encode``, default :func:`reference_notice_json`)."""
+    text = (encode or reference_notice_json)(notice)
+    return f'{{"seats":[{",".join(map(str, seats))}],"logged_at":{sent:.6f},"event":{text}}}\n'
 
 
 def reference_notice_json(notice: Notice) -> str:
@@ -93,25 +127,10 @@ class _Unusual(Exception):
     """A value the fast conversion leaves to the plain walk (see `_value`)."""
 
 
-_std_dumps = json.JSONEncoder(separators=(",", ":")).encode
-
-
 def _same_spelling(value: float) -> bool:
     """Whether orjson spells this float as json.dumps does (they differ below 1e-4 and from
     1e16 on: 1e-05 is "0.00001" there, 1e+16 "1e16"; NaN is null)."""
     return value == 0.0 or 1e-4 <= abs(value) < 1e16
-
-
-def _dumps(value: Any) -> str:
-    """``json.dumps(value, separators=(",", ":"))`` of converted event data (every float in it
-    checked by `_same_spelling`), by orjson where it writes the same bytes: 4x faster."""
-    try:
-        data = orjson.dumps(value)
-    except (orjson.JSONEncodeError, TypeError):  # e.g. an int beyond 64 bits
-        return _std_dumps(value)
-    if not data.isascii() or b"\x7f" in data:  # json.dumps escapes these characters
-        return _std_dumps(value)
-    return data.decode()
 
 
 _EXACT = frozenset({int, str, bool, type(None)})  # written alike by orjson and json.dumps
@@ -166,6 +185,50 @@ def _card_other(value: Any) -> Any:
 
 
 _CONVERTERS: dict[type, Any] = {}
+_NATIVE = object()  # the plan of an event type orjson writes as it is
+_PLANS: dict[type, Any] = {}  # event type -> _NATIVE or its converter
+
+
+def _is_native(kind: type) -> bool:
+    """Whether orjson writes a value of ``kind`` as ``_plain`` converts it: a slotted dataclass
+    (no dataclass among its bases: the converters take a class's own slots) whose fields, by
+    their type hints, hold only ints, strings, flags, None, str or int enums, tuples of those and
+    such dataclasses; no cards (written by name), no floats (orjson spells some otherwise)."""
+    known = _NATIVE_KINDS.get(kind)
+    if known is None:
+        _NATIVE_KINDS[kind] = False  # a type that holds itself is not native
+        known = _NATIVE_KINDS[kind] = _native_fields(kind)
+    return known
+
+
+_NATIVE_KINDS: dict[type, bool] = {}
+
+
+def _native_fields(kind: type) -> bool:
+    if not dataclasses.is_dataclass(kind) or any(dataclasses.is_dataclass(base)
+                                                 for base in kind.__mro__[1:]):
+        return False
+    names = [f.name for f in dataclasses.fields(kind)]
+    if tuple(names) != kind.__dict__.get("__slots__") or any(
+            name.endswith("cards") or name.startswith("_") for name in names):
+        return False
+    try:
+        hints = typing.get_type_hints(kind)
+    except (NameError, TypeError):
+        return False
+    return all(_native_hint(hints[name]) for name in names)
+
+
+def _native_hint(hint: Any) -> bool:
+    if hint in (int, str, bool, type(None)):
+        return True
+    if isinstance(hint, type):
+        if issubclass(hint, Enum):
+            return issubclass(hint, str | int)
+        return _is_native(hint)
+    if typing.get_origin(hint) in (tuple, typing.Union, types.UnionType):
+        return all(arg is Ellipsis or _native_hint(arg) for arg in typing.get_args(hint))
+    return False
 
 
 def _converter(kind: type) -> Any:
@@ -177,8 +240,14 @@ def _converter(kind: type) -> Any:
     fields = [name for name in slots if not name.startswith("_")]
     if not all(name.isidentifier() for name in fields):
         return _unusual
-    # Plain values (most fields) are taken as they are without a call.
+    try:
+        hints = typing.get_type_hints(kind)
+    except (NameError, TypeError):
+        hints = {}
+    # Fields orjson writes as they are (see _is_native) are left to it; plain values (most
+    # other fields) are taken as they are without a call.
     items = ", ".join(f"{name!r}: _cards(v.{name})" if name.endswith("cards") else
+                      f"{name!r}: v.{name}" if name in hints and _native_hint(hints[name]) else
                       f"{name!r}: (x if type(x := v.{name}) in _EXACT else _value(x))"
                       for name in fields)
     namespace: dict[str, Any] = {"_cards": _cards, "_value": _value, "_EXACT": _EXACT}

@@ -15,14 +15,14 @@ import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Literal, TextIO
+from typing import Any, BinaryIO, Literal, TextIO
 
 from arena.engine.cards import format_card
 from arena.engine.errors import MalformedInput
 from arena.engine.phh import dumps_hand
 from arena.match.messages import Notice
 from arena.match.records import MatchSummary, PlayedHand, phh_fields
-from arena.storage.eventlog import notice_json
+from arena.storage.eventlog import event_lines
 
 _TABLE_HEADER = re.compile(r"^\[\d+\]$", re.MULTILINE)
 
@@ -97,7 +97,7 @@ class EventLog:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self._file: TextIO | None = None
+        self._file: BinaryIO | None = None
         self._held: list[tuple[Notice, list[int], float]] = []
         self._last_notice: Notice | None = None
         self._last_seats: list[int] = []
@@ -122,11 +122,10 @@ class EventLog:
         """Append events given by :meth:`take` as JSON lines."""
         if not held:
             return
-        lines = [f'{{"seats":[{",".join(map(str, seats))}],"logged_at":{sent:.6f},'
-                 f'"event":{notice_json(notice)}}}\n' for notice, seats, sent in held]
+        lines = event_lines(held)
         if self._file is None:
-            self._file = open_private(self.path, "a")
-        self._file.write("".join(lines))
+            self._file = open(self.path, "ab", opener=_owner_only)  # noqa: SIM115
+        self._file.write(lines)
         self._file.flush()
 
     def flush(self) -> None:
@@ -159,6 +158,7 @@ class MatchLog:
         self._hands = PhhAppender(self.paths.hands, fresh=not resumable)
         self._voids = PhhAppender(self.paths.voids, fresh=not resumable)
         self.events = EventLog(self.paths.events) if events else None
+        self._marked = False  # this log wrote the in-flight mark (leagues keep it in the store)
         if not resumable:
             write_private(self.paths.hands, "")
 
@@ -166,6 +166,7 @@ class MatchLog:
         """A resumable log marks the hand in flight; a hand reaches the log when it has ended."""
         if self.resumable:
             write_private(self.paths.inflight, str(hand_number))
+            self._marked = True
 
     def hand_finished(self, hand: PlayedHand) -> None:
         self.write_hand(hand, dumps_hand(phh_fields(hand)))
@@ -176,8 +177,9 @@ class MatchLog:
         its events: ``events`` as taken from the event log (by the dealer's thread when another
         thread writes), by default what the event log holds."""
         (self._voids if hand.voided else self._hands).append(phh_text)
-        if self.resumable:
+        if self._marked:
             self.paths.inflight.unlink(missing_ok=True)
+            self._marked = False
         if self.events is not None:
             self.events.write(self.events.take() if events is None else events)
 

@@ -6,19 +6,27 @@ The jobs waiting together run as one batch inside ``batch()`` (the store's group
 transaction, one fsync); what a job must do only once its writes are committed (append to the
 log files) it returns as a step run after the batch. :meth:`Writer.when_committed` tells as soon
 as a ticket's batch is committed, before those steps: a table deals its next hand then, and the
-steps wait while other jobs are waiting to be committed.
+steps wait while other jobs are waiting to be committed (they run one at a time, so a job that
+arrives meanwhile waits for one step at most).
+
+While a batch runs up to its commit, the interpreter hands its lock (the GIL) over every
+`COMMIT_SWITCH_SECONDS` instead of every 5 ms: each query of the batch gives the GIL away, and a
+busy dealer's thread would otherwise keep it up to 5 ms each time while its tables wait for the
+commit.
 """
 
 from __future__ import annotations
 
 import logging
+import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
-from contextlib import AbstractContextManager
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 
 MAX_STEPS_BEHIND = 32  # committed batches whose steps may wait while jobs keep coming
+COMMIT_SWITCH_SECONDS = 0.0005  # the GIL's switch interval while a batch runs up to its commit
 After = Callable[[], None]
 Job = Callable[[], After | None]  # returns what to do once its writes are committed, if anything
 log = logging.getLogger("arena.writer")
@@ -119,13 +127,16 @@ class Writer:
             started = time.thread_time()
             if batch:
                 ticket = batch[-1][0]
-                self._steps.append((ticket, self._run_batch([job for _, job in batch])))
+                with _quick_switching():
+                    self._steps.append((ticket, self._run_batch([job for _, job in batch])))
                 self._tell(ticket, committed=True)
-            else:
-                ticket, steps = self._steps.popleft()
-                for step in steps:
-                    _run_step(step)
-                self._tell(ticket, committed=False)
+            else:  # one step, then look for jobs again
+                ticket, steps = self._steps[0]
+                if steps:
+                    _run_step(steps.pop(0))
+                if not steps:
+                    self._steps.popleft()
+                    self._tell(ticket, committed=False)
             self.cpu_seconds += time.thread_time() - started
 
     def _run_batch(self, jobs: list[Job]) -> list[After]:
@@ -151,6 +162,31 @@ class Writer:
             self._cond.notify_all()
         for callback in due:
             callback()
+
+
+_switching_lock = threading.Lock()
+_switching: list[float] = []  # the interval to restore, while any writer runs a batch
+_switching_count = 0
+
+
+@contextmanager
+def _quick_switching() -> Iterator[None]:
+    """The GIL's switch interval at `COMMIT_SWITCH_SECONDS` (if shorter) while any writer of the
+    process runs a batch; the interval it had before once none does."""
+    global _switching_count
+    with _switching_lock:
+        if _switching_count == 0:
+            previous = sys.getswitchinterval()
+            _switching[:] = [previous]
+            sys.setswitchinterval(min(previous, COMMIT_SWITCH_SECONDS))
+        _switching_count += 1
+    try:
+        yield
+    finally:
+        with _switching_lock:
+            _switching_count -= 1
+            if _switching_count == 0:
+                sys.setswitchinterval(_switching[0])
 
 
 def _split(watchers: list[tuple[int, Callable[[], None]]], ticket: int

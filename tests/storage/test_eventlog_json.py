@@ -1,18 +1,22 @@
-"""Issue 13 item 4: the JSONL event log's fast encoder (compiled converters and orjson) writes
-byte for byte what the plain walk and ``json.dumps`` write, whatever the event holds."""
+"""Issue 13 item 4: the JSONL event log's fast encoder (compiled converters and orjson, event
+types of plain fields given to orjson as they are) writes byte for byte what the plain walk and
+``json.dumps`` write, whatever the event holds."""
 
 from __future__ import annotations
 
 import json
+import typing
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from arena.match import messages as m
 from arena.storage import eventlog
-from arena.storage.eventlog import notice_json, reference_notice_json
+from arena.storage.eventlog import event_line, event_lines, notice_json, reference_notice_json
+from arena.storage.matchlog import EventLog
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,3 +70,46 @@ def test_a_real_event_takes_the_fast_way_and_a_tiny_float_the_plain_one(monkeypa
                    Odd("x", 1e-05, 1, None, m.RecordKind.CALL, (), ()))  # type: ignore[arg-type]
     assert notice_json(odd) == plain(odd) and walked == [odd]
     assert '"seconds":1e-05' in notice_json(odd)
+
+
+_PAYLOADS = (*typing.get_args(m.Payload), m.HandSummary)
+_held = st.tuples(
+    st.builds(m.Notice, match_id=_texts, hand_id=_texts, sequence=_ints, unix_seconds=_floats,
+              payload=st.one_of(*(st.from_type(kind) for kind in _PAYLOADS))),
+    st.lists(st.integers(0, 9), min_size=1, max_size=4), _floats)
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(held=st.lists(_held, max_size=6))
+def test_every_event_type_writes_the_lines_of_the_plain_walk(held: list[Any]) -> None:
+    """Whatever a real event holds (huge ints, NaN, non-ASCII names, DEL): the lines are the
+    plain walk's, byte for byte."""
+    expected = "".join(event_line(notice, seats, sent) for notice, seats, sent in held)
+    assert event_lines(held) == expected.encode()
+
+
+def test_plain_event_types_go_to_orjson_as_they_are() -> None:
+    """Actions, street ends, hand ends and game changes hold no cards and no floats: orjson writes
+    them without a conversion; events with cards, floats or inherited fields are converted."""
+    record = m.ActionRecord(1, "turn", m.RecordKind.CALL, 20, 10, 20, False, m.AutoReason.TIMEOUT)
+    action = m.Notice("r1", "r1-h2", 9, 1763840000.5, m.ActionAnnounced(record, 90, 60, "d-3"))
+    line = event_lines([(action, [0, 1, 2], 1763840000.75)])
+    assert line == event_line(action, [0, 1, 2], 1763840000.75).encode()
+    assert json.loads(line)["event"]["payload"]["action"]["automatic"] == "timeout"
+    assert eventlog._PLANS[m.ActionAnnounced] is eventlog._NATIVE
+    native = {kind for kind in _PAYLOADS if eventlog._is_native(kind)}
+    assert native == {m.ActionAnnounced, m.StreetEnded, m.HandEnded, m.GameChanged}
+    dealt = m.Notice("r1", "r1-h2", 10, 1763840001.0, m.CardsDealt("flop", 2, (0, 51), (), 2))
+    assert '"up_cards":["2c","As"]' in event_lines([(dealt, [1], 1.0)]).decode()
+
+
+def test_the_event_log_appends_the_lines_to_an_owner_only_file(tmp_path: Path) -> None:
+    log = EventLog(tmp_path / "m.events.jsonl")
+    notice = m.Notice("r1", "r1-h1", 1, 1763840000.5, m.GameChanged("O8", "FT", 9))
+    log.sent(0, notice)
+    log.sent(1, notice)
+    log.flush()
+    log.close()
+    assert log.path.read_text() == event_line(notice, [0, 1], json.loads(
+        log.path.read_text())["logged_at"])
+    assert log.path.stat().st_mode & 0o777 == 0o600

@@ -4,10 +4,11 @@ batch are written, and commits waiting jobs before it writes earlier batches' lo
 from __future__ import annotations
 
 import contextlib
+import sys
 import threading
 from collections.abc import Callable, Iterator
 
-from arena.storage.writer import Writer
+from arena.storage.writer import COMMIT_SWITCH_SECONDS, Writer
 
 
 def test_commits_come_before_log_steps_and_are_told_first() -> None:
@@ -65,3 +66,34 @@ def test_a_ticket_is_done_only_once_its_steps_ran() -> None:
     gate.set()
     assert writer.wait(ticket, timeout_seconds=10) and writer.done(ticket)
     writer.close()
+
+
+def test_a_batch_runs_up_to_its_commit_with_a_short_switch_interval_then_restores_it() -> None:
+    """While any writer runs a batch the GIL changes hands every 0.5 ms (a waiting table's commit
+    does not wait for a busy dealer thread's 5 ms); the interval is restored once none does."""
+    before = sys.getswitchinterval()
+    seen: list[float] = []
+    inside = threading.Event()
+    gate = threading.Event()
+
+    @contextlib.contextmanager
+    def batch() -> Iterator[None]:
+        yield
+        seen.append(sys.getswitchinterval())  # the commit
+
+    def held() -> Callable[[], None]:
+        inside.set()
+        gate.wait(10)
+        return lambda: seen.append(sys.getswitchinterval())  # a log step: no longer short
+
+    first, second = Writer(batch=batch), Writer(batch=batch)
+    first.submit(held)
+    assert inside.wait(10)
+    assert second.wait(second.submit(lambda: None), timeout_seconds=10)  # its batch overlapped
+    assert sys.getswitchinterval() == min(before, COMMIT_SWITCH_SECONDS)  # the first still runs
+    gate.set()
+    assert first.wait(timeout_seconds=10)
+    assert seen == [min(before, COMMIT_SWITCH_SECONDS)] * 2 + [before]
+    assert sys.getswitchinterval() == before
+    first.close()
+    second.close()
