@@ -44,10 +44,11 @@ class Result:
     others_cpu_seconds: float = 0.0  # the bots and the workers' coordinator
     db_cpu_seconds: float = 0.0  # the PostgreSQL server's processes
     stalled: bool = False  # not every hand was played in time (left out of the medians)
+    folder: str = ""  # the run's files
 
     @property
     def rate(self) -> float:
-        return self.hands / self.seconds
+        return self.hands / self.seconds if self.seconds > 0 else 0.0
 
     @property
     def cpu_seconds(self) -> float:
@@ -97,13 +98,17 @@ def _league(folder: Path, *, bots: int, hands: int, tables: int, store: str, por
     return path
 
 
-def _python(*args: str, cwd: Path, out: int | None = subprocess.DEVNULL) -> subprocess.Popen[bytes]:
-    return subprocess.Popen([sys.executable, *args], cwd=cwd, stdout=out,
-                            stderr=subprocess.DEVNULL, env={**os.environ, "PYTHONPATH": str(ROOT)})
+def _python(*args: str, cwd: Path, out: int | None = subprocess.DEVNULL,
+            log: Path | None = None) -> subprocess.Popen[bytes]:
+    """``log``: where its standard error goes (a dealer's warnings, to tell why a run stalled)."""
+    with open(log if log is not None else os.devnull, "ab") as err:
+        return subprocess.Popen([sys.executable, *args], cwd=cwd, stdout=out, stderr=err,
+                                env={**os.environ, "PYTHONPATH": str(ROOT)})
 
 
-def _arena(*args: str, cwd: Path, out: int | None = subprocess.DEVNULL) -> subprocess.Popen[bytes]:
-    return _python("-m", "arena.cli", *args, cwd=cwd, out=out)
+def _arena(*args: str, cwd: Path, out: int | None = subprocess.DEVNULL,
+           log: Path | None = None) -> subprocess.Popen[bytes]:
+    return _python("-m", "arena.cli", *args, cwd=cwd, out=out, log=log)
 
 
 def _bots(count: int, ports: list[int], folder: Path) -> list[subprocess.Popen[bytes]]:
@@ -201,7 +206,7 @@ def run_one_process(args: argparse.Namespace, server: PostgresServer, *, postgre
                      port=port)
     command = ("-m", "bench.scale", "--one-process", str(league)) if postgres else \
         ("-m", "arena.cli", "league", "run", str(league))
-    dealer = _python(*command, cwd=folder)
+    dealer = _python(*command, cwd=folder, log=folder / "dealer.log")
     time.sleep(1.0)  # the server binds; bots retry until it does
     bots = _bots(args.bots, [port], folder)
     window = Window({"dealer": [dealer.pid], "bots": [b.pid for b in bots]}, server)
@@ -211,7 +216,7 @@ def run_one_process(args: argparse.Namespace, server: PostgresServer, *, postgre
         stop_processes([*bots, dealer], timeout_seconds=15)
     mode = "PostgreSQL, 1 process, no job queue" if postgres else "SQLite, 1 process"
     return Result(mode, window.hands, window.seconds, window.cpu("dealer"), window.cpu("bots"),
-                  window.cpu("db"), stalled=not complete)
+                  window.cpu("db"), stalled=not complete, folder=str(folder))
 
 
 def _expected(args: argparse.Namespace) -> int:
@@ -242,7 +247,8 @@ def run_workers(args: argparse.Namespace, server: PostgresServer, workers: int) 
     ports = [_free_port() for _ in range(workers)]
     # Not --exit-when-done: a worker with no job left still relays its bots' seats to the others.
     procs = [_arena("worker", "--store", url, "--name", f"w{k + 1}", "--listen", f"127.0.0.1:{port}",
-                    "--tables", str(args.tables), "--log-dir", str(folder / f"w{k + 1}"), cwd=folder)
+                    "--tables", str(args.tables), "--log-dir", str(folder / f"w{k + 1}"), cwd=folder,
+                    log=folder / f"w{k + 1}.log")
              for k, port in enumerate(ports)]
     drain = threading.Thread(target=coordinator.stdout.read, daemon=True)  # its progress lines
     drain.start()
@@ -256,7 +262,7 @@ def run_workers(args: argparse.Namespace, server: PostgresServer, workers: int) 
         stop_processes([*bots, *procs, coordinator], timeout_seconds=15)
     return Result(f"PostgreSQL, {workers} worker{'s' if workers > 1 else ''}", window.hands, window.seconds,
                   window.cpu("dealer"), window.cpu("bots") + window.cpu("coordinator"), window.cpu("db"),
-                  stalled=not complete)
+                  stalled=not complete, folder=str(folder))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -284,7 +290,8 @@ def main(argv: list[str] | None = None) -> int:
                 results[result.mode] = result
                 print(f"round {round_index + 1} {result.mode}: {result.hands} hands in "
                       f"{result.seconds:.1f} s (load average {os.getloadavg()[0]:.1f})"
-                      f"{' STALLED' if result.stalled else ''}", flush=True)
+                      f"{' STALLED (the dealers: logs in ' + result.folder + ')' if result.stalled else ''}",
+                      flush=True)
             rounds.append(results)
     print("\n| round | mode | hands | seconds | hands/s | dealer CPU ms/hand | bots and coordinator CPU "
           "ms/hand | PostgreSQL CPU ms/hand | all CPU ms/hand | cores busy |")

@@ -197,6 +197,12 @@ class LeagueRun:
         finished = {deal_set for deal_set, match in matches.items()
                     if match.status is not MatchStatus.RUNNING}
         schedule = [s for s in self.schedule if deal_sets is None or s.deal_set in deal_sets]
+        # Counted afresh: none of these is being played here now (a job claimed again after its
+        # table stopped kept the count of its first try). Only these are finished below: another
+        # job's deal set may be finishing on the dealer's thread meanwhile.
+        preparing = [d for d in dict.fromkeys(s.deal_set for s in schedule) if d not in finished]
+        for deal_set in preparing:
+            self._copies_left[deal_set] = 0
         progress = Progress(total_hands=len(schedule) * config.hands_per_match,
                             small_bet_chips=config.rules.stakes.small_bet)
         specs: list[MatchSpec] = []
@@ -243,8 +249,8 @@ class LeagueRun:
                 first_sequence=last_sequence(MatchLogPaths.of(config.log_dir,
                                                               scheduled.match_id))))
         self._store_ids = store_ids
-        for deal_set, left in list(self._copies_left.items()):
-            if left == 0:
+        for deal_set in preparing:
+            if self._copies_left[deal_set] == 0:
                 self._finish_deal_set(deal_set)
         return PreparedLeague(league, specs, sinks, progress, store_ids)
 

@@ -4,11 +4,15 @@ Same schema and migrations as SQLite (`migrations.postgresql_statement` rewrites
 spellings, or a step gives its own), same queries (`SqlStore`). A hand is committed exactly once:
 the (match, hand, copy) key is unique and inserts are ``ON CONFLICT DO NOTHING``, so when the
 connection is lost around a commit, the store reconnects and retries, and a hand that did commit
-reads back as "already there".
+reads back as "already there". Inside the writer's batch a hand costs one round trip to the server
+(`_OneTripDb`): its checks, rows and savepoint go as one statement in one message.
 """
 
 from __future__ import annotations
 
+import contextlib
+import itertools
+import re
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -22,12 +26,38 @@ from psycopg.rows import dict_row
 
 from arena.storage.errors import InvalidRecord, SchemaTooNew, StoreError, StoreUnavailable
 from arena.storage.migrations import LATEST_VERSION, MIGRATIONS
-from arena.storage.records import HandRecord, VoidHand, now, timestamp_text
-from arena.storage.sqlstore import Cursor, Guard, SqlStore
+from arena.storage.records import HandRecord, VoidHand, check_hand, now, timestamp_text
+from arena.storage.sqlstore import Cursor, Db, Guard, SqlStore
 
 _MIGRATION_LOCK = 7_330_001  # pg_advisory_xact_lock key: one migrating process at a time
 _RETRIES = 5
 _RETRY_PAUSE_SECONDS = 0.2
+
+# A completed hand and its seats in one statement, inserted only when the generic path
+# (`SqlStore.record_hand`) would insert them: the match running, copy 0 or a duplicate match,
+# every seat's bot seated in it, the hand new. Otherwise nothing is written and no row comes back.
+_RECORD_HAND = """WITH ok AS (
+    SELECT m.match_id FROM matches m
+    WHERE m.match_id = ? AND m.status = 'running' AND (? = 0 OR m.is_duplicate <> 0)
+    AND (SELECT COUNT(*) FROM match_seats s JOIN bots b ON b.bot_id = s.bot_id
+         WHERE s.match_id = m.match_id AND b.name = ANY(?)) = ?
+), h AS (
+    INSERT INTO hands (match_id, hand_number, copy_index, deal_id, game_code, small_bet_chips,
+                       button_seat, status, phh_text, started_at, finished_at)
+    SELECT match_id, ?, ?, ?, ?, ?, ?, 'completed', ?, ?, ? FROM ok
+    ON CONFLICT (match_id, hand_number, copy_index) DO NOTHING RETURNING hand_id
+), seated AS (
+    INSERT INTO hand_seats (hand_id, seat, bot_id, net_chips, final_stack_chips, timeouts,
+                            absent_decisions, rejected_replies, disconnects)
+    SELECT h.hand_id, v.seat, b.bot_id, v.net, v.stack, v.timeouts, v.absent, v.rejected, v.disconnects
+    FROM h CROSS JOIN unnest(?::integer[], ?::text[], ?::integer[], ?::integer[], ?::integer[],
+                             ?::integer[], ?::integer[], ?::integer[])
+         AS v(seat, name, net, stack, timeouts, absent, rejected, disconnects)
+    JOIN bots b ON b.name = v.name
+)
+SELECT hand_id FROM h"""
+_MARK_IN_FLIGHT = ("INSERT INTO hands_in_flight (match_id, copy_index, hand_number) VALUES (?, ?, ?) "
+                   "ON CONFLICT (match_id, copy_index) DO UPDATE SET hand_number = excluded.hand_number")
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -62,6 +92,107 @@ class _PostgresDb:
             cursor.executemany(_placeholders(sql), [tuple(r) for r in rows])
 
 
+class _Session:
+    """What the store knows of its connection's server-side state: the statements prepared on it
+    (``PREPARE``: parsed and planned once), by SQL text, and what the writer's batch sends with
+    its next message or its COMMIT. A rollback makes psycopg deallocate every prepared statement
+    of the connection (its cache's rule), so after one the store deallocates them all and
+    forgets their names; names are never used twice."""
+
+    MAX_STATEMENTS = 64  # a query whose text varies (a list of ``?``) is not kept past this many
+
+    def __init__(self, numbers: Iterator[int]) -> None:
+        self.names: dict[str, str] = {}
+        self.numbers = numbers
+        self.begin = False  # the batch's BEGIN goes with its first message
+        self.to_release = ""  # a savepoint that ended well, not released yet
+        self.at_commit: list[str] = []  # statements sent with the batch's COMMIT
+
+    def opening(self) -> list[str]:
+        """What the next message of the batch sends first: BEGIN, a savepoint released."""
+        first = (["BEGIN"] if self.begin else []) + \
+            ([f"RELEASE SAVEPOINT {self.to_release}"] if self.to_release else [])
+        self.begin, self.to_release = False, ""
+        return first
+
+    def statements(self, cursor: psycopg.ClientCursor[Any], sql: str, params: Sequence[object]
+                   ) -> tuple[list[str], bool]:
+        """``sql`` with ``params`` bound, as statements of a message: its PREPARE first when it
+        is new (then True: if the message fails, :meth:`forget` it), then its EXECUTE."""
+        values = tuple(params)
+        name = self.names.get(sql)
+        new = name is None and len(self.names) < self.MAX_STATEMENTS
+        if new:
+            name = self.names[sql] = f"arena_{next(self.numbers)}"
+        if name is None:  # not kept: sent whole
+            return [cursor.mogrify(_placeholders(sql.replace("%", "%%")), values)], False
+        arguments = f"({', '.join('%s' for _ in values)})" if values else ""
+        execute = cursor.mogrify(f"EXECUTE {name}{arguments}", values)
+        if not new:
+            return [execute], False
+        numbered = iter(range(1, sql.count("?") + 1))
+        return [f"PREPARE {name} AS " + re.sub(r"\?", lambda _: f"${next(numbered)}", sql), execute], True
+
+    def forget(self, sql: str) -> None:
+        """After a failed message: whether its PREPARE ran is unknown, so the next use makes the
+        statement again under a new name."""
+        self.names.pop(sql, None)
+
+
+class _OneTripDb:
+    """The `Db` of one write inside the writer's batch, in a savepoint of its own (a refused write
+    leaves the batch's others standing) at the cost of no round trip: the savepoint opens with the
+    write's first statement, in the same message (simple query protocol, parameters bound by
+    psycopg on the client side, each statement prepared on the server once), and a write that
+    ended well is released with the next one's first statement (or committed by the batch)."""
+
+    def __init__(self, connection: psycopg.Connection[Any], session: _Session) -> None:
+        self._cursor = psycopg.ClientCursor(connection, row_factory=dict_row)
+        self._session = session
+        self.savepoint = ""  # its name, once a statement was sent
+
+    def execute(self, sql: str, params: Sequence[object] = ()) -> Cursor:
+        session, cursor = self._session, self._cursor
+        first = session.opening()
+        if not self.savepoint:
+            self.savepoint = f"arena_w{next(session.numbers)}"
+            first.append(f"SAVEPOINT {self.savepoint}")
+        own, new = session.statements(cursor, sql, params)
+        try:
+            cursor.execute("; ".join(first + own))
+        except psycopg.Error:
+            if new:
+                session.forget(sql)
+            raise
+        for _ in range(len(first) + len(own) - 1):
+            cursor.nextset()  # to the last statement's result
+        return cursor
+
+    def executemany(self, sql: str, rows: Iterable[Sequence[object]]) -> None:
+        for row in rows:
+            self.execute(sql, row)
+
+    def ended_well(self) -> None:
+        if self.savepoint:
+            self._session.to_release = self.savepoint
+
+    def roll_back(self) -> None:
+        """Undo the write (its savepoint), after a refusal or an error; the batch goes on. (When
+        the savepoint was never made, this fails, and the batch's transaction fails with it.)"""
+        if self.savepoint:
+            name = self.savepoint
+            self._cursor.execute(f"ROLLBACK TO SAVEPOINT {name}; RELEASE SAVEPOINT {name}")
+
+
+def _store_error(where: str, exc: psycopg.Error) -> StoreError:
+    """The store's error for a psycopg error."""
+    if isinstance(exc, psycopg.IntegrityError):
+        return InvalidRecord(f"{where}: refused by a schema constraint: {str(exc).strip()}")
+    if isinstance(exc, psycopg.OperationalError):
+        return StoreUnavailable(f"{where}: {str(exc).strip()}")
+    return StoreError(f"{where}: {str(exc).strip()}")
+
+
 def _retrying(method: Callable[P, R]) -> Callable[P, R]:
     """Retry an idempotent operation when the server connection was lost (it reconnects)."""
 
@@ -92,6 +223,8 @@ class PostgresStore(SqlStore):
         self._connection: psycopg.Connection[Any] | None = None
         self._depth = 0  # transactions open on this thread (the lock's owner): 2+ are savepoints
         self._checked: set[object] = set()  # checks done in the running transaction
+        self._numbers = itertools.count(1)  # of prepared statements and savepoints
+        self._session = _Session(self._numbers)  # of the current connection
         with self._lock:
             self.schema_version = self._migrate(self._connect())
 
@@ -107,6 +240,7 @@ class PostgresStore(SqlStore):
         except psycopg.ProgrammingError as exc:
             raise StoreError(f"{self.where}: bad connection URL: {exc}") from None
         self._connection = connection
+        self._session = _Session(self._numbers)
         return connection
 
     def _migrate(self, connection: psycopg.Connection[Any]) -> int:
@@ -145,31 +279,47 @@ class PostgresStore(SqlStore):
         self.close()
 
     @contextmanager
-    def _transaction(self, *, write: bool) -> Iterator[_PostgresDb]:
-        """One transaction under the lock (a savepoint inside another); a broken connection is
-        replaced first."""
+    def _transaction(self, *, write: bool) -> Iterator[Db]:
+        """One transaction under the lock (a savepoint inside another: in the writer's batch, one
+        that costs no round trip of its own); a broken connection is replaced first."""
         with self._lock:
             connection = self._connection
             if self._depth == 0 and (connection is None or connection.closed or connection.broken):
                 connection = self._connect()
             assert connection is not None
+            one_trip = self._depth == 1 and self._in_batch()  # a write in the writer's batch
             self._depth += 1
             ended_well = False
             try:
-                with connection.transaction():
-                    yield _PostgresDb(connection)
+                if one_trip:
+                    db = _OneTripDb(connection, self._session)
+                    try:
+                        yield db
+                    except BaseException:
+                        with contextlib.suppress(psycopg.Error):
+                            db.roll_back()
+                        raise
+                    db.ended_well()
+                else:
+                    with connection.transaction():
+                        yield _PostgresDb(connection)
                 ended_well = True
-            except psycopg.IntegrityError as exc:
-                raise InvalidRecord(f"{self.where}: refused by a schema constraint: "
-                                    f"{str(exc).strip()}") from exc
-            except psycopg.OperationalError as exc:
-                raise StoreUnavailable(f"{self.where}: {str(exc).strip()}") from exc
             except psycopg.Error as exc:
-                raise StoreError(f"{self.where}: {str(exc).strip()}") from exc
+                raise _store_error(self.where, exc) from exc
             finally:
                 self._depth -= 1
                 if self._depth == 0 or not ended_well:  # a rolled-back savepoint released its locks
                     self._checked.clear()
+                    self._session.to_release = ""  # committed, rolled back or released
+                if not ended_well:
+                    self._forget_prepared(connection)
+
+    def _forget_prepared(self, connection: psycopg.Connection[Any]) -> None:
+        """After a rollback: psycopg deallocates its prepared statements (and with them the
+        store's) or may; deallocate all, so that both know none is left."""
+        with contextlib.suppress(psycopg.Error):
+            connection.execute("DEALLOCATE ALL")
+        self._session.names.clear()
 
     def checked_in_transaction(self, key: object) -> bool:
         """Whether :meth:`note_checked` was told ``key`` in the running transaction (a lease
@@ -187,11 +337,90 @@ class PostgresStore(SqlStore):
         with self._transaction(write=False) as db:
             return int(db.execute("SELECT pg_backend_pid() AS pid").fetchone()["pid"])
 
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """`SqlStore.batch` in fewer round trips: BEGIN goes with the first write's message, the
+        hands marked in flight with the COMMIT (a failure there fails the batch, whose writes the
+        writer then makes one by one)."""
+        with self._lock:
+            connection = self._connection
+            if self._depth == 0 and (connection is None or connection.closed or connection.broken):
+                connection = self._connect()
+            assert connection is not None
+            if self._depth:  # inside a transaction already: a savepoint of it
+                with super().batch():
+                    yield
+                return
+            session = self._session
+            session.begin = True
+            self._depth, self._batch_thread = 1, threading.get_ident()
+            ended_well = False
+            try:
+                yield
+                self._commit(connection, session)
+                ended_well = True
+            except psycopg.Error as exc:
+                raise _store_error(self.where, exc) from exc
+            finally:
+                self._depth, self._batch_thread = 0, None
+                self._checked.clear()
+                if not ended_well:
+                    with contextlib.suppress(psycopg.Error):
+                        if connection.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+                            connection.execute("ROLLBACK")
+                    self._forget_prepared(connection)
+                self._session.begin, self._session.to_release = False, ""
+                self._session.at_commit.clear()
+
+    def _commit(self, connection: psycopg.Connection[Any], session: _Session) -> None:
+        """The batch's COMMIT, with what waited for it; a transaction that failed raises."""
+        if not session.at_commit and session.begin:
+            return  # nothing was sent
+        cursor = psycopg.ClientCursor(connection)
+        cursor.execute("; ".join([*session.opening(), *session.at_commit, "COMMIT"]))
+        while cursor.nextset():
+            pass
+        if cursor.statusmessage != "COMMIT":  # a failed transaction "commits" as ROLLBACK
+            raise StoreError(f"{self.where}: the batch's transaction failed and was rolled back")
+
+    def mark_in_flight(self, match_id: int, copy_index: int, hand_number: int, *,
+                       guard: Guard | None = None) -> None:
+        """`SqlStore.mark_in_flight`; in the writer's batch the row is sent with the COMMIT, after
+        ``guard`` (its check is usually done already by the batch: then no round trip at all)."""
+        with self._lock:
+            if not (self._depth == 1 and self._in_batch()):
+                super().mark_in_flight(match_id, copy_index, hand_number, guard=guard)
+                return
+            if guard is not None:
+                with self._transaction(write=True) as db:
+                    guard(db)
+            connection = self._connection
+            assert connection is not None
+            statements, _ = self._session.statements(psycopg.ClientCursor(connection), _MARK_IN_FLIGHT,
+                                                     (match_id, copy_index, hand_number))
+            self._session.at_commit += statements
+
     # ------------------------------------------------------------ idempotent writes retry
 
     @_retrying
     def record_hand(self, hand: HandRecord, *, guard: Guard | None = None) -> bool:
-        return super().record_hand(hand, guard=guard)
+        """`SqlStore.record_hand` in one statement (the hand and its seats); when it writes
+        nothing (the hand is there already, the same or not, or it is refused), the generic path
+        says which."""
+        check_hand(hand)
+        seats = hand.seats
+        with self._transaction(write=True) as db:
+            if guard is not None:
+                guard(db)
+            row = db.execute(_RECORD_HAND, (
+                hand.match_id, hand.copy_index, [s.bot for s in seats], len(seats), hand.hand_number,
+                hand.copy_index, hand.deal_id, hand.game_code, hand.small_bet_chips, hand.button_seat,
+                hand.phh_text, timestamp_text(hand.started_at), timestamp_text(hand.finished_at),
+                [s.seat for s in seats], [s.bot for s in seats], [s.net_chips for s in seats],
+                [s.final_stack_chips for s in seats], [s.timeouts for s in seats],
+                [s.absent_decisions for s in seats], [s.rejected_replies for s in seats],
+                [s.disconnects for s in seats])).fetchone()
+        return True if row is not None else super().record_hand(hand, guard=guard)
 
     @_retrying
     def void_hand(self, hand: VoidHand, *, guard: Guard | None = None) -> bool:

@@ -88,16 +88,18 @@ class WorkQueue:
                        for r in rows), key=lambda j: j.job_id)
 
     def heartbeat(self, worker: str, job_ids: Iterable[int]) -> set[int]:
-        """Renew the lease of this worker's jobs; returns the ids it still holds."""
-        ids = list(job_ids)
-        if not ids:
-            return set()
-        marks = ", ".join("?" for _ in ids)
-        with self.store.transaction(write=True) as db:
-            rows = db.execute(f"UPDATE jobs SET heartbeat_at = {_NOW} WHERE worker = ? "
-                              f"AND status = 'running' AND job_id IN ({marks}) RETURNING job_id",
-                              (worker, *ids)).fetchall()
-        return {int(r["job_id"]) for r in rows}
+        """Renew the lease of this worker's jobs; returns the ids it still holds. One job per
+        transaction: a heartbeat that held one job's row while it waited for another's (locked
+        by the worker's writer until its group commit) could deadlock with that writer."""
+        held: set[int] = set()
+        for job_id in sorted(set(job_ids)):
+            with self.store.transaction(write=True) as db:
+                row = db.execute(f"UPDATE jobs SET heartbeat_at = {_NOW} WHERE worker = ? "
+                                 "AND status = 'running' AND job_id = ? RETURNING job_id",
+                                 (worker, job_id)).fetchone()
+            if row is not None:
+                held.add(int(row["job_id"]))
+        return held
 
     def complete(self, worker: str, job_id: int) -> bool:
         with self.store.transaction(write=True) as db:

@@ -32,3 +32,24 @@ def test_finishing_a_deal_set_someone_finished_meanwhile_is_done(tmp_path: Path)
         assert get_match(match_id).status is MatchStatus.FINISHED
     finally:
         run.close()
+
+
+def test_a_workers_prepare_finishes_only_the_deal_sets_it_prepares(tmp_path: Path) -> None:
+    """A worker prepares a new job while another job's last copy is ending on the dealer's thread
+    (its count of copies left just fell to 0, its results file being written): prepare() leaves
+    that deal set to the dealer's thread (finishing it too read a results file half written, and
+    the worker died of it). A job claimed again counts its copies afresh (not on top of its first
+    try's count, which then never reached 0)."""
+    run = LeagueRun(_config(tmp_path))
+    try:
+        first, second = list(dict.fromkeys(s.deal_set for s in run.schedule))[:2]
+        finished: list[str] = []
+        run._finish_deal_set = lambda deal_set, seed=None: finished.append(deal_set)  # type: ignore[method-assign]
+        run._copies_left[first] = 0  # ending on the dealer's thread
+        run._copies_left[second] = 1  # left over from the job's first try
+        prepared = run.prepare(deal_sets={second})
+        copies = [s for s in run.schedule if s.deal_set == second]
+        assert finished == []
+        assert run._copies_left[second] == len(copies) == len(prepared.specs)
+    finally:
+        run.close()
