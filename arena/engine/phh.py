@@ -10,7 +10,7 @@ from __future__ import annotations
 import tomllib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from arena.engine.actions import ActionKind
 from arena.engine.cards import DECK_SIZE, Card, format_cards, parse_cards
@@ -59,7 +59,7 @@ def _toml_value(value: Any) -> str:
     if isinstance(value, int | float):
         return repr(value)
     if isinstance(value, str):
-        return _toml_str(value)
+        return toml_string(value)
     if isinstance(value, list | tuple):
         return "[" + ", ".join(_toml_value(v) for v in value) + "]"
     if isinstance(value, Mapping):
@@ -67,15 +67,30 @@ def _toml_value(value: Any) -> str:
     raise TypeError(f"cannot write {type(value).__name__} to PHH")
 
 
-def _toml_str(value: str) -> str:
-    if "'" in value or "\n" in value:
-        escaped = value.replace("\\", "\\\\").replace('"', '\\"')
-        return f'"{escaped}"'
-    return f"'{value}'"
+_BASIC_ESCAPES: Final = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r",
+                         "\b": "\\b", "\f": "\\f"}
+
+
+def _basic_escape(char: str) -> str:
+    escape = _BASIC_ESCAPES.get(char)
+    if escape is not None:
+        return escape
+    code = ord(char)
+    return f"\\u{code:04X}" if code < 0x20 or code == 0x7F else char
+
+
+def toml_string(value: str) -> str:
+    """A TOML string that reads back as ``value``: a literal string when it can be one (no quote,
+    nothing unprintable), else a basic string with every control character escaped (a raw
+    newline or tab inside quotes would make the whole hand history unreadable)."""
+    if "'" not in value and value.isprintable():
+        return f"'{value}'"
+    return '"' + "".join(_basic_escape(char) for char in value) + '"'
+
 
 
 _SCALARS: dict[type, Callable[[Any], str]] = {
-    bool: lambda value: "true" if value else "false", int: repr, float: repr, str: _toml_str}
+    bool: lambda value: "true" if value else "false", int: repr, float: repr, str: toml_string}
 
 
 def hand_fields(state: HandState, *, extra: Mapping[str, Any] | None = None,

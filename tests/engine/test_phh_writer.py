@@ -11,7 +11,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from arena.engine.phh import dumps_hand
+from arena.engine.phh import dumps_hand, toml_string
 
 
 class Level(IntEnum):
@@ -25,8 +25,7 @@ def plain_toml(value: Any) -> str:
     if isinstance(value, int | float):
         return repr(value)
     if isinstance(value, str):
-        escaped = value.replace("\\", "\\\\").replace('"', '\\"')
-        return f'"{escaped}"' if "'" in value or "\n" in value else f"'{value}'"
+        return toml_string(value)
     if isinstance(value, list | tuple):
         return "[" + ", ".join(plain_toml(v) for v in value) + "]"
     if isinstance(value, Mapping):
@@ -51,3 +50,17 @@ def test_a_hands_fields_read_back() -> None:
               "actions": ["d dh p1 AsKd", "p1 cbr 20", "p2 f"], "players": ["o'neil", "b\\\"x"],
               "_think_seconds": [0.25, -1.0, 1e-07], "_void_reason": "it's void"}
     assert tomllib.loads(dumps_hand(fields)) == fields
+
+
+@given(text=st.text(st.characters(blacklist_categories=("Cs",))))
+def test_any_text_reads_back_as_itself(text: str) -> None:
+    """Names and reasons come from configs and bots: newlines, tabs, quotes and control
+    characters must not make the hand history unreadable (TOML 1.0, strings)."""
+    assert tomllib.loads(f"x = {toml_string(text)}\n") == {"x": text}
+
+
+def test_control_characters_are_escaped_not_written_raw() -> None:
+    spelled = toml_string("line\nnext\ttab\x00nul\x7fdel 'q' \"dq\" \\")
+    assert spelled == '"line\\nnext\\ttab\\u0000nul\\u007Fdel \'q\' \\"dq\\" \\\\"'
+    assert dumps_hand({"players": ["a\nb", "c"]}) == "players = [\"a\\nb\", 'c']\n"
+    assert toml_string("plain name") == "'plain name'"
