@@ -2,6 +2,7 @@
 logs on, and the same schedule with them off, in one run.
 
     python -m bench.league [--hands 30] [--tables-at-once 16] [--rounds 3]
+    python -m bench.league --writer-stages [--hands 20]   # the writer's work alone, per hand
 
 Besides hands/s it reports the CPU per hand of the dealer's thread (where the tables run), of
 the whole dealer process (the writer thread of the store and logs included), from the moment
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import math
 import resource
 import statistics
 import subprocess
@@ -24,13 +26,20 @@ import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
+from unittest import mock
 
+from arena.engine.phh import dumps_hand
 from arena.league.config import LeagueBot, LeagueConfig
 from arena.league.runner import LeagueRun
+from arena.league.sink import LeagueSink
+from arena.match.messages import Notice
+from arena.match.records import PlayedHand, phh_fields
 from arena.practice import stop_processes
 from arena.server.app import serve
 from arena.server.config import BotEntry, ServerConfig
+from arena.storage.eventlog import event_lines
 
 BOT_COUNT = 8
 
@@ -132,12 +141,68 @@ def run_without_store(config: LeagueConfig) -> tuple[int, Clocks]:
     return sum(s.hands_played for s in result.summaries), used
 
 
+def writer_stages(hands: int, tables_at_once: int) -> None:
+    """One league with store and logs on, keeping every hand the writer got; then the writer's
+    work for those hands again on this thread alone (no dealer, no GIL hand-over): the event
+    JSON, the PHH text, and the whole of it (the store's queries, 16 hands to a commit)."""
+    kept: list[tuple[LeagueSink, PlayedHand, list[tuple[Notice, list[int], float]]]] = []
+    hand_finished = LeagueSink.hand_finished
+
+    def keep(sink: LeagueSink, hand: PlayedHand) -> None:
+        kept.append((sink, hand, list(sink.event_log._held)))
+        hand_finished(sink, hand)
+
+    config = _config(Path(tempfile.mkdtemp(prefix="arena-bench-league-")), hands=hands,
+                     tables_at_once=tables_at_once)
+    with mock.patch.object(LeagueSink, "hand_finished", keep):
+        played, used = run_with_store(config)
+    print(f"league: {played} hands, {played / used.wall:.1f} hands/s, writer thread "
+          f"{used.writer_cpu / played * 1e3:.2f} ms/hand of CPU")
+
+    def per_hand(work: Callable[[], object]) -> float:
+        best = math.inf
+        for _ in range(5):
+            started = time.thread_time()
+            work()
+            best = min(best, time.thread_time() - started)
+        return best / len(kept) * 1e3
+
+    json_ms = per_hand(lambda: [event_lines(events) for _, _, events in kept])
+    phh_ms = per_hand(lambda: [dumps_hand(phh_fields(hand)) for _, hand, _ in kept])
+    again = LeagueRun(_config(Path(tempfile.mkdtemp(prefix="arena-bench-league-")), hands=hands,
+                              tables_at_once=tables_at_once), out=open("/dev/null", "w"))  # noqa: SIM115
+    try:
+        sinks = again.prepare().sinks
+        now = datetime.now(UTC)
+        started = time.thread_time()
+        for first in range(0, len(kept), 16):
+            with again.store.batch():
+                steps = [sinks[sink.scheduled.match_id]._write_hand(hand, events, now, now)
+                         for sink, hand, events in kept[first:first + 16]]
+                for sink, hand, _ in kept[first:first + 16]:
+                    sinks[sink.scheduled.match_id]._mark_in_flight(hand.hand_number + 1)
+            for step in steps:
+                step()
+        whole_ms = (time.thread_time() - started) / len(kept) * 1e3
+        for fresh in sinks.values():
+            fresh.log.close()
+    finally:
+        again.close()
+    print(f"the writer's work alone, ms/hand: event JSON {json_ms:.3f}, PHH text {phh_ms:.3f}, "
+          f"all of it (store queries and commits, PHH, JSON, files) {whole_ms:.3f}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--hands", type=int, default=30)
     parser.add_argument("--tables-at-once", type=int, default=16)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--writer-stages", action="store_true",
+                        help="one league (logs on), then the writer's work for its hands alone")
     args = parser.parse_args(argv)
+    if args.writer_stages:
+        writer_stages(args.hands, args.tables_at_once)
+        return 0
     rows: list[tuple[str, int, Clocks]] = []
     # A short pair first, not counted: the first league of a process pays for warming up.
     for runner in (run_with_store, run_without_store):
