@@ -194,14 +194,17 @@ def _store_error(where: str, exc: psycopg.Error) -> StoreError:
 
 
 def _retrying(method: Callable[P, R]) -> Callable[P, R]:
-    """Retry an idempotent operation when the server connection was lost (it reconnects)."""
+    """Retry an idempotent operation when the server connection was lost (it reconnects); not
+    inside the writer's batch, whose transaction is lost with the connection: the batch fails at
+    once and the writer makes its writes again one by one."""
 
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        store = args[0]
         for attempt in range(_RETRIES):
             try:
                 return method(*args, **kwargs)
             except StoreUnavailable:
-                if attempt == _RETRIES - 1:
+                if attempt == _RETRIES - 1 or (isinstance(store, SqlStore) and store._in_batch()):
                     raise
                 time.sleep(_RETRY_PAUSE_SECONDS * (attempt + 1))
         raise AssertionError("unreachable")

@@ -13,7 +13,7 @@ import psycopg
 import pytest
 
 import arena.storage.tokens as tokens_module
-from arena.storage.errors import SchemaTooNew, StoreUnavailable
+from arena.storage.errors import HandConflict, InvalidRecord, SchemaTooNew, StoreError, StoreUnavailable
 from arena.storage.migrations import LATEST_VERSION
 from arena.storage.postgres import PostgresStore, _PostgresDb
 from arena.storage.records import HandLuckRecord, MatchStatus
@@ -176,3 +176,60 @@ def test_an_unreachable_server_is_a_clear_error_without_the_password(postgres: P
     with pytest.raises(StoreUnavailable) as caught:
         PostgresStore(url, connect_timeout_seconds=2)
     assert "cannot connect" in str(caught.value) and "s3cret-pw" not in str(caught.value)
+
+
+def test_a_group_commit_keeps_the_writes_that_succeed_and_drops_the_refused_one(
+        postgres: PostgresServer) -> None:
+    """The writer's group commit on PostgreSQL (each write one message: its savepoint opened with
+    it, the in-flight marks sent with the COMMIT): a write refused by the server is rolled back
+    alone, the others and the marks commit, and the prepared statements still serve afterwards
+    (a rollback makes psycopg deallocate them all)."""
+    url = postgres.new_database()
+    store, match_id = seated(url)
+    with store.batch():
+        assert store.record_hand(make_hand(match_id, 1, ("alice", "bob"), (10, -10)))
+        store.mark_in_flight(match_id, 0, 2)
+        with pytest.raises(InvalidRecord), store.transaction(write=True) as db:
+            db.execute("INSERT INTO hands_in_flight (match_id, copy_index, hand_number) VALUES (?, ?, ?)",
+                       (match_id, 5, 1))
+            db.execute("INSERT INTO hands_in_flight (match_id, copy_index, hand_number) VALUES (?, ?, ?)",
+                       (match_id, 5, 1))  # a duplicate key: this write rolls back, the batch goes on
+        assert store.record_hand(make_hand(match_id, 2, ("alice", "bob"), (-5, 5)))
+        assert store.record_hand(make_hand(match_id, 2, ("alice", "bob"), (-5, 5))) is False  # the same
+        with pytest.raises(HandConflict):
+            store.record_hand(make_hand(match_id, 2, ("alice", "bob"), (5, -5)))
+        store.mark_in_flight(match_id, 0, 3)
+    assert [h.hand_number for h in store.completed_hands(match_id)] == [1, 2]
+    assert store.hand_in_flight(match_id, 0) == 3
+    assert store.hand_in_flight(match_id, 5) is None
+    with store.batch():
+        assert store.record_hand(make_hand(match_id, 3, ("alice", "bob"), (1, -1)))
+        store.mark_in_flight(match_id, 0, 4)
+    assert store.hand_in_flight(match_id, 0) == 4
+    assert count(url, "SELECT COUNT(*) FROM hand_seats") == 6
+    store.close()
+
+
+def test_a_group_commit_that_fails_at_its_commit_writes_nothing_and_the_next_one_works(
+        postgres: PostgresServer) -> None:
+    """An in-flight mark is sent with the COMMIT: when it fails there, the whole group fails
+    (the writer then makes its writes one by one) and nothing of it is committed; so does a group
+    whose connection is cut; the store reconnects for the next."""
+    url = postgres.new_database()
+    store, match_id = seated(url)
+    with pytest.raises(StoreError), store.batch():
+        assert store.record_hand(make_hand(match_id, 1, ("alice", "bob"), (10, -10)))
+        store.mark_in_flight(match_id + 99, 0, 2)  # no such match: refused at the COMMIT
+    assert store.completed_hands(match_id) == []
+    with pytest.raises(StoreError), store.batch():
+        assert store.record_hand(make_hand(match_id, 1, ("alice", "bob"), (10, -10)))
+        with psycopg.connect(url, autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", (store.backend_pid(),))
+        store.record_hand(make_hand(match_id, 2, ("alice", "bob"), (10, -10)))
+    with store.batch():
+        assert store.record_hand(make_hand(match_id, 1, ("alice", "bob"), (10, -10)))
+        store.mark_in_flight(match_id, 0, 2)
+    assert [h.hand_number for h in store.completed_hands(match_id)] == [1]
+    assert store.hand_in_flight(match_id, 0) == 2
+    assert count(url, "SELECT COUNT(*) FROM hand_seats") == 2
+    store.close()
