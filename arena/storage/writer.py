@@ -164,29 +164,32 @@ class Writer:
             callback()
 
 
-_switching_lock = threading.Lock()
-_switching: list[float] = []  # the interval to restore, while any writer runs a batch
-_switching_count = 0
-
-
-@contextmanager
-def _quick_switching() -> Iterator[None]:
+class _QuickSwitching:
     """The GIL's switch interval at `COMMIT_SWITCH_SECONDS` (if shorter) while any writer of the
     process runs a batch; the interval it had before once none does."""
-    global _switching_count
-    with _switching_lock:
-        if _switching_count == 0:
-            previous = sys.getswitchinterval()
-            _switching[:] = [previous]
-            sys.setswitchinterval(min(previous, COMMIT_SWITCH_SECONDS))
-        _switching_count += 1
-    try:
-        yield
-    finally:
-        with _switching_lock:
-            _switching_count -= 1
-            if _switching_count == 0:
-                sys.setswitchinterval(_switching[0])
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._batches = 0  # batches running now, in every writer
+        self._saved_seconds = 0.0  # the interval to restore when the last one ends
+
+    @contextmanager
+    def __call__(self) -> Iterator[None]:
+        with self._lock:
+            if self._batches == 0:
+                self._saved_seconds = sys.getswitchinterval()
+                sys.setswitchinterval(min(self._saved_seconds, COMMIT_SWITCH_SECONDS))
+            self._batches += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._batches -= 1
+                if self._batches == 0:
+                    sys.setswitchinterval(self._saved_seconds)
+
+
+_quick_switching = _QuickSwitching()
 
 
 def _split(watchers: list[tuple[int, Callable[[], None]]], ticket: int
