@@ -333,9 +333,9 @@ class Worker:
                     await asyncio.to_thread(self.queue.complete, settings.name, job_id)
                     self.jobs_done += 1
                     self._say(f"job {job_id} ({running.job.deal_set}) done")
-        # One table more than the server deals at once: the next job's first table waits in its
-        # queue and starts the moment a table ends, not after a claim and a prepare() of the store.
-        while not state.stop and sum(r.tables_left for r in state.running.values()) <= settings.tables:
+        # Not ahead of the free tables: a job held in this server's queue could end the league
+        # late while another worker has tables free (a job here is ~3 s, a league ~10).
+        while not state.stop and sum(r.tables_left for r in state.running.values()) < settings.tables:
             jobs = await asyncio.to_thread(self.queue.claim, settings.name,
                                            lease_seconds=settings.lease_seconds, league_id=settings.league_id,
                                            local_bots=server.service.connected_bots())
