@@ -17,14 +17,15 @@ from arena.match import messages as m
 from arena.server.convert import (
     CARD_TEXT,
     GAMES,
+    KINDS_OUT,
+    REASONS,
+    STATUSES,
     STREETS,
-    action_record,
     event,
     legal_action,
     pot,
     rejection,
     request_head,
-    seat_state,
     stakes,
 )
 from arena.v1 import arena_pb2 as pb
@@ -89,8 +90,7 @@ class Encoder:
         done, data = 0, b""
         if found is not None and found[1] < count and actions[found[1] - 1] is found[0]:
             done, data = found[1], found[2]
-        data += b"".join([_field(_ACTIONS_FIELD, action_record(a).SerializeToString())
-                          for a in actions[done:]])
+        data += b"".join([_field(_ACTIONS_FIELD, _action_record(a)) for a in actions[done:]])
         cache = self._histories
         cache[hand_id] = (actions[-1], count, data)
         if len(cache) > self._cache_size:
@@ -105,7 +105,7 @@ class Encoder:
     def _seat_entry(self, seat: m.SeatInfo) -> tuple[m.SeatInfo, bytes, bytes]:
         found = self._seats.get(id(seat))
         if found is None:
-            data = seat_state(seat).SerializeToString()
+            data = _seat_state(seat)
             found = (seat, _field(_SEATS_FIELD, data), data)
             cache = self._seats
             cache[id(seat)] = found
@@ -282,7 +282,6 @@ def _field(number: int, data: bytes) -> bytes:
     return _varint(number << 3 | 2) + _varint(len(data)) + data
 
 
-_SMALL_VARINTS = tuple(bytes((v,)) for v in range(0x80))
 _DECISION_REQUEST_FIELD = pb.DealerMessage.DESCRIPTOR.fields_by_name["decision_request"].number
 _ACTIONS_FIELD = pb.DecisionRequest.DESCRIPTOR.fields_by_name["actions"].number
 _SEATS_FIELD = pb.DecisionRequest.DESCRIPTOR.fields_by_name["seats"].number
@@ -291,15 +290,22 @@ _BATCH_FIELD = pb.DealerMessage.DESCRIPTOR.fields_by_name["batch"].number
 _BATCH_MESSAGES_FIELD = pb.MessageBatch.DESCRIPTOR.fields_by_name["messages"].number
 
 
+# Every varint below 2**14 (one or two bytes: chip amounts, lengths, seats), built once.
+_VARINTS = tuple(bytes((v,)) if v < 0x80 else bytes((v & 0x7F | 0x80, v >> 7))
+                 for v in range(0x4000))
+
+
 def _varint(value: int) -> bytes:
-    if value < 0x80:
-        return _SMALL_VARINTS[value]
     if value < 0x4000:
-        return bytes((value & 0x7F | 0x80, value >> 7))
-    if value < 0x10000000:
+        return _VARINTS[value]
+    if value < 0x800000000:  # up to five bytes (Unix seconds, nanoseconds): no loop
+        if value < 0x200000:
+            return bytes((value & 0x7F | 0x80, value >> 7 & 0x7F | 0x80, value >> 14))
+        if value < 0x10000000:
+            return bytes((value & 0x7F | 0x80, value >> 7 & 0x7F | 0x80,
+                          value >> 14 & 0x7F | 0x80, value >> 21))
         return bytes((value & 0x7F | 0x80, value >> 7 & 0x7F | 0x80, value >> 14 & 0x7F | 0x80,
-                      value >> 21)) if value >= 0x200000 else bytes(
-            (value & 0x7F | 0x80, value >> 7 & 0x7F | 0x80, value >> 14))
+                      value >> 21 & 0x7F | 0x80, value >> 28))
     out = bytearray()
     while value > 0x7F:
         out.append(value & 0x7F | 0x80)
@@ -372,14 +378,80 @@ _HS_GAME_HAND_TAG = _tag("game_hand_number", 0, pb.HandStarted)
 
 def _signed(value: int) -> bytes:
     """An int32/int64 varint: a negative value as its 64-bit two's complement."""
+    if 0 <= value < 0x4000:
+        return _VARINTS[value]
     return _varint(value if value >= 0 else value + (1 << 64))
+
+
+_last_seconds: list[tuple[int, bytes]] = [(0, b"")]  # the last whole second, written
 
 
 def _timestamp(tag: bytes, unix_seconds: float) -> bytes:
     """A ``google.protobuf.Timestamp`` field (seconds = 1, nanos = 2) as
-    ``convert._set_time`` fills one: always present, zero parts left out."""
+    ``convert._set_time`` fills one: always present, zero parts left out. The seconds part
+    changes once a second: its bytes are kept."""
     seconds = int(unix_seconds)
     nanos = int((unix_seconds - seconds) * 1e9)
-    body = ((b"\x08" + _signed(seconds) if seconds else b"")
-            + (b"\x10" + _signed(nanos) if nanos else b""))
-    return tag + _varint(len(body)) + body
+    last = _last_seconds[0]
+    if last[0] == seconds:
+        head = last[1]
+    else:
+        head = b"\x08" + _signed(seconds) if seconds else b""
+        _last_seconds[0] = (seconds, head)
+    body = head + b"\x10" + _signed(nanos) if nanos else head
+    return tag + _VARINTS[len(body)] + body
+
+
+
+def _tags(message: Any, *names: str) -> tuple[bytes, ...]:
+    """The tags of varint fields of ``message``."""
+    return tuple(_tag(name, 0, message) for name in names)
+
+
+_SS_SEAT, _SS_STACK, _SS_BET, _SS_COMMITTED, _SS_HOLE_COUNT, _SS_STATUS = _tags(
+    pb.SeatState, "seat", "stack_chips", "bet_chips", "total_committed_chips",
+    "hole_card_count", "status")
+_SS_NAME_TAG = _tag("name", 2, pb.SeatState)
+_SS_UP_ENTRIES = _card_entries(_tag("up_cards", 2, pb.SeatState))
+_SS_STATUSES = {status: _SS_STATUS + _varint(number) if number else b""
+                for status, number in STATUSES.items()}
+_SS_BOT_ID_TAG = _tag("bot_id", 2, pb.SeatState)
+
+
+def _seat_state(s: m.SeatInfo) -> bytes:
+    """A ``SeatState`` (what ``convert.seat_state`` fills) on the wire format directly."""
+    return b"".join([
+        _SS_SEAT + _signed(s.seat) if s.seat else b"",
+        _text(_SS_NAME_TAG, s.name) if s.name else b"",
+        _SS_STACK + _signed(s.stack_chips) if s.stack_chips else b"",
+        _SS_BET + _signed(s.bet_chips) if s.bet_chips else b"",
+        _SS_COMMITTED + _signed(s.committed_chips) if s.committed_chips else b"",
+        *[_SS_UP_ENTRIES[c] for c in s.up_cards],
+        _SS_HOLE_COUNT + _signed(s.hole_card_count) if s.hole_card_count else b"",
+        _SS_STATUSES[s.status],
+        _text(_SS_BOT_ID_TAG, s.bot_id) if s.bot_id else b""])
+
+
+(_AR_SEAT, _AR_STREET, _AR_KIND, _AR_RAISE_TO, _AR_AMOUNT, _AR_ROUND_BET, _AR_ALL_IN,
+ _AR_AUTOMATIC, _AR_REASON) = _tags(pb.ActionRecord, "seat", "street", "kind", "raise_to_chips",
+                                    "amount_chips", "round_bet_chips", "is_all_in", "automatic",
+                                    "automatic_reason")
+_AR_STREETS = {name: _AR_STREET + _varint(number) if number else b""
+               for name, number in STREETS.items()}
+_AR_KINDS = {kind: _AR_KIND + _varint(number) if number else b""
+             for kind, number in KINDS_OUT.items()}
+_AR_REASONS = {reason: (_AR_AUTOMATIC + b"\x01" if reason is not None else b"")
+               + (_AR_REASON + _varint(number) if number else b"")
+               for reason, number in REASONS.items()}
+
+
+def _action_record(a: m.ActionRecord) -> bytes:
+    """An ``ActionRecord`` (what ``convert.action_record`` fills) on the wire format directly."""
+    return b"".join([
+        _AR_SEAT + _signed(a.seat) if a.seat else b"",
+        _AR_STREETS[a.street], _AR_KINDS[a.kind],
+        _AR_RAISE_TO + _signed(a.raise_to_chips) if a.raise_to_chips else b"",
+        _AR_AMOUNT + _signed(a.amount_chips) if a.amount_chips else b"",
+        _AR_ROUND_BET + _signed(a.round_bet_chips) if a.round_bet_chips else b"",
+        _AR_ALL_IN + b"\x01" if a.is_all_in else b"",
+        _AR_REASONS[a.automatic]])
