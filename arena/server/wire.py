@@ -17,6 +17,7 @@ from arena.match import messages as m
 from arena.server.convert import (
     CARD_TEXT,
     GAMES,
+    HALVES,
     KINDS_OUT,
     REASONS,
     STATUSES,
@@ -67,6 +68,8 @@ class Encoder:
                 data = self._event_bytes(notice, self._cards_dealt(payload))
             elif isinstance(payload, m.HandStarted):
                 data = self._event_bytes(notice, self._hand_started(payload))
+            elif isinstance(payload, m.HandSummary):
+                data = self._event_bytes(notice, self._hand_summary(payload))
             else:
                 data = pb.DealerMessage(event=event(notice)).SerializeToString()
             found = (notice, data, _field(_BATCH_MESSAGES_FIELD, data))
@@ -166,6 +169,31 @@ class Encoder:
             _HS_COPY_TAG + _signed(p.duplicate_copy) if p.duplicate_copy else b"",
             _text(_HS_DEAL_ID_TAG, p.deal_id) if p.deal_id else b"",
             _HS_GAME_HAND_TAG + _signed(p.game_hand_number) if p.game_hand_number else b""]))
+
+    def _hand_summary(self, p: m.HandSummary) -> bytes:
+        """``Event.hand_ended`` of a ``HandSummary`` (one per hand), framed, on the wire format
+        directly; its seats' bytes come from the seat cache."""
+        entry = self._seat_entry
+        return _field(_HAND_ENDED_FIELD, b"".join([
+            *[_field(_HE_RESULTS_FIELD, b"".join([
+                _SR_SEAT + _signed(r.seat) if r.seat else b"",
+                _SR_NET + _signed(r.net_chips) if r.net_chips else b"",
+                _SR_STACK + _signed(r.final_stack_chips) if r.final_stack_chips else b""]))
+              for r in p.results],
+            *[_field(_HE_AWARDS_FIELD, b"".join([
+                _PA_INDEX + _signed(a.pot_index) if a.pot_index else b"",
+                _PA_AMOUNT + _signed(a.amount_chips) if a.amount_chips else b"",
+                _PA_HALVES[a.half],
+                *[_field(_PA_WINNERS_FIELD, (_WS_SEAT + _signed(seat) if seat else b"")
+                         + (_WS_AMOUNT + _signed(chips) if chips else b""))
+                  for seat, chips in a.winners]]))
+              for a in p.awards],
+            _HE_VOIDED if p.voided else b"",
+            _text(_HE_REASON_TAG, p.void_reason) if p.void_reason else b"",
+            _HE_SHOWDOWN if p.went_to_showdown else b"",
+            *[_field(_HE_ACTIONS_FIELD, _action_record(a)) for a in p.actions],
+            *[_HE_BOARD_ENTRIES[c] for c in p.board],
+            *[_field(_HE_SEATS_FIELD, entry(s)[2]) for s in p.seats]]))
 
     def _pots(self, pots: tuple[m.PotInfo, ...]) -> bytes:
         """``DecisionRequest.pots`` entries (field 7), serialized and framed; the pots stay the
@@ -374,6 +402,25 @@ _HS_STAKES_FIELD = _number(pb.HandStarted, "stakes")
 _HS_COPY_TAG = _tag("duplicate_copy", 0, pb.HandStarted)
 _HS_DEAL_ID_TAG = _tag("deal_id", 2, pb.HandStarted)
 _HS_GAME_HAND_TAG = _tag("game_hand_number", 0, pb.HandStarted)
+_HAND_ENDED_FIELD = _number(pb.Event, "hand_ended")
+_HE_RESULTS_FIELD = _number(pb.HandEnded, "results")
+_HE_AWARDS_FIELD = _number(pb.HandEnded, "awards")
+_HE_VOIDED = _tag("voided", 0, pb.HandEnded) + b"\x01"
+_HE_REASON_TAG = _tag("void_reason", 2, pb.HandEnded)
+_HE_SHOWDOWN = _tag("went_to_showdown", 0, pb.HandEnded) + b"\x01"
+_HE_ACTIONS_FIELD = _number(pb.HandEnded, "actions")
+_SR_SEAT = _tag("seat", 0, pb.SeatResult)
+_SR_NET = _tag("net_chips", 0, pb.SeatResult)
+_SR_STACK = _tag("final_stack_chips", 0, pb.SeatResult)
+_PA_INDEX = _tag("pot_index", 0, pb.PotAward)
+_PA_AMOUNT = _tag("amount_chips", 0, pb.PotAward)
+_PA_WINNERS_FIELD = _number(pb.PotAward, "winners")
+_WS_SEAT = _tag("seat", 0, pb.WinnerShare)
+_WS_AMOUNT = _tag("amount_chips", 0, pb.WinnerShare)
+_HE_BOARD_ENTRIES = _card_entries(_tag("board_cards", 2, pb.HandEnded))
+_PA_HALVES = {half: _tag("half", 0, pb.PotAward) + _varint(number) if number else b""
+              for half, number in HALVES.items()}
+_HE_SEATS_FIELD = _number(pb.HandEnded, "seats")
 
 
 def _signed(value: int) -> bytes:
