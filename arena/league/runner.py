@@ -65,7 +65,7 @@ from arena.storage.matchlog import (
     reveal_seed,
     write_private,
 )
-from arena.storage.records import FaultCounts, League, MatchStatus, VoidHand
+from arena.storage.records import FaultCounts, HandRecord, League, MatchStatus, VoidHand
 from arena.storage.store import Match, ResultsStore, open_store
 from arena.storage.writer import Writer
 
@@ -207,20 +207,19 @@ class LeagueRun:
                             small_bet_chips=config.rules.stakes.small_bet)
         specs: list[MatchSpec] = []
         sinks: dict[str, LeagueSink] = {}
+        hands_of: dict[int, list[HandRecord]] = {}  # completed hands by store match (read once)
         for scheduled in schedule:
             store_id = store_ids[scheduled.deal_set]
-            done = len([h for h in self.store.completed_hands(store_id)
-                        if h.copy_index == scheduled.copy_index])
-            for hand in self.store.completed_hands(store_id):
-                if hand.copy_index == scheduled.copy_index:
-                    for seat in hand.seats:
-                        progress.add(seat.bot, seat.net_chips)
-            progress.done_hands += done
+            if store_id not in hands_of:
+                hands_of[store_id] = self.store.completed_hands(store_id)
+            committed = sorted((h for h in hands_of[store_id] if h.copy_index == scheduled.copy_index),
+                               key=lambda h: h.hand_number)
+            for hand in committed:
+                for seat in hand.seats:
+                    progress.add(seat.bot, seat.net_chips)
+            progress.done_hands += len(committed)
             if scheduled.deal_set in finished:
                 continue
-            committed = sorted((h for h in self.store.completed_hands(store_id)
-                                if h.copy_index == scheduled.copy_index),
-                               key=lambda h: h.hand_number)
             catch_up(MatchLogPaths.of(config.log_dir, scheduled.match_id),
                      [h.phh_text for h in committed])
             next_number = self.store.next_hand_number(store_id, copy_index=scheduled.copy_index)

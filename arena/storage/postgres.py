@@ -126,8 +126,10 @@ class _Session:
             name = self.names[sql] = f"arena_{next(self.numbers)}"
         if name is None:  # not kept: sent whole
             return [cursor.mogrify(_placeholders(sql.replace("%", "%%")), values)], False
-        arguments = f"({', '.join('%s' for _ in values)})" if values else ""
-        execute = cursor.mogrify(f"EXECUTE {name}{arguments}", values)
+        if all(type(value) is int for value in values):  # no quoting to do: no adapting either
+            execute = f"EXECUTE {name}({', '.join(map(str, values))})" if values else f"EXECUTE {name}"
+        else:
+            execute = cursor.mogrify(f"EXECUTE {name}({', '.join('%s' for _ in values)})", values)
         if not new:
             return [execute], False
         numbered = iter(range(1, sql.count("?") + 1))
@@ -139,17 +141,35 @@ class _Session:
         self.names.pop(sql, None)
 
 
-class _OneTripDb:
+class ChecksLater:
+    """A `Db` that sends a check (a query that must find a row, such as a worker's lease on its
+    job) with the write's next statement, in the same message, instead of on its own: one round
+    trip fewer. When it finds no row, ``refusal()`` is raised and the write is undone."""
+
+    def check_later(self, sql: str, params: Sequence[object], refusal: Callable[[], StoreError]) -> None:
+        raise NotImplementedError
+
+
+class _OneTripDb(ChecksLater):
     """The `Db` of one write inside the writer's batch, in a savepoint of its own (a refused write
     leaves the batch's others standing) at the cost of no round trip: the savepoint opens with the
     write's first statement, in the same message (simple query protocol, parameters bound by
     psycopg on the client side, each statement prepared on the server once), and a write that
-    ended well is released with the next one's first statement (or committed by the batch)."""
+    ended well is released with the next one's first statement (or committed by the batch).
+    With ``checks_at_commit``, a write that sends no statement of its own (the mark of a hand in
+    flight, itself sent with the COMMIT) sends its checks with the batch's COMMIT: a check that
+    finds no row then fails the batch (division by zero), whose writes the writer makes again one
+    by one, each check on its own."""
 
     def __init__(self, connection: psycopg.Connection[Any], session: _Session) -> None:
         self._cursor = psycopg.ClientCursor(connection, row_factory=dict_row)
         self._session = session
         self.savepoint = ""  # its name, once a statement was sent
+        self._checks: list[tuple[str, Sequence[object], Callable[[], StoreError]]] = []
+        self.checks_at_commit = False
+
+    def check_later(self, sql: str, params: Sequence[object], refusal: Callable[[], StoreError]) -> None:
+        self._checks.append((sql, params, refusal))
 
     def execute(self, sql: str, params: Sequence[object] = ()) -> Cursor:
         session, cursor = self._session, self._cursor
@@ -157,16 +177,46 @@ class _OneTripDb:
         if not self.savepoint:
             self.savepoint = f"arena_w{next(session.numbers)}"
             first.append(f"SAVEPOINT {self.savepoint}")
+        checks, self._checks = self._checks, []
+        made: list[str] = []  # statements prepared by this message
+        at_check: list[tuple[int, Callable[[], StoreError]]] = []  # result index of each check
+        for check_sql, check_params, refusal in checks:
+            statements, new = session.statements(cursor, check_sql, check_params)
+            made += [check_sql] if new else []
+            first += statements
+            at_check.append((len(first) - 1, refusal))
         own, new = session.statements(cursor, sql, params)
+        made += [sql] if new else []
         try:
             cursor.execute("; ".join(first + own))
         except psycopg.Error:
-            if new:
-                session.forget(sql)
+            for made_sql in made:
+                session.forget(made_sql)
             raise
-        for _ in range(len(first) + len(own) - 1):
+        at = 0
+        for index, refusal in at_check:
+            for _ in range(index - at):
+                cursor.nextset()
+            at = index
+            if cursor.fetchone() is None:
+                raise refusal()
+        for _ in range(len(first) + len(own) - 1 - at):
             cursor.nextset()  # to the last statement's result
         return cursor
+
+    def flush(self) -> None:
+        """Send the checks that found no statement to go with: with the COMMIT, or now."""
+        if not self._checks:
+            return
+        if self.checks_at_commit:
+            checks, self._checks = self._checks, []
+            session = self._session
+            for check_sql, check_params, _ in checks:
+                statements, _ = session.statements(
+                    self._cursor, f"SELECT 1 / COUNT(*) FROM ({check_sql}) AS held", check_params)
+                session.at_commit += statements
+            return
+        self.execute("SELECT 1")
 
     def executemany(self, sql: str, rows: Iterable[Sequence[object]]) -> None:
         for row in rows:
@@ -298,6 +348,7 @@ class PostgresStore(SqlStore):
                     db = _OneTripDb(connection, self._session)
                     try:
                         yield db
+                        db.flush()
                     except BaseException:
                         with contextlib.suppress(psycopg.Error):
                             db.roll_back()
@@ -396,6 +447,8 @@ class PostgresStore(SqlStore):
                 return
             if guard is not None:
                 with self._transaction(write=True) as db:
+                    if isinstance(db, _OneTripDb):
+                        db.checks_at_commit = True
                     guard(db)
             connection = self._connection
             assert connection is not None

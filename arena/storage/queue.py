@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from arena.engine.errors import ConfigError
 from arena.storage.errors import LeaseLost
-from arena.storage.postgres import PostgresStore
+from arena.storage.postgres import ChecksLater, PostgresStore
 from arena.storage.sqlstore import Db, Guard
 from arena.storage.store import ResultsStore
 
@@ -194,9 +194,14 @@ class JobBook:
         key = ("lease", match_id)
         if store.checked_in_transaction(key):  # locked already by a write of this group commit
             return
-        row = db.execute("SELECT job_id FROM jobs WHERE match_id = ? AND worker = ? AND status = 'running' "
-                         "FOR SHARE", (match_id, self.worker)).fetchone()
-        if row is None:
-            raise LeaseLost(f"worker {self.worker}: the job of match {match_id} is no longer held by "
-                            "this worker (its lease ran out and another worker claimed it)")
+        sql = "SELECT job_id FROM jobs WHERE match_id = ? AND worker = ? AND status = 'running' FOR SHARE"
+
+        def lost() -> LeaseLost:
+            return LeaseLost(f"worker {self.worker}: the job of match {match_id} is no longer held by "
+                             "this worker (its lease ran out and another worker claimed it)")
+
+        if isinstance(db, ChecksLater):  # in the writer's batch: sent with the write's statement
+            db.check_later(sql, (match_id, self.worker), lost)
+        elif db.execute(sql, (match_id, self.worker)).fetchone() is None:
+            raise lost()
         store.note_checked(key)

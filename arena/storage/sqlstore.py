@@ -179,9 +179,14 @@ class SqlStore(ABC):
 
     def list_matches(self, league_id: int) -> list[Match]:
         with self._transaction(write=False) as db:
-            ids = [r["match_id"] for r in db.execute(
-                "SELECT match_id FROM matches WHERE league_id = ? ORDER BY match_id", (league_id,))]
-            return [_match(db, match_id) for match_id in ids]
+            rows = db.execute(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE league_id = ? ORDER BY match_id",
+                              (league_id,)).fetchall()
+            seats: dict[int, list[str]] = {}
+            for r in db.execute("SELECT s.match_id, b.name FROM match_seats s JOIN bots b USING (bot_id) "
+                                "JOIN matches m ON m.match_id = s.match_id WHERE m.league_id = ? "
+                                "ORDER BY s.match_id, s.seat", (league_id,)):
+                seats.setdefault(int(r["match_id"]), []).append(str(r["name"]))
+            return [_match_of(row, tuple(seats.get(int(row["match_id"]), ()))) for row in rows]
 
     def finish_match(self, match_id: int, seed: str) -> Match:
         """Close a match and reveal its seed, so every hand can be re-dealt and checked."""
@@ -511,6 +516,10 @@ def _match(db: Db, match_id: int) -> Match:
     seats = tuple(r["name"] for r in db.execute(
         "SELECT b.name FROM match_seats s JOIN bots b USING (bot_id) WHERE s.match_id = ? "
         "ORDER BY s.seat", (match_id,)))
+    return _match_of(row, seats)
+
+
+def _match_of(row: Row, seats: tuple[str, ...]) -> Match:
     finished = row["finished_at"]
     return Match(row["match_id"], row["league_id"], tuple(json.loads(row["games"])),
                  MatchFormat(row["format"]), bool(row["is_duplicate"]), seats, MatchStatus(row["status"]),

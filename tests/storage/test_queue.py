@@ -7,17 +7,20 @@ import threading
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from typing import Any
 
+import psycopg
 import pytest
 
 import arena.storage.tokens as tokens_module
 from arena.engine.errors import ConfigError
-from arena.storage.errors import InvalidRecord, LeaseLost
+from arena.storage.errors import InvalidRecord, LeaseLost, StoreError
 from arena.storage.postgres import PostgresStore
 from arena.storage.queue import JobBook, WorkQueue
 from arena.storage.sqlite import SqliteStore
 from arena.storage.sqlstore import Cursor, Db
 from tests.pgserver import PostgresServer
+from tests.storage.test_store import make_hand
 
 
 @pytest.fixture(autouse=True)
@@ -151,6 +154,54 @@ def test_a_lease_is_checked_once_per_group_commit_and_again_after_a_rollback(
     with pytest.raises(LeaseLost):
         book.hand_started(job.match_id, 0, 4)
     assert queue.hand_in_flight(job.match_id, 0) == 3
+
+
+
+def test_in_a_group_commit_the_lease_check_rides_with_the_write_and_a_lost_lease_writes_nothing(
+        postgres: PostgresServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In the writer's batch a hand's lease check goes in the hand's own message: a group commit
+    of one hand and the next hand's mark in flight is two messages (the hand, the COMMIT). A lost
+    lease refuses its hand (LeaseLost, nothing of it written) while the batch's other writes
+    stand; a mark in flight sends its check with the COMMIT, so a lost lease there fails the
+    whole batch (the writer then makes its writes one by one, and that one is refused)."""
+    queue, _ = queue_with_jobs(postgres.new_database(), 2)
+    mine, lost = queue.claim("w1", lease_seconds=60, limit=2)
+    book, store = JobBook(queue, "w1"), queue.store
+    messages: list[str] = []
+    real_execute = psycopg.ClientCursor.execute
+
+    def counting(cursor: Any, query: Any, *args: Any, **kwargs: Any) -> Any:
+        messages.append(str(query))
+        return real_execute(cursor, query, *args, **kwargs)
+
+    monkeypatch.setattr(psycopg.ClientCursor, "execute", counting)
+    with store.batch():
+        assert store.record_hand(make_hand(mine.match_id, 1, ("a", "b"), (10, -10)),
+                                 guard=book.guard(mine.match_id))
+        book.hand_started(mine.match_id, 0, 2)
+    assert len(messages) == 2 and "FOR SHARE" in messages[0] and "hands_in_flight" in messages[1]
+    assert queue.hand_in_flight(mine.match_id, 0) == 2
+    queue.release("w1", lost.job_id)  # another worker may claim it now
+    with store.batch():
+        with pytest.raises(LeaseLost):
+            store.record_hand(make_hand(lost.match_id, 1, ("a", "b"), (5, -5)),
+                              guard=book.guard(lost.match_id))
+        assert store.record_hand(make_hand(mine.match_id, 2, ("a", "b"), (10, -10)),
+                                 guard=book.guard(mine.match_id))
+    assert [h.hand_number for h in store.completed_hands(mine.match_id)] == [1, 2]
+    assert store.completed_hands(lost.match_id) == []
+    with pytest.raises(StoreError), store.batch():
+        book.hand_started(mine.match_id, 0, 3)
+        book.hand_started(lost.match_id, 0, 1)
+    assert queue.hand_in_flight(mine.match_id, 0) == 2  # the batch failed whole
+    assert queue.hand_in_flight(lost.match_id, 0) is None
+    with pytest.raises(LeaseLost):
+        book.hand_started(lost.match_id, 0, 1)
+    messages.clear()
+    with store.batch():  # its lease checked with the COMMIT: one message
+        book.hand_started(mine.match_id, 0, 3)
+    assert len(messages) == 1 and "FOR SHARE" in messages[0]
+    assert queue.hand_in_flight(mine.match_id, 0) == 3
 
 
 class Counting:
