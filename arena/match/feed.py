@@ -81,8 +81,8 @@ class HandFeed:
         self._pending: tuple[str, m.AutoReason | None] | None = None
         self.records: list[m.ActionRecord] = []
         self.ended = False
-        # Per physical seat: the last SeatInfo made and what it was made of.
-        self._last_infos: dict[int, tuple[tuple[object, ...], m.SeatInfo]] = {}
+        # Per physical seat: the last SeatInfo made.
+        self._last_infos: list[m.SeatInfo | None] = [None] * len(ctx.names)
         self._before_hand: tuple[tuple[m.SeatStatus, ...], tuple[m.SeatInfo, ...]] | None = None
         self._last_pots: tuple[tuple[object, ...], tuple[m.PotInfo, ...]] | None = None
         self._last_down: dict[int, tuple[int, tuple[Card, ...]]] = {}  # engine seat: (cards, own)
@@ -108,17 +108,19 @@ class HandFeed:
             status = (_FOLDED if folded[e] else _ALL_IN if stack == 0
                       else _ACTIVE if is_connected(p) else _ABSENT)
             # A seat's up cards change only when it is dealt a card (live play): the count
-            # of its cards stands for them in the key.
-            key = (stack, bets[e], committed[e], len(cards[e]), status)
-            last = last_infos.get(p)
-            if last is not None and last[0] == key:
-                out.append(last[1])  # unchanged: the same object (the encoder caches its bytes)
+            # of its cards stands for them.
+            dealt = len(cards[e])
+            last = last_infos[p]
+            if (last is not None and last.stack_chips == stack and last.bet_chips == bets[e]
+                    and last.committed_chips == committed[e] and last.status is status
+                    and last.hole_card_count + len(last.up_cards) == dealt):
+                out.append(last)  # unchanged: the same object (the encoder caches its bytes)
                 continue
             up = tuple(state.up_cards(e))
             info = m.SeatInfo(seat=p, name=ctx.names[p], bot_id=ctx.bot_ids[p], stack_chips=stack,
-                              bet_chips=key[1], committed_chips=key[2], up_cards=up,
-                              hole_card_count=key[3] - len(up), status=key[4])
-            last_infos[p] = (key, info)
+                              bet_chips=bets[e], committed_chips=committed[e], up_cards=up,
+                              hole_card_count=dealt - len(up), status=status)
+            last_infos[p] = info
             out.append(info)
         return tuple(out)
 

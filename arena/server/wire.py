@@ -17,14 +17,16 @@ from arena.match import messages as m
 from arena.server.convert import (
     CARD_TEXT,
     GAMES,
+    HALVES,
+    KINDS_OUT,
+    REASONS,
+    STATUSES,
     STREETS,
-    action_record,
     event,
     legal_action,
     pot,
     rejection,
     request_head,
-    seat_state,
     stakes,
 )
 from arena.v1 import arena_pb2 as pb
@@ -66,6 +68,8 @@ class Encoder:
                 data = self._event_bytes(notice, self._cards_dealt(payload))
             elif isinstance(payload, m.HandStarted):
                 data = self._event_bytes(notice, self._hand_started(payload))
+            elif isinstance(payload, m.HandSummary):
+                data = self._event_bytes(notice, self._hand_summary(payload))
             else:
                 data = pb.DealerMessage(event=event(notice)).SerializeToString()
             found = (notice, data, _field(_BATCH_MESSAGES_FIELD, data))
@@ -89,8 +93,7 @@ class Encoder:
         done, data = 0, b""
         if found is not None and found[1] < count and actions[found[1] - 1] is found[0]:
             done, data = found[1], found[2]
-        data += b"".join([_field(_ACTIONS_FIELD, action_record(a).SerializeToString())
-                          for a in actions[done:]])
+        data += b"".join([_field(_ACTIONS_FIELD, _action_record(a)) for a in actions[done:]])
         cache = self._histories
         cache[hand_id] = (actions[-1], count, data)
         if len(cache) > self._cache_size:
@@ -105,7 +108,7 @@ class Encoder:
     def _seat_entry(self, seat: m.SeatInfo) -> tuple[m.SeatInfo, bytes, bytes]:
         found = self._seats.get(id(seat))
         if found is None:
-            data = seat_state(seat).SerializeToString()
+            data = _seat_state(seat)
             found = (seat, _field(_SEATS_FIELD, data), data)
             cache = self._seats
             cache[id(seat)] = found
@@ -166,6 +169,31 @@ class Encoder:
             _HS_COPY_TAG + _signed(p.duplicate_copy) if p.duplicate_copy else b"",
             _text(_HS_DEAL_ID_TAG, p.deal_id) if p.deal_id else b"",
             _HS_GAME_HAND_TAG + _signed(p.game_hand_number) if p.game_hand_number else b""]))
+
+    def _hand_summary(self, p: m.HandSummary) -> bytes:
+        """``Event.hand_ended`` of a ``HandSummary`` (one per hand), framed, on the wire format
+        directly; its seats' bytes come from the seat cache."""
+        entry = self._seat_entry
+        return _field(_HAND_ENDED_FIELD, b"".join([
+            *[_field(_HE_RESULTS_FIELD, b"".join([
+                _SR_SEAT + _signed(r.seat) if r.seat else b"",
+                _SR_NET + _signed(r.net_chips) if r.net_chips else b"",
+                _SR_STACK + _signed(r.final_stack_chips) if r.final_stack_chips else b""]))
+              for r in p.results],
+            *[_field(_HE_AWARDS_FIELD, b"".join([
+                _PA_INDEX + _signed(a.pot_index) if a.pot_index else b"",
+                _PA_AMOUNT + _signed(a.amount_chips) if a.amount_chips else b"",
+                _PA_HALVES[a.half],
+                *[_field(_PA_WINNERS_FIELD, (_WS_SEAT + _signed(seat) if seat else b"")
+                         + (_WS_AMOUNT + _signed(chips) if chips else b""))
+                  for seat, chips in a.winners]]))
+              for a in p.awards],
+            _HE_VOIDED if p.voided else b"",
+            _text(_HE_REASON_TAG, p.void_reason) if p.void_reason else b"",
+            _HE_SHOWDOWN if p.went_to_showdown else b"",
+            *[_field(_HE_ACTIONS_FIELD, _action_record(a)) for a in p.actions],
+            *[_HE_BOARD_ENTRIES[c] for c in p.board],
+            *[_field(_HE_SEATS_FIELD, entry(s)[2]) for s in p.seats]]))
 
     def _pots(self, pots: tuple[m.PotInfo, ...]) -> bytes:
         """``DecisionRequest.pots`` entries (field 7), serialized and framed; the pots stay the
@@ -282,7 +310,6 @@ def _field(number: int, data: bytes) -> bytes:
     return _varint(number << 3 | 2) + _varint(len(data)) + data
 
 
-_SMALL_VARINTS = tuple(bytes((v,)) for v in range(0x80))
 _DECISION_REQUEST_FIELD = pb.DealerMessage.DESCRIPTOR.fields_by_name["decision_request"].number
 _ACTIONS_FIELD = pb.DecisionRequest.DESCRIPTOR.fields_by_name["actions"].number
 _SEATS_FIELD = pb.DecisionRequest.DESCRIPTOR.fields_by_name["seats"].number
@@ -291,15 +318,22 @@ _BATCH_FIELD = pb.DealerMessage.DESCRIPTOR.fields_by_name["batch"].number
 _BATCH_MESSAGES_FIELD = pb.MessageBatch.DESCRIPTOR.fields_by_name["messages"].number
 
 
+# Every varint below 2**14 (one or two bytes: chip amounts, lengths, seats), built once.
+_VARINTS = tuple(bytes((v,)) if v < 0x80 else bytes((v & 0x7F | 0x80, v >> 7))
+                 for v in range(0x4000))
+
+
 def _varint(value: int) -> bytes:
-    if value < 0x80:
-        return _SMALL_VARINTS[value]
     if value < 0x4000:
-        return bytes((value & 0x7F | 0x80, value >> 7))
-    if value < 0x10000000:
+        return _VARINTS[value]
+    if value < 0x800000000:  # up to five bytes (Unix seconds, nanoseconds): no loop
+        if value < 0x200000:
+            return bytes((value & 0x7F | 0x80, value >> 7 & 0x7F | 0x80, value >> 14))
+        if value < 0x10000000:
+            return bytes((value & 0x7F | 0x80, value >> 7 & 0x7F | 0x80,
+                          value >> 14 & 0x7F | 0x80, value >> 21))
         return bytes((value & 0x7F | 0x80, value >> 7 & 0x7F | 0x80, value >> 14 & 0x7F | 0x80,
-                      value >> 21)) if value >= 0x200000 else bytes(
-            (value & 0x7F | 0x80, value >> 7 & 0x7F | 0x80, value >> 14))
+                      value >> 21 & 0x7F | 0x80, value >> 28))
     out = bytearray()
     while value > 0x7F:
         out.append(value & 0x7F | 0x80)
@@ -368,18 +402,103 @@ _HS_STAKES_FIELD = _number(pb.HandStarted, "stakes")
 _HS_COPY_TAG = _tag("duplicate_copy", 0, pb.HandStarted)
 _HS_DEAL_ID_TAG = _tag("deal_id", 2, pb.HandStarted)
 _HS_GAME_HAND_TAG = _tag("game_hand_number", 0, pb.HandStarted)
+_HAND_ENDED_FIELD = _number(pb.Event, "hand_ended")
+_HE_RESULTS_FIELD = _number(pb.HandEnded, "results")
+_HE_AWARDS_FIELD = _number(pb.HandEnded, "awards")
+_HE_VOIDED = _tag("voided", 0, pb.HandEnded) + b"\x01"
+_HE_REASON_TAG = _tag("void_reason", 2, pb.HandEnded)
+_HE_SHOWDOWN = _tag("went_to_showdown", 0, pb.HandEnded) + b"\x01"
+_HE_ACTIONS_FIELD = _number(pb.HandEnded, "actions")
+_SR_SEAT = _tag("seat", 0, pb.SeatResult)
+_SR_NET = _tag("net_chips", 0, pb.SeatResult)
+_SR_STACK = _tag("final_stack_chips", 0, pb.SeatResult)
+_PA_INDEX = _tag("pot_index", 0, pb.PotAward)
+_PA_AMOUNT = _tag("amount_chips", 0, pb.PotAward)
+_PA_WINNERS_FIELD = _number(pb.PotAward, "winners")
+_WS_SEAT = _tag("seat", 0, pb.WinnerShare)
+_WS_AMOUNT = _tag("amount_chips", 0, pb.WinnerShare)
+_HE_BOARD_ENTRIES = _card_entries(_tag("board_cards", 2, pb.HandEnded))
+_PA_HALVES = {half: _tag("half", 0, pb.PotAward) + _varint(number) if number else b""
+              for half, number in HALVES.items()}
+_HE_SEATS_FIELD = _number(pb.HandEnded, "seats")
 
 
 def _signed(value: int) -> bytes:
     """An int32/int64 varint: a negative value as its 64-bit two's complement."""
+    if 0 <= value < 0x4000:
+        return _VARINTS[value]
     return _varint(value if value >= 0 else value + (1 << 64))
+
+
+_last_seconds: list[tuple[int, bytes]] = [(0, b"")]  # the last whole second, written
 
 
 def _timestamp(tag: bytes, unix_seconds: float) -> bytes:
     """A ``google.protobuf.Timestamp`` field (seconds = 1, nanos = 2) as
-    ``convert._set_time`` fills one: always present, zero parts left out."""
+    ``convert._set_time`` fills one: always present, zero parts left out. The seconds part
+    changes once a second: its bytes are kept."""
     seconds = int(unix_seconds)
     nanos = int((unix_seconds - seconds) * 1e9)
-    body = ((b"\x08" + _signed(seconds) if seconds else b"")
-            + (b"\x10" + _signed(nanos) if nanos else b""))
-    return tag + _varint(len(body)) + body
+    last = _last_seconds[0]
+    if last[0] == seconds:
+        head = last[1]
+    else:
+        head = b"\x08" + _signed(seconds) if seconds else b""
+        _last_seconds[0] = (seconds, head)
+    body = head + b"\x10" + _signed(nanos) if nanos else head
+    return tag + _VARINTS[len(body)] + body
+
+
+
+def _tags(message: Any, *names: str) -> tuple[bytes, ...]:
+    """The tags of varint fields of ``message``."""
+    return tuple(_tag(name, 0, message) for name in names)
+
+
+_SS_SEAT, _SS_STACK, _SS_BET, _SS_COMMITTED, _SS_HOLE_COUNT, _SS_STATUS = _tags(
+    pb.SeatState, "seat", "stack_chips", "bet_chips", "total_committed_chips",
+    "hole_card_count", "status")
+_SS_NAME_TAG = _tag("name", 2, pb.SeatState)
+_SS_UP_ENTRIES = _card_entries(_tag("up_cards", 2, pb.SeatState))
+_SS_STATUSES = {status: _SS_STATUS + _varint(number) if number else b""
+                for status, number in STATUSES.items()}
+_SS_BOT_ID_TAG = _tag("bot_id", 2, pb.SeatState)
+
+
+def _seat_state(s: m.SeatInfo) -> bytes:
+    """A ``SeatState`` (what ``convert.seat_state`` fills) on the wire format directly."""
+    return b"".join([
+        _SS_SEAT + _signed(s.seat) if s.seat else b"",
+        _text(_SS_NAME_TAG, s.name) if s.name else b"",
+        _SS_STACK + _signed(s.stack_chips) if s.stack_chips else b"",
+        _SS_BET + _signed(s.bet_chips) if s.bet_chips else b"",
+        _SS_COMMITTED + _signed(s.committed_chips) if s.committed_chips else b"",
+        *[_SS_UP_ENTRIES[c] for c in s.up_cards],
+        _SS_HOLE_COUNT + _signed(s.hole_card_count) if s.hole_card_count else b"",
+        _SS_STATUSES[s.status],
+        _text(_SS_BOT_ID_TAG, s.bot_id) if s.bot_id else b""])
+
+
+(_AR_SEAT, _AR_STREET, _AR_KIND, _AR_RAISE_TO, _AR_AMOUNT, _AR_ROUND_BET, _AR_ALL_IN,
+ _AR_AUTOMATIC, _AR_REASON) = _tags(pb.ActionRecord, "seat", "street", "kind", "raise_to_chips",
+                                    "amount_chips", "round_bet_chips", "is_all_in", "automatic",
+                                    "automatic_reason")
+_AR_STREETS = {name: _AR_STREET + _varint(number) if number else b""
+               for name, number in STREETS.items()}
+_AR_KINDS = {kind: _AR_KIND + _varint(number) if number else b""
+             for kind, number in KINDS_OUT.items()}
+_AR_REASONS = {reason: (_AR_AUTOMATIC + b"\x01" if reason is not None else b"")
+               + (_AR_REASON + _varint(number) if number else b"")
+               for reason, number in REASONS.items()}
+
+
+def _action_record(a: m.ActionRecord) -> bytes:
+    """An ``ActionRecord`` (what ``convert.action_record`` fills) on the wire format directly."""
+    return b"".join([
+        _AR_SEAT + _signed(a.seat) if a.seat else b"",
+        _AR_STREETS[a.street], _AR_KINDS[a.kind],
+        _AR_RAISE_TO + _signed(a.raise_to_chips) if a.raise_to_chips else b"",
+        _AR_AMOUNT + _signed(a.amount_chips) if a.amount_chips else b"",
+        _AR_ROUND_BET + _signed(a.round_bet_chips) if a.round_bet_chips else b"",
+        _AR_ALL_IN + b"\x01" if a.is_all_in else b"",
+        _AR_REASONS[a.automatic]])
