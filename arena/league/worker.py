@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import gc
 import logging
 import os
 import signal
@@ -22,7 +21,7 @@ import socket
 import sys
 import threading
 import tomllib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
@@ -33,7 +32,7 @@ from arena.league.runner import LeagueRun
 from arena.league.sink import LeagueSink
 from arena.match.records import MatchSummary, PlayedHand
 from arena.metrics import ArenaMetrics
-from arena.server.app import DealerServer
+from arena.server.app import DealerServer, tuned_for_dealing
 from arena.server.config import BotEntry, ServerConfig, TlsConfig
 from arena.server.peer_tls import PeerTls
 from arena.server.relay import Relay
@@ -166,7 +165,7 @@ class Worker:
 
     def run(self, *, on_ready: Callable[[int], None] | None = None) -> bool:
         """Play jobs; True when it left because no job was left, False when it was stopped."""
-        with _tuned_for_dealing():
+        with tuned_for_dealing():
             return asyncio.run(self._main(on_ready))
 
     def _say(self, text: str) -> None:
@@ -376,24 +375,6 @@ class Worker:
         if self.metrics is None:
             return
         self.metrics.set_connected_bots(len(server.service.connected_bots()))
-
-
-@contextlib.contextmanager
-def _tuned_for_dealing() -> Iterator[None]:
-    """The interpreter as `arena.server.app.serve` sets it for a dealer (one process alone): the
-    start-up objects left out of collections, the young generation collected less often (a dealer
-    makes many short-lived objects per decision), a 1 ms GIL switch interval (prompt hand-offs
-    from trio's and gRPC's threads to the loop). Restored afterwards."""
-    thresholds, switch_seconds = gc.get_threshold(), sys.getswitchinterval()
-    gc.freeze()
-    gc.set_threshold(20_000, 50, 100)
-    sys.setswitchinterval(0.001)
-    try:
-        yield
-    finally:
-        gc.set_threshold(*thresholds)
-        gc.unfreeze()
-        sys.setswitchinterval(switch_seconds)
 
 
 def _reason(error: Exception) -> str:

@@ -15,7 +15,7 @@ import resource
 import signal
 import sys
 import time
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -207,6 +207,26 @@ class DealerServer:
         return tuple(t.summary for t in self.tables if t.summary is not None)
 
 
+@contextlib.contextmanager
+def tuned_for_dealing() -> Iterator[None]:
+    """The interpreter as a dealer process wants it, restored afterwards.
+
+    A dealer makes many short-lived objects per decision and few long-lived ones: the start-up
+    objects are left out of collections and the young generation is collected less often.
+    Trio's guest-mode I/O thread and gRPC's poller hand work to the loop thread; a 1 ms GIL
+    switch interval makes those hand-offs (and so timeouts) prompt under load."""
+    thresholds, switch_seconds = gc.get_threshold(), sys.getswitchinterval()
+    gc.freeze()
+    gc.set_threshold(20_000, 50, 100)
+    sys.setswitchinterval(0.001)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*thresholds)
+        gc.unfreeze()
+        sys.setswitchinterval(switch_seconds)
+
+
 async def serve(config: ServerConfig, *, on_ready: Callable[[int], None] | None = None,
                 handle_signals: bool = True,
                 sink_factory: Callable[[MatchSpec], MatchSink | None] | None = None,
@@ -221,29 +241,19 @@ async def serve(config: ServerConfig, *, on_ready: Callable[[int], None] | None 
                           driver=driver)
     if on_server is not None:
         on_server(server)
-    # A dealer makes many short-lived objects per decision and few long-lived ones: leave the
-    # start-up objects out of collections and collect the young generation less often.
-    thresholds, switch_seconds = gc.get_threshold(), sys.getswitchinterval()
-    gc.freeze()
-    gc.set_threshold(20_000, 50, 100)
-    # Trio's guest-mode I/O thread and gRPC's poller hand work to the loop thread; a shorter
-    # GIL switch interval makes those hand-offs (and so timeouts) prompt under load.
-    sys.setswitchinterval(0.001)
     signals = (signal.SIGINT, signal.SIGTERM) if handle_signals else ()
-    for sig in signals:  # before trio starts, so that trio leaves SIGINT to asyncio
-        loop.add_signal_handler(sig, server.stop)
-    try:
-        port = await server.start()
-        if on_ready is not None:
-            on_ready(port)
-        await server.run_until_done()
-    finally:
-        for sig in signals:
-            with contextlib.suppress(Exception):
-                loop.remove_signal_handler(sig)
-        gc.set_threshold(*thresholds)
-        gc.unfreeze()
-        sys.setswitchinterval(switch_seconds)
+    with tuned_for_dealing():
+        for sig in signals:  # before trio starts, so that trio leaves SIGINT to asyncio
+            loop.add_signal_handler(sig, server.stop)
+        try:
+            port = await server.start()
+            if on_ready is not None:
+                on_ready(port)
+            await server.run_until_done()
+        finally:
+            for sig in signals:
+                with contextlib.suppress(Exception):
+                    loop.remove_signal_handler(sig)
     return ServeResult(
         summaries=server.summaries(),
         stopped_early=server.stopped_early,
