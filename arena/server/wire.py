@@ -7,10 +7,11 @@ from already-serialized messages. What each message holds is :mod:`arena.server.
 
 from __future__ import annotations
 
+import functools
 import struct
 from collections import OrderedDict
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, TypeVar
 
 from arena.engine.rules import Stakes
 from arena.match import messages as m
@@ -376,6 +377,14 @@ def _card_entries(tag: bytes) -> tuple[bytes, ...]:
     return tuple(_text(tag, text) for text in CARD_TEXT)
 
 
+_K = TypeVar("_K")
+
+
+def _enum_fields(tag: bytes, numbers: Mapping[_K, int]) -> dict[_K, bytes]:
+    """An enum field, tag and value, for each key of ``numbers`` (nothing for the zero value)."""
+    return {key: tag + _varint(number) if number else b"" for key, number in numbers.items()}
+
+
 _HOLE_CARD_ENTRIES = _card_entries(_tag("hole_cards", 2))
 _BOARD_CARD_ENTRIES = _card_entries(_tag("board_cards", 2))
 _double = struct.Struct("<d").pack
@@ -418,8 +427,7 @@ _PA_WINNERS_FIELD = _number(pb.PotAward, "winners")
 _WS_SEAT = _tag("seat", 0, pb.WinnerShare)
 _WS_AMOUNT = _tag("amount_chips", 0, pb.WinnerShare)
 _HE_BOARD_ENTRIES = _card_entries(_tag("board_cards", 2, pb.HandEnded))
-_PA_HALVES = {half: _tag("half", 0, pb.PotAward) + _varint(number) if number else b""
-              for half, number in HALVES.items()}
+_PA_HALVES = _enum_fields(_tag("half", 0, pb.PotAward), HALVES)
 _HE_SEATS_FIELD = _number(pb.HandEnded, "seats")
 
 
@@ -430,24 +438,20 @@ def _signed(value: int) -> bytes:
     return _varint(value if value >= 0 else value + (1 << 64))
 
 
-_last_seconds: list[tuple[int, bytes]] = [(0, b"")]  # the last whole second, written
+@functools.lru_cache(maxsize=4)
+def _seconds_field(seconds: int) -> bytes:
+    """A timestamp's seconds part (field 1), absent when zero; it changes once a second."""
+    return b"\x08" + _signed(seconds) if seconds else b""
 
 
 def _timestamp(tag: bytes, unix_seconds: float) -> bytes:
     """A ``google.protobuf.Timestamp`` field (seconds = 1, nanos = 2) as
-    ``convert._set_time`` fills one: always present, zero parts left out. The seconds part
-    changes once a second: its bytes are kept."""
+    ``convert._set_time`` fills one: always present, zero parts left out."""
     seconds = int(unix_seconds)
     nanos = int((unix_seconds - seconds) * 1e9)
-    last = _last_seconds[0]
-    if last[0] == seconds:
-        head = last[1]
-    else:
-        head = b"\x08" + _signed(seconds) if seconds else b""
-        _last_seconds[0] = (seconds, head)
+    head = _seconds_field(seconds)
     body = head + b"\x10" + _signed(nanos) if nanos else head
     return tag + _VARINTS[len(body)] + body
-
 
 
 def _tags(message: Any, *names: str) -> tuple[bytes, ...]:
@@ -460,8 +464,7 @@ _SS_SEAT, _SS_STACK, _SS_BET, _SS_COMMITTED, _SS_HOLE_COUNT, _SS_STATUS = _tags(
     "hole_card_count", "status")
 _SS_NAME_TAG = _tag("name", 2, pb.SeatState)
 _SS_UP_ENTRIES = _card_entries(_tag("up_cards", 2, pb.SeatState))
-_SS_STATUSES = {status: _SS_STATUS + _varint(number) if number else b""
-                for status, number in STATUSES.items()}
+_SS_STATUSES = _enum_fields(_SS_STATUS, STATUSES)
 _SS_BOT_ID_TAG = _tag("bot_id", 2, pb.SeatState)
 
 
@@ -483,10 +486,8 @@ def _seat_state(s: m.SeatInfo) -> bytes:
  _AR_AUTOMATIC, _AR_REASON) = _tags(pb.ActionRecord, "seat", "street", "kind", "raise_to_chips",
                                     "amount_chips", "round_bet_chips", "is_all_in", "automatic",
                                     "automatic_reason")
-_AR_STREETS = {name: _AR_STREET + _varint(number) if number else b""
-               for name, number in STREETS.items()}
-_AR_KINDS = {kind: _AR_KIND + _varint(number) if number else b""
-             for kind, number in KINDS_OUT.items()}
+_AR_STREETS = _enum_fields(_AR_STREET, STREETS)
+_AR_KINDS = _enum_fields(_AR_KIND, KINDS_OUT)
 _AR_REASONS = {reason: (_AR_AUTOMATIC + b"\x01" if reason is not None else b"")
                + (_AR_REASON + _varint(number) if number else b"")
                for reason, number in REASONS.items()}
