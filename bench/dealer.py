@@ -199,7 +199,7 @@ def role_bots(address: str, tables: int, first: int = 0, think: float = 0.0,
     ``seconds`` starting a second after their first decision, print it and play on until the
     dealer stops. ``events``: every event (else requests and results, the SDK's default for a
     bot that reads no events)."""
-    from arena_bot import Action, SeatView, play
+    from arena_bot import Action, SeatView, eventloop, play
     from arena_bot.examples import calling_station
 
     from arena.v1 import arena_pb2 as pb
@@ -258,7 +258,7 @@ def role_bots(address: str, tables: int, first: int = 0, think: float = 0.0,
                               "cpu_seconds": time.process_time()}), flush=True)
         await asyncio.gather(*instant, *quiet, return_exceptions=True)
 
-    asyncio.run(main())
+    eventloop.run(main())  # the SDK's own loop (run(), the CLI), as every client here
     return 0
 
 
@@ -373,7 +373,7 @@ def _client_cpu_per_decision(seen: list[dict[str, Any]]) -> float:
 
 def role_bot(address: str, seat: int) -> int:
     """One calling-station SDK bot of the heads-up match, in its own process."""
-    from arena_bot import play
+    from arena_bot import eventloop, play
     from arena_bot.examples import calling_station
 
     from arena.v1 import arena_pb2 as pb
@@ -387,8 +387,8 @@ def role_bot(address: str, seat: int) -> int:
             cpu[min(len(cpu), 1):] = [time.process_time()]
 
     name = f"bot0-{seat}"
-    asyncio.run(play(calling_station, server=address, token=_token(name), name=name,
-                     reconnect_seconds=0.0, on_message=watch, events=False))
+    eventloop.run(play(calling_station, server=address, token=_token(name), name=name,
+                       reconnect_seconds=0.0, on_message=watch, events=False))
     print(json.dumps({"decisions": len(times), "first": times[0], "last": times[-1],
                       "cpu_seconds": cpu[-1] - cpu[0]}), flush=True)
     return 0
@@ -505,6 +505,7 @@ def role_pingpong_clients(address: str, tables: int, first: int = 0, seats: int 
     """Ping-pong clients doing the SDK's own work per message: unbatch, find the request, the
     bot function on a ``SeatView``, the reply message, serialized by the channel; ``think``:
     seconds each waits before answering (the paced scenario's peer)."""
+    from arena_bot import eventloop
     from arena_bot.client import _answer, unbatch
     from arena_bot.examples import calling_station
 
@@ -532,7 +533,7 @@ def role_pingpong_clients(address: str, tables: int, first: int = 0, seats: int 
         for channel in channels:
             await channel.close()
 
-    asyncio.run(main())
+    eventloop.run(main())  # the SDK bots' loop
     return 0
 
 
@@ -573,6 +574,7 @@ def run_pingpong(tables: int, seconds: float, seats: int = SEATS,
 
 def role_pingpong_client(address: str, seat: int) -> int:
     """One ping-pong client of the heads-up layout (table 0), in its own process."""
+    from arena_bot import eventloop
     from arena_bot.client import _answer, unbatch
     from arena_bot.examples import calling_station
 
@@ -598,7 +600,7 @@ def role_pingpong_client(address: str, seat: int) -> int:
             except grpc.aio.AioRpcError:
                 pass
 
-    asyncio.run(main())
+    eventloop.run(main())  # the SDK bots' loop
     print(json.dumps({"decisions": count[0], "cpu_seconds": cpu[-1] - cpu[0]}), flush=True)
     return 0
 
