@@ -341,8 +341,9 @@ def run_paced(tables: int, think: float, seconds: float, processes: int = 2) -> 
     return {"tables": tables, "decisions_per_second": decisions / seconds, **_summarize(result)}
 
 
-def run_headsup(hands: int) -> dict[str, Any]:
-    """One heads-up fixed-limit hold'em match of two calling bots, each its own process."""
+def run_headsup(hands: int, bots: str = "python") -> dict[str, Any]:
+    """One heads-up fixed-limit hold'em match of two calling bots, each its own process
+    (``bots``: SDK bots, ``python``, or the Node.js example bot's calling policy, ``node``)."""
     with tempfile.TemporaryDirectory(prefix="bench-headsup-") as tmp:
         config = Path(tmp) / "config.json"
         config.write_text(json.dumps(_dealer_config(1, hands, seats=2, silent=0,
@@ -350,11 +351,10 @@ def run_headsup(hands: int) -> dict[str, Any]:
         server = _spawn("--role", "dealer", "--config", str(config))
         try:
             ready = _read_json_line(server, "port")
-            bots = [_spawn("--role", "bot", "--address", f"127.0.0.1:{ready['port']}",
-                           "--seat", str(s)) for s in range(2)]
-            seen = [_read_json_line(b, "decisions", timeout=600) for b in bots]
+            players = [_spawn_bot(bots, f"127.0.0.1:{ready['port']}", s) for s in range(2)]
+            seen = [_read_json_line(b, "decisions", timeout=600) for b in players]
             result = _read_json_line(server, "result")
-            for b in bots:
+            for b in players:
                 b.communicate(timeout=60)
         finally:
             server.kill()
@@ -363,6 +363,23 @@ def run_headsup(hands: int) -> dict[str, Any]:
     return {"hands_per_second": summary["hands"] / span,
             "decisions_per_second": summary["decisions_total"] / span,
             "client_cpu_per_decision": _client_cpu_per_decision(seen), **summary}
+
+
+NODE_BOT = ROOT / "bots" / "node" / "bot.js"
+
+
+def _spawn_bot(bots: str, address: str, seat: int) -> subprocess.Popen[str]:
+    """A heads-up calling bot: ``role_bot`` (the Python SDK) or the Node.js bot, ``--stats``
+    printing the same JSON line (its CPU from its first request to its last)."""
+    if bots == "python":
+        return _spawn("--role", "bot", "--address", address, "--seat", str(seat))
+    if not (NODE_BOT.parent / "node_modules" / "@grpc" / "grpc-js").is_dir():
+        raise RuntimeError(f"the Node.js bot needs its packages: npm install in {NODE_BOT.parent}")
+    name = f"bot0-{seat}"
+    return subprocess.Popen(["node", str(NODE_BOT), "--server", address, "--token", _token(name),
+                             "--name", name, "--policy", "call", "--stats",
+                             "--reconnect-seconds", "0"], cwd=ROOT, env=_env(),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
 def _client_cpu_per_decision(seen: list[dict[str, Any]]) -> float:
@@ -687,6 +704,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--think", type=float, default=0.02, help="paced bots' think time (s)")
     parser.add_argument("--paced-seconds", type=float, default=6.0)
     parser.add_argument("--headsup-hands", type=int, default=2000)
+    parser.add_argument("--headsup-bots", choices=("python", "node"), default="python",
+                        help="heads-up bots: the Python SDK's, or the Node.js bot's calling "
+                             "policy (bots/node; the ping-pong clients stay Python)")
     parser.add_argument("--role", default="report", help=argparse.SUPPRESS)
     parser.add_argument("--config", help=argparse.SUPPRESS)
     parser.add_argument("--address", help=argparse.SUPPRESS)
@@ -720,7 +740,7 @@ def main(argv: list[str] | None = None) -> int:
         report_paced([int(t) for t in args.paced_tables.split(",")], args.think,
                      args.paced_seconds)
     if args.scenario in ("all", "headsup"):
-        report_headsup(args.headsup_hands)
+        report_headsup(args.headsup_hands, args.headsup_bots)
     if args.scenario in ("all", "idle"):
         idle = run_idle(args.idle)
         print(f"\nserver memory per idle connection ({args.idle} bots): "
@@ -811,13 +831,13 @@ def report_paced(counts: list[int], think: float, seconds: float) -> None:
     print(f"\ntables at full pace: **{best}** (target >= 40 with p99 overhead <= 10 ms)")
 
 
-def report_headsup(hands: int) -> None:
-    print(f"heads-up: {hands} hands of FT, two calling bots as processes", file=sys.stderr)
-    dealer = run_headsup(hands)
+def report_headsup(hands: int, bots: str = "python") -> None:
+    print(f"heads-up: {hands} hands of FT, two calling {bots} bots as processes", file=sys.stderr)
+    dealer = run_headsup(hands, bots)
     raw = run_pingpong(1, 8.0, seats=2, processes=2)
     us = 1e6
     print(f"\n### Heads-up: one match of {hands} fixed-limit hold'em hands, two calling bots "
-          "(one process each)\n")
+          f"(one process each; {'the Node.js bot' if bots == 'node' else 'the Python SDK'})\n")
     _table([
         ("hands per second", f"**{dealer['hands_per_second']:,.0f}** (target >= 250)", ""),
         ("decisions (round trips) per second", f"{dealer['decisions_per_second']:,.0f}",
@@ -831,7 +851,8 @@ def report_headsup(hands: int) -> None:
          " (target <= 3)",
          f"{raw['switches_per_round_trip']:.2f} ({raw['main_thread_switches_per_round_trip']:.2f})"),
         ("writes per decision", f"{dealer['writes_per_decision']:.2f}", "1"),
-        ("client CPU per decision (SDK bot / ping-pong client)",
+        (f"client CPU per decision ({'Node.js' if bots == 'node' else 'SDK'} bot / "
+         "ping-pong client)",
          f"{dealer['client_cpu_per_decision'] * us:,.0f} µs",
          f"{raw['client_cpu_per_decision'] * us:,.0f} µs "
          f"({dealer['client_cpu_per_decision'] / max(1e-9, raw['client_cpu_per_decision']):.2f}x)"),
