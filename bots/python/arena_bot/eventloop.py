@@ -1,5 +1,5 @@
-"""The event loop a bot runs on: uvloop's when it is installed (a third less of the bot's CPU per
-decision than asyncio's own loop, measured in ``bench.dealer``), else asyncio's.
+"""The event loop a bot runs on: uvloop's when it is installed (a sixth to a quarter less of the
+bot's CPU per decision than asyncio's own loop, measured in ``bench.dealer``), else asyncio's.
 
 ``ARENA_BOT_EVENT_LOOP=asyncio`` chooses asyncio's own loop; ``uvloop`` requires uvloop.
 """
