@@ -199,7 +199,7 @@ def role_bots(address: str, tables: int, first: int = 0, think: float = 0.0,
     ``seconds`` starting a second after their first decision, print it and play on until the
     dealer stops. ``events``: every event (else requests and results, the SDK's default for a
     bot that reads no events)."""
-    from arena_bot import Action, SeatView, play
+    from arena_bot import Action, SeatView, eventloop, play
     from arena_bot.examples import calling_station
 
     from arena.v1 import arena_pb2 as pb
@@ -258,7 +258,7 @@ def role_bots(address: str, tables: int, first: int = 0, think: float = 0.0,
                               "cpu_seconds": time.process_time()}), flush=True)
         await asyncio.gather(*instant, *quiet, return_exceptions=True)
 
-    asyncio.run(main())
+    eventloop.run(main())  # the SDK's own loop (run(), the CLI), as every client here
     return 0
 
 
@@ -341,8 +341,9 @@ def run_paced(tables: int, think: float, seconds: float, processes: int = 2) -> 
     return {"tables": tables, "decisions_per_second": decisions / seconds, **_summarize(result)}
 
 
-def run_headsup(hands: int) -> dict[str, Any]:
-    """One heads-up fixed-limit hold'em match of two calling bots, each its own process."""
+def run_headsup(hands: int, bots: str = "python") -> dict[str, Any]:
+    """One heads-up fixed-limit hold'em match of two calling bots, each its own process
+    (``bots``: SDK bots, ``python``, or the Node.js example bot's calling policy, ``node``)."""
     with tempfile.TemporaryDirectory(prefix="bench-headsup-") as tmp:
         config = Path(tmp) / "config.json"
         config.write_text(json.dumps(_dealer_config(1, hands, seats=2, silent=0,
@@ -350,11 +351,10 @@ def run_headsup(hands: int) -> dict[str, Any]:
         server = _spawn("--role", "dealer", "--config", str(config))
         try:
             ready = _read_json_line(server, "port")
-            bots = [_spawn("--role", "bot", "--address", f"127.0.0.1:{ready['port']}",
-                           "--seat", str(s)) for s in range(2)]
-            seen = [_read_json_line(b, "decisions", timeout=600) for b in bots]
+            players = [_spawn_bot(bots, f"127.0.0.1:{ready['port']}", s) for s in range(2)]
+            seen = [_read_json_line(b, "decisions", timeout=600) for b in players]
             result = _read_json_line(server, "result")
-            for b in bots:
+            for b in players:
                 b.communicate(timeout=60)
         finally:
             server.kill()
@@ -365,6 +365,23 @@ def run_headsup(hands: int) -> dict[str, Any]:
             "client_cpu_per_decision": _client_cpu_per_decision(seen), **summary}
 
 
+NODE_BOT = ROOT / "bots" / "node" / "bot.js"
+
+
+def _spawn_bot(bots: str, address: str, seat: int) -> subprocess.Popen[str]:
+    """A heads-up calling bot: ``role_bot`` (the Python SDK) or the Node.js bot, ``--stats``
+    printing the same JSON line (its CPU from its first request to its last)."""
+    if bots == "python":
+        return _spawn("--role", "bot", "--address", address, "--seat", str(seat))
+    if not (NODE_BOT.parent / "node_modules" / "@grpc" / "grpc-js").is_dir():
+        raise RuntimeError(f"the Node.js bot needs its packages: npm install in {NODE_BOT.parent}")
+    name = f"bot0-{seat}"
+    return subprocess.Popen(["node", str(NODE_BOT), "--server", address, "--token", _token(name),
+                             "--name", name, "--policy", "call", "--stats",
+                             "--reconnect-seconds", "0"], cwd=ROOT, env=_env(),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
 def _client_cpu_per_decision(seen: list[dict[str, Any]]) -> float:
     """The clients' CPU from each one's first request to its last, per request they got."""
     return float(sum(s["cpu_seconds"] for s in seen)
@@ -373,7 +390,7 @@ def _client_cpu_per_decision(seen: list[dict[str, Any]]) -> float:
 
 def role_bot(address: str, seat: int) -> int:
     """One calling-station SDK bot of the heads-up match, in its own process."""
-    from arena_bot import play
+    from arena_bot import eventloop, play
     from arena_bot.examples import calling_station
 
     from arena.v1 import arena_pb2 as pb
@@ -387,8 +404,8 @@ def role_bot(address: str, seat: int) -> int:
             cpu[min(len(cpu), 1):] = [time.process_time()]
 
     name = f"bot0-{seat}"
-    asyncio.run(play(calling_station, server=address, token=_token(name), name=name,
-                     reconnect_seconds=0.0, on_message=watch, events=False))
+    eventloop.run(play(calling_station, server=address, token=_token(name), name=name,
+                       reconnect_seconds=0.0, on_message=watch, events=False))
     print(json.dumps({"decisions": len(times), "first": times[0], "last": times[-1],
                       "cpu_seconds": cpu[-1] - cpu[0]}), flush=True)
     return 0
@@ -505,6 +522,7 @@ def role_pingpong_clients(address: str, tables: int, first: int = 0, seats: int 
     """Ping-pong clients doing the SDK's own work per message: unbatch, find the request, the
     bot function on a ``SeatView``, the reply message, serialized by the channel; ``think``:
     seconds each waits before answering (the paced scenario's peer)."""
+    from arena_bot import eventloop
     from arena_bot.client import _answer, unbatch
     from arena_bot.examples import calling_station
 
@@ -532,7 +550,7 @@ def role_pingpong_clients(address: str, tables: int, first: int = 0, seats: int 
         for channel in channels:
             await channel.close()
 
-    asyncio.run(main())
+    eventloop.run(main())  # the SDK bots' loop
     return 0
 
 
@@ -573,6 +591,7 @@ def run_pingpong(tables: int, seconds: float, seats: int = SEATS,
 
 def role_pingpong_client(address: str, seat: int) -> int:
     """One ping-pong client of the heads-up layout (table 0), in its own process."""
+    from arena_bot import eventloop
     from arena_bot.client import _answer, unbatch
     from arena_bot.examples import calling_station
 
@@ -598,7 +617,7 @@ def role_pingpong_client(address: str, seat: int) -> int:
             except grpc.aio.AioRpcError:
                 pass
 
-    asyncio.run(main())
+    eventloop.run(main())  # the SDK bots' loop
     print(json.dumps({"decisions": count[0], "cpu_seconds": cpu[-1] - cpu[0]}), flush=True)
     return 0
 
@@ -685,6 +704,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--think", type=float, default=0.02, help="paced bots' think time (s)")
     parser.add_argument("--paced-seconds", type=float, default=6.0)
     parser.add_argument("--headsup-hands", type=int, default=2000)
+    parser.add_argument("--headsup-bots", choices=("python", "node"), default="python",
+                        help="heads-up bots: the Python SDK's, or the Node.js bot's calling "
+                             "policy (bots/node; the ping-pong clients stay Python)")
     parser.add_argument("--role", default="report", help=argparse.SUPPRESS)
     parser.add_argument("--config", help=argparse.SUPPRESS)
     parser.add_argument("--address", help=argparse.SUPPRESS)
@@ -718,7 +740,7 @@ def main(argv: list[str] | None = None) -> int:
         report_paced([int(t) for t in args.paced_tables.split(",")], args.think,
                      args.paced_seconds)
     if args.scenario in ("all", "headsup"):
-        report_headsup(args.headsup_hands)
+        report_headsup(args.headsup_hands, args.headsup_bots)
     if args.scenario in ("all", "idle"):
         idle = run_idle(args.idle)
         print(f"\nserver memory per idle connection ({args.idle} bots): "
@@ -809,13 +831,13 @@ def report_paced(counts: list[int], think: float, seconds: float) -> None:
     print(f"\ntables at full pace: **{best}** (target >= 40 with p99 overhead <= 10 ms)")
 
 
-def report_headsup(hands: int) -> None:
-    print(f"heads-up: {hands} hands of FT, two calling bots as processes", file=sys.stderr)
-    dealer = run_headsup(hands)
+def report_headsup(hands: int, bots: str = "python") -> None:
+    print(f"heads-up: {hands} hands of FT, two calling {bots} bots as processes", file=sys.stderr)
+    dealer = run_headsup(hands, bots)
     raw = run_pingpong(1, 8.0, seats=2, processes=2)
     us = 1e6
     print(f"\n### Heads-up: one match of {hands} fixed-limit hold'em hands, two calling bots "
-          "(one process each)\n")
+          f"(one process each; {'the Node.js bot' if bots == 'node' else 'the Python SDK'})\n")
     _table([
         ("hands per second", f"**{dealer['hands_per_second']:,.0f}** (target >= 250)", ""),
         ("decisions (round trips) per second", f"{dealer['decisions_per_second']:,.0f}",
@@ -829,7 +851,8 @@ def report_headsup(hands: int) -> None:
          " (target <= 3)",
          f"{raw['switches_per_round_trip']:.2f} ({raw['main_thread_switches_per_round_trip']:.2f})"),
         ("writes per decision", f"{dealer['writes_per_decision']:.2f}", "1"),
-        ("client CPU per decision (SDK bot / ping-pong client)",
+        (f"client CPU per decision ({'Node.js' if bots == 'node' else 'SDK'} bot / "
+         "ping-pong client)",
          f"{dealer['client_cpu_per_decision'] * us:,.0f} µs",
          f"{raw['client_cpu_per_decision'] * us:,.0f} µs "
          f"({dealer['client_cpu_per_decision'] / max(1e-9, raw['client_cpu_per_decision']):.2f}x)"),

@@ -93,6 +93,14 @@ class TrioGuest:
         waiter.call_here(fn, *args)
         return True
 
+    def after_tick(self, fn: Callable[[], object]) -> None:
+        """Run ``fn()`` on this loop once trio's running tick ends (the tables' deliveries of
+        that tick are all queued then: one write each), else soon (``call_soon``). Call it
+        from this loop's thread only."""
+        waiter = self._host.waiter if self._host is not None else None
+        if waiter is None or not waiter.after_tick(fn):
+            asyncio.get_running_loop().call_soon(fn)
+
     def cancel(self) -> None:
         """Cancel the trio run's root scope (thread-safe, idempotent)."""
         scope = self._scope

@@ -1,11 +1,13 @@
-"""One bot's Play stream: a bounded outbox the tables write into, a writer and a rate-limited reader.
+"""One bot's Play stream: a bounded outbox the tables write into, its writes and a reader.
 
 Tables never wait for a bot: :meth:`Connection.deliver` encodes an item and appends it to a
-queue. A bot that stops reading lets its queue grow to ``max_queued_messages`` or
-``max_queued_bytes`` and is then cut off; a bot that sends more messages or bytes than its
-token buckets allow is cut off too. Either way only its own stream ends (RESOURCE_EXHAUSTED)
-and its seats become absent; no other table notices. Bytes that are not a ``BotMessage``
-end the stream INVALID_ARGUMENT, a dealer bug INTERNAL, each with a logged reason.
+queue; what a trio tick queued goes out in one write started when that tick ends, in the same
+host callback (no writer task to wake). A bot that stops reading lets its queue grow to
+``max_queued_messages`` or ``max_queued_bytes`` and is then cut off; a bot that sends more
+messages or bytes than its token buckets allow is cut off too. Either way only its own stream
+ends (RESOURCE_EXHAUSTED) and its seats become absent; no other table notices. Bytes that are
+not a ``BotMessage`` end the stream INVALID_ARGUMENT, a dealer bug INTERNAL, each with a
+logged reason.
 """
 
 from __future__ import annotations
@@ -15,13 +17,14 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import grpc
 
 from arena.match import messages as m
 from arena.server import wire
 from arena.server.config import Limits
+from arena.server.eager import Eager
 from arena.server.errors import Flooding, Internal, Malformed, StreamEnded
 from arena.server.guard import TokenBucket
 from arena.server.stats import TransportStats
@@ -46,42 +49,14 @@ class Undecodable:
         self.size = size
 
 
-class _Wake:
-    """A flag the writer waits on (what ``asyncio.Event`` does, for one waiter and cheaper:
-    one future per wait, no waiter list, set from the loop's thread only)."""
-
-    __slots__ = ("_is_set", "_loop", "_waiter")
-
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
-        self._loop = loop
-        self._is_set = False
-        self._waiter: asyncio.Future[None] | None = None
-
-    def set(self) -> None:
-        if not self._is_set:
-            self._is_set = True
-            waiter = self._waiter
-            if waiter is not None and not waiter.done():
-                waiter.set_result(None)
-
-    def clear(self) -> None:
-        self._is_set = False
-
-    async def wait(self) -> None:
-        if self._is_set:
-            return
-        waiter = self._waiter = self._loop.create_future()
-        try:
-            await waiter
-        finally:
-            self._waiter = None
-
-
 class Connection:
     """The outbox of one stream (an :class:`~arena.match.messages.Outbox`) and its pumps."""
 
     def __init__(self, *, bot_id: str, session_id: str, batches: bool, limits: Limits,
-                 encoder: wire.Encoder, stats: TransportStats, every_event: bool = True) -> None:
+                 encoder: wire.Encoder, stats: TransportStats, every_event: bool = True,
+                 defer: Callable[[Callable[[], object]], object] | None = None) -> None:
+        """``defer(fn)``: run ``fn`` soon on this loop; the service runs it at the end of the
+        trio tick that delivered (its default: ``call_soon``)."""
         self.bot_id = bot_id
         self.session_id = session_id
         self.batches = batches
@@ -95,7 +70,10 @@ class Connection:
         self._loop = asyncio.get_running_loop()
         self._queue: deque[tuple[Item, bytes]] = deque()  # items with their encoding
         self._queued_bytes = 0
-        self._wake = _Wake(self._loop)
+        self._defer = defer if defer is not None else self._loop.call_soon
+        self._context: grpc.aio.ServicerContext[Any, Any] | None = None  # set by serve()
+        self._writing: Eager | None = None  # the write in flight
+        self._pump_due = False  # a _pump is deferred already
         self._timer: asyncio.TimerHandle | None = None
         self._urgent = False  # something queued must go out now (not only events that may wait)
         self._finishing = False
@@ -140,7 +118,7 @@ class Connection:
         if (not self.batches or flush_after <= 0 or not isinstance(item, m.Notice)
                 or isinstance(item.payload, _URGENT_PAYLOADS)):
             self._urgent = True
-            self._wake.set()
+            self._pump_soon()
         elif self._timer is None:
             self._timer = self._loop.call_later(flush_after, self._flush_due)
 
@@ -151,7 +129,7 @@ class Connection:
         self._timer = None
         if self._queue:
             self._urgent = True
-            self._wake.set()
+            self._pump()
 
     # ------------------------------------------------------------------ closing
 
@@ -160,7 +138,7 @@ class Connection:
         if not self._finishing:
             self._finishing = True
             self._final = final
-        self._wake.set()
+        self._pump_soon()
 
     def fail(self, error: StreamEnded | None) -> None:
         """End the stream now, dropping what is queued."""
@@ -174,48 +152,63 @@ class Connection:
             self._timer = None
         if not self._result.done():
             self._result.set_result(error)
-        self._wake.set()
 
     # ------------------------------------------------------------------ pumps
 
     async def serve(self, context: grpc.aio.ServicerContext[Any, Any],
                     on_message: Callable[[Connection, pb.BotMessage], None]) -> StreamEnded | None:
-        """Run the writer and the reader until the stream ends; returns the closing status."""
-        writer = asyncio.create_task(self._write_loop(context))
+        """Run the reader (and the writes) until the stream ends; returns the closing status."""
+        self._context = context
         reader = asyncio.create_task(self._read_loop(context, on_message))
+        self._pump()  # what was delivered before (the welcome)
         try:
             return await self._result
         finally:
-            writer.cancel()
             reader.cancel()
-            await asyncio.gather(writer, reader, return_exceptions=True)
+            if self._writing is not None:
+                self._writing.cancel()
+            await asyncio.gather(reader, return_exceptions=True)
             self.done.set()
 
-    async def _write_loop(self, context: grpc.aio.ServicerContext[Any, Any]) -> None:
-        """Write what is queued whenever something urgent (or an overdue event) is; events
-        that may wait ride along with the next write, so a seat gets few, fuller writes."""
+    def _pump_soon(self) -> None:
+        if not self._pump_due and self._writing is None:
+            self._pump_due = True
+            self._defer(self._pump)
+
+    def _pump(self) -> None:
+        """Write what is queued when something urgent is (or the stream is finishing) and no
+        write is in flight; events that may wait ride along, so a seat gets few, fuller writes.
+        The write starts here, in this callback (:class:`~arena.server.eager.Eager`), and the
+        next one when it completes (:meth:`_write_done`). A finishing stream ends once all is
+        sent."""
+        self._pump_due = False
+        context = self._context
+        if self._writing is not None or context is None or self._result.done():
+            return
         queue = self._queue
-        try:
-            while not self._result.done():
-                await self._wake.wait()
-                self._wake.clear()
-                if queue and (self._urgent or self._finishing):
-                    self._urgent = False
-                    items = list(queue)
-                    queue.clear()
-                    self._queued_bytes = 0
-                    await self._write(context, items)
-                    if self._urgent or (self._finishing and queue):
-                        self._wake.set()  # more became urgent while writing
-                    elif queue and self._timer is None:
-                        self._timer = self._loop.call_later(self.limits.event_flush_seconds,
-                                                            self._flush_due)
-                if self._finishing and not queue:
-                    self._set_result(self._final)
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:
-            self._set_result(self._failure(context, exc, "writing"))
+        if queue and (self._urgent or self._finishing):
+            self._urgent = False
+            items = list(queue)
+            queue.clear()
+            self._queued_bytes = 0
+            writing = Eager(self._write(context, items), self._write_done, self._loop)
+            self._writing = writing
+            writing.start()
+        elif self._finishing:
+            self._set_result(self._final)
+
+    def _write_done(self, writing: Eager, error: BaseException | None) -> None:
+        if self._writing is writing:
+            self._writing = None
+        if isinstance(error, asyncio.CancelledError):  # the stream is ending
+            return
+        if error is not None:
+            assert self._context is not None
+            self._set_result(self._failure(self._context, cast(Exception, error), "writing"))
+        elif self._urgent or self._finishing:
+            self._pump()  # more became urgent while writing
+        elif self._queue and self._timer is None:
+            self._timer = self._loop.call_later(self.limits.event_flush_seconds, self._flush_due)
 
     def _failure(self, context: grpc.aio.ServicerContext[Any, Any], exc: Exception,
                  doing: str) -> StreamEnded | None:

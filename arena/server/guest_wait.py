@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import deque
 from collections.abc import Callable
 from typing import Any
 
@@ -58,6 +59,18 @@ class HostWaiting:
         return loop.call_soon(state.guest_tick)  # the adopted class's tick from the first one
 
 
+def _tasks_woken(loop: asyncio.AbstractEventLoop) -> bool:
+    """Whether an asyncio task (another stream's reader, most likely) waits in the loop's
+    queue of ready callbacks; True when the loop keeps no such queue where expected."""
+    ready = getattr(loop, "_ready", None)
+    if ready is None:
+        return True
+    for handle in ready:
+        if getattr(getattr(handle, "_callback", None), "__name__", "") == "task_wakeup":
+            return True
+    return False
+
+
 def host_waiting(loop: asyncio.AbstractEventLoop) -> HostWaiting:
     return HostWaiting(loop)
 
@@ -86,7 +99,7 @@ def _adopt(state: Any, loop: asyncio.AbstractEventLoop) -> _HostWait | None:
 class _HostWait:
     """The host-side wait of one guest run: trio's epoll fd and one timer."""
 
-    __slots__ = ("_timer", "_waiting", "fd", "loop", "state")
+    __slots__ = ("_after", "_io_ready", "_timer", "_waiting", "fd", "loop", "state", "ticking")
 
     def __init__(self, state: Any, loop: asyncio.AbstractEventLoop, fd: int) -> None:
         self.state = state
@@ -94,11 +107,36 @@ class _HostWait:
         self.fd = fd
         self._timer: asyncio.TimerHandle | None = None
         self._waiting = False  # trio is idle, waiting for its epoll fd or its deadline
+        self._io_ready = True  # trio's epoll may have events: poll it after the next batch
+        self.ticking = False  # inside tick(): what is deferred to its end waits in _after
+        self._after: deque[Callable[[], object]] = deque()
 
     def tick(self) -> None:
+        """One host callback of trio's run (:meth:`_steps`), then what was deferred to its end
+        (:meth:`after_tick`: the writes of what the tables delivered meanwhile)."""
+        self.ticking = True
+        try:
+            self._steps()
+        finally:
+            self.ticking = False
+            after = self._after
+            while after:
+                after.popleft()()
+
+    def after_tick(self, fn: Callable[[], object]) -> bool:
+        """Run ``fn()`` once the running tick ends; False when no tick is running."""
+        if not self.ticking:
+            return False
+        self._after.append(fn)
+        return True
+
+    def _steps(self) -> None:
         """Steps of trio's run loop: up to ``BATCHES_PER_TICK`` batches of runnable tasks back to
         back (as trio does when it runs alone), then either the next step soon (trio still has
-        work) or an idle wait on the host loop (its epoll fd readable, or its next deadline)."""
+        work) or an idle wait on the host loop (its epoll fd readable, or its next deadline).
+        Trio's epoll is polled between batches only when the host loop saw its fd readable
+        since (:meth:`ready`): its fd sits in the host's level-triggered selector, so no event
+        is missed, and a batch without trio I/O costs no system call."""
         state = self.state
         runner = state.runner
         for _ in range(BATCHES_PER_TICK):
@@ -115,9 +153,15 @@ class _HostWait:
                 return
             finally:
                 _sniffio.name = previous
-            events = capture(runner.io_manager.get_events, 0)
-            state.unrolled_run_next_send = events
-            if not (timeout <= 0 or isinstance(events, Error) or events.value):
+            if self._io_ready:
+                self._io_ready = False
+                events = capture(runner.io_manager.get_events, 0)
+                state.unrolled_run_next_send = events
+                if isinstance(events, Error) or events.value:
+                    continue
+            else:  # what trio's epoll manager returns when nothing is ready
+                state.unrolled_run_next_send = Value([])
+            if timeout > 0:
                 runner.guest_tick_scheduled = False  # a wake-up now writes trio's wake-up socket
                 self._waiting = True
                 self._wake_at(timeout)
@@ -127,14 +171,26 @@ class _HostWait:
 
     def call_here(self, fn: Callable[..., object], *args: object) -> None:
         """Run ``fn(*args)`` now, on the host loop's thread between two trio ticks: trio's
-        synchronous calls work there (trio's run state is this thread's), and the tasks ``fn``
-        wakes run in a tick queued with ``call_soon`` rather than through trio's wake-up socket
-        (a write, an epoll wake-up, a read and a hop through trio's entry queue saved)."""
+        synchronous calls work there (trio's run state is this thread's). When trio was idle
+        and nothing else is queued on the host loop (a lone reply), the tasks ``fn`` wakes run
+        in a tick right after it, in this same host callback: the reply read, the table's step
+        and the next prompt written in one callback. Otherwise in a tick queued behind the
+        host's other callbacks (the replies read in the same round join it: one tick serves
+        them all), or in the tick already queued. Never through trio's wake-up socket (a write,
+        an epoll wake-up, a read and a hop through trio's entry queue saved)."""
         runner = self.state.runner
-        if not runner.guest_tick_scheduled:  # trio is idle: tick once fn has run
-            runner.guest_tick_scheduled = True  # trio's own wake-ups now see a tick coming
+        if runner.guest_tick_scheduled or not self._waiting:  # a tick is running or queued
+            fn(*args)
+            return
+        runner.guest_tick_scheduled = True  # trio's own wake-ups now see a tick coming
+        if _tasks_woken(self.loop):  # more replies read, most likely: one tick after them
             self.loop.call_soon(self._resume)
-        fn(*args)
+            fn(*args)
+            return
+        try:
+            fn(*args)
+        finally:
+            self._resume()
 
     def _wake_at(self, timeout: float) -> None:
         """Tick again ``timeout`` seconds from now at the latest. A timer already set no later
@@ -154,9 +210,13 @@ class _HostWait:
         self._resume()
 
     def ready(self) -> None:
-        """Trio's epoll fd is readable: the next tick with its events, unless one is due."""
+        """Trio's epoll fd is readable: the next tick with its events, or, when a tick is due,
+        that tick polls trio's epoll."""
         if self._waiting:
+            self._io_ready = False
             self._resume(capture(self.state.runner.io_manager.get_events, 0))
+        else:
+            self._io_ready = True
 
     def _resume(self, events: Outcome[Any] | None = None) -> None:
         """The next tick, unless one is due (trio is running or its next tick is queued: that

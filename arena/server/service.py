@@ -165,7 +165,8 @@ class DealerService:
         conn = Connection(bot_id=bot.bot_id, session_id=secrets.token_hex(8),
                           batches=hello.accept_batches, limits=self._limits,
                           encoder=self._encoder, stats=self.stats,
-                          every_event=hello.subscription != pb.SUBSCRIPTION_REQUESTS_AND_RESULTS)
+                          every_event=hello.subscription != pb.SUBSCRIPTION_REQUESTS_AND_RESULTS,
+                          defer=self._guest.after_tick)
         self.stats.streams += 1
         old = self._connections.get(bot.bot_id)
         if relayed and old is not None and bot.bot_id not in self._relayed:
@@ -305,8 +306,9 @@ class DealerService:
                 log.info("bot %s: decision %s answered by its SDK's check/fold fallback (%s)",
                          conn.bot_id, message.action_reply.decision_id,
                          _FALLBACK_WHY.get(fallback, "unknown reason"))
-            # Straight into trio: at once when trio waits on this loop, else the first reply
-            # since trio last ran wakes it, and that one call hands over every reply read since.
+            # Straight into trio: at once when trio waits on this loop (the table's step and
+            # the next prompt's write follow in this callback), else the first reply since
+            # trio last ran wakes it, and that one call hands over every reply read since.
             self._inbox.append((conn.bot_id, reply))
             if len(self._inbox) == 1 and not self._guest.call_here(self._submit_all):
                 self._inbox.clear()  # trio has ended: no table takes replies any more

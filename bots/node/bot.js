@@ -4,13 +4,17 @@
 //   npm install
 //   node bot.js --server 127.0.0.1:50051 --token <token> [--name node-bot]
 //                [--connect-seconds 10] [--reconnect-seconds N] [--verbose]
+//                [--policy pairs|call] [--stats]
 //
 // It loads the wire contract (protos/arena/v1/arena.proto) at run time with
 // @grpc/proto-loader, opens one Dealer.Play stream with the token in the
 // `authorization` metadata, says hello, and answers every DecisionRequest:
 // it raises with a pair among its own cards (or a big enough pocket pair),
 // calls one bet otherwise, and folds to more. Amounts are "raise to" totals,
-// exactly the min or max of the legal RAISE.
+// exactly the min or max of the legal RAISE. `--policy call` only checks or calls
+// (a calling station, as bench.dealer's heads-up match uses); `--stats` prints, at the
+// end, one JSON line with its decisions, the monotonic times of the first and last
+// request (seconds) and its CPU seconds between them.
 //
 // A lost connection (a league restart) is retried with exponential backoff
 // until the dealer ends the stream normally or the bot is stopped; a dealer
@@ -29,6 +33,8 @@ const OPTIONS = {
   'connect-seconds': { value: true, help: 'give up when the dealer cannot be reached at first for this long (default: 10)' },
   'reconnect-seconds': { value: true, help: 'after losing the dealer, give up after this long (default: keep trying)' },
   verbose: { value: false, help: 'log connects and rejections' },
+  policy: { value: true, help: 'pairs (raise with a pair, default) or call (check or call)' },
+  stats: { value: false, help: 'print decisions and CPU seconds as one JSON line at the end' },
   help: { value: false, help: 'show this help' },
 };
 // Retrying cannot help after these statuses.
@@ -52,7 +58,7 @@ function usage() {
 
 function parseArgs(argv) {
   const args = { server: '', token: '', name: 'node-bot', 'connect-seconds': '10',
-    'reconnect-seconds': '', verbose: false, help: false };
+    'reconnect-seconds': '', verbose: false, help: false, policy: 'pairs', stats: false };
   for (let i = 0; i < argv.length; i += 1) {
     const key = argv[i].replace(/^--/, '');
     const option = OPTIONS[key];
@@ -70,6 +76,9 @@ function parseArgs(argv) {
   if (args.help) return args;
   if (!args.server) throw new UsageError('--server HOST:PORT is required');
   if (!args.token) throw new UsageError('--token is required');
+  if (!Object.hasOwn(POLICIES, args.policy)) {
+    throw new UsageError(`--policy must be one of ${Object.keys(POLICIES).join(', ')}, got ${JSON.stringify(args.policy)}`);
+  }
   for (const key of ['connect-seconds', 'reconnect-seconds']) {
     if (args[key] !== '' && !(Number(args[key]) >= 0)) {
       throw new UsageError(`--${key} must be a number of seconds, got ${JSON.stringify(args[key])}`);
@@ -112,6 +121,16 @@ function choose(request) {
   }
   return { kind: 'ACTION_KIND_FOLD', raise_to_chips: 0 };
 }
+
+// A calling station: post a due bring-in, check if free, else call.
+function checkOrCall(request) {
+  const legal = legalMap(request);
+  if (legal.ACTION_KIND_BRING_IN) return { kind: 'ACTION_KIND_BRING_IN', raise_to_chips: 0 };
+  if (legal.ACTION_KIND_CHECK) return { kind: 'ACTION_KIND_CHECK', raise_to_chips: 0 };
+  return { kind: 'ACTION_KIND_CALL', raise_to_chips: 0 };
+}
+
+const POLICIES = { pairs: choose, call: checkOrCall };
 
 // The safe default after a rejection: post a due bring-in, check if free, else fold.
 function checkOrFold(request) {
@@ -181,7 +200,15 @@ function session(grpc, arena, args, totals) {
           const request = message.decision_request;
           open[request.decision_id] = request;
           const started = process.hrtime.bigint();
-          const action = choose(request);
+          if (args.stats) {
+            if (totals.decisions === 0) {
+              totals.first = started;
+              totals.firstCpu = process.cpuUsage();
+            }
+            totals.last = started;
+            totals.lastCpu = process.cpuUsage();
+          }
+          const action = POLICIES[args.policy](request);
           const thinkSeconds = Number(process.hrtime.bigint() - started) / 1e9;
           call.write({ action_reply: { decision_id: request.decision_id, seat: request.your_seat,
             action, think_seconds: thinkSeconds } });
@@ -223,7 +250,8 @@ async function main() {
     fail(`${err.message}`);
   }
   const { grpc, arena } = contract;
-  const totals = { connections: 0, decisions: 0, matchesEnded: 0 };
+  const totals = { connections: 0, decisions: 0, matchesEnded: 0, first: 0n, last: 0n,
+    firstCpu: null, lastCpu: null };
   const connectSeconds = Number(args['connect-seconds']);
   const reconnectSeconds = args['reconnect-seconds'] === '' ? null : Number(args['reconnect-seconds']);
   let lostAt = Date.now();
@@ -232,6 +260,12 @@ async function main() {
     const before = totals.connections;
     const { status, details } = await session(grpc, arena, args, totals);
     if (status === 'OK') {
+      if (args.stats && totals.decisions > 0) {
+        const lastCpu = totals.lastCpu.user + totals.lastCpu.system;
+        const firstCpu = totals.firstCpu.user + totals.firstCpu.system;
+        console.log(JSON.stringify({ decisions: totals.decisions, first: Number(totals.first) / 1e9,
+          last: Number(totals.last) / 1e9, cpu_seconds: (lastCpu - firstCpu) / 1e6 }));
+      }
       console.log(`arena-node-bot ${args.name}: ${totals.decisions} decisions, ${totals.matchesEnded} match(es) ended`);
       return 0;
     }

@@ -150,3 +150,93 @@ def test_call_here_wakes_trio_without_its_wake_up_socket(monkeypatch: pytest.Mon
     seen, socket_writes = _run(main())  # type: ignore[misc]
     assert seen == ["woken"] * 3
     assert socket_writes >= 3
+
+
+def test_a_lone_call_here_runs_trios_tick_and_what_it_defers_in_the_same_callback() -> None:
+    """Trio idle and no asyncio task woken: the trio task ``call_here`` wakes, and what that
+    tick defers with ``after_tick``, have run when it returns; with another task's wake-up
+    queued (more replies read) the tick comes after it instead."""
+
+    async def main() -> list[str]:
+        loop = asyncio.get_running_loop()
+        guest = TrioGuest()
+        box: dict[str, trio.Event] = {}
+        order: list[str] = []
+
+        async def trio_main() -> None:
+            for _ in range(2):
+                box["event"] = trio.Event()
+                with trio.fail_after(5):
+                    await box["event"].wait()
+                order.append("trio ran")
+                guest.after_tick(lambda: order.append("deferred ran"))
+                order.append("the tick goes on")
+
+        await guest.start(trio_main)
+        await asyncio.sleep(0.05)  # trio idles, waiting on this loop
+
+        def lone() -> None:
+            assert guest.call_here(box["event"].set)
+            order.append("call_here returned")
+
+        loop.call_soon(lone)
+        await asyncio.sleep(0.05)
+        order.append("--")
+        woken: asyncio.Future[None] = loop.create_future()
+
+        async def other_reader() -> None:
+            await woken
+
+        other = asyncio.create_task(other_reader())
+        await asyncio.sleep(0)
+
+        def with_a_task_woken() -> None:
+            woken.set_result(None)  # that task's wake-up is queued now
+            assert guest.call_here(box["event"].set)
+            order.append("call_here returned")
+
+        loop.call_soon(with_a_task_woken)
+        await guest.wait()
+        await other
+        return order
+
+    assert _run(main()) == ["trio ran", "the tick goes on", "deferred ran", "call_here returned",
+                            "--", "call_here returned", "trio ran", "the tick goes on",
+                            "deferred ran"]
+
+
+def test_trios_own_io_is_seen_while_trio_never_idles() -> None:
+    """Trio's epoll is polled between batches only once the host saw its fd readable: a
+    socket becoming readable still wakes its trio task while other trio tasks keep trio busy."""
+    import socket
+
+    async def main() -> tuple[list[bytes], int]:
+        guest = TrioGuest()
+        a, b = socket.socketpair()
+        a.setblocking(False)
+        got: list[bytes] = []
+
+        async def trio_main() -> int:
+            async def reader() -> None:
+                await trio.lowlevel.wait_readable(a)
+                got.append(a.recv(1))
+
+            spins = 0
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(reader)
+                while not got and spins < 100_000:
+                    await trio.sleep(0)  # always runnable: trio never waits for anything
+                    spins += 1
+                    if spins == 50:
+                        b.send(b"x")
+            return spins
+
+        await guest.start(trio_main)
+        spins = int(await guest.wait())
+        a.close()
+        b.close()
+        return got, spins
+
+    got, spins = _run(main())  # type: ignore[misc]
+    assert got == [b"x"]
+    assert spins < 100_000

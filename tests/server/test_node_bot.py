@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 import os
 import shutil
 import socket
@@ -128,3 +129,38 @@ def test_the_node_bot_reconnects_through_a_dealer_restart(tmp_path: Path, node_b
     assert err.count("connected to 127.0.0.1") == 2, err
     assert "connection to 127.0.0.1" in err and "lost (UNAVAILABLE" in err
     assert "1 match(es) ended" in out or "2 match(es) ended" in out, out
+
+
+def test_the_node_bot_calls_with_the_calling_policy_and_prints_its_stats(
+        tmp_path: Path, node_bot: Path) -> None:
+    """`--policy call` (bench.dealer's heads-up bots) only checks or calls; `--stats` prints one
+    JSON line: its decisions, the first and last request's monotonic times, its CPU between."""
+    config = make_config(tmp_path, ["node", "python"], hands=4, rules={"games": ["FT"]})
+    bogus = _node(node_bot, "--server", "127.0.0.1:1", "--token", "x" * 10, "--policy", "fold")
+    assert bogus.returncode == 2
+    assert bogus.stderr.startswith("arena-node-bot: error: --policy must be one of pairs, call")
+
+    async def scenario() -> tuple[int, str, str]:
+        async with running(config) as (server, address):
+            node = await asyncio.create_subprocess_exec(
+                "node", str(node_bot), "--server", address, "--token", token_for("node"),
+                "--name", "node", "--policy", "call", "--stats",
+                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+            python = asyncio.ensure_future(play(rule_based, server=address,
+                                                token=token_for("python"), name="python"))
+            out, err = await asyncio.wait_for(node.communicate(), 60)
+            await asyncio.wait_for(python, 30)
+            await server.run_until_done()
+            assert node.returncode is not None
+            return node.returncode, out.decode(), err.decode()
+
+    code, out, err = asyncio.run(scenario())
+    assert code == 0, err
+    stats = json.loads(next(line for line in out.splitlines() if line.startswith("{")))
+    hands = load_file(str(tmp_path / "logs" / "match.phhs"))
+    mine = [a.split()[1] for h in hands for a in h.fields["actions"]
+            if a.startswith(f"p{h.fields['players'].index('node') + 1} ")
+            and a.split()[1] != "sm"]  # its decisions, not its showdowns
+    assert mine and set(mine) == {"cc"}, mine  # checks and calls only
+    assert stats["decisions"] == len(mine), (stats, mine)
+    assert stats["first"] <= stats["last"] and 0 <= stats["cpu_seconds"] < 60

@@ -140,9 +140,13 @@ def test_a_bot_that_never_reads_is_cut_by_queued_bytes(
             call = play(metadata=(("authorization", f"Bearer {token_for('alice')}"),))
             await call.write(pb.BotMessage(hello=pb.Hello(bot_name="a")).SerializeToString())
             ping = pb.BotMessage(ping=pb.Ping(nonce=1)).SerializeToString()
-            # Every ping is answered by a pong: the answers pile up in the dealer's queue.
+            # Every ping is answered by a pong: the answers pile up in the dealer's queue. Writing
+            # stops once the dealer has cut the stream (a later write would wait for the flow
+            # control of a stream nobody reads).
             with contextlib.suppress(grpc.aio.AioRpcError, asyncio.InvalidStateError):
                 for _ in range(200):
+                    if server.service.stats.ended.get("RESOURCE_EXHAUSTED"):
+                        break
                     for _ in range(400):
                         await call.write(ping)
                     await asyncio.sleep(0.1)

@@ -7,7 +7,6 @@ from the current directory) or ``path/to/file.py:function``.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import importlib
 import importlib.util
 import logging
@@ -16,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from arena_bot import __version__
+from arena_bot import __version__, eventloop
 from arena_bot.client import BotError, BotFunction, play
 from arena_bot.examples import BOTS, random_bot
 
@@ -95,11 +94,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             with open(args.tls_ca, "rb") as fh:
                 roots = fh.read()
         bot = load_bot(args.bot, args.seed, seed_each_decision=args.seed_each_decision)
-        result = asyncio.run(play(bot, server=args.server, token=args.token,
-                                  name=args.name or args.bot, version=__version__,
-                                  root_certificates=roots, connect_seconds=args.connect_seconds,
-                                  reconnect_seconds=args.reconnect_seconds))
-    except (BotError, LoadError) as exc:
+        result = eventloop.run(play(bot, server=args.server, token=args.token,
+                                    name=args.name or args.bot, version=__version__,
+                                    root_certificates=roots, connect_seconds=args.connect_seconds,
+                                    reconnect_seconds=args.reconnect_seconds))
+    except (BotError, LoadError, eventloop.EventLoopChoiceError) as exc:
         print(f"arena-bot: error: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:

@@ -31,9 +31,17 @@ class Action:
     RAISE: ClassVar[str] = "raise"
 
     def to_proto(self) -> pb.Action:
-        if self.kind not in _KINDS:
+        message = pb.Action()
+        self.fill_proto(message)
+        return message
+
+    def fill_proto(self, message: pb.Action) -> None:
+        """Set ``message``'s fields to this action (an empty message: as :meth:`to_proto`)."""
+        kind = _KINDS.get(self.kind)
+        if kind is None:
             raise ValueError(f"unknown action kind {self.kind!r}")
-        return pb.Action(kind=_KINDS[self.kind], raise_to_chips=self.raise_to_chips)
+        message.kind = kind
+        message.raise_to_chips = self.raise_to_chips
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,11 +61,23 @@ class SeatView:
 
     def __init__(self, request: pb.DecisionRequest) -> None:
         self.request = request
-        self.choices: dict[str, Choice] = {
-            _KIND_NAMES[la.kind]: Choice(_KIND_NAMES[la.kind], la.min_raise_to_chips,
-                                         la.max_raise_to_chips, la.is_all_in, la.any_amount)
-            for la in request.legal_actions if la.kind in _KIND_NAMES
-        }
+        self._choices: dict[str, Choice] | None = None
+        self._kinds: frozenset[str] | None = None
+
+    @property
+    def choices(self) -> dict[str, Choice]:
+        """The legal actions by kind, with their amounts (built when first asked for)."""
+        if self._choices is None:
+            self._choices = {
+                _KIND_NAMES[la.kind]: Choice(_KIND_NAMES[la.kind], la.min_raise_to_chips,
+                                             la.max_raise_to_chips, la.is_all_in, la.any_amount)
+                for la in self.request.legal_actions if la.kind in _KIND_NAMES
+            }
+        return self._choices
+
+    @choices.setter
+    def choices(self, value: dict[str, Choice]) -> None:  # settable, as when it was a plain attribute
+        self._choices = value
 
     # -- the table
     @property
@@ -125,7 +145,12 @@ class SeatView:
 
     # -- choosing
     def can(self, kind: str) -> bool:
-        return kind in self.choices
+        if self._choices is not None:
+            return kind in self._choices
+        if self._kinds is None:  # the kinds alone cost a third of the choices with amounts
+            self._kinds = frozenset(_KIND_NAMES[la.kind] for la in self.request.legal_actions
+                                    if la.kind in _KIND_NAMES)
+        return kind in self._kinds
 
     def fold(self) -> Action:
         return Action(Action.FOLD)
