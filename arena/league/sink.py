@@ -32,6 +32,8 @@ from arena.storage.store import ResultsStore
 from arena.storage.writer import After, Job, Writer
 
 log = logging.getLogger("arena.league")
+# A finished hand as the writer takes it: the hand, its events, when it started and ended.
+_Finished = tuple[PlayedHand, list[tuple[Notice, list[int], float]], datetime, datetime]
 
 
 def _now() -> datetime:
@@ -108,8 +110,8 @@ class LeagueSink:
     """A :class:`~arena.match.records.MatchSink` for one scheduled copy: store, match log, metrics.
 
     On the dealer's thread it only keeps the hand's events and hands the finished hand to the
-    ``writer``; the PHH text, the JSON lines, the store's transaction and the in-flight mark
-    are made on the writer's thread, in order.
+    ``writer`` (with the next hand's in-flight mark, as one job); the PHH text, the JSON lines,
+    the store's transaction and the in-flight mark are made on the writer's thread, in order.
     """
 
     def __init__(self, *, store: ResultsStore, store_match_id: int, scheduled: ScheduledMatch,
@@ -136,15 +138,21 @@ class LeagueSink:
         self._table_open = False
         self._ticket = 0
         self._guard = in_flight.guard(store_match_id)
+        self._finished: _Finished | None = None  # a hand ended, not yet given to the writer
 
     # ------------------------------------------------------------ on the dealer's thread
 
     def hand_started(self, match_id: str, hand_number: int) -> None:
+        finished = self._finished
+        self._finished = None
         self._started_at = _now()
         if not self._table_open and self.metrics is not None:
             self.metrics.table_started()
         self._table_open = True
-        self._submit(partial(self._mark_in_flight, hand_number))
+        # One job: the last hand's commit and this one's in-flight mark (the dealer hands over
+        # both with no await between; the table waits for both in any case).
+        self._submit(partial(self._mark_in_flight, hand_number) if finished is None
+                     else partial(self._write_hand_then_mark, finished, hand_number))
 
     async def ready(self) -> None:
         """Return once the writer has committed all this table gave it (the last hand, the next
@@ -158,10 +166,12 @@ class LeagueSink:
             raise self.failed
 
     def hand_finished(self, hand: PlayedHand) -> None:
-        events = self.event_log.take()
-        self._submit(partial(self._write_hand, hand, events, self._started_at, _now()))
+        """Keep the hand for the next hand's start (one job for both), or the match's end."""
+        self._submit_finished()
+        self._finished = (hand, self.event_log.take(), self._started_at, _now())
 
     def match_finished(self, summary: MatchSummary) -> None:
+        self._submit_finished()
         self.writer.wait(self._ticket)  # the last hand's commit, usually done already
         self.log.match_finished(summary if self.failed is None else self.as_failed(summary))
         if self._table_open and self.metrics is not None:
@@ -182,6 +192,13 @@ class LeagueSink:
 
     def _submit(self, job: Job) -> None:
         self._ticket = self.writer.submit(partial(self._guarded, job))
+
+    def _submit_finished(self) -> None:
+        """Hand the writer a finished hand kept for the next hand's start (if any)."""
+        finished = self._finished
+        if finished is not None:
+            self._finished = None
+            self._submit(partial(self._write_hand, *finished))
 
     # ------------------------------------------------------------ on the writer's thread
 
@@ -210,6 +227,12 @@ class LeagueSink:
 
     def _mark_in_flight(self, hand_number: int) -> None:
         self.in_flight.hand_started(self.store_match_id, self.scheduled.copy_index, hand_number)
+
+    def _write_hand_then_mark(self, finished: _Finished, hand_number: int) -> After:
+        """The last hand's commit (`_write_hand`), then the next hand marked in flight."""
+        after = self._write_hand(*finished)
+        self._mark_in_flight(hand_number)
+        return after
 
     def _write_hand(self, hand: PlayedHand, events: list[tuple[Notice, list[int], float]],
                     started_at: datetime, finished_at: datetime) -> After:

@@ -101,12 +101,20 @@ class EventLog:
         self._held: list[tuple[Notice, list[int], float]] = []
         self._last_notice: Notice | None = None
         self._last_seats: list[int] = []
+        self._other_notice: Notice | None = None  # the distinct event held before the last
+        self._other_seats: list[int] = []
 
     def sent(self, seat: int, notice: Notice) -> None:
-        """Log an event as ``seat`` received it."""
+        """Log an event as ``seat`` received it. The seats of one event are sent its copies in
+        turn: a private event's copy for the others comes before and after its owner's, and
+        both runs go to one line (``[0,2,3]`` and ``[1]``, not ``[0]``, ``[1]``, ``[2,3]``)."""
         if notice is self._last_notice:
             self._last_seats.append(seat)
             return
+        if notice is self._other_notice:
+            self._other_seats.append(seat)
+            return
+        self._other_notice, self._other_seats = self._last_notice, self._last_seats
         self._last_notice = notice
         self._last_seats = [seat]
         self._held.append((notice, self._last_seats, time.time()))
@@ -115,7 +123,7 @@ class EventLog:
         """The events held so far (each with its seats and the time it was sent), no longer held."""
         held = self._held
         self._held = []
-        self._last_notice = None
+        self._last_notice = self._other_notice = None
         return held
 
     def write(self, held: list[tuple[Notice, list[int], float]]) -> None:

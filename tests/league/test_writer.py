@@ -139,6 +139,31 @@ def test_the_writer_thread_commits_each_hand_before_the_next_and_logs_as_before(
         assert logged == received
 
 
+def test_each_hand_is_one_writer_job_with_the_next_hands_in_flight_mark(tmp_path: Path) -> None:
+    """A table hands the writer one job per hand: its commit and the next hand's in-flight mark
+    (the first hand's mark alone, the last hand's commit at the match's end)."""
+    run = LeagueRun(_config(tmp_path))
+    submitted: list[int] = []
+    submit = run.writer.submit
+
+    def counted(job: Callable[[], object]) -> int:
+        submitted.append(1)
+        return submit(job)  # type: ignore[arg-type]
+
+    run.writer.submit = counted  # type: ignore[method-assign]
+    try:
+        summaries, _bots, problems = _play(run)
+        assert problems == []
+        assert len(summaries) == 6 and not any(s.aborted for s in summaries)
+        assert len(submitted) == sum(s.hands_played + 1 for s in summaries) == 6 * (HANDS + 1)
+        for match in run.store.list_matches(1):
+            assert len(run.store.completed_hands(match.match_id)) == 2 * HANDS
+            for copy_index in (0, 1):
+                assert run.store.hand_in_flight(match.match_id, copy_index) == HANDS
+    finally:
+        run.close()
+
+
 def test_a_failed_commit_stops_its_table_and_loses_nothing_committed(tmp_path: Path) -> None:
     run = LeagueRun(_config(tmp_path))
     record = run.store.record_hand

@@ -13,6 +13,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from arena.engine.events import PotShare
 from arena.match import messages as m
 from arena.storage import eventlog
 from arena.storage.eventlog import event_line, event_lines, notice_json, reference_notice_json
@@ -52,9 +53,8 @@ def test_the_fast_event_json_is_byte_for_byte_the_plain_walks(
     assert notice_json(notice) == reference_notice_json(notice)
 
 
-def test_a_real_event_takes_the_fast_way_and_a_tiny_float_the_plain_one(monkeypatch: Any) -> None:
-    record = m.ActionRecord(2, "flop", m.RecordKind.RAISE, 40, 20, 40, False)
-    notice = m.Notice("r1", "r1-h3", 12, 1763840000.25, m.ActionAnnounced(record, 980, 120, "d-9"))
+def _count_plain_walks(monkeypatch: Any) -> list[m.Notice]:
+    """The events the plain walk writes from now on (a list that grows)."""
     walked: list[m.Notice] = []
     plain = eventlog.reference_notice_json
 
@@ -63,6 +63,14 @@ def test_a_real_event_takes_the_fast_way_and_a_tiny_float_the_plain_one(monkeypa
         return plain(n)
 
     monkeypatch.setattr(eventlog, "reference_notice_json", counted)
+    return walked
+
+
+def test_a_real_event_takes_the_fast_way_and_a_tiny_float_the_plain_one(monkeypatch: Any) -> None:
+    record = m.ActionRecord(2, "flop", m.RecordKind.RAISE, 40, 20, 40, False)
+    notice = m.Notice("r1", "r1-h3", 12, 1763840000.25, m.ActionAnnounced(record, 980, 120, "d-9"))
+    plain = eventlog.reference_notice_json
+    walked = _count_plain_walks(monkeypatch)
     text = notice_json(notice)
     assert text == plain(notice) and walked == []  # orjson wrote it
     assert json.loads(text)["payload"]["action"]["kind"] == m.RecordKind.RAISE.value
@@ -88,19 +96,31 @@ def test_every_event_type_writes_the_lines_of_the_plain_walk(held: list[Any]) ->
     assert event_lines(held) == expected.encode()
 
 
-def test_plain_event_types_go_to_orjson_as_they_are() -> None:
-    """Actions, street ends, hand ends and game changes hold no cards and no floats: orjson writes
-    them without a conversion; events with cards, floats or inherited fields are converted."""
+def test_every_common_event_type_takes_its_converter_not_the_plain_walk(monkeypatch: Any) -> None:
+    """Actions, street ends, hand ends, game changes and dealt cards are written by the converter
+    made for their type (orjson's own walk of a dataclass is slower), fields of plain values taken
+    as they are; the plain walk is never called for them, and the lines are its lines."""
+    plain = eventlog.reference_notice_json
+    walked = _count_plain_walks(monkeypatch)
     record = m.ActionRecord(1, "turn", m.RecordKind.CALL, 20, 10, 20, False, m.AutoReason.TIMEOUT)
-    action = m.Notice("r1", "r1-h2", 9, 1763840000.5, m.ActionAnnounced(record, 90, 60, "d-3"))
-    line = event_lines([(action, [0, 1, 2], 1763840000.75)])
-    assert line == event_line(action, [0, 1, 2], 1763840000.75).encode()
-    assert json.loads(line)["event"]["payload"]["action"]["automatic"] == "timeout"
-    assert eventlog._PLANS[m.ActionAnnounced] is eventlog._NATIVE
-    native = {kind for kind in _PAYLOADS if eventlog._is_native(kind)}
-    assert native == {m.ActionAnnounced, m.StreetEnded, m.HandEnded, m.GameChanged}
-    dealt = m.Notice("r1", "r1-h2", 10, 1763840001.0, m.CardsDealt("flop", 2, (0, 51), (), 2))
-    assert '"up_cards":["2c","As"]' in event_lines([(dealt, [1], 1.0)]).decode()
+    payloads: list[Any] = [
+        m.ActionAnnounced(record, 90, 60, "d-3"),
+        m.StreetEnded("turn", (m.PotInfo(120, (0, 1, 2)),), 120, ((2, 10),)),
+        m.HandEnded((m.HandSeatResult(0, 30, 1030),), (m.PotAward(0, 60, PotShare.WHOLE,
+                                                                  ((0, 60),)),), False, "", True),
+        m.GameChanged("O8", "FT", 9),
+        m.CardsDealt("flop", 2, (0, 51), (), 2)]
+    held = [(m.Notice("r1", "r1-h2", 9 + k, 1763840000.5, payload), [0, 1, 2], 1763840000.75)
+            for k, payload in enumerate(payloads)]
+    lines = event_lines(held)
+    assert walked == []
+    assert lines == "".join(plain(n).join(('{"seats":[0,1,2],"logged_at":1763840000.750000,'
+                                          '"event":', '}\n')) for n, _, _ in held).encode()
+    decoded = [json.loads(line) for line in lines.splitlines()]
+    assert decoded[0]["event"]["payload"]["action"]["automatic"] == "timeout"
+    assert decoded[4]["event"]["payload"]["up_cards"] == ["2c", "As"]
+    assert eventlog._plain_hint(tuple[tuple[int, int], ...]) and eventlog._plain_hint(m.RecordKind)
+    assert not eventlog._plain_hint(m.PotInfo) and not eventlog._plain_hint(float)
 
 
 def test_the_event_log_appends_the_lines_to_an_owner_only_file(tmp_path: Path) -> None:
@@ -113,3 +133,24 @@ def test_the_event_log_appends_the_lines_to_an_owner_only_file(tmp_path: Path) -
     assert log.path.read_text() == event_line(notice, [0, 1], json.loads(
         log.path.read_text())["logged_at"])
     assert log.path.stat().st_mode & 0o777 == 0o600
+
+
+def test_a_private_events_two_copies_take_one_line_each(tmp_path: Path) -> None:
+    """The dealer sends a private event's copies seat by seat (the others' copy, the owner's, the
+    others' again): the log holds one line per distinct copy, with every seat that received it."""
+    log = EventLog(tmp_path / "m.events.jsonl")
+    own = m.Notice("r1", "r1-h1", 4, 1763840000.5, m.CardsDealt("preflop", 1, (), (0, 51), 2))
+    others = m.Notice("r1", "r1-h1", 4, 1763840000.5, m.CardsDealt("preflop", 1, (), (), 2))
+    after = m.Notice("r1", "r1-h1", 5, 1763840000.6, m.GameChanged("O8", "FT", 9))
+    for seat in range(4):
+        log.sent(seat, own if seat == 1 else others)
+    for seat in range(4):
+        log.sent(seat, after)
+    held = log.take()
+    assert [(notice, seats) for notice, seats, _ in held] == [
+        (others, [0, 2, 3]), (own, [1]), (after, [0, 1, 2, 3])]
+    log.write(held)
+    log.close()
+    lines = [json.loads(line) for line in log.path.read_text().splitlines()]
+    assert [line["seats"] for line in lines] == [[0, 2, 3], [1], [0, 1, 2, 3]]
+    assert lines[1]["event"]["payload"]["hole_cards"] == ["2c", "As"]
