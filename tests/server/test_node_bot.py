@@ -17,6 +17,7 @@ from arena_bot.examples import rule_based
 
 from arena.engine.phh import iter_replays
 from arena.host.phhfile import load_file
+from arena.server.config import ServerConfig
 from tests.server.harness import make_config, running, token_for
 
 pytestmark = pytest.mark.timeout(120)
@@ -36,25 +37,33 @@ def node_bot() -> Path:
     return NODE_DIR / "bot.js"
 
 
-def test_the_node_bot_plays_a_horse_match(tmp_path: Path, node_bot: Path) -> None:
-    config = make_config(tmp_path, ["node", "python"], hands=10, seed=4,
-                         rules={"decision_seconds": 5.0})
+def _node_against_python(config: ServerConfig, node_bot: Path, *node_args: str,
+                         reconnect_seconds: float | None = None) -> tuple[int, str, str]:
+    """One match of the Node.js bot (``node_args`` added to its command line) against the
+    rule-based Python bot on a dealer of ``config``: the Node bot's exit code, stdout, stderr."""
 
     async def scenario() -> tuple[int, str, str]:
         async with running(config) as (server, address):
             node = await asyncio.create_subprocess_exec(
                 "node", str(node_bot), "--server", address, "--token", token_for("node"),
-                "--name", "node", stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+                "--name", "node", *node_args,
+                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
             python = asyncio.ensure_future(play(rule_based, server=address,
                                                 token=token_for("python"), name="python",
-                                                reconnect_seconds=2.0))
+                                                reconnect_seconds=reconnect_seconds))
             out, err = await asyncio.wait_for(node.communicate(), 60)
             await asyncio.wait_for(python, 30)
             await server.run_until_done()
             assert node.returncode is not None
             return node.returncode, out.decode(), err.decode()
 
-    code, out, err = asyncio.run(scenario())
+    return asyncio.run(scenario())
+
+
+def test_the_node_bot_plays_a_horse_match(tmp_path: Path, node_bot: Path) -> None:
+    config = make_config(tmp_path, ["node", "python"], hands=10, seed=4,
+                         rules={"decision_seconds": 5.0})
+    code, out, err = _node_against_python(config, node_bot, reconnect_seconds=2.0)
     assert code == 0, err
     assert "1 match(es) ended" in out, out + err
     assert "rejected" not in err
@@ -140,21 +149,7 @@ def test_the_node_bot_calls_with_the_calling_policy_and_prints_its_stats(
     assert bogus.returncode == 2
     assert bogus.stderr.startswith("arena-node-bot: error: --policy must be one of pairs, call")
 
-    async def scenario() -> tuple[int, str, str]:
-        async with running(config) as (server, address):
-            node = await asyncio.create_subprocess_exec(
-                "node", str(node_bot), "--server", address, "--token", token_for("node"),
-                "--name", "node", "--policy", "call", "--stats",
-                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
-            python = asyncio.ensure_future(play(rule_based, server=address,
-                                                token=token_for("python"), name="python"))
-            out, err = await asyncio.wait_for(node.communicate(), 60)
-            await asyncio.wait_for(python, 30)
-            await server.run_until_done()
-            assert node.returncode is not None
-            return node.returncode, out.decode(), err.decode()
-
-    code, out, err = asyncio.run(scenario())
+    code, out, err = _node_against_python(config, node_bot, "--policy", "call", "--stats")
     assert code == 0, err
     stats = json.loads(next(line for line in out.splitlines() if line.startswith("{")))
     hands = load_file(str(tmp_path / "logs" / "match.phhs"))
