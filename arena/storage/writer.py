@@ -9,10 +9,10 @@ as a ticket's batch is committed, before those steps: a table deals its next han
 steps wait while other jobs are waiting to be committed (they run one at a time, so a job that
 arrives meanwhile waits for one step at most).
 
-From a job's submission until its batch is committed, the interpreter hands its lock (the GIL)
-over every `COMMIT_SWITCH_SECONDS` instead of every 1-5 ms: the writer's thread takes it to start
-the batch, and each query of the batch gives it away; a busy dealer's thread would otherwise keep
-it a whole interval each time while its tables wait for the commit.
+While a batch runs up to its commit, the interpreter hands its lock (the GIL) over every
+`COMMIT_SWITCH_SECONDS` instead of every 5 ms: each query of the batch gives the GIL away, and a
+busy dealer's thread would otherwise keep it up to 5 ms each time while its tables wait for the
+commit.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 
 MAX_STEPS_BEHIND = 32  # committed batches whose steps may wait while jobs keep coming
-COMMIT_SWITCH_SECONDS = 0.000125  # the GIL's switch interval while a batch runs up to its commit
+COMMIT_SWITCH_SECONDS = 0.0005  # the GIL's switch interval while a batch runs up to its commit
 After = Callable[[], None]
 Job = Callable[[], After | None]  # returns what to do once its writes are committed, if anything
 log = logging.getLogger("arena.writer")
@@ -57,7 +57,6 @@ class Writer:
         self.cpu_seconds = 0.0  # the CPU time of the writer's thread so far (benchmarks)
         self.batches = 0  # commits (benchmarks: jobs per commit)
         self.commit_wait_seconds = 0.0  # from each job's submission to its commit, summed (benchmarks)
-        self._quick = False  # jobs wait and the switch interval is short for them (`submit`)
 
     def submit(self, job: Job) -> int:
         """Queue a job; its ticket (tickets grow by one per job)."""
@@ -66,9 +65,6 @@ class Writer:
                 raise RuntimeError("the writer is closed")
             self._submitted += 1
             self._jobs.append((self._submitted, job, time.perf_counter()))
-            if not self._quick:  # the writer's thread takes the GIL sooner to start the batch
-                self._quick = True
-                _quick_switching.begin()
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name=self._name, daemon=True)
                 self._thread.start()
@@ -124,19 +120,15 @@ class Writer:
                 while not self._jobs and not self._steps and not self._closed:
                     self._cond.wait()
                 batch: list[tuple[int, Job, float]] = []
-                quick = False
                 if len(self._steps) < MAX_STEPS_BEHIND:  # else the logs catch up first
                     batch = list(self._jobs)
                     self._jobs.clear()
-                    quick, self._quick = self._quick, False
                 if not batch and not self._steps:
                     return
             started = time.thread_time()
             if batch:
                 ticket = batch[-1][0]
                 with _quick_switching():
-                    if quick:  # the batch's own interval holds from here
-                        _quick_switching.end()
                     self._steps.append((ticket, self._run_batch([job for _, job, _ in batch])))
                 committed_at = time.perf_counter()
                 self.commit_wait_seconds += sum(committed_at - at for _, _, at in batch)
@@ -177,33 +169,27 @@ class Writer:
 
 class _QuickSwitching:
     """The GIL's switch interval at `COMMIT_SWITCH_SECONDS` (if shorter) while any writer of the
-    process has jobs waiting for their commit; the interval it had before once none has."""
+    process runs a batch; the interval it had before once none does."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._users = 0  # writers with jobs waiting or a batch running now
+        self._batches = 0  # batches running now, in every writer
         self._saved_seconds = 0.0  # the interval to restore when the last one ends
-
-    def begin(self) -> None:
-        with self._lock:
-            if self._users == 0:
-                self._saved_seconds = sys.getswitchinterval()
-                sys.setswitchinterval(min(self._saved_seconds, COMMIT_SWITCH_SECONDS))
-            self._users += 1
-
-    def end(self) -> None:
-        with self._lock:
-            self._users -= 1
-            if self._users == 0:
-                sys.setswitchinterval(self._saved_seconds)
 
     @contextmanager
     def __call__(self) -> Iterator[None]:
-        self.begin()
+        with self._lock:
+            if self._batches == 0:
+                self._saved_seconds = sys.getswitchinterval()
+                sys.setswitchinterval(min(self._saved_seconds, COMMIT_SWITCH_SECONDS))
+            self._batches += 1
         try:
             yield
         finally:
-            self.end()
+            with self._lock:
+                self._batches -= 1
+                if self._batches == 0:
+                    sys.setswitchinterval(self._saved_seconds)
 
 
 _quick_switching = _QuickSwitching()
