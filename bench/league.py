@@ -232,8 +232,9 @@ def main(argv: list[str] | None = None) -> int:
                   f"dealer thread {used.thread_cpu / hands * 1e3:.2f} ms/hand, "
                   f"process {used.process_cpu / hands * 1e3:.2f} ms/hand, "
                   f"writer thread {used.writer_cpu / hands * 1e3:.2f} ms/hand, "
-                  f"bots {used.bots_cpu / hands * 1e3:.2f} ms/hand, {used.commits} commits, "
-                  f"{used.commit_wait / hands * 1e3:.1f} ms from handing a hand over to its commit",
+                  f"bots {used.bots_cpu / hands * 1e3:.2f} ms/hand"
+                  + (f", {used.commits} commits, {used.commit_wait / hands * 1e3:.1f} ms from "
+                     "handing a hand to the writer to its commit" if used.commits else ""),
                   flush=True)
     print("\n| round | mode | hands | seconds | hands/s | dealer-thread CPU ms/hand "
           "| writer-thread CPU ms/hand | process CPU ms/hand | bots CPU ms/hand |")

@@ -155,26 +155,28 @@ class SqliteStore(SqlStore):
                 raise _store_error(self.path, exc) from exc
 
     # ------------------------------------------------------------ a league's hands, few statements
-    # Each statement hands the interpreter's lock to the dealer's thread and back (and waits up to
-    # a switch interval for it); in the writer's batch a league records a hand and marks the next
-    # in flight in 3 statements, no savepoint.
+    # Each statement hands the interpreter's lock to the dealer's thread and back; a league
+    # records a hand and marks the next in flight in 3 statements besides the savepoint.
 
     def record_hand(self, hand: HandRecord, *, guard: Guard | None = None) -> bool:
         """`SqlStore.record_hand` in two statements (the hand, then its seats); when the first
         writes nothing (the hand is there already, the same or not, or it is refused), the
-        generic path says which. In this thread's batch, without a guard, no savepoint either:
-        when the seats' statement fails (it changes nothing itself) the hand's row is deleted."""
+        generic path says which."""
         check_hand(hand)
-        if guard is None and self._in_batch():
-            with self._lock, _errors(self.path):
-                if _insert_hand(self._connection, hand, bare=True):
-                    return True
-        else:
-            with self._transaction(write=True) as db:
-                if guard is not None:
-                    guard(db)
-                if _insert_hand(self._connection, hand, bare=False):
-                    return True
+        seats = hand.seats
+        with self._transaction(write=True) as db:
+            if guard is not None:
+                guard(db)
+            row = db.execute(_record_hand_sql(len(seats)), (
+                hand.hand_number, hand.copy_index, hand.deal_id, hand.game_code,
+                hand.small_bet_chips, hand.button_seat, hand.phh_text,
+                timestamp_text(hand.started_at), timestamp_text(hand.finished_at),
+                hand.match_id, hand.copy_index, *(s.bot for s in seats), len(seats))).fetchone()
+            if row is not None:
+                db.execute(_record_seats_sql(len(seats)), (row[0], *(value for s in seats for value in (
+                    s.seat, s.bot, s.net_chips, s.final_stack_chips, s.timeouts, s.absent_decisions,
+                    s.rejected_replies, s.disconnects))))
+                return True
         return super().record_hand(hand, guard=guard)
 
     def mark_in_flight(self, match_id: int, copy_index: int, hand_number: int, *,
@@ -212,33 +214,6 @@ def _store_error(path: Path, exc: sqlite3.DatabaseError) -> StoreError:
     if "malformed" in str(exc) or "not a database" in str(exc):
         return CorruptStore(f"{path}: {exc}")
     return StoreError(f"{path}: {exc}")
-
-
-def _insert_hand(db: sqlite3.Connection, hand: HandRecord, *, bare: bool) -> bool:
-    """The fast path of `SqliteStore.record_hand`: the hand, then its seats; False when the
-    first statement writes nothing. ``bare`` (no savepoint around it): a failing seats statement
-    leaves nothing of the hand behind."""
-    seats = hand.seats
-    row = db.execute(_record_hand_sql(len(seats)), (
-        hand.hand_number, hand.copy_index, hand.deal_id, hand.game_code,
-        hand.small_bet_chips, hand.button_seat, hand.phh_text,
-        timestamp_text(hand.started_at), timestamp_text(hand.finished_at),
-        hand.match_id, hand.copy_index, *(s.bot for s in seats), len(seats))).fetchone()
-    if row is None:
-        return False
-    try:
-        written = db.execute(_record_seats_sql(len(seats)), (row[0], *(value for s in seats for value in (
-            s.seat, s.bot, s.net_chips, s.final_stack_chips, s.timeouts, s.absent_decisions,
-            s.rejected_replies, s.disconnects)))).rowcount
-        if written != len(seats):  # the hand's statement counted them: not expected
-            raise InvalidRecord(f"match {hand.match_id} hand {hand.hand_number}: "
-                                f"{written} of {len(seats)} seats written")
-    except BaseException:
-        if bare:
-            db.execute("DELETE FROM hand_seats WHERE hand_id = ?", (row[0],))
-            db.execute("DELETE FROM hands WHERE hand_id = ?", (row[0],))
-        raise
-    return True
 
 
 @functools.cache
