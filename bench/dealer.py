@@ -172,6 +172,11 @@ def _token(name: str) -> str:
     return f"bench-{name}-token-0123456789"
 
 
+def _over(values: list[float], limit: float = 0.010) -> float:
+    """The share of ``values`` above ``limit`` (server overheads over 10 ms)."""
+    return sum(v > limit for v in values) / len(values) if values else 0.0
+
+
 def _percentile(values: list[float], fraction: float) -> float:
     if not values:
         return 0.0
@@ -248,8 +253,14 @@ def role_dealer(config_path: str) -> int:
         print(json.dumps({"port": port, "pid": os.getpid()}), flush=True)
 
     window = _SteadyWindow()
-    result = asyncio.run(serve(config, on_ready=ready,
-                               on_server=lambda s: s.lobby.decision_observers.append(window.seen)))
+    servers: list[Any] = []
+
+    def observe(server: Any) -> None:
+        servers.append(server)
+        server.lobby.decision_observers.append(window.seen)
+
+    result = asyncio.run(serve(config, on_ready=ready, on_server=observe))
+    overhead = servers[0].service.stats.overhead_seconds.values
     lateness: list[float] = []
     automatic = answered = hands = 0
     for summary in result.summaries:
@@ -260,7 +271,7 @@ def role_dealer(config_path: str) -> int:
     print(json.dumps({"result": True, "cpu_seconds": result.cpu_seconds,
                       "wall_seconds": result.wall_seconds, "transport": result.transport,
                       "answered": answered, "automatic": automatic, "hands": hands,
-                      **window.summary(),
+                      **window.summary(), "overhead_over": _over(overhead),
                       "lateness_p50": _percentile(lateness, 0.5),
                       "lateness_p99": _percentile(lateness, 0.99),
                       "lateness_max": max(lateness, default=0.0),
@@ -347,6 +358,7 @@ def _summarize(result: dict[str, Any]) -> dict[str, Any]:
         "decisions_total": total,
         "overhead_p50": transport["overhead_seconds"]["p50"],
         "overhead_p99": transport["overhead_seconds"]["p99"],
+        "overhead_over": result["overhead_over"],
         "cpu_per_decision": result["window_cpu_seconds"] / window,  # steady play
         "cpu_per_decision_whole_run": result["cpu_seconds"] / total,
         "server_cores": result["window_cpu_seconds"] / max(1e-9, result["window_wall_seconds"]),
@@ -613,7 +625,8 @@ def role_pingpong_server(tables: int, seconds: float, seats: int = SEATS) -> int
         print(json.dumps({"round_trips": counts["round_trips"], "seconds": seconds,
                           "cpu_seconds": cpu, "switches": switches[0] - started[0][1][0],
                           "main_thread_switches": switches[1] - started[0][1][1],
-                          **{f"overhead_{k}": v for k, v in overhead.summary().items()}}),
+                          **{f"overhead_{k}": v for k, v in overhead.summary().items()},
+                          "overhead_over": _over(overhead.values)}),
               flush=True)
         await server.stop(1.0)
 
@@ -705,6 +718,7 @@ def run_pingpong(tables: int, seconds: float, seats: int = SEATS,
     return {"paced": paced,
             "round_trips_per_second": result["round_trips"] / result["seconds"],
             "overhead_p50": result["overhead_p50"], "overhead_p99": result["overhead_p99"],
+            "overhead_over": result["overhead_over"],
             "cpu_per_round_trip": result["cpu_seconds"] / trips,
             "switches_per_round_trip": result["switches"] / trips,
             "main_thread_switches_per_round_trip": result["main_thread_switches"] / trips,
@@ -946,6 +960,7 @@ def _paced_peer(tables: int, think: float, seconds: float, processes: int) -> di
     """The ping-pong at ``tables`` paced tables, in the dealer's paced figures' names."""
     raw = run_pingpong(tables, seconds, processes=processes, think=think)
     return {**raw["paced"], "overhead_p99": raw["overhead_p99"],
+            "overhead_over": raw["overhead_over"],
             "cpu_per_decision": raw["cpu_per_round_trip"]}
 
 
@@ -957,6 +972,13 @@ def _paced_steps(counts: list[int]) -> Iterator[int]:
     while True:
         tables += step
         yield tables
+
+
+def _own_cores(row: dict[str, Any]) -> float:
+    """Cores this step's own processes kept busy: the server's, and its clients' CPU per
+    decision at their decisions/s (the rest of the machine's busy cores is someone else's)."""
+    return float(row["server_cores"] + row["decisions_per_second"]
+                 * row["client_cpu_per_decision"])
 
 
 def report_paced(counts: list[int], think: float, seconds: float,
@@ -982,10 +1004,11 @@ def report_paced(counts: list[int], think: float, seconds: float,
           "to that table's next request arriving (both worst client process, p99). Busy cores: "
           f"the whole machine ({os.cpu_count()} cores) during the clients' window.\n")
     print("| tables | decisions/s (per table vs a lone table), dealer / ping-pong | "
-          "p99 server overhead | "
+          "p99 server overhead (share over 10 ms) | "
           "full pace | server CPU per decision (cores busy) | client CPU per decision | "
-          "client lag p99 / gap p99 | busy cores |")
-    print("|---|---|---|---|---|---|---|---|")
+          "client lag p99 / gap p99 | busy cores (this benchmark's server and clients) | "
+          "dealer writes per decision |")
+    print("|---|---|---|---|---|---|---|---|---|")
     best = best_peer = 0
     budget_spent = False
     for tables in _paced_steps(counts):
@@ -999,14 +1022,16 @@ def report_paced(counts: list[int], think: float, seconds: float,
         both = (row, peer)
         print(f"| {tables} | {row['decisions_per_second']:,.0f} ({share:.0%}) / "
               f"{peer['decisions_per_second']:,.0f} ({peer_share:.0%}) | "
-              f"{row['overhead_p99'] * ms:.1f} / {peer['overhead_p99'] * ms:.1f} ms | "
+              + " / ".join(f"{r['overhead_p99'] * ms:.1f} ms ({r['overhead_over']:.1%})"
+                           for r in both) + " | "
               f"{'yes' if full else 'no'} / {'yes' if peer_full else 'no'} | "
               + " / ".join(f"{r['cpu_per_decision'] * us:,.0f} µs ({r['server_cores']:.2f})"
                            for r in both) + " | "
               + " / ".join(f"{r['client_cpu_per_decision'] * us:,.0f}" for r in both) + " µs | "
               + " / ".join(f"{r['client_lag_p99'] * ms:.1f}, {r['client_gap_p99'] * ms:.1f}"
                            for r in both) + " ms | "
-              + " / ".join(f"{r['busy_cores']:.2f}" for r in both) + " |", flush=True)
+              + " / ".join(f"{r['busy_cores']:.2f} ({_own_cores(r):.2f})" for r in both)
+              + f" | {row['writes_per_decision']:.2f} |", flush=True)
         if not full and not peer_full:
             break
         if time.monotonic() - started > budget_seconds:
@@ -1016,8 +1041,7 @@ def report_paced(counts: list[int], think: float, seconds: float,
     at_least = ">= " if budget_spent else ""
     print(f"\ntables at full pace: dealer **{at_least if full else ''}{best}**, ping-pong "
           f"**{at_least if peer_full else ''}{best_peer}** in the same run ({ratio}; target >= "
-          f"40 with p99 overhead <= 10 ms){'; stopped by the time budget' if budget_spent else ''}"
-          f"; writes per decision at the last step {row['writes_per_decision']:.2f}")
+          f"40 with p99 overhead <= 10 ms){'; stopped by the time budget' if budget_spent else ''}")
 
 
 def report_headsup(hands: int, bots: str = "python") -> None:
