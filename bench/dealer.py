@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import resource
@@ -168,6 +169,33 @@ class _PacedWindow:
                           "cpu_seconds": time.process_time()}), flush=True)
 
 
+class _GcPauses:
+    """The garbage collector's pauses in this process (``gc.callbacks``; it observes, changes
+    nothing): how many collections, how many of the oldest generation, those over 5 ms and the
+    longest, of any generation."""
+
+    def __init__(self) -> None:
+        self.started = 0.0
+        self.pauses: list[float] = []
+        self.full = 0
+        gc.callbacks.append(self._callback)
+
+    def _callback(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self.started = time.perf_counter()
+        else:
+            self.pauses.append(time.perf_counter() - self.started)
+            self.full += info.get("generation") == 2
+
+    def close(self) -> None:
+        gc.callbacks.remove(self._callback)
+
+    def summary(self) -> dict[str, float]:
+        return {"gc_collections": len(self.pauses), "gc_full": self.full,
+                "gc_over_5ms": sum(p > 0.005 for p in self.pauses),
+                "gc_longest": max(self.pauses, default=0.0)}
+
+
 def _token(name: str) -> str:
     return f"bench-{name}-token-0123456789"
 
@@ -253,6 +281,7 @@ def role_dealer(config_path: str) -> int:
         print(json.dumps({"port": port, "pid": os.getpid()}), flush=True)
 
     window = _SteadyWindow()
+    pauses = _GcPauses()
     servers: list[Any] = []
 
     def observe(server: Any) -> None:
@@ -272,6 +301,7 @@ def role_dealer(config_path: str) -> int:
                       "wall_seconds": result.wall_seconds, "transport": result.transport,
                       "answered": answered, "automatic": automatic, "hands": hands,
                       **window.summary(), "overhead_over": _over(overhead),
+                      **pauses.summary(),
                       "lateness_p50": _percentile(lateness, 0.5),
                       "lateness_p99": _percentile(lateness, 0.99),
                       "lateness_max": max(lateness, default=0.0),
@@ -359,6 +389,7 @@ def _summarize(result: dict[str, Any]) -> dict[str, Any]:
         "overhead_p50": transport["overhead_seconds"]["p50"],
         "overhead_p99": transport["overhead_seconds"]["p99"],
         "overhead_over": result["overhead_over"],
+        **{k: result[k] for k in ("gc_collections", "gc_full", "gc_over_5ms", "gc_longest")},
         "cpu_per_decision": result["window_cpu_seconds"] / window,  # steady play
         "cpu_per_decision_whole_run": result["cpu_seconds"] / total,
         "server_cores": result["window_cpu_seconds"] / max(1e-9, result["window_wall_seconds"]),
@@ -568,6 +599,7 @@ def role_pingpong_server(tables: int, seconds: float, seats: int = SEATS) -> int
     from arena.v1 import arena_pb2 as pb
 
     request, _ = _sample_messages()
+    pauses = _GcPauses()
 
     async def main() -> None:
         groups: dict[int, list[asyncio.Event]] = {t: [asyncio.Event() for _ in range(seats)]
@@ -626,7 +658,7 @@ def role_pingpong_server(tables: int, seconds: float, seats: int = SEATS) -> int
                           "cpu_seconds": cpu, "switches": switches[0] - started[0][1][0],
                           "main_thread_switches": switches[1] - started[0][1][1],
                           **{f"overhead_{k}": v for k, v in overhead.summary().items()},
-                          "overhead_over": _over(overhead.values)}),
+                          "overhead_over": _over(overhead.values), **pauses.summary()}),
               flush=True)
         await server.stop(1.0)
 
@@ -719,6 +751,7 @@ def run_pingpong(tables: int, seconds: float, seats: int = SEATS,
             "round_trips_per_second": result["round_trips"] / result["seconds"],
             "overhead_p50": result["overhead_p50"], "overhead_p99": result["overhead_p99"],
             "overhead_over": result["overhead_over"],
+            **{k: result[k] for k in ("gc_collections", "gc_full", "gc_over_5ms", "gc_longest")},
             "cpu_per_round_trip": result["cpu_seconds"] / trips,
             "switches_per_round_trip": result["switches"] / trips,
             "main_thread_switches_per_round_trip": result["main_thread_switches"] / trips,
@@ -961,6 +994,7 @@ def _paced_peer(tables: int, think: float, seconds: float, processes: int) -> di
     raw = run_pingpong(tables, seconds, processes=processes, think=think)
     return {**raw["paced"], "overhead_p99": raw["overhead_p99"],
             "overhead_over": raw["overhead_over"],
+            **{k: raw[k] for k in ("gc_collections", "gc_full", "gc_over_5ms", "gc_longest")},
             "cpu_per_decision": raw["cpu_per_round_trip"]}
 
 
@@ -1009,8 +1043,8 @@ def report_paced(counts: list[int], think: float, seconds: float,
           "p99 server overhead (share over 10 ms) | "
           "full pace | server CPU per decision (cores busy) | client CPU per decision | "
           "client lag p99 / gap p99 | busy cores (this benchmark's server and clients) | "
-          "dealer writes per decision |")
-    print("|---|---|---|---|---|---|---|---|---|")
+          "dealer writes per decision | server GC pauses over 5 ms, longest (full collections) |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     best = best_peer = 0
     steady = [0, 0]  # every step so far at full pace: dealer, ping-pong
     failed = [False, False]
@@ -1039,7 +1073,10 @@ def report_paced(counts: list[int], think: float, seconds: float,
               + " / ".join(f"{r['client_lag_p99'] * ms:.1f}, {r['client_gap_p99'] * ms:.1f}"
                            for r in both) + " ms | "
               + " / ".join(f"{r['busy_cores']:.2f} ({_own_cores(r):.2f})" for r in both)
-              + f" | {row['writes_per_decision']:.2f} |", flush=True)
+              + f" | {row['writes_per_decision']:.2f} | "
+              + " / ".join(f"{r['gc_over_5ms']}, {r['gc_longest'] * ms:.1f} ms ({r['gc_full']})"
+                           for r in both)
+              + " |", flush=True)
         neither = 0 if full or peer_full else neither + 1
         if neither == 2:
             break

@@ -4,6 +4,7 @@ paced steps, the clients' window (no servers run here: the benchmark itself is n
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 
 import pytest
@@ -87,3 +88,17 @@ def test_paced_clients_sum_the_processes_and_keep_the_worst_p99() -> None:
 
 async def _no_sleep(_seconds: float) -> None:
     return None
+
+
+def test_gc_pauses_count_collections_and_full_ones() -> None:
+    pauses = dealer._GcPauses()
+    try:
+        gc.collect(0)
+        gc.collect()
+    finally:
+        pauses.close()
+    summary = pauses.summary()
+    assert summary["gc_collections"] >= 2 and summary["gc_full"] >= 1
+    assert 0.0 < summary["gc_longest"] < 5.0
+    gc.collect()
+    assert pauses.summary() == summary  # closed: no longer counting
