@@ -11,22 +11,28 @@ Every part runs in separate processes on this machine, in this run:
    messages (a real batched DecisionRequest down, a real ActionReply up) and clients that do the
    SDK's own work per message (unbatch, ``SeatView``, the calling station, the reply). The
    primary figure: dealer server CPU per decision / ping-pong server CPU per round trip;
-2. ``paced``: bots that think 20 ms, tables added until the dealer can no longer keep every
-   table at the pace of a lone table (>= 90% of its decisions/s and p99 overhead <= 10 ms);
+2. ``paced``: bots that think 20 ms, tables added until neither the dealer nor the ping-pong
+   (clients thinking as long, the same client processes) keeps every table at the pace of its
+   own lone table (>= 90% of its decisions/s and p99 overhead <= 10 ms): tables at full pace
+   of each and their ratio, with the clients' CPU and lag and the machine's busy cores;
 3. ``headsup``: one heads-up fixed-limit hold'em match of two calling bots, each its own
    process: hands/s and the dealer's voluntary context switches per decision, against a
-   two-seat ping-pong run the same way;
+   two-seat ping-pong run the same way, once with its own clients and once with the match's
+   own bot processes as clients (hands/s: round trips/s over the match's decisions per hand);
 4. ``idle``: the dealer with ``--idle`` connected idle bots: server memory per connection.
 
-"Overhead" is server-side: from reading a bot's reply to having written the next request
-(dealer: across the trio bridge, the engine, the fan-out of events; ping-pong: a hand-off
-between two stream handlers).
+"Overhead" is server-side: from reading a bot's reply to having written (the write
+completed) that table's next request (dealer: across the trio bridge, the engine, the fan-out
+of events, the first request of a hand not counted; ping-pong: a hand-off between two stream
+handlers). It includes the server waiting for the CPU, so on a busy machine it includes the
+bots' and everyone else's load: hence the machine's busy cores next to it.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import resource
@@ -35,6 +41,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -92,8 +99,110 @@ def _switches() -> tuple[int, int]:
     return resource.getrusage(resource.RUSAGE_SELF).ru_nvcsw, main
 
 
+def _machine_jiffies() -> tuple[int, int]:
+    """The whole machine's CPU time so far, in clock ticks: (busy, all), from ``/proc/stat``."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle + iowait
+    return sum(fields) - idle, sum(fields)
+
+
+def _busy_cores(before: tuple[int, int], after: tuple[int, int]) -> float:
+    """How many of the machine's cores were busy on average between two samples."""
+    total = after[1] - before[1]
+    return (after[0] - before[0]) / total * (os.cpu_count() or 1) if total else 0.0
+
+
+class _PacedWindow:
+    """What a process of paced clients sees, measured the same way for the dealer's SDK bots
+    and the ping-pong's clients: requests arriving in a window of ``seconds`` starting a second
+    after the process's first request; the process's CPU and the machine's busy cores in that
+    window; per decision, the client's own lag (request arrived -> reply ready, minus the think
+    time: timer lateness and waiting for this process's event loop) and, per table, the gap
+    from a reply being ready to the table's next request arriving (the server's part, the
+    transport both ways and this process's scheduling delays)."""
+
+    def __init__(self, think: float, seconds: float) -> None:
+        self.think = think
+        self.seconds = seconds
+        self.begin = 0.0  # 0: no request yet
+        self.decisions = 0
+        self.lag: list[float] = []
+        self.gap: list[float] = []
+        self._arrived: dict[object, float] = {}
+        self._replied: dict[object, float] = {}
+
+    def _inside(self, at: float) -> bool:
+        return self.begin <= at < self.begin + self.seconds
+
+    def request(self, table: object) -> None:
+        now = time.monotonic()
+        if not self.begin:
+            self.begin = now + 1.0
+        if self._inside(now):
+            self.decisions += 1
+            replied = self._replied.pop(table, None)
+            if replied is not None:
+                self.gap.append(now - replied)
+        self._arrived[table] = now
+
+    def replied(self, table: object) -> None:
+        now = time.monotonic()
+        arrived = self._arrived.pop(table, None)
+        if arrived is not None and self._inside(arrived):
+            self.lag.append(now - arrived - self.think)
+        self._replied[table] = now
+
+    async def report(self) -> None:
+        """Wait for the window, sample around it, print one JSON line with ``decisions``."""
+        while not self.begin:
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(max(0.0, self.begin - time.monotonic()))
+        cpu, machine = time.process_time(), _machine_jiffies()
+        await asyncio.sleep(self.seconds + 0.2)  # the window's last replies
+        print(json.dumps({"decisions": self.decisions, "seconds": self.seconds,
+                          "window_cpu_seconds": time.process_time() - cpu,
+                          "busy_cores": _busy_cores(machine, _machine_jiffies()),
+                          "lag_p50": _percentile(self.lag, 0.5),
+                          "lag_p99": _percentile(self.lag, 0.99),
+                          "gap_p50": _percentile(self.gap, 0.5),
+                          "gap_p99": _percentile(self.gap, 0.99),
+                          "cpu_seconds": time.process_time()}), flush=True)
+
+
+class _GcPauses:
+    """The garbage collector's pauses in this process (``gc.callbacks``; it observes, changes
+    nothing): how many collections, how many of the oldest generation, those over 5 ms and the
+    longest, of any generation."""
+
+    def __init__(self) -> None:
+        self.started = 0.0
+        self.pauses: list[float] = []
+        self.full = 0
+        gc.callbacks.append(self._callback)
+
+    def _callback(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self.started = time.perf_counter()
+        else:
+            self.pauses.append(time.perf_counter() - self.started)
+            self.full += info.get("generation") == 2
+
+    def close(self) -> None:
+        gc.callbacks.remove(self._callback)
+
+    def summary(self) -> dict[str, float]:
+        return {"gc_collections": len(self.pauses), "gc_full": self.full,
+                "gc_over_5ms": sum(p > 0.005 for p in self.pauses),
+                "gc_longest": max(self.pauses, default=0.0)}
+
+
 def _token(name: str) -> str:
     return f"bench-{name}-token-0123456789"
+
+
+def _over(values: list[float], limit: float = 0.010) -> float:
+    """The share of ``values`` above ``limit`` (server overheads over 10 ms)."""
+    return sum(v > limit for v in values) / len(values) if values else 0.0
 
 
 def _percentile(values: list[float], fraction: float) -> float:
@@ -136,8 +245,8 @@ class _SteadyWindow:
 
     def __init__(self) -> None:
         self.count = 0
-        self.first: tuple[int, float, int, int] | None = None
-        self.last: tuple[int, float, int, int] | None = None
+        self.first: tuple[int, float, int, int, float] | None = None
+        self.last: tuple[int, float, int, int, float] | None = None
 
     def seen(self, _prompt: object) -> None:
         self.count += 1
@@ -145,7 +254,7 @@ class _SteadyWindow:
             process = resource.getrusage(resource.RUSAGE_SELF)
             thread = resource.getrusage(getattr(resource, "RUSAGE_THREAD", resource.RUSAGE_SELF))
             sample = (self.count, process.ru_utime + process.ru_stime, process.ru_nvcsw,
-                      thread.ru_nvcsw)
+                      thread.ru_nvcsw, time.monotonic())
             if self.first is None:
                 self.first = sample
             self.last = sample
@@ -153,9 +262,10 @@ class _SteadyWindow:
     def summary(self) -> dict[str, float]:
         if self.first is None or self.last is None or self.last[0] == self.first[0]:
             return {"window_decisions": 0, "window_cpu_seconds": 0.0, "switches": 0,
-                    "main_thread_switches": 0}
+                    "main_thread_switches": 0, "window_wall_seconds": 0.0}
         return {"window_decisions": self.last[0] - self.first[0],
                 "window_cpu_seconds": self.last[1] - self.first[1],
+                "window_wall_seconds": self.last[4] - self.first[4],
                 "switches": self.last[2] - self.first[2],
                 "main_thread_switches": self.last[3] - self.first[3]}
 
@@ -171,8 +281,15 @@ def role_dealer(config_path: str) -> int:
         print(json.dumps({"port": port, "pid": os.getpid()}), flush=True)
 
     window = _SteadyWindow()
-    result = asyncio.run(serve(config, on_ready=ready,
-                               on_server=lambda s: s.lobby.decision_observers.append(window.seen)))
+    pauses = _GcPauses()
+    servers: list[Any] = []
+
+    def observe(server: Any) -> None:
+        servers.append(server)
+        server.lobby.decision_observers.append(window.seen)
+
+    result = asyncio.run(serve(config, on_ready=ready, on_server=observe))
+    overhead = servers[0].service.stats.overhead_seconds.values
     lateness: list[float] = []
     automatic = answered = hands = 0
     for summary in result.summaries:
@@ -183,7 +300,8 @@ def role_dealer(config_path: str) -> int:
     print(json.dumps({"result": True, "cpu_seconds": result.cpu_seconds,
                       "wall_seconds": result.wall_seconds, "transport": result.transport,
                       "answered": answered, "automatic": automatic, "hands": hands,
-                      **window.summary(),
+                      **window.summary(), "overhead_over": _over(overhead),
+                      **pauses.summary(),
                       "lateness_p50": _percentile(lateness, 0.5),
                       "lateness_p99": _percentile(lateness, 0.99),
                       "lateness_max": max(lateness, default=0.0),
@@ -205,6 +323,8 @@ def role_bots(address: str, tables: int, first: int = 0, think: float = 0.0,
     from arena.v1 import arena_pb2 as pb
     from arena.v1 import arena_pb2_grpc as pb_grpc
 
+    paced = _PacedWindow(think, seconds)
+
     async def main() -> None:
         times: list[float] = []
         ended: set[str] = set()
@@ -214,6 +334,8 @@ def role_bots(address: str, tables: int, first: int = 0, think: float = 0.0,
             kind = message.WhichOneof("payload")
             if kind == "decision_request":
                 times.append(time.monotonic())
+                if think > 0:
+                    paced.request(message.decision_request.match_id)
             elif kind == "event" and message.event.WhichOneof("payload") == "match_ended":
                 ended.add(message.event.match_id)
                 if len(ended) == tables:
@@ -221,7 +343,9 @@ def role_bots(address: str, tables: int, first: int = 0, think: float = 0.0,
 
         async def thinking(view: SeatView) -> Action:
             await asyncio.sleep(think)
-            return calling_station(view)
+            action = calling_station(view)
+            paced.replied(view.request.match_id)
+            return action
 
         async def silent(name: str) -> None:
             async with grpc.aio.insecure_channel(address) as channel:
@@ -245,13 +369,7 @@ def role_bots(address: str, tables: int, first: int = 0, think: float = 0.0,
                  for t in range(tables, tables + SILENT_TABLES) for s in range(SEATS)
                  ] if first == 0 and think == 0 and seats == SEATS else []
         if think > 0:
-            while not times:
-                await asyncio.sleep(0.05)
-            await asyncio.sleep(1.0 + seconds + 0.2)
-            begin = times[0] + 1.0
-            window = [t for t in times if begin <= t < begin + seconds]
-            print(json.dumps({"decisions": len(window), "seconds": seconds,
-                              "cpu_seconds": time.process_time()}), flush=True)
+            await paced.report()
         else:
             await all_ended.wait()
             print(json.dumps({"decisions": len(times), "first": times[0], "last": times[-1],
@@ -270,8 +388,11 @@ def _summarize(result: dict[str, Any]) -> dict[str, Any]:
         "decisions_total": total,
         "overhead_p50": transport["overhead_seconds"]["p50"],
         "overhead_p99": transport["overhead_seconds"]["p99"],
+        "overhead_over": result["overhead_over"],
+        **{k: result[k] for k in ("gc_collections", "gc_full", "gc_over_5ms", "gc_longest")},
         "cpu_per_decision": result["window_cpu_seconds"] / window,  # steady play
         "cpu_per_decision_whole_run": result["cpu_seconds"] / total,
+        "server_cores": result["window_cpu_seconds"] / max(1e-9, result["window_wall_seconds"]),
         "switches_per_decision": result["switches"] / window,
         "main_thread_switches_per_decision": result["main_thread_switches"] / window,
         "writes_per_decision": transport["writes"] / total,
@@ -337,8 +458,21 @@ def run_paced(tables: int, think: float, seconds: float, processes: int = 2) -> 
                 b.communicate(timeout=60)
         finally:
             server.kill()
+    return {"tables": tables, **_paced_clients(seen, seconds), **_summarize(result)}
+
+
+def _paced_clients(seen: list[dict[str, Any]], seconds: float) -> dict[str, float]:
+    """The paced client processes' windows summed: decisions/s, their CPU per decision, the
+    machine's busy cores (mean of the processes' samples, which cover about the same second),
+    and the worst process's p99 lag and gap (``_PacedWindow``)."""
     decisions = sum(s["decisions"] for s in seen)
-    return {"tables": tables, "decisions_per_second": decisions / seconds, **_summarize(result)}
+    return {"decisions_per_second": decisions / seconds,
+            "client_cpu_per_decision": sum(s["window_cpu_seconds"] for s in seen)
+            / max(1, decisions),
+            "busy_cores": sum(s["busy_cores"] for s in seen) / len(seen),
+            "client_lag_p99": max(s["lag_p99"] for s in seen),
+            "client_gap_p50": max(s["gap_p50"] for s in seen),
+            "client_gap_p99": max(s["gap_p99"] for s in seen)}
 
 
 def run_headsup(hands: int, bots: str = "python") -> dict[str, Any]:
@@ -450,11 +584,22 @@ def _sample_messages() -> tuple[bytes, bytes]:
     return request, reply
 
 
+def _table_seat(name: str) -> tuple[int, int]:
+    """(table, seat) from a ping-pong client's name, ``"table,seat"``, or a dealer bot's,
+    ``"bot<table>-<seat>"``."""
+    if name.startswith("bot"):
+        table, seat = name[3:].split("-")
+    else:
+        table, seat = name.split(",")
+    return int(table), int(seat)
+
+
 def role_pingpong_server(tables: int, seconds: float, seats: int = SEATS) -> int:
     from arena.server.stats import Samples
     from arena.v1 import arena_pb2 as pb
 
     request, _ = _sample_messages()
+    pauses = _GcPauses()
 
     async def main() -> None:
         groups: dict[int, list[asyncio.Event]] = {t: [asyncio.Event() for _ in range(seats)]
@@ -471,7 +616,7 @@ def role_pingpong_server(tables: int, seconds: float, seats: int = SEATS) -> int
         async def play(request_iterator: Any, context: grpc.aio.ServicerContext[Any, Any]) -> None:
             hello = await context.read()
             name = pb.BotMessage.FromString(bytes(hello)).hello.bot_name
-            table, seat = (int(x) for x in name.split(","))
+            table, seat = _table_seat(name)
             turns = groups[table]
             joined[table] += 1
             if joined[table] == seats and all(v == seats for v in joined.values()):
@@ -497,9 +642,12 @@ def role_pingpong_server(tables: int, seconds: float, seats: int = SEATS) -> int
                 finished.set()
 
         server = grpc.aio.server()
-        handler = grpc.method_handlers_generic_handler("bench.PingPong", {
-            "Play": grpc.stream_stream_rpc_method_handler(play)})
-        server.add_generic_rpc_handlers((handler,))
+        # bench.PingPong for its own clients; arena.v1.Dealer for the dealer's own bot
+        # processes (the heads-up scenario's "same bots" peer), which need no more than this
+        server.add_generic_rpc_handlers(tuple(
+            grpc.method_handlers_generic_handler(service, {
+                "Play": grpc.stream_stream_rpc_method_handler(play)})
+            for service in ("bench.PingPong", "arena.v1.Dealer")))
         port = server.add_insecure_port("127.0.0.1:0")
         await server.start()
         print(json.dumps({"port": port}), flush=True)
@@ -509,7 +657,8 @@ def role_pingpong_server(tables: int, seconds: float, seats: int = SEATS) -> int
         print(json.dumps({"round_trips": counts["round_trips"], "seconds": seconds,
                           "cpu_seconds": cpu, "switches": switches[0] - started[0][1][0],
                           "main_thread_switches": switches[1] - started[0][1][1],
-                          **{f"overhead_{k}": v for k, v in overhead.summary().items()}}),
+                          **{f"overhead_{k}": v for k, v in overhead.summary().items()},
+                          "overhead_over": _over(overhead.values), **pauses.summary()}),
               flush=True)
         await server.stop(1.0)
 
@@ -518,15 +667,18 @@ def role_pingpong_server(tables: int, seconds: float, seats: int = SEATS) -> int
 
 
 def role_pingpong_clients(address: str, tables: int, first: int = 0, seats: int = SEATS,
-                          think: float = 0.0) -> int:
+                          think: float = 0.0, seconds: float = 0.0) -> int:
     """Ping-pong clients doing the SDK's own work per message: unbatch, find the request, the
     bot function on a ``SeatView``, the reply message, serialized by the channel; ``think``:
-    seconds each waits before answering (the paced scenario's peer)."""
+    seconds each waits before answering (the paced scenario's peer), then they print a window
+    of ``seconds`` as the dealer's paced bots do (``_PacedWindow``)."""
     from arena_bot import eventloop
     from arena_bot.client import _answer, unbatch
     from arena_bot.examples import calling_station
 
     from arena.v1 import arena_pb2 as pb
+
+    paced = _PacedWindow(think, seconds)
 
     async def client(channel: grpc.aio.Channel, table: int, seat: int) -> None:
         call = channel.stream_stream(PING_METHOD,
@@ -537,16 +689,21 @@ def role_pingpong_clients(address: str, tables: int, first: int = 0, seats: int 
             for message in unbatch(envelope):
                 if message.WhichOneof("payload") == "decision_request":
                     if think > 0:
+                        paced.request(table)
                         await asyncio.sleep(think)
                     reply, _ = await _answer(calling_station, message.decision_request)
+                    if think > 0:
+                        paced.replied(table)
                     await call.write(reply)
 
     async def main() -> None:
         channels = [grpc.aio.insecure_channel(address, options=LOCAL)
                     for _ in range(tables * seats)]
+        window = [asyncio.ensure_future(paced.report())] if think > 0 else []
         await asyncio.gather(*(client(channels[t * seats + s], first + t, s)
                                for t in range(tables) for s in range(seats)),
                              return_exceptions=True)
+        await asyncio.gather(*window)
         for channel in channels:
             await channel.close()
 
@@ -555,38 +712,52 @@ def role_pingpong_clients(address: str, tables: int, first: int = 0, seats: int 
 
 
 def run_pingpong(tables: int, seconds: float, seats: int = SEATS,
-                 processes: int = 1, think: float = 0.0) -> dict[str, Any]:
+                 processes: int = 1, think: float = 0.0, bots: str = "") -> dict[str, Any]:
     """The ping-pong; ``processes``: client processes (tables shared out among them, or with
     two seats one process per seat of a single table: the heads-up layout); ``think``: seconds
-    each client waits before answering."""
-    server = _spawn("--role", "pp-server", "--tables", str(tables), "--seconds", str(seconds),
-                    "--seats", str(seats))
+    each client waits before answering, and then the server plays 2 s longer and the clients
+    count a window of ``seconds`` as the dealer's paced bots do (``paced`` in the result);
+    ``bots``: with two seats, the heads-up match's own bot processes (``_spawn_bot``: the SDK's
+    or the Node.js bot) as the clients instead of the ping-pong's."""
+    server = _spawn("--role", "pp-server", "--tables", str(tables), "--seconds",
+                    str(seconds + 2.0 if think > 0 else seconds), "--seats", str(seats))
     try:
         ready = _read_json_line(server, "port")
         clients = []
         if seats == SEATS:
             clients += [_spawn("--role", "pp-clients", "--address", f"127.0.0.1:{ready['port']}",
                                "--tables", str(share), "--first", str(first), "--seats",
-                               str(seats), "--bot-think", str(think))
+                               str(seats), "--bot-think", str(think), "--seconds", str(seconds))
                         for first, share in _shares(tables, processes)]
+        elif bots:  # the dealer's bots, one process per seat
+            clients += [_spawn_bot(bots, f"127.0.0.1:{ready['port']}", s) for s in range(seats)]
         else:  # one process per seat of a single table (the heads-up layout)
             clients += [_spawn("--role", "pp-client", "--address", f"127.0.0.1:{ready['port']}",
                                "--seat", str(s)) for s in range(seats)]
+        seen = ([_read_json_line(c, "decisions", timeout=seconds + 120) for c in clients]
+                if seats != SEATS or think > 0 else [])
         result = _read_json_line(server, "round_trips", timeout=seconds + 120)
-        seen = [_read_json_line(c, "decisions") for c in clients] if seats != SEATS else []
         for c in clients:
             c.communicate(timeout=60)
     finally:
         server.kill()
     request, reply = _sample_messages()
     trips = max(1, result["round_trips"])
-    return {"round_trips_per_second": result["round_trips"] / result["seconds"],
+    paced: dict[str, float] = {}
+    if think > 0:
+        paced = _paced_clients(seen, seconds)
+        paced["server_cores"] = result["cpu_seconds"] / result["seconds"]
+    return {"paced": paced,
+            "round_trips_per_second": result["round_trips"] / result["seconds"],
             "overhead_p50": result["overhead_p50"], "overhead_p99": result["overhead_p99"],
+            "overhead_over": result["overhead_over"],
+            **{k: result[k] for k in ("gc_collections", "gc_full", "gc_over_5ms", "gc_longest")},
             "cpu_per_round_trip": result["cpu_seconds"] / trips,
             "switches_per_round_trip": result["switches"] / trips,
             "main_thread_switches_per_round_trip": result["main_thread_switches"] / trips,
             "request_bytes": len(request), "reply_bytes": len(reply),
-            "client_cpu_per_decision": _client_cpu_per_decision(seen) if seen else 0.0}
+            "client_cpu_per_decision": _client_cpu_per_decision(seen)
+            if seen and not think else 0.0}
 
 
 def role_pingpong_client(address: str, seat: int) -> int:
@@ -703,6 +874,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="table counts tried in the paced scenario, in order")
     parser.add_argument("--think", type=float, default=0.02, help="paced bots' think time (s)")
     parser.add_argument("--paced-seconds", type=float, default=6.0)
+    parser.add_argument("--paced-budget-seconds", type=float, default=300.0,
+                        help="paced scenario: add no step after this long (the last count "
+                             "asked for is stepped past while the dealer or the ping-pong "
+                             "still keeps full pace)")
     parser.add_argument("--headsup-hands", type=int, default=2000)
     parser.add_argument("--headsup-bots", choices=("python", "node"), default="python",
                         help="heads-up bots: the Python SDK's, or the Node.js bot's calling "
@@ -727,7 +902,7 @@ def main(argv: list[str] | None = None) -> int:
         "bot": lambda: role_bot(args.address, args.seat),
         "pp-server": lambda: role_pingpong_server(args.tables, args.seconds, args.seats),
         "pp-clients": lambda: role_pingpong_clients(args.address, args.tables, args.first,
-                                                    args.seats, args.bot_think),
+                                                    args.seats, args.bot_think, args.seconds),
         "pp-client": lambda: role_pingpong_client(args.address, args.seat),
         "idle": lambda: role_idle(args.address, args.count),
     }
@@ -738,7 +913,7 @@ def main(argv: list[str] | None = None) -> int:
         report_instant(args.tables, args.hands, args.events, args.rounds)
     if args.scenario in ("all", "paced"):
         report_paced([int(t) for t in args.paced_tables.split(",")], args.think,
-                     args.paced_seconds)
+                     args.paced_seconds, args.paced_budget_seconds)
     if args.scenario in ("all", "headsup"):
         report_headsup(args.headsup_hands, args.headsup_bots)
     if args.scenario in ("all", "idle"):
@@ -802,61 +977,164 @@ def report_instant(tables: int, hands: int, events: bool = False, rounds: int = 
     ])
 
 
-def report_paced(counts: list[int], think: float, seconds: float) -> None:
+FULL_PACE_SHARE = 0.9  # of a lone table's decisions/s, per table
+FULL_PACE_P99_SECONDS = 0.010  # server overhead at p99
+
+
+def full_pace(decisions_per_second: float, tables: int, lone_per_second: float,
+              overhead_p99: float) -> tuple[float, bool]:
+    """Each table's share of a lone table's pace, and whether that is full pace: >= 90% of it
+    and p99 server overhead <= 10 ms (the same test for the dealer and the ping-pong)."""
+    share = decisions_per_second / (tables * lone_per_second) if lone_per_second > 0 else 0.0
+    return share, share >= FULL_PACE_SHARE and overhead_p99 <= FULL_PACE_P99_SECONDS
+
+
+def _paced_peer(tables: int, think: float, seconds: float, processes: int) -> dict[str, Any]:
+    """The ping-pong at ``tables`` paced tables, in the dealer's paced figures' names."""
+    raw = run_pingpong(tables, seconds, processes=processes, think=think)
+    return {**raw["paced"], "overhead_p99": raw["overhead_p99"],
+            "overhead_over": raw["overhead_over"],
+            **{k: raw[k] for k in ("gc_collections", "gc_full", "gc_over_5ms", "gc_longest")},
+            "cpu_per_decision": raw["cpu_per_round_trip"]}
+
+
+def _paced_steps(counts: list[int]) -> Iterator[int]:
+    """The table counts asked for, then on by the last step (8 when one count was given)."""
+    yield from counts
+    step = counts[-1] - counts[-2] if len(counts) > 1 and counts[-1] > counts[-2] else 8
+    tables = counts[-1]
+    while True:
+        tables += step
+        yield tables
+
+
+def _own_cores(row: dict[str, Any]) -> float:
+    """Cores this step's own processes kept busy: the server's, and its clients' CPU per
+    decision at their decisions/s (the rest of the machine's busy cores is someone else's)."""
+    return float(row["server_cores"] + row["decisions_per_second"]
+                 * row["client_cpu_per_decision"])
+
+
+def report_paced(counts: list[int], think: float, seconds: float,
+                 budget_seconds: float = 300.0) -> None:
+    """Tables added until neither the dealer nor its peer, the ping-pong with clients that
+    think as long (same layout, same client processes), keeps every table at full pace at two
+    steps in a row (one step can fail by someone else's load): beyond ``counts`` while either
+    still does, until ``budget_seconds`` have passed. Tables at full pace: the most at any
+    step (as before), and in brackets the most with every step up to it at full pace."""
     print(f"paced: bots thinking {think * 1e3:.0f} ms, tables {counts}", file=sys.stderr)
+    started = time.monotonic()
     lone = run_paced(1, think, seconds, processes=1)
-    pace = lone["decisions_per_second"]
+    lone_peer = _paced_peer(1, think, seconds, processes=1)
+    pace, peer_pace = lone["decisions_per_second"], lone_peer["decisions_per_second"]
+    us, ms = 1e6, 1e3
     print(f"\n### Paced bots ({think * 1e3:.0f} ms per decision, tables of {SEATS}, "
-          f"{seconds:g} s per step; a lone table makes {pace:.1f} decisions/s)\n")
-    print("| tables | decisions/s | per table vs a lone table | p99 server overhead | "
-          "writes per decision | dealer CPU per decision | full pace | ping-pong (same tables, "
-          "clients thinking as long, same run): round trips/s, p99 overhead, CPU per round "
-          "trip |")
-    print("|---|---|---|---|---|---|---|---|")
-    best = 0
-    for tables in counts:
+          f"{seconds:g} s per step, 2 client processes)\n")
+    print(f"Full pace: >= {FULL_PACE_SHARE:.0%} of a lone table's decisions/s per table and p99 "
+          f"server overhead <= {FULL_PACE_P99_SECONDS * ms:.0f} ms, the same test for both. "
+          f"A lone table: dealer {pace:.1f} decisions/s, p99 overhead "
+          f"{lone['overhead_p99'] * ms:.1f} ms; ping-pong {peer_pace:.1f} round trips/s, p99 "
+          f"{lone_peer['overhead_p99'] * ms:.1f} ms. Server overhead: from the server reading a "
+          "reply to its having written that table's next request. Client lag: a request's "
+          "arrival at its bot to the reply being ready, minus the think time; gap: a reply ready "
+          "to that table's next request arriving (both worst client process, p99). Busy cores: "
+          f"the whole machine ({os.cpu_count()} cores) during the clients' window.\n")
+    print("| tables | decisions/s (per table vs a lone table), dealer / ping-pong | "
+          "p99 server overhead (share over 10 ms) | "
+          "full pace | server CPU per decision (cores busy) | client CPU per decision | "
+          "client lag p99 / gap p99 | busy cores (this benchmark's server and clients) | "
+          "dealer writes per decision | server GC pauses over 5 ms, longest (full collections) |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    best = best_peer = 0
+    steady = [0, 0]  # every step so far at full pace: dealer, ping-pong
+    failed = [False, False]
+    neither = 0  # steps in a row at which neither kept full pace
+    budget_spent = False
+    for tables in _paced_steps(counts):
         row = run_paced(tables, think, seconds)
-        peer = run_pingpong(tables, seconds, processes=2, think=think)
-        share = row["decisions_per_second"] / (tables * pace)
-        full = share >= 0.9 and row["overhead_p99"] <= 0.010
-        if full:
-            best = tables
-        print(f"| {tables} | {row['decisions_per_second']:,.0f} | {share:.0%} | "
-              f"{row['overhead_p99'] * 1e3:.1f} ms | {row['writes_per_decision']:.2f} | "
-              f"{row['cpu_per_decision'] * 1e6:,.0f} µs | {'yes' if full else 'no'} | "
-              f"{peer['round_trips_per_second']:,.0f}, {peer['overhead_p99'] * 1e3:.1f} ms, "
-              f"{peer['cpu_per_round_trip'] * 1e6:,.0f} µs |", flush=True)
-        if not full and share < 0.8:
+        peer = _paced_peer(tables, think, seconds, processes=2)
+        share, full = full_pace(row["decisions_per_second"], tables, pace, row["overhead_p99"])
+        peer_share, peer_full = full_pace(peer["decisions_per_second"], tables, peer_pace,
+                                          peer["overhead_p99"])
+        best = tables if full else best
+        best_peer = tables if peer_full else best_peer
+        for k, ok in enumerate((full, peer_full)):
+            failed[k] = failed[k] or not ok
+            steady[k] = steady[k] if failed[k] else tables
+        both = (row, peer)
+        print(f"| {tables} | {row['decisions_per_second']:,.0f} ({share:.0%}) / "
+              f"{peer['decisions_per_second']:,.0f} ({peer_share:.0%}) | "
+              + " / ".join(f"{r['overhead_p99'] * ms:.1f} ms ({r['overhead_over']:.1%})"
+                           for r in both) + " | "
+              f"{'yes' if full else 'no'} / {'yes' if peer_full else 'no'} | "
+              + " / ".join(f"{r['cpu_per_decision'] * us:,.0f} µs ({r['server_cores']:.2f})"
+                           for r in both) + " | "
+              + " / ".join(f"{r['client_cpu_per_decision'] * us:,.0f}" for r in both) + " µs | "
+              + " / ".join(f"{r['client_lag_p99'] * ms:.1f}, {r['client_gap_p99'] * ms:.1f}"
+                           for r in both) + " ms | "
+              + " / ".join(f"{r['busy_cores']:.2f} ({_own_cores(r):.2f})" for r in both)
+              + f" | {row['writes_per_decision']:.2f} | "
+              + " / ".join(f"{r['gc_over_5ms']}, {r['gc_longest'] * ms:.1f} ms ({r['gc_full']})"
+                           for r in both)
+              + " |", flush=True)
+        neither = 0 if full or peer_full else neither + 1
+        if neither == 2:
             break
-    print(f"\ntables at full pace: **{best}** (target >= 40 with p99 overhead <= 10 ms)")
+        if time.monotonic() - started > budget_seconds:
+            budget_spent = True
+            break
+    ratio = f"{best / best_peer:.2f}x" if best_peer else "no ratio: the peer keeps no step"
+    at_least = ">= " if budget_spent else ""
+    print(f"\ntables at full pace: dealer **{at_least if full else ''}{best}** (every step up "
+          f"to {steady[0]}), ping-pong **{at_least if peer_full else ''}{best_peer}** (every step "
+          f"up to {steady[1]}) in the same run ({ratio}; target >= 40 with p99 overhead <= "
+          f"10 ms){'; stopped by the time budget' if budget_spent else ''}")
 
 
 def report_headsup(hands: int, bots: str = "python") -> None:
+    """The match, then the ping-pong twice in the same run: with its own clients for 8 s (as
+    before) and, for as long as the match took, with the match's own bot processes as its
+    clients (the SDK's or the Node.js bot)."""
     print(f"heads-up: {hands} hands of FT, two calling {bots} bots as processes", file=sys.stderr)
     dealer = run_headsup(hands, bots)
-    raw = run_pingpong(1, 8.0, seats=2, processes=2)
+    span = dealer["decisions_total"] / dealer["decisions_per_second"]
+    peers = [run_pingpong(1, 8.0, seats=2, processes=2),  # as before this comparison existed
+             # as long as the match took (the Node.js bot's V8 still compiles in short runs)
+             run_pingpong(1, min(30.0, max(3.0, span)), seats=2, processes=2, bots=bots)]
     us = 1e6
+    per_hand = dealer["decisions_total"] / max(1, dealer["hands"])
+    kind = "Node.js" if bots == "node" else "SDK"
     print(f"\n### Heads-up: one match of {hands} fixed-limit hold'em hands, two calling bots "
           f"(one process each; {'the Node.js bot' if bots == 'node' else 'the Python SDK'})\n")
-    _table([
-        ("hands per second", f"**{dealer['hands_per_second']:,.0f}** (target >= 250)", ""),
+    print("Ping-pong hands/s: its round trips/s over the match's decisions per hand "
+          f"({per_hand:.2f}); (x): the dealer's figure over the ping-pong's.\n")
+    print(f"| measure | dealer | ping-pong, its own clients (same run) | ping-pong, the match's "
+          f"{kind} bot processes as clients (same run) |")
+    print("|---|---|---|---|")
+    rows: list[tuple[str, str, list[str]]] = [
+        ("hands per second", f"**{dealer['hands_per_second']:,.0f}** (target >= 250)",
+         [f"{p['round_trips_per_second'] / per_hand:,.0f} "
+          f"(**{dealer['decisions_per_second'] / p['round_trips_per_second']:.0%}**)"
+          for p in peers]),
         ("decisions (round trips) per second", f"{dealer['decisions_per_second']:,.0f}",
-         f"{raw['round_trips_per_second']:,.0f} "
-         f"({dealer['decisions_per_second'] / raw['round_trips_per_second']:.0%})"),
+         [f"{p['round_trips_per_second']:,.0f}" for p in peers]),
         ("server CPU per decision / round trip", f"{dealer['cpu_per_decision'] * us:,.0f} µs",
-         f"{raw['cpu_per_round_trip'] * us:,.0f} µs "
-         f"({dealer['cpu_per_decision'] / raw['cpu_per_round_trip']:.2f}x)"),
+         [f"{p['cpu_per_round_trip'] * us:,.0f} µs "
+          f"({dealer['cpu_per_decision'] / p['cpu_per_round_trip']:.2f}x)" for p in peers]),
         ("voluntary context switches per decision, all threads (main thread)",
-         f"**{dealer['switches_per_decision']:.2f}** ({dealer['main_thread_switches_per_decision']:.2f})"
-         " (target <= 3)",
-         f"{raw['switches_per_round_trip']:.2f} ({raw['main_thread_switches_per_round_trip']:.2f})"),
-        ("writes per decision", f"{dealer['writes_per_decision']:.2f}", "1"),
-        (f"client CPU per decision ({'Node.js' if bots == 'node' else 'SDK'} bot / "
-         "ping-pong client)",
-         f"{dealer['client_cpu_per_decision'] * us:,.0f} µs",
-         f"{raw['client_cpu_per_decision'] * us:,.0f} µs "
-         f"({dealer['client_cpu_per_decision'] / max(1e-9, raw['client_cpu_per_decision']):.2f}x)"),
-    ])
+         f"**{dealer['switches_per_decision']:.2f}** "
+         f"({dealer['main_thread_switches_per_decision']:.2f}) (target <= 3)",
+         [f"{p['switches_per_round_trip']:.2f} ({p['main_thread_switches_per_round_trip']:.2f})"
+          f" (**{dealer['switches_per_decision'] / max(1e-9, p['switches_per_round_trip']):.2f}x**)"
+          for p in peers]),
+        ("writes per decision", f"{dealer['writes_per_decision']:.2f}", ["1", "1"]),
+        ("client CPU per decision", f"{dealer['client_cpu_per_decision'] * us:,.0f} µs",
+         [f"{p['client_cpu_per_decision'] * us:,.0f} µs "
+          f"({dealer['client_cpu_per_decision'] / max(1e-9, p['client_cpu_per_decision']):.2f}x)"
+          for p in peers]),
+    ]
+    for name, ours, theirs in rows:
+        print(f"| {name} | {ours} | {' | '.join(theirs)} |")
 
 
 if __name__ == "__main__":

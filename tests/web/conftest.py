@@ -27,7 +27,10 @@ CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-back
                   "--disable-component-update", "--disable-sync", "--no-first-run"]
 ARTIFACTS = ROOT / "test-artifacts" / "web"
 XSS_NAME = "<img src=x onerror=alert(1)>"
-BOTS = [("station", "call"), ("rules", "rules"), ("random", "random")]
+# The example bots with a few ms of thought (paced_bots.py): the league must last long enough for
+# the spy to record many live updates (sent at most every 0.2 s per table) however fast the dealer.
+PACED_BOTS = Path(__file__).with_name("paced_bots.py")
+BOTS = [("station", "station"), ("rules", "rules"), ("random", "random")]
 HANDS_PER_MATCH = 20
 
 
@@ -174,7 +177,7 @@ def live_league(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveLeague
     viewer.start()
     ready.wait(timeout=30)
     bots = [subprocess.Popen(
-        [sys.executable, "-m", "arena.cli", "bot", kind, "--server", address,
+        [sys.executable, "-m", "arena.cli", "bot", f"{PACED_BOTS}:{kind}", "--server", address,
          "--token", f"token-web-{k}-0001", "--name", name, "--seed", "1"],
         cwd=ROOT, env=env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         for k, (name, kind) in enumerate(BOTS)]
