@@ -37,11 +37,14 @@ typecheck: $(STAMP)
 unit: $(STAMP)
 	ARENA_ENGINE_PURE=1 $(BIN)/python -m pytest
 
-# The engine's hot modules compiled with mypyc (optional: scripts/build_engine.py; the engine
-# falls back to pure Python without a fresh build). The compiled modules pass the same engine
-# tests (the evaluator's own tests left out: it is not compiled).
+# The engine's and the dealer's hot modules compiled with mypyc (optional: scripts/build_engine.py;
+# they fall back to pure Python without a fresh build; arena/host/compiled.py). The compiled
+# modules pass the same engine, table and transport tests (left out: the evaluator's own tests,
+# it is not compiled; the server tests that mostly time bot processes and sandboxes).
 ENGINE_COMPILED_TESTS := tests/test_layers.py $(filter-out %/test_evaluate.py %/test_equity.py \
-	%/test_frozen.py,$(wildcard tests/engine/test_*.py))
+	%/test_frozen.py,$(wildcard tests/engine/test_*.py)) tests/match \
+	$(filter-out %/test_trust.py %/test_node_bot.py %/test_sdk_reconnect.py \
+	%/test_peer_tls.py,$(wildcard tests/server/test_*.py)) tests/league/test_trust_league.py
 
 engine-build: $(STAMP)
 	$(BIN)/python scripts/build_engine.py

@@ -72,6 +72,7 @@ class Clocks:
     process_cpu: float = 0.0
     writer_cpu: float = 0.0  # the store and logs' writer thread (logs on)
     commits: int = 0  # the writer's batches (group commits)
+    commit_wait: float = 0.0  # from each hand's handing over to its commit, summed (the table waits)
     bots_cpu: float = 0.0  # the bots' processes, counted once they have ended
 
     def start(self) -> None:
@@ -116,6 +117,7 @@ def run_with_store(config: LeagueConfig, sync: Literal["FULL", "NORMAL"] = "FULL
         used = clocks.stop()
         used.writer_cpu = run.writer.cpu_seconds
         used.commits = run.writer.batches
+        used.commit_wait = run.writer.commit_wait_seconds
         hands = sum(1 for _ in run.store.iter_results(1)) // 4
     finally:
         stop_processes(procs)
@@ -230,7 +232,9 @@ def main(argv: list[str] | None = None) -> int:
                   f"dealer thread {used.thread_cpu / hands * 1e3:.2f} ms/hand, "
                   f"process {used.process_cpu / hands * 1e3:.2f} ms/hand, "
                   f"writer thread {used.writer_cpu / hands * 1e3:.2f} ms/hand, "
-                  f"bots {used.bots_cpu / hands * 1e3:.2f} ms/hand, {used.commits} commits",
+                  f"bots {used.bots_cpu / hands * 1e3:.2f} ms/hand"
+                  + (f", {used.commits} commits, {used.commit_wait / hands * 1e3:.1f} ms from "
+                     "handing a hand to the writer to its commit" if used.commits else ""),
                   flush=True)
     print("\n| round | mode | hands | seconds | hands/s | dealer-thread CPU ms/hand "
           "| writer-thread CPU ms/hand | process CPU ms/hand | bots CPU ms/hand |")

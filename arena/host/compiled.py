@@ -1,6 +1,7 @@
-"""Loads the rules engine's hot modules compiled by mypyc (``scripts/build_engine.py``) when the
-build in ``build/mypyc`` was made from exactly the engine's current sources; otherwise, or with
-``ARENA_ENGINE_PURE=1``, they import as pure Python. Installed by ``arena/__init__.py``."""
+"""Loads the hot modules compiled by mypyc (``scripts/build_engine.py``): the rules engine's and
+the dealer's per-decision ones, when the build in ``build/mypyc`` was made from exactly the
+current sources; otherwise, or with ``ARENA_ENGINE_PURE=1``, they import as pure Python.
+Installed by ``arena/__init__.py``."""
 
 from __future__ import annotations
 
@@ -16,23 +17,38 @@ from importlib.machinery import ModuleSpec
 from pathlib import Path
 from types import ModuleType
 
-# The modules of a hand's hot path: state machine, legality, dealing, showdown, pots and the
-# shuffle. Interpreted: the events and actions (frozen dataclasses with a custom
+# The engine modules of a hand's hot path: state machine, legality, dealing, showdown, pots and
+# the shuffle. Interpreted: the events and actions (frozen dataclasses with a custom
 # constructor), the evaluator (its lookup tables are dicts already) and the deck class (tests
 # subclass it, and an interpreted class cannot subclass a compiled one).
 COMPILED = ("dealing", "legal", "pots", "settlement", "shuffle", "state")
+# The dealer's modules of every decision (README "Dealer"): the table, the lobby, the prompt
+# and events, their encoding, the stream's reads and writes. Interpreted: the messages (frozen
+# dataclasses built by ``fast_init``), the gRPC service (its base class is gRPC's) and the trio
+# guest's host side (tests patch it).
+DEALER_COMPILED = ("match.clock", "match.feed", "match.live", "match.lobby", "match.timer",
+                   "server.bridge", "server.connection", "server.convert", "server.eager",
+                   "server.guard", "server.stats", "server.wire")
 PACKAGE = "arena.engine"
+MODULES = (*(f"{PACKAGE}.{m}" for m in COMPILED), *(f"arena.{m}" for m in DEALER_COMPILED))
 PURE_ENV = "ARENA_ENGINE_PURE"
-SOURCE_DIR = Path(__file__).resolve().parents[1] / "engine"
-BUILD_DIR = SOURCE_DIR.parents[1] / "build" / "mypyc"
+ARENA_DIR = Path(__file__).resolve().parents[1]
+SOURCE_DIR = ARENA_DIR / "engine"
+# What the compiled modules are built from: their packages and everything below them (a build
+# from other sources of any of these is stale: mypyc bakes in the types it saw).
+SOURCE_PACKAGES = ("engine", "host", "match", "server", "v1")
+BUILD_DIR = ARENA_DIR.parent / "build" / "mypyc"
 MANIFEST = "manifest.json"
 SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]
+_PREFIXES = tuple(sorted({name.rpartition(".")[0] + "." for name in MODULES}))
 
 
 def source_digests() -> dict[str, str]:
-    """SHA-256 of every engine source by file name: a build serves only these exact sources."""
-    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(SOURCE_DIR.glob("*.py"))}
+    """SHA-256 of every source of :data:`SOURCE_PACKAGES` by its path under ``arena/``: a
+    build serves only these exact sources."""
+    return {p.relative_to(ARENA_DIR).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for package in SOURCE_PACKAGES for pattern in ("*.py", "*.pyi")
+            for p in sorted((ARENA_DIR / package).rglob(pattern))}
 
 
 def build_is_fresh(build_dir: Path) -> bool:
@@ -42,29 +58,35 @@ def build_is_fresh(build_dir: Path) -> bool:
     except (OSError, ValueError):
         return False
     return (isinstance(manifest, dict) and manifest.get("suffix") == SUFFIX
-            and manifest.get("modules") == list(COMPILED)
+            and manifest.get("modules") == list(MODULES)
             and manifest.get("sources") == source_digests())
 
 
+def module_file(build_dir: Path, name: str) -> Path:
+    """Where a build keeps the extension of module ``name`` (``arena.x.y``)."""
+    return build_dir.joinpath(*name.split(".")[:-1], name.rpartition(".")[2] + SUFFIX)
+
+
 def build_files(build_dir: Path) -> dict[str, Path]:
-    """The extension file of each module a build serves, by module name: the compiled engine
-    modules and the runtime library they share (a top-level module in the build directory)."""
-    files = {f"{PACKAGE}.{m}": build_dir / "arena" / "engine" / f"{m}{SUFFIX}" for m in COMPILED}
+    """The extension file of each module a build serves, by module name: the compiled modules
+    and the runtime library they share (a top-level module in the build directory)."""
+    files = {name: module_file(build_dir, name) for name in MODULES}
     for library in build_dir.glob(f"*{SUFFIX}"):
         files[library.name.removesuffix(SUFFIX)] = library
     return files
 
 
 def compiled_modules() -> tuple[str, ...]:
-    """The engine modules this process has loaded compiled (none: pure Python)."""
+    """The modules of :data:`MODULES` this process has loaded compiled (none: pure Python)."""
     return tuple(sorted(
         name for name, module in list(sys.modules.items())
-        if name.startswith(f"{PACKAGE}.") and str(getattr(module, "__file__", "")).endswith(SUFFIX)))
+        if name in MODULES and str(getattr(module, "__file__", "")).endswith(SUFFIX)))
 
 
 class BuildFinder(importlib.abc.MetaPathFinder):
-    """Finds the compiled engine modules in a build, checked on the first engine import (so a
-    process that never imports the engine reads nothing); finds nothing for a stale build."""
+    """Finds the compiled modules in a build, checked on the first import from one of their
+    packages (so a process that imports none of them reads nothing); finds nothing for a stale
+    build."""
 
     def __init__(self, build_dir: Path) -> None:
         self.build_dir = build_dir
@@ -73,7 +95,7 @@ class BuildFinder(importlib.abc.MetaPathFinder):
     def find_spec(self, fullname: str, path: Sequence[str] | None = None,
                   target: ModuleType | None = None) -> ModuleSpec | None:
         if self._files is None:
-            if not fullname.startswith(f"{PACKAGE}."):
+            if not fullname.startswith(_PREFIXES):
                 return None
             fresh = not os.environ.get(PURE_ENV) and build_is_fresh(self.build_dir)
             self._files = build_files(self.build_dir) if fresh else {}

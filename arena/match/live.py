@@ -144,9 +144,10 @@ class LiveTable:
             reason = ""
         except _NotStarted as exc:
             not_started = exc
-        except Exception as exc:  # a dealer bug ends this match only, never the others
+        except Exception as error:  # a dealer bug ends this match only, never the others
+            # (Not `exc` again: mypyc would give it the type of the clause above.)
             log.exception("match %s failed", self.spec.match_id)
-            reason = f"dealer error: {type(exc).__name__}: {exc}"
+            reason = f"dealer error: {type(error).__name__}: {error}"
         finally:
             self._timer.stop()
             summary = (self._end(reason) if not_started is None

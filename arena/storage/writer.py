@@ -44,7 +44,7 @@ class Writer:
                  batch: Callable[[], AbstractContextManager[object]] | None = None) -> None:
         self._name = name
         self._batch = batch
-        self._jobs: deque[tuple[int, Job]] = deque()
+        self._jobs: deque[tuple[int, Job, float]] = deque()  # ticket, job, submitted at
         self._steps: deque[tuple[int, list[After]]] = deque()  # committed batches' steps, in order
         self._watchers: list[tuple[int, Callable[[], None]]] = []
         self._commit_watchers: list[tuple[int, Callable[[], None]]] = []
@@ -56,6 +56,7 @@ class Writer:
         self._thread: threading.Thread | None = None
         self.cpu_seconds = 0.0  # the CPU time of the writer's thread so far (benchmarks)
         self.batches = 0  # commits (benchmarks: jobs per commit)
+        self.commit_wait_seconds = 0.0  # from each job's submission to its commit, summed (benchmarks)
 
     def submit(self, job: Job) -> int:
         """Queue a job; its ticket (tickets grow by one per job)."""
@@ -63,7 +64,7 @@ class Writer:
             if self._closed:
                 raise RuntimeError("the writer is closed")
             self._submitted += 1
-            self._jobs.append((self._submitted, job))
+            self._jobs.append((self._submitted, job, time.perf_counter()))
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name=self._name, daemon=True)
                 self._thread.start()
@@ -118,7 +119,7 @@ class Writer:
             with self._cond:
                 while not self._jobs and not self._steps and not self._closed:
                     self._cond.wait()
-                batch: list[tuple[int, Job]] = []
+                batch: list[tuple[int, Job, float]] = []
                 if len(self._steps) < MAX_STEPS_BEHIND:  # else the logs catch up first
                     batch = list(self._jobs)
                     self._jobs.clear()
@@ -128,7 +129,9 @@ class Writer:
             if batch:
                 ticket = batch[-1][0]
                 with _quick_switching():
-                    self._steps.append((ticket, self._run_batch([job for _, job in batch])))
+                    self._steps.append((ticket, self._run_batch([job for _, job, _ in batch])))
+                committed_at = time.perf_counter()
+                self.commit_wait_seconds += sum(committed_at - at for _, _, at in batch)
                 self._tell(ticket, committed=True)
             else:  # one step, then look for jobs again
                 ticket, steps = self._steps[0]
