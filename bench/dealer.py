@@ -169,31 +169,43 @@ class _PacedWindow:
                           "cpu_seconds": time.process_time()}), flush=True)
 
 
+GC_KEYS = ("gc_collections", "gc_full", "gc_over_5ms", "gc_longest", "gc_longest_cpu",
+           "gc_slow_by_generation")  # _GcPauses.summary(), passed on from the servers' lines
+
+
 class _GcPauses:
     """The garbage collector's pauses in this process (``gc.callbacks``; it observes, changes
     nothing): how many collections, how many of the oldest generation, those over 5 ms and the
     longest, of any generation."""
 
     def __init__(self) -> None:
-        self.started = 0.0
+        self.started = (0.0, 0.0)
         self.pauses: list[float] = []
+        self.cpu: list[float] = []  # the collecting thread's CPU in each pause
+        self.slow_by_generation = [0, 0, 0]  # pauses over 5 ms
         self.full = 0
         gc.callbacks.append(self._callback)
 
     def _callback(self, phase: str, info: dict[str, int]) -> None:
         if phase == "start":
-            self.started = time.perf_counter()
+            self.started = (time.perf_counter(), time.thread_time())
         else:
-            self.pauses.append(time.perf_counter() - self.started)
-            self.full += info.get("generation") == 2
+            pause = time.perf_counter() - self.started[0]
+            self.pauses.append(pause)
+            self.cpu.append(time.thread_time() - self.started[1])
+            generation = info.get("generation", 0)
+            self.full += generation == 2
+            self.slow_by_generation[generation] += pause > 0.005
 
     def close(self) -> None:
         gc.callbacks.remove(self._callback)
 
-    def summary(self) -> dict[str, float]:
+    def summary(self) -> dict[str, Any]:
         return {"gc_collections": len(self.pauses), "gc_full": self.full,
                 "gc_over_5ms": sum(p > 0.005 for p in self.pauses),
-                "gc_longest": max(self.pauses, default=0.0)}
+                "gc_longest": max(self.pauses, default=0.0),
+                "gc_longest_cpu": max(self.cpu, default=0.0),
+                "gc_slow_by_generation": self.slow_by_generation}
 
 
 def _token(name: str) -> str:
@@ -389,7 +401,7 @@ def _summarize(result: dict[str, Any]) -> dict[str, Any]:
         "overhead_p50": transport["overhead_seconds"]["p50"],
         "overhead_p99": transport["overhead_seconds"]["p99"],
         "overhead_over": result["overhead_over"],
-        **{k: result[k] for k in ("gc_collections", "gc_full", "gc_over_5ms", "gc_longest")},
+        **{k: result[k] for k in GC_KEYS},
         "cpu_per_decision": result["window_cpu_seconds"] / window,  # steady play
         "cpu_per_decision_whole_run": result["cpu_seconds"] / total,
         "server_cores": result["window_cpu_seconds"] / max(1e-9, result["window_wall_seconds"]),
@@ -751,7 +763,7 @@ def run_pingpong(tables: int, seconds: float, seats: int = SEATS,
             "round_trips_per_second": result["round_trips"] / result["seconds"],
             "overhead_p50": result["overhead_p50"], "overhead_p99": result["overhead_p99"],
             "overhead_over": result["overhead_over"],
-            **{k: result[k] for k in ("gc_collections", "gc_full", "gc_over_5ms", "gc_longest")},
+            **{k: result[k] for k in GC_KEYS},
             "cpu_per_round_trip": result["cpu_seconds"] / trips,
             "switches_per_round_trip": result["switches"] / trips,
             "main_thread_switches_per_round_trip": result["main_thread_switches"] / trips,
@@ -994,7 +1006,7 @@ def _paced_peer(tables: int, think: float, seconds: float, processes: int) -> di
     raw = run_pingpong(tables, seconds, processes=processes, think=think)
     return {**raw["paced"], "overhead_p99": raw["overhead_p99"],
             "overhead_over": raw["overhead_over"],
-            **{k: raw[k] for k in ("gc_collections", "gc_full", "gc_over_5ms", "gc_longest")},
+            **{k: raw[k] for k in GC_KEYS},
             "cpu_per_decision": raw["cpu_per_round_trip"]}
 
 
@@ -1043,7 +1055,8 @@ def report_paced(counts: list[int], think: float, seconds: float,
           "p99 server overhead (share over 10 ms) | "
           "full pace | server CPU per decision (cores busy) | client CPU per decision | "
           "client lag p99 / gap p99 | busy cores (this benchmark's server and clients) | "
-          "dealer writes per decision | server GC pauses over 5 ms, longest (full collections) |")
+          "dealer writes per decision | server GC pauses over 5 ms [by generation], the longest "
+          "(its CPU), full collections |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     best = best_peer = 0
     steady = [0, 0]  # every step so far at full pace: dealer, ping-pong
@@ -1074,8 +1087,9 @@ def report_paced(counts: list[int], think: float, seconds: float,
                            for r in both) + " ms | "
               + " / ".join(f"{r['busy_cores']:.2f} ({_own_cores(r):.2f})" for r in both)
               + f" | {row['writes_per_decision']:.2f} | "
-              + " / ".join(f"{r['gc_over_5ms']}, {r['gc_longest'] * ms:.1f} ms ({r['gc_full']})"
-                           for r in both)
+              + " / ".join(f"{r['gc_over_5ms']} {r['gc_slow_by_generation']}, "
+                           f"{r['gc_longest'] * ms:.1f} ms ({r['gc_longest_cpu'] * ms:.1f} ms "
+                           f"CPU), {r['gc_full']}" for r in both)
               + " |", flush=True)
         neither = 0 if full or peer_full else neither + 1
         if neither == 2:
