@@ -33,7 +33,6 @@ PACKAGE = "arena.engine"
 MODULES = (*(f"{PACKAGE}.{m}" for m in COMPILED), *(f"arena.{m}" for m in DEALER_COMPILED))
 PURE_ENV = "ARENA_ENGINE_PURE"
 ARENA_DIR = Path(__file__).resolve().parents[1]
-SOURCE_DIR = ARENA_DIR / "engine"
 # What the compiled modules are built from: their packages and everything below them (a build
 # from other sources of any of these is stale: mypyc bakes in the types it saw).
 SOURCE_PACKAGES = ("engine", "host", "match", "server", "v1")
