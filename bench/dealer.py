@@ -556,7 +556,7 @@ def role_bot(address: str, seat: int) -> int:
     def bot(view: SeatView) -> Action:
         times.append(time.monotonic())
         cpu[min(len(cpu), 1):] = [time.process_time()]
-        switches[min(len(switches), 1):] = [_switches()[0]]
+        switches[min(len(switches), 1):] = [resource.getrusage(resource.RUSAGE_SELF).ru_nvcsw]
         return calling_station(view)
 
     name = f"bot0-{seat}"
@@ -803,7 +803,7 @@ def role_pingpong_client(address: str, seat: int) -> int:
     def seen() -> None:
         count[0] += 1
         cpu[min(len(cpu), 1):] = [time.process_time()]
-        switches[min(len(switches), 1):] = [_switches()[0]]
+        switches[min(len(switches), 1):] = [resource.getrusage(resource.RUSAGE_SELF).ru_nvcsw]
 
     def direct(loop: asyncio.AbstractEventLoop) -> None:
         stream = _direct.Stream(address, "", None, tuple(LOCAL), method=PING_METHOD.encode())
