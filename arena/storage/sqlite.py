@@ -21,11 +21,6 @@ from arena.storage.sqlstore import Cursor, Guard, SqlStore
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
-class BatchRefused(StoreError):
-    """A write kept for a batch's end would not be written as the generic path writes it: the
-    batch is rolled back whole (its writes are made again one by one)."""
-
-
 def apply_migrations(connection: sqlite3.Connection, *, target_version: int = LATEST_VERSION,
                      clock: Callable[[], datetime] = now) -> int:
     """Bring an (autocommit) connection's schema up to ``target_version``, one transaction per step.
@@ -160,71 +155,39 @@ class SqliteStore(SqlStore):
                 raise _store_error(self.path, exc) from exc
 
     # ------------------------------------------------------------ a league's hands, few statements
-    # Each statement hands the interpreter's lock to the dealer's thread and back; a league's
-    # writer batch records its hands and marks the next ones in flight in 3 statements in all.
-
-    @contextmanager
-    def batch(self) -> Iterator[None]:
-        """`SqlStore.batch`; the hands and in-flight marks written in it without a guard are kept
-        and written together at its end, in three statements for the whole batch (each statement
-        hands the interpreter's lock to the dealer's thread and back). When one of them would
-        not be written as the generic path writes it, the batch fails whole (`BatchRefused`):
-        the league's writer then makes its writes one by one, where the generic path says why."""
-        with super().batch():
-            self._staged_hands: list[HandRecord] = []
-            self._staged_marks: list[tuple[int, int, int]] = []
-            try:
-                yield
-                with self._lock, _errors(self.path):
-                    self._write_staged()
-            finally:
-                self._staged_hands, self._staged_marks = [], []
-
-    def _write_staged(self) -> None:
-        connection = self._connection
-        hands, marks = self._staged_hands, self._staged_marks
-        for seat_count in sorted({len(hand.seats) for hand in hands}):
-            group = [hand for hand in hands if len(hand.seats) == seat_count]
-            before = connection.total_changes
-            connection.execute(_staged_hands_sql(seat_count, len(group)), [
-                value for hand in group for value in (
-                    hand.match_id, hand.hand_number, hand.copy_index, hand.deal_id, hand.game_code,
-                    hand.small_bet_chips, hand.button_seat, hand.phh_text,
-                    timestamp_text(hand.started_at), timestamp_text(hand.finished_at),
-                    *(s.bot for s in hand.seats))])
-            if connection.total_changes - before != len(group):
-                raise BatchRefused(f"{self.path}: a hand of the batch is not new or not allowed")
-            before = connection.total_changes
-            connection.execute(_staged_seats_sql(seat_count * len(group)), [
-                value for hand in group for s in hand.seats for value in (
-                    hand.match_id, hand.hand_number, hand.copy_index, s.seat, s.bot, s.net_chips,
-                    s.final_stack_chips, s.timeouts, s.absent_decisions, s.rejected_replies,
-                    s.disconnects)])
-            if connection.total_changes - before != seat_count * len(group):
-                raise BatchRefused(f"{self.path}: a seat of the batch names no known bot")
-        if marks:
-            before = connection.total_changes
-            connection.execute(_staged_marks_sql(len(marks)), [v for mark in marks for v in mark])
-            if connection.total_changes - before != len(marks):
-                raise BatchRefused(f"{self.path}: a hand in flight of the batch was not marked")
+    # Each statement hands the interpreter's lock to the dealer's thread and back; a league
+    # records a hand and marks the next in flight in 3 statements besides the savepoint.
 
     def record_hand(self, hand: HandRecord, *, guard: Guard | None = None) -> bool:
-        """`SqlStore.record_hand`; in this thread's batch, without a guard, the hand is kept for
-        the batch's end (see `batch`): True then means it is written or the batch fails."""
-        if guard is None and self._in_batch():
-            check_hand(hand)
-            self._staged_hands.append(hand)
-            return True
+        """`SqlStore.record_hand` in two statements (the hand, then its seats); when the first
+        writes nothing (the hand is there already, the same or not, or it is refused), the
+        generic path says which."""
+        check_hand(hand)
+        seats = hand.seats
+        with self._transaction(write=True) as db:
+            if guard is not None:
+                guard(db)
+            row = db.execute(_record_hand_sql(len(seats)), (
+                hand.hand_number, hand.copy_index, hand.deal_id, hand.game_code,
+                hand.small_bet_chips, hand.button_seat, hand.phh_text,
+                timestamp_text(hand.started_at), timestamp_text(hand.finished_at),
+                hand.match_id, hand.copy_index, *(s.bot for s in seats), len(seats))).fetchone()
+            if row is not None:
+                db.execute(_record_seats_sql(len(seats)), (row[0], *(value for s in seats for value in (
+                    s.seat, s.bot, s.net_chips, s.final_stack_chips, s.timeouts, s.absent_decisions,
+                    s.rejected_replies, s.disconnects))))
+                return True
         return super().record_hand(hand, guard=guard)
 
     def mark_in_flight(self, match_id: int, copy_index: int, hand_number: int, *,
                        guard: Guard | None = None) -> None:
-        """`SqlStore.mark_in_flight`; in this thread's batch, without a guard, kept for the batch's
-        end (see `batch`): one statement for all its marks."""
+        """`SqlStore.mark_in_flight`; in this thread's batch, without a guard, one statement and
+        no savepoint (a statement that fails changes nothing in SQLite)."""
         if guard is not None or not self._in_batch():
             super().mark_in_flight(match_id, copy_index, hand_number, guard=guard)
             return
-        self._staged_marks.append((match_id, copy_index, hand_number))
+        with self._lock, _errors(self.path):
+            self._connection.execute(_MARK_IN_FLIGHT, (match_id, copy_index, hand_number))
 
     def check_integrity(self) -> list[str]:
         """SQLite's full integrity check plus foreign keys: an empty list when all is well."""
@@ -254,41 +217,32 @@ def _store_error(path: Path, exc: sqlite3.DatabaseError) -> StoreError:
 
 
 @functools.cache
-def _staged_hands_sql(seat_count: int, hand_count: int) -> str:
-    """Hands kept in a batch, inserted in one statement where `SqlStore.record_hand` would insert
-    each (the generic path's checks; the caller counts the rows written: one missing fails the batch)."""
-    names = ", ".join(f"v.column{11 + k}" for k in range(seat_count))
-    rows = ", ".join([f"({', '.join('?' * (10 + seat_count))})"] * hand_count)
+def _record_hand_sql(seat_count: int) -> str:
+    """A completed hand inserted only when the generic path (`SqlStore.record_hand`) would insert
+    it: the match running, copy 0 or a duplicate match, every seat's bot seated in it, the hand
+    new; its id comes back (no row: nothing was written)."""
+    names = ", ".join("?" * seat_count)
     return ("INSERT INTO hands (match_id, hand_number, copy_index, deal_id, game_code, "
             "small_bet_chips, button_seat, status, phh_text, started_at, finished_at) "
-            "SELECT m.match_id, v.column2, v.column3, v.column4, v.column5, v.column6, v.column7, "
-            f"'completed', v.column8, v.column9, v.column10 FROM (VALUES {rows}) AS v "
-            "JOIN matches m ON m.match_id = v.column1 "
-            "WHERE m.status = 'running' AND (v.column3 = 0 OR m.is_duplicate <> 0) "
+            "SELECT m.match_id, ?, ?, ?, ?, ?, ?, 'completed', ?, ?, ? FROM matches m "
+            "WHERE m.match_id = ? AND m.status = 'running' AND (? = 0 OR m.is_duplicate <> 0) "
             "AND (SELECT COUNT(*) FROM match_seats s JOIN bots b ON b.bot_id = s.bot_id "
-            f"WHERE s.match_id = m.match_id AND b.name IN ({names})) = {seat_count} "
-            "ON CONFLICT (match_id, hand_number, copy_index) DO NOTHING")
+            f"WHERE s.match_id = m.match_id AND b.name IN ({names})) = ? "
+            "ON CONFLICT (match_id, hand_number, copy_index) DO NOTHING RETURNING hand_id")
 
 
 @functools.cache
-def _staged_seats_sql(row_count: int) -> str:
-    """The seats of the hands `_staged_hands_sql` inserted, in one statement."""
-    rows = ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"] * row_count)
+def _record_seats_sql(seat_count: int) -> str:
+    """The seats of a hand just inserted, their bots by name, in one statement."""
+    rows = ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?)"] * seat_count)
     return ("INSERT INTO hand_seats (hand_id, seat, bot_id, net_chips, final_stack_chips, timeouts, "
             "absent_decisions, rejected_replies, disconnects) "
-            "SELECT h.hand_id, v.column4, b.bot_id, v.column6, v.column7, v.column8, v.column9, "
-            f"v.column10, v.column11 FROM (VALUES {rows}) AS v "
-            "JOIN hands h ON h.match_id = v.column1 AND h.hand_number = v.column2 "
-            "AND h.copy_index = v.column3 JOIN bots b ON b.name = v.column5")
+            "SELECT ?, v.column1, b.bot_id, v.column3, v.column4, v.column5, v.column6, v.column7, "
+            f"v.column8 FROM (VALUES {rows}) AS v JOIN bots b ON b.name = v.column2")
 
 
-@functools.cache
-def _staged_marks_sql(mark_count: int) -> str:
-    """The hands in flight marked in a batch, in one statement (a later mark of a table wins)."""
-    rows = ", ".join(["(?, ?, ?)"] * mark_count)
-    return ("INSERT INTO hands_in_flight (match_id, copy_index, hand_number) "
-            f"SELECT column1, column2, column3 FROM (VALUES {rows}) WHERE true "
-            "ON CONFLICT (match_id, copy_index) DO UPDATE SET hand_number = excluded.hand_number")
+_MARK_IN_FLIGHT = ("INSERT INTO hands_in_flight (match_id, copy_index, hand_number) VALUES (?, ?, ?) "
+                   "ON CONFLICT (match_id, copy_index) DO UPDATE SET hand_number = excluded.hand_number")
 
 
 def _check_header(path: Path) -> None:
