@@ -34,8 +34,14 @@ lint: $(STAMP) $(BUF)
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict arena
 
+# The tests run on TEST_WORKERS processes (pytest-xdist; `make test TEST_WORKERS=0` runs them in
+# this one). Each test file stays on one worker, so a file's shared fixtures (a live league, a
+# browser, a PostgreSQL cluster) start once per worker that runs it.
+TEST_WORKERS ?= auto
+PYTEST := $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile
+
 unit: $(STAMP)
-	ARENA_ENGINE_PURE=1 $(BIN)/python -m pytest
+	ARENA_ENGINE_PURE=1 $(PYTEST)
 
 # The engine's and the dealer's hot modules compiled with mypyc (optional: scripts/build_engine.py;
 # they fall back to pure Python without a fresh build; arena/host/compiled.py). The compiled
@@ -50,9 +56,13 @@ engine-build: $(STAMP)
 	$(BIN)/python scripts/build_engine.py
 
 engine-compiled: engine-build
-	ARENA_ENGINE_EXPECT_COMPILED=1 $(BIN)/python -m pytest $(ENGINE_COMPILED_TESTS)
+	ARENA_ENGINE_EXPECT_COMPILED=1 $(PYTEST) $(ENGINE_COMPILED_TESTS)
 
-test: lint typecheck unit engine-compiled
+# The checks and the mypyc build side by side (all CPU-bound, none timed), then the tests.
+test: $(STAMP) $(BUF)
+	$(MAKE) --no-print-directory --output-sync=target -j3 lint typecheck engine-build
+	$(MAKE) --no-print-directory unit
+	$(MAKE) --no-print-directory engine-compiled
 
 bench: $(STAMP) engine-build
 	$(BIN)/python -m pip install -q -e '.[bench]'

@@ -508,7 +508,8 @@ def run_headsup(hands: int, bots: str = "python") -> dict[str, Any]:
     summary = _summarize(result)
     return {"hands_per_second": summary["hands"] / span,
             "decisions_per_second": summary["decisions_total"] / span,
-            "client_cpu_per_decision": _client_cpu_per_decision(seen), **summary}
+            "client_cpu_per_decision": _client_cpu_per_decision(seen),
+            "client_switches_per_decision": _client_switches_per_decision(seen), **summary}
 
 
 NODE_BOT = ROOT / "bots" / "node" / "bot.js"
@@ -534,26 +535,36 @@ def _client_cpu_per_decision(seen: list[dict[str, Any]]) -> float:
                  / max(1, sum(s["decisions"] - 1 for s in seen)))
 
 
-def role_bot(address: str, seat: int) -> int:
-    """One calling-station SDK bot of the heads-up match, in its own process."""
-    from arena_bot import eventloop, play
-    from arena_bot.examples import calling_station
+def _client_switches_per_decision(seen: list[dict[str, Any]]) -> float | None:
+    """The clients' voluntary context switches (all threads) from each one's first request to
+    its last, per request they got; None when a client does not count them (Node.js)."""
+    if not seen or any("switches" not in s for s in seen):
+        return None
+    return float(sum(s["switches"] for s in seen) / max(1, sum(s["decisions"] - 1 for s in seen)))
 
-    from arena.v1 import arena_pb2 as pb
+
+def role_bot(address: str, seat: int) -> int:
+    """One calling-station SDK bot of the heads-up match, in its own process, as a bot author
+    runs one (no ``on_message``: the SDK's own transport choice, ``ARENA_BOT_TRANSPORT``)."""
+    from arena_bot import Action, SeatView, eventloop, play
+    from arena_bot.examples import calling_station
 
     times: list[float] = []
     cpu: list[float] = []  # process CPU at the first and the latest request
+    switches: list[int] = []  # voluntary context switches, all threads, likewise
 
-    def watch(message: pb.DealerMessage) -> None:
-        if message.WhichOneof("payload") == "decision_request":
-            times.append(time.monotonic())
-            cpu[min(len(cpu), 1):] = [time.process_time()]
+    def bot(view: SeatView) -> Action:
+        times.append(time.monotonic())
+        cpu[min(len(cpu), 1):] = [time.process_time()]
+        switches[min(len(switches), 1):] = [resource.getrusage(resource.RUSAGE_SELF).ru_nvcsw]
+        return calling_station(view)
 
     name = f"bot0-{seat}"
-    eventloop.run(play(calling_station, server=address, token=_token(name), name=name,
-                       reconnect_seconds=0.0, on_message=watch, events=False))
+    eventloop.run(play(bot, server=address, token=_token(name), name=name,
+                       reconnect_seconds=0.0))
     print(json.dumps({"decisions": len(times), "first": times[0], "last": times[-1],
-                      "cpu_seconds": cpu[-1] - cpu[0]}), flush=True)
+                      "cpu_seconds": cpu[-1] - cpu[0], "switches": switches[-1] - switches[0]}),
+          flush=True)
     return 0
 
 
@@ -769,39 +780,72 @@ def run_pingpong(tables: int, seconds: float, seats: int = SEATS,
             "main_thread_switches_per_round_trip": result["main_thread_switches"] / trips,
             "request_bytes": len(request), "reply_bytes": len(reply),
             "client_cpu_per_decision": _client_cpu_per_decision(seen)
-            if seen and not think else 0.0}
+            if seen and not think else 0.0,
+            "client_switches_per_decision": _client_switches_per_decision(seen)
+            if seen and not think else None}
 
 
 def role_pingpong_client(address: str, seat: int) -> int:
-    """One ping-pong client of the heads-up layout (table 0), in its own process."""
-    from arena_bot import eventloop
-    from arena_bot.client import _answer, unbatch
+    """One ping-pong client of the heads-up layout (table 0), in its own process, on the SDK's
+    own transport for a bot without ``on_message`` (its thread: ``arena_bot._direct``, else
+    grpc.aio on the SDK's event loop)."""
+    from arena_bot import _direct, eventloop
+    from arena_bot.client import _answer, _answer_now, unbatch
     from arena_bot.examples import calling_station
 
     from arena.v1 import arena_pb2 as pb
 
     cpu: list[float] = []  # process CPU at the first and the latest request
+    switches: list[int] = []  # voluntary context switches, all threads, likewise
     count = [0]
+    hello = pb.BotMessage(hello=pb.Hello(bot_name=f"0,{seat}"))
+
+    def seen() -> None:
+        count[0] += 1
+        cpu[min(len(cpu), 1):] = [time.process_time()]
+        switches[min(len(switches), 1):] = [resource.getrusage(resource.RUSAGE_SELF).ru_nvcsw]
+
+    def direct(loop: asyncio.AbstractEventLoop) -> None:
+        stream = _direct.Stream(address, "", None, tuple(LOCAL), method=PING_METHOD.encode())
+        try:
+            stream.write(hello)  # arena.v1 messages: the same wire bytes as the SDK's
+            while True:
+                stream.read()
+                data = stream.next()
+                if data is None:
+                    return
+                for message in unbatch(pb.DealerMessage.FromString(data)):
+                    if message.WhichOneof("payload") == "decision_request":
+                        seen()
+                        reply, _ = _answer_now(calling_station,
+                                               message.decision_request, loop)
+                        stream.write(reply)
+        finally:
+            stream.close()
 
     async def main() -> None:
+        if _direct.chosen():
+            loop = asyncio.get_running_loop()
+            await loop.run_in_executor(None, direct, loop)
+            return
         async with grpc.aio.insecure_channel(address, options=LOCAL) as channel:
             call = channel.stream_stream(PING_METHOD,
                                          request_serializer=pb.BotMessage.SerializeToString,
                                          response_deserializer=pb.DealerMessage.FromString)()
-            await call.write(pb.BotMessage(hello=pb.Hello(bot_name=f"0,{seat}")))
+            await call.write(hello)
             try:
                 async for envelope in call:
                     for message in unbatch(envelope):
                         if message.WhichOneof("payload") == "decision_request":
-                            count[0] += 1
-                            cpu[min(len(cpu), 1):] = [time.process_time()]
+                            seen()
                             reply, _ = await _answer(calling_station, message.decision_request)
                             await call.write(reply)
             except grpc.aio.AioRpcError:
                 pass
 
     eventloop.run(main())  # the SDK bots' loop
-    print(json.dumps({"decisions": count[0], "cpu_seconds": cpu[-1] - cpu[0]}), flush=True)
+    print(json.dumps({"decisions": count[0], "cpu_seconds": cpu[-1] - cpu[0],
+                      "switches": switches[-1] - switches[0]}), flush=True)
     return 0
 
 
@@ -1105,6 +1149,10 @@ def report_paced(counts: list[int], think: float, seconds: float,
           f"10 ms){'; stopped by the time budget' if budget_spent else ''}")
 
 
+def _maybe(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
+
+
 def report_headsup(hands: int, bots: str = "python") -> None:
     """The match, then the ping-pong twice in the same run: with its own clients for 8 s (as
     before) and, for as long as the match took, with the match's own bot processes as its
@@ -1146,6 +1194,9 @@ def report_headsup(hands: int, bots: str = "python") -> None:
          [f"{p['client_cpu_per_decision'] * us:,.0f} µs "
           f"({dealer['client_cpu_per_decision'] / max(1e-9, p['client_cpu_per_decision']):.2f}x)"
           for p in peers]),
+        ("client voluntary context switches per decision, all threads",
+         _maybe(dealer["client_switches_per_decision"]),
+         [_maybe(p["client_switches_per_decision"]) for p in peers]),
     ]
     for name, ours, theirs in rows:
         print(f"| {name} | {ours} | {' | '.join(theirs)} |")

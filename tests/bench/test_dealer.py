@@ -102,3 +102,11 @@ def test_gc_pauses_count_collections_and_full_ones() -> None:
     assert 0.0 < summary["gc_longest"] < 5.0 and summary["gc_longest_cpu"] >= 0.0
     gc.collect()
     assert pauses.summary() == summary  # closed: no longer counting
+
+
+def test_client_switches_per_decision_sum_the_clients_or_say_none() -> None:
+    seen = [{"decisions": 101, "switches": 150, "cpu_seconds": 0.02},
+            {"decisions": 51, "switches": 75, "cpu_seconds": 0.01}]
+    assert dealer._client_switches_per_decision(seen) == 1.5
+    assert dealer._client_switches_per_decision([*seen, {"decisions": 9}]) is None  # Node.js
+    assert dealer._client_switches_per_decision([]) is None

@@ -16,7 +16,7 @@ from pathlib import Path
 _ENV = "GRPC_EXPERIMENTS"
 _OLDER_IO = ("-event_engine_listener,-event_engine_client,"
              "-event_engine_for_all_other_endpoints")
-_TESTED_VERSIONS = ("1.85.",)
+TESTED_VERSIONS = ("1.85.",)
 
 
 def import_grpc() -> bool:
@@ -29,7 +29,7 @@ def import_grpc() -> bool:
         version = Path(origin).with_name("_grpcio_metadata.py").read_text() if origin else ""
     except OSError:
         version = ""
-    if not version.partition('"""')[2].startswith(_TESTED_VERSIONS):
+    if not version.partition('"""')[2].startswith(TESTED_VERSIONS):
         return False
     os.environ[_ENV] = _OLDER_IO
     try:

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from arena_bot import __version__, eventloop
+from arena_bot import __version__, _direct, eventloop
 from arena_bot.client import BotError, BotFunction, play
 from arena_bot.examples import BOTS, random_bot
 
@@ -98,7 +98,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                                     name=args.name or args.bot, version=__version__,
                                     root_certificates=roots, connect_seconds=args.connect_seconds,
                                     reconnect_seconds=args.reconnect_seconds))
-    except (BotError, LoadError, eventloop.EventLoopChoiceError) as exc:
+    except (BotError, LoadError, eventloop.EventLoopChoiceError,
+            _direct.TransportChoiceError) as exc:
         print(f"arena-bot: error: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import grpc
 
-from arena_bot import eventloop
+from arena_bot import _direct, eventloop
 from arena_bot._proto import arena_pb2 as pb
 from arena_bot._proto import arena_pb2_grpc as pb_grpc
 from arena_bot.view import Action, SeatView
@@ -88,6 +88,7 @@ async def play(bot: BotFunction, *, server: str, token: str, name: str = "bot",
     dealer and the bot less per decision.
     """
     every_event = on_message is not None if events is None else events
+    direct = on_message is None and _direct.chosen()  # the session on a thread of its own
     result = PlayResult()
     lost_at = clock()
     backoff = 0.05
@@ -97,7 +98,7 @@ async def play(bot: BotFunction, *, server: str, token: str, name: str = "bot",
             result.final_status = await _session(
                 bot, server=server, token=token, name=name, version=version,
                 root_certificates=root_certificates, on_message=on_message, result=result,
-                every_event=every_event)
+                every_event=every_event, direct=direct)
             return result
         except grpc.aio.AioRpcError as exc:
             code, details = exc.code(), exc.details() or ""
@@ -122,56 +123,97 @@ async def play(bot: BotFunction, *, server: str, token: str, name: str = "bot",
 async def _session(bot: BotFunction, *, server: str, token: str, name: str, version: str,
                    root_certificates: bytes | None,
                    on_message: Callable[[pb.DealerMessage], None] | None,
-                   result: PlayResult, every_event: bool = True) -> str:
-    """One connection: hello, then answer requests until the stream ends."""
+                   result: PlayResult, every_event: bool = True, direct: bool = False) -> str:
+    """One connection: hello, then answer requests until the stream ends. ``direct``: on a
+    thread of its own (:mod:`arena_bot._direct`; never with ``on_message``), the bot function
+    called there (:func:`_answer_now`); else on grpc.aio and the event loop."""
     # Each bot gets its own connection, even when several bots share a process: one bot's
     # flow control (a slow reader) then never holds up another's stream.
-    options = [("grpc.use_local_subchannel_pool", 1)]
-    if root_certificates is not None:
-        channel = grpc.aio.secure_channel(server, grpc.ssl_channel_credentials(root_certificates),
-                                          options=options)
+    options = (("grpc.use_local_subchannel_pool", 1),)
+    credentials = (None if root_certificates is None
+                   else grpc.ssl_channel_credentials(root_certificates))
+    hello = pb.BotMessage(hello=pb.Hello(
+        bot_name=name, bot_version=version, protocol_version=PROTOCOL_VERSION,
+        accept_batches=True, subscription=pb.SUBSCRIPTION_EVERY_EVENT if every_event
+        else pb.SUBSCRIPTION_REQUESTS_AND_RESULTS))
+    dispatch = _Dispatch(server, result)
+    if direct and on_message is None:
+        loop = asyncio.get_running_loop()
+
+        def handle(envelope: pb.DealerMessage, call: _direct.Stream) -> None:
+            for message in unbatch(envelope):
+                request = dispatch.handle(message, call.write)
+                if request is not None:
+                    reply, fell_back = _answer_now(bot, request, loop)
+                    call.write(reply)
+                    dispatch.answered(fell_back)
+
+        return await _direct.session(hello, handle, server=server, token=token,
+                                     credentials=credentials, options=options)
+    if credentials is not None:
+        channel = grpc.aio.secure_channel(server, credentials, options=options)
     else:
         channel = grpc.aio.insecure_channel(server, options=options)
     async with channel:
         stub = pb_grpc.DealerStub(channel)
         call = stub.Play(metadata=(("authorization", f"Bearer {token}"),))
-        await call.write(pb.BotMessage(hello=pb.Hello(
-            bot_name=name, bot_version=version, protocol_version=PROTOCOL_VERSION,
-            accept_batches=True, subscription=pb.SUBSCRIPTION_EVERY_EVENT if every_event
-            else pb.SUBSCRIPTION_REQUESTS_AND_RESULTS)))
-        open_requests: dict[str, pb.DecisionRequest] = {}
+        await call.write(hello)
+        fallbacks: list[pb.BotMessage] = []
         async for envelope in call:
             for message in unbatch(envelope):
                 if on_message is not None:
                     on_message(message)
-                kind = message.WhichOneof("payload")
-                if kind == "welcome":
-                    result.connections += 1
-                    log.info("connected to %s as %s (seats: %s)", server, message.welcome.bot_name,
-                             ", ".join(f"{s.match_id} seat {s.seat}" for s in message.welcome.seats)
-                             or "none yet")
-                elif kind == "decision_request":
-                    request = message.decision_request
-                    open_requests = {request.decision_id: request}
+                request = dispatch.handle(message, fallbacks.append)
+                if request is not None:
                     reply, fell_back = await _answer(bot, request)
                     await call.write(reply)
-                    result.decisions += 1
-                    result.fallbacks += fell_back
-                elif kind == "action_rejected":
-                    rejected = message.action_rejected
-                    result.rejections += 1
-                    log.warning("reply to %s rejected: %s", rejected.decision_id,
-                                rejected.message)
-                    open_request = open_requests.pop(rejected.decision_id, None)
-                    if rejected.retry_allowed and open_request is not None:
-                        safe = SeatView(open_request).check_or_fold()
-                        log.warning("falling back to %s for decision %s after the rejection",
-                                    safe.kind, rejected.decision_id)
-                        result.fallbacks += 1
-                        await call.write(_reply(open_request, safe, 0.0, fallback="rejected"))
-                elif kind == "event" and message.event.WhichOneof("payload") == "match_ended":
-                    result.matches_ended.append(message.event.match_ended)
+                    dispatch.answered(fell_back)
+                while fallbacks:
+                    await call.write(fallbacks.pop(0))
         return (await call.code()).name
+
+
+class _Dispatch:
+    """What a session does with each message besides answering requests: the welcome, the
+    rejections (a check/fold fallback when a retry is allowed), the ends of matches."""
+
+    def __init__(self, server: str, result: PlayResult) -> None:
+        self.server = server
+        self.result = result
+        self.open_requests: dict[str, pb.DecisionRequest] = {}
+
+    def handle(self, message: pb.DealerMessage, write: Callable[[pb.BotMessage], object]
+               ) -> pb.DecisionRequest | None:
+        """The request to answer, if ``message`` is one; a fallback goes to ``write``."""
+        kind = message.WhichOneof("payload")
+        if kind == "decision_request":
+            request = message.decision_request
+            self.open_requests = {request.decision_id: request}
+            return request
+        result = self.result
+        if kind == "welcome":
+            result.connections += 1
+            log.info("connected to %s as %s (seats: %s)", self.server, message.welcome.bot_name,
+                     ", ".join(f"{s.match_id} seat {s.seat}" for s in message.welcome.seats)
+                     or "none yet")
+        elif kind == "action_rejected":
+            rejected = message.action_rejected
+            result.rejections += 1
+            log.warning("reply to %s rejected: %s", rejected.decision_id, rejected.message)
+            open_request = self.open_requests.pop(rejected.decision_id, None)
+            if rejected.retry_allowed and open_request is not None:
+                safe = SeatView(open_request).check_or_fold()
+                log.warning("falling back to %s for decision %s after the rejection",
+                            safe.kind, rejected.decision_id)
+                result.fallbacks += 1
+                write(_reply(open_request, safe, 0.0, fallback="rejected"))
+        elif kind == "event" and message.event.WhichOneof("payload") == "match_ended":
+            result.matches_ended.append(message.event.match_ended)
+        return None
+
+    def answered(self, fell_back: bool) -> None:
+        self.result.decisions += 1
+        self.result.fallbacks += fell_back
 
 
 async def _answer(bot: BotFunction, request: pb.DecisionRequest) -> tuple[pb.BotMessage, bool]:
@@ -181,16 +223,44 @@ async def _answer(bot: BotFunction, request: pb.DecisionRequest) -> tuple[pb.Bot
     try:
         chosen = bot(view)
         if type(chosen) is not Action:  # the common case first: a plain Action, no await
-            if inspect.isawaitable(chosen):
-                chosen = await chosen
-            if not isinstance(chosen, Action):
-                raise TypeError(f"a bot must return an Action, not {chosen!r}")
+            chosen = await _checked(chosen)
     except Exception:
-        safe = view.check_or_fold()
-        log.exception("the bot failed on decision %s; falling back to %s", request.decision_id,
-                      safe.kind)
-        return _reply(request, safe, time.perf_counter() - started, fallback="exception"), True
+        return _failed(view, started), True
     return _reply(request, chosen, time.perf_counter() - started), False
+
+
+def _answer_now(bot: BotFunction, request: pb.DecisionRequest, loop: asyncio.AbstractEventLoop
+                ) -> tuple[pb.BotMessage, bool]:
+    """:func:`_answer` on a session's own thread: the process's bot functions are called one at
+    a time, as on one event loop, and an awaitable answer is awaited on ``loop`` (so async
+    bots still think at the same time)."""
+    view = SeatView(request)
+    started = time.perf_counter()
+    try:
+        with _direct.BOT_LOCK:
+            chosen = bot(view)
+        if type(chosen) is not Action:
+            chosen = _direct.run_on_loop(loop, _checked(chosen))
+    except Exception:
+        return _failed(view, started), True
+    return _reply(request, chosen, time.perf_counter() - started), False
+
+
+async def _checked(chosen: object) -> Action:
+    """A bot's answer other than a plain Action: awaited if awaitable, then type-checked."""
+    if inspect.isawaitable(chosen):
+        chosen = await chosen
+    if not isinstance(chosen, Action):
+        raise TypeError(f"a bot must return an Action, not {chosen!r}")
+    return chosen
+
+
+def _failed(view: SeatView, started: float) -> pb.BotMessage:
+    """The check/fold fallback after the bot raised (logged with its traceback)."""
+    safe = view.check_or_fold()
+    log.exception("the bot failed on decision %s; falling back to %s", view.request.decision_id,
+                  safe.kind)
+    return _reply(view.request, safe, time.perf_counter() - started, fallback="exception")
 
 
 _FALLBACKS = {"": pb.FALLBACK_UNSPECIFIED, "rejected": pb.FALLBACK_AFTER_REJECTION,
