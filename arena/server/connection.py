@@ -83,6 +83,7 @@ class Connection:
         self._bucket = TokenBucket(limits.messages_per_second, float(limits.message_burst))
         self._byte_bucket = TokenBucket(limits.bytes_per_second, float(limits.byte_burst))
         self._written: dict[str, float] = {}  # decision id -> when its request was written
+        self._trigger: float | None = None  # the reply read that led to the write starting
 
     def wire_seconds(self, decision_id: str, now: float) -> float | None:
         """Seconds from writing a decision's request to ``now`` (its reply read), once."""
@@ -193,7 +194,11 @@ class Connection:
             self._queued_bytes = 0
             writing = Eager(self._write(context, items), self._write_done, self._loop)
             self._writing = writing
-            writing.start()
+            writing.start()  # to its first write's hand-over to gRPC's socket, at least
+            trigger = self._trigger
+            if trigger is not None:
+                self._trigger = None
+                self._stats.turnaround_seconds.add(time.perf_counter() - trigger)
         elif self._finishing:
             self._set_result(self._final)
 
@@ -236,6 +241,8 @@ class Connection:
                 if len(self._written) > 64:  # answered or abandoned ones are never popped
                     self._written.clear()
                 self._written[item.decision_id] = sending
+                if item.trigger_received_at is not None:
+                    self._trigger = item.trigger_received_at  # for _pump's turnaround sample
         for data in chunks:
             await context.write(data)
             stats.writes += 1

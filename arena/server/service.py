@@ -90,7 +90,7 @@ class DealerService:
         self._lobby = lobby
         self._guest = guest
         self._limits = limits
-        self._encoder = wire.Encoder(cache_size=4096)
+        self._encoder = wire.Encoder()
         self.stats = TransportStats()
         self._connections: dict[str, Connection] = {}
         self._inbox: list[tuple[str, m.Reply]] = []  # replies read since trio last took them

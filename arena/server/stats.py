@@ -44,6 +44,9 @@ class TransportStats:
     bytes_in: int = 0
     replies_in: int = 0
     overhead_seconds: Samples = field(default_factory=Samples)  # reply read -> next prompt written
+    # Reply read -> the write of the next prompt started (its bytes handed to the socket):
+    # the dealer's own part of a serial (heads-up) decision, without the write's completion.
+    turnaround_seconds: Samples = field(default_factory=Samples)
     ended: Counter[str] = field(default_factory=Counter)  # streams ended by the dealer, by status
 
     def summary(self) -> dict[str, object]:
@@ -52,5 +55,6 @@ class TransportStats:
             "bytes_out": self.bytes_out, "messages_in": self.messages_in,
             "bytes_in": self.bytes_in, "replies_in": self.replies_in,
             "overhead_seconds": self.overhead_seconds.summary(),
+            "turnaround_seconds": self.turnaround_seconds.summary(),
             "ended": dict(self.ended),
         }

@@ -40,10 +40,18 @@ class Encoder:
     later decision request of a hand and are converted once (a hand's history is kept as
     bytes, growing). The caches hold the objects
     they are keyed by (by identity), so an id is never reused while cached.
+
+    The caches are small on purpose: what they hold survives the garbage collector's young
+    generation, and each young collection walks all of it (a dealer's pauses). An event is
+    only ever encoded again in the fan-out that delivers it to every seat, one call after the
+    other, so ``event_cache_size`` events suffice; the seats, pots and histories are reused
+    across a hand's requests, so ``cache_size`` should exceed the seats of the tables dealt
+    at once (a miss only costs encoding again).
     """
 
-    def __init__(self, cache_size: int = 4096) -> None:
+    def __init__(self, cache_size: int = 1024, event_cache_size: int = 64) -> None:
         self._cache_size = cache_size
+        self._event_cache_size = event_cache_size
         # Oldest first; dict's "first key" is O(n) after many deletions, OrderedDict's is O(1).
         self._events: OrderedDict[int, tuple[m.Notice, bytes, bytes]] = OrderedDict()
         # hand id -> (its last record so far, how many, their bytes)
@@ -76,7 +84,7 @@ class Encoder:
             found = (notice, data, _field(_BATCH_MESSAGES_FIELD, data))
             cache = self._events
             cache[id(notice)] = found
-            if len(cache) > self._cache_size:
+            if len(cache) > self._event_cache_size:
                 cache.popitem(last=False)  # the oldest, O(1)
         return found
 

@@ -4,6 +4,8 @@ started in the callback that ends the tick, the next write when the one in fligh
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import time
 from collections.abc import Callable
 
 import pytest
@@ -14,6 +16,7 @@ from arena.server.connection import Connection
 from arena.server.errors import Internal, StreamEnded
 from arena.server.stats import TransportStats
 from arena.v1 import arena_pb2 as pb
+from tests.server.test_wire import _hands
 
 pytestmark = pytest.mark.timeout(30)
 
@@ -129,3 +132,33 @@ def test_a_failed_write_ends_the_stream_internal() -> None:
         return await serving
 
     assert isinstance(asyncio.run(main()), Internal)
+
+
+def test_the_turnaround_runs_from_the_reply_read_to_the_next_request_handed_to_the_transport(
+) -> None:
+    """``TransportStats.turnaround_seconds``: one sample per request that answers a reply,
+    taken once its write has started (not completed)."""
+    prompt = _hands("FT", 1, seed=1)[0][0][0]
+
+    async def main() -> tuple[int, float, int]:
+        context = FakeContext()
+        conn, deferred, serving = await _serving(context)
+        stats = conn._stats
+        conn.deliver(dataclasses.replace(prompt, trigger_received_at=time.perf_counter()))
+        conn.deliver(_pong(1))  # not a request: no sample of its own
+        deferred.pop()()
+        count, value = stats.turnaround_seconds.count, stats.turnaround_seconds.values[0]
+        assert context.writes and context.in_flight  # started, not completed
+        context.in_flight.pop().set_result(None)
+        await _settle()
+        conn.deliver(prompt)  # a hand's first request answers no reply: no sample
+        deferred.pop()()
+        context.in_flight.pop().set_result(None)
+        await _settle()
+        conn.fail(None)
+        await serving
+        return count, value, stats.turnaround_seconds.count
+
+    count, value, later = asyncio.run(main())
+    assert count == 1 and 0 <= value < 5.0
+    assert later == 1

@@ -4,6 +4,7 @@ plain converters build, for every request of random hands of every game."""
 from __future__ import annotations
 
 import random
+import sys
 
 import pytest
 
@@ -76,3 +77,21 @@ def test_spliced_requests_and_events_equal_the_converters_messages(game: str) ->
         parsed = pb.DealerMessage.FromString(batch(encoded)).batch.messages
         assert [x.event for x in parsed] == [convert.event(n) for n in notices]
     assert checked > 40
+
+
+def test_an_event_is_held_only_for_its_fan_out_and_encodes_the_same_after() -> None:
+    """The event cache is small (its survivors cost the collector's young generation): an
+    event leaves it after ``event_cache_size`` later ones, and encodes to the same bytes."""
+    prompts, notices = _hands("FT", 1, seed=3)[0]
+    encoder = Encoder(event_cache_size=4)
+    first = notices[0]
+    held = sys.getrefcount(first)
+    data = encoder.encode(first)
+    assert encoder.encode(first) == data  # the fan-out: a cached second encoding
+    assert sys.getrefcount(first) > held
+    others = [m.Notice("t", "h", 100 + k, 1.5, first.payload) for k in range(4)]
+    for notice in others:
+        encoder.encode(notice)
+    assert sys.getrefcount(first) == held  # evicted: no longer kept alive
+    assert encoder.encode(first) == data
+    assert len(prompts) > 0
