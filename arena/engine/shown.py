@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import combinations, product
+from itertools import combinations, product, starmap
+from operator import add
 
 from arena.engine import evaluate as ev
 from arena.engine.cards import Card
 from arena.engine.games import Showdown, Variant
 
 _NO_CARDS: tuple[Card, ...] = ()
-_KEY_AT = ev.KEY.__getitem__
 _RANK_KEY_AT = ev.RANK_KEY.__getitem__
 
 
@@ -23,10 +23,28 @@ class ShownValue:
     low_cards: tuple[Card, ...]
 
 
-def _fives(variant: Variant, cards: Sequence[Card], board: Sequence[Card]) -> Iterator[tuple[Card, ...]]:
+def _fives(variant: Variant, cards: Sequence[Card], board: Sequence[Card]
+           ) -> tuple[list[tuple[Card, ...]], list[int]]:
+    """Every five cards a hand can make, and the rank key of each (in the same order)."""
     if variant.is_omaha:
-        return (a + b for a, b in product(combinations(cards, 2), combinations(board, 3)))
-    return combinations([*cards, *board], 5)
+        fives = list(starmap(add, product(combinations(cards, 2), combinations(board, 3))))
+        keys = starmap(add, product(map(sum, combinations(map(_RANK_KEY_AT, cards), 2)),
+                                    map(sum, combinations(map(_RANK_KEY_AT, board), 3))))
+        return fives, list(keys)
+    both = [*cards, *board]
+    return (list(combinations(both, 5)),
+            list(map(sum, combinations(map(_RANK_KEY_AT, both), 5))))
+
+
+def _first_five(fives: list[tuple[Card, ...]], rank_keys: list[int], rank_key: int, *,
+                suited: bool | None = None) -> tuple[Card, ...]:
+    """The first of ``fives`` with the ranks of ``rank_key`` and, unless ``suited`` is None,
+    of one suit (True) or not (False)."""
+    index = rank_keys.index(rank_key)
+    if suited is not None:
+        while (len({card & 3 for card in fives[index]}) == 1) is not suited:
+            index = rank_keys.index(rank_key, index + 1)
+    return fives[index]
 
 
 def _best_high(variant: Variant, cards: Sequence[Card], board: Sequence[Card]) -> int:
@@ -56,19 +74,20 @@ def shown_value(variant: Variant, cards: Sequence[Card], board: Sequence[Card]) 
     elif len(cards) + len(board) < 5:
         return ShownValue("", (), "", ())
     high_text, high_cards = "", _NO_CARDS
+    # The five cards shown are the first five (in `_fives` order) that make the value, found
+    # by its five ranks rather than by valuing each five: a five-card high value stands for
+    # its ranks and whether they are of one suit, a low value for its ranks alone.
+    fives, rank_keys = _fives(variant, cards, board)
     if variant.showdown is not Showdown.LOW:
         high = _best_high(variant, cards, board)
-        offset, value_of = ev.SUIT_OFFSET, ev.high_value_from_keys
-        high_cards = next(five for five in _fives(variant, cards, board)
-                          if value_of(sum(map(_KEY_AT, five), offset), five) == high)
+        high_cards = _first_five(fives, rank_keys, ev.high_rank_key(high),
+                                 suited=ev.is_flush_value(high))
         high_text = ev.describe_high(high)
     low_text, low_cards = "", _NO_CARDS
     if variant.showdown is not Showdown.HIGH:
         eight = variant.showdown is Showdown.HIGH_LOW_8
         low = _best_low(variant, cards, board, eight=eight)
         if low is not None:
-            low_of = ev.low8_value_from_rank_key if eight else ev.low_value_from_rank_key
-            low_cards = next(five for five in _fives(variant, cards, board)
-                             if low_of(sum(map(_RANK_KEY_AT, five))) == low)
+            low_cards = _first_five(fives, rank_keys, ev.low_rank_key(low))
             low_text = ev.describe_low(low)
     return ShownValue(high_text, tuple(high_cards), low_text, tuple(low_cards))
