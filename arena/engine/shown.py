@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from itertools import combinations, product, starmap
+from itertools import combinations, islice, product, starmap
 from operator import add
 
 from arena.engine import evaluate as ev
@@ -23,28 +23,32 @@ class ShownValue:
     low_cards: tuple[Card, ...]
 
 
-def _fives(variant: Variant, cards: Sequence[Card], board: Sequence[Card]
-           ) -> tuple[list[tuple[Card, ...]], list[int]]:
-    """Every five cards a hand can make, and the rank key of each (in the same order)."""
+def _fives(variant: Variant, cards: Sequence[Card], board: Sequence[Card]) -> Iterator[tuple[Card, ...]]:
     if variant.is_omaha:
-        fives = list(starmap(add, product(combinations(cards, 2), combinations(board, 3))))
-        keys = starmap(add, product(map(sum, combinations(map(_RANK_KEY_AT, cards), 2)),
-                                    map(sum, combinations(map(_RANK_KEY_AT, board), 3))))
-        return fives, list(keys)
-    both = [*cards, *board]
-    return (list(combinations(both, 5)),
-            list(map(sum, combinations(map(_RANK_KEY_AT, both), 5))))
+        return starmap(add, product(combinations(cards, 2), combinations(board, 3)))
+    return combinations([*cards, *board], 5)
 
 
-def _first_five(fives: list[tuple[Card, ...]], rank_keys: list[int], rank_key: int, *,
-                suited: bool | None = None) -> tuple[Card, ...]:
-    """The first of ``fives`` with the ranks of ``rank_key`` and, unless ``suited`` is None,
+def _rank_keys(variant: Variant, cards: Sequence[Card], board: Sequence[Card]) -> list[int]:
+    """The rank key of each of `_fives`, in the same order (summed in C)."""
+    if variant.is_omaha:
+        return list(starmap(add, product(map(sum, combinations(map(_RANK_KEY_AT, cards), 2)),
+                                         map(sum, combinations(map(_RANK_KEY_AT, board), 3)))))
+    return list(map(sum, combinations(map(_RANK_KEY_AT, [*cards, *board]), 5)))
+
+
+def _first_five(variant: Variant, cards: Sequence[Card], board: Sequence[Card],
+                rank_keys: list[int], rank_key: int, *, suited: bool | None = None
+                ) -> tuple[Card, ...]:
+    """The first of `_fives` with the ranks of ``rank_key`` and, unless ``suited`` is None,
     of one suit (True) or not (False)."""
     index = rank_keys.index(rank_key)
+    five = next(islice(_fives(variant, cards, board), index, None))
     if suited is not None:
-        while (len({card & 3 for card in fives[index]}) == 1) is not suited:
+        while (len({card & 3 for card in five}) == 1) is not suited:
             index = rank_keys.index(rank_key, index + 1)
-    return fives[index]
+            five = next(islice(_fives(variant, cards, board), index, None))
+    return five
 
 
 def _best_high(variant: Variant, cards: Sequence[Card], board: Sequence[Card]) -> int:
@@ -77,10 +81,10 @@ def shown_value(variant: Variant, cards: Sequence[Card], board: Sequence[Card]) 
     # The five cards shown are the first five (in `_fives` order) that make the value, found
     # by its five ranks rather than by valuing each five: a five-card high value stands for
     # its ranks and whether they are of one suit, a low value for its ranks alone.
-    fives, rank_keys = _fives(variant, cards, board)
+    rank_keys = _rank_keys(variant, cards, board)
     if variant.showdown is not Showdown.LOW:
         high = _best_high(variant, cards, board)
-        high_cards = _first_five(fives, rank_keys, ev.high_rank_key(high),
+        high_cards = _first_five(variant, cards, board, rank_keys, ev.high_rank_key(high),
                                  suited=ev.is_flush_value(high))
         high_text = ev.describe_high(high)
     low_text, low_cards = "", _NO_CARDS
@@ -88,6 +92,6 @@ def shown_value(variant: Variant, cards: Sequence[Card], board: Sequence[Card]) 
         eight = variant.showdown is Showdown.HIGH_LOW_8
         low = _best_low(variant, cards, board, eight=eight)
         if low is not None:
-            low_cards = _first_five(fives, rank_keys, ev.low_rank_key(low))
+            low_cards = _first_five(variant, cards, board, rank_keys, ev.low_rank_key(low))
             low_text = ev.describe_low(low)
     return ShownValue(high_text, tuple(high_cards), low_text, tuple(low_cards))
