@@ -25,10 +25,13 @@ __all__ = [
     "describe_low",
     "fill_tables",
     "hand_class",
+    "high_rank_key",
     "high_value",
     "high_value_from_keys",
+    "is_flush_value",
     "low8_value",
     "low8_value_from_rank_key",
+    "low_rank_key",
     "low_value",
     "low_value_from_rank_key",
     "omaha_high_value",
@@ -511,14 +514,12 @@ def _nibbles(value: int) -> list[int]:
     return [value >> shift & 15 for shift in (16, 12, 8, 4, 0)]
 
 
-def describe_high(value: int) -> str:
-    """Words for a high value, e.g. ``'full house, kings over sevens (K-K-K-7-7)'``."""
+def _high_words(value: int) -> tuple[str, list[int]]:
+    """The words of a high value after its class, and its five ranks (as shown)."""
     category = value >> _CLASS_SHIFT
     ranks = _nibbles(value)
     first, second = ranks[0], ranks[1]
     if category in (_STRAIGHT, _STRAIGHT_FLUSH):
-        if category == _STRAIGHT_FLUSH and first == _ACE:
-            return "royal flush"
         cards = [first - i for i in range(5)] if first > 3 else [3, 2, 1, 0, _ACE]
         text = f"{_NAMES[first]} high"
     elif category == _QUADS:
@@ -539,17 +540,38 @@ def describe_high(value: int) -> str:
     else:
         cards = ranks
         text = f"{_NAMES[first]} high"
+    return text, cards
+
+
+def describe_high(value: int) -> str:
+    """Words for a high value, e.g. ``'full house, kings over sevens (K-K-K-7-7)'``."""
+    category = value >> _CLASS_SHIFT
+    if category == _STRAIGHT_FLUSH and value >> 16 & 15 == _ACE:
+        return "royal flush"
+    text, cards = _high_words(value)
     return f"{_CLASS_OF[category]}, {text} ({'-'.join(_HIGH_CHARS[r] for r in cards)})"
 
 
-def describe_low(value: int) -> str:
-    """Words for a `low_value` or `low8_value`: ``'7-5-4-2-A'``, ``'pair of fours, 4-4-6-3-A'``."""
+def high_rank_key(value: int) -> int:
+    """``sum(RANK_KEY[c] for c in five)`` of every five cards whose high value is ``value``
+    (with `is_flush_value`: those five are of one suit; else they are not)."""
+    return sum(5 ** rank for rank in _high_words(value)[1])
+
+
+def is_flush_value(value: int) -> bool:
+    """Whether a high value is a flush or a straight flush (five cards of one suit)."""
+    return value >> _CLASS_SHIFT in (_FLUSH, _STRAIGHT_FLUSH)
+
+
+def _low_words(value: int) -> tuple[str, list[int]]:
+    """The words of a low value before its cards ("" without a pair), and its five ranks
+    ace-to-five (the ace 0, the deuce 1, ..., the king 12), as shown."""
     badness = _LOW_BASE - value
     category = badness >> _CLASS_SHIFT
     ranks = _nibbles(badness)
     first, second = ranks[0], ranks[1]
     if category == _NO_PAIR:
-        return "-".join(_LOW_CHARS[r] for r in ranks)
+        return "", ranks
     if category == _LOW_PAIR:
         cards, text = [first, first, *ranks[1:4]], f"pair of {_low_plural(first)}"
     elif category == _LOW_TWO_PAIR:
@@ -562,7 +584,20 @@ def describe_low(value: int) -> str:
         text = f"full house, {_low_plural(first)} over {_low_plural(second)}"
     else:
         cards, text = [first] * 4 + [second], f"four {_low_plural(first)}"
-    return f"{text}, {'-'.join(_LOW_CHARS[r] for r in cards)}"
+    return text, cards
+
+
+def describe_low(value: int) -> str:
+    """Words for a `low_value` or `low8_value`: ``'7-5-4-2-A'``, ``'pair of fours, 4-4-6-3-A'``."""
+    text, cards = _low_words(value)
+    shown = "-".join(_LOW_CHARS[r] for r in cards)
+    return f"{text}, {shown}" if text else shown
+
+
+def low_rank_key(value: int) -> int:
+    """``sum(RANK_KEY[c] for c in five)`` of every five cards whose `low_value` (or
+    `low8_value`) is ``value``."""
+    return sum(5 ** ((rank - 1) % 13) for rank in _low_words(value)[1])
 
 
 def _low_plural(low_rank: int) -> str:

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from itertools import combinations, product
+from itertools import combinations, islice, product, starmap
+from operator import add
 
 from arena.engine import evaluate as ev
 from arena.engine.cards import Card
 from arena.engine.games import Showdown, Variant
 
 _NO_CARDS: tuple[Card, ...] = ()
-_KEY_AT = ev.KEY.__getitem__
 _RANK_KEY_AT = ev.RANK_KEY.__getitem__
 
 
@@ -25,8 +25,30 @@ class ShownValue:
 
 def _fives(variant: Variant, cards: Sequence[Card], board: Sequence[Card]) -> Iterator[tuple[Card, ...]]:
     if variant.is_omaha:
-        return (a + b for a, b in product(combinations(cards, 2), combinations(board, 3)))
+        return starmap(add, product(combinations(cards, 2), combinations(board, 3)))
     return combinations([*cards, *board], 5)
+
+
+def _rank_keys(variant: Variant, cards: Sequence[Card], board: Sequence[Card]) -> list[int]:
+    """The rank key of each of `_fives`, in the same order (summed in C)."""
+    if variant.is_omaha:
+        return list(starmap(add, product(map(sum, combinations(map(_RANK_KEY_AT, cards), 2)),
+                                         map(sum, combinations(map(_RANK_KEY_AT, board), 3)))))
+    return list(map(sum, combinations(map(_RANK_KEY_AT, [*cards, *board]), 5)))
+
+
+def _first_five(variant: Variant, cards: Sequence[Card], board: Sequence[Card],
+                rank_keys: list[int], rank_key: int, *, suited: bool | None = None
+                ) -> tuple[Card, ...]:
+    """The first of `_fives` with the ranks of ``rank_key`` and, unless ``suited`` is None,
+    of one suit (True) or not (False)."""
+    index = rank_keys.index(rank_key)
+    five = next(islice(_fives(variant, cards, board), index, None))
+    if suited is not None:
+        while (len({card & 3 for card in five}) == 1) is not suited:
+            index = rank_keys.index(rank_key, index + 1)
+            five = next(islice(_fives(variant, cards, board), index, None))
+    return five
 
 
 def _best_high(variant: Variant, cards: Sequence[Card], board: Sequence[Card]) -> int:
@@ -56,19 +78,20 @@ def shown_value(variant: Variant, cards: Sequence[Card], board: Sequence[Card]) 
     elif len(cards) + len(board) < 5:
         return ShownValue("", (), "", ())
     high_text, high_cards = "", _NO_CARDS
+    # The five cards shown are the first five (in `_fives` order) that make the value, found
+    # by its five ranks rather than by valuing each five: a five-card high value stands for
+    # its ranks and whether they are of one suit, a low value for its ranks alone.
+    rank_keys = _rank_keys(variant, cards, board)
     if variant.showdown is not Showdown.LOW:
         high = _best_high(variant, cards, board)
-        offset, value_of = ev.SUIT_OFFSET, ev.high_value_from_keys
-        high_cards = next(five for five in _fives(variant, cards, board)
-                          if value_of(sum(map(_KEY_AT, five), offset), five) == high)
+        high_cards = _first_five(variant, cards, board, rank_keys, ev.high_rank_key(high),
+                                 suited=ev.is_flush_value(high))
         high_text = ev.describe_high(high)
     low_text, low_cards = "", _NO_CARDS
     if variant.showdown is not Showdown.HIGH:
         eight = variant.showdown is Showdown.HIGH_LOW_8
         low = _best_low(variant, cards, board, eight=eight)
         if low is not None:
-            low_of = ev.low8_value_from_rank_key if eight else ev.low_value_from_rank_key
-            low_cards = next(five for five in _fives(variant, cards, board)
-                             if low_of(sum(map(_RANK_KEY_AT, five))) == low)
+            low_cards = _first_five(variant, cards, board, rank_keys, ev.low_rank_key(low))
             low_text = ev.describe_low(low)
     return ShownValue(high_text, tuple(high_cards), low_text, tuple(low_cards))

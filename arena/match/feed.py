@@ -52,6 +52,9 @@ class Private:
 
 FeedItem = m.Payload | Private
 
+# An action's record kind by its engine kind (a dict read, not an enum lookup by value).
+_RECORD_KINDS = {kind: m.RecordKind(kind.value) for kind in ActionKind}
+
 _FOLDED, _ALL_IN, _ACTIVE, _ABSENT = (m.SeatStatus.FOLDED, m.SeatStatus.ALL_IN,
                                       m.SeatStatus.ACTIVE, m.SeatStatus.ABSENT)
 
@@ -305,7 +308,7 @@ class HandFeed:
         if reason is None and event.is_automatic:
             reason = m.AutoReason.TIMEOUT
         record = m.ActionRecord(self.ctx.order[e], self.state.variant.streets[event.street].name,
-                                m.RecordKind(event.kind.value), raise_to, event.added_chips,
+                                _RECORD_KINDS[event.kind], raise_to, event.added_chips,
                                 event.to_chips, event.is_all_in, reason)
         self.records.append(record)
         return m.ActionAnnounced(record, self._stack[e], self._pot_chips(), decision_id)
@@ -352,8 +355,9 @@ class HandFeed:
             out.append(m.ShowdownAnnounced(tuple(hands)))
         result = state.result
         assert result is not None
+        net_chips = result.net_chips  # a property: a new tuple each read
         results = tuple(sorted(
-            (m.HandSeatResult(order[e], result.net_chips[e], result.final_stacks[e])
+            (m.HandSeatResult(order[e], net_chips[e], result.final_stacks[e])
              for e in range(state.seat_count)), key=lambda r: r.seat))
         out.append(m.HandEnded(results, tuple(self._awards), False, "",
                                bool(result.showdown_order)))

@@ -259,10 +259,11 @@ class LiveTable:
         self._hand = None
         result = state.result
         assert result is not None
+        net_chips = result.net_chips  # a property: a new tuple each read
         for e, p in enumerate(order):
             self._stacks[p] = state.stacks[e]
-            self._net[p] += result.net_chips[e]
-            self._hand_nets[p].append(result.net_chips[e])
+            self._net[p] += net_chips[e]
+            self._hand_nets[p].append(net_chips[e])
         self._hands_played += 1
         if self.sink is not None:
             self.sink.hand_finished(self._played_hand(run, void_reason=""))

@@ -33,6 +33,7 @@ from arena.server.auth import TokenBook
 from arena.server.bridge import TrioGuest
 from arena.server.config import BotEntry, ServerConfig
 from arena.server.errors import ShuttingDown
+from arena.server.poller import lower_poller_priority
 from arena.server.service import SERVICE_NAME, DealerService
 from arena.storage.matchlog import MatchLog
 
@@ -100,6 +101,7 @@ class DealerServer:
             ("grpc.http2.bdp_probe", 0),
             ("grpc.http2.lookahead_bytes", 8192),
         ])
+        lower_poller_priority()  # grpc.aio's thread runs from here on (module docstring)
         server.add_generic_rpc_handlers((self.service.handler(),))
         health_pb2_grpc.add_HealthServicer_to_server(self.health, server)
         reflection.enable_server_reflection(

@@ -23,10 +23,13 @@ from arena.engine.evaluate import (
     describe_high,
     describe_low,
     hand_class,
+    high_rank_key,
     high_value,
     high_value_from_keys,
+    is_flush_value,
     low8_value,
     low8_value_from_rank_key,
+    low_rank_key,
     low_value,
     low_value_from_rank_key,
     omaha_high_value,
@@ -291,6 +294,30 @@ def test_fast_variants_match() -> None:
         assert rank_key == t >> RANK_SHIFT
         assert low_value_from_rank_key(rank_key) == low_value(cards)
         assert low8_value_from_rank_key(rank_key) == low8_value(cards)
+
+
+def test_a_values_five_ranks_and_flush_are_those_of_its_five_cards() -> None:
+    """RULES.md §4: every five-card rank multiset, unsuited and (five ranks) of one suit: the
+    rank key `high_rank_key` and `low_rank_key` read back from a value is the five's own, and
+    `is_flush_value` says whether they are of one suit (how a shown hand finds its five)."""
+    fives = 0
+    for ranks in combinations_with_replacement(range(13), 5):
+        if max(Counter(ranks).values()) > 4:
+            continue
+        rank_key = sum(RANK_KEY[4 * r] for r in ranks)
+        # Suits 0, 1, 2, 3, 0: never five of one suit, and a rank's copies differ in suit.
+        splits = [[4 * r + k % 4 for k, r in enumerate(ranks)]]
+        if len(set(ranks)) == 5:
+            splits.append([4 * r + 2 for r in ranks])
+        for five in splits:
+            fives += 1
+            suited = len({c & 3 for c in five}) == 1
+            high = high_value(five)
+            assert (high_rank_key(high), is_flush_value(high)) == (rank_key, suited), five
+            assert low_rank_key(low_value(five)) == rank_key, five
+            low8 = low8_value(five)
+            assert low8 is None or low_rank_key(low8) == rank_key, five
+    assert fives == 6_175 + 1_287
 
 
 def test_seven_card_keys_tell_every_rank_multiset_and_flush_apart() -> None:
