@@ -71,7 +71,12 @@ def _event_bytes(notice: Notice) -> bytes | None:
         data = orjson.dumps(_event(notice))
     except (_Unusual, orjson.JSONEncodeError, TypeError):  # e.g. an int beyond 64 bits
         return None
-    return data if data.isascii() and b"\x7f" not in data else None  # json.dumps escapes these
+    return data if _as_json_dumps_writes(data) else None
+
+
+def _as_json_dumps_writes(data: bytes | bytearray) -> bool:
+    """Whether orjson's text holds nothing ``json.dumps`` escapes (non-ASCII, DEL)."""
+    return data.isascii() and b"\x7f" not in data
 
 
 def _event(notice: Notice) -> dict[str, Any]:
@@ -95,22 +100,42 @@ def event_lines(held: Sequence[tuple[Notice, Sequence[int], float]]) -> bytes:
     call of orjson (the time it was sent spelled by ``%.6f``, as a fragment).
 
     Each line is copied into one buffer at once: orjson's bytes (1 KiB allocated, then shrunk)
-    kept alive until a join would cost a fresh heap page now and then, ~2 us a line."""
+    kept alive until a join would cost a fresh heap page now and then, ~2 us a line. Whether
+    orjson wrote anything that ``json.dumps`` escapes is asked once of the whole buffer (two
+    calls a line less); only then are the lines made again one by one."""
     out = bytearray()
     dumps = orjson.dumps
     fragment = orjson.Fragment
     newline = orjson.OPT_APPEND_NEWLINE
     for notice, seats, sent in held:
         try:
-            data = dumps({"seats": seats, "logged_at": fragment(b"%.6f" % sent),
+            out += dumps({"seats": seats, "logged_at": fragment(b"%.6f" % sent),
                           "event": _event(notice)}, option=newline)
         except (_Unusual, orjson.JSONEncodeError, TypeError):  # e.g. an int beyond 64 bits
-            data = b""
-        if data and data.isascii() and b"\x7f" not in data:  # json.dumps escapes these
-            out += data
-        else:
             out += event_line(notice, seats, sent).encode()
+    if _as_json_dumps_writes(out):
+        return bytes(out)
+    return _lines_one_by_one(held)
+
+
+def _lines_one_by_one(held: Sequence[tuple[Notice, Sequence[int], float]]) -> bytes:
+    """:func:`event_lines` where some line holds what ``json.dumps`` escapes (a name beyond
+    ASCII, a DEL): each such line by :func:`event_line`, the others by orjson."""
+    out = bytearray()
+    for notice, seats, sent in held:
+        data = _line_bytes(notice, seats, sent)
+        out += data if data is not None else event_line(notice, seats, sent).encode()
     return bytes(out)
+
+
+def _line_bytes(notice: Notice, seats: Sequence[int], sent: float) -> bytes | None:
+    """One line by orjson; None where it might differ from :func:`event_line`."""
+    try:
+        data = orjson.dumps({"seats": seats, "logged_at": orjson.Fragment(b"%.6f" % sent),
+                             "event": _event(notice)}, option=orjson.OPT_APPEND_NEWLINE)
+    except (_Unusual, orjson.JSONEncodeError, TypeError):
+        return None
+    return data if _as_json_dumps_writes(data) else None
 
 
 def event_line(notice: Notice, seats: Sequence[int], sent: float, *,

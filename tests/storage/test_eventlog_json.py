@@ -154,3 +154,22 @@ def test_a_private_events_two_copies_take_one_line_each(tmp_path: Path) -> None:
     lines = [json.loads(line) for line in log.path.read_text().splitlines()]
     assert [line["seats"] for line in lines] == [[0, 2, 3], [1], [0, 1, 2, 3]]
     assert lines[1]["event"]["payload"]["hole_cards"] == ["2c", "As"]
+
+
+def test_a_line_json_dumps_escapes_is_the_plain_walks_and_the_others_stay_fast(
+        monkeypatch: Any) -> None:
+    """The hand's lines are checked for what json.dumps escapes once, as one buffer; when a name
+    beyond ASCII (or a DEL) is in one line, that line is the plain walk's and the others are
+    still orjson's: the lines are the plain walk's, byte for byte."""
+    plain = eventlog.reference_notice_json
+    walked = _count_plain_walks(monkeypatch)
+    ascii_notice = m.Notice("r1", "r1-h2", 9, 1763840000.5, m.GameChanged("O8", "FT", 9))
+    for odd_name in ("Jürgen", "del\x7f"):
+        walked.clear()
+        odd = m.Notice("r1", "r1-h2", 10, 1763840000.5, m.GameChanged(odd_name, "FT", 9))
+        held = [(ascii_notice, [0, 1], 1763840000.75), (odd, [2], 1763840000.8),
+                (ascii_notice, [3], 1763840000.9)]
+        assert event_lines(held) == "".join(plain(n).join((
+            f'{{"seats":[{",".join(map(str, seats))}],"logged_at":{sent:.6f},"event":', '}\n'))
+            for n, seats, sent in held).encode()
+        assert walked == [odd]
