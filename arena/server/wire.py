@@ -7,15 +7,16 @@ from already-serialized messages. What each message holds is :mod:`arena.server.
 
 from __future__ import annotations
 
-import functools
 import struct
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
+from arena.engine.games import VARIANTS, GameCode
 from arena.engine.rules import Stakes
 from arena.match import messages as m
 from arena.server.convert import (
+    BETTING,
     CARD_TEXT,
     GAMES,
     HALVES,
@@ -27,7 +28,6 @@ from arena.server.convert import (
     legal_action,
     pot,
     rejection,
-    request_head,
     stakes,
 )
 from arena.v1 import arena_pb2 as pb
@@ -54,8 +54,9 @@ class Encoder:
         self._event_cache_size = event_cache_size
         # Oldest first; dict's "first key" is O(n) after many deletions, OrderedDict's is O(1).
         self._events: OrderedDict[int, tuple[m.Notice, bytes, bytes]] = OrderedDict()
-        # hand id -> (its last record so far, how many, their bytes)
-        self._histories: OrderedDict[str, tuple[m.ActionRecord, int, bytes]] = OrderedDict()
+        # hand id -> (its last record so far, how many, their framed bytes, each unframed)
+        self._histories: OrderedDict[
+            str, tuple[m.ActionRecord, int, bytes, tuple[bytes, ...]]] = OrderedDict()
         # seat -> (it, its request entry, its SeatState bytes)
         self._seats: OrderedDict[int, tuple[m.SeatInfo, bytes, bytes]] = OrderedDict()
         # HandStarted.seats entries by the seats' tuple (the same for every viewer)
@@ -63,8 +64,7 @@ class Encoder:
         self._heads: OrderedDict[tuple[str, int], bytes] = OrderedDict()  # (hand id, seat)
         self._pot_lists: OrderedDict[int, tuple[tuple[m.PotInfo, ...], bytes]] = OrderedDict()
         self._legal: OrderedDict[int, tuple[tuple[m.LegalChoice, ...], bytes]] = OrderedDict()
-        self._stakes: dict[tuple[Stakes, str], pb.Stakes] = {}
-        self._stakes_bytes: dict[tuple[Stakes, str], bytes] = {}
+        self._stakes_bytes: dict[tuple[Stakes, str], bytes] = {}  # unframed ``Stakes``
         self._event_heads: OrderedDict[tuple[str, str], bytes] = OrderedDict()  # match, hand ids
 
     def _event(self, notice: m.Notice) -> tuple[m.Notice, bytes, bytes]:
@@ -78,7 +78,9 @@ class Encoder:
             elif isinstance(payload, m.HandStarted):
                 data = self._event_bytes(notice, self._hand_started(payload))
             elif isinstance(payload, m.HandSummary):
-                data = self._event_bytes(notice, self._hand_summary(payload))
+                data = self._event_bytes(notice, self._hand_summary(payload, notice.hand_id))
+            elif isinstance(payload, m.ShowdownAnnounced):
+                data = self._event_bytes(notice, _showdown(payload))
             else:
                 data = pb.DealerMessage(event=event(notice)).SerializeToString()
             found = (notice, data, _field(_BATCH_MESSAGES_FIELD, data))
@@ -93,21 +95,31 @@ class Encoder:
         history only grows (every seat's requests share it), so the bytes so far are kept per
         hand and only the new records are converted; the last record kept (by identity)
         proves the history is the one the bytes were made from."""
-        count = len(actions)
-        if not count:
+        if not actions:
             return b""
+        return self._records(actions, hand_id)[2]
+
+    def _records(self, actions: tuple[m.ActionRecord, ...], hand_id: str
+                 ) -> tuple[m.ActionRecord, int, bytes, tuple[bytes, ...]]:
+        """The history cache's entry for ``actions`` (not empty), brought up to date: the
+        records framed as ``DecisionRequest.actions`` and each unframed (the hand's summary
+        frames them as its own field)."""
+        count = len(actions)
         found = self._histories.get(hand_id)
         if found is not None and found[1] == count and actions[-1] is found[0]:
-            return found[2]
+            return found
         done, data = 0, b""
+        records: tuple[bytes, ...] = ()
         if found is not None and found[1] < count and actions[found[1] - 1] is found[0]:
-            done, data = found[1], found[2]
-        data += b"".join([_field(_ACTIONS_FIELD, _action_record(a)) for a in actions[done:]])
+            done, data, records = found[1], found[2], found[3]
+        new = tuple([_action_record(a) for a in actions[done:]])
+        data += b"".join([_field(_ACTIONS_FIELD, r) for r in new])
+        found = (actions[-1], count, data, records + new)
         cache = self._histories
-        cache[hand_id] = (actions[-1], count, data)
+        cache[hand_id] = found
         if len(cache) > self._cache_size:
             cache.popitem(last=False)
-        return data
+        return found
 
     def _seat(self, seat: m.SeatInfo) -> bytes:
         """``DecisionRequest.seats`` entry (field 10), serialized and framed; a seat that has not
@@ -162,11 +174,7 @@ class Encoder:
             cache[id(p.seats)] = seats
             if len(cache) > self._cache_size:
                 cache.popitem(last=False)
-        key = (p.stakes, p.game)
-        stakes_data = self._stakes_bytes.get(key)
-        if stakes_data is None:
-            stakes_data = self._stakes_bytes[key] = _field(
-                _HS_STAKES_FIELD, stakes(p.stakes, game=p.game).SerializeToString())
+        stakes_data = _field(_HS_STAKES_FIELD, self._stakes_data(p.stakes, p.game))
         game = GAMES[p.game]
         return _field(_HAND_STARTED_FIELD, b"".join([
             _HS_HAND_NUMBER_TAG + _signed(p.hand_number) if p.hand_number else b"",
@@ -179,10 +187,12 @@ class Encoder:
             _text(_HS_DEAL_ID_TAG, p.deal_id) if p.deal_id else b"",
             _HS_GAME_HAND_TAG + _signed(p.game_hand_number) if p.game_hand_number else b""]))
 
-    def _hand_summary(self, p: m.HandSummary) -> bytes:
+    def _hand_summary(self, p: m.HandSummary, hand_id: str) -> bytes:
         """``Event.hand_ended`` of a ``HandSummary`` (one per hand), framed, on the wire format
-        directly; its seats' bytes come from the seat cache."""
+        directly; its seats' bytes come from the seat cache, its records from the hand's
+        history (the requests' records)."""
         entry = self._seat_entry
+        records = self._records(p.actions, hand_id)[3] if p.actions else ()
         return _field(_HAND_ENDED_FIELD, b"".join([
             *[_field(_HE_RESULTS_FIELD, b"".join([
                 _SR_SEAT + _signed(r.seat) if r.seat else b"",
@@ -200,7 +210,7 @@ class Encoder:
             _HE_VOIDED if p.voided else b"",
             _text(_HE_REASON_TAG, p.void_reason) if p.void_reason else b"",
             _HE_SHOWDOWN if p.went_to_showdown else b"",
-            *[_field(_HE_ACTIONS_FIELD, _action_record(a)) for a in p.actions],
+            *[_field(_HE_ACTIONS_FIELD, r) for r in records],
             *[_HE_BOARD_ENTRIES[c] for c in p.board],
             *[_field(_HE_SEATS_FIELD, entry(s)[2]) for s in p.seats]]))
 
@@ -259,22 +269,40 @@ class Encoder:
         return b"".join(out)
 
     def _head(self, p: m.Prompt) -> bytes:
-        """What every request of a hand to one seat shares (ids, game, numbers, stakes)."""
+        """What every request of a hand to one seat shares (ids, game, numbers, stakes): the
+        fields :func:`arena.server.convert.request_head` fills, in field order, as its
+        serialization writes them."""
         key = (p.hand_id, p.seat)
         found = self._heads.get(key)
         if found is None:
-            found = request_head(p, stakes_of=self._stakes_of).SerializeToString()
+            game = GAMES[p.game]
+            betting = _BETTINGS.get(p.game)
+            if betting is None:
+                betting = BETTING[VARIANTS[GameCode(p.game)].betting]
+            found = b"".join([
+                _text(_RH_MATCH_ID_TAG, p.match_id) if p.match_id else b"",
+                _text(_RH_HAND_ID_TAG, p.hand_id) if p.hand_id else b"",
+                _RH_GAME_TAG + _varint(game) if game else b"",
+                _text(_RH_GAME_CODE_TAG, p.game) if p.game else b"",
+                _RH_HAND_NUMBER_TAG + _signed(p.hand_number) if p.hand_number else b"",
+                _RH_BUTTON_TAG + _signed(p.button_seat) if p.button_seat else b"",
+                _RH_YOUR_SEAT_TAG + _signed(p.seat) if p.seat else b"",
+                _field(_RH_STAKES_FIELD, self._stakes_data(p.stakes, p.game)),
+                _RH_GAME_HAND_TAG + _signed(p.game_hand_number) if p.game_hand_number else b"",
+                _RH_HANDS_PER_GAME_TAG + _signed(p.hands_per_game) if p.hands_per_game else b"",
+                _RH_BETTING_TAG + _varint(betting) if betting else b""])
             cache = self._heads
             cache[key] = found
             if len(cache) > self._cache_size:
                 cache.popitem(last=False)
         return found
 
-    def _stakes_of(self, value: Stakes, game: str) -> pb.Stakes:
+    def _stakes_data(self, value: Stakes, game: str) -> bytes:
+        """A hand's ``Stakes`` (:func:`arena.server.convert.stakes`), serialized, unframed."""
         key = (value, game)
-        found = self._stakes.get(key)
+        found = self._stakes_bytes.get(key)
         if found is None:
-            found = self._stakes[key] = stakes(value, game=game)
+            found = self._stakes_bytes[key] = stakes(value, game=game).SerializeToString()
         return found
 
     def encode(self, item: m.Outgoing | pb.DealerMessage) -> bytes:
@@ -319,30 +347,30 @@ def _field(number: int, data: bytes) -> bytes:
     return _varint(number << 3 | 2) + _varint(len(data)) + data
 
 
-_DECISION_REQUEST_FIELD = pb.DealerMessage.DESCRIPTOR.fields_by_name["decision_request"].number
-_ACTIONS_FIELD = pb.DecisionRequest.DESCRIPTOR.fields_by_name["actions"].number
-_SEATS_FIELD = pb.DecisionRequest.DESCRIPTOR.fields_by_name["seats"].number
-_POTS_FIELD = pb.DecisionRequest.DESCRIPTOR.fields_by_name["pots"].number
-_BATCH_FIELD = pb.DealerMessage.DESCRIPTOR.fields_by_name["batch"].number
-_BATCH_MESSAGES_FIELD = pb.MessageBatch.DESCRIPTOR.fields_by_name["messages"].number
+_DECISION_REQUEST_FIELD: Final = pb.DealerMessage.DESCRIPTOR.fields_by_name["decision_request"].number
+_ACTIONS_FIELD: Final = pb.DecisionRequest.DESCRIPTOR.fields_by_name["actions"].number
+_SEATS_FIELD: Final = pb.DecisionRequest.DESCRIPTOR.fields_by_name["seats"].number
+_POTS_FIELD: Final = pb.DecisionRequest.DESCRIPTOR.fields_by_name["pots"].number
+_BATCH_FIELD: Final = pb.DealerMessage.DESCRIPTOR.fields_by_name["batch"].number
+_BATCH_MESSAGES_FIELD: Final = pb.MessageBatch.DESCRIPTOR.fields_by_name["messages"].number
 
 
 # Every varint below 2**14 (one or two bytes: chip amounts, lengths, seats), built once.
-_VARINTS = tuple(bytes((v,)) if v < 0x80 else bytes((v & 0x7F | 0x80, v >> 7))
-                 for v in range(0x4000))
+_VARINTS: Final = tuple(bytes((v,)) if v < 0x80 else bytes((v & 0x7F | 0x80, v >> 7))
+                        for v in range(0x4000))
+# 14 bits followed by more (both bytes with the continuation bit): a larger varint is spliced
+# from these and a last part from ``_VARINTS``, without building a tuple and bytes per call.
+_VARINTS_MORE: Final = tuple(bytes((v & 0x7F | 0x80, v >> 7 | 0x80)) for v in range(0x4000))
 
 
 def _varint(value: int) -> bytes:
     if value < 0x4000:
         return _VARINTS[value]
-    if value < 0x800000000:  # up to five bytes (Unix seconds, nanoseconds): no loop
-        if value < 0x200000:
-            return bytes((value & 0x7F | 0x80, value >> 7 & 0x7F | 0x80, value >> 14))
-        if value < 0x10000000:
-            return bytes((value & 0x7F | 0x80, value >> 7 & 0x7F | 0x80,
-                          value >> 14 & 0x7F | 0x80, value >> 21))
-        return bytes((value & 0x7F | 0x80, value >> 7 & 0x7F | 0x80, value >> 14 & 0x7F | 0x80,
-                      value >> 21 & 0x7F | 0x80, value >> 28))
+    if value < 0x10000000:  # up to four bytes
+        return _VARINTS_MORE[value & 0x3FFF] + _VARINTS[value >> 14]
+    if value < 0x40000000000:  # up to six bytes (Unix seconds, nanoseconds)
+        return (_VARINTS_MORE[value & 0x3FFF] + _VARINTS_MORE[value >> 14 & 0x3FFF]
+                + _VARINTS[value >> 28])
     out = bytearray()
     while value > 0x7F:
         out.append(value & 0x7F | 0x80)
@@ -360,18 +388,31 @@ def _number(message: Any, name: str) -> int:
     return int(message.DESCRIPTOR.fields_by_name[name].number)
 
 
-_LEGAL_FIELD = _number(pb.DecisionRequest, "legal_actions")
-_DECISION_ID_TAG = _tag("decision_id", 2)
-_STREET_TAG = _tag("street", 0)
-_POT_TOTAL_TAG = _tag("pot_total_chips", 0)
-_CURRENT_BET_TAG = _tag("current_bet_chips", 0)
-_TO_CALL_TAG = _tag("amount_to_call_chips", 0)
-_BET_SIZE_TAG = _tag("bet_size_chips", 0)
-_RAISES_LEFT_TAG = _tag("raises_left", 0)
-_DEADLINE_TAG = _tag("decision_deadline", 2)
-_DECISION_LEFT_TAG = _tag("decision_time_left_seconds", 1)
-_BANK_LEFT_TAG = _tag("time_bank_left_seconds", 1)
-_SERVER_TIME_TAG = _tag("server_time", 2)
+_LEGAL_FIELD: Final = _number(pb.DecisionRequest, "legal_actions")
+_DECISION_ID_TAG: Final = _tag("decision_id", 2)
+_STREET_TAG: Final = _tag("street", 0)
+_POT_TOTAL_TAG: Final = _tag("pot_total_chips", 0)
+_CURRENT_BET_TAG: Final = _tag("current_bet_chips", 0)
+_TO_CALL_TAG: Final = _tag("amount_to_call_chips", 0)
+_BET_SIZE_TAG: Final = _tag("bet_size_chips", 0)
+_RAISES_LEFT_TAG: Final = _tag("raises_left", 0)
+_DEADLINE_TAG: Final = _tag("decision_deadline", 2)
+_DECISION_LEFT_TAG: Final = _tag("decision_time_left_seconds", 1)
+_BANK_LEFT_TAG: Final = _tag("time_bank_left_seconds", 1)
+_SERVER_TIME_TAG: Final = _tag("server_time", 2)
+_RH_MATCH_ID_TAG: Final = _tag("match_id", 2)
+_RH_HAND_ID_TAG: Final = _tag("hand_id", 2)
+_RH_GAME_TAG: Final = _tag("game", 0)
+_RH_GAME_CODE_TAG: Final = _tag("game_code", 2)
+_RH_HAND_NUMBER_TAG: Final = _tag("hand_number", 0)
+_RH_BUTTON_TAG: Final = _tag("button_seat", 0)
+_RH_YOUR_SEAT_TAG: Final = _tag("your_seat", 0)
+_RH_STAKES_FIELD: Final = _number(pb.DecisionRequest, "stakes")
+_RH_GAME_HAND_TAG: Final = _tag("game_hand_number", 0)
+_RH_HANDS_PER_GAME_TAG: Final = _tag("hands_per_game", 0)
+_RH_BETTING_TAG: Final = _tag("betting", 0)
+# A game's betting structure by its code (``request_head``'s ``betting``).
+_BETTINGS: Final[dict[str, int]] = {code.value: BETTING[v.betting] for code, v in VARIANTS.items()}
 
 
 def _text(tag: bytes, value: str) -> bytes:
@@ -393,50 +434,50 @@ def _enum_fields(tag: bytes, numbers: Mapping[_K, int]) -> dict[_K, bytes]:
     return {key: tag + _varint(number) if number else b"" for key, number in numbers.items()}
 
 
-_HOLE_CARD_ENTRIES = _card_entries(_tag("hole_cards", 2))
-_BOARD_CARD_ENTRIES = _card_entries(_tag("board_cards", 2))
-_double = struct.Struct("<d").pack
+_HOLE_CARD_ENTRIES: Final = _card_entries(_tag("hole_cards", 2))
+_BOARD_CARD_ENTRIES: Final = _card_entries(_tag("board_cards", 2))
+_double: Final = struct.Struct("<d").pack
 
-_EVENT_FIELD = _number(pb.DealerMessage, "event")
-_EVENT_MATCH_ID_TAG = _tag("match_id", 2, pb.Event)
-_EVENT_HAND_ID_TAG = _tag("hand_id", 2, pb.Event)
-_EVENT_SEQUENCE_TAG = _tag("sequence", 0, pb.Event)
-_EVENT_TIME_TAG = _tag("server_time", 2, pb.Event)
-_CARDS_DEALT_FIELD = _number(pb.Event, "cards_dealt")
-_CD_STREET_TAG = _tag("street", 0, pb.CardsDealt)
-_CD_SEAT_TAG = _tag("seat", 0, pb.CardsDealt)
-_CD_UP_ENTRIES = _card_entries(_tag("up_cards", 2, pb.CardsDealt))
-_CD_HOLE_ENTRIES = _card_entries(_tag("hole_cards", 2, pb.CardsDealt))
-_CD_COUNT_TAG = _tag("hole_card_count", 0, pb.CardsDealt)
-_HAND_STARTED_FIELD = _number(pb.Event, "hand_started")
-_HS_HAND_NUMBER_TAG = _tag("hand_number", 0, pb.HandStarted)
-_HS_GAME_TAG = _tag("game", 0, pb.HandStarted)
-_HS_GAME_CODE_TAG = _tag("game_code", 2, pb.HandStarted)
-_HS_BUTTON_TAG = _tag("button_seat", 0, pb.HandStarted)
-_HS_YOUR_SEAT_TAG = _tag("your_seat", 0, pb.HandStarted)
-_HS_SEATS_FIELD = _number(pb.HandStarted, "seats")
-_HS_STAKES_FIELD = _number(pb.HandStarted, "stakes")
-_HS_COPY_TAG = _tag("duplicate_copy", 0, pb.HandStarted)
-_HS_DEAL_ID_TAG = _tag("deal_id", 2, pb.HandStarted)
-_HS_GAME_HAND_TAG = _tag("game_hand_number", 0, pb.HandStarted)
-_HAND_ENDED_FIELD = _number(pb.Event, "hand_ended")
-_HE_RESULTS_FIELD = _number(pb.HandEnded, "results")
-_HE_AWARDS_FIELD = _number(pb.HandEnded, "awards")
-_HE_VOIDED = _tag("voided", 0, pb.HandEnded) + b"\x01"
-_HE_REASON_TAG = _tag("void_reason", 2, pb.HandEnded)
-_HE_SHOWDOWN = _tag("went_to_showdown", 0, pb.HandEnded) + b"\x01"
-_HE_ACTIONS_FIELD = _number(pb.HandEnded, "actions")
-_SR_SEAT = _tag("seat", 0, pb.SeatResult)
-_SR_NET = _tag("net_chips", 0, pb.SeatResult)
-_SR_STACK = _tag("final_stack_chips", 0, pb.SeatResult)
-_PA_INDEX = _tag("pot_index", 0, pb.PotAward)
-_PA_AMOUNT = _tag("amount_chips", 0, pb.PotAward)
-_PA_WINNERS_FIELD = _number(pb.PotAward, "winners")
-_WS_SEAT = _tag("seat", 0, pb.WinnerShare)
-_WS_AMOUNT = _tag("amount_chips", 0, pb.WinnerShare)
-_HE_BOARD_ENTRIES = _card_entries(_tag("board_cards", 2, pb.HandEnded))
-_PA_HALVES = _enum_fields(_tag("half", 0, pb.PotAward), HALVES)
-_HE_SEATS_FIELD = _number(pb.HandEnded, "seats")
+_EVENT_FIELD: Final = _number(pb.DealerMessage, "event")
+_EVENT_MATCH_ID_TAG: Final = _tag("match_id", 2, pb.Event)
+_EVENT_HAND_ID_TAG: Final = _tag("hand_id", 2, pb.Event)
+_EVENT_SEQUENCE_TAG: Final = _tag("sequence", 0, pb.Event)
+_EVENT_TIME_TAG: Final = _tag("server_time", 2, pb.Event)
+_CARDS_DEALT_FIELD: Final = _number(pb.Event, "cards_dealt")
+_CD_STREET_TAG: Final = _tag("street", 0, pb.CardsDealt)
+_CD_SEAT_TAG: Final = _tag("seat", 0, pb.CardsDealt)
+_CD_UP_ENTRIES: Final = _card_entries(_tag("up_cards", 2, pb.CardsDealt))
+_CD_HOLE_ENTRIES: Final = _card_entries(_tag("hole_cards", 2, pb.CardsDealt))
+_CD_COUNT_TAG: Final = _tag("hole_card_count", 0, pb.CardsDealt)
+_HAND_STARTED_FIELD: Final = _number(pb.Event, "hand_started")
+_HS_HAND_NUMBER_TAG: Final = _tag("hand_number", 0, pb.HandStarted)
+_HS_GAME_TAG: Final = _tag("game", 0, pb.HandStarted)
+_HS_GAME_CODE_TAG: Final = _tag("game_code", 2, pb.HandStarted)
+_HS_BUTTON_TAG: Final = _tag("button_seat", 0, pb.HandStarted)
+_HS_YOUR_SEAT_TAG: Final = _tag("your_seat", 0, pb.HandStarted)
+_HS_SEATS_FIELD: Final = _number(pb.HandStarted, "seats")
+_HS_STAKES_FIELD: Final = _number(pb.HandStarted, "stakes")
+_HS_COPY_TAG: Final = _tag("duplicate_copy", 0, pb.HandStarted)
+_HS_DEAL_ID_TAG: Final = _tag("deal_id", 2, pb.HandStarted)
+_HS_GAME_HAND_TAG: Final = _tag("game_hand_number", 0, pb.HandStarted)
+_HAND_ENDED_FIELD: Final = _number(pb.Event, "hand_ended")
+_HE_RESULTS_FIELD: Final = _number(pb.HandEnded, "results")
+_HE_AWARDS_FIELD: Final = _number(pb.HandEnded, "awards")
+_HE_VOIDED: Final = _tag("voided", 0, pb.HandEnded) + b"\x01"
+_HE_REASON_TAG: Final = _tag("void_reason", 2, pb.HandEnded)
+_HE_SHOWDOWN: Final = _tag("went_to_showdown", 0, pb.HandEnded) + b"\x01"
+_HE_ACTIONS_FIELD: Final = _number(pb.HandEnded, "actions")
+_SR_SEAT: Final = _tag("seat", 0, pb.SeatResult)
+_SR_NET: Final = _tag("net_chips", 0, pb.SeatResult)
+_SR_STACK: Final = _tag("final_stack_chips", 0, pb.SeatResult)
+_PA_INDEX: Final = _tag("pot_index", 0, pb.PotAward)
+_PA_AMOUNT: Final = _tag("amount_chips", 0, pb.PotAward)
+_PA_WINNERS_FIELD: Final = _number(pb.PotAward, "winners")
+_WS_SEAT: Final = _tag("seat", 0, pb.WinnerShare)
+_WS_AMOUNT: Final = _tag("amount_chips", 0, pb.WinnerShare)
+_HE_BOARD_ENTRIES: Final = _card_entries(_tag("board_cards", 2, pb.HandEnded))
+_PA_HALVES: Final = _enum_fields(_tag("half", 0, pb.PotAward), HALVES)
+_HE_SEATS_FIELD: Final = _number(pb.HandEnded, "seats")
 
 
 def _signed(value: int) -> bytes:
@@ -446,10 +487,17 @@ def _signed(value: int) -> bytes:
     return _varint(value if value >= 0 else value + (1 << 64))
 
 
-@functools.lru_cache(maxsize=4)
+_SECONDS_FIELDS: Final[dict[int, bytes]] = {}  # a few recent seconds
+
+
 def _seconds_field(seconds: int) -> bytes:
     """A timestamp's seconds part (field 1), absent when zero; it changes once a second."""
-    return b"\x08" + _signed(seconds) if seconds else b""
+    found = _SECONDS_FIELDS.get(seconds)
+    if found is None:
+        if len(_SECONDS_FIELDS) >= 4:
+            _SECONDS_FIELDS.clear()
+        found = _SECONDS_FIELDS[seconds] = b"\x08" + _signed(seconds) if seconds else b""
+    return found
 
 
 def _timestamp(tag: bytes, unix_seconds: float) -> bytes:
@@ -462,18 +510,16 @@ def _timestamp(tag: bytes, unix_seconds: float) -> bytes:
     return tag + _VARINTS[len(body)] + body
 
 
-def _tags(message: Any, *names: str) -> tuple[bytes, ...]:
-    """The tags of varint fields of ``message``."""
-    return tuple(_tag(name, 0, message) for name in names)
-
-
-_SS_SEAT, _SS_STACK, _SS_BET, _SS_COMMITTED, _SS_HOLE_COUNT, _SS_STATUS = _tags(
-    pb.SeatState, "seat", "stack_chips", "bet_chips", "total_committed_chips",
-    "hole_card_count", "status")
-_SS_NAME_TAG = _tag("name", 2, pb.SeatState)
-_SS_UP_ENTRIES = _card_entries(_tag("up_cards", 2, pb.SeatState))
-_SS_STATUSES = _enum_fields(_SS_STATUS, STATUSES)
-_SS_BOT_ID_TAG = _tag("bot_id", 2, pb.SeatState)
+_SS_SEAT: Final = _tag("seat", 0, pb.SeatState)
+_SS_STACK: Final = _tag("stack_chips", 0, pb.SeatState)
+_SS_BET: Final = _tag("bet_chips", 0, pb.SeatState)
+_SS_COMMITTED: Final = _tag("total_committed_chips", 0, pb.SeatState)
+_SS_HOLE_COUNT: Final = _tag("hole_card_count", 0, pb.SeatState)
+_SS_STATUS: Final = _tag("status", 0, pb.SeatState)
+_SS_NAME_TAG: Final = _tag("name", 2, pb.SeatState)
+_SS_UP_ENTRIES: Final = _card_entries(_tag("up_cards", 2, pb.SeatState))
+_SS_STATUSES: Final = _enum_fields(_SS_STATUS, STATUSES)
+_SS_BOT_ID_TAG: Final = _tag("bot_id", 2, pb.SeatState)
 
 
 def _seat_state(s: m.SeatInfo) -> bytes:
@@ -490,13 +536,18 @@ def _seat_state(s: m.SeatInfo) -> bytes:
         _text(_SS_BOT_ID_TAG, s.bot_id) if s.bot_id else b""])
 
 
-(_AR_SEAT, _AR_STREET, _AR_KIND, _AR_RAISE_TO, _AR_AMOUNT, _AR_ROUND_BET, _AR_ALL_IN,
- _AR_AUTOMATIC, _AR_REASON) = _tags(pb.ActionRecord, "seat", "street", "kind", "raise_to_chips",
-                                    "amount_chips", "round_bet_chips", "is_all_in", "automatic",
-                                    "automatic_reason")
-_AR_STREETS = _enum_fields(_AR_STREET, STREETS)
-_AR_KINDS = _enum_fields(_AR_KIND, KINDS_OUT)
-_AR_REASONS = {reason: (_AR_AUTOMATIC + b"\x01" if reason is not None else b"")
+_AR_SEAT: Final = _tag("seat", 0, pb.ActionRecord)
+_AR_STREET: Final = _tag("street", 0, pb.ActionRecord)
+_AR_KIND: Final = _tag("kind", 0, pb.ActionRecord)
+_AR_RAISE_TO: Final = _tag("raise_to_chips", 0, pb.ActionRecord)
+_AR_AMOUNT: Final = _tag("amount_chips", 0, pb.ActionRecord)
+_AR_ROUND_BET: Final = _tag("round_bet_chips", 0, pb.ActionRecord)
+_AR_ALL_IN: Final = _tag("is_all_in", 0, pb.ActionRecord)
+_AR_AUTOMATIC: Final = _tag("automatic", 0, pb.ActionRecord)
+_AR_REASON: Final = _tag("automatic_reason", 0, pb.ActionRecord)
+_AR_STREETS: Final = _enum_fields(_AR_STREET, STREETS)
+_AR_KINDS: Final = _enum_fields(_AR_KIND, KINDS_OUT)
+_AR_REASONS: Final = {reason: (_AR_AUTOMATIC + b"\x01" if reason is not None else b"")
                + (_AR_REASON + _varint(number) if number else b"")
                for reason, number in REASONS.items()}
 
@@ -511,3 +562,25 @@ def _action_record(a: m.ActionRecord) -> bytes:
         _AR_ROUND_BET + _signed(a.round_bet_chips) if a.round_bet_chips else b"",
         _AR_ALL_IN + b"\x01" if a.is_all_in else b"",
         _AR_REASONS[a.automatic]])
+
+
+_SHOWDOWN_FIELD: Final = _number(pb.Event, "showdown")
+_SD_HANDS_FIELD: Final = _number(pb.Showdown, "hands")
+_SH_SEAT: Final = _tag("seat", 0, pb.ShownHand)
+_SH_CARD_ENTRIES: Final = _card_entries(_tag("cards", 2, pb.ShownHand))
+_SH_HIGH_TAG: Final = _tag("high_description", 2, pb.ShownHand)
+_SH_HIGH_ENTRIES: Final = _card_entries(_tag("high_cards", 2, pb.ShownHand))
+_SH_LOW_TAG: Final = _tag("low_description", 2, pb.ShownHand)
+_SH_LOW_ENTRIES: Final = _card_entries(_tag("low_cards", 2, pb.ShownHand))
+
+
+def _showdown(p: m.ShowdownAnnounced) -> bytes:
+    """``Event.showdown`` (what :mod:`arena.server.convert` fills), framed, on the wire format
+    directly (one per hand with a showdown, the same for every seat)."""
+    return _field(_SHOWDOWN_FIELD, b"".join([_field(_SD_HANDS_FIELD, b"".join([
+        _SH_SEAT + _signed(h.seat) if h.seat else b"",
+        *[_SH_CARD_ENTRIES[c] for c in h.cards],
+        _text(_SH_HIGH_TAG, h.high_description) if h.high_description else b"",
+        *[_SH_HIGH_ENTRIES[c] for c in h.high_cards],
+        _text(_SH_LOW_TAG, h.low_description) if h.low_description else b"",
+        *[_SH_LOW_ENTRIES[c] for c in h.low_cards]])) for h in p.hands]))

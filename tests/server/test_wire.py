@@ -16,15 +16,18 @@ from arena.match import messages as m
 from arena.match.clock import DecisionClock
 from arena.match.feed import HandFeed, Private
 from arena.match.records import HandContext
-from arena.server import convert
+from arena.server import convert, wire
 from arena.server.wire import Encoder, batch
 from arena.v1 import arena_pb2 as pb
 
 GAMES = ["FT", "FO/8", "FR", "F7S", "F7S/8", "NT", "PO"]
 
 
-def _hands(game: str, count: int, seed: int) -> list[tuple[list[m.Prompt], list[m.Notice]]]:
-    """Prompts and notices of ``count`` random-policy hands at a table of four."""
+def _hands(game: str, count: int, seed: int, *, calling: bool = False
+           ) -> list[tuple[list[m.Prompt], list[m.Notice]]]:
+    """Prompts and notices of ``count`` random-policy hands at a table of four (``calling``:
+    seats that never fold nor raise, so hands end in showdowns, and each hand's end is
+    followed by its ``HandSummary``, as seats that get requests and results see it)."""
     rng = random.Random(seed)
     rules = Rules()
     out = []
@@ -45,11 +48,20 @@ def _hands(game: str, count: int, seed: int) -> list[tuple[list[m.Prompt], list[
             legal = state.legal_actions()
             assert state.actor is not None
             kind = rng.choice(legal.kinds())
+            if calling:
+                kind = next(k for k in (ActionKind.BRING_IN, ActionKind.CHECK, ActionKind.CALL)
+                            if k in legal.kinds())
             raise_to = (rng.choice([legal.raise_min_to, legal.raise_max_to])
                         if kind is ActionKind.RAISE else None)
             feed.note_action(prompts[-1].decision_id, None)
             state.act(state.actor, kind, raise_to)
             _publish(feed, notices)
+        ended = notices[-1].payload
+        if calling and isinstance(ended, m.HandEnded):
+            summary = m.HandSummary(ended.results, ended.awards, ended.voided, ended.void_reason,
+                                    ended.went_to_showdown, tuple(feed.records),
+                                    tuple(state.board), feed.seat_infos())
+            notices.append(m.Notice("t", ctx.hand_id, len(notices), 1.5, summary))
         out.append((prompts, notices))
     return out
 
@@ -95,3 +107,63 @@ def test_an_event_is_held_only_for_its_fan_out_and_encodes_the_same_after() -> N
     assert sys.getrefcount(first) == held  # evicted: no longer kept alive
     assert encoder.encode(first) == data
     assert len(prompts) > 0
+
+
+def _unframed(data: bytes) -> bytes:
+    """A length-delimited field's bytes without its one-byte tag and length varint."""
+    at = 1
+    while data[at] & 0x80:
+        at += 1
+    return data[at + 1:]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_written_bytes_are_the_plain_serializations_byte_for_byte(game: str) -> None:
+    """What the encoder writes on the wire format directly (every event here, showdowns and
+    summaries with their records taken from the requests' history, and a request's head) is
+    byte for byte what protobuf's own serialization of the converters' messages is."""
+    encoder = Encoder(cache_size=64)
+    showdowns = summaries = 0
+    for prompts, notices in _hands(game, 12, seed=GAMES.index(game) + 11, calling=True):
+        for prompt in prompts:
+            data = encoder.encode(prompt)
+            head = convert.request_head(prompt).SerializeToString()
+            assert _unframed(data).startswith(head)
+        for notice in notices:
+            plain = pb.DealerMessage(event=convert.event(notice)).SerializeToString()
+            assert encoder.encode(notice) == plain
+            showdowns += isinstance(notice.payload, m.ShowdownAnnounced)
+            summaries += isinstance(notice.payload, m.HandSummary)
+    assert showdowns > 0 and summaries == 12
+
+
+def test_a_summary_without_the_requests_history_is_written_from_its_own_records() -> None:
+    """A hand's summary whose records are not the cached history's (another encoder, or the
+    history evicted) is still written in full."""
+    prompts, notices = _hands("F7S/8", 1, seed=5, calling=True)[0]
+    summary = next(n for n in notices if isinstance(n.payload, m.HandSummary))
+    plain = pb.DealerMessage(event=convert.event(summary)).SerializeToString()
+    assert Encoder().encode(summary) == plain
+    warm = Encoder(cache_size=1)
+    for prompt in prompts:
+        warm.encode(prompt)
+    assert warm.encode(summary) == plain
+    assert isinstance(summary.payload, m.HandSummary) and summary.payload.actions
+
+
+@pytest.mark.parametrize("value", [0, 1, 127, 128, 0x3FFF, 0x4000, 0x1FFFFF, 0x200000,
+                                   0xFFFFFFF, 0x10000000, 1_700_000_000, 999_999_999,
+                                   2**35 - 1, 2**35, 2**42 - 1, 2**42, 2**63 - 1, -1, -2**31,
+                                   -2**63])
+def test_varints_are_protobufs(value: int) -> None:
+    """A varint written by the encoder's tables is protobuf's own (an int64 field's bytes)."""
+    plain = pb.Pot(amount_chips=value).SerializeToString() if value else b"\x08\x00"
+    assert wire._signed(value) == plain[1:]
+
+
+def test_random_varints_are_protobufs() -> None:
+    rng = random.Random(7)
+    for _ in range(20_000):
+        value = rng.getrandbits(rng.randint(1, 63)) * rng.choice([1, -1])
+        plain = pb.Pot(amount_chips=value).SerializeToString() if value else b"\x08\x00"
+        assert wire._signed(value) == plain[1:]
