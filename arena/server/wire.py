@@ -121,12 +121,10 @@ class Encoder:
             cache.popitem(last=False)
         return found
 
-    def _seat(self, seat: m.SeatInfo) -> bytes:
-        """``DecisionRequest.seats`` entry (field 10), serialized and framed; a seat that has not
-        changed is the same object from one request to the next (see ``HandFeed.seat_infos``)."""
-        return self._seat_entry(seat)[1]
-
     def _seat_entry(self, seat: m.SeatInfo) -> tuple[m.SeatInfo, bytes, bytes]:
+        """The seat, its ``DecisionRequest.seats`` entry (field 10, framed) and its
+        ``SeatState`` bytes; a seat that has not changed is the same object from one request
+        to the next (see ``HandFeed.seat_infos``)."""
         found = self._seats.get(id(seat))
         if found is None:
             data = _seat_state(seat)
@@ -168,8 +166,8 @@ class Encoder:
         spliced from cached bytes."""
         seats = self._seat_lists.get(id(p.seats))
         if seats is None:
-            entry = self._seat_entry
-            seats = (p.seats, b"".join([_field(_HS_SEATS_FIELD, entry(s)[2]) for s in p.seats]))
+            seats = (p.seats, b"".join([_field(_HS_SEATS_FIELD, self._seat_entry(s)[2])
+                                        for s in p.seats]))
             cache = self._seat_lists
             cache[id(p.seats)] = seats
             if len(cache) > self._cache_size:
@@ -191,7 +189,6 @@ class Encoder:
         """``Event.hand_ended`` of a ``HandSummary`` (one per hand), framed, on the wire format
         directly; its seats' bytes come from the seat cache, its records from the hand's
         history (the requests' records)."""
-        entry = self._seat_entry
         records = self._records(p.actions, hand_id)[3] if p.actions else ()
         return _field(_HAND_ENDED_FIELD, b"".join([
             *[_field(_HE_RESULTS_FIELD, b"".join([
@@ -212,7 +209,7 @@ class Encoder:
             _HE_SHOWDOWN if p.went_to_showdown else b"",
             *[_field(_HE_ACTIONS_FIELD, r) for r in records],
             *[_HE_BOARD_ENTRIES[c] for c in p.board],
-            *[_field(_HE_SEATS_FIELD, entry(s)[2]) for s in p.seats]]))
+            *[_field(_HE_SEATS_FIELD, self._seat_entry(s)[2]) for s in p.seats]]))
 
     def _pots(self, pots: tuple[m.PotInfo, ...]) -> bytes:
         """``DecisionRequest.pots`` entries (field 7), serialized and framed; the pots stay the
@@ -312,12 +309,11 @@ class Encoder:
         if isinstance(item, m.Prompt):
             # Fields may come in any order on the wire and repeated ones concatenate, so what
             # repeats is spliced in as bytes: the hand's head, unchanged seats, the history.
-            seat = self._seat
             return _field(_DECISION_REQUEST_FIELD, b"".join([
                 self._head(item),
                 self._changes(item),
                 self._pots(item.pots),
-                *[seat(s) for s in item.seats],
+                *[self._seat_entry(s)[1] for s in item.seats],
                 self._history(item.actions, item.hand_id)]))
         if isinstance(item, m.Rejection):
             return pb.DealerMessage(action_rejected=rejection(item)).SerializeToString()
