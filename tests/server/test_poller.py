@@ -106,3 +106,16 @@ def test_nice_steps_from_the_environment(monkeypatch: pytest.MonkeyPatch, text: 
                                          steps: int) -> None:
     monkeypatch.setenv(poller.ENV, text)
     assert poller.nice_steps() == steps
+
+
+def test_the_benchmark_counts_one_thread_s_voluntary_switches() -> None:
+    import threading
+    import time
+
+    from bench import dealer
+
+    tid = threading.get_native_id()
+    before = dealer._thread_switches(tid)
+    time.sleep(0.01)  # a sleep gives the core up: one voluntary switch at least
+    assert dealer._thread_switches(tid) > before
+    assert dealer._thread_switches(0) == 0  # no such thread
