@@ -92,17 +92,19 @@ def _rss_kib(pid: int) -> int:
 
 def _switches() -> tuple[int, int]:
     """Voluntary context switches so far: (all threads of this process, its main thread)."""
-    main = 0
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("voluntary_ctxt_switches:"):
-            main = int(line.split()[1])
+    main = _status_switches(Path("/proc/self/status"))
     return resource.getrusage(resource.RUSAGE_SELF).ru_nvcsw, main
 
 
 def _thread_switches(tid: int) -> int:
     """Voluntary context switches so far of thread ``tid`` of this process (0 if it is gone)."""
+    return _status_switches(Path(f"/proc/self/task/{tid}/status"))
+
+
+def _status_switches(status: Path) -> int:
+    """``voluntary_ctxt_switches`` of a ``/proc`` status file (0 if it is gone)."""
     try:
-        text = Path(f"/proc/self/task/{tid}/status").read_text()
+        text = status.read_text()
     except OSError:
         return 0
     for line in text.splitlines():

@@ -44,9 +44,10 @@ __all__ = [
 # bits 16.. hold the ranks as a base-5 number (a rank occurs at most 4 times, so the sum
 # identifies the rank multiset), bits 0..15 hold one 4-bit counter per suit.
 RANK_SHIFT: Final = 16
-RANK_KEY: Final[tuple[int, ...]] = tuple(5 ** (card >> 2) for card in range(52))
+_RANK_WEIGHTS: Final[tuple[int, ...]] = tuple(5 ** rank for rank in range(13))  # deuce .. ace
+RANK_KEY: Final[tuple[int, ...]] = tuple(_RANK_WEIGHTS[card >> 2] for card in range(52))
 KEY: Final[tuple[int, ...]] = tuple(
-    (5 ** (card >> 2)) << RANK_SHIFT | 1 << (4 * (card & 3)) for card in range(52)
+    _RANK_WEIGHTS[card >> 2] << RANK_SHIFT | 1 << (4 * (card & 3)) for card in range(52)
 )
 # Starting each suit counter at 3 makes its top bit the flag "five or more of this suit".
 SUIT_OFFSET: Final = 0x3333
@@ -555,7 +556,7 @@ def describe_high(value: int) -> str:
 def high_rank_key(value: int) -> int:
     """``sum(RANK_KEY[c] for c in five)`` of every five cards whose high value is ``value``
     (with `is_flush_value`: those five are of one suit; else they are not)."""
-    return sum(5 ** rank for rank in _high_words(value)[1])
+    return sum(_RANK_WEIGHTS[rank] for rank in _high_words(value)[1])
 
 
 def is_flush_value(value: int) -> bool:
@@ -597,7 +598,7 @@ def describe_low(value: int) -> str:
 def low_rank_key(value: int) -> int:
     """``sum(RANK_KEY[c] for c in five)`` of every five cards whose `low_value` (or
     `low8_value`) is ``value``."""
-    return sum(5 ** ((rank - 1) % 13) for rank in _low_words(value)[1])
+    return sum(_RANK_WEIGHTS[(rank - 1) % 13] for rank in _low_words(value)[1])  # ace-to-five
 
 
 def _low_plural(low_rank: int) -> str:

@@ -12,7 +12,7 @@ from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import Any, Final, TypeVar
 
-from arena.engine.games import VARIANTS, GameCode
+from arena.engine.games import VARIANTS
 from arena.engine.rules import Stakes
 from arena.match import messages as m
 from arena.server.convert import (
@@ -273,9 +273,7 @@ class Encoder:
         found = self._heads.get(key)
         if found is None:
             game = GAMES[p.game]
-            betting = _BETTINGS.get(p.game)
-            if betting is None:
-                betting = BETTING[VARIANTS[GameCode(p.game)].betting]
+            betting = _BETTINGS[p.game]  # the same games as GAMES: an unknown one failed above
             found = b"".join([
                 _text(_RH_MATCH_ID_TAG, p.match_id) if p.match_id else b"",
                 _text(_RH_HAND_ID_TAG, p.hand_id) if p.hand_id else b"",
