@@ -62,7 +62,7 @@ BOTH = (*SEND, *RECEIVE)
 
 def test_the_reply_to_the_last_message_goes_with_the_next_read_in_one_batch() -> None:
     call = _Call()
-    stream = _direct.Stream(call)
+    stream = _direct.Stream.on_call(call)
     stream.hold()
     stream.write(_reply("d1"))
     assert call.started == []  # held until the read
@@ -78,7 +78,7 @@ def test_writes_before_the_last_go_at_once_and_in_order() -> None:
     """Two requests in one envelope: the first reply is not held back while the bot thinks
     about the second; the second waits for the first's completion, then goes alone."""
     call = _Call()
-    stream = _direct.Stream(call)
+    stream = _direct.Stream.on_call(call)
     stream.write(_reply("d1"))  # not the last message: at once
     assert call.started == [("send", SEND, _reply("d1").SerializeToString())]
     stream.hold()
@@ -97,7 +97,7 @@ def test_writes_before_the_last_go_at_once_and_in_order() -> None:
 def test_two_writes_while_holding_send_the_first_at_once() -> None:
     """A rejection's fallback and a reply in the last message: the earlier goes at once."""
     call = _Call()
-    stream = _direct.Stream(call)
+    stream = _direct.Stream.on_call(call)
     stream.hold()
     stream.write(_reply("fallback"))
     stream.write(_reply("d2"))
@@ -109,7 +109,7 @@ def test_two_writes_while_holding_send_the_first_at_once() -> None:
 
 def test_a_read_without_a_held_write_reads_alone_and_the_stream_ends_on_its_status() -> None:
     call = _Call()
-    stream = _direct.Stream(call, due=1)  # the status batch, as open_stream starts it
+    stream = _direct.Stream.on_call(call, due=1)  # the status batch, as a new stream has it
     stream.hold()
     stream.read()
     assert call.started == [("receive", RECEIVE, None)]

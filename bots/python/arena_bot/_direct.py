@@ -70,9 +70,29 @@ class Stream:
     ends only when the next message is read, which holds no write back: the session writes
     only while it handles a message."""
 
-    def __init__(self, call: Any, channel: Any = None, *, due: int = 0) -> None:
-        """``call``: a segregated call (``operate``, ``next_event``, ``cancel``) with ``due``
-        batches started (see :func:`open_stream`); ``channel`` is closed with the stream."""
+    def __init__(self, server: str, token: str, credentials: grpc.ChannelCredentials | None,
+                 options: tuple[tuple[str, Any], ...], method: bytes = METHOD) -> None:
+        channel = _cygrpc.Channel(
+            server.encode(), options,
+            None if credentials is None else credentials._credentials)  # type: ignore[attr-defined]
+        metadata = (("authorization", f"Bearer {token}"),)
+        call = channel.segregated_call(
+            _cygrpc.PropagationConstants.GRPC_PROPAGATE_DEFAULTS, method, None, None, metadata,
+            None, (((_cygrpc.SendInitialMetadataOperation(metadata, 0),), _OTHER),
+                   ((_cygrpc.ReceiveInitialMetadataOperation(0),), _OTHER),
+                   ((_cygrpc.ReceiveStatusOnClientOperation(0),), _STATUS)),
+            _cygrpc.build_census_context(), None)
+        self._setup(call, channel, due=3)
+
+    @classmethod
+    def on_call(cls, call: Any, *, due: int = 0) -> Stream:
+        """A stream on ``call`` (``operate``, ``next_event``, ``cancel``: a segregated call's,
+        or a stand-in's) with ``due`` batches already started, and no channel of its own."""
+        stream = cls.__new__(cls)
+        stream._setup(call, None, due=due)
+        return stream
+
+    def _setup(self, call: Any, channel: Any, *, due: int) -> None:
         self.call = call
         self.channel = channel
         self.due = due  # batches started and not completed: the call lives until none is
@@ -164,22 +184,6 @@ class Stream:
             self.channel.close(_cygrpc.StatusCode.cancelled, "the bot's session ended")
 
 
-def open_stream(server: str, token: str, credentials: grpc.ChannelCredentials | None,
-                options: tuple[tuple[str, Any], ...], method: bytes = METHOD) -> Stream:
-    """A Play stream to ``server`` as the bot of ``token`` on a segregated call of its own
-    channel (its initial metadata sent, the status awaited)."""
-    channel = _cygrpc.Channel(
-        server.encode(), options,
-        None if credentials is None else credentials._credentials)  # type: ignore[attr-defined]
-    metadata = (("authorization", f"Bearer {token}"),)
-    call = channel.segregated_call(
-        _cygrpc.PropagationConstants.GRPC_PROPAGATE_DEFAULTS, method, None, None, metadata,
-        None, (((_cygrpc.SendInitialMetadataOperation(metadata, 0),), _OTHER),
-               ((_cygrpc.ReceiveInitialMetadataOperation(0),), _OTHER),
-               ((_cygrpc.ReceiveStatusOnClientOperation(0),), _STATUS)),
-        _cygrpc.build_census_context(), None)
-    return Stream(call, channel, due=3)
-
 
 Handler = Callable[[pb.DealerMessage, "Stream"], None]
 
@@ -217,7 +221,7 @@ async def session(hello: pb.BotMessage, handle: Handler, *, server: str, token: 
         result: Any = None
         error: BaseException | None = None
         try:
-            call = open_stream(server, token, credentials, options)
+            call = Stream(server, token, credentials, options)
             holder.append(call)
             if stopped:
                 call.cancel()
