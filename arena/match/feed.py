@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Final
 
 from arena.engine.actions import ActionKind, LegalActions
 from arena.engine.cards import Card
@@ -32,7 +33,7 @@ from arena.match.clock import DecisionClock
 from arena.match.fastinit import fast_init
 from arena.match.records import HandContext
 
-_POST_KINDS = {
+_POST_KINDS: Final = {
     ForcedBet.ANTE: m.RecordKind.POST_ANTE,
     ForcedBet.BIG_BLIND_ANTE: m.RecordKind.POST_ANTE,
     ForcedBet.SMALL_BLIND: m.RecordKind.POST_SMALL_BLIND,
@@ -53,10 +54,13 @@ class Private:
 FeedItem = m.Payload | Private
 
 # An action's record kind by its engine kind (a dict read, not an enum lookup by value).
-_RECORD_KINDS = {kind: m.RecordKind(kind.value) for kind in ActionKind}
+_RECORD_KINDS: Final = {kind: m.RecordKind(kind.value) for kind in ActionKind}
 
-_FOLDED, _ALL_IN, _ACTIVE, _ABSENT = (m.SeatStatus.FOLDED, m.SeatStatus.ALL_IN,
-                                      m.SeatStatus.ACTIVE, m.SeatStatus.ABSENT)
+# Final: the compiled module keeps them in C statics, not its globals' dict.
+_FOLDED: Final = m.SeatStatus.FOLDED
+_ALL_IN: Final = m.SeatStatus.ALL_IN
+_ACTIVE: Final = m.SeatStatus.ACTIVE
+_ABSENT: Final = m.SeatStatus.ABSENT
 
 
 class HandFeed:
