@@ -872,7 +872,10 @@ def role_pingpong_client(address: str, seat: int) -> int:
                 data = stream.next()
                 if data is None:
                     return
-                for message in unbatch(pb.DealerMessage.FromString(data)):
+                messages = unbatch(pb.DealerMessage.FromString(data))
+                for message in messages:
+                    if message is messages[-1]:  # its reply with the next read, as the SDK's
+                        stream.hold()
                     if message.WhichOneof("payload") == "decision_request":
                         seen()
                         reply, _ = _answer_now(calling_station,
