@@ -104,13 +104,30 @@ def _thread_switches(tid: int) -> int:
 def _status_switches(status: Path) -> int:
     """``voluntary_ctxt_switches`` of a ``/proc`` status file (0 if it is gone)."""
     try:
-        text = status.read_text()
+        return _parse_switches(status.read_bytes())
     except OSError:
         return 0
-    for line in text.splitlines():
-        if line.startswith("voluntary_ctxt_switches:"):
-            return int(line.split()[1])
-    return 0
+
+
+def _open_status_switches(fd: int) -> int:
+    """``voluntary_ctxt_switches`` of a ``/proc`` status file kept open as ``fd`` (0 if its
+    thread is gone): the kernel writes the file again at each read from its start, so a
+    sample costs one ``pread``, not an open, a read, a close and a decode (~4 against ~26 µs
+    here)."""
+    try:
+        return _parse_switches(os.pread(fd, 8192, 0))
+    except OSError:
+        return 0
+
+
+def _parse_switches(text: bytes) -> int:
+    """``voluntary_ctxt_switches`` of a ``/proc`` status file's bytes (0 if it has none)."""
+    key = b"\nvoluntary_ctxt_switches:"
+    at = text.find(key)
+    if at < 0:
+        return 0
+    end = text.find(b"\n", at + len(key))
+    return int(text[at + len(key):end if end >= 0 else len(text)])
 
 
 def _machine_jiffies() -> tuple[int, int]:
@@ -265,7 +282,12 @@ def _dealer_config(tables: int, hands: int, *, seats: int = SEATS, silent: int =
 class _SteadyWindow:
     """The dealer's CPU and context switches from its first decision to its last sample (every
     32nd decision): steady play, without start-up, handshakes and shutdown, as the ping-pong
-    server's figures are from all streams joined to the stop."""
+    server's figures are from all streams joined to the stop.
+
+    The sampling runs inside the dealer, so it is kept to what the window's edges need: a
+    sample is two ``getrusage`` calls (the process, the event-loop thread) and one ``pread``
+    of each gRPC poller thread's ``/proc`` status file, opened once (~2 µs in all, ~0.06 µs
+    per decision); between samples, a count."""
 
     EVERY = 32
 
@@ -273,24 +295,38 @@ class _SteadyWindow:
         self.count = 0
         self.first: tuple[int, float, int, int, float, int] | None = None
         self.last: tuple[int, float, int, int, float, int] | None = None
-        self._pollers: list[int] | None = None  # grpc.aio's poller thread ids, found once
+        self._pollers: list[int] | None = None  # grpc.aio's poller threads' status files, open
 
     def seen(self, _prompt: object) -> None:
-        self.count += 1
-        if self.count == 1 or self.count % self.EVERY == 0:
-            process = resource.getrusage(resource.RUSAGE_SELF)
-            thread = resource.getrusage(getattr(resource, "RUSAGE_THREAD", resource.RUSAGE_SELF))
-            if self._pollers is None:
-                from arena.server.poller import poller_threads
-                self._pollers = [t.native_id for t in poller_threads() if t.native_id]
-            sample = (self.count, process.ru_utime + process.ru_stime, process.ru_nvcsw,
-                      thread.ru_nvcsw, time.monotonic(),
-                      sum(_thread_switches(tid) for tid in self._pollers))
-            if self.first is None:
-                self.first = sample
-            self.last = sample
+        self.count = count = self.count + 1
+        if count % self.EVERY and count != 1:
+            return
+        process = resource.getrusage(resource.RUSAGE_SELF)
+        thread = resource.getrusage(getattr(resource, "RUSAGE_THREAD", resource.RUSAGE_SELF))
+        pollers = self._pollers
+        if pollers is None:
+            pollers = self._pollers = self._open_pollers()
+        sample = (count, process.ru_utime + process.ru_stime, process.ru_nvcsw, thread.ru_nvcsw,
+                  time.monotonic(), sum([_open_status_switches(fd) for fd in pollers]))
+        if self.first is None:
+            self.first = sample
+        self.last = sample
+
+    @staticmethod
+    def _open_pollers() -> list[int]:
+        from arena.server.poller import poller_threads
+        fds = []
+        for thread in poller_threads():
+            try:
+                fds.append(os.open(f"/proc/self/task/{thread.native_id}/status", os.O_RDONLY))
+            except (OSError, TypeError):  # gone already, or never started (no native id)
+                continue
+        return fds
 
     def summary(self) -> dict[str, float]:
+        for fd in self._pollers or ():
+            os.close(fd)
+        self._pollers = []
         if self.first is None or self.last is None or self.last[0] == self.first[0]:
             return {"window_decisions": 0, "window_cpu_seconds": 0.0, "switches": 0,
                     "main_thread_switches": 0, "poller_thread_switches": 0,
@@ -836,7 +872,10 @@ def role_pingpong_client(address: str, seat: int) -> int:
                 data = stream.next()
                 if data is None:
                     return
-                for message in unbatch(pb.DealerMessage.FromString(data)):
+                messages = unbatch(pb.DealerMessage.FromString(data))
+                for message in messages:
+                    if message is messages[-1]:  # its reply with the next read, as the SDK's
+                        stream.hold()
                     if message.WhichOneof("payload") == "decision_request":
                         seen()
                         reply, _ = _answer_now(calling_station,

@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Final
 
 from arena.engine.actions import ActionKind, LegalActions
 from arena.engine.cards import Card
@@ -32,7 +33,7 @@ from arena.match.clock import DecisionClock
 from arena.match.fastinit import fast_init
 from arena.match.records import HandContext
 
-_POST_KINDS = {
+_POST_KINDS: Final = {
     ForcedBet.ANTE: m.RecordKind.POST_ANTE,
     ForcedBet.BIG_BLIND_ANTE: m.RecordKind.POST_ANTE,
     ForcedBet.SMALL_BLIND: m.RecordKind.POST_SMALL_BLIND,
@@ -53,10 +54,13 @@ class Private:
 FeedItem = m.Payload | Private
 
 # An action's record kind by its engine kind (a dict read, not an enum lookup by value).
-_RECORD_KINDS = {kind: m.RecordKind(kind.value) for kind in ActionKind}
+_RECORD_KINDS: Final = {kind: m.RecordKind(kind.value) for kind in ActionKind}
 
-_FOLDED, _ALL_IN, _ACTIVE, _ABSENT = (m.SeatStatus.FOLDED, m.SeatStatus.ALL_IN,
-                                      m.SeatStatus.ACTIVE, m.SeatStatus.ABSENT)
+# Final: the compiled module keeps them in C statics, not its globals' dict.
+_FOLDED: Final = m.SeatStatus.FOLDED
+_ALL_IN: Final = m.SeatStatus.ALL_IN
+_ACTIVE: Final = m.SeatStatus.ACTIVE
+_ABSENT: Final = m.SeatStatus.ABSENT
 
 
 class HandFeed:
@@ -188,21 +192,36 @@ class HandFeed:
         bet_size, raises_left = round_info(state)
         call_to = legal.call_to_chips
         wall = time.time()
+        # Positionally, in field order: keywords would cost a dict per call (the class's
+        # __init__ is Python's; the table's modules are compiled).
         return m.Prompt(
-            match_id=ctx.match_id, hand_id=ctx.hand_id, decision_id=decision_id,
-            game=state.variant.code.value, street=state.street, hand_number=ctx.hand_number,
-            game_hand_number=ctx.game_hand_number, hands_per_game=ctx.hands_per_game,
-            button_seat=ctx.button_seat, seat=order[e], seats=self.seat_infos(),
-            hole_cards=down, board=tuple(state.board),
-            pots=pots, pot_total_chips=state.pot_chips, actions=tuple(self.records),
-            current_bet_chips=max(state.bets),
-            to_call_chips=call_to - state.bets[e] if call_to is not None else 0,
-            legal=legal_choices(legal, state.bets[e] + state.stacks[e]), stakes=state.stakes,
-            bet_size_chips=bet_size, raises_left=raises_left,
-            decision_time_left_seconds=clock.decision_left(now),
-            time_bank_left_seconds=clock.bank_left(now),
-            deadline_unix_seconds=wall + clock.total_left(now), sent_unix_seconds=wall,
-            trigger_received_at=trigger_received_at,
+            ctx.match_id,  # match_id
+            ctx.hand_id,  # hand_id
+            decision_id,  # decision_id
+            state.variant.code.value,  # game
+            state.street,  # street
+            ctx.hand_number,  # hand_number
+            ctx.game_hand_number,  # game_hand_number
+            ctx.hands_per_game,  # hands_per_game
+            ctx.button_seat,  # button_seat
+            order[e],  # seat
+            self.seat_infos(),  # seats
+            down,  # hole_cards
+            tuple(state.board),  # board
+            pots,  # pots
+            state.pot_chips,  # pot_total_chips
+            tuple(self.records),  # actions
+            max(state.bets),  # current_bet_chips
+            call_to - state.bets[e] if call_to is not None else 0,  # to_call_chips
+            legal_choices(legal, state.bets[e] + state.stacks[e]),  # legal
+            state.stakes,  # stakes
+            bet_size,  # bet_size_chips
+            raises_left,  # raises_left
+            clock.decision_left(now),  # decision_time_left_seconds
+            clock.bank_left(now),  # time_bank_left_seconds
+            wall + clock.total_left(now),  # deadline_unix_seconds
+            wall,  # sent_unix_seconds
+            trigger_received_at,  # trigger_received_at
         )
 
     def _pots(self, state: HandState, order: tuple[int, ...]) -> tuple[m.PotInfo, ...]:

@@ -16,6 +16,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Final
 
 import trio
 
@@ -47,7 +48,7 @@ log = logging.getLogger("arena.match")
 
 # What seats that get requests and results only are told besides their own cards (and a
 # HandSummary for HandEnded): the rest is in their decision requests.
-_RESULTS = (m.MatchStarted, m.DuplicateCopyStarted, m.GameChanged, m.HandStarted,
+_RESULTS: Final = (m.MatchStarted, m.DuplicateCopyStarted, m.GameChanged, m.HandStarted,
             m.ShowdownAnnounced, m.HandEnded, m.MatchEnded)
 
 
@@ -471,10 +472,17 @@ class LiveTable:
         for item in items:
             if isinstance(item, Private):
                 own = self._next_notice(hand_id, item.own)
-                others = m.Notice(own.match_id, hand_id, own.sequence, own.unix_seconds,
-                                  item.others)
+                others: m.Notice | None = None  # made once a seat or the tap needs it
                 for seat, presence in enumerate(presences):
-                    sent = own if seat == item.seat else others
+                    if seat == item.seat:
+                        sent = own
+                    elif presence.every_event or tap is not None:
+                        if others is None:
+                            others = m.Notice(own.match_id, hand_id, own.sequence,
+                                              own.unix_seconds, item.others)
+                        sent = others
+                    else:
+                        continue  # requests and results only, no tap: told nothing
                     if sent is own or presence.every_event:
                         presence.deliver(sent)
                     if tap is not None:

@@ -12,6 +12,7 @@ import time
 from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Final
 
 import trio
 
@@ -19,7 +20,7 @@ from arena.engine.errors import ArenaError, IllegalAction, StaleDecision
 from arena.match.clock import DecisionClock
 from arena.match.messages import Outbox, Outgoing, Prompt, Rejection, Reply, WrongSeat
 
-REPLY_BUFFER = 8  # replies queued for one open decision; more in a burst are refused
+REPLY_BUFFER: Final = 8  # replies queued for one open decision; more in a burst are refused
 
 
 @dataclass(frozen=True, slots=True)

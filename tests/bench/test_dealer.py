@@ -110,3 +110,44 @@ def test_client_switches_per_decision_sum_the_clients_or_say_none() -> None:
     assert dealer._client_switches_per_decision(seen) == 1.5
     assert dealer._client_switches_per_decision([*seen, {"decisions": 9}]) is None  # Node.js
     assert dealer._client_switches_per_decision([]) is None
+
+
+def test_steady_window_samples_the_first_and_every_32nd_decision(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The window runs from the first decision to the last multiple of 32 seen (the edges of
+    steady play), whatever comes after it."""
+    clock = [0.0]
+    monkeypatch.setattr(dealer.time, "monotonic", lambda: clock[0])
+    window = dealer._SteadyWindow()
+    for k in range(1, 100):
+        clock[0] = float(k)
+        window.seen(None)
+    assert window.first is not None and window.last is not None
+    assert (window.first[0], window.first[4]) == (1, 1.0)
+    assert (window.last[0], window.last[4]) == (96, 96.0)  # 97-99: after the last sample
+    summary = window.summary()
+    assert summary["window_decisions"] == 95 and summary["window_wall_seconds"] == 95.0
+    assert summary["window_cpu_seconds"] >= 0.0 and summary["switches"] >= 0
+
+
+def test_status_switches_read_through_an_open_file_as_by_name() -> None:
+    import os
+    import threading
+    import time
+    from pathlib import Path
+
+    status = Path(f"/proc/self/task/{threading.get_native_id()}/status")
+    if not status.exists():
+        pytest.skip("no /proc here")
+    fd = os.open(status, os.O_RDONLY)
+    try:
+        before = dealer._open_status_switches(fd)
+        assert before == dealer._status_switches(status)
+        time.sleep(0.01)  # gives the core up: one voluntary switch at least
+        assert dealer._open_status_switches(fd) > before
+    finally:
+        os.close(fd)
+    text = b"Name:\tx\nvoluntary_ctxt_switches:\t12\nnonvoluntary_ctxt_switches:\t3\n"
+    assert dealer._parse_switches(text) == 12
+    assert dealer._parse_switches(b"Name:\tx\nvoluntary_ctxt_switches:\t7") == 7
+    assert dealer._parse_switches(b"Name:\tx\nnonvoluntary_ctxt_switches:\t3\n") == 0

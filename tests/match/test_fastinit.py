@@ -86,3 +86,27 @@ def test_the_messages_construct_as_before() -> None:
         values = {f.name: object() for f in fields}
         built = cls(**values)
         assert all(getattr(built, name) is value for name, value in values.items())
+
+
+class _Sub(_Fast):
+    """Not a dataclass: inherits the fast ``__init__`` (the slot setters' path)."""
+
+
+def test_an_instance_is_its_own_class_after_construction_never_the_twin() -> None:
+    assert type(_Fast(1)) is _Fast
+    assert type(_Sub(1)) is _Sub and _Sub(1, "y").b == "y"
+    assert type(_Child(1)) is _Child
+    for cls in (m.Prompt, m.SeatInfo, m.Notice, m.ActionRecord, m.HandSummary):
+        values = {f.name: object() for f in dataclasses.fields(cls)}
+        built = cls(**values)
+        assert type(built) is cls
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(built, dataclasses.fields(cls)[0].name, 1)
+
+
+def test_a_class_whose_base_is_not_object_sets_each_slot() -> None:
+    """``_Child``'s base is ``_Fast``: no twin (its layout would differ), the same values."""
+    child = _Child(2, "z", (1,), 0.5)
+    assert (child.a, child.b, child.c, child.d) == (2, "z", (1,), 0.5)
+    assert "_twin" not in _Child.__init__.__code__.co_freevars
+    assert "_twin" in _Fast.__init__.__code__.co_freevars

@@ -4,6 +4,7 @@ answers as the grpc.aio session does, falls back and stops the same way."""
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 import time
 from pathlib import Path
@@ -118,3 +119,32 @@ def test_a_bad_transport_choice_is_one_clear_error(monkeypatch: pytest.MonkeyPat
     monkeypatch.setenv(_direct.ENV, "quic")
     with pytest.raises(_direct.TransportChoiceError, match="ARENA_BOT_TRANSPORT='quic'"):
         asyncio.run(play(calling_station, server="127.0.0.1:1", token="t" * 20))
+
+
+def test_a_direct_bot_at_two_tables_answers_every_request_in_time(tmp_path: Path) -> None:
+    """Requests of two tables may come in one batch: each reply goes out (the last with the
+    next read, _direct.Stream), none waits for the dealer's next message, so no decision runs
+    out of time."""
+    config = make_config(tmp_path, ["left", "right"], hands=12,
+                         rules={"games": ["FT"], "decision_seconds": 1.0,
+                                "time_bank_seconds": 0.0},
+                         tables=[{"id": "one", "seats": ["left", "right"]},
+                                 {"id": "two", "seats": ["right", "left"]}])
+
+    async def scenario() -> tuple[PlayResult, PlayResult]:
+        async with running(config) as (server, address):
+            results = await asyncio.gather(*(
+                play(calling_station, server=address, token=token_for(n), name=n)
+                for n in ("left", "right")))
+            await server.run_until_done()
+        return results[0], results[1]
+
+    left, right = asyncio.run(scenario())
+    for result in (left, right):
+        assert result.final_status == "OK" and len(result.matches_ended) == 2
+        assert result.fallbacks == 0 and result.rejections == 0
+    for table in ("one", "two"):
+        summary = json.loads((tmp_path / "logs" / f"{table}.result.json").read_text())
+        assert summary["hands_played"] == 12
+        assert summary["decisions"]["timeouts"] == 0
+        assert summary["decisions"]["answered"] > 0

@@ -41,7 +41,7 @@ except ImportError:  # pragma: no cover - another grpcio build
     AVAILABLE = False
 
 T = TypeVar("T")
-_STATUS, _SEND, _RECEIVE, _OTHER = "status", "send", "receive", "other"
+_STATUS, _SEND, _RECEIVE, _BOTH, _OTHER = "status", "send", "receive", "both", "other"
 # A process's bot functions are called one at a time, as on one event loop, whatever thread
 # reads (client._answer_now).
 BOT_LOCK = threading.Lock()
@@ -61,40 +61,86 @@ def chosen(environ: Mapping[str, str] | None = None) -> bool:
 
 
 class Stream:
-    """One Play stream on a segregated call: at most one read and one write in flight."""
+    """One Play stream on a segregated call: at most one read and one write in flight.
+
+    A write starts at once, except one made after :meth:`hold` (the handler's, while it handles
+    the last message it was handed): it starts with the next :meth:`read`, in one batch, so
+    the thread goes from the reply's ``sendmsg`` straight to its wait for the next message,
+    one completion for both (no second batch started, no second event). That batch's send
+    ends only when the next message is read, which holds no write back: the session writes
+    only while it handles a message."""
 
     def __init__(self, server: str, token: str, credentials: grpc.ChannelCredentials | None,
                  options: tuple[tuple[str, Any], ...], method: bytes = METHOD) -> None:
-        self.channel = _cygrpc.Channel(
+        channel = _cygrpc.Channel(
             server.encode(), options,
             None if credentials is None else credentials._credentials)  # type: ignore[attr-defined]
         metadata = (("authorization", f"Bearer {token}"),)
-        self.call = self.channel.segregated_call(
+        call = channel.segregated_call(
             _cygrpc.PropagationConstants.GRPC_PROPAGATE_DEFAULTS, method, None, None, metadata,
             None, (((_cygrpc.SendInitialMetadataOperation(metadata, 0),), _OTHER),
                    ((_cygrpc.ReceiveInitialMetadataOperation(0),), _OTHER),
                    ((_cygrpc.ReceiveStatusOnClientOperation(0),), _STATUS)),
             _cygrpc.build_census_context(), None)
-        self.due = 3  # operations started and not completed: the call lives until none is
+        self._setup(call, channel, due=3)
+
+    @classmethod
+    def on_call(cls, call: Any, *, due: int = 0) -> Stream:
+        """A stream on ``call`` (``operate``, ``next_event``, ``cancel``: a segregated call's,
+        or a stand-in's) with ``due`` batches already started, and no channel of its own."""
+        stream = cls.__new__(cls)
+        stream._setup(call, None, due=due)
+        return stream
+
+    def _setup(self, call: Any, channel: Any, *, due: int) -> None:
+        self.call = call
+        self.channel = channel
+        self.due = due  # batches started and not completed: the call lives until none is
         self.sending = False
         self.queued: deque[bytes] = deque()
         self.status: tuple[grpc.StatusCode, str] | None = None
+        self._holding = False  # handling a message: the latest write waits in _held
+        self._held: bytes | None = None
 
-    def _operate(self, operation: Any, tag: str) -> bool:
-        started = bool(self.call.operate((operation,), tag))
+    def _operate(self, operations: tuple[Any, ...], tag: str) -> bool:
+        started = bool(self.call.operate(operations, tag))
         self.due += started
         return started
 
     def write(self, message: pb.BotMessage) -> None:
         data = message.SerializeToString()
+        if self._holding:  # the one before it goes now; this one with the next read
+            held, self._held = self._held, data
+            if held is not None:
+                self._send(held)
+            return
+        self._send(data)
+
+    def _send(self, data: bytes) -> None:
         if self.sending or self.status is not None:
             if self.status is None:
                 self.queued.append(data)
             return
-        self.sending = self._operate(_cygrpc.SendMessageOperation(data, 0), _SEND)
+        self.sending = self._operate((_cygrpc.SendMessageOperation(data, 0),), _SEND)
+
+    def hold(self) -> None:
+        """Until the next :meth:`read`, keep the latest write back to start it with that read
+        (call it when no write can follow but the handler's last: its reply)."""
+        self._holding = True
 
     def read(self) -> bool:
-        return self.status is None and self._operate(_cygrpc.ReceiveMessageOperation(0), _RECEIVE)
+        """Start reading the next message, with the held write if any (one batch)."""
+        self._holding = False
+        held, self._held = self._held, None
+        if self.status is not None:
+            return False
+        if held is not None and not self.sending:
+            self.sending = self._operate((_cygrpc.SendMessageOperation(held, 0),
+                                          _cygrpc.ReceiveMessageOperation(0)), _BOTH)
+            return self.sending
+        if held is not None:  # after the write in flight, as every write
+            self.queued.append(held)
+        return self._operate((_cygrpc.ReceiveMessageOperation(0),), _RECEIVE)
 
     def next(self) -> bytes | None:
         """The next message's bytes; None once the stream has ended (see ``status``)."""
@@ -102,21 +148,26 @@ class Stream:
             event = self.call.next_event()
             self.due -= 1
             tag = event.tag
-            if tag == _RECEIVE:
-                data: bytes | None = (event.batch_operations[0].message() if event.success
+            if tag in (_RECEIVE, _BOTH):
+                if tag == _BOTH:
+                    self._sent(event.success)
+                data: bytes | None = (event.batch_operations[-1].message() if event.success
                                       else None)
                 if data is not None:
                     return data
             elif tag == _SEND:
-                self.sending = False
-                if self.queued and event.success:
-                    self.sending = self._operate(
-                        _cygrpc.SendMessageOperation(self.queued.popleft(), 0), _SEND)
+                self._sent(event.success)
             elif tag == _STATUS:
                 operation = event.batch_operations[0]
                 code = _CODES.get(operation.code(), grpc.StatusCode.UNKNOWN)
                 self.status = (code, operation.details() or "")
         return None
+
+    def _sent(self, success: bool) -> None:
+        self.sending = False
+        if self.queued and success:
+            self.sending = self._operate(
+                (_cygrpc.SendMessageOperation(self.queued.popleft(), 0),), _SEND)
 
     def cancel(self) -> None:
         self.call.cancel(_cygrpc.StatusCode.cancelled, "the bot stopped")
@@ -129,7 +180,9 @@ class Stream:
             while self.due:
                 self.call.next_event()
                 self.due -= 1
-        self.channel.close(_cygrpc.StatusCode.cancelled, "the bot's session ended")
+        if self.channel is not None:
+            self.channel.close(_cygrpc.StatusCode.cancelled, "the bot's session ended")
+
 
 
 Handler = Callable[[pb.DealerMessage, "Stream"], None]

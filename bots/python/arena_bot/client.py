@@ -141,7 +141,11 @@ async def _session(bot: BotFunction, *, server: str, token: str, name: str, vers
         loop = asyncio.get_running_loop()
 
         def handle(envelope: pb.DealerMessage, call: _direct.Stream) -> None:
-            for message in unbatch(envelope):
+            messages = unbatch(envelope)
+            last = messages[-1] if messages else None
+            for message in messages:
+                if message is last:  # its reply goes out with the next read (_direct.Stream)
+                    call.hold()
                 request = dispatch.handle(message, call.write)
                 if request is not None:
                     reply, fell_back = _answer_now(bot, request, loop)
