@@ -291,7 +291,8 @@ class DealerService:
             self.stats.replies_in += 1  # an answer to a table on another worker: relayed there
         elif kind == "action_reply":
             self.stats.replies_in += 1
-            decision_id = message.action_reply.decision_id
+            action_reply = message.action_reply
+            decision_id = action_reply.decision_id
             if len(decision_id) > MAX_DECISION_ID_CHARS:
                 conn.deliver(pb.DealerMessage(action_rejected=pb.ActionRejected(
                     decision_id=decision_id[:16] + "...", code=pb.REJECT_CODE_INVALID_ARGUMENT,
@@ -299,13 +300,11 @@ class DealerService:
                             f"(at most {MAX_DECISION_ID_CHARS})", retry_allowed=True)))
                 return
             now = time.perf_counter()
-            reply = convert.reply(message.action_reply, now,
-                                  conn.wire_seconds(message.action_reply.decision_id, now))
-            fallback = message.action_reply.fallback
+            reply = convert.reply(action_reply, now, conn.wire_seconds(decision_id, now))
+            fallback = action_reply.fallback
             if fallback != pb.FALLBACK_UNSPECIFIED:
                 log.info("bot %s: decision %s answered by its SDK's check/fold fallback (%s)",
-                         conn.bot_id, message.action_reply.decision_id,
-                         _FALLBACK_WHY.get(fallback, "unknown reason"))
+                         conn.bot_id, decision_id, _FALLBACK_WHY.get(fallback, "unknown reason"))
             # Straight into trio: at once when trio waits on this loop (the table's step and
             # the next prompt's write follow in this callback), else the first reply since
             # trio last ran wakes it, and that one call hands over every reply read since.
