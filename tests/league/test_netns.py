@@ -16,6 +16,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import IO
 
 import pytest
 
@@ -117,9 +118,35 @@ def sql(network: Network, url: str, query: str) -> list[list[str]]:
     return [line.split("|") for line in done.stdout.splitlines() if line]
 
 
+class _Outputs:
+    """Each worker's and bot's output in a file of its own, shown when the league hangs."""
+
+    def __init__(self, folder: Path) -> None:
+        folder.mkdir()
+        self.folder = folder
+        self.opened: list[IO[bytes]] = []
+
+    def file(self, name: str) -> IO[bytes]:
+        opened = (self.folder / f"{name}.log").open("wb")
+        self.opened.append(opened)
+        return opened
+
+    def tails(self, chars: int = 2000) -> str:
+        for opened in self.opened:
+            opened.flush()
+        return "".join(f"--- {path.name} (last {chars} characters):\n"
+                       f"{path.read_text(errors='replace')[-chars:]}\n"
+                       for path in sorted(self.folder.iterdir()))
+
+    def close(self) -> None:
+        for opened in self.opened:
+            opened.close()
+
+
 def test_a_league_with_every_part_on_its_own_network_namespace(tmp_path: Path) -> None:
     network = _network_or_skip()
     procs: list[subprocess.Popen[str]] = []
+    outputs = _Outputs(tmp_path / "outputs")
     started = time.monotonic()
     try:
         with postgres_in(network) as url:
@@ -140,7 +167,7 @@ def test_a_league_with_every_part_on_its_own_network_namespace(tmp_path: Path) -
                     "--listen", "0.0.0.0:50051", "--tables", "2", "--log-dir", str(tmp_path / name),
                     "--heartbeat-seconds", "0.5", "--exit-when-done", "--peer-cert", str(certs.cert_path),
                     "--peer-key", str(certs.key_path), "--peer-ca", str(certs.ca_path)],
-                    cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+                    cwd=tmp_path, stdout=outputs.file(name), stderr=subprocess.STDOUT))
 
             worker("w1")
             # Waits for w1's start only (its imports, its first claim): on a loaded machine that
@@ -155,14 +182,20 @@ def test_a_league_with_every_part_on_its_own_network_namespace(tmp_path: Path) -
                 procs.append(network.run_in("bots", [
                     sys.executable, "-m", "arena.cli", "bot", kind, "--server", w2, "--token",
                     f"token-{bot}-0001", "--name", bot, "--seed", "1", "--reconnect-seconds", "30"],
-                    cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-            output, _ = coordinator.communicate(timeout=90)
+                    cwd=ROOT, stdout=outputs.file(bot), stderr=subprocess.STDOUT))
+            try:
+                output, _ = coordinator.communicate(timeout=90)
+            except subprocess.TimeoutExpired as timeout:
+                coordinator_output = (timeout.output or b"").decode(errors="replace")[-2000:]
+                raise AssertionError(f"the league did not end in 90 s; coordinator:\n{coordinator_output}\n"
+                                     + outputs.tails()) from None
             assert coordinator.returncode == 0, output
             jobs = sql(network, url, "SELECT status, worker, address FROM jobs ORDER BY job_id")
             hands = sql(network, url, "SELECT COUNT(*) FROM hands WHERE status = 'completed'")
     finally:
         stop_processes(procs, timeout_seconds=15)
         network.close()
+        outputs.close()
     assert len(jobs) == 3 and all(status == "done" for status, _, _ in jobs)
     assert {worker for _, worker, _ in jobs} == {"w1", "w2"}
     # Found without --advertise: each worker's own address on the network, its peer port.
