@@ -187,14 +187,19 @@ class Worker:
         # Before serving: a bot of a queued league that connects at once must find its token known
         # (an SDK takes UNAUTHENTICATED as final and leaves, and its seats then wait in vain).
         await asyncio.to_thread(self._admit_known_bots, server)
+        # The relay too: a bot is handed to it when its stream opens, and one that connected
+        # without it (in the moment between the port opening and this worker finding its own
+        # address, a query) would keep its stream, and its seats on other workers would wait for
+        # it for ever. Its own address, needed once it looks at the queue, is set below.
+        relay = Relay(token_of=server.service.token_of, own_address="", peer=peer)
+        server.service.relay = relay
         port = await server.start()
         address = settings.advertise
         if address is None:
             address = await asyncio.to_thread(self._own_address,
                                               settings.listen if peer is None else settings.peer_listen,
                                               port if peer is None else server.peer_port)
-        relay = Relay(token_of=server.service.token_of, own_address=address, peer=peer)
-        server.service.relay = relay
+        relay.own_address = address
         if self.metrics is not None:
             metrics = self.metrics
             server.lobby.rejection_observers.append(
