@@ -23,11 +23,11 @@ from types import ModuleType
 # subclass it, and an interpreted class cannot subclass a compiled one).
 COMPILED = ("dealing", "legal", "pots", "settlement", "shuffle", "state")
 # The dealer's modules of every decision (README "Dealer"): the table, the lobby, the prompt
-# and events, their encoding, the stream's reads and writes. Interpreted: the messages (frozen
-# dataclasses built by ``fast_init``), the gRPC service (its base class is gRPC's) and the trio
-# guest's host side (tests patch it).
-DEALER_COMPILED = ("match.clock", "match.feed", "match.live", "match.lobby", "match.timer",
-                   "server.bridge", "server.connection", "server.convert", "server.eager",
+# and events (the messages: native classes, see match/messages.py), their encoding, the
+# stream's reads and writes. Interpreted: the gRPC service (its base class is gRPC's) and the
+# trio guest's host side (tests patch it).
+DEALER_COMPILED = ("match.clock", "match.feed", "match.live", "match.lobby", "match.messages",
+                   "match.timer", "server.bridge", "server.connection", "server.convert", "server.eager",
                    "server.guard", "server.stats", "server.wire")
 PACKAGE = "arena.engine"
 MODULES = (*(f"{PACKAGE}.{m}" for m in COMPILED), *(f"arena.{m}" for m in DEALER_COMPILED))
