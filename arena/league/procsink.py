@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from arena.league.sink import LeagueSink, SeatFields, _Finished, _now, hand_facts
+from arena.league.sink import LeagueSink, SeatFields, _Finished, hand_facts
 from arena.match.records import PlayedHand
 from arena.storage.eventlog import event_lines
 from arena.storage.procwriter import ProcessWriter, WriterProcessError
@@ -24,26 +24,11 @@ class ProcessSink(LeagueSink):
         super().__init__(**kwargs)
         self.process = process
 
-    def hand_started(self, match_id: str, hand_number: int) -> None:
-        finished = self._finished
-        self._finished = None
-        self._started_at = _now()
-        if not self._table_open and self.metrics is not None:
-            self.metrics.table_started()
-        self._table_open = True
-        self._send(finished, hand_number)
-
     async def ready(self) -> None:
         """Return once the child has committed all this table gave it; raise what it failed with."""
         await self.process.wait_committed(self._ticket)
         if self.failed is not None:
             raise self.failed
-
-    def _submit_finished(self) -> None:
-        finished = self._finished
-        if finished is not None:
-            self._finished = None
-            self._send(finished, 0)
 
     def _wait_written(self) -> None:
         try:
@@ -53,7 +38,7 @@ class ProcessSink(LeagueSink):
         except WriterProcessError as exc:
             self._failed_as(str(exc))
 
-    def _send(self, finished: _Finished | None, mark: int) -> None:
+    def _hand_over(self, finished: _Finished | None, mark: int) -> None:
         """The finished hand (if any) and the in-flight mark of hand ``mark`` (0: none), as one job."""
         copy_index = self.scheduled.copy_index
         if finished is None:

@@ -166,10 +166,7 @@ class LeagueSink:
         if not self._table_open and self.metrics is not None:
             self.metrics.table_started()
         self._table_open = True
-        # One job: the last hand's commit and this one's in-flight mark (the dealer hands over
-        # both with no await between; the table waits for both in any case).
-        self._submit(partial(self._mark_in_flight, hand_number) if finished is None
-                     else partial(self._write_hand_then_mark, finished, hand_number))
+        self._hand_over(finished, hand_number)
 
     async def ready(self) -> None:
         """Return once the writer has committed all this table gave it (the last hand, the next
@@ -218,7 +215,14 @@ class LeagueSink:
         finished = self._finished
         if finished is not None:
             self._finished = None
-            self._submit(partial(self._write_hand, *finished))
+            self._hand_over(finished, 0)
+
+    def _hand_over(self, finished: _Finished | None, mark: int) -> None:
+        """One job: the finished hand's commit (if any) and hand ``mark``'s in-flight mark (0:
+        none); the dealer hands over both with no await between, the table waits for both."""
+        self._submit(partial(self._mark_in_flight, mark) if finished is None
+                     else partial(self._write_hand_then_mark, finished, mark) if mark
+                     else partial(self._write_hand, *finished))
 
     # ------------------------------------------------------------ on the writer's thread
 
