@@ -132,9 +132,9 @@ def run_with_store(config: LeagueConfig, sync: Literal["FULL", "NORMAL"] = "FULL
     finally:
         store.close()
     used.bots_ended()
-    if run.process_writer is not None:
+    if run.process_writer is not None:  # reaped: the kernel counts it with the bots
         used.child_cpu = used.writer_cpu
-        used.bots_cpu -= used.child_cpu
+        used.bots_cpu -= used.child_cpu + run.process_writer.startup_cpu_seconds
     return hands, used
 
 

@@ -14,7 +14,8 @@ from typing import Any
 from arena.league.sink import LeagueSink, SeatFields, _Finished, hand_facts
 from arena.match.records import PlayedHand
 from arena.storage.eventlog import event_lines
-from arena.storage.procwriter import ProcessWriter, WriterProcessError
+from arena.storage.framing import WriterProcessError
+from arena.storage.procwriter import ProcessWriter
 
 
 class ProcessSink(LeagueSink):

@@ -18,10 +18,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fcntl
-import marshal
 import os
 import select
-import struct
 import subprocess
 import sys
 import time
@@ -32,45 +30,10 @@ from typing import Literal
 
 import trio
 
-from arena.storage.errors import StoreError
+from arena.storage.framing import WriterProcessError, frame, unframe
 
-_HEADER = struct.Struct("<I")
-_MAX_MESSAGE_BYTES = 64 << 20
 _PIPE_BYTES = 1 << 20  # the pipe to the child: room for every table's hand at once
 _F_SETPIPE_SZ = 1031
-
-
-class WriterProcessError(StoreError):
-    """The writer process failed, ended, or answered something that cannot be read."""
-
-
-def frame(message: tuple[object, ...]) -> bytes:
-    """One message as sent on either pipe."""
-    data = marshal.dumps(message)  # type: ignore[arg-type]  # plain values only (checked by marshal)
-    return _HEADER.pack(len(data)) + data
-
-
-def unframe(buffer: bytearray) -> list[tuple[object, ...]]:
-    """The whole messages at the start of ``buffer`` (removed from it); a part stays."""
-    out: list[tuple[object, ...]] = []
-    at = 0
-    while len(buffer) - at >= _HEADER.size:
-        (size,) = _HEADER.unpack_from(buffer, at)
-        if size > _MAX_MESSAGE_BYTES:
-            raise WriterProcessError(f"a message of {size} bytes announced: not a writer's message")
-        if len(buffer) - at - _HEADER.size < size:
-            break
-        data = bytes(buffer[at + _HEADER.size:at + _HEADER.size + size])
-        at += _HEADER.size + size
-        try:
-            message = marshal.loads(data)
-        except (EOFError, ValueError, TypeError) as exc:
-            raise WriterProcessError(f"a message that cannot be read: {exc}") from None
-        if not isinstance(message, tuple) or not message or not isinstance(message[0], str):
-            raise WriterProcessError(f"a message of unexpected form: {message!r:.200}")
-        out.append(message)
-    del buffer[:at]
-    return out
 
 
 class ProcessWriter:
@@ -103,7 +66,8 @@ class ProcessWriter:
         self._waiters: list[tuple[int, trio.Event, trio.lowlevel.TrioToken]] = []
         self._reader: asyncio.AbstractEventLoop | trio.lowlevel.TrioToken | None = None
         self.error: WriterProcessError | None = None  # the child can no longer be used
-        self.cpu_seconds = 0.0  # the child's CPU time, known once it has ended (benchmarks)
+        self.cpu_seconds = 0.0  # the child's CPU time after its start-up, once it has ended
+        self.startup_cpu_seconds = 0.0  # ... and that of its start-up (imports, opening the store)
         self.batches = 0  # commits (benchmarks)
         self.commit_wait_seconds = 0.0  # from each job's submission to its commit, summed
 
@@ -236,9 +200,10 @@ class ProcessWriter:
         elif (kind == "failed" and len(message) == 3 and isinstance(message[1], int)
               and isinstance(message[2], str)):
             self._answered(message[1], message[2])
-        elif (kind == "ended" and len(message) == 3 and isinstance(message[1], float)
-              and isinstance(message[2], int)):
+        elif (kind == "ended" and len(message) == 4 and isinstance(message[1], float)
+              and isinstance(message[2], int) and isinstance(message[3], float)):
             self.cpu_seconds, self.batches = message[1], message[2]
+            self.startup_cpu_seconds = message[3]
         else:
             raise WriterProcessError(f"unknown answer {message!r:.200}")
 

@@ -7,7 +7,8 @@ child appends the committed hands to their PHH and event logs (two writes a hand
 answers ``("committed", last ticket)`` (a failed job first gets ``("failed", ticket,
 reason)``): a table whose match ends after that answer finds its logs complete (the dealer
 appends the match's last event line itself). At the end of its input it answers ``("ended",
-its CPU seconds, commits)`` and exits. Jobs (after the kind and the ticket):
+its CPU seconds since its start-up, commits, its start-up's CPU seconds)`` and exits. Jobs
+(after the kind and the ticket):
 
 - ``hand``: store match id, copy, hand number, deal id, game, small bet, button (engine
   seat), seats (tuples of `SeatResult`'s fields), PHH text, start and end (ISO text), the PHH
@@ -28,8 +29,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, cast
 
-from arena.storage.matchlog import PhhAppender
-from arena.storage.procwriter import frame, unframe
+from arena.storage.framing import frame, unframe
+from arena.storage.phhappend import PhhAppender
 from arena.storage.records import HandRecord, SeatResult, VoidHand
 from arena.storage.sqlite import SqliteStore
 
@@ -143,6 +144,7 @@ def main(argv: list[str]) -> int:
     logs = _Logs()
     buffer = bytearray()
     batches = 0
+    started_cpu = time.process_time()  # after its start-up (imports, the store opened)
 
     def answer(message: tuple[object, ...]) -> None:
         data = memoryview(frame(message))
@@ -160,7 +162,7 @@ def main(argv: list[str]) -> int:
                 continue
             batches += 1
             _commit(store, logs, jobs, answer)
-        answer(("ended", time.process_time(), batches))
+        answer(("ended", time.process_time() - started_cpu, batches, started_cpu))
     finally:
         logs.close_all()
         store.close()

@@ -21,7 +21,8 @@ from arena.match import messages as m
 from arena.match.live import LiveTable
 from arena.match.lobby import Lobby
 from arena.match.records import MatchSummary, PlayedHand
-from arena.storage.procwriter import ProcessWriter, WriterProcessError, frame
+from arena.storage.framing import WriterProcessError, frame
+from arena.storage.procwriter import ProcessWriter
 from arena.storage.records import result_fields
 from arena.storage.sqlite import SqliteStore
 from tests.league.test_writer import BOTS, HANDS, _config, _play
