@@ -235,11 +235,22 @@ class ProcessWriter:
         self._wake()
 
     def _wake(self) -> None:
-        due = [(e, token) for t, e, token in self._waiters
-               if t <= self._committed or self.error is not None]
+        """Set the events of the tables whose tickets are answered: one call into trio per run."""
+        gone = self.error is not None
+        due: dict[trio.lowlevel.TrioToken, list[trio.Event]] = {}
+        waiting: list[tuple[int, trio.Event, trio.lowlevel.TrioToken]] = []
+        for waiter in self._waiters:
+            if gone or waiter[0] <= self._committed:
+                due.setdefault(waiter[2], []).append(waiter[1])
+            else:
+                waiting.append(waiter)
         if due:
-            self._waiters = [w for w in self._waiters if not (w[0] <= self._committed
-                                                             or self.error is not None)]
-            for event, token in due:
+            self._waiters = waiting
+            for token, events in due.items():
                 with contextlib.suppress(trio.RunFinishedError):
-                    token.run_sync_soon(event.set)
+                    token.run_sync_soon(_set_all, events)
+
+
+def _set_all(events: list[trio.Event]) -> None:
+    for event in events:
+        event.set()
