@@ -2,10 +2,12 @@
 logs on, and the same schedule with them off, in one run.
 
     python -m bench.league [--hands 40] [--tables-at-once 16] [--rounds 5] [--sync NORMAL]
+                           [--writer thread]
     python -m bench.league --writer-stages [--hands 20]   # the writer's work alone, per hand
 
 Besides hands/s it reports the CPU per hand of the dealer's thread (where the tables run), of
-the whole dealer process (the writer thread of the store and logs included), from the moment
+the whole dealer process, of the store and logs' writer (a child process as ``arena league
+run`` has it; ``--writer thread``: the writer thread inside the dealer's), from the moment
 the server listens until the league has ended, and of the bots' processes. A short pair of
 runs warms the process up first (not counted); the two modes alternate, each round in the
 other order; the ratios are the medians over the rounds of each round's pair (on a loaded machine
@@ -70,7 +72,8 @@ class Clocks:
     wall: float = 0.0
     thread_cpu: float = 0.0
     process_cpu: float = 0.0
-    writer_cpu: float = 0.0  # the store and logs' writer thread (logs on)
+    writer_cpu: float = 0.0  # the store and logs' writer, thread or process (logs on)
+    child_cpu: float = 0.0  # the writer process's (counted with the bots by the kernel: taken out)
     commits: int = 0  # the writer's batches (group commits)
     commit_wait: float = 0.0  # from each hand's handing over to its commit, summed (the table waits)
     bots_cpu: float = 0.0  # the bots' processes, counted once they have ended
@@ -104,10 +107,12 @@ def _bots_on_ready(config: LeagueConfig, procs: list[subprocess.Popen[bytes]],
     return ready
 
 
-def run_with_store(config: LeagueConfig, sync: Literal["FULL", "NORMAL"] = "FULL") -> tuple[int, Clocks]:
+def run_with_store(config: LeagueConfig, sync: Literal["FULL", "NORMAL"] = "FULL", *,
+                   writer: Literal["process", "thread"] = "process") -> tuple[int, Clocks]:
     assert isinstance(config.store, Path)
     store = SqliteStore(config.store, synchronous=sync)
-    run = LeagueRun(config, out=open("/dev/null", "w"), store=store)  # noqa: SIM115
+    run = LeagueRun(config, out=open("/dev/null", "w"), store=store,  # noqa: SIM115
+                    writer_process=writer == "process")
     procs: list[subprocess.Popen[bytes]] = []
     clocks = Clocks()
     ready = _bots_on_ready(config, procs, clocks)
@@ -115,15 +120,21 @@ def run_with_store(config: LeagueConfig, sync: Literal["FULL", "NORMAL"] = "FULL
     try:
         run.run(on_ready=ready)
         used = clocks.stop()
-        used.writer_cpu = run.writer.cpu_seconds
-        used.commits = run.writer.batches
-        used.commit_wait = run.writer.commit_wait_seconds
-        hands = sum(1 for _ in run.store.iter_results(1)) // 4
     finally:
         stop_processes(procs)
         run.close()
+    try:
+        done = run.process_writer or run.writer  # the child's figures are in once it has ended
+        used.writer_cpu = done.cpu_seconds
+        used.commits = done.batches
+        used.commit_wait = done.commit_wait_seconds
+        hands = sum(1 for _ in run.store.iter_results(1)) // 4
+    finally:
         store.close()
     used.bots_ended()
+    if run.process_writer is not None:  # reaped: the kernel counts it with the bots
+        used.child_cpu = used.writer_cpu
+        used.bots_cpu -= used.child_cpu + run.process_writer.startup_cpu_seconds
     return hands, used
 
 
@@ -208,6 +219,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--sync", choices=("FULL", "NORMAL"), default="FULL",
                         help="the store's synchronous mode (NORMAL: no fsync per commit)")
+    parser.add_argument("--writer", choices=("process", "thread"), default="process",
+                        help="the store and logs' writer: a child process (as `arena league run` "
+                             "has it) or a thread of the dealer's process")
     parser.add_argument("--writer-stages", action="store_true",
                         help="one league (logs on), then the writer's work for its hands alone")
     args = parser.parse_args(argv)
@@ -225,19 +239,19 @@ def main(argv: list[str] | None = None) -> int:
         for mode in modes if round_index % 2 == 0 else modes[::-1]:
             workdir = Path(tempfile.mkdtemp(prefix="arena-bench-league-"))
             config = _config(workdir, hands=args.hands, tables_at_once=args.tables_at_once)
-            hands, used = (run_with_store(config, args.sync) if mode.endswith("on")
+            hands, used = (run_with_store(config, args.sync, writer=args.writer) if mode.endswith("on")
                            else run_without_store(config))
             rows.append((mode, hands, used))
             print(f"round {round_index + 1} {mode}: {hands} hands in {used.wall:.1f} s, "
                   f"dealer thread {used.thread_cpu / hands * 1e3:.2f} ms/hand, "
                   f"process {used.process_cpu / hands * 1e3:.2f} ms/hand, "
-                  f"writer thread {used.writer_cpu / hands * 1e3:.2f} ms/hand, "
+                  f"writer {used.writer_cpu / hands * 1e3:.2f} ms/hand, "
                   f"bots {used.bots_cpu / hands * 1e3:.2f} ms/hand"
                   + (f", {used.commits} commits, {used.commit_wait / hands * 1e3:.1f} ms from "
                      "handing a hand to the writer to its commit" if used.commits else ""),
                   flush=True)
     print("\n| round | mode | hands | seconds | hands/s | dealer-thread CPU ms/hand "
-          "| writer-thread CPU ms/hand | process CPU ms/hand | bots CPU ms/hand |")
+          "| writer CPU ms/hand | process CPU ms/hand | bots CPU ms/hand |")
     print("|---|---|---|---|---|---|---|---|---|")
     for k, (mode, hands, used) in enumerate(rows):
         writer = f"{used.writer_cpu / hands * 1e3:.2f}" if mode.endswith("on") else "-"
@@ -256,8 +270,8 @@ def main(argv: list[str] | None = None) -> int:
               for on, off in pairs]
     process = [per_hand(on, lambda c: c.process_cpu) - per_hand(off, lambda c: c.process_cpu)
                for on, off in pairs]
-    bound = [per_hand(off, lambda c: c.process_cpu + c.bots_cpu)
-             / per_hand(on, lambda c: c.process_cpu + c.bots_cpu) for on, off in pairs]
+    bound = [per_hand(off, lambda c: c.process_cpu + c.bots_cpu + c.child_cpu)
+             / per_hand(on, lambda c: c.process_cpu + c.bots_cpu + c.child_cpu) for on, off in pairs]
     on_rows = [row[1:] for row in rows if row[0].endswith("on")]
     off_rows = [row[1:] for row in rows if not row[0].endswith("on")]
 
@@ -274,8 +288,8 @@ def main(argv: list[str] | None = None) -> int:
           f"{pooled(on_rows, lambda c: c.thread_cpu) - pooled(off_rows, lambda c: c.thread_cpu):.2f}; "
           f"target: <= 1 ms) and the dealer process {statistics.median(process):.2f} ms/hand "
           "(medians of the rounds' differences)")
-    print(f"CPU per hand of dealer and bots, off / on: {statistics.median(bound):.0%} (the on/off "
-          "ratio when no core is idle)")
+    print(f"CPU per hand of dealer, writer and bots, off / on: {statistics.median(bound):.0%} (the "
+          "on/off ratio when no core is idle)")
     return 0
 
 

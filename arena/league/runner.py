@@ -31,6 +31,7 @@ from arena.league.leaderboard import (
     to_json,
 )
 from arena.league.luck import update_luck
+from arena.league.procsink import ProcessSink
 from arena.league.progress import Progress, ProgressDisplay
 from arena.league.refresher import Refresher
 from arena.league.schedule import ScheduledMatch, build_schedule
@@ -65,7 +66,9 @@ from arena.storage.matchlog import (
     reveal_seed,
     write_private,
 )
+from arena.storage.procwriter import ProcessWriter
 from arena.storage.records import FaultCounts, HandRecord, League, MatchStatus, VoidHand
+from arena.storage.sqlite import SqliteStore
 from arena.storage.store import Match, ResultsStore, open_store
 from arena.storage.writer import Writer
 
@@ -92,11 +95,14 @@ class LeagueRun:
 
     def __init__(self, config: LeagueConfig, *, out: TextIO = sys.stdout,
                  store: ResultsStore | None = None, metrics: ArenaMetrics | None = None,
-                 in_flight: InFlightBook | None = None, board_on_scrape: bool = False) -> None:
+                 in_flight: InFlightBook | None = None, board_on_scrape: bool = False,
+                 writer_process: bool = False) -> None:
         """``store``, ``metrics`` and ``in_flight`` are given by a worker that shares them between
         leagues; by default the league opens its own store and metrics. ``board_on_scrape``: the
         metrics' leaderboard is refreshed when they are read (:meth:`board_wanted`, a worker),
-        not whenever a deal set ends."""
+        not whenever a deal set ends. ``writer_process``: a league on an SQLite store that keeps
+        its in-flight marks there commits and logs its hands in a child process
+        (`arena.storage.procwriter`) instead of a writer thread."""
         self.config = config
         self.out = out
         make_private_dir(config.log_dir)
@@ -135,6 +141,9 @@ class LeagueRun:
         self._server: DealerServer | None = None
         # Store commits and logs of every table, in order, off the dealer's thread.
         self.writer = Writer(name=f"arena-writer-{config.name}"[:15], batch=store.batch)
+        self.process_writer: ProcessWriter | None = None
+        if writer_process and isinstance(store, SqliteStore) and isinstance(self.in_flight, StoreBook):
+            self.process_writer = ProcessWriter(store.path, synchronous=store.synchronous)
         self._board = Refresher(self._refresh_board)  # the metrics' leaderboard, on its own thread
         self._board_on_scrape = board_on_scrape
         self._luck_due: list[int] = []  # deal sets ended here whose luck the next refresh computes
@@ -145,6 +154,8 @@ class LeagueRun:
     def close(self) -> None:
         self._board.wait(60.0)
         self.writer.close()
+        if self.process_writer is not None:
+            self.process_writer.close()
         if self._own_store:
             self.store.close()
 
@@ -228,7 +239,7 @@ class LeagueRun:
             if next_number > config.hands_per_match:
                 self._copies_left[scheduled.deal_set] -= 1  # all played; only the result was lost
                 continue
-            sinks[scheduled.match_id] = LeagueSink(
+            sink_args: dict[str, Any] = dict(
                 store=self.store, store_match_id=store_id, scheduled=scheduled,
                 log_dir=config.log_dir, progress=progress, metrics=self.metrics,
                 on_copy_finished=self._copy_finished,
@@ -236,6 +247,9 @@ class LeagueRun:
                               "seed_commitment": self.secret.commitment,
                               "seed_configured": self.secret.configured},
                 writer=self.writer, in_flight=self.in_flight)
+            sinks[scheduled.match_id] = (
+                LeagueSink(**sink_args) if self.process_writer is None
+                else ProcessSink(process=self.process_writer, **sink_args))
             initial_stacks = None
             if not config.rules.reset_stacks and next_number > 1:
                 initial_stacks = self._carried_stacks(store_id, scheduled)

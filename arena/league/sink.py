@@ -36,8 +36,25 @@ log = logging.getLogger("arena.league")
 _Finished = tuple[PlayedHand, list[tuple[Notice, list[int], float]], datetime, datetime]
 
 
+# A seat's `SeatResult` fields: seat, bot, net chips, final stack, the four fault counts.
+SeatFields = tuple[int, str, int, int, int, int, int, int]
+
+
 def _now() -> datetime:
     return datetime.now(UTC)
+
+
+def hand_facts(hand: PlayedHand) -> tuple[str, str, int, int, tuple[SeatFields, ...]]:
+    """What the store keeps of a hand: its PHH text (the store's copy and the log's), game,
+    small bet, button (engine seat) and each seat's `SeatResult` fields."""
+    ctx = hand.context
+    state = hand.state
+    players = ctx.players
+    button_engine = ctx.order.index(ctx.button_seat) if ctx.button_seat in ctx.order else 0
+    seats = tuple((k, players[k], state.stacks[k] - state.starting_stacks[k], state.stacks[k],
+                   *hand.timings.faults(k)) for k in range(len(players)))
+    return (dumps_hand(phh_fields(hand)), state.variant.code.value, state.stakes.small_bet,
+            button_engine, seats)
 
 
 class _Wakeups:
@@ -149,10 +166,7 @@ class LeagueSink:
         if not self._table_open and self.metrics is not None:
             self.metrics.table_started()
         self._table_open = True
-        # One job: the last hand's commit and this one's in-flight mark (the dealer hands over
-        # both with no await between; the table waits for both in any case).
-        self._submit(partial(self._mark_in_flight, hand_number) if finished is None
-                     else partial(self._write_hand_then_mark, finished, hand_number))
+        self._hand_over(finished, hand_number)
 
     async def ready(self) -> None:
         """Return once the writer has committed all this table gave it (the last hand, the next
@@ -172,7 +186,7 @@ class LeagueSink:
 
     def match_finished(self, summary: MatchSummary) -> None:
         self._submit_finished()
-        self.writer.wait(self._ticket)  # the last hand's commit, usually done already
+        self._wait_written()  # the last hand's commit, usually done already
         self.log.match_finished(summary if self.failed is None else self.as_failed(summary))
         if self._table_open and self.metrics is not None:
             self.metrics.table_ended()
@@ -190,6 +204,9 @@ class LeagueSink:
         return dataclasses.replace(summary, aborted=True,
                                    abort_reason=f"the results store failed: {self.failed}")
 
+    def _wait_written(self) -> None:
+        self.writer.wait(self._ticket)
+
     def _submit(self, job: Job) -> None:
         self._ticket = self.writer.submit(partial(self._guarded, job))
 
@@ -198,7 +215,14 @@ class LeagueSink:
         finished = self._finished
         if finished is not None:
             self._finished = None
-            self._submit(partial(self._write_hand, *finished))
+            self._hand_over(finished, 0)
+
+    def _hand_over(self, finished: _Finished | None, mark: int) -> None:
+        """One job: the finished hand's commit (if any) and hand ``mark``'s in-flight mark (0:
+        none); the dealer hands over both with no await between, the table waits for both."""
+        self._submit(partial(self._mark_in_flight, mark) if finished is None
+                     else partial(self._write_hand_then_mark, finished, mark) if mark
+                     else partial(self._write_hand, *finished))
 
     # ------------------------------------------------------------ on the writer's thread
 
@@ -239,12 +263,7 @@ class LeagueSink:
         """Commit the hand (in the writer's batch); returns what follows the commit: the hand and
         its events appended to the logs, the progress and the metrics."""
         ctx = hand.context
-        state = hand.state
-        players = ctx.players
-        button_engine = ctx.order.index(ctx.button_seat) if ctx.button_seat in ctx.order else 0
-        text = dumps_hand(phh_fields(hand))  # a one-hand .phh: the store's copy and the log's
-        game = state.variant.code.value
-        small_bet = state.stakes.small_bet
+        text, game, small_bet, button_engine, seat_fields = hand_facts(hand)
         if hand.voided:
             self.store.void_hand(VoidHand(
                 match_id=self.store_match_id, hand_number=hand.hand_number,
@@ -252,9 +271,7 @@ class LeagueSink:
                 small_bet_chips=small_bet, button_seat=button_engine, reason=hand.void_reason,
                 phh_text=text, started_at=started_at, voided_at=finished_at), guard=self._guard)
             return partial(self.log.write_hand, hand, text, events=events)
-        seats = tuple(SeatResult(k, players[k], state.stacks[k] - state.starting_stacks[k],
-                                 state.stacks[k], *hand.timings.faults(k))
-                      for k in range(len(players)))
+        seats = tuple(SeatResult(*fields) for fields in seat_fields)
         self.store.record_hand(HandRecord(
             match_id=self.store_match_id, hand_number=hand.hand_number,
             copy_index=self.scheduled.copy_index, deal_id=ctx.deal_id, game_code=game,
@@ -264,14 +281,18 @@ class LeagueSink:
         def committed() -> None:
             # Right after the commit; a kill in between is repaired on resume (matchlog.catch_up).
             self.log.write_hand(hand, text, events=events)
-            for seat in seats:
-                self.progress.add(seat.bot, seat.net_chips)
-            self.progress.done_hands += 1
-            self.progress.played_this_run += 1
-            if self.metrics is not None:
-                self._observe(hand)
+            self._count(hand, seat_fields)
 
         return committed
+
+    def _count(self, hand: PlayedHand, seat_fields: tuple[SeatFields, ...]) -> None:
+        """A committed hand in the progress and the metrics."""
+        for fields in seat_fields:
+            self.progress.add(fields[1], fields[2])
+        self.progress.done_hands += 1
+        self.progress.played_this_run += 1
+        if self.metrics is not None:
+            self._observe(hand)
 
     def _observe(self, hand: PlayedHand) -> None:
         metrics = self.metrics

@@ -15,7 +15,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, BinaryIO, Literal, TextIO
+from typing import Any, BinaryIO
 
 from arena.engine.cards import format_card
 from arena.engine.errors import MalformedInput
@@ -23,8 +23,7 @@ from arena.engine.phh import dumps_hand
 from arena.match.messages import Notice
 from arena.match.records import MatchSummary, PlayedHand, phh_fields
 from arena.storage.eventlog import event_lines
-
-_TABLE_HEADER = re.compile(r"^\[\d+\]$", re.MULTILINE)
+from arena.storage.phhappend import PhhAppender, _owner_only, open_private
 
 
 def safe_file_name(match_id: str) -> str:
@@ -56,33 +55,6 @@ class MatchLogPaths:
         return cls(hands=Path(f"{base}.phhs"), voids=Path(f"{base}.void.phhs"),
                    result=Path(f"{base}.result.json"), events=Path(f"{base}.events.jsonl"),
                    inflight=Path(f"{base}.inflight"))
-
-
-class PhhAppender:
-    """Appends hands to a ``.phhs`` file as numbered tables; a resumed file numbers on from the
-    hands it already holds, a fresh one starts empty."""
-
-    def __init__(self, path: Path, *, fresh: bool) -> None:
-        self.path = path
-        self._fresh = fresh
-        self.count = 0
-        if not fresh and path.exists():
-            self.count = len(_TABLE_HEADER.findall(path.read_text(encoding="utf-8")))
-        self._file: TextIO | None = None
-
-    def append(self, hand_text: str) -> None:
-        """Append one hand's PHH text (as ``dumps_hand`` writes it) as the next table."""
-        fh = self._file
-        if fh is None:
-            fh = self._file = open_private(self.path, "w" if self._fresh else "a")
-        fh.write(("\n" if self.count else "") + f"[{self.count + 1}]\n{hand_text}")
-        fh.flush()
-        self.count += 1
-
-    def close(self) -> None:
-        if self._file is not None:
-            self._file.close()
-            self._file = None
 
 
 class EventLog:
@@ -270,15 +242,6 @@ def write_private(path: Path, text: str) -> None:
     """Replace a file's content; a new file is created readable by its owner only."""
     with open_private(path, "w") as fh:
         fh.write(text)
-
-
-def open_private(path: Path, mode: Literal["w", "a"]) -> TextIO:
-    """Open a text file for writing ("w") or appending ("a"); a new one is owner-only."""
-    return open(path, mode, encoding="utf-8", opener=_owner_only)
-
-
-def _owner_only(path: str, flags: int) -> int:
-    return os.open(path, flags, 0o600)
 
 
 def last_sequence(paths: MatchLogPaths) -> int:

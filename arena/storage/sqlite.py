@@ -88,6 +88,7 @@ class SqliteStore(SqlStore):
     def __init__(self, path: str | os.PathLike[str], *, synchronous: Literal["FULL", "NORMAL"] = "FULL",
                  busy_timeout_seconds: float = 5.0, clock: Callable[[], datetime] = now) -> None:
         self.path = Path(path)
+        self.synchronous = synchronous
         self._clock = clock
         self._lock = threading.RLock()
         if synchronous not in ("FULL", "NORMAL"):

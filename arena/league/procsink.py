@@ -1,0 +1,71 @@
+"""The league's sink with a writer process (`arena.storage.procwriter`): a league on an SQLite
+store keeping its in-flight marks there (`StoreBook`).
+
+On the dealer's thread the finished hand's PHH text and event lines are made (what the writer
+thread would make) and sent to the child with the next hand's in-flight mark, as one job;
+the table deals its next hand once the child has answered that the job is committed. No
+writer thread: nothing else in the dealer's process takes its interpreter lock per hand.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arena.league.sink import LeagueSink, SeatFields, _Finished, hand_facts
+from arena.match.records import PlayedHand
+from arena.storage.eventlog import event_lines
+from arena.storage.framing import WriterProcessError
+from arena.storage.procwriter import ProcessWriter
+
+
+class ProcessSink(LeagueSink):
+    """A :class:`LeagueSink` whose store commits and log files are the writer process's."""
+
+    def __init__(self, *, process: ProcessWriter, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.process = process
+
+    async def ready(self) -> None:
+        """Return once the child has committed all this table gave it; raise what it failed with."""
+        await self.process.wait_committed(self._ticket)
+        if self.failed is not None:
+            raise self.failed
+
+    def _wait_written(self) -> None:
+        try:
+            self.process.wait(self._ticket)
+            self._send_job(("close", str(self.log.paths.hands), str(self.log.paths.voids),
+                            str(self.log.paths.events)), None)
+        except WriterProcessError as exc:
+            self._failed_as(str(exc))
+
+    def _hand_over(self, finished: _Finished | None, mark: int) -> None:
+        """The finished hand (if any) and the in-flight mark of hand ``mark`` (0: none), as one job."""
+        copy_index = self.scheduled.copy_index
+        if finished is None:
+            self._send_job(("mark", self.store_match_id, copy_index, mark), None)
+            return
+        hand, events, started_at, finished_at = finished
+        text, game, small_bet, button, seat_fields = hand_facts(hand)
+        paths = self.log.paths
+        self._send_job((
+            "void" if hand.voided else "hand", self.store_match_id, copy_index, hand.hand_number,
+            hand.context.deal_id, game, small_bet, button,
+            hand.void_reason if hand.voided else seat_fields, text, started_at.isoformat(),
+            finished_at.isoformat(), str(paths.voids if hand.voided else paths.hands),
+            str(paths.events), event_lines(events) if events else b"", mark),
+            None if hand.voided else (hand, seat_fields))
+
+    def _send_job(self, job: tuple[object, ...],
+                  counted: tuple[PlayedHand, tuple[SeatFields, ...]] | None) -> None:
+        if self.failed is not None:
+            return  # the table stops at the first failure, as if the dealer had stopped there
+        on_committed = None if counted is None else (lambda: self._count(*counted))
+        try:
+            self._ticket = self.process.submit(job, on_committed=on_committed,
+                                               on_failed=self._failed_as)
+        except WriterProcessError as exc:
+            self._failed_as(str(exc))
+
+    def _failed_as(self, reason: str) -> None:
+        self._failed(WriterProcessError(reason))

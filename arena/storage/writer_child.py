@@ -1,0 +1,173 @@
+"""The writer process (`arena.storage.procwriter`): ``python -m arena.storage.writer_child STORE
+SYNC`` reads jobs on stdin, commits them to the SQLite store, answers on stdout, logs.
+
+The jobs waiting together are one transaction (one commit, one fsync); when that commit
+fails, each job is committed on its own, so that one bad job fails alone. Once committed the
+child appends the committed hands to their PHH and event logs (two writes a hand) and then
+answers ``("committed", last ticket)`` (a failed job first gets ``("failed", ticket,
+reason)``): a table whose match ends after that answer finds its logs complete (the dealer
+appends the match's last event line itself). At the end of its input it answers ``("ended",
+its CPU seconds since its start-up, commits, its start-up's CPU seconds)`` and exits. Jobs
+(after the kind and the ticket):
+
+- ``hand``: store match id, copy, hand number, deal id, game, small bet, button (engine
+  seat), seats (tuples of `SeatResult`'s fields), PHH text, start and end (ISO text), the PHH
+  log's path, the event log's path, the event lines (bytes), the next hand's number to mark in
+  flight (0: none);
+- ``void``: as ``hand`` with the void reason in place of the seats (and the voided hands' log);
+- ``mark``: store match id, copy, hand number (the first hand of a table);
+- ``close``: the paths of a match's logs (its table has ended).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+from typing import Any, cast
+
+from arena.storage.framing import frame, unframe
+from arena.storage.phhappend import PhhAppender
+from arena.storage.records import HandRecord, SeatResult, VoidHand
+from arena.storage.sqlite import SqliteStore
+
+Step = Callable[[], None]
+
+
+class _Logs:
+    """The open log files of the matches whose hands this child appends."""
+
+    def __init__(self) -> None:
+        self._hands: dict[str, PhhAppender] = {}
+        self._events: dict[str, int] = {}
+
+    def append(self, hands_path: str, phh_text: str, events_path: str, lines: bytes) -> None:
+        appender = self._hands.get(hands_path)
+        if appender is None:
+            appender = self._hands[hands_path] = PhhAppender(Path(hands_path), fresh=False)
+        appender.append(phh_text)
+        if lines:
+            fd = self._events.get(events_path)
+            if fd is None:
+                fd = self._events[events_path] = os.open(
+                    events_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            view = memoryview(lines)
+            while view:
+                view = view[os.write(fd, view):]
+
+    def close(self, paths: tuple[str, ...]) -> None:
+        for path in paths:
+            appender = self._hands.pop(path, None)
+            if appender is not None:
+                appender.close()
+            fd = self._events.pop(path, None)
+            if fd is not None:
+                os.close(fd)
+
+    def close_all(self) -> None:
+        self.close((*self._hands, *self._events))
+
+
+def _run_job(store: SqliteStore, logs: _Logs, job: tuple[Any, ...]) -> Step | None:
+    """Write one job in the store (in the current batch); what to log once it is committed."""
+    kind = job[0]
+    if kind == "mark":
+        _kind, _ticket, match_id, copy_index, hand_number = job
+        store.mark_in_flight(match_id, copy_index, hand_number)
+        return None
+    if kind == "close":
+        paths = tuple(job[2:])
+        return lambda: logs.close(paths)
+    if kind not in ("hand", "void"):
+        raise ValueError(f"unknown job {kind!r}")
+    (_kind, _ticket, match_id, copy_index, hand_number, deal_id, game, small_bet, button, detail,
+     phh_text, started, ended, hands_path, events_path, lines, mark) = job
+    if kind == "hand":
+        store.record_hand(HandRecord(
+            match_id=match_id, hand_number=hand_number, copy_index=copy_index, deal_id=deal_id,
+            game_code=game, small_bet_chips=small_bet, button_seat=button,
+            seats=tuple(SeatResult(*seat) for seat in detail), phh_text=phh_text,
+            started_at=datetime.fromisoformat(started), finished_at=datetime.fromisoformat(ended)))
+    else:
+        store.void_hand(VoidHand(
+            match_id=match_id, hand_number=hand_number, copy_index=copy_index, deal_id=deal_id,
+            game_code=game, small_bet_chips=small_bet, button_seat=button, reason=detail,
+            phh_text=phh_text, started_at=datetime.fromisoformat(started),
+            voided_at=datetime.fromisoformat(ended)))
+    if mark:
+        store.mark_in_flight(match_id, copy_index, mark)
+    return lambda: logs.append(hands_path, phh_text, events_path, lines)
+
+
+def _commit(store: SqliteStore, logs: _Logs, jobs: list[tuple[Any, ...]],
+            answer: Callable[[tuple[object, ...]], None]) -> None:
+    """Commit ``jobs`` (one transaction; each alone if that fails), log them, answer."""
+    failures: dict[int, str] = {}
+
+    def run(job: tuple[Any, ...]) -> tuple[int, Step] | None:
+        try:
+            step = _run_job(store, logs, job)
+        except Exception as exc:  # this job fails alone; the others stand
+            failures[job[1]] = f"{type(exc).__name__}: {exc}"
+            return None
+        return None if step is None else (job[1], step)
+
+    try:
+        with store.batch():
+            steps = [run(job) for job in jobs]
+    except Exception:
+        failures.clear()
+        steps = []
+        for job in jobs:
+            try:
+                with store.batch():
+                    steps.append(run(job))
+            except Exception as exc:
+                failures[job[1]] = f"{type(exc).__name__}: {exc}"
+    for done in steps:
+        if done is not None:
+            try:
+                done[1]()
+            except OSError as exc:  # its table stops, as if the dealer had stopped there
+                failures[done[0]] = f"writing its logs failed: {exc}"
+    for ticket in sorted(failures):
+        answer(("failed", ticket, failures[ticket]))
+    answer(("committed", jobs[-1][1]))
+
+
+def main(argv: list[str]) -> int:
+    store_path, synchronous = argv
+    store = SqliteStore(store_path, synchronous=cast(Any, synchronous))
+    logs = _Logs()
+    buffer = bytearray()
+    batches = 0
+    started_cpu = time.process_time()  # after its start-up (imports, the store opened)
+
+    def answer(message: tuple[object, ...]) -> None:
+        data = memoryview(frame(message))
+        while data:
+            data = data[os.write(1, data):]
+
+    try:
+        while True:
+            data = os.read(0, 1 << 20)
+            if not data:
+                break
+            buffer += data
+            jobs = cast(list[tuple[Any, ...]], unframe(buffer))
+            if not jobs:
+                continue
+            batches += 1
+            _commit(store, logs, jobs, answer)
+        answer(("ended", time.process_time() - started_cpu, batches, started_cpu))
+    finally:
+        logs.close_all()
+        store.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,167 @@
+"""Issue 13: the league's store commits and logs made by a writer process (`arena league run`):
+the same store rows and byte-for-byte the same log files as the writer thread's, each hand
+committed before the next is dealt, and a child that fails or answers garbage is a clear error
+for the tables waiting on it. (SIGKILL mid-league: `test_league_e2e.py`, through `arena league
+run`.)"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+import trio
+
+from arena.league.procsink import ProcessSink
+from arena.league.runner import LeagueRun
+from arena.league.sink import LeagueSink
+from arena.match import messages as m
+from arena.match.live import LiveTable
+from arena.match.lobby import Lobby
+from arena.match.records import MatchSummary, PlayedHand
+from arena.storage.framing import WriterProcessError, frame
+from arena.storage.procwriter import ProcessWriter
+from arena.storage.records import result_fields
+from arena.storage.sqlite import SqliteStore
+from tests.league.test_writer import BOTS, HANDS, _config, _play
+from tests.match.scripted import ScriptedBot
+
+
+class _Both:
+    """One table's sink calls given to a thread-writer sink and a process-writer sink alike."""
+
+    def __init__(self, thread: LeagueSink, process: LeagueSink) -> None:
+        self.sinks = (thread, process)
+
+    def event_sent(self, seat: int, notice: m.Notice) -> None:
+        for sink in self.sinks:
+            sink.event_sent(seat, notice)
+
+    def hand_started(self, match_id: str, hand_number: int) -> None:
+        for sink in self.sinks:
+            sink.hand_started(match_id, hand_number)
+
+    async def ready(self) -> None:
+        for sink in self.sinks:
+            await sink.ready()
+
+    def hand_finished(self, hand: PlayedHand) -> None:
+        for sink in self.sinks:
+            sink.hand_finished(hand)
+
+    def match_finished(self, summary: MatchSummary) -> None:
+        for sink in self.sinks:
+            sink.match_finished(summary)
+
+
+def test_the_writer_process_stores_and_logs_byte_for_byte_as_the_writer_thread(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(time, "time", lambda: 1_790_000_000.123456)  # the same logged_at
+    by_thread = LeagueRun(_config(tmp_path / "thread"))
+    by_process = LeagueRun(_config(tmp_path / "process"), writer_process=True)
+    try:
+        assert by_thread.process_writer is None and by_process.process_writer is not None
+        thread_sinks = by_thread.prepare().sinks
+        prepared = by_process.prepare()
+        assert all(isinstance(s, ProcessSink) for s in prepared.sinks.values())
+
+        async def main() -> None:
+            lobby = Lobby()
+            bots = [ScriptedBot(lobby, n) for n in BOTS]
+            async with trio.open_nursery() as nursery:
+                for bot in bots:
+                    bot.attach()
+                    nursery.start_soon(bot.run)
+                async with trio.open_nursery() as games:
+                    for spec in prepared.specs:
+                        both = _Both(thread_sinks[spec.match_id], prepared.sinks[spec.match_id])
+                        games.start_soon(LiveTable(spec, lobby, sink=both).run)
+                nursery.cancel_scope.cancel()
+
+        trio.run(main)
+        for thread_match, process_match in zip(by_thread.store.list_matches(1),
+                                               by_process.store.list_matches(1), strict=True):
+            hands = by_thread.store.completed_hands(thread_match.match_id)
+            assert len(hands) == 2 * HANDS
+            assert ([result_fields(h) for h in hands]
+                    == [result_fields(h) for h in by_process.store.completed_hands(process_match.match_id)])
+            for copy_index in (0, 1):
+                assert (by_thread.store.hand_in_flight(thread_match.match_id, copy_index)
+                        == by_process.store.hand_in_flight(process_match.match_id, copy_index) == HANDS)
+    finally:
+        by_thread.close()
+        by_process.close()
+    written = sorted(p.name for p in (tmp_path / "thread" / "logs").iterdir())
+    assert written == sorted(p.name for p in (tmp_path / "process" / "logs").iterdir())
+    assert any(name.endswith(".events.jsonl") for name in written)
+    for name in written:
+        assert ((tmp_path / "thread" / "logs" / name).read_bytes()
+                == (tmp_path / "process" / "logs" / name).read_bytes()), name
+
+
+def test_the_writer_process_commits_each_hand_before_the_next_is_dealt(tmp_path: Path) -> None:
+    run = LeagueRun(_config(tmp_path), writer_process=True)
+    try:
+        summaries, _bots, problems = _play(run)  # checks each hand's commit as the next starts
+        assert problems == []
+        assert len(summaries) == 6 and not any(s.aborted for s in summaries)
+        assert run.process_writer is not None
+        for match in run.store.list_matches(1):
+            assert len(run.store.completed_hands(match.match_id)) == 2 * HANDS
+    finally:
+        run.close()
+    assert run.process_writer.batches > 0 and run.process_writer.cpu_seconds > 0
+
+
+def _child(tmp_path: Path, answer: bytes) -> ProcessWriter:
+    """A writer whose child answers ``answer`` to its first job, then stops."""
+    script = tmp_path / "child.py"
+    script.write_text(f"import os\nos.read(0, 1)\nos.write(1, {answer!r})\n")
+    return ProcessWriter(tmp_path / "none.sqlite", command=[sys.executable, str(script)])
+
+
+@pytest.mark.parametrize(("answer", "expected"), [
+    (b"\x09\x00\x00\x00abc", "ended in the middle of a message"),
+    (b"\x03\x00\x00\x00\xff\xfe\xfd", "cannot be read"),
+    (frame(("committed", "one")), "unknown answer"),
+    (frame(("committed", 7)), "an answer for ticket 7, expected 1 to 1"),
+    (b"\xff\xff\xff\xff", "not a writer's message"),
+    (b"", "the writer process ended (exit status"),
+])
+def test_a_child_answering_garbage_or_ending_fails_the_waiting_tables_clearly(
+        tmp_path: Path, answer: bytes, expected: str) -> None:
+    writer = _child(tmp_path, answer)
+    failures: list[str] = []
+    committed: list[int] = []
+    try:
+        ticket = writer.submit(("mark", 1, 0, 1), on_committed=lambda: committed.append(1),
+                               on_failed=failures.append)
+        writer.wait(ticket, timeout_seconds=30)
+        assert writer.committed(ticket)
+    finally:
+        writer.close()
+    assert committed == []
+    assert len(failures) == 1 and expected in failures[0], failures
+    assert isinstance(writer.error, WriterProcessError)
+    with pytest.raises(WriterProcessError):
+        writer.submit(("mark", 1, 0, 2), on_committed=None, on_failed=failures.append)
+
+
+def test_a_job_the_store_refuses_fails_alone(tmp_path: Path) -> None:
+    path = tmp_path / "league.sqlite"
+    SqliteStore(path).close()
+    writer = ProcessWriter(path)
+    failures: list[str] = []
+    committed: list[int] = []
+    note: Callable[[int], Callable[[], None]] = lambda k: lambda: committed.append(k)  # noqa: E731
+    try:
+        first = writer.submit(("mark", 99, 0, 1), on_committed=note(1), on_failed=failures.append)
+        second = writer.submit(("close", "a.phhs"), on_committed=note(2), on_failed=failures.append)
+        writer.wait(second, timeout_seconds=30)
+        assert writer.committed(first) and writer.error is None
+    finally:
+        writer.close()
+    assert committed == [2]
+    assert len(failures) == 1 and failures[0].startswith("InvalidRecord"), failures
