@@ -34,7 +34,7 @@ from arena.match.tourney.formats import FormatResult, run_format
 from arena.match.tourney.levels import rules_for_level
 from arena.metrics import GAME_LABELS, ArenaMetrics, TournamentSnapshot, start_metrics_server
 from arena.server.config import BotEntry, ServerConfig
-from arena.storage.phhappend import PhhAppender
+from arena.storage.matchlog import PhhAppender
 
 STATE_FILE = "state.json"
 MAX_VOIDS_PER_EVENT = 50  # a dealer that cannot finish hands ends the run instead of looping
