@@ -20,6 +20,23 @@ from tests.server.procs import env
 pytestmark = pytest.mark.timeout(240)
 
 BOTS = [("alpha", "call"), ("beta", "rules")]
+GATED_HANDS = 10  # hands per match the first run can deal before alpha waits for the gate
+
+# alpha: a calling station that, at each match's hand GATED_HANDS + 1, waits until the test opens
+# its gate. The first run cannot finish, however fast the league: the organizer's stop comes
+# mid-way by construction; the second run finds the gate open.
+GATED_BOT = f"""
+import time
+from pathlib import Path
+
+GATE = Path(__file__).with_name("gate.open")
+
+
+def play(view):
+    while view.request.hand_number > {GATED_HANDS} and not GATE.exists():
+        time.sleep(0.05)
+    return view.check_or_call()
+"""
 
 
 def _league(league: Path) -> subprocess.Popen[str]:
@@ -45,8 +62,11 @@ def test_a_restarted_league_gets_its_bots_back_and_deals_no_phantom_hand(tmp_pat
         port = s.getsockname()[1]
     league = write_league(tmp_path, BOTS, hands_per_match=40, listen=f"127.0.0.1:{port}",
                           start_timeout_seconds=2, absent="wait")
+    gated = tmp_path / "gated_bot.py"
+    gated.write_text(GATED_BOT)
     first = _league(league)
-    bots = [subprocess.Popen([sys.executable, "-m", "arena.cli", "bot", kind, "--server",
+    bots = [subprocess.Popen([sys.executable, "-m", "arena.cli", "bot",
+                              f"{gated}:play" if name == "alpha" else kind, "--server",
                               f"127.0.0.1:{port}", "--token", f"token-{name}-0001", "--name", name,
                               "--connect-seconds", "60"],
                              cwd=ROOT, env=env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -60,7 +80,8 @@ def test_a_restarted_league_gets_its_bots_back_and_deals_no_phantom_hand(tmp_pat
         out, _ = first.communicate(timeout=60)
         assert first.returncode == 3, out
         played_before = _hands(tmp_path / "league.sqlite")
-        assert 10 <= played_before < 80
+        assert 10 <= played_before <= 2 * GATED_HANDS
+        (tmp_path / "gate.open").touch()
         time.sleep(3)  # the dealer is away; the bots keep trying
         assert all(bot.poll() is None for bot in bots), "a bot gave up during the restart"
         second = _league(league)
