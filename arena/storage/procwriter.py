@@ -34,6 +34,7 @@ from arena.storage.framing import WriterProcessError, frame, unframe
 
 _PIPE_BYTES = 1 << 20  # the pipe to the child: room for every table's hand at once
 _F_SETPIPE_SZ = 1031
+_READ_BYTES = 1 << 16  # answers are 10-20 bytes: this is hundreds of them
 
 
 class ProcessWriter:
@@ -97,10 +98,7 @@ class ProcessWriter:
         if self.committed(ticket):
             return
         token = trio.lowlevel.current_trio_token()
-        self._start_reading(token)
-        self._read()  # what came meanwhile
-        if self.committed(ticket):
-            return
+        self._start_reading(token)  # an answer already in is read soon (its fd is readable)
         event = trio.Event()
         self._waiters.append((ticket, event, token))
         await event.wait()
@@ -169,13 +167,10 @@ class ProcessWriter:
         if self.error is not None:
             return
         ended = False
-        try:
-            while True:
-                data = os.read(self._from_child, 1 << 16)
-                if not data:
-                    ended = True
-                    break
-                self._buffer += data
+        try:  # one read: what is left makes the fd readable again (no EAGAIN raised each time)
+            data = os.read(self._from_child, _READ_BYTES)
+            ended = not data
+            self._buffer += data
         except BlockingIOError:
             pass
         except OSError as exc:

@@ -35,6 +35,7 @@ from arena.storage.records import HandRecord, SeatResult, VoidHand
 from arena.storage.sqlite import SqliteStore
 
 Step = Callable[[], None]
+_READ_BYTES = 1 << 20  # a read takes up to this much (what all the tables sent meanwhile)
 
 
 class _Logs:
@@ -151,12 +152,14 @@ def main(argv: list[str]) -> int:
         while data:
             data = data[os.write(1, data):]
 
+    scratch = bytearray(_READ_BYTES)  # read into, again and again: os.read would map a fresh
+    into = memoryview(scratch)  # megabyte per call and shrink it (mmap, mremap, munmap a batch)
     try:
         while True:
-            data = os.read(0, 1 << 20)
-            if not data:
+            size = os.readv(0, (scratch,))
+            if not size:
                 break
-            buffer += data
+            buffer += into[:size]
             jobs = cast(list[tuple[Any, ...]], unframe(buffer))
             if not jobs:
                 continue
