@@ -414,6 +414,8 @@ class LeagueRun:
         def started(server: DealerServer) -> None:
             holder.append(server)
             self._server = server
+            if self.process_writer is not None:  # its answers wake the tables without a hop
+                self.process_writer.call_here = server.guest.call_here
             if self.metrics is not None:
                 metrics = self.metrics
                 server.lobby.rejection_observers.append(

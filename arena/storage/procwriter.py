@@ -66,6 +66,10 @@ class ProcessWriter:
                                    Callable[[str], None]]] = deque()
         self._waiters: list[tuple[int, trio.Event, trio.lowlevel.TrioToken]] = []
         self._reader: asyncio.AbstractEventLoop | trio.lowlevel.TrioToken | None = None
+        # The trio run hosted by the asyncio loop that reads the answers: its tables are woken
+        # by ``call_here`` (`arena.server.bridge.TrioGuest.call_here`), set by the league.
+        self.call_here: Callable[..., object] | None = None
+        self._here: trio.lowlevel.TrioToken | None = None
         self.error: WriterProcessError | None = None  # the child can no longer be used
         self.cpu_seconds = 0.0  # the child's CPU time after its start-up, once it has ended
         self.startup_cpu_seconds = 0.0  # ... and that of its start-up (imports, opening the store)
@@ -146,12 +150,14 @@ class ProcessWriter:
                 self._stop_reading()
                 loop.add_reader(self._from_child, self._read)
                 self._reader = loop
+                self._here = token if self.call_here is not None else None
         elif self._reader is not token:
             self._reader = token
             trio.lowlevel.spawn_system_task(self._read_on_trio)
 
     def _stop_reading(self) -> None:
         reader, self._reader = self._reader, None
+        self._here = None
         if isinstance(reader, asyncio.AbstractEventLoop) and not reader.is_closed():
             with contextlib.suppress(RuntimeError, ValueError, OSError):
                 reader.remove_reader(self._from_child)
@@ -187,6 +193,10 @@ class ProcessWriter:
             self._fail(f"the writer process ended in the middle of a message (exit status {status})"
                        if self._buffer else f"the writer process ended (exit status {status})"
                        if self._pending else "")
+            return
+        # Once every answer read is taken in: the tables woken may run right away (`call_here`)
+        # and wait on this writer again.
+        self._wake()
 
     def _take(self, message: tuple[object, ...]) -> None:
         kind = message[0]
@@ -218,7 +228,6 @@ class ProcessWriter:
             elif on_committed is not None:
                 on_committed()
         self._committed = ticket
-        self._wake()
 
     def _fail(self, reason: str) -> None:
         """The child is gone (``reason`` empty: as asked, with nothing waiting) or unusable."""
@@ -230,7 +239,10 @@ class ProcessWriter:
         self._wake()
 
     def _wake(self) -> None:
-        """Set the events of the tables whose tickets are answered: one call into trio per run."""
+        """Set the events of the tables whose tickets are answered: one call into trio per run;
+        into the trio run hosted by the loop that reads the answers, right here (no write to
+        trio's wake-up socket, no hop through its queue: the woken tables run in this callback
+        when trio was idle)."""
         gone = self.error is not None
         due: dict[trio.lowlevel.TrioToken, list[trio.Event]] = {}
         waiting: list[tuple[int, trio.Event, trio.lowlevel.TrioToken]] = []
@@ -242,6 +254,9 @@ class ProcessWriter:
         if due:
             self._waiters = waiting
             for token, events in due.items():
+                if token is self._here and self.call_here is not None:
+                    self.call_here(_set_all, events)
+                    continue
                 with contextlib.suppress(trio.RunFinishedError):
                     token.run_sync_soon(_set_all, events)
 
