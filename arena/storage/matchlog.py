@@ -23,7 +23,8 @@ from arena.engine.phh import dumps_hand
 from arena.match.messages import Notice
 from arena.match.records import MatchSummary, PlayedHand, phh_fields
 from arena.storage.eventlog import event_lines
-from arena.storage.phhappend import PhhAppender, _owner_only, open_private
+from arena.storage.phhappend import PhhAppender as PhhAppender  # also imported from here
+from arena.storage.phhappend import _owner_only, open_private
 
 
 def safe_file_name(match_id: str) -> str:
