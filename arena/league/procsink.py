@@ -1,4 +1,4 @@
-"""The league's sink with a writer process (`arena.storage.procwriter`): a league on an SQLite
+"""The league's sink with a writer process (`arena.league.procwriter`): a league on an SQLite
 store keeping its in-flight marks there (`StoreBook`).
 
 On the dealer's thread the finished hand's PHH text and event lines are made (what the writer
@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from arena.league.procwriter import ProcessWriter
 from arena.league.sink import LeagueSink, SeatFields, _Finished, hand_facts
 from arena.match.records import PlayedHand
 from arena.storage.eventlog import event_lines
 from arena.storage.framing import WriterProcessError
-from arena.storage.procwriter import ProcessWriter
 
 
 class ProcessSink(LeagueSink):

@@ -56,6 +56,7 @@ from arena.storage.errors import InvalidRecord, NotFound
 
 if TYPE_CHECKING:
     from arena.server.app import DealerServer
+from arena.league.procwriter import ProcessWriter
 from arena.storage.matchlog import (
     MatchLogPaths,
     catch_up,
@@ -66,7 +67,6 @@ from arena.storage.matchlog import (
     reveal_seed,
     write_private,
 )
-from arena.storage.procwriter import ProcessWriter
 from arena.storage.records import FaultCounts, HandRecord, League, MatchStatus, VoidHand
 from arena.storage.sqlite import SqliteStore
 from arena.storage.store import Match, ResultsStore, open_store
@@ -102,7 +102,7 @@ class LeagueRun:
         metrics' leaderboard is refreshed when they are read (:meth:`board_wanted`, a worker),
         not whenever a deal set ends. ``writer_process``: a league on an SQLite store that keeps
         its in-flight marks there commits and logs its hands in a child process
-        (`arena.storage.procwriter`) instead of a writer thread."""
+        (`arena.league.procwriter`) instead of a writer thread."""
         self.config = config
         self.out = out
         make_private_dir(config.log_dir)

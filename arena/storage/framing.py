@@ -1,4 +1,4 @@
-"""The messages between the dealer's process and its writer process (`arena.storage.procwriter`,
+"""The messages between the dealer's process and its writer process (`arena.league.procwriter`,
 `arena.storage.writer_child`): a 4-byte little-endian length, then a ``marshal`` tuple whose
 first item names it. Kept apart so that the child starts without the dealer's imports."""
 

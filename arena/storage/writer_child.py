@@ -1,4 +1,4 @@
-"""The writer process (`arena.storage.procwriter`): ``python -m arena.storage.writer_child STORE
+"""The writer process (`arena.league.procwriter`): ``python -m arena.storage.writer_child STORE
 SYNC`` reads jobs on stdin, commits them to the SQLite store, answers on stdout, logs.
 
 The jobs waiting together are one transaction (one commit, one fsync); when that commit

@@ -15,6 +15,7 @@ import pytest
 import trio
 
 from arena.league.procsink import ProcessSink
+from arena.league.procwriter import ProcessWriter
 from arena.league.runner import LeagueRun
 from arena.league.sink import LeagueSink
 from arena.match import messages as m
@@ -22,7 +23,6 @@ from arena.match.live import LiveTable
 from arena.match.lobby import Lobby
 from arena.match.records import MatchSummary, PlayedHand
 from arena.storage.framing import WriterProcessError, frame
-from arena.storage.procwriter import ProcessWriter
 from arena.storage.records import result_fields
 from arena.storage.sqlite import SqliteStore
 from tests.league.test_writer import BOTS, HANDS, _config, _play
