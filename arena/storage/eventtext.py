@@ -697,6 +697,11 @@ def lines_text(held: Sequence[tuple[Notice, Sequence[int], float]],
     out: list[str] = []
     last_second = -1
     second_text = ""
+    match_id: object = None
+    hand_id: object = None
+    ids = ""
+    last_seconds: object = None
+    seconds_text = ""
     for notice, seats, sent in held:
         start = len(out)
         out.append('{"seats":[')
@@ -721,7 +726,24 @@ def lines_text(held: Sequence[tuple[Notice, Sequence[int], float]],
             out.append(f'],"logged_at":{sent:.6f}')
         out.append(',"event":')
         try:
-            _notice(out, notice)
+            if type(notice) is not Notice:
+                raise Unusual
+            # The notice's ids and time: spelled again only when they change (the ids are the
+            # same string objects line after line of a hand; copies of an event share a time).
+            if notice.match_id is not match_id or notice.hand_id is not hand_id:
+                ids = (f'{{"match_id":{_str(notice.match_id)},"hand_id":{_str(notice.hand_id)},'
+                       '"sequence":')
+                match_id = notice.match_id
+                hand_id = notice.hand_id
+            out.append(ids)
+            out.append(_int(notice.sequence))
+            seconds: object = notice.unix_seconds
+            if type(seconds) is not float or seconds != last_seconds or seconds == 0.0:
+                seconds_text = f',"server_unix_seconds":{_float(seconds)},'
+                last_seconds = seconds
+            out.append(seconds_text)
+            _payload(out, notice.payload)
+            out.append("}")
         except Unusual:
             del out[start:]
             out.append(unusual(notice, seats, sent))
