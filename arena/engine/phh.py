@@ -1,142 +1,27 @@
-"""PHH hand histories (TOML): writing finished hands, reading and replaying them through the engine.
-
-The writer emits what PokerKit 0.7.7's ``HandHistory.loads`` accepts: PHH seat order, stud ``sm``
-lines with all of a seat's cards in dealing order, ``finishing_stacks``, and ``_``-prefixed arena
-fields. ``.phhs`` files hold several hands as tables ``[1]``, ``[2]``, ...
+"""PHH hand histories (TOML): writing finished hands (``arena/engine/phhtext.py``, compiled),
+reading and replaying them through the engine. ``.phhs`` files hold several hands as tables
+``[1]``, ``[2]``, ...
 """
 
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any
 
 from arena.engine.actions import ActionKind
-from arena.engine.cards import DECK_SIZE, Card, format_cards, parse_cards
+from arena.engine.cards import DECK_SIZE, Card, parse_cards
 from arena.engine.errors import ArenaError, MalformedInput
-from arena.engine.events import ActionTaken, BoardDealt, HandMucked, HandShown, HoleCardsDealt
 from arena.engine.games import Betting, GameCode, Variant, game_with_betting, variant_for
+from arena.engine.phhtext import BETTING_FIELD as BETTING_FIELD
+from arena.engine.phhtext import dumps_hand as dumps_hand
+from arena.engine.phhtext import dumps_hands as dumps_hands
+from arena.engine.phhtext import hand_fields as hand_fields
+from arena.engine.phhtext import phh_actions as phh_actions
+from arena.engine.phhtext import toml_string as toml_string
 from arena.engine.rules import Rules, Stakes
 from arena.engine.state import BOARD, HandState
-
-_PHH_CODE = {
-    ActionKind.FOLD: "f",
-    ActionKind.CHECK: "cc",
-    ActionKind.CALL: "cc",
-    ActionKind.BRING_IN: "pb",
-}
-
-
-def phh_actions(state: HandState) -> list[str]:
-    """The hand's PHH ``actions`` list, built from its events."""
-    out: list[str] = []
-    for event in state.events:
-        if isinstance(event, ActionTaken):
-            if event.kind is ActionKind.RAISE:
-                out.append(f"p{event.seat + 1} cbr {event.to_chips}")
-            else:
-                out.append(f"p{event.seat + 1} {_PHH_CODE[event.kind]}")
-        elif isinstance(event, HoleCardsDealt):
-            out.append(f"d dh p{event.seat + 1} {format_cards(event.cards)}")
-        elif isinstance(event, BoardDealt):
-            out.append(f"d db {format_cards(event.cards)}")
-        elif isinstance(event, HandShown):
-            out.append(f"p{event.seat + 1} sm {format_cards(event.cards)}")
-        elif isinstance(event, HandMucked):
-            out.append(f"p{event.seat + 1} sm")
-    return out
-
-
-def _toml_value(value: Any) -> str:
-    write = _SCALARS.get(type(value))
-    if write is not None:  # the common values, by their exact type
-        return write(value)
-    if type(value) is list:
-        return "[" + ", ".join(map(_toml_value, value)) + "]"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        return repr(value)
-    if isinstance(value, str):
-        return toml_string(value)
-    if isinstance(value, list | tuple):
-        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
-    if isinstance(value, Mapping):
-        return "{" + ", ".join(f"{k} = {_toml_value(v)}" for k, v in value.items()) + "}"
-    raise TypeError(f"cannot write {type(value).__name__} to PHH")
-
-
-_BASIC_ESCAPES: Final = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r",
-                         "\b": "\\b", "\f": "\\f"}
-
-
-def _basic_escape(char: str) -> str:
-    escape = _BASIC_ESCAPES.get(char)
-    if escape is not None:
-        return escape
-    code = ord(char)
-    return f"\\u{code:04X}" if code < 0x20 or code == 0x7F else char
-
-
-def toml_string(value: str) -> str:
-    """A TOML string that reads back as ``value``: a literal string when it can be one (no quote,
-    nothing unprintable), else a basic string with every control character escaped (a raw
-    newline or tab inside quotes would make the whole hand history unreadable)."""
-    if "'" not in value and value.isprintable():
-        return f"'{value}'"
-    return '"' + "".join(_basic_escape(char) for char in value) + '"'
-
-
-
-_SCALARS: dict[type, Callable[[Any], str]] = {
-    bool: lambda value: "true" if value else "false", int: repr, float: repr, str: toml_string}
-
-
-def hand_fields(state: HandState, *, extra: Mapping[str, Any] | None = None,
-                players: Sequence[str] | None = None) -> dict[str, Any]:
-    """The PHH fields of a finished (or running) hand, in the standard's order."""
-    n = state.seat_count
-    stakes = state.stakes
-    variant = state.variant
-    # Antes are ordinary contributions (a short ante makes a side pot), which PokerKit calls ante
-    # trimming; a big-blind ante is dead money in the main pot (no trimming).
-    fields: dict[str, Any] = {"variant": variant.phh_variant,
-                              "ante_trimming_status": not state.dead_antes}
-    if variant.is_stud:
-        fields["antes"] = [stakes.ante] * n
-        fields["bring_in"] = stakes.bring_in
-    else:
-        # PHH order; heads-up PHH (and PokerKit) reverse the first two blinds and antes.
-        fields["antes"] = list(reversed(state.antes)) if n == 2 else list(state.antes)
-        fields["blinds_or_straddles"] = [stakes.small_blind, stakes.big_blind] + [0] * (n - 2)
-    if variant.betting is Betting.FIXED:
-        fields["small_bet"] = stakes.small_bet
-        fields["big_bet"] = stakes.big_bet
-    else:
-        fields["min_bet"] = stakes.big_blind  # RULES.md §3b: the smallest bet is the big blind
-        if variant.phh_code:  # PHH has no code for it (pot-limit hold'em is written as NT)
-            fields[BETTING_FIELD] = variant.betting.value
-    fields["starting_stacks"] = list(state.starting_stacks)
-    fields["actions"] = phh_actions(state)
-    if players is not None:
-        fields["players"] = list(players)
-    if state.is_over:
-        fields["finishing_stacks"] = list(state.stacks)
-    if extra:
-        for key, value in extra.items():
-            fields[key if key.startswith("_") else f"_{key}"] = value
-    return fields
-
-
-def dumps_hand(fields: Mapping[str, Any]) -> str:
-    return "".join(f"{key} = {_toml_value(value)}\n" for key, value in fields.items())
-
-
-def dumps_hands(hands: Sequence[Mapping[str, Any]], *, first_index: int = 1) -> str:
-    """A ``.phhs`` text: one TOML table per hand, as PokerKit's ``dumps_all``."""
-    return "\n".join(f"[{first_index + i}]\n{dumps_hand(h)}" for i, h in enumerate(hands))
-
 
 # --------------------------------------------------------------------------- reading
 
@@ -222,7 +107,6 @@ class ScriptedCards:
         return out
 
 
-BETTING_FIELD = "_betting"  # arena's PHH field for a betting structure PHH has no code for
 UNKNOWN_CARD_BASE = DECK_SIZE  # unknown cards ("??") are 52, 56, 60, ...: distinct, with distinct ranks
 
 

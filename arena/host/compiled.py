@@ -18,24 +18,26 @@ from pathlib import Path
 from types import ModuleType
 
 # The engine modules of a hand's hot path: state machine, legality, dealing, showdown, pots and
-# the shuffle. Interpreted: the events and actions (frozen dataclasses with a custom
-# constructor), the evaluator (its lookup tables are dicts already) and the deck class (tests
-# subclass it, and an interpreted class cannot subclass a compiled one).
-COMPILED = ("dealing", "legal", "pots", "settlement", "shuffle", "state")
+# the shuffle; and of every hand logged: its PHH text (phhtext; the reader, phh, is not).
+# Interpreted: the events and actions (frozen dataclasses with a custom constructor), the
+# evaluator (its lookup tables are dicts already) and the deck class (tests subclass it, and an
+# interpreted class cannot subclass a compiled one).
+COMPILED = ("dealing", "legal", "phhtext", "pots", "settlement", "shuffle", "state")
 # The dealer's modules of every decision (README "Dealer"): the table, the lobby, the prompt
 # and events (the messages: native classes, see match/messages.py), their encoding, the
-# stream's reads and writes. Interpreted: the gRPC service (its base class is gRPC's) and the
-# trio guest's host side (tests patch it).
+# stream's reads and writes; and of every hand: the event log's lines as text (typed writers
+# reading the native messages' fields). Interpreted: the gRPC service (its base class is
+# gRPC's) and the trio guest's host side (tests patch it).
 DEALER_COMPILED = ("match.clock", "match.feed", "match.live", "match.lobby", "match.messages",
                    "match.timer", "server.bridge", "server.connection", "server.convert", "server.eager",
-                   "server.guard", "server.stats", "server.wire")
+                   "server.guard", "server.stats", "server.wire", "storage.eventtext")
 PACKAGE = "arena.engine"
 MODULES = (*(f"{PACKAGE}.{m}" for m in COMPILED), *(f"arena.{m}" for m in DEALER_COMPILED))
 PURE_ENV = "ARENA_ENGINE_PURE"
 ARENA_DIR = Path(__file__).resolve().parents[1]
 # What the compiled modules are built from: their packages and everything below them (a build
 # from other sources of any of these is stale: mypyc bakes in the types it saw).
-SOURCE_PACKAGES = ("engine", "host", "match", "server", "v1")
+SOURCE_PACKAGES = ("engine", "host", "match", "server", "storage", "v1")
 BUILD_DIR = ARENA_DIR.parent / "build" / "mypyc"
 MANIFEST = "manifest.json"
 SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]

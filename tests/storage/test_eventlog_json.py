@@ -1,21 +1,28 @@
-"""Issue 13 item 4: the JSONL event log's fast encoder (compiled converters and orjson, event
-types of plain fields given to orjson as they are) writes byte for byte what the plain walk and
-``json.dumps`` write, whatever the event holds."""
+"""Issue 13 item 4: the JSONL event log's fast writers (arena/storage/eventtext.py: one typed
+writer per message type, compiled by mypyc in the compiled pass) write byte for byte what the
+plain walk and ``json.dumps`` write, whatever the event holds; a writer that leaves out a field
+of its message, or spells a value otherwise, fails here."""
 
 from __future__ import annotations
 
+import dataclasses
+import importlib.util
 import json
+import math
 import typing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from arena.engine.events import PotShare
+from arena.engine.rules import Stakes
+from arena.host.compiled import ARENA_DIR
 from arena.match import messages as m
-from arena.storage import eventlog
+from arena.storage import eventlog, eventtext
 from arena.storage.eventlog import event_line, event_lines, notice_json, reference_notice_json
 from arena.storage.matchlog import EventLog
 
@@ -119,8 +126,6 @@ def test_every_common_event_type_takes_its_converter_not_the_plain_walk(monkeypa
     decoded = [json.loads(line) for line in lines.splitlines()]
     assert decoded[0]["event"]["payload"]["action"]["automatic"] == "timeout"
     assert decoded[4]["event"]["payload"]["up_cards"] == ["2c", "As"]
-    assert eventlog._plain_hint(tuple[tuple[int, int], ...]) and eventlog._plain_hint(m.RecordKind)
-    assert not eventlog._plain_hint(m.PotInfo) and not eventlog._plain_hint(float)
 
 
 def test_the_event_log_appends_the_lines_to_an_owner_only_file(tmp_path: Path) -> None:
@@ -156,15 +161,15 @@ def test_a_private_events_two_copies_take_one_line_each(tmp_path: Path) -> None:
     assert lines[1]["event"]["payload"]["hole_cards"] == ["2c", "As"]
 
 
-def test_a_line_json_dumps_escapes_is_the_plain_walks_and_the_others_stay_fast(
+def test_a_name_json_dumps_escapes_is_escaped_as_json_dumps_does_without_the_plain_walk(
         monkeypatch: Any) -> None:
-    """The hand's lines are checked for what json.dumps escapes once, as one buffer; when a name
-    beyond ASCII (or a DEL) is in one line, that line is the plain walk's and the others are
-    still orjson's: the lines are the plain walk's, byte for byte."""
+    """A name beyond ASCII (or a DEL, a quote, a backslash, a newline) is spelled by the
+    standard library's own escaping, by the typed writer: the lines are the plain walk's, byte
+    for byte, and the plain walk writes none of them."""
     plain = eventlog.reference_notice_json
     walked = _count_plain_walks(monkeypatch)
     ascii_notice = m.Notice("r1", "r1-h2", 9, 1763840000.5, m.GameChanged("O8", "FT", 9))
-    for odd_name in ("Jürgen", "del\x7f"):
+    for odd_name in ("Jürgen", "del\x7f", 'q"b\\s\nl\u2028'):
         walked.clear()
         odd = m.Notice("r1", "r1-h2", 10, 1763840000.5, m.GameChanged(odd_name, "FT", 9))
         held = [(ascii_notice, [0, 1], 1763840000.75), (odd, [2], 1763840000.8),
@@ -172,4 +177,103 @@ def test_a_line_json_dumps_escapes_is_the_plain_walks_and_the_others_stay_fast(
         assert event_lines(held) == "".join(plain(n).join((
             f'{{"seats":[{",".join(map(str, seats))}],"logged_at":{sent:.6f},"event":', '}\n'))
             for n, seats, sent in held).encode()
-        assert walked == [odd]
+        assert walked == []
+
+
+@settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_each_message_types_writer_writes_every_field_as_the_plain_walk(data: Any) -> None:
+    """Drift guard: each payload type's own writer (not the plain walk it falls back on) writes
+    byte for byte the plain walk's text of any value of it; a field added to a message and not
+    to its writer, a field written under another name or in another order, or a value spelled
+    otherwise fails here (the plain walk writes every slot)."""
+    for kind in _PAYLOADS:
+        payload = data.draw(st.from_type(kind))
+        notice = m.Notice(data.draw(_texts), data.draw(_texts), data.draw(_ints),
+                          data.draw(_floats), payload)
+        text = eventtext.notice_text(notice)  # raises Unusual where it leaves it to the walk
+        assert text == reference_notice_json(notice), kind.__name__
+
+
+def test_the_writers_know_every_payload_type_and_its_fields() -> None:
+    """Every payload type has a writer: a payload type added to the messages fails here until
+    it has one; and each message class's slots are its fields, in order (what the walk writes)."""
+    for kind in (*_PAYLOADS, m.Notice, m.SeatInfo, m.PotInfo, m.ActionRecord, m.ShownHand,
+                 m.PotAward, m.HandSeatResult, m.MatchSeatResult, m.TournamentInfo):
+        own = [f.name for f in dataclasses.fields(kind)]  # type: ignore[arg-type]
+        inherited = [f.name for base in kind.__mro__[1:] if dataclasses.is_dataclass(base)
+                     for f in dataclasses.fields(base)]
+        assert list(kind.__slots__) == [name for name in own if name not in inherited]
+    source = (ARENA_DIR / "storage" / "eventtext.py").read_text()
+    for kind in _PAYLOADS:
+        assert f"type(payload) is {kind.__name__}:" in source, kind.__name__
+
+
+@pytest.mark.parametrize("seconds", [
+    0.0, 1 / 128, 0.0000005, 0.0000015, 1.0000005, 2.5e-7, 1763840000.7500005, 1763840000.0,
+    1795481298.3078735, 8589934591.9999995, 8589934592.0, 2.0**53, -0.0, -1.5, 1e300, 5e-324,
+    math.nan, math.inf, -math.inf, 4294967296.0000005])
+def test_logged_at_is_spelled_as_percent_six_f(seconds: float) -> None:
+    notice = m.Notice("r1", "r1-h1", 1, 1763840000.5, m.GameChanged("O8", "FT", 9))
+    held = [(notice, [0, 1], seconds)]
+    assert event_lines(held) == event_line(notice, [0, 1], seconds).encode()
+
+
+@given(seconds=st.floats(0, 2.0**33) | st.integers(0, 2**33).map(lambda n: n / 2**22)
+       | st.integers(0, 2**33 * 10**6).map(lambda n: (n + 0.5) / 10**6))
+def test_micros_rounds_as_percent_six_f(seconds: float) -> None:
+    """Ties to even from the exact binary value, as ``"%.6f"`` rounds."""
+    micros = eventtext.micros(seconds)
+    if not 0 < seconds < 2**33:
+        assert micros == -1
+        return
+    assert f"{seconds:.6f}" == f"{micros // 10**6}.{micros % 10**6:06d}"
+
+
+def test_the_lines_of_real_hands_are_the_plain_walks() -> None:
+    """A match of real hands (every event type a table sends, HandSummary included): each event
+    written by its type's writer, the lines byte for byte the plain walk's."""
+    from arena.engine.rules import Rules
+    from arena.match.spec import MatchSpec, SeatSpec
+    from tests.match.scripted import ScriptedBot, play_with_scripted_bots
+
+    class RequestsOnly(ScriptedBot):
+        every_event = False
+
+    spec = MatchSpec("real", tuple(SeatSpec(n, n) for n in ("a", "b", "c")), Rules(), 10, 7)
+    notices = [n for bots in (play_with_scripted_bots(spec, ("a", "b", "c")),
+                              play_with_scripted_bots(spec, ("a", "b", "c"), RequestsOnly))
+               for bot in bots.values() for _, n in bot.notices(object)]
+    assert {type(n.payload).__name__ for n in notices} >= {
+        "MatchStarted", "HandStarted", "CardsDealt", "ActionAnnounced", "StreetEnded",
+        "HandEnded", "HandSummary", "MatchEnded"}
+    held = [(n, [k % 3, (k + 1) % 3], 1763840000.123 + k * 0.0137) for k, n in enumerate(notices)]
+    for notice, _, _ in held:
+        assert eventtext.notice_text(notice) == reference_notice_json(notice)
+    assert event_lines(held) == "".join(event_line(*line) for line in held).encode()
+
+
+def test_the_compiled_writers_write_what_their_source_writes() -> None:
+    """The writers' source run as Python (the fallback without a build) and the module as
+    loaded (compiled in the compiled pass) write the same bytes."""
+    path = Path(eventtext.__spec__.origin or "")
+    if path.suffix != ".py":
+        path = ARENA_DIR / "storage" / "eventtext.py"
+    spec = importlib.util.spec_from_file_location("eventtext_as_source", path)
+    assert spec is not None and spec.loader is not None
+    source = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(source)
+    record = m.ActionRecord(1, "turn", m.RecordKind.CALL, 20, 10, 20, True, m.AutoReason.ABSENT)
+    seats = tuple(m.SeatInfo(seat=k, name=f"b{k}", bot_id="x\u00e9\x7f", stack_chips=990 + k,
+                             bet_chips=k, committed_chips=2 * k, up_cards=(k, 51, 60),
+                             hole_card_count=2, status=m.SeatStatus.ACTIVE) for k in range(3))
+    held = [(m.Notice("r1", "r1-h2", 9 + k, 1763840000.5 + k / 7, payload), [0, 2], 1763840000.75)
+            for k, payload in enumerate([
+                m.ActionAnnounced(record, 90, 60, "d-3"),
+                m.HandStarted(1, "FT", 0, 1, seats, Stakes(), "deal-1", 1),
+                m.ShowdownAnnounced((m.ShownHand(0, (1, 2), "pair", (1, 2), "", ()),)),
+                m.MatchEnded((m.MatchSeatResult(0, "a", "a", 5, 10, 1e-05, math.inf, 1000),),
+                             "seed", 10, False, "")])]
+    assert source.lines_text(held, event_line) == eventtext.lines_text(held, event_line)
+    assert source.lines_text(held, event_line).encode() == "".join(
+        event_line(*line) for line in held).encode()

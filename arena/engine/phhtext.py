@@ -1,0 +1,191 @@
+"""Writing PHH hand histories (TOML): a finished hand's fields and their text (compiled by mypyc,
+see arena/host/compiled.py; ``arena/engine/phh.py`` reads and replays them).
+
+The writer emits what PokerKit 0.7.7's ``HandHistory.loads`` accepts: PHH seat order, stud ``sm``
+lines with all of a seat's cards in dealing order, ``finishing_stacks``, and ``_``-prefixed arena
+fields. Values are spelled by their exact type the short way (ints by ``str``, lists of them in
+one loop) and otherwise as the plain recursive writer spells them (tests/engine/test_phh_writer.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from arena.engine.actions import ActionKind
+from arena.engine.cards import format_card
+from arena.engine.events import ActionTaken, BoardDealt, HandMucked, HandShown, HoleCardsDealt
+from arena.engine.games import Betting
+from arena.engine.state import HandState
+
+BETTING_FIELD: Final = "_betting"  # arena's PHH field for a betting structure PHH has no code for
+
+_PHH_CODE: Final = {
+    ActionKind.FOLD: "f",
+    ActionKind.CHECK: "cc",
+    ActionKind.CALL: "cc",
+    ActionKind.BRING_IN: "pb",
+}
+_RAISE: Final = ActionKind.RAISE
+_FOLD: Final = ActionKind.FOLD
+_CHECK: Final = ActionKind.CHECK
+_CALL: Final = ActionKind.CALL
+_CARD_NAMES: Final = tuple(format_card(card) for card in range(52))
+_SEATS: Final = tuple(f"p{seat + 1}" for seat in range(16))  # "p1" for seat 0
+
+
+def _cards(cards: Sequence[int]) -> str:
+    """PHH style: cards concatenated, e.g. ``AsKd`` (as ``cards.format_cards``)."""
+    names = _CARD_NAMES
+    return "".join([names[card] for card in cards])
+
+
+def _player(seat: int) -> str:
+    return _SEATS[seat] if 0 <= seat < 16 else f"p{seat + 1}"
+
+
+def phh_actions(state: HandState) -> list[str]:
+    """The hand's PHH ``actions`` list, built from its events."""
+    out: list[str] = []
+    for event in state.events:
+        if isinstance(event, ActionTaken):
+            kind = event.kind
+            if kind is _RAISE:
+                out.append(f"{_player(event.seat)} cbr {event.to_chips}")
+            elif kind is _CHECK or kind is _CALL:
+                out.append(f"{_player(event.seat)} cc")
+            elif kind is _FOLD:
+                out.append(f"{_player(event.seat)} f")
+            else:
+                out.append(f"{_player(event.seat)} {_PHH_CODE[kind]}")
+        elif isinstance(event, HoleCardsDealt):
+            out.append(f"d dh {_player(event.seat)} {_cards(event.cards)}")
+        elif isinstance(event, BoardDealt):
+            out.append(f"d db {_cards(event.cards)}")
+        elif isinstance(event, HandShown):
+            out.append(f"{_player(event.seat)} sm {_cards(event.cards)}")
+        elif isinstance(event, HandMucked):
+            out.append(f"{_player(event.seat)} sm")
+    return out
+
+
+def _toml_value(value: object) -> str:
+    if type(value) is int:
+        return str(value)  # int's repr
+    if type(value) is list:
+        return _toml_list(value)
+    if type(value) is str:
+        return toml_string(value)
+    if type(value) is float:
+        return _float_text(value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, str):
+        return toml_string(value)
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join([_toml_value(v) for v in value]) + "]"
+    if isinstance(value, Mapping):
+        return "{" + ", ".join([f"{k} = {_toml_value(v)}" for k, v in value.items()]) + "}"
+    raise TypeError(f"cannot write {type(value).__name__} to PHH")
+
+
+def _toml_list(values: list[object]) -> str:
+    """A list: its ints and floats the short way, any other value by `_toml_value`."""
+    parts: list[str] = []
+    for value in values:
+        if type(value) is int:
+            parts.append(str(value))
+        elif type(value) is float:
+            parts.append(_float_text(value))
+        else:
+            parts.append(_toml_value(value))
+    return "[" + ", ".join(parts) + "]"
+
+
+# The floats' texts seen so far (timings rounded to 1e-4 s: few distinct values; a float's
+# repr costs 5 dict lookups), up to a bound.
+_FLOAT_TEXTS: Final[dict[float, str]] = {}
+_FLOAT_TEXTS_MAX: Final = 8192
+
+
+def _float_text(value: float) -> str:
+    """``repr(value)``; zeros (0.0 and -0.0 are one key) not kept."""
+    if value == 0.0:
+        return repr(value)
+    text = _FLOAT_TEXTS.get(value)
+    if text is None:
+        text = repr(value)
+        if len(_FLOAT_TEXTS) < _FLOAT_TEXTS_MAX:
+            _FLOAT_TEXTS[value] = text
+    return text
+
+
+_BASIC_ESCAPES: Final = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r",
+                         "\b": "\\b", "\f": "\\f"}
+
+
+def _basic_escape(char: str) -> str:
+    escape = _BASIC_ESCAPES.get(char)
+    if escape is not None:
+        return escape
+    code = ord(char)
+    return f"\\u{code:04X}" if code < 0x20 or code == 0x7F else char
+
+
+def toml_string(value: str) -> str:
+    """A TOML string that reads back as ``value``: a literal string when it can be one (no quote,
+    nothing unprintable), else a basic string with every control character escaped (a raw
+    newline or tab inside quotes would make the whole hand history unreadable)."""
+    if "'" not in value and value.isprintable():
+        return f"'{value}'"
+    return '"' + "".join([_basic_escape(char) for char in value]) + '"'
+
+
+def hand_fields(state: HandState, *, extra: Mapping[str, Any] | None = None,
+                players: Sequence[str] | None = None) -> dict[str, Any]:
+    """The PHH fields of a finished (or running) hand, in the standard's order."""
+    n = state.seat_count
+    stakes = state.stakes
+    variant = state.variant
+    # Antes are ordinary contributions (a short ante makes a side pot), which PokerKit calls ante
+    # trimming; a big-blind ante is dead money in the main pot (no trimming).
+    fields: dict[str, Any] = {"variant": variant.phh_variant,
+                              "ante_trimming_status": not state.dead_antes}
+    if variant.is_stud:
+        fields["antes"] = [stakes.ante] * n
+        fields["bring_in"] = stakes.bring_in
+    else:
+        # PHH order; heads-up PHH (and PokerKit) reverse the first two blinds and antes.
+        fields["antes"] = list(reversed(state.antes)) if n == 2 else list(state.antes)
+        fields["blinds_or_straddles"] = [stakes.small_blind, stakes.big_blind] + [0] * (n - 2)
+    if variant.betting is Betting.FIXED:
+        fields["small_bet"] = stakes.small_bet
+        fields["big_bet"] = stakes.big_bet
+    else:
+        fields["min_bet"] = stakes.big_blind  # RULES.md §3b: the smallest bet is the big blind
+        if variant.phh_code:  # PHH has no code for it (pot-limit hold'em is written as NT)
+            fields[BETTING_FIELD] = variant.betting.value
+    fields["starting_stacks"] = list(state.starting_stacks)
+    fields["actions"] = phh_actions(state)
+    if players is not None:
+        fields["players"] = list(players)
+    if state.is_over:
+        fields["finishing_stacks"] = list(state.stacks)
+    if extra:
+        for key, value in extra.items():
+            fields[key if key.startswith("_") else f"_{key}"] = value
+    return fields
+
+
+def dumps_hand(fields: Mapping[str, Any]) -> str:
+    parts: list[str] = []
+    for key, value in fields.items():
+        parts.append(f"{key} = {_toml_value(value)}\n")
+    return "".join(parts)
+
+
+def dumps_hands(hands: Sequence[Mapping[str, Any]], *, first_index: int = 1) -> str:
+    """A ``.phhs`` text: one TOML table per hand, as PokerKit's ``dumps_all``."""
+    return "\n".join([f"[{first_index + i}]\n{dumps_hand(h)}" for i, h in enumerate(hands)])
