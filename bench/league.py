@@ -8,7 +8,10 @@ logs on, and the same schedule with them off, in one run.
 Besides hands/s it reports the CPU per hand of the dealer's thread (where the tables run), of
 the whole dealer process, of the store and logs' writer (a child process as ``arena league
 run`` has it; ``--writer thread``: the writer thread inside the dealer's), from the moment
-the server listens until the league has ended, and of the bots' processes. A short pair of
+the server listens until the league has ended, and of the bots' processes; and the same
+figures over the play window alone, from the moment the last bot's stream is authenticated
+until the league has ended (the bots' start-up, ~1.4 s of imports and connecting in both modes,
+and their exit left out: the steady state a long league shows). A short pair of
 runs warms the process up first (not counted); the two modes alternate, each round in the
 other order; the ratios are the medians over the rounds of each round's pair (on a loaded machine
 single runs vary by +-20%), and the CPU per hand of everything gives the ratio a machine whose
@@ -22,13 +25,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import math
+import os
 import resource
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -44,6 +49,7 @@ from arena.match.records import PlayedHand, phh_fields
 from arena.practice import stop_processes
 from arena.server.app import serve
 from arena.server.config import BotEntry, ServerConfig
+from arena.server.service import DealerService
 from arena.storage.eventlog import event_lines
 from arena.storage.sqlite import SqliteStore
 
@@ -77,14 +83,31 @@ class Clocks:
     commits: int = 0  # the writer's batches (group commits)
     commit_wait: float = 0.0  # from each hand's handing over to its commit, summed (the table waits)
     bots_cpu: float = 0.0  # the bots' processes, counted once they have ended
+    play: Clocks | None = None  # the play window's (wall, thread, process and bots' CPU)
+    bot_pids: tuple[int, ...] = ()
+    connect_spread: float = 0.0  # from the first bot's authenticated stream to the last's
 
     def start(self) -> None:
         self.wall, self.thread_cpu, self.process_cpu = time.perf_counter(), time.thread_time(), _process_cpu()
         self.bots_cpu = _process_cpu(resource.RUSAGE_CHILDREN)
 
+    def all_connected(self, pids: tuple[int, ...], spread: float) -> None:
+        """On the dealer's thread, when the last bot's stream is authenticated: the play
+        window starts (the bots' CPU read from /proc while they run)."""
+        self.bot_pids, self.connect_spread = pids, spread
+        self.play = Clocks(time.perf_counter(), time.thread_time(), _process_cpu(),
+                           bots_cpu=_bots_cpu(pids))
+
     def stop(self) -> Clocks:
+        """When the league has ended, before the bots are stopped."""
+        play = None
+        if self.play is not None:
+            play = Clocks(time.perf_counter() - self.play.wall, time.thread_time() - self.play.thread_cpu,
+                          _process_cpu() - self.play.process_cpu,
+                          bots_cpu=_bots_cpu(self.bot_pids) - self.play.bots_cpu)
         return Clocks(time.perf_counter() - self.wall, time.thread_time() - self.thread_cpu,
-                      _process_cpu() - self.process_cpu, bots_cpu=self.bots_cpu)
+                      _process_cpu() - self.process_cpu, bots_cpu=self.bots_cpu, play=play,
+                      connect_spread=self.connect_spread)
 
     def bots_ended(self) -> None:
         """After the bots have been stopped and reaped: their CPU."""
@@ -94,6 +117,39 @@ class Clocks:
 def _process_cpu(who: int = resource.RUSAGE_SELF) -> float:
     usage = resource.getrusage(who)
     return usage.ru_utime + usage.ru_stime
+
+
+_CLOCK_TICKS_PER_SECOND = os.sysconf("SC_CLK_TCK")
+
+
+def _bots_cpu(pids: tuple[int, ...]) -> float:
+    """User and system CPU seconds of running processes, from /proc/<pid>/stat (fields 14, 15)."""
+    ticks = 0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+        ticks += int(fields[11]) + int(fields[12])
+    return ticks / _CLOCK_TICKS_PER_SECOND
+
+
+@contextmanager
+def _play_window(procs: list[subprocess.Popen[bytes]], clocks: Clocks) -> Iterator[None]:
+    """Starts ``clocks``' play window once every bot's stream is authenticated (the dealer's
+    service, interpreted, wrapped for the run)."""
+    authenticate = DealerService._authenticate
+    first_seconds: list[float] = []
+    seen: set[str] = set()
+
+    async def counting(service: DealerService, context: object) -> BotEntry:
+        bot = await authenticate(service, context)  # type: ignore[arg-type]
+        first_seconds[:] = first_seconds or [time.perf_counter()]
+        if bot.bot_id not in seen:
+            seen.add(bot.bot_id)
+            if len(seen) == BOT_COUNT:
+                clocks.all_connected(tuple(p.pid for p in procs), time.perf_counter() - first_seconds[0])
+        return bot
+
+    with mock.patch.object(DealerService, "_authenticate", counting):
+        yield
 
 
 def _bots_on_ready(config: LeagueConfig, procs: list[subprocess.Popen[bytes]],
@@ -118,7 +174,8 @@ def run_with_store(config: LeagueConfig, sync: Literal["FULL", "NORMAL"] = "FULL
     ready = _bots_on_ready(config, procs, clocks)
 
     try:
-        run.run(on_ready=ready)
+        with _play_window(procs, clocks):
+            run.run(on_ready=ready)
         used = clocks.stop()
     finally:
         stop_processes(procs)
@@ -135,6 +192,8 @@ def run_with_store(config: LeagueConfig, sync: Literal["FULL", "NORMAL"] = "FULL
     if run.process_writer is not None:  # reaped: the kernel counts it with the bots
         used.child_cpu = used.writer_cpu
         used.bots_cpu -= used.child_cpu + run.process_writer.startup_cpu_seconds
+        if used.play is not None:  # its work is the play window's (its start-up taken out)
+            used.play.child_cpu = used.child_cpu
     return hands, used
 
 
@@ -152,8 +211,9 @@ def run_without_store(config: LeagueConfig) -> tuple[int, Clocks]:
     ready = _bots_on_ready(config, procs, clocks)
 
     try:
-        result = asyncio.run(serve(server_config, on_ready=ready, sink_factory=lambda spec: None,
-                                   max_tables_at_once=config.tables_at_once))
+        with _play_window(procs, clocks):
+            result = asyncio.run(serve(server_config, on_ready=ready, sink_factory=lambda spec: None,
+                                       max_tables_at_once=config.tables_at_once))
         used = clocks.stop()
     finally:
         stop_processes(procs)
@@ -248,7 +308,12 @@ def main(argv: list[str] | None = None) -> int:
                   f"writer {used.writer_cpu / hands * 1e3:.2f} ms/hand, "
                   f"bots {used.bots_cpu / hands * 1e3:.2f} ms/hand"
                   + (f", {used.commits} commits, {used.commit_wait / hands * 1e3:.1f} ms from "
-                     "handing a hand to the writer to its commit" if used.commits else ""),
+                     "handing a hand to the writer to its commit" if used.commits else "")
+                  + (f"; play window {used.play.wall:.1f} s ({hands / used.play.wall:,.1f} hands/s, "
+                     f"bots connected within {used.connect_spread * 1e3:.0f} ms), dealer thread "
+                     f"{used.play.thread_cpu / hands * 1e3:.2f}, process "
+                     f"{used.play.process_cpu / hands * 1e3:.2f}, bots "
+                     f"{used.play.bots_cpu / hands * 1e3:.2f} ms/hand" if used.play else ""),
                   flush=True)
     print("\n| round | mode | hands | seconds | hands/s | dealer-thread CPU ms/hand "
           "| writer CPU ms/hand | process CPU ms/hand | bots CPU ms/hand |")
@@ -290,7 +355,36 @@ def main(argv: list[str] | None = None) -> int:
           "(medians of the rounds' differences)")
     print(f"CPU per hand of dealer, writer and bots, off / on: {statistics.median(bound):.0%} (the "
           "on/off ratio when no core is idle)")
+    _print_play_window(pairs)
     return 0
+
+
+def _print_play_window(pairs: list[tuple[tuple[int, Clocks], tuple[int, Clocks]]]) -> None:
+    """The same ratios over the play window alone (last bot connected -> league ended)."""
+    windows = [((on[0], on[1].play), (off[0], off[1].play)) for on, off in pairs
+               if on[1].play is not None and off[1].play is not None]
+    if len(windows) < len(pairs):
+        print("play window: not every run saw all its bots connect; left out")
+        return
+
+    def ms(item: tuple[int, Clocks | None], value: Callable[[Clocks], float]) -> float:
+        assert item[1] is not None
+        return value(item[1]) / item[0] * 1e3
+
+    def everything(c: Clocks) -> float:
+        return c.process_cpu + c.bots_cpu + c.child_cpu
+
+    ratios = [ms(off, lambda c: c.wall) / ms(on, lambda c: c.wall) for on, off in windows]
+    thread = [ms(on, lambda c: c.thread_cpu) - ms(off, lambda c: c.thread_cpu) for on, off in windows]
+    added = [ms(on, everything) - ms(off, everything) for on, off in windows]
+    bound = [ms(off, everything) / ms(on, everything) for on, off in windows]
+    print(f"play window (last bot's stream authenticated -> league ended; bots' start-up and exit "
+          f"left out): on/off hands/s median {statistics.median(ratios):.0%} (rounds: "
+          f"{', '.join(f'{r:.0%}' for r in ratios)}), the dealer's thread "
+          f"+{statistics.median(thread):.2f} ms/hand, CPU per hand off / on "
+          f"{statistics.median(bound):.0%}, the store and logs' CPU in all processes "
+          f"+{statistics.median(added):.2f} ms/hand (off: "
+          f"{statistics.median(ms(off, everything) for _, off in windows):.2f})")
 
 
 if __name__ == "__main__":
