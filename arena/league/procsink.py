@@ -9,6 +9,7 @@ writer thread: nothing else in the dealer's process takes its interpreter lock p
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from arena.league.procwriter import ProcessWriter
@@ -34,10 +35,13 @@ class ProcessSink(LeagueSink):
     def _wait_written(self) -> None:
         try:
             self.process.wait(self._ticket)
-            self._send_job(("close", str(self.log.paths.hands), str(self.log.paths.voids),
-                            str(self.log.paths.events)), None)
         except WriterProcessError as exc:
             self._failed_as(str(exc))
+        # The child closes this match's log files even when the table stopped at a failure.
+        with contextlib.suppress(WriterProcessError):
+            self.process.submit(("close", str(self.log.paths.hands), str(self.log.paths.voids),
+                                 str(self.log.paths.events)), on_committed=None,
+                                on_failed=self._failed_as)
 
     def _hand_over(self, finished: _Finished | None, mark: int) -> None:
         """The finished hand (if any) and the in-flight mark of hand ``mark`` (0: none), as one job."""
@@ -46,14 +50,19 @@ class ProcessSink(LeagueSink):
             self._send_job(("mark", self.store_match_id, copy_index, mark), None)
             return
         hand, events, started_at, finished_at = finished
-        text, game, small_bet, button, seat_fields = hand_facts(hand)
+        try:
+            text, game, small_bet, button, seat_fields = hand_facts(hand)
+            lines = event_lines(events) if events else b""
+        except Exception as exc:  # this table stops, as the writer thread would stop it
+            self._failed_as(f"making the hand's log text failed: {type(exc).__name__}: {exc}")
+            return
         paths = self.log.paths
         self._send_job((
             "void" if hand.voided else "hand", self.store_match_id, copy_index, hand.hand_number,
             hand.context.deal_id, game, small_bet, button,
             hand.void_reason if hand.voided else seat_fields, text, started_at.isoformat(),
             finished_at.isoformat(), str(paths.voids if hand.voided else paths.hands),
-            str(paths.events), event_lines(events) if events else b"", mark),
+            str(paths.events), lines, mark),
             None if hand.voided else (hand, seat_fields))
 
     def _send_job(self, job: tuple[object, ...],

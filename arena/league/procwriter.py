@@ -50,7 +50,7 @@ class ProcessWriter:
                  command: Sequence[str] | None = None) -> None:
         """``command``: another child than `arena.storage.writer_child` (tests)."""
         self._proc = subprocess.Popen(
-            command or [sys.executable, "-m", "arena.storage.writer_child", str(store_path),
+            command or [sys.executable, "-P", "-m", "arena.storage.writer_child", str(store_path),
                         synchronous],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         assert self._proc.stdin is not None and self._proc.stdout is not None
@@ -81,10 +81,10 @@ class ProcessWriter:
         """Send ``job`` (its ticket goes first); its ticket."""
         if self.error is not None:
             raise self.error
-        self._submitted += 1
-        ticket = self._submitted
+        ticket = self._submitted + 1
+        data = memoryview(frame((job[0], ticket, *job[1:])))  # may raise: no ticket taken then
+        self._submitted = ticket
         self._pending.append((ticket, time.perf_counter(), on_committed, on_failed))
-        data = memoryview(frame((job[0], ticket, *job[1:])))
         try:
             while data:
                 data = data[os.write(self._to_child, data):]

@@ -22,6 +22,7 @@ its CPU seconds since its start-up, commits, its start-up's CPU seconds)`` and e
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import time
 from collections.abc import Callable
@@ -125,21 +126,28 @@ def _commit(store: SqliteStore, logs: _Logs, jobs: list[tuple[Any, ...]],
         for job in jobs:
             try:
                 with store.batch():
-                    steps.append(run(job))
-            except Exception as exc:
+                    done = run(job)
+            except Exception as exc:  # not committed: nor logged
                 failures[job[1]] = f"{type(exc).__name__}: {exc}"
+                continue
+            steps.append(done)
     for done in steps:
         if done is not None:
             try:
                 done[1]()
-            except OSError as exc:  # its table stops, as if the dealer had stopped there
-                failures[done[0]] = f"writing its logs failed: {exc}"
+            except Exception as exc:  # its table stops, as if the dealer had stopped there
+                failures[done[0]] = f"writing its logs failed: {type(exc).__name__}: {exc}"
     for ticket in sorted(failures):
         answer(("failed", ticket, failures[ticket]))
     answer(("committed", jobs[-1][1]))
 
 
 def main(argv: list[str]) -> int:
+    # Ctrl-C in a terminal or a service manager's SIGTERM reaches the dealer's whole process
+    # group: the dealer stops its tables and hands over what it still has, so the child must
+    # live on until the dealer closes its stdin (or dies: end of file all the same).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     store_path, synchronous = argv
     store = SqliteStore(store_path, synchronous=cast(Any, synchronous))
     logs = _Logs()

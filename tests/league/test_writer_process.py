@@ -6,9 +6,12 @@ run`.)"""
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -22,6 +25,7 @@ from arena.match import messages as m
 from arena.match.live import LiveTable
 from arena.match.lobby import Lobby
 from arena.match.records import MatchSummary, PlayedHand
+from arena.storage import writer_child
 from arena.storage.framing import WriterProcessError, frame
 from arena.storage.records import result_fields
 from arena.storage.sqlite import SqliteStore
@@ -165,3 +169,46 @@ def test_a_job_the_store_refuses_fails_alone(tmp_path: Path) -> None:
         writer.close()
     assert committed == [2]
     assert len(failures) == 1 and failures[0].startswith("InvalidRecord"), failures
+
+
+def test_the_child_lives_through_ctrl_c_and_sigterm_sent_to_the_dealers_process_group(
+        tmp_path: Path) -> None:
+    """The dealer hands over what it still has after SIGINT/SIGTERM; its child must still
+    commit it (it ends when the dealer closes its stdin)."""
+    path = tmp_path / "league.sqlite"
+    SqliteStore(path).close()
+    writer = ProcessWriter(path)
+    failures: list[str] = []
+    try:
+        writer.wait(writer.submit(("close", "a.phhs"), on_committed=None, on_failed=failures.append),
+                    timeout_seconds=30)  # the child is past its start-up
+        os.kill(writer._proc.pid, signal.SIGINT)
+        os.kill(writer._proc.pid, signal.SIGTERM)
+        time.sleep(0.2)
+        ticket = writer.submit(("close", "b.phhs"), on_committed=None, on_failed=failures.append)
+        writer.wait(ticket, timeout_seconds=30)
+        assert writer.committed(ticket) and writer.error is None
+    finally:
+        writer.close()
+    assert failures == []
+
+
+def test_a_hand_whose_commit_fails_is_not_logged(monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the batch's commit fails, each job is committed alone; one whose commit fails too
+    is answered failed and its log step never runs (its hand is dealt again on resume)."""
+    logged: list[int] = []
+
+    class FailingCommits:
+        @contextlib.contextmanager
+        def batch(self) -> Iterator[None]:
+            yield
+            raise OSError("disk full")
+
+    monkeypatch.setattr(writer_child, "_run_job",
+                        lambda store, logs, job: lambda: logged.append(job[1]))
+    answers: list[tuple[object, ...]] = []
+    writer_child._commit(FailingCommits(), None, [("hand", 1), ("hand", 2)],  # type: ignore[arg-type]
+                         answers.append)
+    assert logged == []
+    assert answers == [("failed", 1, "OSError: disk full"), ("failed", 2, "OSError: disk full"),
+                       ("committed", 2)]
