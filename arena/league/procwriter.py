@@ -133,6 +133,9 @@ class ProcessWriter:
         except subprocess.TimeoutExpired:
             self._proc.kill()
             self._proc.wait()
+        if self.error is None:  # killed before its last answer: nothing more may be sent (the
+            # pipe's descriptor number may be another file's by then)
+            self._fail(f"the writer process did not end within {timeout_seconds:g} s and was killed")
         if self._proc.stdout is not None:
             self._proc.stdout.close()
 

@@ -212,3 +212,16 @@ def test_a_hand_whose_commit_fails_is_not_logged(monkeypatch: pytest.MonkeyPatch
     assert logged == []
     assert answers == [("failed", 1, "OSError: disk full"), ("failed", 2, "OSError: disk full"),
                        ("committed", 2)]
+
+
+def test_a_writer_closed_by_killing_its_child_refuses_further_jobs(tmp_path: Path) -> None:
+    script = tmp_path / "child.py"
+    script.write_text("import os, time\nwhile os.read(0, 65536):\n    pass\ntime.sleep(30)\n")
+    writer = ProcessWriter(tmp_path / "none.sqlite", command=[sys.executable, str(script)])
+    failures: list[str] = []
+    writer.submit(("mark", 1, 0, 1), on_committed=None, on_failed=failures.append)
+    writer.close(timeout_seconds=0.5)
+    assert len(failures) == 1 and "was killed" in failures[0], failures
+    assert isinstance(writer.error, WriterProcessError)
+    with pytest.raises(WriterProcessError):
+        writer.submit(("mark", 1, 0, 2), on_committed=None, on_failed=failures.append)
