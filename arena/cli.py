@@ -1,25 +1,26 @@
-"""The `arena` command line: argument parsing and wiring only."""
+"""The `arena` command line: argument parsing and wiring only.
+
+Every command imports what it needs when it runs, so `arena bot` (a bot's process, started once
+per bot by leagues and their authors) loads the SDK and nothing of the dealer, the engine or the
+leagues: its parser is built alone (`tests/test_cli.py`)."""
 
 from __future__ import annotations
 
 import argparse
 import os
-import sqlite3
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from arena.engine.errors import ArenaError
-from arena.engine.games import GameCode
-from arena.engine.rules import Rules
-from arena.league.leaderboard import CSV_TABLES
-
 if TYPE_CHECKING:
+    from arena.engine.rules import Rules
     from arena.league.commands import PeerOptions
     from arena.league.config import LeagueConfig
 
 
 def _rules(assignments: Sequence[str] | None) -> Rules:
+    from arena.engine.rules import Rules
+
     return Rules().with_overrides(assignments or [])
 
 
@@ -52,7 +53,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_bot(args: argparse.Namespace) -> int:
-    from arena.server.commands import run_bot
+    """The SDK's own command line (``arena-bot``), run in this process."""
+    from arena.host.sdk import sdk_module
 
     token = args.token or os.environ.get("ARENA_TOKEN")
     if not token:
@@ -66,7 +68,8 @@ def cmd_bot(args: argparse.Namespace) -> int:
             argv += [option, str(value)]
     flags = [flag for flag, on in (("--verbose", args.verbose),
                                    ("--seed-each-decision", args.seed_each_decision)) if on]
-    return run_bot(argv + flags)
+    code: int = sdk_module("cli").main(argv + flags)
+    return code
 
 
 def cmd_practice(args: argparse.Namespace) -> int:
@@ -198,14 +201,61 @@ def _count(text: str) -> int:
     return value
 
 
-def build_parser() -> argparse.ArgumentParser:
+if TYPE_CHECKING:
+    Commands = argparse._SubParsersAction[argparse.ArgumentParser]  # the commands of `arena`
+
+
+def _root() -> tuple[argparse.ArgumentParser, Commands]:
     parser = argparse.ArgumentParser(prog="arena", description=DESCRIPTION, epilog=EXIT_CODES,
                                      formatter_class=_Help)
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    return parser, parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+
+def _command(sub: Commands, name: str, text: str) -> argparse.ArgumentParser:
+    parser: argparse.ArgumentParser = sub.add_parser(
+        name, help=text, description=text, formatter_class=_Help, epilog=EXIT_CODES)
+    return parser
+
+
+def bot_parser() -> argparse.ArgumentParser:
+    """`arena bot`'s parser alone: the same usage, help and errors as in :func:`build_parser`,
+    without what the other commands' choices import (the engine's games, the leaderboard)."""
+    parser, sub = _root()
+    _bot_command(sub)
+    return parser
+
+
+def _bot_command(sub: Commands) -> None:
+    bot = _command(sub, "bot", "run a Python bot (an example or your own module:function) against a dealer")
+    bot.add_argument("bot", metavar="BOT", help="random, call, rules, or your function as "
+                                                "module:function or file.py:function")
+    bot.add_argument("--server", required=True, help="HOST:PORT of the dealer")
+    bot.add_argument("--token", default=None,
+                     help="the bot's token, as in the league or match file (none: the ARENA_TOKEN "
+                          "environment variable, which other users cannot see in the process list)")
+    bot.add_argument("--name", default=None, help="display name (none: BOT)")
+    bot.add_argument("--tls-ca", default=None, help="PEM root certificate for a TLS server")
+    bot.add_argument("--seed", type=int, default=None, help="seed of the random example bot")
+    bot.add_argument("--connect-seconds", type=float, default=10.0,
+                     help="give up when the dealer cannot be reached at all for this long")
+    bot.add_argument("--reconnect-seconds", type=float, default=None,
+                     help="after losing the dealer, give up after this long (none: keep trying "
+                          "until stopped, e.g. through a league restart)")
+    bot.add_argument("--seed-each-decision", action="store_true",
+                     help="random bot: seed each decision from --seed and its id (answers that do "
+                          "not depend on the order in which its tables ask)")
+    bot.add_argument("--verbose", action="store_true", help="log connects and rejections")
+    bot.set_defaults(func=cmd_bot)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from arena.engine.games import GameCode
+    from arena.league.leaderboard import CSV_TABLES
+
+    parser, sub = _root()
 
     def command(name: str, text: str) -> argparse.ArgumentParser:
-        return sub.add_parser(name, help=text, description=text, formatter_class=_Help,
-                              epilog=EXIT_CODES)
+        return _command(sub, name, text)
 
     rules_help = "override a [rules] key (repeatable), e.g. decision_seconds=5"
     sim = command("simulate", "play hands in-process with built-in policies")
@@ -256,26 +306,7 @@ def build_parser() -> argparse.ArgumentParser:
     practice.add_argument("--set", action="append", metavar="KEY=VALUE", help=rules_help)
     practice.set_defaults(func=cmd_practice)
 
-    bot = command("bot", "run a Python bot (an example or your own module:function) against a dealer")
-    bot.add_argument("bot", metavar="BOT", help="random, call, rules, or your function as "
-                                                "module:function or file.py:function")
-    bot.add_argument("--server", required=True, help="HOST:PORT of the dealer")
-    bot.add_argument("--token", default=None,
-                     help="the bot's token, as in the league or match file (none: the ARENA_TOKEN "
-                          "environment variable, which other users cannot see in the process list)")
-    bot.add_argument("--name", default=None, help="display name (none: BOT)")
-    bot.add_argument("--tls-ca", default=None, help="PEM root certificate for a TLS server")
-    bot.add_argument("--seed", type=int, default=None, help="seed of the random example bot")
-    bot.add_argument("--connect-seconds", type=float, default=10.0,
-                     help="give up when the dealer cannot be reached at all for this long")
-    bot.add_argument("--reconnect-seconds", type=float, default=None,
-                     help="after losing the dealer, give up after this long (none: keep trying "
-                          "until stopped, e.g. through a league restart)")
-    bot.add_argument("--seed-each-decision", action="store_true",
-                     help="random bot: seed each decision from --seed and its id (answers that do "
-                          "not depend on the order in which its tables ask)")
-    bot.add_argument("--verbose", action="store_true", help="log connects and rejections")
-    bot.set_defaults(func=cmd_bot)
+    _bot_command(sub)
 
     league = command("league", "run a league of connected bots, or show its status")
     league.add_argument("action", choices=("run", "status"), help="run (resumable) or status")
@@ -367,7 +398,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    args = (bot_parser() if words[:1] == ["bot"] else build_parser()).parse_args(words)
     if getattr(args, "players", 8) is not None and not 2 <= getattr(args, "players", 2) <= 8:
         print("arena: error: --players must be 2 to 8", file=sys.stderr)
         return 2
@@ -375,17 +407,29 @@ def main(argv: Sequence[str] | None = None) -> int:
         result: int = args.func(args)
         sys.stdout.flush()
         return result
-    except ArenaError as exc:
-        print(f"arena: error: {exc}", file=sys.stderr)
-        return 2
     except BrokenPipeError:
         # The reader went away (`arena replay --show | head`): stop quietly, as `cat` does.
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
-    except (OSError, sqlite3.Error) as exc:  # e.g. an output directory that cannot be made
-        print(f"arena: error: {exc}", file=sys.stderr)
+    except Exception as exc:
+        if not _said(exc):
+            raise
         return 2
+
+
+def _said(exc: Exception) -> bool:
+    """Prints a failure that is the user's input or machine in one line: bad input (ArenaError),
+    or e.g. an output directory that cannot be made (OSError, sqlite3.Error). False for others
+    (a bug: its traceback). Imported here, where a command has failed."""
+    import sqlite3
+
+    from arena.engine.errors import ArenaError
+
+    if not isinstance(exc, (ArenaError, OSError, sqlite3.Error)):
+        return False
+    print(f"arena: error: {exc}", file=sys.stderr)
+    return True
 
 
 if __name__ == "__main__":

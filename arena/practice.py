@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib
 import secrets
 import shlex
 import subprocess
@@ -23,10 +22,10 @@ from typing import Any, TextIO
 from arena.engine.errors import ConfigError
 from arena.engine.rules import Rules
 from arena.host.phhfile import load_file
+from arena.host.sdk import sdk_module
 from arena.match.records import MatchSummary
 from arena.match.spec import AbsentPolicy, MatchSpec, SeatSpec
 from arena.server.app import serve
-from arena.server.commands import load_sdk
 from arena.server.config import BotEntry, ServerConfig
 
 YOU = "you"
@@ -102,9 +101,8 @@ def run_practice(bot: str, *, hands: int, games: Sequence[str] | None, opponents
                      start_timeout_seconds=connect_seconds, absent=AbsentPolicy.FORFEIT)
     config = ServerConfig(listen="127.0.0.1:0", bots=tuple(BotEntry(n, n, tokens[n]) for n in names),
                           matches=(spec,), log_dir=log_dir)
-    load_sdk()  # the built-in opponents are the SDK's examples
-    examples = importlib.import_module("arena_bot.examples")
-    play = importlib.import_module("arena_bot.client").play
+    examples = sdk_module("examples")  # the built-in opponents are the SDK's examples
+    play = sdk_module("client").play
     out.write(f"practice: {hands} hands of {', '.join(rules.games)}; {YOU} ({bot}) against "
               f"{', '.join(names[1:])}; logs in {log_dir}\n")
     out.flush()

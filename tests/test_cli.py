@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -182,3 +184,50 @@ def test_the_demos_random_bots_are_seeded() -> None:
         seeds.append(command[command.index("--seed") + 1])
     assert len(set(seeds)) == len(BOTS)  # each random bot its own sequence
     assert "--seed-each-decision" in command  # the same answers however its tables interleave
+
+
+# What a bot's process must not load: the dealer, its engine, storage and leagues (README "Bots").
+DEALER_MODULES = ("arena.server", "arena.match", "arena.engine", "arena.storage", "arena.league",
+                  "arena.web", "arena.v1", "trio", "sqlite3")
+# `arena bot ...` as `python -m arena.cli` runs it, reporting at its exit what it had loaded.
+_BOT_PROCESS = """
+import atexit, gc, runpy, sys
+def report():
+    loaded = sorted(m for m in sys.modules if any(m == f or m.startswith(f + ".") for f in {0!r}))
+    print("loaded:", ",".join(loaded), "frozen:", gc.get_freeze_count())
+atexit.register(report)
+sys.argv = ["arena", *{1!r}]
+runpy.run_module("arena.cli", run_name="__main__", alter_sys=True)
+"""
+
+
+def test_arena_bot_plays_without_loading_the_dealer(tmp_path: Path) -> None:
+    """Before: `arena bot` imported the dealer (the server app, trio, the tables, the engine) and
+    the leagues' leaderboard, ~290 ms of CPU per bot process for nothing it runs; the SDK alone
+    costs about a third of that. Its objects are frozen once loaded (no collection, the final
+    one at exit included, scans them again)."""
+    import asyncio
+
+    from tests.server.harness import make_config, running, token_for
+
+    config = make_config(tmp_path, ["alice", "bob"], hands=3)
+
+    async def scenario() -> list[tuple[int, str]]:
+        async with running(config) as (server, address):
+            bots = [await asyncio.create_subprocess_exec(
+                sys.executable, "-c", _BOT_PROCESS.format(
+                    DEALER_MODULES, ["bot", "call", "--server", address, "--name", name]),
+                env={**os.environ, "ARENA_TOKEN": token_for(name)},
+                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
+                for name in ("alice", "bob")]
+            outs = [await asyncio.wait_for(bot.communicate(), 60) for bot in bots]
+            await server.run_until_done()
+        return [(bot.returncode or 0, out.decode()) for bot, (out, _) in zip(bots, outs, strict=True)]
+
+    for code, out in asyncio.run(scenario()):
+        assert code == 0, out
+        played = re.search(r": (\d+) decisions \(", out)
+        assert played is not None and int(played.group(1)) > 0, out
+        assert "loaded:  frozen:" in out, out  # nothing of the dealer
+        frozen = int(out.rsplit("frozen:", 1)[1].split()[0])
+        assert frozen > 0, out

@@ -26,11 +26,13 @@ COMPILED = ("dealing", "legal", "phhtext", "pots", "settlement", "shuffle", "sta
 # The dealer's modules of every decision (README "Dealer"): the table, the lobby, the prompt
 # and events (the messages: native classes, see match/messages.py), their encoding, the
 # stream's reads and writes; and of every hand: the event log's lines as text (typed writers
-# reading the native messages' fields). Interpreted: the gRPC service (its base class is
-# gRPC's) and the trio guest's host side (tests patch it).
+# reading the native messages' fields) and the events held for it, ~180 calls a hand (the
+# event log's file is its interpreted subclass). Interpreted: the gRPC service (its base class
+# is gRPC's) and the trio guest's host side (tests patch it).
 DEALER_COMPILED = ("match.clock", "match.feed", "match.live", "match.lobby", "match.messages",
                    "match.timer", "server.bridge", "server.connection", "server.convert", "server.eager",
-                   "server.guard", "server.stats", "server.wire", "storage.eventtext")
+                   "server.guard", "server.stats", "server.wire", "storage.eventhold",
+                   "storage.eventtext")
 PACKAGE = "arena.engine"
 MODULES = (*(f"{PACKAGE}.{m}" for m in COMPILED), *(f"arena.{m}" for m in DEALER_COMPILED))
 PURE_ENV = "ARENA_ENGINE_PURE"

@@ -1,19 +1,15 @@
-"""What `arena serve` and `arena bot` do, behind the argument parsing of ``arena/cli.py``."""
+"""What `arena serve` does, behind the argument parsing of ``arena/cli.py``."""
 
 from __future__ import annotations
 
 import asyncio
-import importlib
 import logging
 import sys
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
-from arena.engine.errors import ConfigError
 from arena.server.app import ServeResult, serve
 from arena.server.config import load_config
-
-SDK_DIR = Path(__file__).resolve().parents[2] / "bots" / "python"
 
 
 def log_connections() -> None:
@@ -59,21 +55,3 @@ def print_result(result: ServeResult, out: TextIO, *, log_dir: Path | None) -> N
         if log_dir is not None:
             out.write(f"  hand histories: {log_dir / (summary.match_id + '.phhs')}\n")
     out.flush()
-
-
-def load_sdk() -> Any:
-    """The Python bot SDK: installed (``pip install -e bots/python``) or from this checkout."""
-    try:
-        return importlib.import_module("arena_bot.cli")
-    except ImportError:
-        if not (SDK_DIR / "arena_bot").is_dir():
-            raise ConfigError("the bot SDK is not installed: pip install -e bots/python") from None
-        sys.path.insert(0, str(SDK_DIR))
-        return importlib.import_module("arena_bot.cli")
-
-
-def run_bot(argv: list[str]) -> int:
-    """`arena bot ...` is the SDK's own command line (``arena-bot``), run in this process."""
-    sdk = load_sdk()
-    code: int = sdk.main(argv)
-    return code

@@ -4,7 +4,8 @@ Tables never wait for a bot: :meth:`Connection.deliver` encodes an item and appe
 queue; what a trio tick queued goes out in one write started when that tick ends, in the same
 host callback (no writer task to wake). A bot that stops reading lets its queue grow to
 ``max_queued_messages`` or ``max_queued_bytes`` and is then cut off; a bot that sends more
-messages or bytes than its token buckets allow is cut off too. Either way only its own stream
+messages or bytes than its token buckets allow is cut off too (each decision request written
+gives one message back: answers never count against the rate). Either way only its own stream
 ends (RESOURCE_EXHAUSTED) and its seats become absent; no other table notices. Bytes that are
 not a ``BotMessage`` end the stream INVALID_ARGUMENT, a dealer bug INTERNAL, each with a
 logged reason.
@@ -236,13 +237,19 @@ class Connection:
         else:
             chunks = [data for _, data in queued]
         sending = time.perf_counter()  # before the write: a reply can be read before it returns
+        prompts = 0
         for item in items:
             if isinstance(item, m.Prompt):
+                prompts += 1
                 if len(self._written) > 64:  # answered or abandoned ones are never popped
                     self._written.clear()
                 self._written[item.decision_id] = sending
                 if item.trigger_received_at is not None:
                     self._trigger = item.trigger_received_at  # for _pump's turnaround sample
+            elif isinstance(item, pb.DealerMessage) and item.HasField("decision_request"):
+                prompts += 1  # relayed from another worker
+        if prompts:
+            self._allow_answers(prompts)
         for data in chunks:
             await context.write(data)
             stats.writes += 1
@@ -252,6 +259,15 @@ class Connection:
         for item in items:
             if isinstance(item, m.Prompt) and item.trigger_received_at is not None:
                 stats.overhead_seconds.add(now - item.trigger_received_at)
+
+    def _allow_answers(self, prompts: int) -> None:
+        """Each decision request written lets one more message in: a bot's answers are bounded
+        by the requests it was sent, so only what it sends unasked draws on the rate, however
+        many seats the stream holds and however fast the tables play. Before the write (an
+        answer can be read before it returns); never above the burst, so requests a bot leaves
+        unanswered buy it no larger flood later."""
+        bucket = self._bucket
+        bucket.tokens = min(bucket.burst, bucket.tokens + prompts)
 
     async def _read_loop(self, context: grpc.aio.ServicerContext[Any, Any],
                          on_message: Callable[[Connection, pb.BotMessage], None]) -> None:

@@ -22,6 +22,7 @@ from arena.engine.errors import MalformedInput
 from arena.engine.phh import dumps_hand
 from arena.match.messages import Notice
 from arena.match.records import MatchSummary, PlayedHand, phh_fields
+from arena.storage.eventhold import EventHold
 from arena.storage.eventlog import event_lines
 from arena.storage.phhappend import PhhAppender as PhhAppender  # also imported from here
 from arena.storage.phhappend import _owner_only, open_private
@@ -58,46 +59,21 @@ class MatchLogPaths:
                    inflight=Path(f"{base}.inflight"))
 
 
-class EventLog:
+class EventLog(EventHold):
     """The JSONL event log: one line per distinct event, naming every seat that received exactly
     that copy (public events go to all seats as one object), with the time it was sent.
 
     Events are held in memory until :meth:`flush` (the end of a hand): no file on disk ever
     holds a hidden card of a hand that is still being played. :meth:`take` and :meth:`write`
     split a flush in two, so that the JSON is made on another thread (the league's writer):
-    a held event is the dealer's own immutable value.
+    a held event is the dealer's own immutable value. Holding them (:meth:`sent`, :meth:`take`)
+    is :class:`~arena.storage.eventhold.EventHold`'s, compiled.
     """
 
     def __init__(self, path: Path) -> None:
+        super().__init__()
         self.path = path
         self._file: BinaryIO | None = None
-        self._held: list[tuple[Notice, list[int], float]] = []
-        self._last_notice: Notice | None = None
-        self._last_seats: list[int] = []
-        self._other_notice: Notice | None = None  # the distinct event held before the last
-        self._other_seats: list[int] = []
-
-    def sent(self, seat: int, notice: Notice) -> None:
-        """Log an event as ``seat`` received it. The seats of one event are sent its copies in
-        turn: a private event's copy for the others comes before and after its owner's, and
-        both runs go to one line (``[0,2,3]`` and ``[1]``, not ``[0]``, ``[1]``, ``[2,3]``)."""
-        if notice is self._last_notice:
-            self._last_seats.append(seat)
-            return
-        if notice is self._other_notice:
-            self._other_seats.append(seat)
-            return
-        self._other_notice, self._other_seats = self._last_notice, self._last_seats
-        self._last_notice = notice
-        self._last_seats = [seat]
-        self._held.append((notice, self._last_seats, time.time()))
-
-    def take(self) -> list[tuple[Notice, list[int], float]]:
-        """The events held so far (each with its seats and the time it was sent), no longer held."""
-        held = self._held
-        self._held = []
-        self._last_notice = self._other_notice = None
-        return held
 
     def write(self, held: list[tuple[Notice, list[int], float]]) -> None:
         """Append events given by :meth:`take` as JSON lines."""

@@ -7,6 +7,7 @@ from the current directory) or ``path/to/file.py:function``.
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import importlib.util
 import logging
@@ -94,6 +95,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             with open(args.tls_ca, "rb") as fh:
                 roots = fh.read()
         bot = load_bot(args.bot, args.seed, seed_each_decision=args.seed_each_decision)
+        gc.freeze()  # what is loaded by now lives as long as the process: no collection scans it
         result = eventloop.run(play(bot, server=args.server, token=args.token,
                                     name=args.name or args.bot, version=__version__,
                                     root_certificates=roots, connect_seconds=args.connect_seconds,

@@ -1,0 +1,106 @@
+"""The events the JSONL event log holds until a hand ends (arena/storage/eventhold.py): a native
+class of the compiled build, the dealer calling its ``sent`` for every event and seat; the log's
+file is its interpreted subclass, so a subclass or a patch of ``EventLog.sent`` still holds."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from arena.host.compiled import BUILD_DIR, MODULES, PURE_ENV, build_is_fresh
+from arena.match import messages as m
+from arena.storage import eventhold
+from arena.storage.eventhold import EventHold
+from arena.storage.matchlog import EventLog
+
+_SOURCE = Path(__file__).resolve().parents[2] / "arena" / "storage" / "eventhold.py"
+
+
+def _as_source() -> type[EventHold]:
+    """The module's source run as Python (what a pure run, or a stale build, uses)."""
+    spec = importlib.util.spec_from_file_location("eventhold_as_source", _SOURCE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    held: type[EventHold] = module.EventHold
+    return held
+
+
+def _notices() -> list[m.Notice]:
+    return [m.Notice("r1", "r1-h1", k // 2 + 1, 1763840000.5, m.GameChanged("FT", "", k))
+            for k in range(6)]
+
+
+def test_the_event_hold_is_compiled_with_the_dealer_and_the_log_is_its_subclass() -> None:
+    """Before: ``EventLog.sent`` was a Python function the compiled table called ~180 times a
+    hand (a frame each); now the log's holding is a native class of the build."""
+    assert "arena.storage.eventhold" in MODULES
+    assert issubclass(EventLog, EventHold)
+    log = EventLog(Path(os.devnull))
+    if not os.environ.get(PURE_ENV) and build_is_fresh(BUILD_DIR):
+        assert eventhold.__file__ is not None and not eventhold.__file__.endswith(".py")
+        assert type(log.sent).__name__ == "builtin_function_or_method"
+
+
+# Which of a few notices each call sends, and to which seat: copies of one event in turn, as the
+# dealer sends them, and anything else.
+_calls = st.lists(st.tuples(st.integers(0, 7), st.integers(0, 5)), max_size=40)
+
+
+@given(calls=_calls, take_at=st.integers(0, 40))
+def test_the_compiled_hold_holds_what_its_source_run_as_python_holds(
+        calls: list[tuple[int, int]], take_at: int) -> None:
+    notices = _notices()
+    holds = [EventLog(Path(os.devnull)), _as_source()()]
+    taken: list[list[list[tuple[m.Notice, list[int]]]]] = [[], []]
+    for k, (seat, which) in enumerate(calls):
+        for hold, out in zip(holds, taken, strict=True):
+            if k == take_at:
+                out.append([(n, seats) for n, seats, _ in hold.take()])
+            hold.sent(seat, notices[which])
+    for hold, out in zip(holds, taken, strict=True):
+        out.append([(n, seats) for n, seats, _ in hold.take()])
+    assert taken[0] == taken[1]
+
+
+def test_each_distinct_copy_is_held_once_with_its_seats_and_the_time_it_was_first_sent() -> None:
+    log = EventLog(Path(os.devnull))
+    own = m.Notice("r1", "r1-h1", 4, 1.5, m.CardsDealt("preflop", 1, (), (0, 51), 2))
+    others = m.Notice("r1", "r1-h1", 4, 1.5, m.CardsDealt("preflop", 1, (), (), 2))
+    before = time.time()
+    log.sent(0, others)
+    log.sent(1, own)
+    log.sent(2, others)
+    log.sent(3, others)
+    after = time.time()
+    held = log.take()
+    assert [(notice, seats) for notice, seats, _ in held] == [(others, [0, 2, 3]), (own, [1])]
+    assert before <= held[0][2] <= held[1][2] <= after
+    assert log.take() == []
+    log.sent(0, others)  # after a take, the same object is a new line
+    assert [(notice, seats) for notice, seats, _ in log.take()] == [(others, [0])]
+
+
+def test_a_patched_event_log_sent_is_what_its_instances_call(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The league's sink taps ``event_log.sent``: a patch of the class (tests/league/
+    test_trust_league.py plants a leak that way) must reach it."""
+    seen: list[int] = []
+    original = EventLog.sent
+
+    def spy(self: EventLog, seat: int, notice: m.Notice) -> None:
+        seen.append(seat)
+        original(self, seat, notice)
+
+    monkeypatch.setattr(EventLog, "sent", spy)
+    log = EventLog(Path(os.devnull))
+    notice = _notices()[0]
+    log.sent(2, notice)
+    log.sent(3, notice)
+    assert seen == [2, 3]
+    assert [(n, seats) for n, seats, _ in log.take()] == [(notice, [2, 3])]
