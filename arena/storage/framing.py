@@ -27,20 +27,21 @@ def unframe(buffer: bytearray) -> list[tuple[object, ...]]:
     """The whole messages at the start of ``buffer`` (removed from it); a part stays."""
     out: list[tuple[object, ...]] = []
     at = 0
-    while len(buffer) - at >= _HEADER.size:
-        (size,) = _HEADER.unpack_from(buffer, at)
-        if size > _MAX_MESSAGE_BYTES:
-            raise WriterProcessError(f"a message of {size} bytes announced: not a writer's message")
-        if len(buffer) - at - _HEADER.size < size:
-            break
-        data = bytes(buffer[at + _HEADER.size:at + _HEADER.size + size])
-        at += _HEADER.size + size
-        try:
-            message = marshal.loads(data)
-        except (EOFError, ValueError, TypeError) as exc:
-            raise WriterProcessError(f"a message that cannot be read: {exc}") from None
-        if not isinstance(message, tuple) or not message or not isinstance(message[0], str):
-            raise WriterProcessError(f"a message of unexpected form: {message!r:.200}")
-        out.append(message)
+    with memoryview(buffer) as view:  # each message read in place (no copy of its bytes)
+        while len(view) - at >= _HEADER.size:
+            (size,) = _HEADER.unpack_from(view, at)
+            if size > _MAX_MESSAGE_BYTES:
+                raise WriterProcessError(f"a message of {size} bytes announced: not a writer's message")
+            if len(view) - at - _HEADER.size < size:
+                break
+            try:
+                with view[at + _HEADER.size:at + _HEADER.size + size] as data:
+                    message = marshal.loads(data)
+            except (EOFError, ValueError, TypeError) as exc:
+                raise WriterProcessError(f"a message that cannot be read: {exc}") from None
+            at += _HEADER.size + size
+            if not isinstance(message, tuple) or not message or not isinstance(message[0], str):
+                raise WriterProcessError(f"a message of unexpected form: {message!r:.200}")
+            out.append(message)
     del buffer[:at]
     return out

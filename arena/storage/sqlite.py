@@ -86,9 +86,15 @@ class SqliteStore(SqlStore):
     """
 
     def __init__(self, path: str | os.PathLike[str], *, synchronous: Literal["FULL", "NORMAL"] = "FULL",
-                 busy_timeout_seconds: float = 5.0, clock: Callable[[], datetime] = now) -> None:
+                 busy_timeout_seconds: float = 5.0, clock: Callable[[], datetime] = now,
+                 write_savepoints: bool = True) -> None:
+        """``write_savepoints=False``: the writes inside a `batch` keep no savepoint of their
+        own (two statements fewer a write); a write that fails then leaves the batch half
+        written, so the batch must be given up (its block ends with the exception: all is rolled
+        back) and its writes made again, each alone (the writer process does so)."""
         self.path = Path(path)
         self.synchronous = synchronous
+        self._write_savepoints = write_savepoints
         self._clock = clock
         self._lock = threading.RLock()
         if synchronous not in ("FULL", "NORMAL"):
@@ -139,6 +145,10 @@ class SqliteStore(SqlStore):
         with self._lock:
             connection = self._connection
             nested = self._in_batch()  # a savepoint inside the batch's transaction
+            if nested and not self._write_savepoints:  # the batch's transaction alone
+                with _errors(self.path):
+                    yield _SqliteDb(connection)
+                return
             try:
                 connection.execute("SAVEPOINT write" if nested else
                                    "BEGIN IMMEDIATE" if write else "BEGIN DEFERRED")
@@ -168,15 +178,16 @@ class SqliteStore(SqlStore):
         with self._transaction(write=True) as db:
             if guard is not None:
                 guard(db)
-            row = db.execute(_record_hand_sql(len(seats)), (
+            inserted = self._connection.execute(_record_hand_sql(len(seats)), (
                 hand.hand_number, hand.copy_index, hand.deal_id, hand.game_code,
                 hand.small_bet_chips, hand.button_seat, hand.phh_text,
                 timestamp_text(hand.started_at), timestamp_text(hand.finished_at),
-                hand.match_id, hand.copy_index, *(s.bot for s in seats), len(seats))).fetchone()
-            if row is not None:
-                db.execute(_record_seats_sql(len(seats)), (row[0], *(value for s in seats for value in (
-                    s.seat, s.bot, s.net_chips, s.final_stack_chips, s.timeouts, s.absent_decisions,
-                    s.rejected_replies, s.disconnects))))
+                hand.match_id, hand.copy_index, *(s.bot for s in seats), len(seats)))
+            if inserted.rowcount == 1:  # its id is the last row id (RETURNING costs more)
+                db.execute(_record_seats_sql(len(seats)), (inserted.lastrowid, *(
+                    value for s in seats for value in (
+                        s.seat, s.bot, s.net_chips, s.final_stack_chips, s.timeouts,
+                        s.absent_decisions, s.rejected_replies, s.disconnects))))
                 return True
         return super().record_hand(hand, guard=guard)
 
@@ -221,7 +232,7 @@ def _store_error(path: Path, exc: sqlite3.DatabaseError) -> StoreError:
 def _record_hand_sql(seat_count: int) -> str:
     """A completed hand inserted only when the generic path (`SqlStore.record_hand`) would insert
     it: the match running, copy 0 or a duplicate match, every seat's bot seated in it, the hand
-    new; its id comes back (no row: nothing was written)."""
+    new (no row changed: nothing was written; else the hand's id is the last row id)."""
     names = ", ".join("?" * seat_count)
     return ("INSERT INTO hands (match_id, hand_number, copy_index, deal_id, game_code, "
             "small_bet_chips, button_seat, status, phh_text, started_at, finished_at) "
@@ -229,7 +240,7 @@ def _record_hand_sql(seat_count: int) -> str:
             "WHERE m.match_id = ? AND m.status = 'running' AND (? = 0 OR m.is_duplicate <> 0) "
             "AND (SELECT COUNT(*) FROM match_seats s JOIN bots b ON b.bot_id = s.bot_id "
             f"WHERE s.match_id = m.match_id AND b.name IN ({names})) = ? "
-            "ON CONFLICT (match_id, hand_number, copy_index) DO NOTHING RETURNING hand_id")
+            "ON CONFLICT (match_id, hand_number, copy_index) DO NOTHING")
 
 
 @functools.cache

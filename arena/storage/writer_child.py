@@ -1,8 +1,8 @@
 """The writer process (`arena.league.procwriter`): ``python -m arena.storage.writer_child STORE
 SYNC`` reads jobs on stdin, commits them to the SQLite store, answers on stdout, logs.
 
-The jobs waiting together are one transaction (one commit, one fsync); when that commit
-fails, each job is committed on its own, so that one bad job fails alone. Once committed the
+The jobs waiting together are one transaction (one commit, one fsync); when a job is refused
+or that commit fails, each job is committed on its own, so that one bad job fails alone. Once committed the
 child appends the committed hands to their PHH and event logs (two writes a hand) and then
 answers ``("committed", last ticket)`` (a failed job first gets ``("failed", ticket,
 reason)``): a table whose match ends after that answer finds its logs complete (the dealer
@@ -106,37 +106,34 @@ def _run_job(store: SqliteStore, logs: _Logs, job: tuple[Any, ...]) -> Step | No
 
 def _commit(store: SqliteStore, logs: _Logs, jobs: list[tuple[Any, ...]],
             answer: Callable[[tuple[object, ...]], None]) -> None:
-    """Commit ``jobs`` (one transaction; each alone if that fails), log them, answer."""
+    """Commit ``jobs`` (one transaction; each alone if that fails), log them, answer.
+
+    The writes keep no savepoint of their own (`SqliteStore`'s ``write_savepoints``): a job the
+    store refuses fails the whole transaction, and each job is then made again alone."""
     failures: dict[int, str] = {}
-
-    def run(job: tuple[Any, ...]) -> tuple[int, Step] | None:
-        try:
-            step = _run_job(store, logs, job)
-        except Exception as exc:  # this job fails alone; the others stand
-            failures[job[1]] = f"{type(exc).__name__}: {exc}"
-            return None
-        return None if step is None else (job[1], step)
-
+    steps: list[tuple[int, Step]] = []
     try:
         with store.batch():
-            steps = [run(job) for job in jobs]
+            for job in jobs:
+                step = _run_job(store, logs, job)
+                if step is not None:
+                    steps.append((job[1], step))
     except Exception:
-        failures.clear()
-        steps = []
+        steps.clear()
         for job in jobs:
             try:
                 with store.batch():
-                    done = run(job)
+                    step = _run_job(store, logs, job)
             except Exception as exc:  # not committed: nor logged
                 failures[job[1]] = f"{type(exc).__name__}: {exc}"
                 continue
-            steps.append(done)
-    for done in steps:
-        if done is not None:
-            try:
-                done[1]()
-            except Exception as exc:  # its table stops, as if the dealer had stopped there
-                failures[done[0]] = f"writing its logs failed: {type(exc).__name__}: {exc}"
+            if step is not None:
+                steps.append((job[1], step))
+    for ticket, step in steps:
+        try:
+            step()
+        except Exception as exc:  # its table stops, as if the dealer had stopped there
+            failures[ticket] = f"writing its logs failed: {type(exc).__name__}: {exc}"
     for ticket in sorted(failures):
         answer(("failed", ticket, failures[ticket]))
     answer(("committed", jobs[-1][1]))
@@ -149,7 +146,7 @@ def main(argv: list[str]) -> int:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     store_path, synchronous = argv
-    store = SqliteStore(store_path, synchronous=cast(Any, synchronous))
+    store = SqliteStore(store_path, synchronous=cast(Any, synchronous), write_savepoints=False)
     logs = _Logs()
     buffer = bytearray()
     batches = 0

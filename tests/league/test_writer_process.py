@@ -31,6 +31,7 @@ from arena.storage.records import result_fields
 from arena.storage.sqlite import SqliteStore
 from tests.league.test_writer import BOTS, HANDS, _config, _play
 from tests.match.scripted import ScriptedBot
+from tests.storage.test_sqlite_statements import _store
 
 
 class _Both:
@@ -212,6 +213,23 @@ def test_a_hand_whose_commit_fails_is_not_logged(monkeypatch: pytest.MonkeyPatch
     assert logged == []
     assert answers == [("failed", 1, "OSError: disk full"), ("failed", 2, "OSError: disk full"),
                        ("committed", 2)]
+
+
+def test_a_job_refused_in_a_batch_fails_alone_and_the_others_are_committed(tmp_path: Path) -> None:
+    """The child's writes keep no savepoint: a refused one gives the batch up, and each job is
+    made again alone (the refused one answered failed, the others committed)."""
+    _store(tmp_path / "league.sqlite")[0].close()
+    store = SqliteStore(tmp_path / "league.sqlite", write_savepoints=False)
+    answers: list[tuple[object, ...]] = []
+    try:
+        writer_child._commit(store, writer_child._Logs(),
+                             [("mark", 1, 1, 0, 2), ("mark", 2, 99, 0, 1), ("mark", 3, 1, 1, 2)],
+                             answers.append)
+        assert store.hand_in_flight(1, 0) == store.hand_in_flight(1, 1) == 2
+    finally:
+        store.close()
+    assert [a[:2] for a in answers] == [("failed", 2), ("committed", 3)], answers
+    assert str(answers[0][2]).startswith("InvalidRecord"), answers
 
 
 def test_a_writer_closed_by_killing_its_child_refuses_further_jobs(tmp_path: Path) -> None:
