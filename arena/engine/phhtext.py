@@ -32,6 +32,8 @@ _CHECK: Final = ActionKind.CHECK
 _CALL: Final = ActionKind.CALL
 _CARD_NAMES: Final = tuple(format_card(card) for card in range(52))
 _SEATS: Final = tuple(f"p{seat + 1}" for seat in range(16))  # "p1" for seat 0
+_CHECKS_OR_CALLS: Final = tuple(f"{player} cc" for player in _SEATS)  # "p1 cc" for seat 0
+_FOLDS: Final = tuple(f"{player} f" for player in _SEATS)
 
 
 def _cards(cards: Sequence[int]) -> str:
@@ -53,9 +55,11 @@ def phh_actions(state: HandState) -> list[str]:
             if kind is _RAISE:
                 out.append(f"{_player(event.seat)} cbr {event.to_chips}")
             elif kind is _CHECK or kind is _CALL:
-                out.append(f"{_player(event.seat)} cc")
+                seat = event.seat
+                out.append(_CHECKS_OR_CALLS[seat] if 0 <= seat < 16 else f"{_player(seat)} cc")
             elif kind is _FOLD:
-                out.append(f"{_player(event.seat)} f")
+                seat = event.seat
+                out.append(_FOLDS[seat] if 0 <= seat < 16 else f"{_player(seat)} f")
             else:
                 out.append(f"{_player(event.seat)} {_PHH_CODE[kind]}")
         elif isinstance(event, HoleCardsDealt):
@@ -92,7 +96,10 @@ def _toml_value(value: object) -> str:
 
 
 def _toml_list(values: list[object]) -> str:
-    """A list: its ints and floats the short way, any other value by `_toml_value`."""
+    """A list: its ints and floats the short way, any other value by `_toml_value`; a list of
+    strings that can all be literal strings (the actions) in one join."""
+    if values and type(values[0]) is str and _all_literal(values):
+        return "['" + "', '".join(values) + "']"  # type: ignore[arg-type]  # all str
     parts: list[str] = []
     for value in values:
         if type(value) is int:
@@ -102,6 +109,12 @@ def _toml_list(values: list[object]) -> str:
         else:
             parts.append(_toml_value(value))
     return "[" + ", ".join(parts) + "]"
+
+
+def _all_literal(values: list[object]) -> bool:
+    """Whether every value is a string that `toml_string` writes as a literal string."""
+    return all(type(value) is str and "'" not in value and value.isprintable()
+               for value in values)
 
 
 # The floats' texts seen so far (timings rounded to 1e-4 s: few distinct values; a float's

@@ -689,6 +689,28 @@ def micros(value: float) -> int:
     return whole
 
 
+# A line's start up to its time, by the seats that received it when they are 0-7 in increasing
+# order, a bit each: ``'{"seats":[0,2,3],"logged_at":'`` for 0b1101.
+_SEATS_TEXT: Final = tuple(
+    '{"seats":[' + ",".join([_SMALL_INTS[seat] for seat in range(8) if mask >> seat & 1])
+    + '],"logged_at":' for mask in range(256))
+
+
+def _seats_bits(seats: object) -> int:
+    """The bits of ``seats`` (a list of ints 0-7 in increasing order, as the dealer sends an
+    event's copies), or -1 for any other value."""
+    if type(seats) is not list:
+        return -1
+    bits = 0
+    previous = -1
+    for seat in seats:
+        if type(seat) is not int or not previous < seat < 8:
+            return -1
+        bits |= 1 << seat
+        previous = seat
+    return bits
+
+
 def lines_text(held: Sequence[tuple[Notice, Sequence[int], float]],
                unusual: Callable[[Notice, Sequence[int], float], str]) -> str:
     """The event log's lines of events (each with the seats that received it and the time it
@@ -699,43 +721,48 @@ def lines_text(held: Sequence[tuple[Notice, Sequence[int], float]],
     second_text = ""
     match_id: object = None
     hand_id: object = None
-    ids = ""
+    event_ids = ""
     last_seconds: object = None
     seconds_text = ""
-    for notice, seats, sent in held:
+    rows: list[tuple[object, object, object]] = list(held)  # a list: indexed, not iterated
+    for notice, seats, sent in rows:
         start = len(out)
-        out.append('{"seats":[')
-        seat_list: Sequence[object] = seats  # written by str, as event_line writes them
-        separator = ""
-        for seat in seat_list:
-            out.append(separator)
-            out.append(_SMALL_INTS[seat] if type(seat) is int and 0 <= seat < 1024 else str(seat))
-            separator = ","
-        sent_value: object = sent
-        sent_micros = micros(sent_value) if type(sent_value) is float else -1
+        bits = _seats_bits(seats)
+        if bits >= 0:
+            out.append(_SEATS_TEXT[bits])
+        else:
+            out.append('{"seats":[')
+            seat_list: Sequence[object] = seats  # type: ignore[assignment]  # str, as event_line
+            separator = ""
+            for seat in seat_list:
+                out.append(separator)
+                out.append(_SMALL_INTS[seat] if type(seat) is int and 0 <= seat < 1024
+                           else str(seat))
+                separator = ","
+            out.append('],"logged_at":')
+        sent_micros = micros(sent) if type(sent) is float else -1
         if sent_micros >= 0:  # "%.6f" without formatting a float; the whole second kept
             second = sent_micros // 1000000
             if second != last_second:
                 last_second = second
-                second_text = f'],"logged_at":{second}.'
+                second_text = f"{second}."
             out.append(second_text)
             fraction = sent_micros - second * 1000000
             out.append(_DIGITS3[fraction // 1000])
             out.append(_DIGITS3[fraction % 1000])
         else:
-            out.append(f'],"logged_at":{sent:.6f}')
-        out.append(',"event":')
+            out.append(f"{sent:.6f}")
         try:
             if type(notice) is not Notice:
                 raise Unusual
             # The notice's ids and time: spelled again only when they change (the ids are the
             # same string objects line after line of a hand; copies of an event share a time).
             if notice.match_id is not match_id or notice.hand_id is not hand_id:
-                ids = (f'{{"match_id":{_str(notice.match_id)},"hand_id":{_str(notice.hand_id)},'
-                       '"sequence":')
+                event_ids = (f',"event":{{"match_id":{_str(notice.match_id)},"hand_id":'
+                             f'{_str(notice.hand_id)},"sequence":')
                 match_id = notice.match_id
                 hand_id = notice.hand_id
-            out.append(ids)
+            out.append(event_ids)
             out.append(_int(notice.sequence))
             seconds: object = notice.unix_seconds
             if type(seconds) is not float or seconds != last_seconds or seconds == 0.0:
@@ -743,10 +770,9 @@ def lines_text(held: Sequence[tuple[Notice, Sequence[int], float]],
                 last_seconds = seconds
             out.append(seconds_text)
             _payload(out, notice.payload)
-            out.append("}")
         except Unusual:
             del out[start:]
-            out.append(unusual(notice, seats, sent))
+            out.append(unusual(notice, seats, sent))  # type: ignore[arg-type]
             continue
-        out.append("}\n")
+        out.append("}}\n")  # the notice's and the line's
     return "".join(out)

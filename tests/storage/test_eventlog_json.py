@@ -277,3 +277,13 @@ def test_the_compiled_writers_write_what_their_source_writes() -> None:
     assert source.lines_text(held, event_line) == eventtext.lines_text(held, event_line)
     assert source.lines_text(held, event_line).encode() == "".join(
         event_line(*line) for line in held).encode()
+
+
+def test_lines_spell_any_seats_as_the_plain_line_does() -> None:
+    """The seats of a line as one text when they are 0-7 in increasing order (a list, as the
+    dealer holds them), and one by one otherwise: the same bytes either way."""
+    notice = m.Notice("r1", "r1-h1", 3, 1763840000.5, m.GameChanged("O8", "FT", 9))
+    for seats in ([0, 1, 2, 3], [], [7], [0, 2, 3], [0, 1, 2, 3, 4, 5, 6, 7], [3, 1], [2, 2],
+                  [8], [0, 9], [True], (0, 1), [1023, 1024], [-1]):
+        held = [(notice, seats, 1763840000.25)]
+        assert event_lines(held) == event_line(notice, seats, 1763840000.25).encode(), seats
