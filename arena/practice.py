@@ -127,9 +127,15 @@ async def _play(config: ServerConfig, bot: str, tokens: dict[str, str], names: l
     server_task = asyncio.ensure_future(serve(config, on_ready=ready.set_result))
     port = await asyncio.wait_for(asyncio.shield(ready), 30)
     address = f"127.0.0.1:{port}"
-    proc = await asyncio.create_subprocess_exec(
-        *bot_command(bot, address, tokens[YOU]), stdout=asyncio.subprocess.DEVNULL,
-        stderr=asyncio.subprocess.PIPE)
+    command = bot_command(bot, address, tokens[YOU])
+    try:
+        proc = await asyncio.create_subprocess_exec(*command, stdout=asyncio.subprocess.DEVNULL,
+                                                    stderr=asyncio.subprocess.PIPE)
+    except OSError as exc:  # no such program, not executable: stop the server, then say so
+        server_task.cancel()
+        await asyncio.gather(server_task, return_exceptions=True)
+        raise ConfigError(f"--bot {bot!r}: cannot start {command[0]!r} ({exc.strerror}); give a "
+                          "command (e.g. 'python my_bot.py') or file.py:function") from None
     assert proc.stderr is not None
     stderr_task = asyncio.ensure_future(proc.stderr.read())
     built_in = [asyncio.ensure_future(play(examples[kind](seed + k), server=address,

@@ -56,6 +56,18 @@ def test_a_bot_that_never_connects_is_reported(tmp_path: Path) -> None:
     assert "your bot exited with code 1 before connecting:\nmy bot is broken" in out.stdout
 
 
+def test_a_bot_command_that_cannot_start_is_a_clear_error(tmp_path: Path) -> None:
+    out = subprocess.run([sys.executable, "-m", "arena.cli", "practice", "--bot", "no-such-bot-program",
+                          "--hands", "2", "--out", str(tmp_path / "logs")],
+                         cwd=tmp_path, env=env(), capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2, out.stdout + out.stderr
+    expected = ("arena: error: --bot 'no-such-bot-program': cannot start 'no-such-bot-program' "
+                "(No such file or directory); give a command (e.g. 'python my_bot.py') or "
+                "file.py:function")
+    assert out.stderr.splitlines()[0] == expected, out.stderr
+    assert "Traceback" not in out.stderr, out.stderr
+
+
 def test_how_the_bot_is_started() -> None:
     assert bot_command("my_bot.py:decide", "h:1", "t")[1:] == [
         "-m", "arena.cli", "bot", "my_bot.py:decide", "--server", "h:1", "--token", "t", "--name", "you"]
