@@ -7,6 +7,7 @@ run`.)"""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import signal
 import sys
@@ -27,11 +28,12 @@ from arena.match.lobby import Lobby
 from arena.match.records import MatchSummary, PlayedHand
 from arena.storage import writer_child
 from arena.storage.framing import WriterProcessError, frame
-from arena.storage.records import result_fields
+from arena.storage.records import HandRecord, result_fields
 from arena.storage.sqlite import SqliteStore
 from tests.league.test_writer import BOTS, HANDS, _config, _play
 from tests.match.scripted import ScriptedBot
 from tests.storage.test_sqlite_statements import _store
+from tests.storage.test_store import make_hand
 
 
 class _Both:
@@ -230,6 +232,39 @@ def test_a_job_refused_in_a_batch_fails_alone_and_the_others_are_committed(tmp_p
         store.close()
     assert [a[:2] for a in answers] == [("failed", 2), ("committed", 3)], answers
     assert str(answers[0][2]).startswith("InvalidRecord"), answers
+
+
+def test_a_hand_whose_next_mark_is_refused_leaves_no_row_of_it_in_the_batch(tmp_path: Path) -> None:
+    """A job is a hand and the next hand's mark, all or nothing: when the mark is refused, the
+    hand's row written just before it is not committed either, and the job is answered failed
+    and not logged; the batch's other hands are committed and logged."""
+    store, match_id = _store(tmp_path / "league.sqlite")
+    store.close()
+    hands = [make_hand(match_id, n, ("bob", "carol", "alice"), (30, -10, -20)) for n in (1, 2, 3)]
+    log = tmp_path / "a.phhs"
+
+    def job(ticket: int, hand: HandRecord, mark: int) -> tuple[object, ...]:
+        return ("hand", ticket, match_id, hand.copy_index, hand.hand_number, hand.deal_id,
+                hand.game_code, hand.small_bet_chips, hand.button_seat,
+                tuple(dataclasses.astuple(seat) for seat in hand.seats), hand.phh_text,
+                hand.started_at.isoformat(), hand.finished_at.isoformat(), str(log),
+                str(tmp_path / "a.jsonl"), b"", mark)
+
+    store = SqliteStore(tmp_path / "league.sqlite", write_savepoints=False)
+    answers: list[tuple[object, ...]] = []
+    logs = writer_child._Logs()
+    try:
+        writer_child._commit(store, logs, [job(1, hands[0], 2), job(2, hands[1], -5),
+                                           job(3, hands[2], 4)], answers.append)
+        logs.close((str(log),))
+        assert store.completed_hands(match_id) == [hands[0], hands[2]]
+        assert store.hand_in_flight(match_id, hands[0].copy_index) == 4
+    finally:
+        store.close()
+    assert [a[:2] for a in answers] == [("failed", 2), ("committed", 3)], answers
+    text = log.read_text()
+    assert [line for line in text.splitlines() if line.startswith("_hand")] == [
+        "_hand = 1", "_hand = 3"], text
 
 
 def test_a_writer_closed_by_killing_its_child_refuses_further_jobs(tmp_path: Path) -> None:
