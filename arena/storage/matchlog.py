@@ -25,7 +25,7 @@ from arena.match.records import MatchSummary, PlayedHand, phh_fields
 from arena.storage.eventhold import EventHold
 from arena.storage.eventlog import event_lines
 from arena.storage.phhappend import PhhAppender as PhhAppender  # also imported from here
-from arena.storage.phhappend import _owner_only, open_private
+from arena.storage.phhappend import open_private, owner_only
 
 
 def safe_file_name(match_id: str) -> str:
@@ -81,7 +81,7 @@ class EventLog(EventHold):
             return
         lines = event_lines(held)
         if self._file is None:
-            self._file = open(self.path, "ab", opener=_owner_only)  # noqa: SIM115
+            self._file = open(self.path, "ab", opener=owner_only)  # noqa: SIM115
         self._file.write(lines)
         self._file.flush()
 

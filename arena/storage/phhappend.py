@@ -39,8 +39,9 @@ class PhhAppender:
 
 def open_private(path: Path, mode: Literal["w", "a"]) -> TextIO:
     """Open a text file for writing ("w") or appending ("a"); a new one is owner-only."""
-    return open(path, mode, encoding="utf-8", opener=_owner_only)
+    return open(path, mode, encoding="utf-8", opener=owner_only)
 
 
-def _owner_only(path: str, flags: int) -> int:
+def owner_only(path: str, flags: int) -> int:
+    """An `open` opener: a file it creates is owner-only (0o600)."""
     return os.open(path, flags, 0o600)
