@@ -13,14 +13,14 @@ import os
 import re
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, BinaryIO
 
 from arena.engine.cards import format_card
 from arena.engine.errors import MalformedInput
 from arena.engine.phh import dumps_hand
-from arena.match.messages import Notice
+from arena.match.messages import MatchSeatResult, Notice
 from arena.match.records import MatchSummary, PlayedHand, phh_fields
 from arena.storage.eventhold import EventHold
 from arena.storage.eventlog import event_lines
@@ -166,9 +166,13 @@ def result_json(summary: MatchSummary) -> dict[str, Any]:
         "aborted": summary.aborted,
         "abort_reason": summary.abort_reason,
         "button_draw": [{"seat": s, "card": format_card(c)} for s, c in summary.button_draw],
-        "results": [asdict(r) for r in summary.results],
+        "results": [{name: getattr(r, name) for name in _SEAT_RESULT_FIELDS}
+                    for r in summary.results],  # `asdict`'s, without its deep copy of each value
         "decisions": summary.stats.summary(),
     }
+
+
+_SEAT_RESULT_FIELDS = tuple(f.name for f in fields(MatchSeatResult))  # numbers and text only
 
 
 # --------------------------------------------------------------------------- reading back

@@ -1,10 +1,11 @@
 """A deal set's seed revealed in its copies' results files (on the dealer's thread when the deal
 set ends): byte for byte what reading the file and encoding it again gave; a file written
-otherwise is encoded again as before; a broken one is still an error. The decision percentiles
-of the results file are those of each sample list sorted once."""
+otherwise is encoded again as before; a broken one is still an error. The results file's seats
+and decision percentiles are what `dataclasses.asdict` and each percentile alone made."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from pathlib import Path
@@ -14,7 +15,7 @@ import pytest
 from arena.engine.cards import parse_card
 from arena.match.messages import MatchSeatResult
 from arena.match.records import MatchSummary, TableStats, percentile
-from arena.storage.matchlog import MatchLog, MatchLogPaths, reveal_seed
+from arena.storage.matchlog import MatchLog, MatchLogPaths, result_json, reveal_seed
 
 SEED = 43120589590741576114489475795601893110482992956964242415783725939616487875017
 
@@ -80,3 +81,12 @@ def test_the_decision_percentiles_are_as_each_computed_alone() -> None:
         assert summary["timeout_lateness_seconds_p50"] == percentile(stats.lateness_seconds, 0.5)
         assert summary["timeout_lateness_seconds_p99"] == percentile(stats.lateness_seconds, 0.99)
         assert summary["timeout_lateness_seconds_max"] == max(stats.lateness_seconds, default=0.0)
+
+
+def test_the_results_files_seats_are_as_asdict_made_them() -> None:
+    summary = _summary("m")
+    seats = result_json(summary)["results"]
+    assert seats == [dataclasses.asdict(r) for r in summary.results]
+    assert [list(seat) for seat in seats] == [list(dataclasses.asdict(r)) for r in summary.results]
+    assert all(not dataclasses.is_dataclass(value) and not isinstance(value, list | dict | tuple)
+               for seat in seats for value in seat.values())  # nothing `asdict` would copy
