@@ -25,7 +25,7 @@ from arena.host.phhfile import load_file
 from arena.host.sdk import sdk_module
 from arena.match.records import MatchSummary
 from arena.match.spec import AbsentPolicy, MatchSpec, SeatSpec
-from arena.server.app import serve
+from arena.server.app import DealerServer, serve
 from arena.server.config import BotEntry, ServerConfig
 
 YOU = "you"
@@ -124,7 +124,9 @@ async def _play(config: ServerConfig, bot: str, tokens: dict[str, str], names: l
                 opponents: Sequence[str], seed: int, examples: dict[str, Any], play: Any
                 ) -> tuple[MatchSummary | None, int | None, str]:
     ready: asyncio.Future[int] = asyncio.get_running_loop().create_future()
-    server_task = asyncio.ensure_future(serve(config, on_ready=ready.set_result))
+    servers: list[DealerServer] = []
+    server_task = asyncio.ensure_future(serve(config, on_ready=ready.set_result,
+                                              on_server=servers.append))
     port = await asyncio.wait_for(asyncio.shield(ready), 30)
     address = f"127.0.0.1:{port}"
     command = bot_command(bot, address, tokens[YOU])
@@ -132,7 +134,9 @@ async def _play(config: ServerConfig, bot: str, tokens: dict[str, str], names: l
         proc = await asyncio.create_subprocess_exec(*command, stdout=asyncio.subprocess.DEVNULL,
                                                     stderr=asyncio.subprocess.PIPE)
     except OSError as exc:  # no such program, not executable: stop the server, then say so
-        server_task.cancel()
+        # Stopped as on Ctrl-C (its streams and gRPC closed), not cancelled: a cancelled server
+        # leaves gRPC's threads to fail at the interpreter's exit.
+        servers[0].stop()
         await asyncio.gather(server_task, return_exceptions=True)
         raise ConfigError(f"--bot {bot!r}: cannot start {command[0]!r} ({exc.strerror}); give a "
                           "command (e.g. 'python my_bot.py') or file.py:function") from None

@@ -64,8 +64,9 @@ def test_a_bot_command_that_cannot_start_is_a_clear_error(tmp_path: Path) -> Non
     expected = ("arena: error: --bot 'no-such-bot-program': cannot start 'no-such-bot-program' "
                 "(No such file or directory); give a command (e.g. 'python my_bot.py') or "
                 "file.py:function")
-    assert out.stderr.splitlines()[0] == expected, out.stderr
-    assert "Traceback" not in out.stderr, out.stderr
+    # The error is all it says: the server was stopped (not cancelled), so nothing of gRPC's
+    # threads fails at the interpreter's exit ("Error in sys.excepthook", pure Python).
+    assert out.stderr.splitlines() == [expected], out.stderr
 
 
 def test_how_the_bot_is_started() -> None:

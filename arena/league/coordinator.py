@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TextIO
 
@@ -14,7 +15,7 @@ from arena.league.secret import describe_secret, publish_commitment, reveal_leag
 from arena.league.worker import Worker, WorkerSettings
 from arena.server.peer_tls import PeerTls
 from arena.storage import store as st
-from arena.storage.queue import WorkQueue
+from arena.storage.queue import JobWaits, PostponedJob, WorkQueue
 
 
 def enqueue(run: LeagueRun, queue: WorkQueue) -> st.League:
@@ -25,9 +26,31 @@ def enqueue(run: LeagueRun, queue: WorkQueue) -> st.League:
     return league
 
 
+def _count(count: int, one: str, many: str) -> str:
+    return f"{count} {one if count == 1 else many}"
+
+
+def describe_waits(postponed: Sequence[PostponedJob]) -> str:
+    """Per missing bot, the matches that workers put back for it (absent = "wait"), e.g.
+    ``waiting for gamma (2 matches postponed 6 times for 40 s, w1)``; "" when none waits."""
+    by_bot: dict[str, list[PostponedJob]] = {}
+    for job in postponed:
+        for bot in job.bots:
+            by_bot.setdefault(bot, []).append(job)
+    parts = []
+    for bot, jobs in sorted(by_bot.items()):
+        times = sum(job.postponements for job in jobs)
+        waited = max(job.waited_seconds for job in jobs)
+        workers = ", ".join(sorted({job.worker for job in jobs}))
+        parts.append(f"{bot} ({_count(len(jobs), 'match', 'matches')} postponed "
+                     f"{_count(times, 'time', 'times')} for {waited:,.0f} s, {workers})")
+    return f"waiting for {'; '.join(parts)}" if parts else ""
+
+
 @dataclass
 class ProgressOverWorkers:
-    """One line of progress from the database: hands, hands/s per worker, ETA, standings."""
+    """One line of progress from the database: hands, hands/s per worker, ETA, standings, and the
+    bots that postponed matches wait for."""
 
     store: st.ResultsStore
     queue: WorkQueue
@@ -52,9 +75,11 @@ class ProgressOverWorkers:
             per_worker.append(f"{worker.worker} {worker.hands} ({worker_rate:,.1f}/s)")
         depth = self.queue.depth(self.league_id)
         top = "  ".join(f"{bot} {net:+d}" for bot, net in standings[:4])
+        waits = describe_waits(JobWaits(self.queue.store).waiting(self.league_id))
         return (f"hands {done}/{self.total_hands}  {rate:,.1f} hands/s  ETA {eta}  |  "
                 f"jobs queued {depth['queued']} running {depth['running']} done {depth['done']}  |  "
-                f"{'  '.join(per_worker) or 'no worker yet'}  |  {top}")
+                f"{'  '.join(per_worker) or 'no worker yet'}  |  {top}"
+                + (f"  |  {waits}" if waits else ""))
 
     def _totals(self) -> tuple[int, list[tuple[str, int]]]:
         with self.queue.store.transaction(write=False) as db:

@@ -6,7 +6,9 @@ while it plays and marks the job done when the match has ended. A worker killed 
 heart-beating; after ``lease_seconds`` another worker claims the job, voids the hand that was in
 flight (RULES.md §5) and continues from the last completed hand. Bots connect to any one worker:
 its relay carries their seats on the other workers (`arena.server.relay`), over mutual TLS when
-the workers are given peer certificates (`arena.server.peer_tls`).
+the workers are given peer certificates (`arena.server.peer_tls`). A match it puts back because
+bots are missing (absent = "wait") is noted in the store once per postponement (`JobWaits`), so
+the coordinator's progress names the bots the league waits for.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from arena.engine.errors import ConfigError
 from arena.league.config import LeagueConfig, league_from_mapping
 from arena.league.runner import LeagueRun
 from arena.league.sink import LeagueSink
+from arena.match.live import LiveTable
 from arena.match.records import MatchSummary, PlayedHand
 from arena.metrics import ArenaMetrics
 from arena.server.app import DealerServer, tuned_for_dealing
@@ -39,7 +42,7 @@ from arena.server.relay import Relay
 from arena.storage import store as st
 from arena.storage.matchlog import safe_file_name
 from arena.storage.postgres import PostgresStore
-from arena.storage.queue import Job, JobBook, WorkQueue
+from arena.storage.queue import Job, JobBook, JobWaits, WorkQueue
 
 log = logging.getLogger("arena.worker")
 WITHHELD = "<token withheld>"  # what the store keeps instead of a token (arena.league.secret)
@@ -112,18 +115,40 @@ class _Running:
     job: Job
     tables_left: int
     aborted: bool = False
+    tables: list[int] = field(default_factory=list)  # its tables' places in the server's list
+    settled: set[str] = field(default_factory=set)  # its tables that dealt a hand or ended
+    noted_postponements: int = 0  # as the store has it (`JobWaits`); 0: not waiting
+
+    def wait_change(self, tables: list[LiveTable]) -> tuple[tuple[str, ...], int] | None:
+        """(missing bots, postponements) to note in the store when they changed: the most times
+        one of its tables not dealt yet was put back (0 once every table dealt), None if nothing
+        new. A postponement whose bots have all connected since is noted with the next one."""
+        pending = [table for table in (tables[index] for index in self.tables)
+                   if table.spec.match_id not in self.settled]
+        count = max((table.postponements for table in pending), default=0)
+        if count == self.noted_postponements:
+            return None
+        bots = tuple(sorted({name for table in pending if table.postponements
+                             for name in table.missing_bots()}))
+        if count and not bots:
+            return None
+        return bots, count
 
 
 class _JobSink:
-    """A league sink that also tells the worker when a table of its job has ended."""
+    """A league sink that also tells the worker when a table of its job has dealt a hand (it
+    waits no more) and when it has ended."""
 
-    def __init__(self, inner: LeagueSink, on_end: Callable[[MatchSummary], None]) -> None:
+    def __init__(self, inner: LeagueSink, on_end: Callable[[MatchSummary], None],
+                 on_hand: Callable[[str], None] = lambda match_id: None) -> None:
         self._inner = inner
         self._on_end = on_end
+        self._on_hand = on_hand
         self.event_sent = inner.event_sent
         self.ready = inner.ready
 
     def hand_started(self, match_id: str, hand_number: int) -> None:
+        self._on_hand(match_id)
         self._inner.hand_started(match_id, hand_number)
 
     def hand_finished(self, hand: PlayedHand) -> None:
@@ -155,6 +180,7 @@ class Worker:
         # The queue's statements (claims, heartbeats, the relays' look-ups) go on a connection of
         # their own: the writer's group commits never wait for them under the store's lock.
         self.queue = WorkQueue(PostgresStore(store.url) if isinstance(store, PostgresStore) else store)
+        self.waits = JobWaits(self.queue.store)
         self.settings = settings
         self.out = out
         self.metrics = metrics
@@ -222,6 +248,7 @@ class Worker:
                         if polls % 20 == 0:  # leagues enqueued since: their bots may connect here first
                             await asyncio.to_thread(self._admit_known_bots, server)
                         await self._fill(server, address)
+                        await self._note_waits(server)
                         relay.want(await asyncio.to_thread(self.queue.remote_tables, relay.bots(),
                                                            settings.name))
                         self._observe(server)
@@ -362,12 +389,30 @@ class Worker:
         def ended(summary: MatchSummary) -> None:
             running.tables_left -= 1
             running.aborted = running.aborted or summary.aborted
+            running.settled.add(summary.match_id)
             self._wake()
 
         for spec in prepared.specs:
-            server.add_match(spec, _JobSink(prepared.sinks[spec.match_id], ended))
+            place = len(server.tables)
+            server.add_match(spec, _JobSink(prepared.sinks[spec.match_id], ended, running.settled.add))
+            if len(server.tables) > place:
+                running.tables.append(place)
         await asyncio.to_thread(self.queue.announce, self.settings.name, job.job_id, address,
                                 [spec.match_id for spec in prepared.specs])
+
+    async def _note_waits(self, server: DealerServer) -> None:
+        """Note in the store the jobs whose matches were put back since the last look (absent =
+        "wait": their bots were not all connected), and those dealt since: one write each."""
+        for job_id, running in list(self._state.running.items()):
+            change = running.wait_change(server.tables)
+            if change is None:
+                continue
+            bots, count = change
+            if count:
+                await asyncio.to_thread(self.waits.postponed, self.settings.name, job_id, bots, count)
+            else:
+                await asyncio.to_thread(self.waits.dealt, self.settings.name, job_id)
+            running.noted_postponements = count
 
     def _board_wanted(self) -> None:
         """/metrics is being read: refresh the leaderboards that are older than

@@ -195,6 +195,22 @@ MIGRATIONS: tuple[Migration, ...] = (
             created_at TEXT NOT NULL
         )""",
     )),
+    # One row per job whose match a worker put back because bots were missing (absent = "wait"),
+    # written once per postponement and deleted when the match is dealt or its job ends: the
+    # coordinator's progress names the bots the league waits for. Times are the database's
+    # clock in seconds since the epoch (as jobs.heartbeat_at); ``bots`` are the missing bots'
+    # names (seats of the match), comma-separated.
+    Migration(8, "matches postponed on workers and the bots they wait for", (
+        """CREATE TABLE job_waits (
+            job_id INTEGER NOT NULL REFERENCES jobs(job_id),
+            worker TEXT NOT NULL,
+            bots TEXT NOT NULL CHECK (bots <> ''),
+            postponements INTEGER NOT NULL CHECK (postponements >= 1),
+            first_postponed_at DOUBLE PRECISION NOT NULL,
+            last_postponed_at DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (job_id)
+        )""",
+    )),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

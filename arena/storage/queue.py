@@ -4,7 +4,8 @@ Workers claim jobs with ``FOR UPDATE SKIP LOCKED`` (concurrent claimers never wa
 each other's rows), heartbeat while they play, and a job whose worker stopped heart-beating for
 ``lease_seconds`` is claimed again by another worker. Times come from the database's clock, so
 workers' clocks need not agree. Hands in flight are recorded per table so that the next claimer
-voids them (RULES.md §5) before continuing with the next hand.
+voids them (RULES.md §5) before continuing with the next hand. Matches a worker postponed because
+bots were missing (absent = "wait") are noted per job (:class:`JobWaits`) for the coordinator.
 """
 
 from __future__ import annotations
@@ -13,12 +14,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from arena.engine.errors import ConfigError
-from arena.storage.errors import LeaseLost
+from arena.storage.errors import InvalidRecord, LeaseLost
 from arena.storage.postgres import ChecksLater, PostgresStore
-from arena.storage.sqlstore import Db, Guard
+from arena.storage.sqlstore import Db, Guard, SqlStore
 from arena.storage.store import ResultsStore
 
 _NOW = "CAST(EXTRACT(EPOCH FROM clock_timestamp()) AS DOUBLE PRECISION)"
+_SQLITE_NOW = "((julianday('now') - 2440587.5) * 86400.0)"  # the same, seconds since the epoch
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +37,18 @@ class WorkerProgress:
     worker: str
     running_jobs: int
     hands: int  # completed hands of the matches it holds or finished
+
+
+@dataclass(frozen=True, slots=True)
+class PostponedJob:
+    """A running job whose match its worker put back because bots were not connected."""
+
+    job_id: int
+    deal_set: str
+    worker: str
+    bots: tuple[str, ...]  # missing at the last postponement
+    postponements: int  # times the match was put back since this worker claimed it
+    waited_seconds: float  # since its first postponement, by the database's clock
 
 
 class WorkQueue:
@@ -106,13 +120,18 @@ class WorkQueue:
             row = db.execute("UPDATE jobs SET status = 'done', heartbeat_at = NULL WHERE job_id = ? "
                              "AND worker = ? AND status = 'running' RETURNING job_id",
                              (job_id, worker)).fetchone()
+            if row is not None:
+                db.execute(_FORGET_WAIT, (job_id,))
         return row is not None
 
     def release(self, worker: str, job_id: int) -> None:
         """Give a job back (a clean stop before its match ended): another worker may take it now."""
         with self.store.transaction(write=True) as db:
-            db.execute("UPDATE jobs SET status = 'queued', worker = NULL, heartbeat_at = NULL "
-                       "WHERE job_id = ? AND worker = ? AND status = 'running'", (job_id, worker))
+            row = db.execute("UPDATE jobs SET status = 'queued', worker = NULL, heartbeat_at = NULL "
+                             "WHERE job_id = ? AND worker = ? AND status = 'running' RETURNING job_id",
+                             (job_id, worker)).fetchone()
+            if row is not None:
+                db.execute(_FORGET_WAIT, (job_id,))
 
     def depth(self, league_id: int | None = None) -> dict[str, int]:
         """Jobs by status (queued, running, done), over one league or all."""
@@ -165,6 +184,67 @@ class WorkQueue:
     def hand_in_flight(self, match_id: int, copy_index: int) -> int | None:
         """The last hand a worker started on this table (it may have finished since)."""
         return self.store.hand_in_flight(match_id, copy_index)
+
+
+_FORGET_WAIT = "DELETE FROM job_waits WHERE job_id = ?"
+
+
+class JobWaits:
+    """Per job, whether its worker postponed the match (absent = "wait") and for which bots: one
+    row per job, written once per postponement and deleted when the match is dealt or the job is
+    completed or given back (`WorkQueue.complete`, `WorkQueue.release`). Works on either store;
+    the coordinator reads it for its progress line."""
+
+    def __init__(self, store: ResultsStore) -> None:
+        if not isinstance(store, SqlStore):
+            raise ConfigError("postponed jobs are kept in an SQL store")
+        self.store = store
+        self._now = _NOW if isinstance(store, PostgresStore) else _SQLITE_NOW
+
+    def postponed(self, worker: str, job_id: int, bots: Iterable[str], postponements: int) -> bool:
+        """Note that ``worker`` put the job's match back for the ``postponements``-th time, the
+        ``bots`` (seats of the match) not connected; False when the worker no longer holds it."""
+        names = sorted(set(bots))
+        if not names or postponements < 1:
+            raise InvalidRecord(f"job {job_id}: a postponement needs missing bots and a count >= 1, "
+                                f"got {names} and {postponements}")
+        now = self._now
+        with self.store.transaction(write=True) as db:
+            seated = {str(row["name"]) for row in db.execute(
+                "SELECT b.name FROM jobs j JOIN match_seats s ON s.match_id = j.match_id "
+                "JOIN bots b ON b.bot_id = s.bot_id WHERE j.job_id = ? AND j.worker = ? "
+                "AND j.status = 'running'", (job_id, worker)).fetchall()}
+            if not seated:
+                return False
+            strangers = [name for name in names if name not in seated]
+            if strangers:
+                raise InvalidRecord(f"job {job_id}: {', '.join(strangers)} has no seat in its match")
+            db.execute(
+                "INSERT INTO job_waits (job_id, worker, bots, postponements, first_postponed_at, "
+                f"last_postponed_at) VALUES (?, ?, ?, ?, {now}, {now}) ON CONFLICT (job_id) DO UPDATE "
+                "SET bots = excluded.bots, postponements = excluded.postponements, "
+                "last_postponed_at = excluded.last_postponed_at, first_postponed_at = CASE WHEN "
+                "job_waits.worker = excluded.worker THEN job_waits.first_postponed_at "
+                "ELSE excluded.first_postponed_at END, worker = excluded.worker",
+                (job_id, worker, ",".join(names), postponements))
+        return True
+
+    def dealt(self, worker: str, job_id: int) -> None:
+        """The job's match is being dealt: it waits no more."""
+        with self.store.transaction(write=True) as db:
+            db.execute("DELETE FROM job_waits WHERE job_id = ? AND worker = ?", (job_id, worker))
+
+    def waiting(self, league_id: int) -> list[PostponedJob]:
+        """The league's running jobs whose worker (the one holding them now) postponed them."""
+        with self.store.transaction(write=False) as db:
+            rows = db.execute(
+                "SELECT w.job_id, j.deal_set, w.worker, w.bots, w.postponements, "
+                f"{self._now} - w.first_postponed_at AS waited FROM job_waits w "
+                "JOIN jobs j ON j.job_id = w.job_id WHERE j.league_id = ? AND j.status = 'running' "
+                "AND j.worker = w.worker ORDER BY w.job_id", (league_id,)).fetchall()
+        return [PostponedJob(int(r["job_id"]), str(r["deal_set"]), str(r["worker"]),
+                             tuple(str(r["bots"]).split(",")), int(r["postponements"]),
+                             max(0.0, float(r["waited"]))) for r in rows]
 
 
 class JobBook:
