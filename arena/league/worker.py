@@ -363,6 +363,9 @@ class Worker:
                 if running.aborted:
                     await asyncio.to_thread(self.queue.release, settings.name, job_id)
                 else:
+                    run = state.runs.get(running.job.league_id)
+                    if run is not None:  # its deal set finished in the store (the finisher thread)
+                        await asyncio.to_thread(run.wait_deal_set_finished, running.job.deal_set)
                     await asyncio.to_thread(self.queue.complete, settings.name, job_id)
                     self.jobs_done += 1
                     self._say(f"job {job_id} ({running.job.deal_set}) done")
