@@ -3,7 +3,8 @@ store keeping its in-flight marks there (`StoreBook`).
 
 On the dealer's thread the finished hand's PHH text and event lines are made (what the writer
 thread would make) and sent to the child with the next hand's in-flight mark, as one job;
-the table deals its next hand once the child has answered that the job is committed. No
+the table deals its next hand once the child has answered that the job is committed, and ends
+its match once the last one is (``settle``: awaited, the dealer's thread runs on). No
 writer thread: nothing else in the dealer's process takes its interpreter lock per hand.
 """
 
@@ -31,6 +32,9 @@ class ProcessSink(LeagueSink):
         await self.process.wait_committed(self._ticket)
         if self.failed is not None:
             raise self.failed
+
+    async def _written(self) -> None:
+        await self.process.wait_committed(self._ticket)
 
     def _wait_written(self) -> None:
         try:

@@ -1,6 +1,8 @@
 """The league's sink for one table: each hand committed to the store, appended to the match's PHH
 and JSONL logs and counted, by the league's writer thread; the table deals its next hand only
-when the writer has committed the last one and marked the next as in flight (:meth:`ready`).
+when the writer has committed the last one and marked the next as in flight (:meth:`ready`);
+at the match's end it awaits the last hand's commit (:meth:`settle`) before its synchronous end,
+so that a commit's latency never stops the dealer's thread (every other table on it).
 """
 
 from __future__ import annotations
@@ -171,13 +173,18 @@ class LeagueSink:
     async def ready(self) -> None:
         """Return once the writer has committed all this table gave it (the last hand, the next
         marked in flight; its log lines may still be waiting); raise what it failed with."""
-        ticket, writer = self._ticket, self.writer
-        if not writer.committed(ticket):
-            done = trio.Event()
-            if writer.when_committed(ticket, partial(_wakeups().add, done)):
-                await done.wait()
+        await self._writer_reached(self._ticket, logged=False)
         if self.failed is not None:
             raise self.failed
+
+    async def settle(self) -> None:
+        """(The table's hands are all played; :meth:`match_finished` comes next.) Hand the writer
+        the last hand and return once it is written, logs included, so that `match_finished`
+        finds it done and does not block the dealer's thread (and every other table on it) for
+        the commit. Never raises: `match_finished` tells a failure, as before. A table that
+        cannot await (cancelled, or voiding its hand) skips this: `match_finished` waits then."""
+        self._submit_finished()
+        await self._written()
 
     def hand_finished(self, hand: PlayedHand) -> None:
         """Keep the hand for the next hand's start (one job for both), or the match's end."""
@@ -186,7 +193,7 @@ class LeagueSink:
 
     def match_finished(self, summary: MatchSummary) -> None:
         self._submit_finished()
-        self._wait_written()  # the last hand's commit, usually done already
+        self._wait_written()  # the last hand's commit: done already when the table awaited settle
         self.log.match_finished(summary if self.failed is None else self.as_failed(summary))
         if self._table_open and self.metrics is not None:
             self.metrics.table_ended()
@@ -206,6 +213,21 @@ class LeagueSink:
 
     def _wait_written(self) -> None:
         self.writer.wait(self._ticket)
+
+    async def _written(self) -> None:
+        """`_wait_written` on trio: the dealer's thread serves the other tables meanwhile."""
+        await self._writer_reached(self._ticket, logged=True)
+
+    async def _writer_reached(self, ticket: int, *, logged: bool) -> None:
+        """Return once the writer has committed ``ticket`` (``logged``: and run its steps, the
+        log lines)."""
+        writer = self.writer
+        reached, when = ((writer.done, writer.when_done) if logged
+                         else (writer.committed, writer.when_committed))
+        if not reached(ticket):
+            event = trio.Event()
+            if when(ticket, partial(_wakeups().add, event)):
+                await event.wait()
 
     def _submit(self, job: Job) -> None:
         self._ticket = self.writer.submit(partial(self._guarded, job))

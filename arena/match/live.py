@@ -91,6 +91,9 @@ class LiveTable:
         # ... and be awaited before each hand's first card (the league commits the last hand
         # and marks the next in flight on its writer thread meanwhile).
         self._sink_ready: Callable[[], Awaitable[None]] | None = getattr(sink, "ready", None)
+        # ... and once every hand is played, before the match ends (its last hand written): the
+        # sink's end then never blocks the dealer's thread, which serves every other table.
+        self._sink_settle: Callable[[], Awaitable[None]] | None = getattr(sink, "settle", None)
         self.stats = TableStats()
         self._lobby = lobby
         n = len(spec.seats)
@@ -143,6 +146,7 @@ class LiveTable:
             self._timer.start()
             await self._play()
             reason = ""
+            await self._settle()
         except _NotStarted as exc:
             not_started = exc
         except Exception as error:  # a dealer bug ends this match only, never the others
@@ -197,6 +201,18 @@ class LiveTable:
         placer = getattr(self.sink, "seat_places", None)  # a tournament hand: places decided
         if placer is not None and self._hands_played:
             self._places = tuple(await placer(tuple(self._stacks)))
+
+    async def _settle(self) -> None:
+        """Await the sink's last writes (its ``settle``) before the synchronous end (`_end`, in
+        ``run``'s ``finally``, which cannot await): a cancellation meanwhile ends the match as
+        played all the same, and the sink's ``match_finished`` waits for them itself."""
+        settle = self._sink_settle
+        if settle is None:
+            return
+        try:
+            await settle()
+        except Exception:  # not the match's fault: every hand is played (the sink waits at its end)
+            log.exception("match %s: waiting for the sink's last writes failed", self.spec.match_id)
 
     def missing_bots(self) -> list[str]:
         """Names of this match's bots that are not connected now."""

@@ -121,9 +121,13 @@ def _samples() -> deque[float]:
 
 def percentile(values: Sequence[float], fraction: float) -> float:
     """Nearest-rank percentile (0 for no values)."""
-    if not values:
+    return sorted_percentile(sorted(values), fraction)
+
+
+def sorted_percentile(ordered: Sequence[float], fraction: float) -> float:
+    """`percentile` of values sorted already (several percentiles of one sort)."""
+    if not ordered:
         return 0.0
-    ordered = sorted(values)
     index = min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))
     return ordered[index]
 
@@ -142,16 +146,19 @@ class TableStats:
     answer_seconds: deque[float] = field(default_factory=_samples)  # prompt -> accepted reply
 
     def summary(self) -> dict[str, float]:
-        """Counts and percentiles, as the match's results file gives them."""
+        """Counts and percentiles, as the match's results file gives them (at a match's end, on
+        the dealer's thread: each sample list is sorted once)."""
+        answers = sorted(self.answer_seconds)
+        lateness = sorted(self.lateness_seconds)
         return {
             "prompts": self.prompts, "answered": self.answered, "rejected": self.rejected,
             "rejected_no_open_decision": self.rejected_no_open_decision,
             "timeouts": self.timeouts, "absent_actions": self.absent_actions,
-            "answer_seconds_p50": percentile(self.answer_seconds, 0.5),
-            "answer_seconds_p99": percentile(self.answer_seconds, 0.99),
-            "timeout_lateness_seconds_p50": percentile(self.lateness_seconds, 0.5),
-            "timeout_lateness_seconds_p99": percentile(self.lateness_seconds, 0.99),
-            "timeout_lateness_seconds_max": max(self.lateness_seconds, default=0.0),
+            "answer_seconds_p50": sorted_percentile(answers, 0.5),
+            "answer_seconds_p99": sorted_percentile(answers, 0.99),
+            "timeout_lateness_seconds_p50": sorted_percentile(lateness, 0.5),
+            "timeout_lateness_seconds_p99": sorted_percentile(lateness, 0.99),
+            "timeout_lateness_seconds_max": lateness[-1] if lateness else 0.0,
         }
 
 
@@ -176,7 +183,22 @@ class MatchSummary:
 
 
 class MatchSink(Protocol):
-    """Where finished hands and the match result go (hand logs, results store)."""
+    """Where finished hands and the match result go (hand logs, results store).
+
+    The table calls these on the dealer's thread, which serves every table of the dealer: they
+    must return at once. A sink may also have (the table looks them up with ``getattr``):
+
+    - ``event_sent(seat, notice)``: every event as sent to each seat (the league's JSONL log);
+    - ``async ready()``: awaited after ``hand_started``, before the hand's first card (the league
+      commits the last hand and marks the next in flight meanwhile); it may raise to stop the
+      table;
+    - ``async settle()``: awaited once every hand is played, before ``match_finished``, so that
+      ``match_finished`` finds the last hand written and does not wait for it on the dealer's
+      thread; it must not raise. A table cancelled or failing skips it (it cannot await):
+      ``match_finished`` must then still wait for what it needs itself;
+    - ``async seat_places(final_stacks)``: the seats' places once the hands are played
+      (tournaments).
+    """
 
     def hand_started(self, match_id: str, hand_number: int) -> None: ...
 

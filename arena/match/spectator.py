@@ -30,6 +30,8 @@ class TeeSink:
         self._inner_tap = getattr(inner, "event_sent", None)
         # The inner sink's wait before each hand (the league's writer), when it has one.
         self.ready: Callable[[], Awaitable[None]] | None = getattr(inner, "ready", None)
+        # ... and its wait for the last hand's commit at the match's end.
+        self.settle: Callable[[], Awaitable[None]] | None = getattr(inner, "settle", None)
 
     def event_sent(self, seat: int, notice: Notice) -> None:
         if self._inner_tap is not None:

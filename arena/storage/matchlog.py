@@ -13,14 +13,14 @@ import os
 import re
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, BinaryIO
 
 from arena.engine.cards import format_card
 from arena.engine.errors import MalformedInput
 from arena.engine.phh import dumps_hand
-from arena.match.messages import Notice
+from arena.match.messages import MatchSeatResult, Notice
 from arena.match.records import MatchSummary, PlayedHand, phh_fields
 from arena.storage.eventhold import EventHold
 from arena.storage.eventlog import event_lines
@@ -166,9 +166,13 @@ def result_json(summary: MatchSummary) -> dict[str, Any]:
         "aborted": summary.aborted,
         "abort_reason": summary.abort_reason,
         "button_draw": [{"seat": s, "card": format_card(c)} for s, c in summary.button_draw],
-        "results": [asdict(r) for r in summary.results],
+        "results": [{name: getattr(r, name) for name in _SEAT_RESULT_FIELDS}
+                    for r in summary.results],  # `asdict`'s, without its deep copy of each value
         "decisions": summary.stats.summary(),
     }
+
+
+_SEAT_RESULT_FIELDS = tuple(f.name for f in fields(MatchSeatResult))  # numbers and text only
 
 
 # --------------------------------------------------------------------------- reading back
@@ -202,12 +206,26 @@ def match_seed_for(hands_path: Path) -> int | None:
 
 
 def reveal_seed(paths: MatchLogPaths, seed: int) -> None:
-    """Write the seed into a match's results file once every match sharing its deals ended."""
+    """Write the seed into a match's results file once every match sharing its deals ended.
+
+    (On the dealer's thread, for each copy of a deal set.) A file as `MatchLog.match_finished`
+    wrote it gets its ``null`` seed replaced in its text: the same bytes as encoding it again
+    (its JSON reads back to what made it), without the indented encoding's cost."""
     if not paths.result.exists():
         return
-    data = json.loads(paths.result.read_text(encoding="utf-8"))
+    text = paths.result.read_text(encoding="utf-8")
+    data = json.loads(text)
     data["match_seed"] = seed
+    head, unrevealed, tail = text.partition(_UNREVEALED)
+    if unrevealed and head.startswith(_RESULT_HEAD) and head.count("\n") == 1 and tail.endswith("\n}\n"):
+        write_private(paths.result, f'{head}\n  "match_seed": {json.dumps(seed)},\n{tail}')
+        return
     write_private(paths.result, json.dumps(data, indent=2) + "\n")
+
+
+# `result_json`'s first two keys as `MatchLog.match_finished` writes them, the seed kept secret.
+_RESULT_HEAD = '{\n  "match_id": '
+_UNREVEALED = '\n  "match_seed": null,\n'
 
 
 def make_private_dir(directory: Path) -> None:

@@ -1,0 +1,138 @@
+"""A match's end never blocks the dealer's thread on the store: the table awaits its last hand's
+commit (the sink's ``settle``) before its synchronous end, so that every other table (every
+trio task) of the dealer's thread runs on while that commit is pending; with the writer thread
+and with the writer process alike. The league's results stay what they were."""
+
+from __future__ import annotations
+
+import sys
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+import trio
+
+from arena.league.procsink import ProcessSink
+from arena.league.procwriter import ProcessWriter
+from arena.league.runner import LeagueRun
+from arena.league.sink import LeagueSink
+from arena.match.live import LiveTable
+from arena.match.lobby import Lobby
+from arena.match.records import MatchSummary
+from arena.storage.matchlog import MatchLogPaths
+from arena.storage.records import HandRecord
+from arena.storage.sqlstore import Guard
+from tests.league.test_writer import BOTS, HANDS, _config
+from tests.match.scripted import ScriptedBot
+
+HOLD_SECONDS = 10.0  # how long a held commit waits for its release before giving up
+
+
+def _play_releasing(run: LeagueRun, sink_type: type[LeagueSink], holding: Callable[[], bool],
+                    release: Callable[[], None]) -> list[MatchSummary]:
+    """Every table of the league on one trio run, with one more task beside them: once the store
+    holds a match's last commit (``holding``), it releases it (``release``). It can only do so
+    if the dealer's thread is free while that match ends."""
+    prepared = run.prepare()
+    assert all(type(sink) is sink_type for sink in prepared.sinks.values())
+
+    async def main() -> list[MatchSummary]:
+        lobby = Lobby()
+        bots = [ScriptedBot(lobby, n) for n in BOTS]
+        summaries: list[MatchSummary] = []
+
+        async def play(table: LiveTable) -> None:
+            summaries.append(await table.run())
+
+        async def releaser() -> None:
+            while not holding():
+                await trio.sleep(0.005)
+            release()
+
+        async with trio.open_nursery() as nursery:
+            for bot in bots:
+                bot.attach()
+                nursery.start_soon(bot.run)
+            nursery.start_soon(releaser)
+            async with trio.open_nursery() as games:
+                for spec in prepared.specs:
+                    games.start_soon(play, LiveTable(spec, lobby, sink=prepared.sinks[spec.match_id]))
+            nursery.cancel_scope.cancel()
+        return summaries
+
+    return trio.run(main)
+
+
+def _check_league(run: LeagueRun, summaries: list[MatchSummary]) -> None:
+    """Every match played to its end, every hand committed, every result written."""
+    assert len(summaries) == 6 and not any(s.aborted for s in summaries)
+    for match in run.store.list_matches(1):
+        assert len(run.store.completed_hands(match.match_id)) == 2 * HANDS
+    for summary in summaries:
+        assert MatchLogPaths.of(run.config.log_dir, summary.match_id).result.exists()
+
+
+def test_the_writer_threads_last_commit_of_a_match_leaves_the_dealers_thread_free(
+        tmp_path: Path) -> None:
+    run = LeagueRun(_config(tmp_path))
+    holding, released = threading.Event(), threading.Event()
+    outcome: list[str] = []
+    record = run.store.record_hand
+
+    def held(hand: HandRecord, *, guard: Guard | None = None) -> bool:
+        if hand.hand_number == HANDS and not holding.is_set():  # the first match's last hand
+            holding.set()
+            outcome.append("released" if released.wait(HOLD_SECONDS) else "timed out")
+        return record(hand, guard=guard)
+
+    run.store.record_hand = held  # type: ignore[method-assign]
+    try:
+        summaries = _play_releasing(run, LeagueSink, holding.is_set, released.set)
+        assert outcome == ["released"]  # the old end blocked on the commit: nothing released it
+        _check_league(run, summaries)
+    finally:
+        run.close()
+
+
+_HOLDING_CHILD = """\
+import sys, time
+from pathlib import Path
+from arena.storage import writer_child
+
+here = Path(sys.argv[1])
+run_job = writer_child._run_job
+
+def held(store, logs, job):
+    # The first match's last hand (a hand with no next hand to mark) waits for its release.
+    if job[0] == "hand" and job[-1] == 0 and not (here / "holding").exists():
+        (here / "holding").write_text("")
+        deadline = time.monotonic() + float(sys.argv[2])
+        while not (here / "release").exists() and time.monotonic() < deadline:
+            time.sleep(0.005)
+        (here / "outcome").write_text("released" if (here / "release").exists() else "timed out")
+    return run_job(store, logs, job)
+
+writer_child._run_job = held
+sys.exit(writer_child.main(sys.argv[3:]))
+"""
+
+
+def test_the_writer_processs_last_commit_of_a_match_leaves_the_dealers_thread_free(
+        tmp_path: Path) -> None:
+    run = LeagueRun(_config(tmp_path), writer_process=True)
+    here = tmp_path / "child"
+    here.mkdir()
+    script = here / "holding_child.py"
+    script.write_text(_HOLDING_CHILD)
+    try:
+        assert run.process_writer is not None
+        run.process_writer.close()  # replaced by the same child, holding one commit
+        store = Path(str(run.config.store))
+        run.process_writer = ProcessWriter(store, command=[
+            sys.executable, "-P", str(script), str(here), str(HOLD_SECONDS), str(store), "FULL"])
+        summaries = _play_releasing(run, ProcessSink, (here / "holding").exists,
+                                    lambda: (here / "release").write_text(""))
+        assert (here / "outcome").read_text() == "released"  # the old end blocked in select
+        _check_league(run, summaries)
+    finally:
+        run.close()
