@@ -10,6 +10,7 @@ from typing import Any, Literal, Protocol, TextIO
 
 from arena.engine.errors import ConfigError
 from arena.league.config import LeagueConfig, load_league
+from arena.league.coordinator import describe_waits
 from arena.league.leaderboard import CsvTable, faults_csv, render_faults, render_table, to_csv, to_json
 from arena.league.runner import LeagueRun
 from arena.league.tourney_commands import run_tournament, show_standings
@@ -18,6 +19,8 @@ from arena.match.spectator import Spectator
 from arena.metrics import start_metrics_server
 from arena.server.commands import log_connections
 from arena.server.peer_tls import PEER_SERVER_NAME, PeerTls, check_key_file
+from arena.storage.queue import JobWaits
+from arena.storage.sqlstore import SqlStore
 from arena.storage.store import is_postgres_url, open_store, shown_location
 
 
@@ -196,9 +199,21 @@ def league_status(path: str, *, store: str | None = None, out: TextIO = sys.stdo
                   f"went back; not counted); {len(prepared.specs)} of {len(run.schedule)} matches "
                   "still to play\n")
         out.write(render_table(run.leaderboard()) + "\n" + render_faults(run.faults()))
+        waits = _waits(run)
+        if waits:
+            out.write(waits + "\n")
         return 0
     finally:
         run.close()
+
+
+def _waits(run: LeagueRun) -> str:
+    """The bots that matches postponed by workers wait for (a league run by workers:
+    ``absent = "wait"``), as the coordinator's progress shows them; "" when none waits."""
+    if not isinstance(run.store, SqlStore):
+        return ""
+    league, _ = run.ensure_matches()
+    return describe_waits(JobWaits(run.store).waiting(league.league_id))
 
 
 def show_leaderboard(path: str, *, fmt: str, table: CsvTable | Literal["faults"] = "results",

@@ -19,7 +19,9 @@ from tests.server.procs import env
 
 pytestmark = pytest.mark.timeout(240)
 
-BOTS = [("alpha", "call"), ("beta", "rules")]
+# Two calling stations: nobody folds, so alpha acts in every hand and no hand past the gate can
+# end without it (with a folding beta, a hand 11 could, and the first run dealt 21 hands).
+BOTS = [("alpha", "call"), ("beta", "call")]
 GATED_HANDS = 10  # hands per match the first run can deal before alpha waits for the gate
 
 # alpha: a calling station that, at each match's hand GATED_HANDS + 1, waits until the test opens
