@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import sys
 import threading
@@ -16,6 +17,7 @@ import time
 from collections.abc import Callable, Collection, Coroutine
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -70,11 +72,12 @@ from arena.storage.matchlog import (
 from arena.storage.records import FaultCounts, HandRecord, League, MatchStatus, VoidHand
 from arena.storage.sqlite import SqliteStore
 from arena.storage.store import Match, ResultsStore, open_store
-from arena.storage.writer import Writer
+from arena.storage.writer import After, Writer
 
 # A leaderboard refreshed when the metrics are read is at most this old (Prometheus scrapes every
 # 15 s by default); its luck is computed only for the hands that lack it.
 BOARD_MAX_AGE_SECONDS = 5.0
+log = logging.getLogger("arena.league")
 
 
 def _now() -> datetime:
@@ -150,8 +153,13 @@ class LeagueRun:
         self._board_asked = -BOARD_MAX_AGE_SECONDS  # time.monotonic() of the last refresh asked
         self._board_lock = threading.Lock()
         self._finish_lock = threading.Lock()
+        # The ends of deal sets (store, seeds revealed) off the dealer's thread, in order, on a
+        # thread of their own: the copies' commits are done when they are asked for.
+        self.finisher = Writer(name=f"arena-finish-{config.name}"[:15], batch=store.batch)
+        self._finish_tickets: dict[str, int] = {}  # deal set -> its finisher's job
 
     def close(self) -> None:
+        self.finisher.close()  # first: the end of a deal set asks for a refresh
         self._board.wait(60.0)
         self.writer.close()
         if self.process_writer is not None:
@@ -302,14 +310,54 @@ class LeagueRun:
         return next_number
 
     def _copy_finished(self, scheduled: ScheduledMatch, summary: MatchSummary) -> None:
+        """(The dealer's thread.) A copy ended; the last of its deal set has it finished in the
+        store and its seed revealed on the finisher's thread (`_finish_written`; the copies' last
+        commits are done: `LeagueSink.match_finished` waits for them), so that the dealer's
+        thread (every table on it) never waits for that commit. With a ``deal_set_observer``
+        (it may stop the league at once) it is done here, before the observer reads the store,
+        as before."""
         left = self._copies_left.get(scheduled.deal_set, 1) - 1
         self._copies_left[scheduled.deal_set] = left
-        if left <= 0:
-            self._finish_deal_set(scheduled.deal_set, seed=summary.seed)
-            observer = self.deal_set_observer
-            if observer is not None and observer(self._store_ids[scheduled.deal_set]) and self._server:
-                self._server.stop()
-        ended = [self._store_ids[scheduled.deal_set]] if left <= 0 else []
+        if left > 0:
+            self._deal_sets_ended([])
+            return
+        ended = [self._store_ids[scheduled.deal_set]]
+        observer = self.deal_set_observer
+        if observer is None:
+            self._finish_tickets[scheduled.deal_set] = self.finisher.submit(
+                partial(self._finish_written, scheduled.deal_set, summary.seed, ended))
+            return
+        self._finish_deal_set(scheduled.deal_set, seed=summary.seed)
+        if observer(self._store_ids[scheduled.deal_set]) and self._server:
+            self._server.stop()
+        self._deal_sets_ended(ended)
+
+    def _finish_written(self, deal_set: str, seed: int, ended: list[int]) -> After | None:
+        """(The finisher's thread, in its batch.) The deal set finished in the store; once that is
+        committed, its seed revealed (RULES.md §1) and the leaderboard told. A process killed
+        before the commit leaves the match running with every copy played: a resumed league
+        finishes it (`prepare`). A failure is logged and left to a resume likewise."""
+        try:
+            self._finish_in_store(deal_set, seed)
+        except Exception:
+            log.exception("deal set %s: finishing it in the store failed; a resumed league "
+                          "finishes it", deal_set)
+            return None
+
+        def committed() -> None:
+            self._reveal(deal_set, seed)
+            self._deal_sets_ended(ended)
+
+        return committed
+
+    def wait_deal_set_finished(self, deal_set: str, timeout_seconds: float | None = None) -> bool:
+        """Block until ``deal_set``, ended here, is finished in the store and its seed revealed
+        (by the finisher's thread); False on timeout. (A worker completes its job only then.)"""
+        ticket = self._finish_tickets.get(deal_set)
+        return ticket is None or self.finisher.wait(ticket, timeout_seconds)
+
+    def _deal_sets_ended(self, ended: list[int]) -> None:
+        """The metrics' leaderboard refreshed (with the luck of the deal sets that ``ended``)."""
         if self.metrics is None:
             return
         if self._board_on_scrape:
@@ -339,17 +387,25 @@ class LeagueRun:
     def _finish_deal_set(self, deal_set: str, seed: int | None = None) -> None:
         match_seed = seed if seed is not None else next(
             s.seed for s in self.schedule if s.deal_set == deal_set)
-        match_id = self._store_ids[deal_set]
         # A worker's prepare() (another thread) and a copy's end (the dealer's thread) may both
         # finish the same deal set, or another process may have: finished already is done.
         with self._finish_lock:
-            if self.store.get_match(match_id).status is MatchStatus.RUNNING:
-                try:
-                    self.store.finish_match(match_id, str(match_seed))
-                except InvalidRecord:
-                    if self.store.get_match(match_id).status is not MatchStatus.FINISHED:
-                        raise
-        # Every copy has ended: now the deal set's seed may be published (RULES.md §1).
+            self._finish_in_store(deal_set, match_seed)
+        self._reveal(deal_set, match_seed)
+
+    def _finish_in_store(self, deal_set: str, match_seed: int) -> None:
+        """The deal set's match finished with its seed, unless it has ended already (here or
+        by another thread or process)."""
+        match_id = self._store_ids[deal_set]
+        if self.store.get_match(match_id).status is MatchStatus.RUNNING:
+            try:
+                self.store.finish_match(match_id, str(match_seed))
+            except InvalidRecord:
+                if self.store.get_match(match_id).status is not MatchStatus.FINISHED:
+                    raise
+
+    def _reveal(self, deal_set: str, match_seed: int) -> None:
+        """Every copy has ended: now the deal set's seed may be published (RULES.md §1)."""
         for scheduled in self.schedule:
             if scheduled.deal_set == deal_set:
                 reveal_seed(MatchLogPaths.of(self.config.log_dir, scheduled.match_id),
@@ -446,6 +502,7 @@ class LeagueRun:
         try:
             complete = asyncio.run(main())
         finally:
+            self.finisher.wait()  # the deal sets ended last are finished, their seeds revealed
             self._board.wait(60.0)  # the leaderboard of the last matches reaches the metrics
             view.close()
             if metrics_server is not None:

@@ -137,7 +137,8 @@ class _Running:
 
 class _JobSink:
     """A league sink that also tells the worker when a table of its job has dealt a hand (it
-    waits no more) and when it has ended."""
+    waits no more) and when it has ended. It passes on the inner sink's awaitables (``ready``,
+    ``settle``): a match's end awaits its last commit instead of blocking the dealer's thread."""
 
     def __init__(self, inner: LeagueSink, on_end: Callable[[MatchSummary], None],
                  on_hand: Callable[[str], None] = lambda match_id: None) -> None:
@@ -146,6 +147,7 @@ class _JobSink:
         self._on_hand = on_hand
         self.event_sent = inner.event_sent
         self.ready = inner.ready
+        self.settle = inner.settle
 
     def hand_started(self, match_id: str, hand_number: int) -> None:
         self._on_hand(match_id)
@@ -361,6 +363,9 @@ class Worker:
                 if running.aborted:
                     await asyncio.to_thread(self.queue.release, settings.name, job_id)
                 else:
+                    run = state.runs.get(running.job.league_id)
+                    if run is not None:  # its deal set finished in the store (the finisher thread)
+                        await asyncio.to_thread(run.wait_deal_set_finished, running.job.deal_set)
                     await asyncio.to_thread(self.queue.complete, settings.name, job_id)
                     self.jobs_done += 1
                     self._say(f"job {job_id} ({running.job.deal_set}) done")

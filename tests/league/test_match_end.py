@@ -16,9 +16,10 @@ from arena.league.procsink import ProcessSink
 from arena.league.procwriter import ProcessWriter
 from arena.league.runner import LeagueRun
 from arena.league.sink import LeagueSink
+from arena.league.worker import _JobSink
 from arena.match.live import LiveTable
 from arena.match.lobby import Lobby
-from arena.match.records import MatchSummary
+from arena.match.records import MatchSink, MatchSummary
 from arena.storage.matchlog import MatchLogPaths
 from arena.storage.records import HandRecord
 from arena.storage.sqlstore import Guard
@@ -29,10 +30,12 @@ HOLD_SECONDS = 10.0  # how long a held commit waits for its release before givin
 
 
 def _play_releasing(run: LeagueRun, sink_type: type[LeagueSink], holding: Callable[[], bool],
-                    release: Callable[[], None]) -> list[MatchSummary]:
+                    release: Callable[[], None],
+                    wrap: Callable[[LeagueSink], MatchSink] = lambda sink: sink
+                    ) -> list[MatchSummary]:
     """Every table of the league on one trio run, with one more task beside them: once the store
     holds a match's last commit (``holding``), it releases it (``release``). It can only do so
-    if the dealer's thread is free while that match ends."""
+    if the dealer's thread is free while that match ends. Each table's sink is ``wrap``'s."""
     prepared = run.prepare()
     assert all(type(sink) is sink_type for sink in prepared.sinks.values())
 
@@ -56,7 +59,8 @@ def _play_releasing(run: LeagueRun, sink_type: type[LeagueSink], holding: Callab
             nursery.start_soon(releaser)
             async with trio.open_nursery() as games:
                 for spec in prepared.specs:
-                    games.start_soon(play, LiveTable(spec, lobby, sink=prepared.sinks[spec.match_id]))
+                    games.start_soon(play, LiveTable(spec, lobby,
+                                                     sink=wrap(prepared.sinks[spec.match_id])))
             nursery.cancel_scope.cancel()
         return summaries
 
@@ -72,9 +76,8 @@ def _check_league(run: LeagueRun, summaries: list[MatchSummary]) -> None:
         assert MatchLogPaths.of(run.config.log_dir, summary.match_id).result.exists()
 
 
-def test_the_writer_threads_last_commit_of_a_match_leaves_the_dealers_thread_free(
-        tmp_path: Path) -> None:
-    run = LeagueRun(_config(tmp_path))
+def _holding_last_commit(run: LeagueRun) -> tuple[threading.Event, threading.Event, list[str]]:
+    """The store holds the first match's last hand's commit until released (or HOLD_SECONDS)."""
     holding, released = threading.Event(), threading.Event()
     outcome: list[str] = []
     record = run.store.record_hand
@@ -86,6 +89,29 @@ def test_the_writer_threads_last_commit_of_a_match_leaves_the_dealers_thread_fre
         return record(hand, guard=guard)
 
     run.store.record_hand = held  # type: ignore[method-assign]
+    return holding, released, outcome
+
+
+def test_a_workers_table_leaves_the_dealers_thread_free_at_its_end_too(tmp_path: Path) -> None:
+    """A worker's sink (`_JobSink`, around the league's) passes the inner sink's ``settle`` on."""
+    run = LeagueRun(_config(tmp_path))
+    holding, released, outcome = _holding_last_commit(run)
+    ended: list[str] = []
+    try:
+        summaries = _play_releasing(
+            run, LeagueSink, holding.is_set, released.set,
+            wrap=lambda sink: _JobSink(sink, lambda summary: ended.append(summary.match_id)))
+        assert outcome == ["released"]  # without its settle the end blocked: nothing released it
+        _check_league(run, summaries)
+        assert sorted(ended) == sorted(s.match_id for s in summaries)
+    finally:
+        run.close()
+
+
+def test_the_writer_threads_last_commit_of_a_match_leaves_the_dealers_thread_free(
+        tmp_path: Path) -> None:
+    run = LeagueRun(_config(tmp_path))
+    holding, released, outcome = _holding_last_commit(run)
     try:
         summaries = _play_releasing(run, LeagueSink, holding.is_set, released.set)
         assert outcome == ["released"]  # the old end blocked on the commit: nothing released it
