@@ -250,10 +250,10 @@ class Worker:
                         if polls % 20 == 0:  # leagues enqueued since: their bots may connect here first
                             await asyncio.to_thread(self._admit_known_bots, server)
                         await self._fill(server, address)
-                        await self._note_waits(server)
                         relay.want(await asyncio.to_thread(self.queue.remote_tables, relay.bots(),
                                                            settings.name))
                         self._observe(server)
+                        await self._note_waits(server)  # (after the relay: it never waits on these)
                         if settings.exit_when_done and not state.running and \
                                 await asyncio.to_thread(self._nothing_left):
                             left_because_done = True
@@ -413,10 +413,16 @@ class Worker:
             if change is None:
                 continue
             bots, count = change
-            if count:
-                await asyncio.to_thread(self.waits.postponed, self.settings.name, job_id, bots, count)
-            else:
-                await asyncio.to_thread(self.waits.dealt, self.settings.name, job_id)
+            try:
+                if count:
+                    await asyncio.to_thread(self.waits.postponed, self.settings.name, job_id, bots,
+                                            count)
+                else:
+                    await asyncio.to_thread(self.waits.dealt, self.settings.name, job_id)
+            except st.InvalidRecord as exc:  # refused for good (e.g. a name not of the match's
+                # seats): the note is left out, the job plays on, and it is not tried each poll
+                log.warning("worker %s: job %d's postponement not noted: %s", self.settings.name,
+                            job_id, exc)
             running.noted_postponements = count
 
     def _board_wanted(self) -> None:

@@ -98,6 +98,8 @@ class WorkQueue:
                 f"AND j.heartbeat_at < {_NOW} - ?)) "
                 f"{league_filter}ORDER BY {local_first}j.job_id LIMIT ? FOR UPDATE OF j SKIP LOCKED) "
                 "RETURNING job_id, league_id, match_id, deal_set, claims", (*params, limit)).fetchall()
+            for row in rows:  # a note of an earlier holder (maybe this worker, before a restart)
+                db.execute(_FORGET_WAIT, (row["job_id"],))  # is not this claim's: it starts afresh
         return sorted((Job(r["job_id"], r["league_id"], r["match_id"], r["deal_set"], r["claims"])
                        for r in rows), key=lambda j: j.job_id)
 

@@ -143,6 +143,24 @@ def test_a_job_claimed_again_shows_only_its_new_workers_postponements(store: Sql
     assert _rows(store) == [(job, "w2", "alpha", 1)]
 
 
+def test_a_claim_forgets_the_postponement_an_earlier_holder_noted(postgres: PostgresServer) -> None:
+    """w1 notes a postponement and dies; w2 claims the job and dies too; w1, restarted under its
+    name, claims it again: the old note is not shown as this claim's (its tables may deal at
+    once, and then the worker never writes again). Workers share PostgreSQL only."""
+    store = PostgresStore(postgres.new_database())
+    try:
+        league_id, (job,) = _jobs(store, ("alpha", "gamma"))
+        waits, queue = JobWaits(store), WorkQueue(store)
+        assert waits.postponed("w1", job, ["gamma"], 3)
+        for worker in ("w2", "w1"):
+            with store.transaction(write=True) as db:  # the holder's lease ran out long ago
+                db.execute("UPDATE jobs SET heartbeat_at = 0 WHERE job_id = ?", (job,))
+            assert [claimed.job_id for claimed in queue.claim(worker, lease_seconds=1.0)] == [job]
+        assert _rows(store) == [] and waits.waiting(league_id) == []
+    finally:
+        store.close()
+
+
 def test_completing_or_giving_back_a_job_forgets_its_postponement(postgres: PostgresServer) -> None:
     store = PostgresStore(postgres.new_database())
     try:
