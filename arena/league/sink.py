@@ -183,7 +183,11 @@ class LeagueSink:
         finds it done and does not block the dealer's thread (and every other table on it) for
         the commit. Never raises: `match_finished` tells a failure, as before. A table that
         cannot await (cancelled, or voiding its hand) skips this: `match_finished` waits then."""
-        self._submit_finished()
+        try:
+            self._submit_finished()
+        except Exception as exc:  # the writer cannot take the last hand (closed): the match
+            self._failed(exc)  # ends as failed (aborted; it goes on when resumed), never finished
+            return  # one hand short
         await self._written()
 
     def hand_finished(self, hand: PlayedHand) -> None:

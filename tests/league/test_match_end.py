@@ -5,6 +5,7 @@ and with the writer process alike. The league's results stay what they were."""
 
 from __future__ import annotations
 
+import json
 import sys
 import threading
 from collections.abc import Callable
@@ -21,7 +22,7 @@ from arena.match.live import LiveTable
 from arena.match.lobby import Lobby
 from arena.match.records import MatchSink, MatchSummary
 from arena.storage.matchlog import MatchLogPaths
-from arena.storage.records import HandRecord
+from arena.storage.records import HandRecord, MatchStatus
 from arena.storage.sqlstore import Guard
 from tests.league.test_writer import BOTS, HANDS, _config
 from tests.match.scripted import ScriptedBot
@@ -160,5 +161,45 @@ def test_the_writer_processs_last_commit_of_a_match_leaves_the_dealers_thread_fr
                                     lambda: (here / "release").write_text(""))
         assert (here / "outcome").read_text() == "released"  # the old end blocked in select
         _check_league(run, summaries)
+    finally:
+        run.close()
+
+
+def test_a_last_hand_the_writer_cannot_take_at_settle_fails_the_match(tmp_path: Path) -> None:
+    """The writer refuses the last hand of one match when its table settles (closed, say): that
+    match ends aborted (no results file: it goes on when the league is run again), its deal set
+    is not finished one hand short, and the other matches end as played."""
+    run = LeagueRun(_config(tmp_path))
+    refused: list[str] = []
+
+    def refusing_at_settle(sink: LeagueSink) -> MatchSink:
+        if refused:
+            return sink
+        refused.append(sink.scheduled.match_id)
+        real_settle = sink.settle
+
+        async def settle_with_a_closed_writer() -> None:
+            def refuse(job: object) -> None:
+                raise RuntimeError("the writer is closed")
+
+            sink._submit = refuse  # type: ignore[method-assign]
+            await real_settle()
+
+        sink.settle = settle_with_a_closed_writer  # type: ignore[method-assign]
+        return sink
+
+    try:
+        summaries = _play_releasing(run, LeagueSink, lambda: True, lambda: None,
+                                    wrap=refusing_at_settle)
+        run.finisher.wait()
+        [first_id] = refused
+        assert len(summaries) == 6
+        paths = {s.match_id: MatchLogPaths.of(run.config.log_dir, s.match_id) for s in summaries}
+        assert not paths[first_id].result.exists()
+        assert not any(json.loads(p.result.read_text())["aborted"]
+                       for match_id, p in paths.items() if match_id != first_id)
+        deal_set = next(s.deal_set for s in run.schedule if s.match_id == first_id)
+        store_match = run.store.get_match(run._store_ids[deal_set])
+        assert store_match.status is MatchStatus.RUNNING  # resumed later, never finished short
     finally:
         run.close()
