@@ -388,7 +388,9 @@ class LeagueRun:
         match_seed = seed if seed is not None else next(
             s.seed for s in self.schedule if s.deal_set == deal_set)
         # A worker's prepare() (another thread) and a copy's end (the dealer's thread) may both
-        # finish the same deal set, or another process may have: finished already is done.
+        # finish the same deal set, or another process may have: finished already is done. (The
+        # finisher's thread takes no lock: it is inside its store batch, and a race is settled by
+        # the status read again after `InvalidRecord`.)
         with self._finish_lock:
             self._finish_in_store(deal_set, match_seed)
         self._reveal(deal_set, match_seed)

@@ -206,26 +206,12 @@ def match_seed_for(hands_path: Path) -> int | None:
 
 
 def reveal_seed(paths: MatchLogPaths, seed: int) -> None:
-    """Write the seed into a match's results file once every match sharing its deals ended.
-
-    (On the dealer's thread, for each copy of a deal set.) A file as `MatchLog.match_finished`
-    wrote it gets its ``null`` seed replaced in its text: the same bytes as encoding it again
-    (its JSON reads back to what made it), without the indented encoding's cost."""
+    """Write the seed into a match's results file once every match sharing its deals ended."""
     if not paths.result.exists():
         return
-    text = paths.result.read_text(encoding="utf-8")
-    data = json.loads(text)
+    data = json.loads(paths.result.read_text(encoding="utf-8"))
     data["match_seed"] = seed
-    head, unrevealed, tail = text.partition(_UNREVEALED)
-    if unrevealed and head.startswith(_RESULT_HEAD) and head.count("\n") == 1 and tail.endswith("\n}\n"):
-        write_private(paths.result, f'{head}\n  "match_seed": {json.dumps(seed)},\n{tail}')
-        return
     write_private(paths.result, json.dumps(data, indent=2) + "\n")
-
-
-# `result_json`'s first two keys as `MatchLog.match_finished` writes them, the seed kept secret.
-_RESULT_HEAD = '{\n  "match_id": '
-_UNREVEALED = '\n  "match_seed": null,\n'
 
 
 def make_private_dir(directory: Path) -> None:

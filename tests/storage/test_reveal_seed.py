@@ -1,4 +1,4 @@
-"""A deal set's seed revealed in its copies' results files (on the dealer's thread when the deal
+"""A deal set's seed revealed in its copies' results files (by the league's finisher thread when the deal
 set ends): byte for byte what reading the file and encoding it again gave; a file written
 otherwise is encoded again as before; a broken one is still an error. The results file's seats
 and decision percentiles are what `dataclasses.asdict` and each percentile alone made."""
