@@ -8,6 +8,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from enum import StrEnum
+from functools import cache
 from itertools import combinations, combinations_with_replacement, product, starmap
 from operator import add
 from typing import Final, TypeVar
@@ -544,6 +545,10 @@ def _high_words(value: int) -> tuple[str, list[int]]:
     return text, cards
 
 
+# The words and rank keys below are memoized (``cache``): each depends on the value alone,
+# there are a few thousand values at most, and every hand shown at a showdown asks for them
+# (``arena.engine.shown``, per shown hand on the dealer's thread).
+@cache
 def describe_high(value: int) -> str:
     """Words for a high value, e.g. ``'full house, kings over sevens (K-K-K-7-7)'``."""
     category = value >> _CLASS_SHIFT
@@ -553,6 +558,7 @@ def describe_high(value: int) -> str:
     return f"{_CLASS_OF[category]}, {text} ({'-'.join(_HIGH_CHARS[r] for r in cards)})"
 
 
+@cache
 def high_rank_key(value: int) -> int:
     """``sum(RANK_KEY[c] for c in five)`` of every five cards whose high value is ``value``
     (with `is_flush_value`: those five are of one suit; else they are not)."""
@@ -588,6 +594,7 @@ def _low_words(value: int) -> tuple[str, list[int]]:
     return text, cards
 
 
+@cache
 def describe_low(value: int) -> str:
     """Words for a `low_value` or `low8_value`: ``'7-5-4-2-A'``, ``'pair of fours, 4-4-6-3-A'``."""
     text, cards = _low_words(value)
@@ -595,6 +602,7 @@ def describe_low(value: int) -> str:
     return f"{text}, {shown}" if text else shown
 
 
+@cache
 def low_rank_key(value: int) -> int:
     """``sum(RANK_KEY[c] for c in five)`` of every five cards whose `low_value` (or
     `low8_value`) is ``value``."""
