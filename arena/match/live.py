@@ -70,6 +70,13 @@ class _HandRun:
     trigger: float | None = None
 
 
+def _rounded(seconds: list[float]) -> tuple[float, ...]:
+    """A hand's timings as its record keeps them: to 0.1 ms (-1.0, "unknown", stays -1.0).
+    Rounded when a sink records the hand, not per decision (a table without a sink never
+    reads them)."""
+    return tuple([round(x, 4) for x in seconds])
+
+
 class _NotStarted(Exception):
     def __init__(self, kind: str, absent: list[str]) -> None:
         super().__init__(kind)
@@ -345,13 +352,13 @@ class LiveTable:
         elapsed = now - clock.opened_at
         self.stats.answered += 1
         self.stats.answer_seconds.append(elapsed)
-        run.action_seconds.append(round(elapsed, 4))
+        # Unrounded: only a sink's record of the hand reads them, rounded (``_played_hand``).
+        run.action_seconds.append(elapsed)
         run.action_seats.append(engine_seat)
         # A bot's think time is never more than the decision took (issue 7: clamped numbers).
-        run.think_seconds.append(round(min(reply.think_seconds, elapsed), 4)
+        run.think_seconds.append(min(reply.think_seconds, elapsed)
                                  if reply.think_seconds is not None else -1.0)
-        run.wire_seconds.append(round(reply.wire_seconds, 4)
-                                if reply.wire_seconds is not None else -1.0)
+        run.wire_seconds.append(reply.wire_seconds if reply.wire_seconds is not None else -1.0)
         run.trigger = reply.received_at or None
         return True
 
@@ -448,8 +455,8 @@ class LiveTable:
     @staticmethod
     def _played_hand(run: _HandRun, *, void_reason: str) -> PlayedHand:
         timings = DecisionTimings(
-            action_seconds=tuple(run.action_seconds), wire_seconds=tuple(run.wire_seconds),
-            think_seconds=tuple(run.think_seconds), timeouts=tuple(run.timeouts),
+            action_seconds=_rounded(run.action_seconds), wire_seconds=_rounded(run.wire_seconds),
+            think_seconds=_rounded(run.think_seconds), timeouts=tuple(run.timeouts),
             absent=tuple(run.absent), action_seats=tuple(run.action_seats),
             rejected=tuple(run.rejected), disconnects=tuple(run.disconnects))
         return PlayedHand(run.ctx, run.state, timings, void_reason)
