@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from arena.match.fastinit import fast_init
+from arena.match.fastinit import fast_init_interpreted
 
 
 @dataclass(frozen=True, slots=True)
@@ -17,14 +17,21 @@ class TimeControl:
     time_bank_seconds: float
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class DecisionClock:
-    """The clock of one open decision: its own time limit, then the seat's remaining bank."""
+    """The clock of one open decision: its own time limit, then the seat's remaining bank.
+
+    One per decision: its own ``__init__`` makes it a native class when compiled (mypyc gives
+    a dataclass's generated ``__init__`` a Python call); interpreted, :func:`fast_init`'s."""
 
     opened_at: float
     decision_seconds: float
     bank_seconds: float  # the seat's bank when the decision opened
+
+    def __init__(self, opened_at: float, decision_seconds: float, bank_seconds: float) -> None:
+        self.opened_at = opened_at  # type: ignore[misc]
+        self.decision_seconds = decision_seconds  # type: ignore[misc]
+        self.bank_seconds = bank_seconds  # type: ignore[misc]
 
     @property
     def own_deadline(self) -> float:
@@ -44,3 +51,6 @@ class DecisionClock:
 
     def total_left(self, now: float) -> float:
         return max(0.0, self.deadline - now)
+
+
+fast_init_interpreted(DecisionClock)

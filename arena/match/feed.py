@@ -30,7 +30,7 @@ from arena.engine.shown import shown_value
 from arena.engine.state import HandState
 from arena.match import messages as m
 from arena.match.clock import DecisionClock
-from arena.match.fastinit import fast_init
+from arena.match.fastinit import fast_init_interpreted
 from arena.match.records import HandContext
 
 _POST_KINDS: Final = {
@@ -41,14 +41,22 @@ _POST_KINDS: Final = {
 }
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Private:
-    """A payload whose owner sees more than everybody else (hole cards, "your seat")."""
+    """A payload whose owner sees more than everybody else (hole cards, "your seat"). Its own
+    ``__init__`` makes it a native class when compiled; interpreted, :func:`fast_init`'s."""
 
     seat: int
     own: m.Payload
     others: m.Payload
+
+    def __init__(self, seat: int, own: m.Payload, others: m.Payload) -> None:
+        self.seat = seat  # type: ignore[misc]
+        self.own = own  # type: ignore[misc]
+        self.others = others  # type: ignore[misc]
+
+
+fast_init_interpreted(Private)
 
 
 FeedItem = m.Payload | Private

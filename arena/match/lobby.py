@@ -91,17 +91,28 @@ class ReplyBox:
         return left
 
 
-@dataclass(eq=False, slots=True)
+@dataclass(eq=False, slots=True, init=False)
 class OpenDecision:
-    """A decision waiting for its seat's reply."""
+    """A decision waiting for its seat's reply (one per decision: its own ``__init__`` makes
+    it a native class when compiled, where a dataclass's generated one is a Python call)."""
 
     decision_id: str
     seat: int
     prompt: Prompt
     clock: DecisionClock
     presence: Presence
-    replies: ReplyBox = field(default_factory=ReplyBox)
-    refused: int = 0  # replies to it the lobby refused (wrong seat, too many, stale at close)
+    replies: ReplyBox
+    refused: int  # replies to it the lobby refused (wrong seat, too many, stale at close)
+
+    def __init__(self, decision_id: str, seat: int, prompt: Prompt, clock: DecisionClock,
+                 presence: Presence, replies: ReplyBox | None = None, refused: int = 0) -> None:
+        self.decision_id = decision_id
+        self.seat = seat
+        self.prompt = prompt
+        self.clock = clock
+        self.presence = presence
+        self.replies = replies if replies is not None else ReplyBox()
+        self.refused = refused
 
     def refreshed_prompt(self) -> Prompt:
         """The prompt with its time fields as of now (for a re-send after a reconnect)."""
