@@ -15,16 +15,16 @@ import argparse
 import resource
 import subprocess
 import sys
-import tempfile
 import time
 from dataclasses import replace
-from pathlib import Path
 
 from arena.engine.phh import dumps_hands
 from arena.host.phhfile import load_file
 from arena.league.runner import LeagueRun
 from arena.match.simulate import simulate
-from bench.league import Clocks, _bots_on_ready, _config, _stop
+from arena.practice import stop_processes
+from bench.league import Clocks, _bots_on_ready, _config
+from bench.scratch import scratch_dir
 
 _READER = """
 import sys, time, urllib.request
@@ -55,7 +55,7 @@ def run_league(hands: int, tables: int, *, spectators: int) -> tuple[int, float,
     """(hands, seconds, dealer CPU seconds, SSE bytes read) for one league run."""
     from arena.web.server import WebServer
 
-    workdir = Path(tempfile.mkdtemp(prefix="arena-bench-web-"))
+    workdir = scratch_dir("arena-bench-web-")
     config = _config(workdir, hands=hands, tables_at_once=tables)
     config = replace(config, metrics_port=None)
     run = LeagueRun(config, out=open("/dev/null", "w"))  # noqa: SIM115
@@ -75,7 +75,7 @@ def run_league(hands: int, tables: int, *, spectators: int) -> tuple[int, float,
         cpu = _cpu_seconds() - cpu
         played = sum(1 for _ in run.store.iter_results(1)) // 4
     finally:
-        _stop(procs)
+        stop_processes(procs)
         run.close()
     read = 0
     for reader in readers:
@@ -92,7 +92,7 @@ def open_log(hands: int) -> tuple[float, float, float]:
     from arena.web.app import WebApp
     from arena.web.site import LeagueSite
 
-    workdir = Path(tempfile.mkdtemp(prefix="arena-bench-web-log-"))
+    workdir = scratch_dir("arena-bench-web-log-")
     simulate(game="horse", players=2, hands=hands, seed=7, out_dir=str(workdir), policy="call")
     config = league_from_mapping({
         "name": "log", "hands_per_match": hands, "duplicate": False, "log_dir": "logs", "seed": 1,
