@@ -25,6 +25,7 @@ log = logging.getLogger("arena.web")
 
 QUEUE_ITEMS = 256
 MAX_SPECTATORS = 64
+ENDED = "event: ended\ndata: {}\n\n"  # the last message of every stream when the server stops
 RECENT_ACTIONS = 8
 
 
@@ -63,6 +64,7 @@ class SpectatorHub:
         self._dirty: set[str] = set()
         self._spectators: set[_Spectator] = set()
         self.dropped_spectators = 0
+        self._closed = False  # the web server is stopping: every stream ends
 
     # ------------------------------------------------------------ fed by the dealer
 
@@ -218,13 +220,27 @@ class SpectatorHub:
             with contextlib.suppress(asyncio.QueueFull):
                 spectator.queue.put_nowait(None)
 
+    def close(self) -> None:
+        """The web server is stopping (the league has ended): each stream sends what is left,
+        then ``ended``, and ends, so that no spectator holds the server's shutdown (uvicorn would
+        cancel the stream after its grace period and log it as an error)."""
+        self.flush()
+        self._closed = True
+        for spectator in self._spectators:
+            with contextlib.suppress(asyncio.QueueFull):  # full: it ends once it has read them
+                spectator.queue.put_nowait(None)
+
     async def run_flusher(self) -> None:
         while True:
             await asyncio.sleep(self.interval_seconds)
             self.flush()
 
     async def stream(self) -> AsyncIterator[str]:
-        """An SSE stream: every table now, then each change; ends if the reader falls behind."""
+        """An SSE stream: every table now, then each change; ends if the reader falls behind,
+        and with ``ended`` when the server stops (:meth:`close`)."""
+        if self._closed:
+            yield ENDED
+            return
         if len(self._spectators) >= MAX_SPECTATORS:
             yield "event: full\ndata: {}\n\n"
             return
@@ -234,14 +250,20 @@ class SpectatorHub:
             yield "retry: 2000\n\n"
             for state in self.snapshot():
                 yield self._message(state)
+            queue = spectator.queue
             while True:
+                if queue.empty():  # what was queued is sent first
+                    if self._closed:
+                        yield ENDED
+                        return
+                    if spectator.dropped:  # it fell behind
+                        return
                 try:
-                    text = await asyncio.wait_for(spectator.queue.get(), timeout=15.0)
+                    text = await asyncio.wait_for(queue.get(), timeout=15.0)
                 except TimeoutError:
                     yield ": keep-alive\n\n"
                     continue
-                if text is None:
-                    return
-                yield text
+                if text is not None:  # None: a wake-up (dropped, or the server stops)
+                    yield text
         finally:
             self._spectators.discard(spectator)
