@@ -105,14 +105,14 @@ class SpectatorHub:
         try:
             bank: m.Prompt | None = None
             for item in pending[:start]:
-                if type(item) is m.Prompt:
+                if isinstance(item, m.Prompt):
                     bank = item if isinstance(item.seat, int) else bank
-                elif type(item.payload) is m.MatchStarted:
+                elif isinstance(item.payload, m.MatchStarted):
                     self._apply(table, item)
             if bank is not None:
                 table.state["time_bank_seconds"] = round(bank.time_bank_left_seconds, 2)
             for item in pending[start:]:
-                if type(item) is m.Prompt:
+                if isinstance(item, m.Prompt):
                     self._decision(table, item)
                 else:
                     self._apply(table, item)
