@@ -30,7 +30,6 @@ import resource
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -52,6 +51,7 @@ from arena.server.config import BotEntry, ServerConfig
 from arena.server.service import DealerService
 from arena.storage.eventlog import event_lines
 from arena.storage.sqlite import SqliteStore
+from bench.scratch import scratch_dir
 
 BOT_COUNT = 8
 
@@ -232,7 +232,7 @@ def writer_stages(hands: int, tables_at_once: int) -> None:
         kept.append((sink, hand, list(sink.event_log._held)))
         hand_finished(sink, hand)
 
-    config = _config(Path(tempfile.mkdtemp(prefix="arena-bench-league-")), hands=hands,
+    config = _config(scratch_dir("arena-bench-league-"), hands=hands,
                      tables_at_once=tables_at_once)
     with mock.patch.object(LeagueSink, "hand_finished", keep):
         played, used = run_with_store(config)
@@ -249,7 +249,7 @@ def writer_stages(hands: int, tables_at_once: int) -> None:
 
     json_ms = per_hand(lambda: [event_lines(events) for _, _, events in kept])
     phh_ms = per_hand(lambda: [dumps_hand(phh_fields(hand)) for _, hand, _ in kept])
-    again = LeagueRun(_config(Path(tempfile.mkdtemp(prefix="arena-bench-league-")), hands=hands,
+    again = LeagueRun(_config(scratch_dir("arena-bench-league-"), hands=hands,
                               tables_at_once=tables_at_once), out=open("/dev/null", "w"))  # noqa: SIM115
     try:
         sinks = again.prepare().sinks
@@ -291,13 +291,13 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[tuple[str, int, Clocks]] = []
     # A short pair first, not counted: the first league of a process pays for warming up.
     for runner in (run_with_store, run_without_store):
-        runner(_config(Path(tempfile.mkdtemp(prefix="arena-bench-league-")), hands=4,
+        runner(_config(scratch_dir("arena-bench-league-"), hands=4,
                        tables_at_once=args.tables_at_once))
     for round_index in range(args.rounds):
         # The order alternates, so that neither mode always runs first in its pair.
         modes = ("store and logs on", "store and logs off")
         for mode in modes if round_index % 2 == 0 else modes[::-1]:
-            workdir = Path(tempfile.mkdtemp(prefix="arena-bench-league-"))
+            workdir = scratch_dir("arena-bench-league-")
             config = _config(workdir, hands=args.hands, tables_at_once=args.tables_at_once)
             hands, used = (run_with_store(config, args.sync, writer=args.writer) if mode.endswith("on")
                            else run_without_store(config))

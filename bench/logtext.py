@@ -18,7 +18,6 @@ import importlib.util
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -34,6 +33,7 @@ from arena.match.messages import Notice
 from arena.match.records import PlayedHand, phh_fields
 from arena.storage import eventlog, eventtext
 from bench.league import _config, run_with_store
+from bench.scratch import scratch_dir
 
 Held = list[tuple[Notice, list[int], float]]
 
@@ -64,7 +64,7 @@ def _keep_hands(hands: int) -> list[tuple[PlayedHand, Held]]:
         kept.append((hand, list(sink.event_log._held)))
         hand_finished(sink, hand)
 
-    config = _config(Path(tempfile.mkdtemp(prefix="arena-bench-logtext-")), hands=hands,
+    config = _config(scratch_dir("arena-bench-logtext-"), hands=hands,
                      tables_at_once=16)
     with mock.patch.object(LeagueSink, "hand_finished", keep):
         run_with_store(config)
@@ -79,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--base", default="main", help="the revision to compare with")
     args = parser.parse_args(argv)
     kept = _keep_hands(args.hands)
-    workdir = Path(tempfile.mkdtemp(prefix="arena-bench-logtext-"))
+    workdir = scratch_dir("arena-bench-logtext-")
     base_log = _base_module("base_eventlog", args.base, "arena/storage/eventlog.py", workdir)
     base_phh = _base_module("base_phh", args.base, "arena/engine/phh.py", workdir)
     source_text = _load("eventtext_source", ARENA_DIR / "storage" / "eventtext.py")

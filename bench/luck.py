@@ -20,11 +20,10 @@ import resource
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
-from pathlib import Path
 
 from arena.engine.luck import LuckSettings, hand_luck
+from bench.scratch import scratch_dir
 from bench.selfplay import iter_duplicate
 
 HORSE = ("FT", "FO/8", "FR", "F7S", "F7S/8")
@@ -95,7 +94,7 @@ def run_cost(args: argparse.Namespace) -> None:
     from arena.league.luck import update_luck
     from arena.league.runner import LeagueRun
 
-    workdir = Path(tempfile.mkdtemp(prefix="bench-luck-"))
+    workdir = scratch_dir("bench-luck-")
     per_match = 10
     config = LeagueConfig(
         name="cost", bots=(LeagueBot("a", "bench-token-a-001"), LeagueBot("b", "bench-token-b-001")),

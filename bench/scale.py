@@ -19,7 +19,6 @@ import sqlite3
 import statistics
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -29,6 +28,7 @@ from pathlib import Path
 import psycopg
 
 from arena.practice import stop_processes
+from bench.scratch import scratch_dir
 from tests.pgserver import PostgresServer, postgres_server
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -199,7 +199,7 @@ class Window:
 def run_one_process(args: argparse.Namespace, server: PostgresServer, *, postgres: bool) -> Result:
     """`arena league run` (SQLite), or the same league in one process on PostgreSQL without the job
     queue (``python -m bench.scale --one-process``): the cost of the store alone."""
-    folder = Path(tempfile.mkdtemp(prefix="arena-bench-scale-"))
+    folder = scratch_dir("arena-bench-scale-")
     port = _free_port()
     store: str | Path = server.new_database() if postgres else folder / "league.sqlite"
     league = _league(folder, bots=args.bots, hands=args.hands, tables=args.tables, store=str(store),
@@ -238,7 +238,7 @@ def one_process(league: str) -> int:
 
 
 def run_workers(args: argparse.Namespace, server: PostgresServer, workers: int) -> Result:
-    folder = Path(tempfile.mkdtemp(prefix="arena-bench-scale-"))
+    folder = scratch_dir("arena-bench-scale-")
     url = server.new_database()
     league = _league(folder, bots=args.bots, hands=args.hands, tables=args.tables, store=url, port=0)
     coordinator = _arena("league", "run", str(league), "--no-worker", cwd=folder, out=subprocess.PIPE)

@@ -1,8 +1,9 @@
 """The web app's cost, both measured against a peer in the same run.
 
-1. Live tables: the same league (16 tables at once, instant bots over gRPC, store and logs on)
-   with the web app off, then on with spectators following every table over SSE; hands/s and
-   dealer CPU per hand, and the ratio on/off (target: at most 5% slower).
+1. Live tables: the same league (16 tables at once, instant bots over gRPC, store and logs on,
+   written by a child process as `arena league run` has it) with the web app off, then on with
+   spectators following every table over SSE; hands/s and dealer CPU per hand, and the ratio
+   on/off (target: at most 5% slower).
 2. Replayer: a 2,000-hand match log opened cold (its match page, then its first hand with
    equity) through the app, beside merely parsing the file (target: under a second).
 
@@ -15,16 +16,16 @@ import argparse
 import resource
 import subprocess
 import sys
-import tempfile
 import time
 from dataclasses import replace
-from pathlib import Path
 
 from arena.engine.phh import dumps_hands
 from arena.host.phhfile import load_file
 from arena.league.runner import LeagueRun
 from arena.match.simulate import simulate
-from bench.league import Clocks, _bots_on_ready, _config, _stop
+from arena.practice import stop_processes
+from bench.league import Clocks, _bots_on_ready, _config
+from bench.scratch import scratch_dir
 
 _READER = """
 import sys, time, urllib.request
@@ -55,10 +56,10 @@ def run_league(hands: int, tables: int, *, spectators: int) -> tuple[int, float,
     """(hands, seconds, dealer CPU seconds, SSE bytes read) for one league run."""
     from arena.web.server import WebServer
 
-    workdir = Path(tempfile.mkdtemp(prefix="arena-bench-web-"))
+    workdir = scratch_dir("arena-bench-web-")
     config = _config(workdir, hands=hands, tables_at_once=tables)
     config = replace(config, metrics_port=None)
-    run = LeagueRun(config, out=open("/dev/null", "w"))  # noqa: SIM115
+    run = LeagueRun(config, out=open("/dev/null", "w"), writer_process=True)  # noqa: SIM115
     procs: list[subprocess.Popen[bytes]] = []
     readers: list[subprocess.Popen[str]] = []
     clocks = Clocks()
@@ -75,7 +76,7 @@ def run_league(hands: int, tables: int, *, spectators: int) -> tuple[int, float,
         cpu = _cpu_seconds() - cpu
         played = sum(1 for _ in run.store.iter_results(1)) // 4
     finally:
-        _stop(procs)
+        stop_processes(procs)
         run.close()
     read = 0
     for reader in readers:
@@ -92,7 +93,7 @@ def open_log(hands: int) -> tuple[float, float, float]:
     from arena.web.app import WebApp
     from arena.web.site import LeagueSite
 
-    workdir = Path(tempfile.mkdtemp(prefix="arena-bench-web-log-"))
+    workdir = scratch_dir("arena-bench-web-log-")
     simulate(game="horse", players=2, hands=hands, seed=7, out_dir=str(workdir), policy="call")
     config = league_from_mapping({
         "name": "log", "hands_per_match": hands, "duplicate": False, "log_dir": "logs", "seed": 1,

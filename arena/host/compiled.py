@@ -27,10 +27,12 @@ COMPILED = ("dealing", "legal", "phhtext", "pots", "settlement", "shuffle", "sta
 # and events (the messages: native classes, see match/messages.py), their encoding, the
 # stream's reads and writes; and of every hand: the event log's lines as text (typed writers
 # reading the native messages' fields) and the events held for it, ~180 calls a hand (the
-# event log's file is its interpreted subclass). Interpreted: the gRPC service (its base class
-# is gRPC's) and the trio guest's host side (tests patch it).
+# event log's file is its interpreted subclass); and the tee that also tells the live web
+# page each event (called in the event log's place, ~180 times a hand). Interpreted: the gRPC
+# service (its base class is gRPC's) and the trio guest's host side (tests patch it).
 DEALER_COMPILED = ("match.clock", "match.feed", "match.live", "match.lobby", "match.messages",
-                   "match.timer", "server.bridge", "server.connection", "server.convert", "server.eager",
+                   "match.spectator", "match.timer", "server.bridge", "server.connection",
+                   "server.convert", "server.eager",
                    "server.guard", "server.stats", "server.wire", "storage.eventhold",
                    "storage.eventtext")
 PACKAGE = "arena.engine"

@@ -28,6 +28,7 @@ class TeeSink:
         self.inner = inner
         self.spectator = spectator
         self._inner_tap = getattr(inner, "event_sent", None)
+        self._last: Notice | None = None  # the copy the spectator was told last
         # The inner sink's wait before each hand (the league's writer), when it has one.
         self.ready: Callable[[], Awaitable[None]] | None = getattr(inner, "ready", None)
         # ... and its wait for the last hand's commit at the match's end.
@@ -36,7 +37,9 @@ class TeeSink:
     def event_sent(self, seat: int, notice: Notice) -> None:
         if self._inner_tap is not None:
             self._inner_tap(seat, notice)
-        self.spectator.event_sent(seat, notice)
+        if notice is not self._last:  # a public event goes to every seat as one object: the
+            self._last = notice  # spectator, who reads each event once, is told it once
+            self.spectator.event_sent(seat, notice)
 
     def hand_started(self, match_id: str, hand_number: int) -> None:
         if self.inner is not None:

@@ -25,6 +25,7 @@ log = logging.getLogger("arena.web")
 
 QUEUE_ITEMS = 256
 MAX_SPECTATORS = 64
+ENDED = "event: ended\ndata: {}\n\n"  # the last message of every stream when the server stops
 RECENT_ACTIONS = 8
 
 
@@ -38,6 +39,11 @@ class _Table:
     last_sequence: int = 0
     state: dict[str, Any] = field(default_factory=dict)
     names: list[str] = field(default_factory=list)
+    # What the dealer told since the state was last brought up to date (by a flush or a
+    # snapshot), in order: the dealer's thread only appends; the state is worked out when it
+    # is sent, from the last hand started on (what came before it is moot by then).
+    pending: list[m.Notice | m.Prompt] = field(default_factory=list)
+    hand_start: int = -1  # the index in ``pending`` of the last HandStarted
 
 
 class _Spectator:
@@ -63,35 +69,62 @@ class SpectatorHub:
         self._dirty: set[str] = set()
         self._spectators: set[_Spectator] = set()
         self.dropped_spectators = 0
+        self._closed = False  # the web server is stopping: every stream ends
 
     # ------------------------------------------------------------ fed by the dealer
 
     def event_sent(self, seat: int, notice: m.Notice) -> None:
-        """One event as sent to ``seat``; each event is read once (by its sequence number)."""
+        """One event as sent to ``seat``; each event is read once (by its sequence number),
+        when the table is next sent (:meth:`flush`)."""
         table = self.tables.get(notice.match_id)
         if table is None:
             table = self.tables[notice.match_id] = _Table(notice.match_id)
         if notice.sequence <= table.last_sequence:
             return
         table.last_sequence = notice.sequence
-        try:
-            self._apply(table, notice)
-        except Exception:  # a spectator bug must never stop the dealer's table
-            self._failed(table)
-            return
+        if type(notice.payload) is m.HandStarted:
+            table.hand_start = len(table.pending)
+        table.pending.append(notice)
         self._dirty.add(table.match_id)
 
     def decision_opened(self, prompt: m.Prompt) -> None:
         """Whose turn it is and the decision clock (the prompt's cards are never read)."""
         table = self.tables.get(prompt.match_id)
-        if table is None or table.state.get("hand_id") != prompt.hand_id:
+        if table is not None:
+            table.pending.append(prompt)
+            self._dirty.add(table.match_id)
+
+    def _catch_up(self, table: _Table) -> None:
+        """Bring the table's state up to date with what it was told. A hand started resets
+        everything a hand shows, so of what came before the last one only the match's start
+        (the seats' names) and the last decision's time bank are read."""
+        pending, start = table.pending, max(table.hand_start, 0)
+        if not pending:
             return
-        if not isinstance(prompt.seat, int):
+        table.pending, table.hand_start = [], -1
+        try:
+            bank: m.Prompt | None = None
+            for item in pending[:start]:
+                if isinstance(item, m.Prompt):
+                    bank = item if isinstance(item.seat, int) else bank
+                elif isinstance(item.payload, m.MatchStarted):
+                    self._apply(table, item)
+            if bank is not None:
+                table.state["time_bank_seconds"] = round(bank.time_bank_left_seconds, 2)
+            for item in pending[start:]:
+                if isinstance(item, m.Prompt):
+                    self._decision(table, item)
+                else:
+                    self._apply(table, item)
+        except Exception:  # a spectator bug must never stop the web app
+            self._failed(table)
+
+    def _decision(self, table: _Table, prompt: m.Prompt) -> None:
+        if table.state.get("hand_id") != prompt.hand_id or not isinstance(prompt.seat, int):
             return
         table.state["actor"] = prompt.seat
         table.state["deadline_unix_seconds"] = prompt.deadline_unix_seconds
         table.state["time_bank_seconds"] = round(prompt.time_bank_left_seconds, 2)
-        self._dirty.add(table.match_id)
 
     def _apply(self, table: _Table, notice: m.Notice) -> None:
         payload = notice.payload
@@ -191,6 +224,8 @@ class SpectatorHub:
     # ------------------------------------------------------------ spectators
 
     def snapshot(self) -> list[dict[str, Any]]:
+        for table in self.tables.values():
+            self._catch_up(table)
         return [t.state for t in self.tables.values() if t.state]
 
     def _message(self, state: dict[str, Any]) -> str:
@@ -201,6 +236,8 @@ class SpectatorHub:
         if not self._dirty:
             return 0
         dirty, self._dirty = self._dirty, set()
+        for match_id in dirty:
+            self._catch_up(self.tables[match_id])
         if not self._spectators:
             return 0
         messages = [self._message(self.tables[k].state) for k in sorted(dirty) if self.tables[k].state]
@@ -218,13 +255,27 @@ class SpectatorHub:
             with contextlib.suppress(asyncio.QueueFull):
                 spectator.queue.put_nowait(None)
 
+    def close(self) -> None:
+        """The web server is stopping (the league has ended): each stream sends what is left,
+        then ``ended``, and ends, so that no spectator holds the server's shutdown (uvicorn would
+        cancel the stream after its grace period and log it as an error)."""
+        self.flush()
+        self._closed = True
+        for spectator in self._spectators:
+            with contextlib.suppress(asyncio.QueueFull):  # full: it ends once it has read them
+                spectator.queue.put_nowait(None)
+
     async def run_flusher(self) -> None:
         while True:
             await asyncio.sleep(self.interval_seconds)
             self.flush()
 
     async def stream(self) -> AsyncIterator[str]:
-        """An SSE stream: every table now, then each change; ends if the reader falls behind."""
+        """An SSE stream: every table now, then each change; ends if the reader falls behind,
+        and with ``ended`` when the server stops (:meth:`close`)."""
+        if self._closed:
+            yield ENDED
+            return
         if len(self._spectators) >= MAX_SPECTATORS:
             yield "event: full\ndata: {}\n\n"
             return
@@ -234,14 +285,25 @@ class SpectatorHub:
             yield "retry: 2000\n\n"
             for state in self.snapshot():
                 yield self._message(state)
+            queue = spectator.queue
             while True:
+                if queue.empty():  # what was queued is sent first
+                    if self._closed:
+                        yield ENDED
+                        return
+                    if spectator.dropped:  # it fell behind
+                        return
                 try:
-                    text = await asyncio.wait_for(spectator.queue.get(), timeout=15.0)
+                    text = await asyncio.wait_for(queue.get(), timeout=15.0)
                 except TimeoutError:
                     yield ": keep-alive\n\n"
                     continue
-                if text is None:
-                    return
-                yield text
+                texts = [text] if text is not None else []  # None: a wake-up (dropped, or the
+                while not queue.empty():  # server stops); one write for all that is waiting (a
+                    more = queue.get_nowait()  # flush queues a message per changed table: one
+                    if more is not None:  # write each went through every middleware of the app)
+                        texts.append(more)
+                if texts:
+                    yield "".join(texts)
         finally:
             self._spectators.discard(spectator)

@@ -78,7 +78,7 @@ class WebServer:
         try:
             await asyncio.shield(serving)
         except asyncio.CancelledError:
-            self._server.should_exit = True
+            self.stop()
             while not serving.done():  # bounded: uvicorn cancels what outlasts the grace period
                 with contextlib.suppress(asyncio.CancelledError):
                     await asyncio.wait({serving})
@@ -96,6 +96,9 @@ class WebServer:
         return self.hub
 
     def stop(self) -> None:
+        """Shut down: the live streams end (with ``ended``) so that the server need not wait."""
+        if self.hub is not None:
+            self.hub.close()
         self._server.should_exit = True
 
 

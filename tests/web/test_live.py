@@ -5,11 +5,13 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import json
+from collections.abc import AsyncIterator
+from typing import Any
 
 from arena.engine.cards import parse_cards
 from arena.engine.rules import Rules
 from arena.match import messages as m
-from arena.web.live import QUEUE_ITEMS, SpectatorHub
+from arena.web.live import ENDED, QUEUE_ITEMS, SpectatorHub
 
 
 def _seat(seat: int) -> m.SeatInfo:
@@ -75,3 +77,58 @@ def test_a_failing_live_view_never_raises_into_the_dealer() -> None:
     broken = m.HandStarted(1, "FT", 0, 0, ("not a seat",), Rules().stakes, "d", 1)  # type: ignore[arg-type]
     hub.event_sent(0, _notice(1, broken))  # no exception reaches the table
     assert hub.snapshot() == [{"match_id": "x", "status": "unavailable"}]
+
+
+def _hand_started(k: int) -> m.Notice:
+    return _notice(k + 1, m.HandStarted(k, "FT", 0, 0, (_seat(0), _seat(1)), Rules().stakes, "d", 1),
+                   hand_id=f"x-h{k}")
+
+
+def _in_a_thread(main: Any) -> Any:
+    # A thread of its own: Playwright's sync API may keep a loop running in this one.
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, main()).result(timeout=30)
+
+
+def test_closing_the_hub_ends_every_stream_after_what_it_still_had_to_send() -> None:
+    """The web server stops at the league's end: a spectator's stream gets the last change of
+    its tables, then ``ended``, then ends (it held the server's shutdown for its grace period,
+    which then cancelled it and logged an error)."""
+
+    async def main() -> tuple[list[str], list[str]]:
+        hub = SpectatorHub()
+        stream = hub.stream()
+        assert (await stream.__anext__()).startswith("retry")
+        reading = asyncio.ensure_future(_read_all(stream))
+        await asyncio.sleep(0)  # the stream waits for a change
+        hub.event_sent(0, _hand_started(1))  # not flushed yet: close sends it
+        hub.close()
+        read = await asyncio.wait_for(reading, 5)
+        late = [text async for text in hub.stream()]  # a spectator arriving after the close
+        return read, late
+
+    read, late = _in_a_thread(main)
+    assert [text.split("\n")[0] for text in read] == ["event: table", "event: ended"]
+    assert late == [ENDED]
+
+
+def test_a_dropped_spectator_stream_ends_once_it_has_read_its_queue() -> None:
+    """Dropped because its queue was full, so the wake-up could not be queued: it used to wait
+    for more forever, sending keep-alives."""
+
+    async def main() -> int:
+        hub = SpectatorHub()
+        stream = hub.stream()
+        assert (await stream.__anext__()).startswith("retry")
+        for k in range(QUEUE_ITEMS + 1):
+            hub.event_sent(0, _hand_started(k))
+            hub.flush()
+        assert hub.dropped_spectators == 1
+        read = await asyncio.wait_for(_read_all(stream), 5)
+        return "".join(read).count("event: table\n")
+
+    assert _in_a_thread(main) == 1 + QUEUE_ITEMS  # the table as it is now, then the queue
+
+
+async def _read_all(stream: AsyncIterator[str]) -> list[str]:
+    return [text async for text in stream]

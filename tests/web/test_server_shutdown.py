@@ -85,3 +85,53 @@ def test_cancelled_web_server_closes_its_port_and_leaves_no_worker_thread(tmp_pa
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stdout + done.stderr[-2000:]
     assert "worker threads left 0, pages served after the loop ended 0" in done.stdout
+
+
+LIVE_SCRIPT = textwrap.dedent('''
+    import asyncio, threading, urllib.request
+    from starlette.applications import Starlette
+    from starlette.responses import StreamingResponse
+    from starlette.routing import Route
+    from arena.web.server import WebServer
+
+    def events(request):
+        return StreamingResponse(server.hub.stream(), media_type="text/event-stream")
+
+    server = WebServer(None, live=True, app=Starlette(routes=[Route("/live/events", events)]))
+    lines, opened = [], threading.Event()
+
+    def spectator():  # a browser on the live page when the league ends
+        with urllib.request.urlopen(server.url + "live/events", timeout=30) as stream:
+            opened.set()
+            lines.extend(line.decode().rstrip() for line in stream)
+
+    reader = threading.Thread(target=spectator)
+    reader.start()
+
+    async def main():
+        web = asyncio.get_running_loop().create_task(server.serve())
+        await asyncio.to_thread(opened.wait, 10)
+        web.cancel()  # what the league runner does when the league ends
+        try:
+            await web
+        except asyncio.CancelledError:
+            pass
+
+    asyncio.run(main())
+    reader.join(10)
+    print("stream ended" if not reader.is_alive() else "stream still open", lines, flush=True)
+''')
+
+
+def test_a_spectator_stream_ends_with_the_league_and_holds_no_shutdown(tmp_path: Path) -> None:
+    """The live page's stream is told ``ended`` and closes when the web server stops; before,
+    uvicorn waited out its grace period, cancelled the stream and logged the cancellation as
+    an "Exception in ASGI application" at the end of every league watched in a browser."""
+    script = tmp_path / "live_ends.py"
+    script.write_text(LIVE_SCRIPT, encoding="utf-8")
+    done = subprocess.run([sys.executable, str(script)], cwd=ROOT, env=env(),
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr[-2000:]
+    assert done.stdout.startswith("stream ended"), done.stdout
+    assert "'event: ended'" in done.stdout, done.stdout
+    assert "ERROR" not in done.stderr and "Exception" not in done.stderr, done.stderr[-2000:]

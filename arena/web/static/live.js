@@ -78,5 +78,6 @@
   const source = new EventSource("/live/events");
   source.addEventListener("open", () => { status.textContent = "connected"; });
   source.addEventListener("error", () => { status.textContent = "reconnecting…"; });
+  source.addEventListener("ended", () => { source.close(); status.textContent = "the league has ended"; });
   source.addEventListener("table", (e) => { draw(JSON.parse(e.data)); document.body.dataset.tables = boxes.size; });
 })();
