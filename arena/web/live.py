@@ -60,6 +60,18 @@ class _Spectator:
         return True
 
 
+def _rest_of(queue: asyncio.Queue[str | None], first: str | None) -> str:
+    """``first`` and all that waits behind it, as one write: a flush queues a message per
+    changed table, and each write goes through every middleware of the app. ``None`` is a
+    wake-up (the spectator was dropped, or the server stops), not a message."""
+    texts = [] if first is None else [first]
+    while not queue.empty():
+        text = queue.get_nowait()
+        if text is not None:
+            texts.append(text)
+    return "".join(texts)
+
+
 class SpectatorHub:
     """Public live state of every table, and the spectators following them."""
 
@@ -75,7 +87,9 @@ class SpectatorHub:
 
     def event_sent(self, seat: int, notice: m.Notice) -> None:
         """One event as sent to ``seat``; each event is read once (by its sequence number),
-        when the table is next sent (:meth:`flush`)."""
+        when the table is next sent (:meth:`flush`); nothing once the hub is closed."""
+        if self._closed:
+            return  # no flush will read it
         table = self.tables.get(notice.match_id)
         if table is None:
             table = self.tables[notice.match_id] = _Table(notice.match_id)
@@ -90,7 +104,7 @@ class SpectatorHub:
     def decision_opened(self, prompt: m.Prompt) -> None:
         """Whose turn it is and the decision clock (the prompt's cards are never read)."""
         table = self.tables.get(prompt.match_id)
-        if table is not None:
+        if table is not None and not self._closed:
             table.pending.append(prompt)
             self._dirty.add(table.match_id)
 
@@ -298,12 +312,8 @@ class SpectatorHub:
                 except TimeoutError:
                     yield ": keep-alive\n\n"
                     continue
-                texts = [text] if text is not None else []  # None: a wake-up (dropped, or the
-                while not queue.empty():  # server stops); one write for all that is waiting (a
-                    more = queue.get_nowait()  # flush queues a message per changed table: one
-                    if more is not None:  # write each went through every middleware of the app)
-                        texts.append(more)
-                if texts:
-                    yield "".join(texts)
+                waiting = _rest_of(queue, text)
+                if waiting:
+                    yield waiting
         finally:
             self._spectators.discard(spectator)
