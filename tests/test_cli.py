@@ -80,8 +80,22 @@ def test_corrupt_file_is_a_clear_error(tmp_path: Path) -> None:
     path = tmp_path / "bad.phh"
     path.write_text("variant = 'FT'\nactions = [\n")
     out = run("replay", str(path))
-    assert out.returncode == 1
+    assert out.returncode == 2  # docs/cli.md: an invalid file is bad input
     assert "bad.phh: not valid TOML" in out.stdout
+
+
+def test_unreadable_or_invalid_replay_file_exits_2(tmp_path: Path) -> None:
+    """docs/cli.md: exit 2 for an unreadable or invalid file (1 stays for a hand that does not
+    verify); the other files are still checked."""
+    assert main(["simulate", "--players", "2", "--hands", "3", "--seed", "1", "--out", str(tmp_path)]) == 0
+    good = str(tmp_path / "hands.phhs")
+    noise = tmp_path / "noise.phhs"
+    noise.write_bytes(bytes(range(255, -1, -1)) * 2)
+    for bad in (str(tmp_path / "nonexist.phhs"), str(noise)):
+        out = run("replay", bad, good)
+        assert out.returncode == 2, (bad, out.stdout, out.stderr)
+        assert f"FAIL {bad}: " in out.stdout and "3 hands" in out.stdout
+        assert "Traceback" not in out.stdout + out.stderr
 
 
 def test_demo_tokens_are_random_per_run() -> None:
