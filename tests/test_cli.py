@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from arena.cli import main
 
 
@@ -245,3 +247,16 @@ def test_arena_bot_plays_without_loading_the_dealer(tmp_path: Path) -> None:
         assert "loaded:  frozen:" in out, out  # nothing of the dealer
         frozen = int(out.rsplit("frozen:", 1)[1].split()[0])
         assert frozen > 0, out
+
+
+def test_ports_out_of_range_are_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    """`arena web --port 99999` was an OverflowError traceback from bind(), exit 1."""
+    cases = [(["web", "--league", "x.toml", "--port", "99999"], "--port: must be from 0 to 65535, got 99999"),
+             (["web", "--league", "x.toml", "--port", "http"], "--port: not a port number: 'http'"),
+             (["league", "run", "x.toml", "--web-port", "65536"], "--web-port: must be from 0 to 65535"),
+             (["worker", "--metrics-port", "-1"], "--metrics-port: must be from 0 to 65535, got -1")]
+    for args, message in cases:
+        with pytest.raises(SystemExit) as exit_:
+            main(args)
+        assert exit_.value.code == 2, args
+        assert message in capsys.readouterr().err, args
