@@ -228,6 +228,14 @@ def _command(sub: Commands, name: str, text: str) -> argparse.ArgumentParser:
     return parser
 
 
+def _server_address(text: str) -> str:
+    """The SDK's check of a dealer's HOST:PORT (the SDK is what dials it)."""
+    from arena.host.sdk import sdk_module
+
+    address: str = sdk_module("cli").server_address(text)
+    return address
+
+
 def bot_parser() -> argparse.ArgumentParser:
     """`arena bot`'s parser alone: the same usage, help and errors as in :func:`build_parser`,
     without what the other commands' choices import (the engine's games, the leaderboard)."""
@@ -240,7 +248,8 @@ def _bot_command(sub: Commands) -> None:
     bot = _command(sub, "bot", "run a Python bot (an example or your own module:function) against a dealer")
     bot.add_argument("bot", metavar="BOT", help="random, call, rules, or your function as "
                                                 "module:function or file.py:function")
-    bot.add_argument("--server", required=True, help="HOST:PORT of the dealer")
+    bot.add_argument("--server", required=True, type=_server_address,
+                     help="HOST:PORT of the dealer ([::1]:PORT for IPv6)")
     bot.add_argument("--token", default=None,
                      help="the bot's token, as in the league or match file (none: the ARENA_TOKEN "
                           "environment variable, which other users cannot see in the process list)")
