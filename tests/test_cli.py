@@ -260,3 +260,16 @@ def test_ports_out_of_range_are_usage_errors(capsys: pytest.CaptureFixture[str])
             main(args)
         assert exit_.value.code == 2, args
         assert message in capsys.readouterr().err, args
+
+
+def test_replay_show_names_the_low_that_wins_a_razz_pot(tmp_path: Path) -> None:
+    """Razz pots are whole pots won by the best low: --show printed "wins 1749 with " and nothing."""
+    assert main(["simulate", "--game", "FR", "--players", "3", "--hands", "10", "--seed", "4",
+                 "--policy", "call", "--out", str(tmp_path)]) == 0
+    out = run("replay", str(tmp_path / "hands.phhs"), "--show")
+    assert out.returncode == 0, out.stdout + out.stderr
+    awards = [line for line in out.stdout.splitlines() if "whole pot of" in line and " with " in line]
+    assert awards, out.stdout
+    for line in awards:
+        words = line.rsplit(" with ", 1)[1]
+        assert words.endswith(" low") and len(words) > len(" low"), line  # e.g. "8-6-4-2-A low"
