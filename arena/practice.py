@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import secrets
 import shlex
 import subprocess
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -40,13 +41,33 @@ class LosingHand:
     net_chips: int
 
 
+@dataclass(frozen=True, slots=True)
+class _Played:
+    """What :func:`_play` saw: the match's summary (None: the dealer stopped without one), the
+    bot process's exit code (None: it was stopped) and stderr, and whether the bot connected."""
+
+    summary: MatchSummary | None
+    bot_exit: int | None
+    bot_err: str
+    connected: bool
+
+
+def _bot_words(bot: str) -> list[str]:
+    """``--bot`` split as a shell would; empty or unbalanced quotes are a :class:`ConfigError`."""
+    try:
+        words = shlex.split(bot)
+    except ValueError as exc:  # e.g. "No closing quotation"
+        raise ConfigError(f"--bot {bot!r}: {exc}") from None
+    if not words:
+        raise ConfigError("--bot is empty: give a command or file.py:function")
+    return words
+
+
 def bot_command(bot: str, server: str, token: str) -> list[str]:
     """The author's bot as a command line. ``file.py:function`` or ``module:function`` (one word
     with a colon) runs through ``arena bot``; any other command gets ``--server`` and
     ``--token`` appended, unless it names ``{server}`` and ``{token}`` itself."""
-    words = shlex.split(bot)
-    if not words:
-        raise ConfigError("--bot is empty: give a command or file.py:function")
+    words = _bot_words(bot)
     if len(words) == 1 and ":" in words[0]:
         return [sys.executable, "-m", "arena.cli", "bot", words[0], "--server", server,
                 "--token", token, "--name", YOU]
@@ -87,8 +108,10 @@ def run_practice(bot: str, *, hands: int, games: Sequence[str] | None, opponents
     unknown = [o for o in opponents if o not in OPPONENTS]
     if unknown or not 1 <= len(opponents) <= 7:
         raise ConfigError(f"--opponents: 1 to 7 of {', '.join(OPPONENTS)}, got {','.join(opponents)}")
-    rules = Rules().with_overrides(list(rule_overrides) + (
-        [f"games={list(games)!r}".replace("'", '"')] if games else []))
+    _bot_words(bot)  # before anything starts
+    rules = Rules().with_overrides(rule_overrides)
+    if games:  # --games wins over --set games=...
+        rules = Rules.from_mapping({**rules.to_mapping(), "games": list(games)}, where="--games")
     if hands < 1:
         raise ConfigError(f"--hands must be at least 1, got {hands}")
     log_dir = Path(out_dir) if out_dir else Path(tempfile.mkdtemp(prefix="arena-practice-"))
@@ -106,11 +129,14 @@ def run_practice(bot: str, *, hands: int, games: Sequence[str] | None, opponents
     out.write(f"practice: {hands} hands of {', '.join(rules.games)}; {YOU} ({bot}) against "
               f"{', '.join(names[1:])}; logs in {log_dir}\n")
     out.flush()
-    summary, bot_exit, bot_err = asyncio.run(_play(config, bot, tokens, names, opponents, seed,
-                                                   examples.BOTS, play))
+    played = asyncio.run(_play(config, bot, tokens, names, opponents, seed, examples.BOTS, play))
+    summary, bot_exit, bot_err = played.summary, played.bot_exit, played.bot_err
     if summary is None or summary.hands_played == 0:
-        why = summary.abort_reason if summary is not None else "the dealer stopped"
-        out.write(f"practice: no hand was played ({why}).\n")
+        if bot_exit is not None and not played.connected:  # the dealer stopped when it exited
+            out.write("practice: no hand was played.\n")
+        else:
+            why = summary.abort_reason if summary is not None else "the dealer stopped"
+            out.write(f"practice: no hand was played ({why}).\n")
         if bot_exit is not None:
             out.write(f"your bot exited with code {bot_exit} before connecting:\n{bot_err.strip()}\n")
         return 1
@@ -122,7 +148,7 @@ def run_practice(bot: str, *, hands: int, games: Sequence[str] | None, opponents
 
 async def _play(config: ServerConfig, bot: str, tokens: dict[str, str], names: list[str],
                 opponents: Sequence[str], seed: int, examples: dict[str, Any], play: Any
-                ) -> tuple[MatchSummary | None, int | None, str]:
+                ) -> _Played:
     ready: asyncio.Future[int] = asyncio.get_running_loop().create_future()
     servers: list[DealerServer] = []
     server_task = asyncio.ensure_future(serve(config, on_ready=ready.set_result,
@@ -142,10 +168,19 @@ async def _play(config: ServerConfig, bot: str, tokens: dict[str, str], names: l
                           "command (e.g. 'python my_bot.py') or file.py:function") from None
     assert proc.stderr is not None
     stderr_task = asyncio.ensure_future(proc.stderr.read())
+    connected = _watch_connection(servers[0], YOU)
     built_in = [asyncio.ensure_future(play(examples[kind](seed + k), server=address,
                                            token=tokens[name], name=name))
                 for k, (kind, name) in enumerate(zip(opponents, names[1:], strict=True))]
+    exited = asyncio.ensure_future(proc.wait())
     try:
+        await asyncio.wait((server_task, exited), return_when=asyncio.FIRST_COMPLETED)
+        if not server_task.done() and not connected():
+            # The bot died before it connected: it never will, so stop now rather than wait
+            # out the start timeout (stopped as on Ctrl-C, see above). The built-in bots (this
+            # process's SDK) would warn that they lost the dealer; they are cancelled below.
+            logging.getLogger("arena_bot").setLevel(logging.ERROR)
+            servers[0].stop()
         result = await server_task
     finally:
         for task in built_in:
@@ -159,8 +194,21 @@ async def _play(config: ServerConfig, bot: str, tokens: dict[str, str], names: l
                 proc.terminate()
         code = await proc.wait()
         err = (await stderr_task).decode(errors="replace")
-        await asyncio.gather(*built_in, return_exceptions=True)
-    return (result.summaries[0] if result.summaries else None), (None if stopped else code), err
+        await asyncio.gather(*built_in, exited, return_exceptions=True)
+    return _Played(result.summaries[0] if result.summaries else None, None if stopped else code,
+                   err, connected())
+
+
+def _watch_connection(server: DealerServer, bot_id: str) -> Callable[[], bool]:
+    """A test of whether the bot has connected to ``server`` since now (told by its presence)."""
+    presence = server.lobby.presence(bot_id)
+    seen = [presence.is_connected]
+
+    def changed() -> None:
+        seen[0] = seen[0] or presence.is_connected
+
+    presence.listeners.append(changed)
+    return lambda: seen[0]
 
 
 def _report(summary: MatchSummary, log_dir: Path, show_worst: int, out: TextIO) -> None:

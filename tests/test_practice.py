@@ -49,10 +49,11 @@ def test_practice_plays_the_authors_bot_and_lists_its_worst_hands(tmp_path: Path
 def test_a_bot_that_never_connects_is_reported(tmp_path: Path) -> None:
     out = subprocess.run([sys.executable, "-m", "arena.cli", "practice", "--bot",
                           f"{sys.executable} -c 'import sys; sys.exit(\"my bot is broken\")'",
-                          "--hands", "2", "--connect-seconds", "5", "--out", str(tmp_path / "logs")],
+                          "--hands", "2", "--out", str(tmp_path / "logs")],
                          cwd=ROOT, env=env(), capture_output=True, text=True, timeout=120)
     assert out.returncode == 1
-    assert "no hand was played (forfeited: you not connected after 5 s)" in out.stdout
+    # Said when the bot exits, without waiting out --connect-seconds (60 s) for it to connect.
+    assert "practice: no hand was played.\n" in out.stdout and "not connected after" not in out.stdout
     assert "your bot exited with code 1 before connecting:\nmy bot is broken" in out.stdout
 
 
@@ -74,3 +75,39 @@ def test_how_the_bot_is_started() -> None:
         "-m", "arena.cli", "bot", "my_bot.py:decide", "--server", "h:1", "--token", "t", "--name", "you"]
     assert bot_command("node bot.js", "h:1", "t") == ["node", "bot.js", "--server", "h:1", "--token", "t"]
     assert bot_command("x --at {server} --key {token}", "h:1", "t") == ["x", "--at", "h:1", "--key", "t"]
+
+
+def test_a_bot_that_dies_before_connecting_ends_the_practice_at_once(tmp_path: Path) -> None:
+    """The bot's process exited (no such file, a syntax error, a command that fails) and the
+    dealer still waited out --connect-seconds (default 60 s) before saying so: it stops when the
+    bot exits, and says why without the wait."""
+    (tmp_path / "broken.py").write_text("def decide(view):\n    return (\n")
+    bots = {"missing": "nosuch.py:decide", "syntax": "broken.py:decide"}
+    runs = {name: subprocess.Popen([sys.executable, "-m", "arena.cli", "practice", "--bot", bot,
+                                    "--hands", "2", "--out", str(tmp_path / name)],
+                                   cwd=tmp_path, env=env(), stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, text=True)
+            for name, bot in bots.items()}
+    outs = {name: proc.communicate(timeout=180) for name, proc in runs.items()}
+    for name, (out, err) in outs.items():
+        assert runs[name].returncode == 1, (name, out, err)
+        assert "practice: no hand was played.\nyour bot exited with code " in out, (name, out)
+        assert "not connected after" not in out, (name, out)
+        assert err == "", (name, err)  # nor "connection lost" from the built-in bots
+    assert "code 2 before connecting:\narena-bot: error: no such file: nosuch.py" in outs["missing"][0]
+    assert "SyntaxError" in outs["syntax"][0]
+
+
+def test_bad_practice_options_are_one_line_errors_before_anything_starts(tmp_path: Path) -> None:
+    """`--bot ""` printed the start banner, made a temporary directory, then the error and stray
+    "Error in sys.excepthook" lines; `--games FT,XX` was reported as `--set`."""
+    cases = ((["--bot", ""], "arena: error: --bot is empty: give a command or file.py:function"),
+             (["--bot", "python 'bot.py"], "arena: error: --bot \"python 'bot.py\": No closing quotation"),
+             (["--bot", "x.py:decide", "--games", "FT,XX"], "arena: error: --games: unknown game 'XX'"))
+    for args, message in cases:
+        out = subprocess.run([sys.executable, "-m", "arena.cli", "practice", *args,
+                              "--out", str(tmp_path / "logs")],
+                             cwd=tmp_path, env=env(), capture_output=True, text=True, timeout=120)
+        assert out.returncode == 2, (args, out.stdout, out.stderr)
+        assert out.stdout == "" and not (tmp_path / "logs").exists(), (args, out.stdout)
+        assert len(out.stderr.splitlines()) == 1 and out.stderr.startswith(message), (args, out.stderr)
