@@ -85,3 +85,33 @@ def test_every_view_field_and_helper_is_documented() -> None:
     missing = sorted(name for name in members if f"`{name}" not in text and f" {name}(" not in text
                      and f"`{name}(" not in text and f", `{name}" not in text)
     assert not missing, missing
+
+
+def test_every_rules_key_and_bot_key_is_documented() -> None:
+    """docs/league-file.md's rules table lacked `ante_kind` and its bots row `token_file`."""
+    from arena.engine.configfile import file_keys
+    from arena.engine.rules import STAKES_KEYS, Rules
+    from arena.league.config import LeagueBot
+
+    text = (DOCS / "league-file.md").read_text()
+    rules_table = text.split("\n## Rules\n", 1)[1].split("\n## ", 1)[0]
+    documented = {key for pair in re.findall(r"^\| `(\w+)`(?:, `(\w+)`)? \|", rules_table, re.M)
+                  for key in pair if key}
+    keys = file_keys(Rules) | set(STAKES_KEYS)
+    assert documented >= keys, sorted(keys - documented)
+    bots_row = next(line for line in text.splitlines() if line.startswith("| `bots` |"))
+    for key in (*file_keys(LeagueBot), "token_file"):
+        assert f"`{key}`" in bots_row, key
+
+
+def test_the_cli_page_covers_every_command() -> None:
+    """docs/cli.md says it covers every `arena` command; it left out worker, web, match and
+    tournament."""
+    import argparse
+
+    from arena.cli import build_parser
+
+    commands = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    text = (DOCS / "cli.md").read_text()
+    missing = [name for name in commands.choices if f"`arena {name}" not in text]
+    assert not missing, missing
