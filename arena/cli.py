@@ -128,7 +128,7 @@ def _peer_arguments(parser: argparse.ArgumentParser) -> None:
                              "DNS:arena-worker): relays between workers use mutual TLS")
     parser.add_argument("--peer-key", default=None, help="PEM private key of --peer-cert (owner-only)")
     parser.add_argument("--peer-ca", default=None, help="PEM certificate of the CA of every worker")
-    parser.add_argument("--peer-listen", default="0.0.0.0:50052",
+    parser.add_argument("--peer-listen", default="0.0.0.0:50052", type=_listen,
                         help="HOST:PORT other workers' relays connect to (with --peer-cert)")
     parser.add_argument("--peer-name", default="arena-worker",
                         help="the name every worker certificate carries (checked by relays)")
@@ -210,6 +210,18 @@ def _port(text: str) -> int:
     if not 0 <= value <= 65535:
         raise argparse.ArgumentTypeError(f"must be from 0 to 65535, got {value}")
     return value
+
+
+def _listen(text: str) -> str:
+    """HOST:PORT to listen on, checked as a file's 'listen' is (a port past 65535 was bound
+    modulo 65536)."""
+    from arena.server.config import check_listen
+
+    try:
+        return check_listen(text, "")
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be HOST:PORT with a port from 1 to 65535 "
+                                         f"(0: any free port), got {text[:80]!r}") from None
 
 
 if TYPE_CHECKING:
@@ -301,7 +313,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     srv = command("serve", "run the dealer: the matches of a TOML config over gRPC")
     srv.add_argument("--config", required=True, help="match config, e.g. deploy/match.toml")
-    srv.add_argument("--listen", default=None, help="HOST:PORT, overrides the config's")
+    srv.add_argument("--listen", default=None, type=_listen, help="HOST:PORT, overrides the config's")
     srv.add_argument("--log-dir", default=None, help="log directory, overrides the config's")
     srv.set_defaults(func=cmd_serve)
 
@@ -331,7 +343,7 @@ def build_parser() -> argparse.ArgumentParser:
     league = command("league", "run a league of connected bots, or show its status")
     league.add_argument("action", choices=("run", "status"), help="run (resumable) or status")
     league.add_argument("file", help="the league file (TOML), see docs/league-file.md")
-    league.add_argument("--listen", default=None, help="HOST:PORT, overrides the file's")
+    league.add_argument("--listen", default=None, type=_listen, help="HOST:PORT, overrides the file's")
     league.add_argument("--store", default=None,
                         help="results store (SQLite file or postgresql:// URL), overrides the file's "
                              "(none: $ARENA_STORE if set)")
@@ -341,7 +353,8 @@ def build_parser() -> argparse.ArgumentParser:
     worker = command("worker", "deal jobs of a PostgreSQL work queue (leagues on many machines)")
     worker.add_argument("--store", default=None,
                         help="postgresql://USER:PASSWORD@HOST:PORT/DB (none: $ARENA_STORE)")
-    worker.add_argument("--listen", default="0.0.0.0:50051", help="HOST:PORT the bots connect to")
+    worker.add_argument("--listen", default="0.0.0.0:50051", type=_listen,
+                        help="HOST:PORT the bots connect to")
     worker.add_argument("--advertise", default=None,
                         help="HOST:PORT other workers use to reach this one: its peer port with "
                              "--peer-cert, else --listen (none: the bound host, or for 0.0.0.0 the "
@@ -408,7 +421,7 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("action", choices=("run", "standings"),
                       help="run (resumable) or standings")
     tour.add_argument("file", help="the tournament file (TOML)")
-    tour.add_argument("--listen", default=None, help="HOST:PORT, overrides the file")
+    tour.add_argument("--listen", default=None, type=_listen, help="HOST:PORT, overrides the file")
     tour.add_argument("--simulate", default=None, choices=("random", "call"),
                       help="play in-process with this built-in policy instead of bots")
     tour.add_argument("--format", default="table", choices=("table", "json", "csv"),

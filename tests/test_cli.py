@@ -273,3 +273,16 @@ def test_replay_show_names_the_low_that_wins_a_razz_pot(tmp_path: Path) -> None:
     for line in awards:
         words = line.rsplit(" with ", 1)[1]
         assert words.endswith(" low") and len(words) > len(" low"), line  # e.g. "8-6-4-2-A low"
+
+
+def test_listen_addresses_are_checked_at_parse_time(capsys: pytest.CaptureFixture[str]) -> None:
+    """`arena league run L.toml --listen 127.0.0.1:99999` listened on port 34463 (modulo 65536)."""
+    for args in (["league", "run", "x.toml", "--listen", "127.0.0.1:99999"],
+                 ["league", "run", "x.toml", "--peer-listen", "0.0.0.0:70000"],
+                 ["worker", "--listen", "127.0.0.1"],
+                 ["serve", "--config", "x.toml", "--listen", "h:port"],
+                 ["tournament", "run", "x.toml", "--listen", ":50051"]):
+        with pytest.raises(SystemExit) as exit_:
+            main(args)
+        assert exit_.value.code == 2, args
+        assert "must be HOST:PORT with a port from 1 to 65535 (0: any free port)" in capsys.readouterr().err
