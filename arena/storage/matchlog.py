@@ -116,11 +116,20 @@ class MatchLog:
         self._voids = PhhAppender(self.paths.voids, fresh=not resumable)
         self.events = EventLog(self.paths.events) if events else None
         self._marked = False  # this log wrote the in-flight mark (leagues keep it in the store)
-        if not resumable:
-            write_private(self.paths.hands, "")
+        # A fresh log (``arena serve``) replaces an earlier run's files once its match begins,
+        # not when it is made: a dealer that cannot start (its port taken) leaves them whole.
+        self._replaces_files = not resumable
+
+    def _replace_files(self) -> None:
+        self._replaces_files = False
+        write_private(self.paths.hands, "")
+        self.paths.voids.unlink(missing_ok=True)
+        self.paths.result.unlink(missing_ok=True)
 
     def hand_started(self, match_id: str, hand_number: int) -> None:
         """A resumable log marks the hand in flight; a hand reaches the log when it has ended."""
+        if self._replaces_files:
+            self._replace_files()
         if self.resumable:
             write_private(self.paths.inflight, str(hand_number))
             self._marked = True
@@ -141,6 +150,8 @@ class MatchLog:
             self.events.write(self.events.take() if events is None else events)
 
     def match_finished(self, summary: MatchSummary) -> None:
+        if self._replaces_files:  # no hand was dealt
+            self._replace_files()
         self.close()
         if summary.aborted and self.resumable:
             return  # the seed stays secret: the match goes on when it is run again
