@@ -12,7 +12,6 @@ from typing import Any, Protocol
 import grpc
 
 from arena import __version__
-from arena.match import messages as m
 from arena.match.lobby import Lobby
 from arena.server import convert, wire
 from arena.server.auth import TokenBook
@@ -32,6 +31,7 @@ from arena.server.errors import (
     Unauthenticated,
 )
 from arena.server.guard import Backoff, peer_host
+from arena.server.inbox import ReplyInbox
 from arena.server.stats import TransportStats
 from arena.v1 import arena_pb2 as pb
 
@@ -44,7 +44,6 @@ MIN_PROTOCOL_VERSION = 1
 Context = grpc.aio.ServicerContext[Any, Any]
 log = logging.getLogger("arena.server")
 
-MAX_DECISION_ID_CHARS = 128  # the dealer's ids are far shorter; longer ones are never echoed
 MAX_PENDING_FAILURES = 8  # failed authentications of one peer being delayed at once
 # Refusals that wait like failed authentications: what a client retrying in a loop after a cut
 # for flooding or garbage gets (a refused stream costs the dealer about 0.5 ms of CPU).
@@ -65,10 +64,6 @@ class RelayHooks(Protocol):
     def forward(self, bot_id: str, message: pb.BotMessage) -> bool:
         """Send a reply to the worker whose decision it answers; False if it is not relayed."""
         ...
-
-
-_FALLBACK_WHY = {pb.FALLBACK_AFTER_REJECTION: "after a rejected reply",
-                 pb.FALLBACK_AFTER_EXCEPTION: "the bot's code failed"}
 
 
 def _peer(context: Context) -> str:
@@ -93,7 +88,7 @@ class DealerService:
         self._encoder = wire.Encoder()
         self.stats = TransportStats()
         self._connections: dict[str, Connection] = {}
-        self._inbox: list[tuple[str, m.Reply]] = []  # replies read since trio last took them
+        self._inbox = ReplyInbox(guest, lobby)  # the replies read, on their way into trio
         self._accepting = True
         self._floods = Backoff(limits.flood_backoff_seconds, limits.flood_backoff_max_seconds)
         self._auth_failures = Backoff(limits.auth_failure_delay_seconds,
@@ -291,26 +286,7 @@ class DealerService:
             self.stats.replies_in += 1  # an answer to a table on another worker: relayed there
         elif kind == "action_reply":
             self.stats.replies_in += 1
-            action_reply = message.action_reply
-            decision_id = action_reply.decision_id
-            if len(decision_id) > MAX_DECISION_ID_CHARS:
-                conn.deliver(pb.DealerMessage(action_rejected=pb.ActionRejected(
-                    decision_id=decision_id[:16] + "...", code=pb.REJECT_CODE_INVALID_ARGUMENT,
-                    message=f"malformed decision id: {len(decision_id)} characters "
-                            f"(at most {MAX_DECISION_ID_CHARS})", retry_allowed=True)))
-                return
-            now = time.perf_counter()
-            reply = convert.reply(action_reply, now, conn.wire_seconds(decision_id, now))
-            fallback = action_reply.fallback
-            if fallback != pb.FALLBACK_UNSPECIFIED:
-                log.info("bot %s: decision %s answered by its SDK's check/fold fallback (%s)",
-                         conn.bot_id, decision_id, _FALLBACK_WHY.get(fallback, "unknown reason"))
-            # Straight into trio: at once when trio waits on this loop (the table's step and
-            # the next prompt's write follow in this callback), else the first reply since
-            # trio last ran wakes it, and that one call hands over every reply read since.
-            self._inbox.append((conn.bot_id, reply))
-            if len(self._inbox) == 1 and not self._guest.call_here(self._submit_all):
-                self._inbox.clear()  # trio has ended: no table takes replies any more
+            self._inbox.take(conn, message.action_reply)  # compiled: checked, into trio
         elif kind == "ping":
             ping = message.ping
             pong = pb.Pong(nonce=ping.nonce, server_time=convert.timestamp(time.time()))
@@ -318,11 +294,6 @@ class DealerService:
                 pong.client_time.CopyFrom(ping.client_time)
             conn.deliver(pb.DealerMessage(pong=pong))
         # A repeated hello or an empty message changes nothing; it only costs rate budget.
-
-    def _submit_all(self) -> None:
-        replies, self._inbox = self._inbox, []
-        for bot_id, reply in replies:  # inside trio, or on the loop's thread between its ticks
-            self._lobby.submit(bot_id, reply)
 
     # ------------------------------------------------------------------ shutdown
 
