@@ -1,8 +1,8 @@
-"""The bots' replies on their way from the streams' readers into trio's lobby.
+"""The bots' messages on their way from the streams into trio's lobby: decoded
+(:class:`Deserializer`), then each reply checked, converted and handed over (:class:`ReplyInbox`).
 
-Compiled (``arena/host/compiled.py``): a reply read is checked, converted and handed over here
-on every decision, from the reader's callback; interpreted in the gRPC service this cost a few
-Python calls per reply.
+Compiled (``arena/host/compiled.py``): both run for every message read, once a decision;
+interpreted in the gRPC service they cost a few Python calls per reply.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from arena.match import messages as m
 from arena.match.lobby import Lobby
 from arena.server import convert
 from arena.server.bridge import TrioGuest
-from arena.server.connection import Connection
+from arena.server.connection import Connection, Undecodable
+from arena.server.stats import TransportStats
 from arena.v1 import arena_pb2 as pb
 
 log = logging.getLogger("arena.server")
@@ -22,6 +23,23 @@ log = logging.getLogger("arena.server")
 MAX_DECISION_ID_CHARS = 128  # the dealer's ids are far shorter; longer ones are never echoed
 FALLBACK_WHY = {pb.FALLBACK_AFTER_REJECTION: "after a rejected reply",
                 pb.FALLBACK_AFTER_EXCEPTION: "the bot's code failed"}
+
+
+class Deserializer:
+    """The Play stream's request deserializer: a ``BotMessage``, or :class:`Undecodable` for
+    bytes that are not one; counts the bytes read."""
+
+    __slots__ = ("_stats",)
+
+    def __init__(self, stats: TransportStats) -> None:
+        self._stats = stats
+
+    def __call__(self, data: bytes) -> pb.BotMessage | Undecodable:
+        self._stats.bytes_in += len(data)
+        try:
+            return pb.BotMessage.FromString(data)
+        except Exception:  # DecodeError: the reader ends the stream INVALID_ARGUMENT
+            return Undecodable(len(data))
 
 
 class ReplyInbox:

@@ -31,7 +31,7 @@ from arena.server.errors import (
     Unauthenticated,
 )
 from arena.server.guard import Backoff, peer_host
-from arena.server.inbox import ReplyInbox
+from arena.server.inbox import Deserializer, ReplyInbox
 from arena.server.stats import TransportStats
 from arena.v1 import arena_pb2 as pb
 
@@ -73,10 +73,6 @@ def _peer(context: Context) -> str:
         return "unknown peer"
 
 
-def _passthrough(data: bytes) -> bytes:
-    return data
-
-
 class DealerService:
     """Play streams and GetInfo. Table state lives in trio; this side only moves messages."""
 
@@ -108,22 +104,15 @@ class DealerService:
         return [bot for bot in self._connections if bot not in self._relayed]
 
     def handler(self) -> grpc.GenericRpcHandler:
-        """The service as a generic handler; Play writes pre-serialized messages."""
+        """The service as a generic handler; Play writes pre-serialized messages (no response
+        serializer: gRPC sends the bytes as they are)."""
         return grpc.method_handlers_generic_handler(SERVICE_NAME, {
             "Play": grpc.stream_stream_rpc_method_handler(
-                self.play, request_deserializer=self._deserialize,
-                response_serializer=_passthrough),
+                self.play, request_deserializer=Deserializer(self.stats)),
             "GetInfo": grpc.unary_unary_rpc_method_handler(
                 self.get_info, request_deserializer=pb.GetInfoRequest.FromString,
                 response_serializer=pb.ServerInfo.SerializeToString),
         })
-
-    def _deserialize(self, data: bytes) -> pb.BotMessage | Undecodable:
-        self.stats.bytes_in += len(data)
-        try:
-            return pb.BotMessage.FromString(data)
-        except Exception:  # DecodeError: the reader ends the stream INVALID_ARGUMENT
-            return Undecodable(len(data))
 
     async def get_info(self, request: pb.GetInfoRequest, context: Context) -> pb.ServerInfo:
         return pb.ServerInfo(server_version=__version__, protocol_version=PROTOCOL_VERSION,
