@@ -201,6 +201,17 @@ def _count(text: str) -> int:
     return value
 
 
+def _port(text: str) -> int:
+    """A TCP port to listen on: 0 (a free one) to 65535 (argparse turns the error into a usage error)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"must be from 0 to 65535, got {value}")
+    return value
+
+
 if TYPE_CHECKING:
     Commands = argparse._SubParsersAction[argparse.ArgumentParser]  # the commands of `arena`
 
@@ -217,6 +228,14 @@ def _command(sub: Commands, name: str, text: str) -> argparse.ArgumentParser:
     return parser
 
 
+def _server_address(text: str) -> str:
+    """The SDK's check of a dealer's HOST:PORT (the SDK is what dials it)."""
+    from arena.host.sdk import sdk_module
+
+    address: str = sdk_module("cli").server_address(text)
+    return address
+
+
 def bot_parser() -> argparse.ArgumentParser:
     """`arena bot`'s parser alone: the same usage, help and errors as in :func:`build_parser`,
     without what the other commands' choices import (the engine's games, the leaderboard)."""
@@ -229,7 +248,8 @@ def _bot_command(sub: Commands) -> None:
     bot = _command(sub, "bot", "run a Python bot (an example or your own module:function) against a dealer")
     bot.add_argument("bot", metavar="BOT", help="random, call, rules, or your function as "
                                                 "module:function or file.py:function")
-    bot.add_argument("--server", required=True, help="HOST:PORT of the dealer")
+    bot.add_argument("--server", required=True, type=_server_address,
+                     help="HOST:PORT of the dealer ([::1]:PORT for IPv6)")
     bot.add_argument("--token", default=None,
                      help="the bot's token, as in the league or match file (none: the ARENA_TOKEN "
                           "environment variable, which other users cannot see in the process list)")
@@ -331,7 +351,7 @@ def build_parser() -> argparse.ArgumentParser:
     worker.add_argument("--tls-key", default=None, help="PEM private key of --tls-cert")
     worker.add_argument("--name", default=None, help="worker identity (none: host name and process id)")
     worker.add_argument("--log-dir", default="worker-logs", help="hand logs go to LOG_DIR/<league>/")
-    worker.add_argument("--metrics-port", type=int, default=None, help="serve /metrics on this port")
+    worker.add_argument("--metrics-port", type=_port, default=None, help="serve /metrics on this port")
     worker.add_argument("--metrics-addr", default="127.0.0.1", help="address for /metrics")
     worker.add_argument("--lease-seconds", type=float, default=15.0,
                         help="a job whose worker was silent this long is taken by another worker")
@@ -339,7 +359,7 @@ def build_parser() -> argparse.ArgumentParser:
     worker.add_argument("--exit-when-done", action="store_true", help="leave when no job is left")
     _peer_arguments(worker)
     worker.set_defaults(func=cmd_worker)
-    league.add_argument("--web-port", type=int, default=None,
+    league.add_argument("--web-port", type=_port, default=None,
                         help="serve the web app (live tables, leaderboard, replayer) on this port "
                              "while the league runs; 0 picks a free port; off by default")
     league.add_argument("--web-host", default="127.0.0.1", help="address for --web-port")
@@ -353,7 +373,7 @@ def build_parser() -> argparse.ArgumentParser:
                                         "as a tournament)")
     which.add_argument("--tournament", help="the tournament file (TOML)")
     web.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    web.add_argument("--port", type=int, default=8080, help="port; 0 picks a free port")
+    web.add_argument("--port", type=_port, default=8080, help="port; 0 picks a free port")
     web.set_defaults(func=cmd_web)
 
     board = command("leaderboard", "the leaderboard of a league's results store")

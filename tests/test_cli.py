@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from arena.cli import main
 
 
@@ -80,8 +82,22 @@ def test_corrupt_file_is_a_clear_error(tmp_path: Path) -> None:
     path = tmp_path / "bad.phh"
     path.write_text("variant = 'FT'\nactions = [\n")
     out = run("replay", str(path))
-    assert out.returncode == 1
+    assert out.returncode == 2  # docs/cli.md: an invalid file is bad input
     assert "bad.phh: not valid TOML" in out.stdout
+
+
+def test_unreadable_or_invalid_replay_file_exits_2(tmp_path: Path) -> None:
+    """docs/cli.md: exit 2 for an unreadable or invalid file (1 stays for a hand that does not
+    verify); the other files are still checked."""
+    assert main(["simulate", "--players", "2", "--hands", "3", "--seed", "1", "--out", str(tmp_path)]) == 0
+    good = str(tmp_path / "hands.phhs")
+    noise = tmp_path / "noise.phhs"
+    noise.write_bytes(bytes(range(255, -1, -1)) * 2)
+    for bad in (str(tmp_path / "nonexist.phhs"), str(noise)):
+        out = run("replay", bad, good)
+        assert out.returncode == 2, (bad, out.stdout, out.stderr)
+        assert f"FAIL {bad}: " in out.stdout and "3 hands" in out.stdout
+        assert "Traceback" not in out.stdout + out.stderr
 
 
 def test_demo_tokens_are_random_per_run() -> None:
@@ -231,3 +247,29 @@ def test_arena_bot_plays_without_loading_the_dealer(tmp_path: Path) -> None:
         assert "loaded:  frozen:" in out, out  # nothing of the dealer
         frozen = int(out.rsplit("frozen:", 1)[1].split()[0])
         assert frozen > 0, out
+
+
+def test_ports_out_of_range_are_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    """`arena web --port 99999` was an OverflowError traceback from bind(), exit 1."""
+    cases = [(["web", "--league", "x.toml", "--port", "99999"], "--port: must be from 0 to 65535, got 99999"),
+             (["web", "--league", "x.toml", "--port", "http"], "--port: not a port number: 'http'"),
+             (["league", "run", "x.toml", "--web-port", "65536"], "--web-port: must be from 0 to 65535"),
+             (["worker", "--metrics-port", "-1"], "--metrics-port: must be from 0 to 65535, got -1")]
+    for args, message in cases:
+        with pytest.raises(SystemExit) as exit_:
+            main(args)
+        assert exit_.value.code == 2, args
+        assert message in capsys.readouterr().err, args
+
+
+def test_replay_show_names_the_low_that_wins_a_razz_pot(tmp_path: Path) -> None:
+    """Razz pots are whole pots won by the best low: --show printed "wins 1749 with " and nothing."""
+    assert main(["simulate", "--game", "FR", "--players", "3", "--hands", "10", "--seed", "4",
+                 "--policy", "call", "--out", str(tmp_path)]) == 0
+    out = run("replay", str(tmp_path / "hands.phhs"), "--show")
+    assert out.returncode == 0, out.stdout + out.stderr
+    awards = [line for line in out.stdout.splitlines() if "whole pot of" in line and " with " in line]
+    assert awards, out.stdout
+    for line in awards:
+        words = line.rsplit(" with ", 1)[1]
+        assert words.endswith(" low") and len(words) > len(" low"), line  # e.g. "8-6-4-2-A low"

@@ -124,15 +124,27 @@ def tables(data: Mapping[str, Any], key: str, where: str) -> list[dict[str, Any]
     return value
 
 
+FILLED_BY_CODE: Mapping[str, Any] = types.MappingProxyType({"file_key": False})
+"""The metadata of a field the code fills (``field(..., metadata=FILLED_BY_CODE)``), e.g. from
+other keys or from the file's own text: not a key of the file, so a file that names it is refused
+and messages do not list it as known."""
+
+
+def file_keys(cls: type[Any]) -> set[str]:
+    """The keys of a file table read into ``cls``: its fields but private ones, those not given
+    to ``__init__`` and those marked :data:`FILLED_BY_CODE`."""
+    return {f.name for f in dataclasses.fields(cls)
+            if f.init and not f.name.startswith("_") and f.metadata.get("file_key", True)}
+
+
 def read_dataclass(cls: type[T], data: Mapping[str, Any], *, where: str,
                    checks: Mapping[str, Check] | None = None,
                    skip: frozenset[str] = frozenset(), **given: Any) -> T:
-    """Build ``cls`` from a table: every key must be a field (or in ``skip``, handled by the
-    caller); each value must have the field's type and pass its :class:`Check`; absent fields
-    keep the dataclass's default. ``given`` are fields the caller has already built."""
-    fields = {f.name: f for f in dataclasses.fields(cls)  # type: ignore[arg-type]
-              if f.init and not f.name.startswith("_")}
-    check_keys(data, set(fields) | skip, where)
+    """Build ``cls`` from a table: every key must be one of :func:`file_keys` (or in ``skip``,
+    handled by the caller); each value must have the field's type and pass its :class:`Check`; absent fields
+    keep the dataclass's default. ``given`` are fields the caller has already built (those
+    :data:`FILLED_BY_CODE` among them)."""
+    check_keys(data, file_keys(cls) | skip, where)
     hints = typing.get_type_hints(cls)
     checks = checks or {}
     kwargs: dict[str, Any] = dict(given)

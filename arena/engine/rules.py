@@ -5,10 +5,10 @@ from __future__ import annotations
 import dataclasses
 import tomllib
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from arena.engine.configfile import Check, read_dataclass, require
+from arena.engine.configfile import FILLED_BY_CODE, Check, read_dataclass, require
 from arena.engine.errors import ConfigError
 from arena.engine.games import HORSE, VARIANTS, AnteKind, Betting, GameCode, game_with_betting
 
@@ -35,7 +35,7 @@ class Rules:
 
     games: tuple[GameCode, ...] = HORSE
     hands_per_game: int | None = None  # None: the number of seats when the match starts
-    stakes: Stakes = Stakes()
+    stakes: Stakes = field(default=Stakes(), metadata=FILLED_BY_CODE)  # from the stakes keys
     starting_stack: int = 2000
     reset_stacks: bool = True
     max_raises: int = 3

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.engine.configfile import (
+    FILLED_BY_CODE,
     PORT,
     Check,
     convert,
@@ -53,7 +54,7 @@ class LeagueConfig:
     start_timeout_seconds: float = 30.0
     absent: AbsentPolicy = AbsentPolicy.WAIT
     rules: Rules = field(default_factory=Rules)
-    source_toml: str = ""
+    source_toml: str = field(default="", metadata=FILLED_BY_CODE)  # the file's text, as read
     # The luck adjustment's value function and Monte Carlo runouts: fixed before the league
     # starts (the store keeps each hand's luck under these settings' name).
     luck_value: ValueFunction = ValueFunction.POT_EQUITY

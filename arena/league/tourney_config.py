@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from arena.engine.configfile import FILLED_BY_CODE
 from arena.engine.errors import ConfigError
 from arena.engine.rules import Rules
 from arena.host.configfile import read_toml
@@ -35,7 +36,7 @@ class TournamentConfig:
     store: Path | str = Path("tournament.sqlite")  # an SQLite file, or a postgresql:// URL
     metrics_port: int | None = None
     start_timeout_seconds: float = 30.0
-    source_toml: str = field(default="", repr=False)
+    source_toml: str = field(default="", repr=False, metadata=FILLED_BY_CODE)  # the file's text
 
 
 def load_tournament(path: str | Path, *, league_file: bool = False) -> TournamentConfig:

@@ -62,7 +62,9 @@ def _checked(path: str, hands: list[PhhHand], rules: Rules,
 
 def replay_paths(paths: Sequence[str], *, rules: Rules, show: bool, hand_id: str | None,
                  out: TextIO) -> int:
-    failures = replayed = voids = 0
+    """0 when every hand replays to its log, 1 when one does not (a check failed), 2 when a file
+    cannot be read or is not a hand history (bad input; the other files are still checked)."""
+    failures = replayed = voids = unreadable = 0
     selected: list[tuple[str, list[PhhHand]]] = []
     for path in paths:
         try:
@@ -72,6 +74,7 @@ def replay_paths(paths: Sequence[str], *, rules: Rules, show: bool, hand_id: str
         except (OSError, ArenaError) as exc:
             out.write(f"FAIL {path}: {exc}\n")
             failures += 1
+            unreadable += 1
     for path, hands in selected:
         try:
             checked = list(_checked(path, hands, rules, out))
@@ -103,4 +106,4 @@ def replay_paths(paths: Sequence[str], *, rules: Rules, show: bool, hand_id: str
     void_note = f"; {voids} void hand(s) (misdeals: no result)" if voids else ""
     out.write(f"{replayed - failures} of {replayed} hands replayed to their logged stacks{void_note}\n"
               if failures == 0 else f"{failures} problem(s) in {replayed} hands{void_note}\n")
-    return 1 if failures else 0
+    return 2 if unreadable else 1 if failures else 0

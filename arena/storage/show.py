@@ -105,8 +105,9 @@ def _award(event: PotAwarded, names: Sequence[str], shown: Mapping[int, ShownVal
         value = shown.get(seat)
         why = ""
         if value is not None:
-            words = f"{value.low_description} low" if event.share is PotShare.LOW \
-                else value.high_description
+            # A razz pot is whole, won by the best low: its hand has only a low description.
+            words = f"{value.low_description} low" \
+                if event.share is PotShare.LOW or not value.high_description else value.high_description
             why = f" with {words}" if value.low_description or value.high_description else ""
         winners.append(f"{names[seat]} wins {amount}{why}")
     split = " (split)" if len(event.winners) > 1 else ""

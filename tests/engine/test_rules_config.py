@@ -204,3 +204,15 @@ def test_stakes_keys_drive_forced_bets() -> None:
     assert state.committed == [7, 7, 7]
     legal = state.legal_actions()
     assert legal.bring_in_to_chips == 11 and legal.raise_min_to == 30
+
+
+def test_stakes_is_not_a_rules_key() -> None:
+    """`stakes` is the code's holder of the stakes keys, not a key: `--set stakes=5` and
+    `[rules] stakes = 5` passed silently, and messages listed it as known."""
+    with pytest.raises(ConfigError) as info:
+        Rules().with_overrides(["stakes=5"])
+    assert "--set: unknown key(s) 'stakes'; known: " in str(info.value)
+    with pytest.raises(ConfigError) as info:
+        Rules.from_mapping({"max_raise": 4})
+    known = str(info.value).split("; known: ", 1)[1].split(", ")
+    assert "stakes" not in known and "small_bet" in known and "ante_kind" in known

@@ -7,6 +7,7 @@ import random
 import subprocess
 import sys
 
+import pytest
 from arena_bot import handeval as he
 
 from arena.engine import evaluate as ev
@@ -69,3 +70,39 @@ def test_a_seeded_random_bot_answers_each_decision_the_same_in_any_order() -> No
     second = {d: backward(request(d)) for d in reversed(ids)}
     assert first == second
     assert len({a.kind for a in first.values()}) == 3  # still random over the legal kinds
+
+
+def test_arena_bot_checks_the_dealer_address_before_dialing(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """`--server 127.0.0.1` dialed port 443 and `127.0.0.1:99999` port 34463, each for 10 s:
+    both are usage errors now, in `arena-bot` and `arena bot` alike."""
+    from arena_bot.cli import main as sdk_main
+    from arena_bot.cli import server_address
+
+    from arena.cli import main as arena_main
+
+    commands = ((sdk_main, ["call"]), (arena_main, ["bot", "call"]))
+    for bad in ("127.0.0.1", "127.0.0.1:99999", "127.0.0.1:0", "::1:50051", ":50051", "[]:1",
+                "h:5x"):
+        for main, words in commands:
+            with pytest.raises(SystemExit) as exit_:
+                main([*words, "--server", bad, "--token", "t" * 12])
+            assert exit_.value.code == 2, bad
+            err = capsys.readouterr().err
+            assert "--server: must be HOST:PORT with a port from 1 to 65535" in err, (bad, err)
+    for good in ("127.0.0.1:50051", "[::1]:1", "dealer.example.org:65535"):
+        assert server_address(good) == good
+
+
+def test_arena_bot_reads_arena_token_as_arena_bot_does(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/python-sdk.md: `arena-bot` and `arena bot` take the same options; the token may come
+    from ARENA_TOKEN (out of the process list) instead of --token."""
+    from arena_bot.cli import main as sdk_main
+
+    monkeypatch.delenv("ARENA_TOKEN", raising=False)
+    assert sdk_main(["call", "--server", "127.0.0.1:1"]) == 2
+    assert "arena-bot: error: give --token or set ARENA_TOKEN" in capsys.readouterr().err
+    monkeypatch.setenv("ARENA_TOKEN", "t" * 12)
+    assert sdk_main(["call", "--server", "127.0.0.1:1", "--connect-seconds", "0.2"]) == 2
+    assert "cannot reach the dealer at 127.0.0.1:1" in capsys.readouterr().err

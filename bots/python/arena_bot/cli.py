@@ -11,6 +11,7 @@ import gc
 import importlib
 import importlib.util
 import logging
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -62,14 +63,30 @@ def _import(module_name: str) -> Any:
         raise LoadError(f"cannot import {module_name!r}: {exc}") from None
 
 
+def server_address(text: str) -> str:
+    """``HOST:PORT`` of a dealer (``[::1]:PORT`` for IPv6), checked before any dialing: gRPC dials
+    port 443 for a bare host and wraps a port above 65535 (argparse makes the error a usage error)."""
+    host, _, port = text.rpartition(":")
+    bare = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    if not bare or ("[" in bare or "]" in bare) or (":" in bare and bare == host) \
+            or not (port.isascii() and port.isdigit() and 1 <= int(port) <= 65535):
+        raise argparse.ArgumentTypeError(
+            f"must be HOST:PORT with a port from 1 to 65535 (an IPv6 host in brackets: "
+            f"[::1]:50051), got {text!r}")
+    return text
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="arena-bot", description=__doc__,
                                      formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     parser.add_argument("bot", metavar="BOT",
                         help=f"an example ({', '.join(sorted(BOTS))}) or module:function "
                              "or file.py:function")
-    parser.add_argument("--server", required=True, help="HOST:PORT of the arena dealer")
-    parser.add_argument("--token", required=True, help="the bot's token")
+    parser.add_argument("--server", required=True, type=server_address,
+                        help="HOST:PORT of the arena dealer ([::1]:PORT for IPv6)")
+    parser.add_argument("--token", default=None,
+                        help="the bot's token (default: the ARENA_TOKEN environment variable, "
+                             "which other users cannot see in the process list)")
     parser.add_argument("--name", default=None, help="display name (default: BOT)")
     parser.add_argument("--tls-ca", default=None, help="PEM root certificate for a TLS server")
     parser.add_argument("--seed", type=int, default=None, help="seed of the random example bot")
@@ -87,6 +104,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    token = args.token or os.environ.get("ARENA_TOKEN")
+    if not token:
+        print("arena-bot: error: give --token or set ARENA_TOKEN", file=sys.stderr)
+        return 2
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
     try:
@@ -96,7 +117,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 roots = fh.read()
         bot = load_bot(args.bot, args.seed, seed_each_decision=args.seed_each_decision)
         gc.freeze()  # what is loaded by now lives as long as the process: no collection scans it
-        result = eventloop.run(play(bot, server=args.server, token=args.token,
+        result = eventloop.run(play(bot, server=args.server, token=token,
                                     name=args.name or args.bot, version=__version__,
                                     root_certificates=roots, connect_seconds=args.connect_seconds,
                                     reconnect_seconds=args.reconnect_seconds))
