@@ -44,6 +44,16 @@ def _load(path: str, store: str | None) -> LeagueConfig:
     return config
 
 
+def _load_run(path: str, store: str | None) -> LeagueConfig:
+    """The config of a league to read: its SQLite store must exist (a mistyped path or a league
+    never run is an error, not an empty store made there)."""
+    config = _load(path, store)
+    if isinstance(config.store, Path) and not config.store.is_file():
+        raise ConfigError(f"league {config.name!r}: no results store at {config.store} (run it "
+                          f"first: arena league run {path}; or give its --store)")
+    return config
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class PeerOptions:
     """``--peer-cert``, ``--peer-key``, ``--peer-ca`` (all or none), ``--peer-listen``, ``--peer-name``."""
@@ -189,15 +199,13 @@ def run_worker(store_url: str, *, name: str | None, listen: str, advertise: str 
 def league_status(path: str, *, store: str | None = None, out: TextIO = sys.stdout) -> int:
     if is_tournament_league(path):
         return show_standings(path, fmt="table", out=out, store=store, league_file=True)
-    config = _load(path, store)
+    config = _load_run(path, store)
     run = LeagueRun(config, out=out)
     try:
-        prepared = run.prepare()
-        voids = sum(len(run.store.void_hands(match_id)) for match_id in prepared.store_ids.values())
-        out.write(f"league {config.name!r}: {prepared.progress.done_hands} of "
-                  f"{prepared.progress.total_hands} hands played, {voids} void (misdeals: every chip "
-                  f"went back; not counted); {len(prepared.specs)} of {len(run.schedule)} matches "
-                  "still to play\n")
+        standing = run.standing()  # read only: the league may be running now
+        out.write(f"league {config.name!r}: {standing.done_hands} of {standing.total_hands} hands "
+                  f"played, {standing.void_hands} void (misdeals: every chip went back; not "
+                  f"counted); {standing.copies_left} of {len(run.schedule)} matches still to play\n")
         out.write(render_table(run.leaderboard()) + "\n" + render_faults(run.faults()))
         waits = _waits(run)
         if waits:
@@ -212,15 +220,15 @@ def _waits(run: LeagueRun) -> str:
     ``absent = "wait"``), as the coordinator's progress shows them; "" when none waits."""
     if not isinstance(run.store, SqlStore):
         return ""
-    league, _ = run.ensure_matches()
-    return describe_waits(JobWaits(run.store).waiting(league.league_id))
+    league = run.store.find_league(run.config.name)
+    return "" if league is None else describe_waits(JobWaits(run.store).waiting(league.league_id))
 
 
 def show_leaderboard(path: str, *, fmt: str, table: CsvTable | Literal["faults"] = "results",
                      store: str | None = None, out: TextIO = sys.stdout) -> int:
     if is_tournament_league(path):  # the tournament's standings, from the store
         return show_standings(path, fmt=fmt, out=out, store=store, league_file=True)
-    config = _load(path, store)
+    config = _load_run(path, store)
     run = LeagueRun(config, out=out)
     try:
         board = run.leaderboard()

@@ -93,6 +93,16 @@ class PreparedLeague:
     store_ids: dict[str, int]  # deal set -> store match id
 
 
+@dataclass(frozen=True)
+class LeagueStanding:
+    """How far a league is, read from its store alone (:meth:`LeagueRun.standing`)."""
+
+    done_hands: int
+    total_hands: int
+    void_hands: int
+    copies_left: int  # scheduled copies not played to their end (those being dealt now included)
+
+
 class LeagueRun:
     """Prepare (resume) a league from its store, then play what is left."""
 
@@ -207,6 +217,31 @@ class LeagueRun:
                     is_duplicate=config.duplicate)
             matches[deal_set] = match
         return league, matches
+
+    def standing(self) -> LeagueStanding:
+        """How far the league is, reading the store only: safe while the league runs (unlike
+        :meth:`prepare`, which voids the hands in flight and rewrites the logs to resume)."""
+        config, store = self.config, self.store
+        league = store.find_league(config.name)
+        existing = store.list_matches(league.league_id) if league is not None else []
+        # The deal sets in order of their first copy, paired with the store's matches as
+        # `ensure_matches` pairs them.
+        matches = dict(zip(dict.fromkeys(s.deal_set for s in self.schedule), existing, strict=False))
+        voids = sum(len(store.void_hands(match.match_id)) for match in matches.values())
+        hands_of: dict[int, list[HandRecord]] = {}
+        done = left = 0
+        for scheduled in self.schedule:
+            match = matches.get(scheduled.deal_set)
+            if match is None:
+                left += 1
+                continue
+            if match.match_id not in hands_of:
+                hands_of[match.match_id] = store.completed_hands(match.match_id)
+            done += sum(1 for h in hands_of[match.match_id] if h.copy_index == scheduled.copy_index)
+            if match.status is MatchStatus.RUNNING and store.next_hand_number(
+                    match.match_id, copy_index=scheduled.copy_index) <= config.hands_per_match:
+                left += 1
+        return LeagueStanding(done, len(self.schedule) * config.hands_per_match, voids, left)
 
     def prepare(self, *, deal_sets: Collection[str] | None = None) -> PreparedLeague:
         """What is left to play (of ``deal_sets`` only, when given: a worker's jobs)."""

@@ -79,6 +79,7 @@ class HandFeed:
         self.state = state
         self.ctx = ctx
         self._is_connected = is_connected
+        self._game: str = state.variant.code.value  # read once: an enum's value is a Python property
         n = state.seat_count
         self._engine_of = {p: e for e, p in enumerate(ctx.order)}
         # Physical seat -> engine seat (None: not in this hand).
@@ -172,7 +173,7 @@ class HandFeed:
 
     def hand_started(self, viewer: int) -> m.HandStarted:
         ctx = self.ctx
-        return m.HandStarted(ctx.hand_number, self.state.variant.code.value, ctx.button_seat,
+        return m.HandStarted(ctx.hand_number, self._game, ctx.button_seat,
                              viewer if viewer in self._engine_of else -1,
                              self.seat_infos(before_hand=True), self.state.stakes, ctx.deal_id,
                              ctx.game_hand_number, ctx.copy_index)
@@ -206,7 +207,7 @@ class HandFeed:
             ctx.match_id,  # match_id
             ctx.hand_id,  # hand_id
             decision_id,  # decision_id
-            state.variant.code.value,  # game
+            self._game,  # game
             state.street,  # street
             ctx.hand_number,  # hand_number
             ctx.game_hand_number,  # game_hand_number

@@ -28,7 +28,7 @@ from arena.engine.rules import Rules
 from arena.engine.state import HandState
 from arena.engine.units import mbb_per_hand
 from arena.match import messages as m
-from arena.match.clock import DecisionClock
+from arena.match.clock import DecisionClock, Now, clock_reader
 from arena.match.explain import explained
 from arena.match.feed import FeedItem, HandFeed, Private
 from arena.match.lobby import Lobby, Presence, SeatRef
@@ -125,6 +125,7 @@ class LiveTable:
         self._places: tuple[int, ...] = ()  # MatchSeatResult.place (tournaments)
         self.waiting = False  # True while it waits for its bots before the first hand
         self._timer = DecisionTimer()
+        self._now: Now = trio.current_time  # the run's clock_reader() once it runs
         self.postponements = 0  # times this match was put back because bots were missing
 
     @property
@@ -147,6 +148,7 @@ class LiveTable:
                   ) -> MatchSummary:
         """Play the match; on cancellation void the running hand and end the match aborted."""
         task_status.started()
+        self._now = clock_reader()
         reason = "the server is shutting down"
         not_started: _NotStarted | None = None
         try:
@@ -301,12 +303,12 @@ class LiveTable:
         if not presence.is_connected:
             self._act_for(run, engine_seat, m.AutoReason.ABSENT)
             return
-        now = trio.current_time()
+        now = self._now()
         clock = DecisionClock(now, self.rules.decision_seconds, self._bank[seat])
         run.decisions += 1
         prompt = run.feed.prompt(f"{run.ctx.hand_id}-d{run.decisions}", clock, now, run.trigger)
         self.stats.prompts += 1
-        decision = self._lobby.open(presence, prompt, clock)
+        decision = self._lobby.open(presence, prompt, clock, self._now)
         replies = decision.replies
         timer = self._timer
         timer.arm(replies)
@@ -339,14 +341,14 @@ class LiveTable:
             run.feed.note_action(reply.decision_id, None)
             state.act(engine_seat, reply.kind, raise_to)
         except ArenaError as exc:
-            now = trio.current_time()
+            now = self._now()
             self.stats.rejected += 1
             run.rejected[engine_seat] += 1
             legal = state.legal_actions() if not state.is_over else None
             presence.deliver(m.Rejection(reply.decision_id, explained(exc, legal, run.ctx.order),
                                          reply, True, clock.total_left(now)))
             return False
-        now = trio.current_time()
+        now = self._now()
         seat = run.ctx.order[engine_seat]
         self._bank[seat] = clock.bank_left(now)
         elapsed = now - clock.opened_at

@@ -17,7 +17,7 @@ from typing import Final
 import trio
 
 from arena.engine.errors import ArenaError, IllegalAction, StaleDecision
-from arena.match.clock import DecisionClock
+from arena.match.clock import DecisionClock, Now
 from arena.match.messages import Outbox, Outgoing, Prompt, Rejection, Reply, WrongSeat
 
 REPLY_BUFFER: Final = 8  # replies queued for one open decision; more in a burst are refused
@@ -36,20 +36,21 @@ class ReplyBox:
     :meth:`expire`) is late: it is kept to be refused at :meth:`close`, never read.
     """
 
-    __slots__ = ("_late", "_replies", "_waiter", "closed", "deadline", "expired")
+    __slots__ = ("_late", "_now", "_replies", "_waiter", "closed", "deadline", "expired")
 
-    def __init__(self, deadline: float = math.inf) -> None:
+    def __init__(self, deadline: float = math.inf, now: Now = trio.current_time) -> None:
         self._replies: deque[Reply] = deque()
         self._late: list[Reply] = []
         self._waiter: trio.lowlevel.Task | None = None  # the table's task, parked in get()
         self.closed = False
         self.deadline = deadline
         self.expired = False
+        self._now = now  # the table's clock (clock_reader's: the same times, fewer calls)
 
     def put(self, reply: Reply) -> bool:
         if self.closed or len(self._replies) + len(self._late) >= REPLY_BUFFER:
             return False
-        if self.expired or trio.current_time() >= self.deadline:
+        if self.expired or self._now() >= self.deadline:
             self.expire()
             self._late.append(reply)
             return True
@@ -203,9 +204,12 @@ class Lobby:
 
     # ------------------------------------------------------------------ decisions
 
-    def open(self, presence: Presence, prompt: Prompt, clock: DecisionClock) -> OpenDecision:
+    def open(self, presence: Presence, prompt: Prompt, clock: DecisionClock,
+             now: Now = trio.current_time) -> OpenDecision:
+        """``now``: the table's clock, for the replies' box (the clock :func:`clock_reader`
+        gives, or trio's own)."""
         decision = OpenDecision(prompt.decision_id, prompt.seat, prompt, clock, presence,
-                                ReplyBox(clock.deadline))
+                                ReplyBox(clock.deadline, now))
         presence.open[prompt.decision_id] = decision
         presence.deliver(prompt)
         for observer in self.decision_observers:

@@ -10,6 +10,7 @@ from typing import TextIO
 
 from arena.server.app import ServeResult, serve
 from arena.server.config import load_config
+from arena.storage.matchlog import MatchLogPaths
 
 
 def log_connections() -> None:
@@ -35,16 +36,25 @@ def run_serve(config_path: str, *, listen: str | None = None, log_dir: str | Non
 
     result = asyncio.run(serve(config, on_ready=ready))
     print_result(result, out, log_dir=config.log_dir)
-    return 0
+    return exit_code(result)
+
+
+def exit_code(result: ServeResult) -> int:
+    """3: stopped by a signal (its running hands voided); 1: a match did not play to its end (a
+    bot never connected, or its table stopped); 0: every match finished."""
+    if result.stopped_early:
+        return 3
+    return 1 if any(summary.aborted for summary in result.summaries) else 0
 
 
 def print_result(result: ServeResult, out: TextIO, *, log_dir: Path | None) -> None:
     if result.stopped_early:
         out.write("arena: stopped by signal; running hands were voided\n")
     for summary in result.summaries:
-        state = f"aborted ({summary.abort_reason})" if summary.aborted else "finished"
-        out.write(f"match {summary.match_id}: {summary.hands_played} hands, {state}, "
-                  f"seed {summary.seed}\n")
+        # An aborted match never reveals its seed (RULES.md §1), here as in its result file.
+        state = (f"aborted ({summary.abort_reason}), seed not revealed" if summary.aborted
+                 else f"finished, seed {summary.seed}")
+        out.write(f"match {summary.match_id}: {summary.hands_played} hands, {state}\n")
         for r in sorted(summary.results, key=lambda r: -r.net_chips):
             out.write(f"  seat {r.seat} {r.name:<20} {r.net_chips:+8d} chips  "
                       f"{r.mbb_per_hand:+9.1f} ± {r.mbb_per_hand_ci95:.1f} mbb/hand\n")
@@ -53,5 +63,5 @@ def print_result(result: ServeResult, out: TextIO, *, log_dir: Path | None) -> N
                   f"{stats.absent_actions} absent, {stats.rejected} replies rejected "
                   f"(+{stats.rejected_no_open_decision} to no open decision)\n")
         if log_dir is not None:
-            out.write(f"  hand histories: {log_dir / (summary.match_id + '.phhs')}\n")
+            out.write(f"  hand histories: {MatchLogPaths.of(log_dir, summary.match_id).hands}\n")
     out.flush()

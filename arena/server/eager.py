@@ -9,10 +9,13 @@ a trio tick goes on the wire in that same host callback.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Generator
 from typing import Any
 
 Done = Callable[["Eager", BaseException | None], None]
+# What ``next`` returns once the coroutine has returned: its end seen without a StopIteration
+# caught here (compiled, each one caught would build a traceback entry: one per write).
+_ENDED: Any = object()
 
 
 class Eager:
@@ -20,11 +23,12 @@ class Eager:
     (``error`` None when it returned, the exception it raised otherwise, ``CancelledError``
     after :meth:`cancel`)."""
 
-    __slots__ = ("_coro", "_done", "_loop", "_waiting_on")
+    __slots__ = ("_coro", "_done", "_loop", "_steps", "_waiting_on")
 
     def __init__(self, coro: Coroutine[Any, Any, None], done: Done,
                  loop: asyncio.AbstractEventLoop) -> None:
         self._coro: Coroutine[Any, Any, None] | None = coro
+        self._steps: Generator[Any, None, None] = coro.__await__()  # coro.send(None) as next()
         self._done = done
         self._loop = loop
         self._waiting_on: asyncio.Future[Any] | None = None
@@ -50,14 +54,13 @@ class Eager:
             return
         self._waiting_on = None
         try:
-            yielded = coro.send(None)
-        except StopIteration:
-            self._end(None)
-            return
+            yielded = next(self._steps, _ENDED)
         except (Exception, asyncio.CancelledError) as exc:
             self._end(exc)
             return
-        if getattr(yielded, "_asyncio_future_blocking", None):  # an awaited asyncio future
+        if yielded is _ENDED:
+            self._end(None)
+        elif getattr(yielded, "_asyncio_future_blocking", None):  # an awaited asyncio future
             yielded._asyncio_future_blocking = False
             self._waiting_on = yielded
             yielded.add_done_callback(self._step)

@@ -12,7 +12,6 @@ from typing import Any, Protocol
 import grpc
 
 from arena import __version__
-from arena.match import messages as m
 from arena.match.lobby import Lobby
 from arena.server import convert, wire
 from arena.server.auth import TokenBook
@@ -32,6 +31,7 @@ from arena.server.errors import (
     Unauthenticated,
 )
 from arena.server.guard import Backoff, peer_host
+from arena.server.inbox import Deserializer, ReplyInbox
 from arena.server.stats import TransportStats
 from arena.v1 import arena_pb2 as pb
 
@@ -44,7 +44,6 @@ MIN_PROTOCOL_VERSION = 1
 Context = grpc.aio.ServicerContext[Any, Any]
 log = logging.getLogger("arena.server")
 
-MAX_DECISION_ID_CHARS = 128  # the dealer's ids are far shorter; longer ones are never echoed
 MAX_PENDING_FAILURES = 8  # failed authentications of one peer being delayed at once
 # Refusals that wait like failed authentications: what a client retrying in a loop after a cut
 # for flooding or garbage gets (a refused stream costs the dealer about 0.5 ms of CPU).
@@ -67,19 +66,11 @@ class RelayHooks(Protocol):
         ...
 
 
-_FALLBACK_WHY = {pb.FALLBACK_AFTER_REJECTION: "after a rejected reply",
-                 pb.FALLBACK_AFTER_EXCEPTION: "the bot's code failed"}
-
-
 def _peer(context: Context) -> str:
     try:
         return str(context.peer())
     except Exception:  # a peer address is for the log only
         return "unknown peer"
-
-
-def _passthrough(data: bytes) -> bytes:
-    return data
 
 
 class DealerService:
@@ -93,7 +84,7 @@ class DealerService:
         self._encoder = wire.Encoder()
         self.stats = TransportStats()
         self._connections: dict[str, Connection] = {}
-        self._inbox: list[tuple[str, m.Reply]] = []  # replies read since trio last took them
+        self._inbox = ReplyInbox(guest, lobby)  # the replies read, on their way into trio
         self._accepting = True
         self._floods = Backoff(limits.flood_backoff_seconds, limits.flood_backoff_max_seconds)
         self._auth_failures = Backoff(limits.auth_failure_delay_seconds,
@@ -113,22 +104,15 @@ class DealerService:
         return [bot for bot in self._connections if bot not in self._relayed]
 
     def handler(self) -> grpc.GenericRpcHandler:
-        """The service as a generic handler; Play writes pre-serialized messages."""
+        """The service as a generic handler; Play writes pre-serialized messages (no response
+        serializer: gRPC sends the bytes as they are)."""
         return grpc.method_handlers_generic_handler(SERVICE_NAME, {
             "Play": grpc.stream_stream_rpc_method_handler(
-                self.play, request_deserializer=self._deserialize,
-                response_serializer=_passthrough),
+                self.play, request_deserializer=Deserializer(self.stats)),
             "GetInfo": grpc.unary_unary_rpc_method_handler(
                 self.get_info, request_deserializer=pb.GetInfoRequest.FromString,
                 response_serializer=pb.ServerInfo.SerializeToString),
         })
-
-    def _deserialize(self, data: bytes) -> pb.BotMessage | Undecodable:
-        self.stats.bytes_in += len(data)
-        try:
-            return pb.BotMessage.FromString(data)
-        except Exception:  # DecodeError: the reader ends the stream INVALID_ARGUMENT
-            return Undecodable(len(data))
 
     async def get_info(self, request: pb.GetInfoRequest, context: Context) -> pb.ServerInfo:
         return pb.ServerInfo(server_version=__version__, protocol_version=PROTOCOL_VERSION,
@@ -291,26 +275,7 @@ class DealerService:
             self.stats.replies_in += 1  # an answer to a table on another worker: relayed there
         elif kind == "action_reply":
             self.stats.replies_in += 1
-            action_reply = message.action_reply
-            decision_id = action_reply.decision_id
-            if len(decision_id) > MAX_DECISION_ID_CHARS:
-                conn.deliver(pb.DealerMessage(action_rejected=pb.ActionRejected(
-                    decision_id=decision_id[:16] + "...", code=pb.REJECT_CODE_INVALID_ARGUMENT,
-                    message=f"malformed decision id: {len(decision_id)} characters "
-                            f"(at most {MAX_DECISION_ID_CHARS})", retry_allowed=True)))
-                return
-            now = time.perf_counter()
-            reply = convert.reply(action_reply, now, conn.wire_seconds(decision_id, now))
-            fallback = action_reply.fallback
-            if fallback != pb.FALLBACK_UNSPECIFIED:
-                log.info("bot %s: decision %s answered by its SDK's check/fold fallback (%s)",
-                         conn.bot_id, decision_id, _FALLBACK_WHY.get(fallback, "unknown reason"))
-            # Straight into trio: at once when trio waits on this loop (the table's step and
-            # the next prompt's write follow in this callback), else the first reply since
-            # trio last ran wakes it, and that one call hands over every reply read since.
-            self._inbox.append((conn.bot_id, reply))
-            if len(self._inbox) == 1 and not self._guest.call_here(self._submit_all):
-                self._inbox.clear()  # trio has ended: no table takes replies any more
+            self._inbox.take(conn, message.action_reply)  # compiled: checked, into trio
         elif kind == "ping":
             ping = message.ping
             pong = pb.Pong(nonce=ping.nonce, server_time=convert.timestamp(time.time()))
@@ -318,11 +283,6 @@ class DealerService:
                 pong.client_time.CopyFrom(ping.client_time)
             conn.deliver(pb.DealerMessage(pong=pong))
         # A repeated hello or an empty message changes nothing; it only costs rate budget.
-
-    def _submit_all(self) -> None:
-        replies, self._inbox = self._inbox, []
-        for bot_id, reply in replies:  # inside trio, or on the loop's thread between its ticks
-            self._lobby.submit(bot_id, reply)
 
     # ------------------------------------------------------------------ shutdown
 

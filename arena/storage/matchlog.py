@@ -116,11 +116,22 @@ class MatchLog:
         self._voids = PhhAppender(self.paths.voids, fresh=not resumable)
         self.events = EventLog(self.paths.events) if events else None
         self._marked = False  # this log wrote the in-flight mark (leagues keep it in the store)
-        if not resumable:
-            write_private(self.paths.hands, "")
+        # A fresh log (``arena serve``) replaces an earlier run's files once its match begins,
+        # not when it is made: a dealer that cannot start (its port taken) leaves them whole.
+        self._replaces_files = not resumable
+
+    def _replace_files(self) -> None:
+        """Before the first hand (or the end of a match that dealt none): once."""
+        if not self._replaces_files:
+            return
+        self._replaces_files = False
+        write_private(self.paths.hands, "")
+        self.paths.voids.unlink(missing_ok=True)
+        self.paths.result.unlink(missing_ok=True)
 
     def hand_started(self, match_id: str, hand_number: int) -> None:
         """A resumable log marks the hand in flight; a hand reaches the log when it has ended."""
+        self._replace_files()
         if self.resumable:
             write_private(self.paths.inflight, str(hand_number))
             self._marked = True
@@ -133,6 +144,7 @@ class MatchLog:
         """Append a hand whose PHH text is already made (``dumps_hand(phh_fields(hand))``) and
         its events: ``events`` as taken from the event log (by the dealer's thread when another
         thread writes), by default what the event log holds."""
+        self._replace_files()
         (self._voids if hand.voided else self._hands).append(phh_text)
         if self._marked:
             self.paths.inflight.unlink(missing_ok=True)
@@ -141,6 +153,7 @@ class MatchLog:
             self.events.write(self.events.take() if events is None else events)
 
     def match_finished(self, summary: MatchSummary) -> None:
+        self._replace_files()
         self.close()
         if summary.aborted and self.resumable:
             return  # the seed stays secret: the match goes on when it is run again
