@@ -197,17 +197,18 @@ class LeagueRun:
         self._checked_league = league
         return league
 
+    def _deal_sets(self) -> list[str]:
+        """The schedule's deal sets in order of their first copy: the order of the store's
+        matches (the k-th deal set is the league's k-th match)."""
+        return list(dict.fromkeys(s.deal_set for s in self.schedule))
+
     def ensure_matches(self) -> tuple[League, dict[str, Match]]:
         """The league and one store match per deal set (a duplicate block), created when missing."""
         config = self.config
         league = self._league()
         existing = self.store.list_matches(league.league_id)
-        deal_sets: list[str] = []
-        for scheduled in self.schedule:
-            if scheduled.deal_set not in deal_sets:
-                deal_sets.append(scheduled.deal_set)
         matches: dict[str, Match] = {}
-        for k, deal_set in enumerate(deal_sets):
+        for k, deal_set in enumerate(self._deal_sets()):
             first = next(s for s in self.schedule if s.deal_set == deal_set)
             if k < len(existing):
                 match = existing[k]
@@ -224,9 +225,8 @@ class LeagueRun:
         config, store = self.config, self.store
         league = store.find_league(config.name)
         existing = store.list_matches(league.league_id) if league is not None else []
-        # The deal sets in order of their first copy, paired with the store's matches as
-        # `ensure_matches` pairs them.
-        matches = dict(zip(dict.fromkeys(s.deal_set for s in self.schedule), existing, strict=False))
+        # Paired with the store's matches as `ensure_matches` pairs them (none created here).
+        matches = dict(zip(self._deal_sets(), existing, strict=False))
         voids = sum(len(store.void_hands(match.match_id)) for match in matches.values())
         hands_of: dict[int, list[HandRecord]] = {}
         done = left = 0
