@@ -31,7 +31,7 @@ COMPILED = ("dealing", "legal", "phhtext", "pots", "settlement", "shuffle", "sta
 # page each event (called in the event log's place, ~180 times a hand); and each reply's way
 # from the stream's reader into trio (server.inbox). Interpreted: the gRPC service (its base
 # class is gRPC's) and the trio guest's host side (tests patch it).
-DEALER_COMPILED = ("match.clock", "match.feed", "match.live", "match.lobby", "match.messages",
+DEALER_COMPILED = ("match.clock", "match.decimals", "match.feed", "match.live", "match.lobby", "match.messages",
                    "match.spectator", "match.timer", "server.bridge", "server.connection",
                    "server.convert", "server.eager", "server.guard", "server.inbox",
                    "server.stats", "server.wire", "storage.eventhold", "storage.eventtext")

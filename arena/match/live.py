@@ -29,6 +29,7 @@ from arena.engine.state import HandState
 from arena.engine.units import mbb_per_hand
 from arena.match import messages as m
 from arena.match.clock import DecisionClock, Now, clock_reader
+from arena.match.decimals import round4
 from arena.match.explain import explained
 from arena.match.feed import FeedItem, HandFeed, Private
 from arena.match.lobby import Lobby, Presence, SeatRef
@@ -74,7 +75,7 @@ def _rounded(seconds: list[float]) -> tuple[float, ...]:
     """A hand's timings as its record keeps them: to 0.1 ms (-1.0, "unknown", stays -1.0).
     Rounded when a sink records the hand, not per decision (a table without a sink never
     reads them)."""
-    return tuple([round(x, 4) for x in seconds])
+    return tuple([round4(x) for x in seconds])
 
 
 class _NotStarted(Exception):

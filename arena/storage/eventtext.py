@@ -24,6 +24,7 @@ import orjson
 
 from arena.engine.cards import format_card
 from arena.engine.rules import Stakes
+from arena.match.decimals import scaled_round
 from arena.match.messages import (
     ActionAnnounced,
     ActionRecord,
@@ -238,6 +239,23 @@ def _seat_infos(out: list[str], value: object) -> None:
     out.append("[]" if separator == "[" else "]")
 
 
+# The seats of the last HandStarted written, and their text: every seat is sent a HandStarted
+# of its own, all four (say) with the same tuple of seats (`arena.match.feed`), written once.
+_LAST_SEATS: Final[list[object]] = [None, ""]
+
+
+def _seat_infos_text(value: object) -> str:
+    """`_seat_infos` as one text, kept for the next HandStarted with the same tuple."""
+    if value is _LAST_SEATS[0]:
+        return str(_LAST_SEATS[1])
+    part: list[str] = []
+    _seat_infos(part, value)
+    text = "".join(part)
+    _LAST_SEATS[0] = value  # held, so its id is not another tuple's while it is kept
+    _LAST_SEATS[1] = text
+    return text
+
+
 def _stakes(out: list[str], value: object) -> None:
     if type(value) is not Stakes:
         raise Unusual
@@ -433,11 +451,24 @@ def _tournament(out: list[str], value: object) -> None:
     out.append("}")
 
 
+# The rules of the last MatchStarted written (their keys and values, all strings, in order)
+# and their text: each seat is sent one, the same rules in a dict of its own.
+_LAST_RULES: Final[list[object]] = [(), ""]
+
+
 def _rules(value: object) -> str:
     """MatchStarted's rules: each value a JSON text, written decoded (once a match)."""
     if not isinstance(value, Mapping):
         raise Unusual
-    return json.dumps(plain(value), separators=(",", ":"))
+    items = tuple(value.items())
+    strings = all(type(key) is str and type(rule) is str for key, rule in items)
+    if strings and items and items == _LAST_RULES[0]:
+        return str(_LAST_RULES[1])
+    text = json.dumps(plain(value), separators=(",", ":"))
+    if strings:
+        _LAST_RULES[0] = items
+        _LAST_RULES[1] = text
+    return text
 
 
 # ----------------------------------------------------------------------------- payloads
@@ -491,7 +522,7 @@ def _hand_started(out: list[str], p: HandStarted) -> None:
     out.append(',"your_seat":')
     out.append(_int(p.your_seat))
     out.append(',"seats":')
-    _seat_infos(out, p.seats)
+    out.append(_seat_infos_text(p.seats))
     out.append(',"stakes":')
     _stakes(out, p.stakes)
     out.append(',"deal_id":')
@@ -667,26 +698,8 @@ _DIGITS3: Final = tuple(f"{k:03d}" for k in range(1000))
 def micros(value: float) -> int:
     """``value`` in millionths rounded as ``"%.6f" % value`` rounds it (to the nearest, a tie to
     even, from its exact binary value), for 0 < value < 2**33; -1 for any other value (-0.0
-    is spelled with its sign).
-
-    ``value * 1e6`` is the double nearest the exact product; the exact product is that double
-    plus an error found by Dekker's product and Knuth's sum (``1e6`` has 14 significant bits,
-    each half of ``value`` at most 27: both halves' products are exact), which settles the
-    rounding where the double's fraction is one half."""
-    if not 0.0 < value < 8589934592.0:
-        return -1
-    high = value * 134217729.0  # 2**27 + 1: the high 26 bits of value
-    high = high - (high - value)
-    high_part = high * 1e6
-    low_part = (value - high) * 1e6
-    product = high_part + low_part
-    low_in_sum = product - high_part
-    error = (high_part - (product - low_in_sum)) + (low_part - low_in_sum)
-    whole = int(product)  # product < 2**53: its fraction is exact
-    fraction = product - whole
-    if fraction > 0.5 or (fraction == 0.5 and (error > 0.0 or (error == 0.0 and whole % 2 == 1))):
-        return whole + 1
-    return whole
+    is spelled with its sign)."""
+    return scaled_round(value, 1e6)
 
 
 # A line's start up to its time, by the seats that received it when they are 0-7 in increasing

@@ -287,3 +287,31 @@ def test_lines_spell_any_seats_as_the_plain_line_does() -> None:
                   [8], [0, 9], [True], (0, 1), [1023, 1024], [-1]):
         held = [(notice, seats, 1763840000.25)]
         assert event_lines(held) == event_line(notice, seats, 1763840000.25).encode(), seats
+
+
+def _seats(status: m.SeatStatus) -> tuple[m.SeatInfo, ...]:
+    return tuple(m.SeatInfo(seat=k, name=f"bot{k}", bot_id=f"b{k}", stack_chips=2000, bet_chips=0,
+                            committed_chips=0, up_cards=(), hole_card_count=0,
+                            status=status if k == 1 else m.SeatStatus.ACTIVE) for k in range(3))
+
+
+def test_a_text_kept_for_the_next_event_is_that_events_own() -> None:
+    """The writers keep two texts for the next event (the seats of a hand's HandStarted, one per
+    seat, and the rules of a match's MatchStarted): each line is still its own event's plain walk
+    when the seats are another tuple (a seat's status changed), equal or not, and when the rules
+    are the same in another order, others, or not all strings."""
+    active, absent, again = (_seats(m.SeatStatus.ACTIVE), _seats(m.SeatStatus.ABSENT),
+                             _seats(m.SeatStatus.ACTIVE))
+    payloads: list[m.Payload] = [
+        m.HandStarted(k, "FT", 0, viewer, seats, Stakes(), f"d{k}", k, 0)
+        for k, seats in enumerate((active, active, absent, absent, active, again), start=1)
+        for viewer in range(3)]
+    for rules in ({"a": '"x"', "b": "1"}, {"a": '"x"', "b": "1"}, {"b": "1", "a": '"x"'},
+                  {"a": '"y"', "b": "1"}, {"a": 1, "b": "1"}, {"a": '"y"', "b": "1"}, {}):
+        payloads.append(m.MatchStarted(active, 0, ("FT",), 3, 6, Stakes(), 2000, 1.0, 10.0,
+                                       rules, 1, None))  # type: ignore[arg-type]
+    held = [(m.Notice("r1", "r1-h1", k, 1763840000.5, p), [0], 1763840000.25)
+            for k, p in enumerate(payloads, start=1)]
+    assert event_lines(held) == "".join(event_line(*line) for line in held).encode()
+    one_by_one = [event_lines([line]) for line in held]  # the texts kept from line to line
+    assert b"".join(one_by_one) == event_lines(held)
