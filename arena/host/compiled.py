@@ -29,11 +29,12 @@ COMPILED = ("dealing", "legal", "phhtext", "pots", "settlement", "shuffle", "sta
 # reading the native messages' fields) and the events held for it, ~180 calls a hand (the
 # event log's file is its interpreted subclass); and the tee that also tells the live web
 # page each event (called in the event log's place, ~180 times a hand); and each reply's way
-# from the stream's reader into trio (server.inbox). Interpreted: the gRPC service (its base
-# class is gRPC's) and the trio guest's host side (tests patch it).
-DEALER_COMPILED = ("match.clock", "match.decimals", "match.feed", "match.live", "match.lobby", "match.messages",
-                   "match.spectator", "match.timer", "server.bridge", "server.connection",
-                   "server.convert", "server.eager", "server.guard", "server.inbox",
+# from the stream's reader into trio (server.inbox); a recorded hand's timings rounded
+# (match.decimals). Interpreted: the gRPC service (its base class is gRPC's) and the trio
+# guest's host side (tests patch it).
+DEALER_COMPILED = ("match.clock", "match.decimals", "match.feed", "match.live", "match.lobby",
+                   "match.messages", "match.spectator", "match.timer", "server.bridge",
+                   "server.connection", "server.convert", "server.eager", "server.guard", "server.inbox",
                    "server.stats", "server.wire", "storage.eventhold", "storage.eventtext")
 PACKAGE = "arena.engine"
 MODULES = (*(f"{PACKAGE}.{m}" for m in COMPILED), *(f"arena.{m}" for m in DEALER_COMPILED))

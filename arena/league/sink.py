@@ -152,6 +152,7 @@ class LeagueSink:
         self.event_log = event_log
         # Log an event as ``seat`` received it (the JSONL event log), at the cost of one call.
         self.event_sent: Callable[[int, Notice], None] = event_log.sent
+        self.event_sent_to_all: Callable[[Notice, int], None] = event_log.sent_to_all
         self.failed: Exception | None = None  # a write that failed: the table stops (see ready)
         self._started_at = _now()
         self._table_open = False

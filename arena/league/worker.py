@@ -146,6 +146,7 @@ class _JobSink:
         self._on_end = on_end
         self._on_hand = on_hand
         self.event_sent = inner.event_sent
+        self.event_sent_to_all = inner.event_sent_to_all
         self.ready = inner.ready
         self.settle = inner.settle
 

@@ -96,6 +96,9 @@ class LiveTable:
         self.sink = sink
         # A sink may also record every event as sent to each seat (the league's JSONL log).
         self._tap: Callable[[int, m.Notice], None] | None = getattr(sink, "event_sent", None)
+        # ... with a public event (one object for every seat) told once for all seats.
+        self._tap_all: Callable[[m.Notice, int], None] | None = (
+            getattr(sink, "event_sent_to_all", None) if self._tap is not None else None)
         # ... and be awaited before each hand's first card (the league commits the last hand
         # and marks the next in flight on its writer thread meanwhile).
         self._sink_ready: Callable[[], Awaitable[None]] | None = getattr(sink, "ready", None)
@@ -494,6 +497,8 @@ class LiveTable:
         are sent only the events of ``_RESULTS``, their own cards and a ``HandSummary``."""
         presences = self._presences
         tap = self._tap
+        tap_all = self._tap_all
+        tap_each = tap if tap_all is None else None  # a public event's tap, seat by seat
         told_all: bool | None = None  # whether some seat gets every event (computed once)
         for item in items:
             if isinstance(item, Private):
@@ -531,8 +536,10 @@ class LiveTable:
                     if summary is None:
                         summary = self._summary(notice, ended)
                     presence.deliver(summary)
-                if tap is not None:
-                    tap(seat, notice)
+                if tap_each is not None:
+                    tap_each(seat, notice)
+            if tap_all is not None:
+                tap_all(notice, len(presences))
 
     def _summary(self, notice: m.Notice, ended: m.HandEnded) -> m.Notice:
         """The hand's end with its public record, for seats that get requests and results."""

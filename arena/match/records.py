@@ -189,6 +189,8 @@ class MatchSink(Protocol):
     must return at once. A sink may also have (the table looks them up with ``getattr``):
 
     - ``event_sent(seat, notice)``: every event as sent to each seat (the league's JSONL log);
+      with it, ``event_sent_to_all(notice, seat_count)``: an event sent to every seat as one
+      object, told once (as ``event_sent`` for each seat in turn);
     - ``async ready()``: awaited after ``hand_started``, before the hand's first card (the league
       commits the last hand and marks the next in flight meanwhile); it may raise to stop the
       table;

@@ -47,6 +47,20 @@ class EventHold:
         self._last_seats = seats
         self._held.append((notice, seats, time.time()))
 
+    def sent_to_all(self, notice: Notice, seat_count: int) -> None:
+        """:meth:`sent` for seats 0 to ``seat_count - 1`` in turn, in one call (a public event:
+        one object for every seat)."""
+        if notice is self._last_notice or notice is self._other_notice:
+            for seat in range(seat_count):
+                self.sent(seat, notice)
+            return
+        self._other_notice = self._last_notice
+        self._other_seats = self._last_seats
+        seats = list(range(seat_count))
+        self._last_notice = notice
+        self._last_seats = seats
+        self._held.append((notice, seats, time.time()))
+
     def take(self) -> list[Held]:
         """The events held so far (each with its seats and the time it was sent), no longer held."""
         held = self._held

@@ -94,15 +94,17 @@ class ScriptedBot:
 
 
 def play_with_scripted_bots(spec: MatchSpec, bot_ids: Sequence[str],
-                            bot_class: type[ScriptedBot] = ScriptedBot) -> dict[str, ScriptedBot]:
-    """Run ``spec`` on a fake clock with a passive scripted bot per bot id; the bots afterwards."""
+                            bot_class: type[ScriptedBot] = ScriptedBot, *,
+                            sink: object = None) -> dict[str, ScriptedBot]:
+    """Run ``spec`` on a fake clock with a passive scripted bot per bot id (and ``sink``, a
+    `MatchSink`); the bots afterwards."""
     import trio.testing
 
     from arena.match.live import LiveTable
 
     async def main() -> dict[str, ScriptedBot]:
         lobby = Lobby()
-        table = LiveTable(spec, lobby)
+        table = LiveTable(spec, lobby, sink=sink)  # type: ignore[arg-type]
         bots = {b: bot_class(lobby, b) for b in bot_ids}
         async with trio.open_nursery() as nursery:
             for bot in bots.values():

@@ -104,3 +104,66 @@ def test_a_patched_event_log_sent_is_what_its_instances_call(monkeypatch: pytest
     log.sent(3, notice)
     assert seen == [2, 3]
     assert [(n, seats) for n, seats, _ in log.take()] == [(notice, [2, 3])]
+
+
+# As `_calls`, and a negative seat: the notice sent to every seat of a table of -seat seats
+# (``sent_to_all``).
+_calls_to_all = st.lists(st.tuples(st.integers(-8, 7), st.integers(0, 5)), max_size=40)
+
+
+def _feed(hold: EventHold, notices: list[m.Notice], calls: list[tuple[int, int]], *,
+          one_by_one: bool) -> list[object]:
+    for seat, which in calls:
+        if seat >= 0:
+            hold.sent(seat, notices[which])
+        elif one_by_one:
+            for each in range(-seat):
+                hold.sent(each, notices[which])
+        else:
+            hold.sent_to_all(notices[which], -seat)
+    return [(notice, seats) for notice, seats, _ in hold.take()]
+
+
+@given(calls=_calls_to_all)
+def test_an_event_sent_to_all_is_held_as_sent_to_each_seat_in_turn(calls: list[tuple[int, int]]) -> None:
+    """``sent_to_all(notice, n)`` (the table's public events, one call) holds what ``sent`` for
+    seats 0 to n-1 holds, whatever was held before (the same object again included), compiled
+    and run as Python."""
+    notices = _notices()
+    expected = _feed(EventLog(Path(os.devnull)), notices, calls, one_by_one=True)
+    assert _feed(EventLog(Path(os.devnull)), notices, calls, one_by_one=False) == expected
+    assert _feed(_as_source()(), notices, calls, one_by_one=False) == expected
+
+
+def test_a_table_holds_the_same_events_told_once_for_all_seats_or_seat_by_seat() -> None:
+    """A match of real hands (private cards, showdowns) with a sink that takes a public event
+    once for all seats (as the league's) holds line for line what a sink told seat by seat holds."""
+    from arena.engine.rules import Rules
+    from arena.match.spec import MatchSpec, SeatSpec
+    from tests.match.scripted import play_with_scripted_bots
+
+    class Sink:
+        def __init__(self, to_all: bool) -> None:
+            self.hold = EventLog(Path(os.devnull))
+            self.event_sent = self.hold.sent
+            if to_all:
+                self.event_sent_to_all = self.hold.sent_to_all
+            self.held: list[object] = []
+            self.all_calls = 0
+
+        def hand_started(self, match_id: str, hand_number: int) -> None:
+            pass
+
+        def hand_finished(self, hand: object) -> None:
+            self.held.append([(n.sequence, n.payload, seats) for n, seats, _ in self.hold.take()])
+
+        def match_finished(self, summary: object) -> None:
+            self.held.append([(n.sequence, n.payload, seats) for n, seats, _ in self.hold.take()])
+
+    spec = MatchSpec("taps", tuple(SeatSpec(n, n) for n in ("a", "b", "c")),
+                     Rules(games=("FT", "F7S/8")), 6, 11)
+    sinks = [Sink(to_all=True), Sink(to_all=False)]
+    for sink in sinks:
+        play_with_scripted_bots(spec, ("a", "b", "c"), sink=sink)
+    assert len(sinks[0].held) == 7 and any(len(hand) > 20 for hand in sinks[0].held)
+    assert sinks[0].held == sinks[1].held
