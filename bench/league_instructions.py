@@ -1,0 +1,81 @@
+"""The dealer's thread's instructions per hand in a league, store and logs on and off, counted by
+valgrind's callgrind (deterministic: what a noisy shared machine cannot blur).
+
+    python -m bench.league_instructions [--modes on,off] [--hands 8 24]
+
+Each mode runs `bench.league`'s league (16 tables, 8 calling bots as processes, not under
+valgrind) twice under callgrind, at two match lengths; the difference of the dealer's main
+thread's instruction counts over the difference of the hands played is the count per hand,
+start-up and match ends left out. Needs ``valgrind`` (Debian package). A run takes a few
+minutes: the dealer runs ~50x slower under callgrind (its bots wait for it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+
+def one(mode: str, hands: int) -> None:
+    """(Under valgrind) one league; prints the hands played."""
+    from unittest import mock
+
+    import bench.league as league
+    from arena.storage.sqlstore import SqlStore
+    from bench.scratch import scratch_dir
+
+    def seat_rows(store: SqlStore, league_id: int) -> range:
+        """What `run_with_store` counts the hands by (4 rows a hand), read by one count: the
+        results themselves cost ~0.3M instructions a hand (after the league, outside the play)."""
+        with store._transaction(write=False) as db:
+            (rows,) = db.execute("SELECT COUNT(*) FROM hand_seats").fetchone()
+        return range(int(rows))
+
+    config = league._config(scratch_dir("arena-bench-instr-"), hands=hands, tables_at_once=16)
+    with mock.patch.object(SqlStore, "iter_results", seat_rows):
+        played, _ = (league.run_with_store(config) if mode == "on"
+                     else league.run_without_store(config))
+    print(f"played {played}")
+
+
+def main_thread_instructions(mode: str, hands: int, out_dir: Path) -> tuple[int, int]:
+    """The main thread's instruction count and the hands played of one run under callgrind."""
+    prefix = out_dir / f"{mode}-{hands}"
+    done = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--separate-threads=yes",
+         f"--callgrind-out-file={prefix}.%p", sys.executable, "-c",
+         f"import bench.league_instructions as b; b.one({mode!r}, {hands})"],
+        capture_output=True, text=True, check=True)
+    played = int(done.stdout.split("played ")[-1].split()[0])
+    main_file = next(out_dir.glob(f"{prefix.name}.*-01"))
+    for line in main_file.read_text(errors="replace").splitlines():
+        if line.startswith("summary:"):
+            return int(line.split()[1]), played
+    raise RuntimeError(f"no summary in {main_file}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--modes", default="on,off")
+    parser.add_argument("--hands", type=int, nargs=2, default=(8, 24))
+    args = parser.parse_args(argv)
+    per_hand: dict[str, float] = {}
+    with tempfile.TemporaryDirectory(prefix="arena-callgrind-") as tmp:
+        for mode in args.modes.split(","):
+            (low, low_played), (high, high_played) = (
+                main_thread_instructions(mode, hands, Path(tmp)) for hands in args.hands)
+            per_hand[mode] = (high - low) / (high_played - low_played)
+            print(f"store and logs {mode}: {per_hand[mode]:,.0f} instructions a hand on the "
+                  f"dealer's thread ({low_played} and {high_played} hands)")
+    if "on" in per_hand and "off" in per_hand:
+        print(f"store and logs cost {per_hand['on'] - per_hand['off']:,.0f} instructions a hand "
+              f"(+{per_hand['on'] / per_hand['off'] - 1:.0%}); the ratio of the counts, off / on: "
+              f"{per_hand['off'] / per_hand['on']:.0%}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
