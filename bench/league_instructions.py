@@ -1,12 +1,13 @@
 """The dealer's thread's instructions per hand in a league, store and logs on and off, counted by
 valgrind's callgrind (deterministic: what a noisy shared machine cannot blur).
 
-    python -m bench.league_instructions [--modes on,off] [--hands 8 24]
+    python -m bench.league_instructions [--modes on,off] [--hands 8 40]
 
 Each mode runs `bench.league`'s league (16 tables, 8 calling bots as processes, not under
 valgrind) twice under callgrind, at two match lengths; the difference of the dealer's main
 thread's instruction counts over the difference of the hands played is the count per hand,
-start-up and match ends left out. Needs ``valgrind`` (Debian package). A run takes a few
+start-up and match ends left out. Compare runs at the same ``--hands``: the games rotate, so
+the mix of games (and the instructions a hand) differs with the matches' length. Needs ``valgrind`` (Debian package). A run takes a few
 minutes: the dealer runs ~50x slower under callgrind (its bots wait for it).
 """
 
@@ -60,7 +61,7 @@ def main_thread_instructions(mode: str, hands: int, out_dir: Path) -> tuple[int,
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--modes", default="on,off")
-    parser.add_argument("--hands", type=int, nargs=2, default=(8, 24))
+    parser.add_argument("--hands", type=int, nargs=2, default=(8, 40))
     args = parser.parse_args(argv)
     per_hand: dict[str, float] = {}
     with tempfile.TemporaryDirectory(prefix="arena-callgrind-") as tmp:
