@@ -215,13 +215,25 @@ def _port(text: str) -> int:
 def _listen(text: str) -> str:
     """HOST:PORT to listen on, checked as a file's 'listen' is (a port past 65535 was bound
     modulo 65536)."""
+    return _host_port(text, any_free_port=True)
+
+
+def _advertise(text: str) -> str:
+    """HOST:PORT other workers connect to: as `_listen`, but port 0 (any free one) names no port."""
+    return _host_port(text, any_free_port=False)
+
+
+def _host_port(text: str, *, any_free_port: bool) -> str:
     from arena.server.config import check_listen
 
     try:
-        return check_listen(text, "")
+        if int(check_listen(text, "").rpartition(":")[2]) > 0 or any_free_port:
+            return text
     except ValueError:
-        raise argparse.ArgumentTypeError(f"must be HOST:PORT with a port from 1 to 65535 "
-                                         f"(0: any free port), got {text[:80]!r}") from None
+        pass
+    free = " (0: any free port)" if any_free_port else ""
+    raise argparse.ArgumentTypeError(f"must be HOST:PORT with a port from 1 to 65535{free}, "
+                                     f"got {text[:80]!r}")
 
 
 if TYPE_CHECKING:
@@ -355,7 +367,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="postgresql://USER:PASSWORD@HOST:PORT/DB (none: $ARENA_STORE)")
     worker.add_argument("--listen", default="0.0.0.0:50051", type=_listen,
                         help="HOST:PORT the bots connect to")
-    worker.add_argument("--advertise", default=None,
+    worker.add_argument("--advertise", default=None, type=_advertise,
                         help="HOST:PORT other workers use to reach this one: its peer port with "
                              "--peer-cert, else --listen (none: the bound host, or for 0.0.0.0 the "
                              "address the database sees this worker connect from)")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.cli import main
+from arena.cli import build_parser, main
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -286,3 +286,18 @@ def test_listen_addresses_are_checked_at_parse_time(capsys: pytest.CaptureFixtur
             main(args)
         assert exit_.value.code == 2, args
         assert "must be HOST:PORT with a port from 1 to 65535 (0: any free port)" in capsys.readouterr().err
+
+
+def test_advertise_addresses_are_checked_at_parse_time(capsys: pytest.CaptureFixture[str]) -> None:
+    """`arena worker --advertise nohost` was taken as given: other workers then failed to reach
+    this one, long after it started. Port 0 ("any free port") is no address to reach."""
+    for value in ("nohost", "host:99999", "host:abc", "", ":50051", "host:0"):
+        with pytest.raises(SystemExit) as exit_:
+            main(["worker", "--advertise", value])
+        assert exit_.value.code == 2, value
+        err = capsys.readouterr().err
+        assert f"argument --advertise: must be HOST:PORT with a port from 1 to 65535, got {value!r}" \
+            in err, (value, err)
+    args = build_parser().parse_args(["worker", "--advertise", "10.0.0.7:50052"])
+    assert args.advertise == "10.0.0.7:50052"
+    assert build_parser().parse_args(["worker"]).advertise is None

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from arena.engine.actions import ActionKind
 from arena.engine.cards import pretty_card
 from arena.engine.events import (
     ActionTaken,
@@ -17,14 +18,16 @@ from arena.engine.events import (
     PotShare,
     UncalledBetReturned,
 )
-from arena.engine.games import Showdown
+from arena.engine.games import ForcedBet, Showdown
 from arena.engine.shown import ShownValue, shown_value
 from arena.engine.state import HandState
 
 LEGEND = ("  legend: [A♠] a face-down card (only its owner saw it until the showdown); "
-          "A♠ a face-up card; pN = the N-th player in PHH order")
+          "A♠ a face-up card; pN = the N-th player in PHH order; "
+          "raises to N, completes to N: N in all this round; calls N: N more")
 
 _HALVES = {PotShare.WHOLE: "whole pot", PotShare.HIGH: "high half", PotShare.LOW: "low half"}
+_BLINDS = (ForcedBet.SMALL_BLIND, ForcedBet.BIG_BLIND)  # bets of the first round (antes are not)
 
 
 def _cards(cards: Sequence[int]) -> str:
@@ -59,13 +62,18 @@ def describe(state: HandState, players: Sequence[str],
     shown: dict[int, ShownValue] = {}
     hi_lo = state.variant.showdown is Showdown.HIGH_LOW_8
     street = -1
+    bet_chips = 0  # the round's bet so far ("raise to" total): 0 before anyone bets
     for event in state.events:
         if isinstance(event, HoleCardsDealt | BoardDealt | ActionTaken) and event.street != street:
+            if street >= 0:
+                bet_chips = 0
             street = event.street
             lines.append(f"  -- {state.variant.streets[street].name}")
         if isinstance(event, ForcedBetPosted):
             all_in = " (all in)" if event.is_all_in else ""
             lines.append(f"    {names[event.seat]} posts the {event.kind} {event.amount_chips}{all_in}")
+            if event.kind in _BLINDS:
+                bet_chips = max(bet_chips, event.amount_chips)
         elif isinstance(event, UncalledBetReturned):
             lines.append(f"    {event.amount_chips} uncalled returned to {names[event.seat]}")
         elif isinstance(event, HoleCardsDealt):
@@ -76,10 +84,10 @@ def describe(state: HandState, players: Sequence[str],
             label = "common card" if event.is_stud_common_card else "board"
             lines.append(f"    {label}: {_cards(event.cards)}")
         elif isinstance(event, ActionTaken):
-            amount = f" to {event.to_chips}" if event.kind.value in ("raise", "call", "bring_in") else ""
             flags = " (all in)" if event.is_all_in else ""
             flags += " (automatic: timed out or absent)" if event.is_automatic else ""
-            lines.append(f"    {names[event.seat]} {event.kind.value.replace('_', '-')}{amount}{flags}")
+            lines.append(f"    {names[event.seat]} {_said(state, event, bet_chips)}{flags}")
+            bet_chips = max(bet_chips, event.to_chips)
         elif isinstance(event, HandShown):
             if not shown:
                 lines.append("  -- showdown")
@@ -96,6 +104,24 @@ def describe(state: HandState, players: Sequence[str],
                                              for name, net in zip(names, result.net_chips, strict=True)))
     lines.append(LEGEND)
     return lines
+
+
+def _said(state: HandState, event: ActionTaken, bet_chips: int) -> str:
+    """An action in words, given the round's bet before it: "bets 20" opens a round, "raises to
+    40" (a round total) and "calls 20" (what it adds); in stud, "brings in for 5", and the first
+    full bet of third street "completes to 20" (with or without a bring-in before it)."""
+    kind = event.kind
+    if kind is ActionKind.RAISE:
+        stakes = state.stakes
+        completes = state.variant.is_stud and event.street == 0 and stakes.bring_in > 0 \
+            and bet_chips < stakes.small_bet
+        verb = "completes to" if completes else "raises to" if bet_chips else "bets"
+        return f"{verb} {event.to_chips}"
+    if kind is ActionKind.CALL:
+        return f"calls {event.added_chips}"
+    if kind is ActionKind.BRING_IN:
+        return f"brings in for {event.to_chips}"
+    return "checks" if kind is ActionKind.CHECK else "folds"
 
 
 def _award(event: PotAwarded, names: Sequence[str], shown: Mapping[int, ShownValue]) -> str:

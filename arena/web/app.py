@@ -27,6 +27,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from arena.engine.errors import ArenaError
+from arena.engine.games import ALL_GAMES
 from arena.league.leaderboard import game_label, to_json
 from arena.league.stats import GAME_KEYS, Leaderboard
 from arena.web import charts
@@ -38,6 +39,11 @@ from arena.web.site import LeagueSite
 STATIC = Path(__file__).with_name("static")
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
+
+BAD_REQUEST = ('{% extends "base.html" %}{% block title %}bad request{% endblock %}{% block main %}'
+               '<h1>Bad request</h1><p>{{ message }}</p>'
+               '<p>{% for href, label in links %}<a href="{{ href }}">{{ label }}</a> {% endfor %}</p>'
+               '{% endblock %}')
 
 
 def json_for_script(data: Any) -> Markup:
@@ -83,6 +89,11 @@ class Pages:
         html = self.env.get_template(template).render(**context)
         return HTMLResponse(html, status_code=status_code)
 
+    def bad_request(self, message: str, links: list[tuple[str, str]]) -> HTMLResponse:
+        """A 400 page saying what was wrong with the request, with links to what is right."""
+        return HTMLResponse(self.env.from_string(BAD_REQUEST).render(message=message, links=links),
+                            status_code=400)
+
     async def not_found(self, request: Request, exc: Exception) -> Response:
         return HTMLResponse(self.env.get_template("missing.html").render(), status_code=404)
 
@@ -126,10 +137,12 @@ class WebApp(Pages):
                            live=self.hub is not None)
 
     def leaderboard(self, request: Request) -> Response:
-        board, curves = self._leaderboard()
-        game = request.query_params.get("game", "all")
+        game = request.query_params.get("game", ALL_GAMES)
         if game not in GAME_KEYS:
-            game = "all"
+            return self.bad_request(f"unknown game {game[:80]!r}; the games are {', '.join(GAME_KEYS)}",
+                                    [(f"/leaderboard?game={quote(g, safe='/')}", game_label(g))
+                                     for g in GAME_KEYS])
+        board, curves = self._leaderboard()
         rows = [s for s in board.stats if s.game == game]
         intervals = [charts.Interval(s.bot, s.mean_mbb, s.raw.ci_half_width_mbb,
                                      s.duplicate.ci_half_width_mbb) for s in rows]
