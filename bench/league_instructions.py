@@ -7,8 +7,9 @@ Each mode runs `bench.league`'s league (16 tables, 8 calling bots as processes, 
 valgrind) twice under callgrind, at two match lengths; the difference of the dealer's main
 thread's instruction counts over the difference of the hands played is the count per hand,
 start-up and match ends left out. Compare runs at the same ``--hands``: the games rotate, so
-the mix of games (and the instructions a hand) differs with the matches' length. Needs ``valgrind`` (Debian package). A run takes a few
-minutes: the dealer runs ~50x slower under callgrind (its bots wait for it).
+the mix of games (and the instructions a hand) differs with the matches' length. Needs
+``valgrind`` (Debian package). A run takes a few minutes: the dealer runs ~50x slower under
+callgrind (its bots wait for it).
 """
 
 from __future__ import annotations
