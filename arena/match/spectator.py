@@ -28,6 +28,8 @@ class TeeSink:
         self.inner = inner
         self.spectator = spectator
         self._inner_tap = getattr(inner, "event_sent", None)
+        self._inner_tap_all: Callable[[Notice, int], None] | None = getattr(
+            inner, "event_sent_to_all", None)
         self._last: Notice | None = None  # the copy the spectator was told last
         # The inner sink's wait before each hand (the league's writer), when it has one.
         self.ready: Callable[[], Awaitable[None]] | None = getattr(inner, "ready", None)
@@ -40,6 +42,18 @@ class TeeSink:
         if notice is not self._last:  # a public event goes to every seat as one object: the
             self._last = notice  # spectator, who reads each event once, is told it once
             self.spectator.event_sent(seat, notice)
+
+    def event_sent_to_all(self, notice: Notice, seat_count: int) -> None:
+        """:meth:`event_sent` for seats 0 to ``seat_count - 1`` in turn (a public event), in one
+        call to the inner sink when it takes one."""
+        if self._inner_tap_all is not None:
+            self._inner_tap_all(notice, seat_count)
+        elif self._inner_tap is not None:
+            for seat in range(seat_count):
+                self._inner_tap(seat, notice)
+        if notice is not self._last and seat_count > 0:
+            self._last = notice
+            self.spectator.event_sent(0, notice)
 
     def hand_started(self, match_id: str, hand_number: int) -> None:
         if self.inner is not None:
