@@ -239,20 +239,21 @@ def _seat_infos(out: list[str], value: object) -> None:
     out.append("[]" if separator == "[" else "]")
 
 
-# The seats of the last HandStarted written, and their text: every seat is sent a HandStarted
-# of its own, all four (say) with the same tuple of seats (`arena.match.feed`), written once.
-_LAST_SEATS: Final[list[object]] = [None, ""]
+# The seats of the last HandStarted written, with their text, as one pair (one store: a writer
+# thread and the dealer's never see one's seats with the other's text): every seat is sent a
+# HandStarted of its own, all four (say) with the same tuple of seats (`arena.match.feed`).
+_LAST_SEATS: Final[list[tuple[object, str]]] = [(None, "")]
 
 
 def _seat_infos_text(value: object) -> str:
     """`_seat_infos` as one text, kept for the next HandStarted with the same tuple."""
-    if value is _LAST_SEATS[0]:
-        return str(_LAST_SEATS[1])
+    last_seats, last_text = _LAST_SEATS[0]
+    if value is last_seats:
+        return last_text
     part: list[str] = []
     _seat_infos(part, value)
     text = "".join(part)
-    _LAST_SEATS[0] = value  # held, so its id is not another tuple's while it is kept
-    _LAST_SEATS[1] = text
+    _LAST_SEATS[0] = (value, text)  # held, so its id is not another tuple's while it is kept
     return text
 
 
@@ -452,8 +453,8 @@ def _tournament(out: list[str], value: object) -> None:
 
 
 # The rules of the last MatchStarted written (their keys and values, all strings, in order)
-# and their text: each seat is sent one, the same rules in a dict of its own.
-_LAST_RULES: Final[list[object]] = [(), ""]
+# with their text, as one pair: each seat is sent one, the same rules in a dict of its own.
+_LAST_RULES: Final[list[tuple[object, str]]] = [((), "")]
 
 
 def _rules(value: object) -> str:
@@ -462,12 +463,12 @@ def _rules(value: object) -> str:
         raise Unusual
     items = tuple(value.items())
     strings = all(type(key) is str and type(rule) is str for key, rule in items)
-    if strings and items and items == _LAST_RULES[0]:
-        return str(_LAST_RULES[1])
+    last_items, last_text = _LAST_RULES[0]
+    if strings and items and items == last_items:
+        return last_text
     text = json.dumps(plain(value), separators=(",", ":"))
     if strings:
-        _LAST_RULES[0] = items
-        _LAST_RULES[1] = text
+        _LAST_RULES[0] = (items, text)
     return text
 
 
