@@ -94,11 +94,14 @@ class LiveTable:
         self.spec = spec
         self.rules: Rules = spec.rules
         self.sink = sink
-        # A sink may also record every event as sent to each seat (the league's JSONL log).
+        # A sink may also record every event as sent to each seat (the league's JSONL log) ...
         self._tap: Callable[[int, m.Notice], None] | None = getattr(sink, "event_sent", None)
-        # ... with a public event (one object for every seat) told once for all seats.
+        # ... with a public event sent to every seat (one object) told once for all seats ...
         self._tap_all: Callable[[m.Notice, int], None] | None = (
             getattr(sink, "event_sent_to_all", None) if self._tap is not None else None)
+        # ... and be told every event once, whoever is sent it, as a seat that does not own it
+        # sees it (spectators of the live web page).
+        self._watch: Callable[[m.Notice], None] | None = getattr(sink, "event_watched", None)
         # ... and be awaited before each hand's first card (the league commits the last hand
         # and marks the next in flight on its writer thread meanwhile).
         self._sink_ready: Callable[[], Awaitable[None]] | None = getattr(sink, "ready", None)
@@ -493,53 +496,71 @@ class LiveTable:
         return m.Notice(self.spec.match_id, hand_id, self._seq, time.time(), payload)
 
     def _publish(self, items: Iterable[FeedItem], *, hand_id: str) -> None:
-        """Tell every seat (and the tap) each item; seats that get requests and results only
-        are sent only the events of ``_RESULTS``, their own cards and a ``HandSummary``."""
+        """Send each seat the items it is sent, and tell the tap what each seat was sent (the
+        event log: as sent) and the watcher every item. Seats that get requests and results
+        only are sent only the events of ``_RESULTS``, their own cards and, for the hand's
+        end, a ``HandSummary``; an item that no seat is sent and nobody watches is only
+        numbered."""
         presences = self._presences
         tap = self._tap
         tap_all = self._tap_all
-        tap_each = tap if tap_all is None else None  # a public event's tap, seat by seat
-        told_all: bool | None = None  # whether some seat gets every event (computed once)
+        watch = self._watch
+        told_all: bool | None = None  # whether every seat gets every event (computed once)
+        told_any = False  # ... whether some seat does
         for item in items:
             if isinstance(item, Private):
                 own = self._next_notice(hand_id, item.own)
-                others: m.Notice | None = None  # made once a seat or the tap needs it
+                others: m.Notice | None = None  # made once a seat or the watcher needs it
                 for seat, presence in enumerate(presences):
                     if seat == item.seat:
                         sent = own
-                    elif presence.every_event or tap is not None:
+                    elif presence.every_event:
                         if others is None:
                             others = m.Notice(own.match_id, hand_id, own.sequence,
                                               own.unix_seconds, item.others)
                         sent = others
                     else:
-                        continue  # requests and results only, no tap: told nothing
-                    if sent is own or presence.every_event:
-                        presence.deliver(sent)
+                        continue  # requests and results only: not sent another's cards
+                    presence.deliver(sent)
                     if tap is not None:
                         tap(seat, sent)
+                if watch is not None:
+                    watch(others if others is not None else m.Notice(
+                        own.match_id, hand_id, own.sequence, own.unix_seconds, item.others))
                 continue
             ended = item if isinstance(item, m.HandEnded) else None
-            wanted = ended is None and isinstance(item, _RESULTS)
-            if not (wanted or ended is not None or tap is not None):
-                if told_all is None:
-                    told_all = any(p.every_event for p in presences)
-                if not told_all:
-                    self._seq += 1  # nobody is told (requests-only seats): numbered all the same
-                    continue
+            wanted = ended is None and isinstance(item, _RESULTS)  # sent to every seat
+            if told_all is None:
+                told_all = all(p.every_event for p in presences)
+                told_any = any(p.every_event for p in presences)
+            if not (wanted or told_any or ended is not None or watch is not None):
+                self._seq += 1  # nobody is sent it (requests-only seats): numbered all the same
+                continue
             notice = self._next_notice(hand_id, item)
+            if watch is not None:
+                watch(notice)
+            if wanted or told_all:
+                for presence in presences:
+                    presence.deliver(notice)
+                if tap_all is not None:
+                    tap_all(notice, len(presences))
+                elif tap is not None:
+                    for seat in range(len(presences)):
+                        tap(seat, notice)
+                continue
             summary: m.Notice | None = None
             for seat, presence in enumerate(presences):
-                if wanted or presence.every_event:
-                    presence.deliver(notice)
+                if presence.every_event:
+                    sent = notice
                 elif ended is not None:
                     if summary is None:
                         summary = self._summary(notice, ended)
-                    presence.deliver(summary)
-                if tap_each is not None:
-                    tap_each(seat, notice)
-            if tap_all is not None:
-                tap_all(notice, len(presences))
+                    sent = summary
+                else:
+                    continue  # requests and results only
+                presence.deliver(sent)
+                if tap is not None:
+                    tap(seat, sent)
 
     def _summary(self, notice: m.Notice, ended: m.HandEnded) -> m.Notice:
         """The hand's end with its public record, for seats that get requests and results."""
@@ -562,3 +583,5 @@ class LiveTable:
             presence.deliver(notice)
             if self._tap is not None:
                 self._tap(seat, notice)
+            if seat == 0 and self._watch is not None:
+                self._watch(notice)  # the watcher is told an event once: seat 0's copy

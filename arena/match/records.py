@@ -188,9 +188,12 @@ class MatchSink(Protocol):
     The table calls these on the dealer's thread, which serves every table of the dealer: they
     must return at once. A sink may also have (the table looks them up with ``getattr``):
 
-    - ``event_sent(seat, notice)``: every event as sent to each seat (the league's JSONL log);
-      with it, ``event_sent_to_all(notice, seat_count)``: an event sent to every seat as one
-      object, told once (as ``event_sent`` for each seat in turn);
+    - ``event_sent(seat, notice)``: every event as sent to each seat (the league's JSONL log:
+      a seat that takes requests and results only is told the events it is sent, not those it
+      is not); with it, ``event_sent_to_all(notice, seat_count)``: an event sent to every seat
+      as one object, told once (as ``event_sent`` for each seat in turn);
+    - ``event_watched(notice)``: every event once, whether or not a seat is sent it, as a seat
+      that does not own it sees it (spectators: `arena.match.spectator.TeeSink`);
     - ``async ready()``: awaited after ``hand_started``, before the hand's first card (the league
       commits the last hand and marks the next in flight meanwhile); it may raise to stop the
       table;

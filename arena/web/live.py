@@ -1,6 +1,7 @@
 """Live tables for spectators: the public picture of each running table, pushed over SSE.
 
-The dealer calls :meth:`SpectatorHub.event_sent` for every event it sends to a seat and
+The dealer calls :meth:`SpectatorHub.event_told` once for every event (as a seat that does
+not own it is sent it, whether or not any seat is: bots may take requests and results only) and
 :meth:`SpectatorHub.decision_opened` for every decision. Both only update small per-table
 dicts (never a hole card: a ``CardsDealt`` is read for its up cards and counts only), so they
 cost the dealer next to nothing. A flusher task sends each changed table at most every
@@ -85,9 +86,10 @@ class SpectatorHub:
 
     # ------------------------------------------------------------ fed by the dealer
 
-    def event_sent(self, seat: int, notice: m.Notice) -> None:
-        """One event as sent to ``seat``; each event is read once (by its sequence number),
-        when the table is next sent (:meth:`flush`); nothing once the hub is closed."""
+    def event_told(self, notice: m.Notice) -> None:
+        """One event (each is told once; one told again is not read again, by its sequence
+        number), read when the table is next sent (:meth:`flush`); nothing once the hub is
+        closed."""
         if self._closed:
             return  # no flush will read it
         table = self.tables.get(notice.match_id)

@@ -4,7 +4,10 @@ events exactly as tables telling every event do: events nobody is told still cou
 from __future__ import annotations
 
 from arena.engine.rules import Rules
+from arena.match import messages as m
 from arena.match.spec import MatchSpec, SeatSpec
+from arena.match.spectator import TeeSink
+from arena.storage.eventhold import EventHold
 from tests.match.scripted import ScriptedBot, play_with_scripted_bots
 
 
@@ -30,3 +33,82 @@ def test_requests_only_seats_see_the_same_sequence_numbers() -> None:
         assert [(s, k.replace("HandSummary", "HandEnded")) for s, k in seen] == same
         assert {k for _, k in seen} >= {"HandStarted", "HandSummary", "MatchEnded"}
         assert "ActionAnnounced" not in {k for _, k in seen}
+
+
+class _Mixed(ScriptedBot):
+    """Bot "b" takes requests and results only, the others every event."""
+
+    @property
+    def every_event(self) -> bool:  # type: ignore[override]
+        return self.bot_id != "b"
+
+
+class _LogSink:
+    """A league sink's event log (the league holds events the same way), and a spectator."""
+
+    def __init__(self) -> None:
+        self.hold = EventHold()
+        self.event_sent = self.hold.sent
+        self.event_sent_to_all = self.hold.sent_to_all
+        self.lines: list[tuple[m.Notice, list[int]]] = []
+        self.watched: list[m.Notice] = []
+
+    def event_told(self, notice: m.Notice) -> None:
+        self.watched.append(notice)
+
+    def decision_opened(self, prompt: object) -> None:
+        pass
+
+    def hand_started(self, match_id: str, hand_number: int) -> None:
+        pass
+
+    def hand_finished(self, hand: object) -> None:
+        self.lines += [(notice, seats) for notice, seats, _ in self.hold.take()]
+
+    def match_finished(self, summary: object) -> None:
+        self.lines += [(notice, seats) for notice, seats, _ in self.hold.take()]
+
+
+def test_the_event_log_holds_what_each_seat_was_sent() -> None:
+    """README "Leagues": the event log is every event *as sent*, each line naming the seats that
+    received exactly that copy. At a table where one seat takes requests and results only, each
+    seat's lines are the very notices it received, in order: that seat's lines skip the others'
+    actions and cards and end each hand with its HandSummary. A spectator beside the log (the
+    live web page) is still told every event once."""
+    spec = MatchSpec("t", tuple(SeatSpec(n, n) for n in ("a", "b", "c")),
+                     Rules(games=("FT", "F7S/8")), 6, 7)
+    for spectator in (False, True):
+        sink = _LogSink()
+        table_sink = TeeSink(sink, sink) if spectator else sink  # type: ignore[arg-type]
+        bots = play_with_scripted_bots(spec, ("a", "b", "c"), _Mixed, sink=table_sink)
+        for seat, name in enumerate(("a", "b", "c")):
+            logged = [notice for notice, seats in sink.lines if seat in seats]
+            received = [notice for _, notice in bots[name].notices(object)]
+            assert len(logged) == len(received) > 0
+            assert all(a is b for a, b in zip(logged, received, strict=True)), name
+        kinds = {type(n.payload).__name__ for n, seats in sink.lines if 1 in seats}
+        assert "ActionAnnounced" not in kinds and {"HandSummary", "CardsDealt"} <= kinds
+        if spectator:
+            assert [n.sequence for n in sink.watched] == list(range(1, len(sink.watched) + 1))
+            assert {type(n.payload).__name__ for n in sink.watched} >= {
+                "ActionAnnounced", "CardsDealt", "HandEnded", "MatchEnded"}
+        else:
+            assert not sink.watched
+
+
+def test_a_table_of_requests_only_seats_logs_no_event_it_does_not_send() -> None:
+    """With every seat on requests and results only, no line of the log is an event no seat was
+    sent (the dealer makes no notice for the log alone); a spectator still sees them all."""
+    spec = MatchSpec("t", tuple(SeatSpec(n, n) for n in ("a", "b", "c")), Rules(), 4, 7)
+    quiet, watched = _LogSink(), _LogSink()
+    play_with_scripted_bots(spec, ("a", "b", "c"), _RequestsOnly, sink=quiet)
+    play_with_scripted_bots(spec, ("a", "b", "c"), _RequestsOnly,
+                            sink=TeeSink(watched, watched))  # type: ignore[arg-type]
+    kinds = {type(n.payload).__name__ for n, _ in quiet.lines}
+    assert kinds == {"MatchStarted", "HandStarted", "CardsDealt", "HandSummary", "GameChanged",
+                     "MatchEnded"} | ({"ShowdownAnnounced"} & kinds)
+    assert all(seats == [n.payload.seat] for n, seats in quiet.lines
+               if isinstance(n.payload, m.CardsDealt))  # each seat's own cards, to it alone
+    assert [(n.sequence, seats) for n, seats in quiet.lines] == [
+        (n.sequence, seats) for n, seats in watched.lines]
+    assert len(watched.watched) > len({n.sequence for n, _ in quiet.lines})
