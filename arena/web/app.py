@@ -40,12 +40,6 @@ STATIC = Path(__file__).with_name("static")
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
 
-BAD_REQUEST = ('{% extends "base.html" %}{% block title %}bad request{% endblock %}{% block main %}'
-               '<h1>Bad request</h1><p>{{ message }}</p>'
-               '<p>{% for href, label in links %}<a href="{{ href }}">{{ label }}</a> {% endfor %}</p>'
-               '{% endblock %}')
-
-
 def json_for_script(data: Any) -> Markup:
     """JSON safe inside ``<script type="application/json">`` (no ``</script>``, no ``<!--``)."""
     text = json.dumps(data, separators=(",", ":"), allow_nan=False)
@@ -91,8 +85,7 @@ class Pages:
 
     def bad_request(self, message: str, links: list[tuple[str, str]]) -> HTMLResponse:
         """A 400 page saying what was wrong with the request, with links to what is right."""
-        return HTMLResponse(self.env.from_string(BAD_REQUEST).render(message=message, links=links),
-                            status_code=400)
+        return self.render("bad_request.html", 400, message=message, links=links)
 
     async def not_found(self, request: Request, exc: Exception) -> Response:
         return HTMLResponse(self.env.get_template("missing.html").render(), status_code=404)
