@@ -55,7 +55,8 @@ ENGINE_COMPILED_TESTS := tests/test_layers.py $(filter-out %/test_evaluate.py %/
 	$(filter-out %/test_fastinit.py,$(wildcard tests/match/test_*.py)) \
 	$(filter-out %/test_trust.py %/test_node_bot.py %/test_sdk_reconnect.py \
 	%/test_peer_tls.py,$(wildcard tests/server/test_*.py)) tests/league/test_trust_league.py \
-	tests/storage/test_eventlog_json.py tests/storage/test_eventlog_hold.py
+	tests/storage/test_eventlog_json.py tests/storage/test_eventlog_hold.py \
+	tests/storage/test_replay_rules.py
 ENGINE_COMPILED_DESELECT := \
 	--deselect tests/storage/test_eventlog_json.py::test_the_fast_event_json_is_byte_for_byte_the_plain_walks \
 	--deselect tests/storage/test_eventlog_json.py::test_a_real_event_takes_the_fast_way_and_a_tiny_float_the_plain_one

@@ -317,7 +317,8 @@ def build_parser() -> argparse.ArgumentParser:
     rep = command("replay", "replay .phh/.phhs files and check their final stacks")
     rep.add_argument("files", nargs="+", help="hand histories (.phh, .phhs; match logs are verified "
                                               "against their revealed seed)")
-    rep.add_argument("--set", action="append", metavar="KEY=VALUE", help=rules_help)
+    rep.add_argument("--set", action="append", metavar="KEY=VALUE",
+                     help=rules_help + "; a hand that records its rules (_rules) plays by them")
     rep.add_argument("--show", action="store_true", help="print each hand readably")
     rep.add_argument("--hand", default=None,
                      help="replay only this hand: its number in the file (1 = first) or its id")

@@ -10,12 +10,14 @@ one loop) and otherwise as the plain recursive writer spells them (tests/engine/
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any, Final
 
 from arena.engine.actions import ActionKind
 from arena.engine.cards import format_card
 from arena.engine.events import ActionTaken, BoardDealt, HandMucked, HandShown, HoleCardsDealt
 from arena.engine.games import Betting
+from arena.engine.rules import play_rules
 from arena.engine.state import HandState
 
 BETTING_FIELD: Final = "_betting"  # arena's PHH field for a betting structure PHH has no code for
@@ -82,6 +84,8 @@ def _toml_value(value: object) -> str:
         return toml_string(value)
     if type(value) is float:
         return _float_text(value)
+    if type(value) is MappingProxyType:
+        return _read_only_table(value)
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int | float):
@@ -93,6 +97,19 @@ def _toml_value(value: object) -> str:
     if isinstance(value, Mapping):
         return "{" + ", ".join([f"{k} = {_toml_value(v)}" for k, v in value.items()]) + "}"
     raise TypeError(f"cannot write {type(value).__name__} to PHH")
+
+
+# The last read-only table's text (a hand's ``_rules``: one mapping per match's rules, from
+# `arena.engine.rules.play_rules`, so every hand of a league writes the same), with its mapping.
+_LAST_TABLE: Final[list[tuple[object, str]]] = [(None, "")]
+
+
+def _read_only_table(value: MappingProxyType[str, object]) -> str:
+    mapping, text = _LAST_TABLE[0]
+    if mapping is not value:
+        text = "{" + ", ".join([f"{k} = {_toml_value(v)}" for k, v in value.items()]) + "}"
+        _LAST_TABLE[0] = (value, text)  # one store: a reader never pairs another's text with it
+    return text
 
 
 def _toml_list(values: list[object]) -> str:
@@ -193,6 +210,7 @@ def hand_fields(state: HandState, *, extra: Mapping[str, Any] | None = None,
     if extra:
         for key, value in extra.items():
             fields[key if key.startswith("_") else f"_{key}"] = value
+    fields["_rules"] = play_rules(state.rules)  # what a replay plays the hand by
     return fields
 
 

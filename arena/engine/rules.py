@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from types import MappingProxyType
+from typing import Any, Final
 
 from arena.engine.configfile import FILLED_BY_CODE, Check, read_dataclass, require
 from arena.engine.errors import ConfigError
@@ -102,6 +104,46 @@ class Rules:
         if out["hands_per_game"] is None:
             del out["hands_per_game"]
         return out
+
+
+# The keys a hand's play depends on beyond what its hand history holds (stakes, stacks, antes
+# and blinds are PHH fields): every logged hand records them as ``_rules``, and a replay of
+# the hand plays by them (`arena.engine.phh.replay`).
+PLAY_KEYS: Final = ("max_raises", "uncapped_heads_up", "stud_open_pair_big_bet", "stud_tie_break",
+                    "burn_before_hole_cards", "ante_kind")
+
+
+@functools.lru_cache(maxsize=64)
+def play_rules(rules: Rules) -> Mapping[str, Any]:
+    """The :data:`PLAY_KEYS` of ``rules`` (read-only: one mapping per rules, shared by its hands)."""
+    values = rules.to_mapping()
+    return MappingProxyType({key: values[key] for key in PLAY_KEYS})
+
+
+@functools.lru_cache(maxsize=64)
+def _with_play_rules(rules: Rules, items: tuple[tuple[str, object], ...]) -> Rules:
+    values = rules.to_mapping()
+    values.update(items)
+    return Rules.from_mapping(values, where="_rules")
+
+
+def with_play_rules(rules: Rules, logged: object, *, where: str) -> Rules:
+    """``rules`` with a logged hand's ``_rules`` in place of theirs: a table of :data:`PLAY_KEYS`
+    with plain values (anything else is a :class:`ConfigError` naming ``where``)."""
+    if not isinstance(logged, Mapping):
+        raise ConfigError(f"{where}: expected a table of rules, got {type(logged).__name__}")
+    unknown = sorted(str(key) for key in logged if key not in PLAY_KEYS)
+    if unknown:
+        raise ConfigError(f"{where}: not a rule a hand is played by: {', '.join(unknown)} "
+                          f"(known: {', '.join(PLAY_KEYS)})")
+    items = tuple(sorted(logged.items()))
+    for key, value in items:
+        if not isinstance(value, bool | int | str):
+            raise ConfigError(f"{where}: '{key}' must be a plain value, not {type(value).__name__}")
+    try:
+        return _with_play_rules(rules, items)
+    except ConfigError as exc:
+        raise ConfigError(f"{where}: {exc}") from None
 
 
 MAX_CHIPS = 10**12  # stakes and stacks above this are refused (no real table plays them)
