@@ -20,7 +20,7 @@ from arena.engine.phhtext import dumps_hands as dumps_hands
 from arena.engine.phhtext import hand_fields as hand_fields
 from arena.engine.phhtext import phh_actions as phh_actions
 from arena.engine.phhtext import toml_string as toml_string
-from arena.engine.rules import Rules, Stakes, with_play_rules
+from arena.engine.rules import Rules, Stakes, hand_rules
 from arena.engine.state import BOARD, HandState
 
 # --------------------------------------------------------------------------- reading
@@ -230,9 +230,7 @@ def replay(hand: PhhHand, rules: Rules | None = None) -> HandState:
         except MalformedInput as exc:
             raise MalformedInput(f"{hand.name}: action {line + 1} {raw!r}: {exc}") from None
     source = ScriptedCards(hole, board, name=hand.name)
-    rules = rules or Rules()
-    if "_rules" in hand.fields:  # the rules the hand was played by (an arena log)
-        rules = with_play_rules(rules, hand.fields["_rules"], where=f"{hand.name}: _rules")
+    rules = hand_rules(rules or Rules(), hand.fields, where=hand.name)  # an arena log's own
     blinds, antes, dead_antes = forced_bets_of(hand, variant, seat_count)
     state = HandState(variant, stacks, rules=rules, stakes=stakes, cards=source,
                       manual_showdown=True, blinds=blinds, antes=antes, dead_antes=dead_antes)

@@ -85,7 +85,7 @@ def _toml_value(value: object) -> str:
     if type(value) is float:
         return _float_text(value)
     if type(value) is MappingProxyType:
-        return _read_only_table(value)
+        return _table(value)
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int | float):
@@ -95,20 +95,24 @@ def _toml_value(value: object) -> str:
     if isinstance(value, list | tuple):
         return "[" + ", ".join([_toml_value(v) for v in value]) + "]"
     if isinstance(value, Mapping):
-        return "{" + ", ".join([f"{k} = {_toml_value(v)}" for k, v in value.items()]) + "}"
+        return _table(value)
     raise TypeError(f"cannot write {type(value).__name__} to PHH")
 
 
-# The last read-only table's text (a hand's ``_rules``: one mapping per match's rules, from
-# `arena.engine.rules.play_rules`, so every hand of a league writes the same), with its mapping.
-_LAST_TABLE: Final[list[tuple[object, str]]] = [(None, "")]
+# The last table of strings, ints and bools written (a hand's ``_rules``: every hand of a league
+# writes the same), by its keys, values and their types (``True == 1``), with its text: for
+# such values equal means spelled the same (not so for floats: 0.0 == -0.0).
+_LAST_TABLE: Final[list[tuple[tuple[tuple[object, type, object], ...], str]]] = [((), "{}")]
 
 
-def _read_only_table(value: MappingProxyType[str, object]) -> str:
-    mapping, text = _LAST_TABLE[0]
-    if mapping is not value:
-        text = "{" + ", ".join([f"{k} = {_toml_value(v)}" for k, v in value.items()]) + "}"
-        _LAST_TABLE[0] = (value, text)  # one store: a reader never pairs another's text with it
+def _table(value: Mapping[object, object]) -> str:
+    items = tuple([(k, type(v), v) for k, v in value.items()])
+    last_items, text = _LAST_TABLE[0]
+    if items == last_items:
+        return text
+    text = "{" + ", ".join([f"{k} = {_toml_value(v)}" for k, _, v in items]) + "}"
+    if all(kind is str or kind is int or kind is bool for _, kind, _ in items):
+        _LAST_TABLE[0] = (items, text)  # one store: a reader never pairs another's text with it
     return text
 
 

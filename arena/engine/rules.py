@@ -121,29 +121,40 @@ def play_rules(rules: Rules) -> Mapping[str, Any]:
 
 
 @functools.lru_cache(maxsize=64)
-def _with_play_rules(rules: Rules, items: tuple[tuple[str, object], ...]) -> Rules:
+def _with_play_rules(rules: Rules, items: tuple[tuple[str, type, object], ...]) -> Rules:
+    """(Each value's type is in the key: ``True == 1``, and a cached ``1`` must not pass for a
+    ``true``.)"""
     values = rules.to_mapping()
-    values.update(items)
+    values.update((key, value) for key, _, value in items)
     return Rules.from_mapping(values, where="_rules")
 
 
 def with_play_rules(rules: Rules, logged: object, *, where: str) -> Rules:
     """``rules`` with a logged hand's ``_rules`` in place of theirs: a table of :data:`PLAY_KEYS`
-    with plain values (anything else is a :class:`ConfigError` naming ``where``)."""
+    with plain values (anything else is a :class:`ConfigError` naming ``where``, the hand)."""
     if not isinstance(logged, Mapping):
-        raise ConfigError(f"{where}: expected a table of rules, got {type(logged).__name__}")
-    unknown = sorted(str(key) for key in logged if key not in PLAY_KEYS)
+        raise ConfigError(f"{where}: _rules: expected a table of rules, got {type(logged).__name__}")
+    unknown = sorted(str(key)[:40] for key in logged if key not in PLAY_KEYS)
     if unknown:
-        raise ConfigError(f"{where}: not a rule a hand is played by: {', '.join(unknown)} "
+        raise ConfigError(f"{where}: _rules: not a rule a hand is played by: {', '.join(unknown)} "
                           f"(known: {', '.join(PLAY_KEYS)})")
-    items = tuple(sorted(logged.items()))
-    for key, value in items:
-        if not isinstance(value, bool | int | str):
-            raise ConfigError(f"{where}: '{key}' must be a plain value, not {type(value).__name__}")
+    items = tuple(sorted((key, type(value), value) for key, value in logged.items()))
+    for key, kind, value in items:
+        if kind not in (bool, int, str):
+            raise ConfigError(f"{where}: _rules: '{key}' must be a plain value, not {kind.__name__}")
+        if kind is int and not -(2**63) <= value < 2**63:
+            raise ConfigError(f"{where}: _rules: '{key}' is out of range")
     try:
         return _with_play_rules(rules, items)
     except ConfigError as exc:
         raise ConfigError(f"{where}: {exc}") from None
+
+
+def hand_rules(rules: Rules, fields: Mapping[str, Any], *, where: str) -> Rules:
+    """The rules a logged hand is played by: ``rules`` with its ``_rules`` field, if it has one."""
+    if "_rules" not in fields:
+        return rules
+    return with_play_rules(rules, fields["_rules"], where=where)
 
 
 MAX_CHIPS = 10**12  # stakes and stacks above this are refused (no real table plays them)

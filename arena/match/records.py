@@ -193,7 +193,8 @@ class MatchSink(Protocol):
       is not); with it, ``event_sent_to_all(notice, seat_count)``: an event sent to every seat
       as one object, told once (as ``event_sent`` for each seat in turn);
     - ``event_watched(notice)``: every event once, whether or not a seat is sent it, as a seat
-      that does not own it sees it (spectators: `arena.match.spectator.TeeSink`);
+      that does not own it sees it, and an event with a copy per seat as seat 0's copy
+      (spectators: `arena.match.spectator.TeeSink`);
     - ``async ready()``: awaited after ``hand_started``, before the hand's first card (the league
       commits the last hand and marks the next in flight meanwhile); it may raise to stop the
       table;

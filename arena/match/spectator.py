@@ -12,13 +12,15 @@ from arena.match.records import MatchSink, MatchSummary, PlayedHand
 class Spectator(Protocol):
     """Told of every event once, and of every decision opened.
 
-    Both are called on the dealer's thread and must return at once. An event is told as a seat
-    that does not own it is sent it (a ``CardsDealt`` without the owner's hidden cards), whether
-    or not any seat is sent it (seats that take requests and results only are not); a decision's
-    prompt holds its seat's cards: a spectator must read only public information from it.
+    Both are called on the dealer's thread and must return at once. An event is told whether or
+    not any seat is sent it (seats that take requests and results only are not): a private one
+    as a seat that does not own it sees it (a ``CardsDealt`` without the owner's hidden cards),
+    one with a copy per seat (``MatchStarted``, ``DuplicateCopyStarted``, ``HandStarted``) as
+    seat 0's copy; a decision's prompt holds its seat's cards: a spectator must read only public
+    information from it.
     """
 
-    def event_told(self, notice: Notice) -> None: ...
+    def event_watched(self, notice: Notice) -> None: ...
 
     def decision_opened(self, prompt: Prompt) -> None: ...
 
@@ -35,7 +37,7 @@ class TeeSink:
         self.event_sent_to_all: Callable[[Notice, int], None] | None = getattr(
             inner, "event_sent_to_all", None)
         # Every event once, sent or not (the live page shows tables of requests-only bots too).
-        self.event_watched: Callable[[Notice], None] = spectator.event_told
+        self.event_watched: Callable[[Notice], None] = spectator.event_watched
         # The inner sink's wait before each hand (the league's writer), when it has one.
         self.ready: Callable[[], Awaitable[None]] | None = getattr(inner, "ready", None)
         # ... and its wait for the last hand's commit at the match's end.

@@ -14,12 +14,18 @@ import json
 import typing
 from collections.abc import Sequence
 
-from arena.match.messages import ActionAnnounced, BoardAnnounced, Notice, ShowdownAnnounced
+from arena.match.messages import (
+    ActionAnnounced,
+    BoardAnnounced,
+    HandSummary,
+    Notice,
+    ShowdownAnnounced,
+)
 from arena.storage.eventtext import Unusual, lines_text, notice_text, plain
 
 # The event's type as the wire contract names it, where the match layer's name differs.
 _WIRE_NAMES: dict[type, str] = {ActionAnnounced: "ActionTaken", BoardAnnounced: "BoardDealt",
-                                ShowdownAnnounced: "Showdown"}
+                                ShowdownAnnounced: "Showdown", HandSummary: "HandEnded"}
 
 
 def notice_json(notice: Notice) -> str:

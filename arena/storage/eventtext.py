@@ -63,7 +63,7 @@ class Unusual(Exception):
 
 def plain(value: object, cards: bool = False) -> object:
     """The event as plain data (dicts, lists, plain values) for ``json.dumps``: slotted objects
-    by their ``__slots__``, fields named ``...cards`` with card numbers as names."""
+    by their ``__slots__``, fields named ``...cards`` and ``board`` with card numbers as names."""
     if value is None or isinstance(value, str | bool | float):
         return value
     if isinstance(value, int):
@@ -75,11 +75,12 @@ def plain(value: object, cards: bool = False) -> object:
     kind = type(value)
     fields = _FIELDS.get(kind)
     if fields is None:
-        slots = getattr(kind, "__slots__", None)
-        if slots is None:
+        if getattr(kind, "__slots__", None) is None:
             return str(value)
-        fields = _FIELDS[kind] = tuple((name, name.endswith("cards")) for name in slots
-                                       if not name.startswith("_"))
+        # A slotted subclass's slots come after its bases' (HandSummary after HandEnded's).
+        names = [name for base in reversed(kind.__mro__) for name in base.__dict__.get("__slots__", ())]
+        fields = _FIELDS[kind] = tuple((name, name.endswith("cards") or name == "board")
+                                       for name in names if not name.startswith("_"))
     return {name: plain(getattr(value, name), is_cards) for name, is_cards in fields}
 
 
@@ -547,7 +548,7 @@ def _board_announced(out: list[str], p: BoardAnnounced) -> None:
     out.append("}")
 
 
-def _hand_ended(out: list[str], p: HandEnded) -> None:
+def _hand_ended_fields(out: list[str], p: HandEnded) -> None:
     out.append('"type":"HandEnded","payload":{"results":')
     _seat_results(out, p.results)
     out.append(',"awards":')
@@ -558,15 +559,21 @@ def _hand_ended(out: list[str], p: HandEnded) -> None:
     out.append(_str(p.void_reason))
     out.append(',"went_to_showdown":')
     out.append(_bool(p.went_to_showdown))
+
+
+def _hand_ended(out: list[str], p: HandEnded) -> None:
+    _hand_ended_fields(out, p)
     out.append("}")
 
 
 def _hand_summary(out: list[str], p: HandSummary) -> None:
-    # Its own slots only, as the plain walk walks it (the slots of a slotted subclass).
-    out.append('"type":"HandSummary","payload":{"actions":')
+    """A ``HandEnded`` with the hand's public record (as the wire sends it to a seat on requests
+    and results only): its fields, then the subclass's."""
+    _hand_ended_fields(out, p)
+    out.append(',"actions":')
     _action_records(out, p.actions)
     out.append(',"board":')
-    _ints(out, p.board)
+    _cards(out, p.board)
     out.append(',"seats":')
     _seat_infos(out, p.seats)
     out.append("}")

@@ -19,7 +19,7 @@ from arena.engine.phh import (
     stakes_of,
     variant_of,
 )
-from arena.engine.rules import Rules, with_play_rules
+from arena.engine.rules import Rules, hand_rules
 from arena.engine.state import HandState
 from arena.host.phhfile import load_file
 
@@ -55,8 +55,7 @@ def verify_hand(hand: PhhHand, match_seed: int,
         stacks = int_list(hand, "starting_stacks", len(fields.get("starting_stacks", [])))
         stakes = stakes_of(hand, variant, len(stacks))
         blinds, antes, dead_antes = forced_bets_of(hand, variant, len(stacks))
-        if "_rules" in fields:  # the rules the hand was played by
-            rules = with_play_rules(rules, fields["_rules"], where=f"{hand.name}: _rules")
+        rules = hand_rules(rules, fields, where=hand.name)  # the rules it was played by
         state = HandState(variant, stacks, rules=rules, stakes=stakes, blinds=blinds,
                           antes=antes, dead_antes=dead_antes, seed=deal_seed(match_seed, number))
     except ArenaError as exc:

@@ -1,6 +1,6 @@
 """Live tables for spectators: the public picture of each running table, pushed over SSE.
 
-The dealer calls :meth:`SpectatorHub.event_told` once for every event (as a seat that does
+The dealer calls :meth:`SpectatorHub.event_watched` once for every event (as a seat that does
 not own it is sent it, whether or not any seat is: bots may take requests and results only) and
 :meth:`SpectatorHub.decision_opened` for every decision. Both only update small per-table
 dicts (never a hole card: a ``CardsDealt`` is read for its up cards and counts only), so they
@@ -86,7 +86,7 @@ class SpectatorHub:
 
     # ------------------------------------------------------------ fed by the dealer
 
-    def event_told(self, notice: m.Notice) -> None:
+    def event_watched(self, notice: m.Notice) -> None:
         """One event (each is told once; one told again is not read again, by its sequence
         number), read when the table is next sent (:meth:`flush`); nothing once the hub is
         closed."""

@@ -135,14 +135,16 @@ def test_league_end_to_end_leaderboard_agrees_with_the_logs(tmp_path: Path) -> N
     assert "60 of 60 hands replayed" in replay.stdout
     # The JSONL event log: every event as sent to each seat, duplicate copies announced. The
     # example bots take requests and results only: no one else's action or cards is sent to
-    # them (their requests hold the state), and a hand ends with its summary.
+    # them (their requests hold the state), and a hand ends with its results and public record.
     import json
 
     lines = [json.loads(x) for x in (tmp_path / "logs" / "r1-t1-c2.events.jsonl").read_text().splitlines()]
     kinds = {line["event"]["type"] for line in lines}
     assert {"MatchStarted", "DuplicateCopyStarted", "HandStarted", "CardsDealt",
-            "HandSummary", "MatchEnded"} <= kinds
-    assert not {"ActionTaken", "HandEnded", "StreetEnded"} & kinds
+            "HandEnded", "MatchEnded"} <= kinds
+    assert not {"ActionTaken", "StreetEnded", "HandSummary"} & kinds
+    ends = [line["event"]["payload"] for line in lines if line["event"]["type"] == "HandEnded"]
+    assert ends and all(len(end["results"]) == 2 and "actions" in end for end in ends)
     dealt = [line for line in lines if line["event"]["type"] == "CardsDealt"]
     assert all(re.fullmatch(r"[2-9TJQKA][cdhs]", c)
                for line in dealt for c in line["event"]["payload"]["up_cards"]

@@ -43,21 +43,27 @@ class _Mixed(ScriptedBot):
         return self.bot_id != "b"
 
 
+class _Watcher:
+    """A spectator (the live web page's hub): what it is told."""
+
+    def __init__(self) -> None:
+        self.watched: list[m.Notice] = []
+
+    def event_watched(self, notice: m.Notice) -> None:
+        self.watched.append(notice)
+
+    def decision_opened(self, prompt: object) -> None:
+        pass
+
+
 class _LogSink:
-    """A league sink's event log (the league holds events the same way), and a spectator."""
+    """A league sink's event log (the league holds events the same way)."""
 
     def __init__(self) -> None:
         self.hold = EventHold()
         self.event_sent = self.hold.sent
         self.event_sent_to_all = self.hold.sent_to_all
         self.lines: list[tuple[m.Notice, list[int]]] = []
-        self.watched: list[m.Notice] = []
-
-    def event_told(self, notice: m.Notice) -> None:
-        self.watched.append(notice)
-
-    def decision_opened(self, prompt: object) -> None:
-        pass
 
     def hand_started(self, match_id: str, hand_number: int) -> None:
         pass
@@ -73,13 +79,14 @@ def test_the_event_log_holds_what_each_seat_was_sent() -> None:
     """README "Leagues": the event log is every event *as sent*, each line naming the seats that
     received exactly that copy. At a table where one seat takes requests and results only, each
     seat's lines are the very notices it received, in order: that seat's lines skip the others'
-    actions and cards and end each hand with its HandSummary. A spectator beside the log (the
+    actions and cards and end each hand with its HandSummary
+    (logged as the wire's HandEnded). A spectator beside the log (the
     live web page) is still told every event once."""
     spec = MatchSpec("t", tuple(SeatSpec(n, n) for n in ("a", "b", "c")),
                      Rules(games=("FT", "F7S/8")), 6, 7)
     for spectator in (False, True):
-        sink = _LogSink()
-        table_sink = TeeSink(sink, sink) if spectator else sink  # type: ignore[arg-type]
+        sink, watcher = _LogSink(), _Watcher()
+        table_sink = TeeSink(sink, watcher) if spectator else sink  # type: ignore[arg-type]
         bots = play_with_scripted_bots(spec, ("a", "b", "c"), _Mixed, sink=table_sink)
         for seat, name in enumerate(("a", "b", "c")):
             logged = [notice for notice, seats in sink.lines if seat in seats]
@@ -89,21 +96,23 @@ def test_the_event_log_holds_what_each_seat_was_sent() -> None:
         kinds = {type(n.payload).__name__ for n, seats in sink.lines if 1 in seats}
         assert "ActionAnnounced" not in kinds and {"HandSummary", "CardsDealt"} <= kinds
         if spectator:
-            assert [n.sequence for n in sink.watched] == list(range(1, len(sink.watched) + 1))
-            assert {type(n.payload).__name__ for n in sink.watched} >= {
+            told = watcher.watched
+            assert [n.sequence for n in told] == list(range(1, len(told) + 1))
+            assert {type(n.payload).__name__ for n in told} >= {
                 "ActionAnnounced", "CardsDealt", "HandEnded", "MatchEnded"}
+            assert all(n.payload.hole_cards == () for n in told if isinstance(n.payload, m.CardsDealt))
         else:
-            assert not sink.watched
+            assert not watcher.watched
 
 
 def test_a_table_of_requests_only_seats_logs_no_event_it_does_not_send() -> None:
     """With every seat on requests and results only, no line of the log is an event no seat was
     sent (the dealer makes no notice for the log alone); a spectator still sees them all."""
     spec = MatchSpec("t", tuple(SeatSpec(n, n) for n in ("a", "b", "c")), Rules(), 4, 7)
-    quiet, watched = _LogSink(), _LogSink()
+    quiet, watched, watcher = _LogSink(), _LogSink(), _Watcher()
     play_with_scripted_bots(spec, ("a", "b", "c"), _RequestsOnly, sink=quiet)
     play_with_scripted_bots(spec, ("a", "b", "c"), _RequestsOnly,
-                            sink=TeeSink(watched, watched))  # type: ignore[arg-type]
+                            sink=TeeSink(watched, watcher))  # type: ignore[arg-type]
     kinds = {type(n.payload).__name__ for n, _ in quiet.lines}
     assert kinds == {"MatchStarted", "HandStarted", "CardsDealt", "HandSummary", "GameChanged",
                      "MatchEnded"} | ({"ShowdownAnnounced"} & kinds)
@@ -111,4 +120,27 @@ def test_a_table_of_requests_only_seats_logs_no_event_it_does_not_send() -> None
                if isinstance(n.payload, m.CardsDealt))  # each seat's own cards, to it alone
     assert [(n.sequence, seats) for n, seats in quiet.lines] == [
         (n.sequence, seats) for n, seats in watched.lines]
-    assert len(watched.watched) > len({n.sequence for n, _ in quiet.lines})
+    assert len(watcher.watched) > len({n.sequence for n, _ in quiet.lines})
+
+
+def test_a_requests_only_seat_logs_each_hand_end_with_its_results_and_record() -> None:
+    """The log names a requests-only seat's hand end as the wire does (``HandEnded``) with all it
+    was sent: the results and awards, then the public record (actions, board by card name)."""
+    import json
+
+    from arena.storage.eventlog import event_lines
+
+    spec = MatchSpec("t", tuple(SeatSpec(n, n) for n in ("a", "b", "c")), Rules(), 6, 7)
+    sink = _LogSink()
+    play_with_scripted_bots(spec, ("a", "b", "c"), _RequestsOnly, sink=sink)
+    lines = [json.loads(line) for line in event_lines(
+        [(notice, seats, 1763840000.5) for notice, seats in sink.lines]).decode().splitlines()]
+    ends = [line for line in lines if line["event"]["type"] == "HandEnded"]
+    assert len(ends) == 6 and all(line["seats"] == [0, 1, 2] for line in ends)
+    for line in ends:
+        payload = line["event"]["payload"]
+        assert [r["seat"] for r in payload["results"]] == [0, 1, 2]
+        assert sum(r["net_chips"] for r in payload["results"]) == 0 and payload["awards"]
+        assert payload["actions"] and len(payload["seats"]) == 3
+        assert all(isinstance(card, str) and len(card) == 2 for card in payload["board"])
+    assert any(line["event"]["payload"]["board"] for line in ends)

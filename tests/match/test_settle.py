@@ -137,7 +137,7 @@ def test_a_settle_that_fails_does_not_abort_a_played_match(caplog: pytest.LogCap
 
 
 class _Spectator:
-    def event_told(self, notice: m.Notice) -> None:
+    def event_watched(self, notice: m.Notice) -> None:
         pass
 
     def decision_opened(self, prompt: m.Prompt) -> None:

@@ -167,7 +167,7 @@ def test_a_table_holds_the_same_events_told_once_for_all_seats_or_seat_by_seat()
         def __init__(self) -> None:
             self.told: list[m.Notice] = []
 
-        def event_told(self, notice: m.Notice) -> None:
+        def event_watched(self, notice: m.Notice) -> None:
             self.told.append(notice)
 
         def decision_opened(self, prompt: object) -> None:

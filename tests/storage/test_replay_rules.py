@@ -55,22 +55,29 @@ def test_a_log_of_other_rules_replays_by_its_own(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("logged, message", [
-    ("max_raises", "expected a table of rules"),
+    ("max_raises", "expected a table of rules, got str"),
     ({"max_raises": 5, "starting_stack": 10}, "not a rule a hand is played by: starting_stack"),
     ({"max_raises": [5]}, "'max_raises' must be a plain value, not list"),
-    ({"max_raises": -1}, "max_raises"),
-    ({"max_raises": 10**30}, "max_raises"),
+    ({"max_raises": -1}, r"'max_raises' must be an integer \(from 0 to 1000\), got -1"),
+    ({"max_raises": 10**30}, "'max_raises' is out of range"),
+    ({"max_raises": 10**5000}, "'max_raises' is out of range"),  # too long for its repr
     ({"max_raises": math.nan}, "must be a plain value, not float"),
-    ({"uncapped_heads_up": "yes"}, "uncapped_heads_up"),
-    ({"stud_tie_break": "dealer"}, "stud_tie_break"),
-    ({"ante_kind": 3}, "ante_kind"),
+    ({"max_raises": True}, "'max_raises' must be"),  # a bool is not an int here
+    ({"uncapped_heads_up": 1}, "'uncapped_heads_up' must be"),
+    ({"uncapped_heads_up": "yes"}, "'uncapped_heads_up' must be"),
+    ({"stud_tie_break": "dealer"}, "'stud_tie_break' must be one of"),
+    ({"ante_kind": 3}, "'ante_kind' must be"),
 ])
 def test_a_corrupt_record_is_a_clear_error(logged: object, message: str) -> None:
     """A log is untrusted input: anything but a table of known keys with valid values is refused,
-    naming the hand and the key."""
+    naming the hand and the key, whatever was read before (a cached ``1`` or ``true`` does not
+    pass for the other)."""
+    for valid in ({"max_raises": 1}, {"uncapped_heads_up": True}):
+        with_play_rules(Rules(), valid, where="earlier")
     with pytest.raises(ConfigError, match=message) as caught:
-        with_play_rules(Rules(), logged, where="h.phhs [3]: _rules")
-    assert str(caught.value).startswith("h.phhs [3]: _rules")
+        with_play_rules(Rules(), logged, where="h.phhs [3]")
+    assert str(caught.value).startswith("h.phhs [3]: _rules: ")
+    assert "_rules: _rules" not in str(caught.value)
 
 
 def test_a_corrupt_record_fails_its_hand_and_names_it(tmp_path: Path) -> None:

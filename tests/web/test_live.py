@@ -27,17 +27,17 @@ def test_hole_cards_of_the_owner_copy_never_reach_the_state() -> None:
     """RULES.md §8: the owner's CardsDealt copy carries hole cards; the hub reads counts only."""
     hub = SpectatorHub()
     stakes = Rules().stakes
-    hub.event_told(_notice(1, m.HandStarted(1, "F7S", 0, 0, (_seat(0), _seat(1)), stakes, "d", 1)))
+    hub.event_watched(_notice(1, m.HandStarted(1, "F7S", 0, 0, (_seat(0), _seat(1)), stakes, "d", 1)))
     hole = tuple(parse_cards("AsKs"))
     up = tuple(parse_cards("7d"))
     owner = m.CardsDealt("third", 0, up, hole, 2)
     other = m.CardsDealt("third", 0, up, (), 2)
-    hub.event_told(_notice(2, owner))  # an owner's copy (the dealer tells the others' copy) ...
-    hub.event_told(_notice(2, other))  # ... the same event told again is not read again
+    hub.event_watched(_notice(2, owner))  # an owner's copy (the dealer tells the others' copy) ...
+    hub.event_watched(_notice(2, other))  # ... the same event told again is not read again
     text = json.dumps(hub.snapshot())
     assert "As" not in text and "Ks" not in text and "7d" in text
     assert hub.snapshot()[0]["seats"][0]["down"] == 2
-    hub.event_told(_notice(3, m.MatchEnded((), "123456789", 1, False, "")))
+    hub.event_watched(_notice(3, m.MatchEnded((), "123456789", 1, False, "")))
     assert "123456789" not in json.dumps(hub.snapshot())
 
 
@@ -48,7 +48,7 @@ def test_a_slow_spectator_is_dropped_and_never_blocks() -> None:
         assert (await stream.__anext__()).startswith("retry")
         stakes = Rules().stakes
         for k in range(QUEUE_ITEMS + 10):  # never read: the queue fills up
-            hub.event_told(_notice(k + 1, m.HandStarted(k, "FT", 0, 0, (_seat(0), _seat(1)),
+            hub.event_watched(_notice(k + 1, m.HandStarted(k, "FT", 0, 0, (_seat(0), _seat(1)),
                                                            stakes, "d", 1), hand_id=f"x-h{k}"))
             hub.flush()
         return hub.dropped_spectators, len(hub._spectators)
@@ -62,7 +62,7 @@ def test_a_slow_spectator_is_dropped_and_never_blocks() -> None:
 def test_decision_shows_whose_turn_and_the_clock_not_the_cards() -> None:
     hub = SpectatorHub()
     stakes = Rules().stakes
-    hub.event_told(_notice(1, m.HandStarted(1, "FT", 0, 0, (_seat(0), _seat(1)), stakes, "d", 1)))
+    hub.event_watched(_notice(1, m.HandStarted(1, "FT", 0, 0, (_seat(0), _seat(1)), stakes, "d", 1)))
     prompt = m.Prompt("x", "x-h1", "d1", "FT", "preflop", 1, 1, 2, 0, 1, (_seat(0), _seat(1)),
                       tuple(parse_cards("QhQd")), (), (), 0, (), 0, 0, (), stakes, 20, 3, 2.0, 5.0,
                       1234.5, 0.0)
@@ -75,7 +75,7 @@ def test_decision_shows_whose_turn_and_the_clock_not_the_cards() -> None:
 def test_a_failing_live_view_never_raises_into_the_dealer() -> None:
     hub = SpectatorHub()
     broken = m.HandStarted(1, "FT", 0, 0, ("not a seat",), Rules().stakes, "d", 1)  # type: ignore[arg-type]
-    hub.event_told(_notice(1, broken))  # no exception reaches the table
+    hub.event_watched(_notice(1, broken))  # no exception reaches the table
     assert hub.snapshot() == [{"match_id": "x", "status": "unavailable"}]
 
 
@@ -101,7 +101,7 @@ def test_closing_the_hub_ends_every_stream_after_what_it_still_had_to_send() -> 
         assert (await stream.__anext__()).startswith("retry")
         reading = asyncio.ensure_future(_read_all(stream))
         await asyncio.sleep(0)  # the stream waits for a change
-        hub.event_told(_hand_started(1))  # not flushed yet: close sends it
+        hub.event_watched(_hand_started(1))  # not flushed yet: close sends it
         hub.close()
         read = await asyncio.wait_for(reading, 5)
         late = [text async for text in hub.stream()]  # a spectator arriving after the close
@@ -121,7 +121,7 @@ def test_a_dropped_spectator_stream_ends_once_it_has_read_its_queue() -> None:
         stream = hub.stream()
         assert (await stream.__anext__()).startswith("retry")
         for k in range(QUEUE_ITEMS + 1):
-            hub.event_told(_hand_started(k))
+            hub.event_watched(_hand_started(k))
             hub.flush()
         assert hub.dropped_spectators == 1
         read = await asyncio.wait_for(_read_all(stream), 5)
