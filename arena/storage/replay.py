@@ -8,7 +8,7 @@ from typing import TextIO
 
 from arena.engine.errors import ArenaError, ConfigError, ReplayMismatch
 from arena.engine.phh import PhhHand, iter_replays
-from arena.engine.rules import Rules
+from arena.engine.rules import Rules, play_rules
 from arena.engine.state import HandState
 from arena.host.phhfile import load_file
 from arena.storage.matchlog import match_seed_for
@@ -60,6 +60,20 @@ def _checked(path: str, hands: list[PhhHand], rules: Rules,
         yield hand, state, None if mismatch is None else f"mismatch {mismatch}"
 
 
+def _overridden(path: str, hands: list[PhhHand], rules: Rules, out: TextIO) -> None:
+    """Say which of the rules given (``--set``) a file's hands replace with the rules they record
+    (``_rules``): those hands are played by their own."""
+    given = play_rules(rules)
+    changed = {key: value for key, value in given.items() if value != play_rules(Rules())[key]}
+    ignored = sorted({key for hand in hands for key, value in changed.items()
+                      if isinstance(logged := hand.fields.get("_rules"), dict)
+                      and key in logged and logged[key] != value})
+    if ignored:
+        settings = ", ".join(f"{key}={given[key]}" for key in ignored)
+        out.write(f"note {path}: its hands record the rules they were played by (_rules): "
+                  f"--set {settings} is not applied to them\n")
+
+
 def replay_paths(paths: Sequence[str], *, rules: Rules, show: bool, hand_id: str | None,
                  out: TextIO) -> int:
     """0 when every hand replays to its log, 1 when one does not (a check failed), 2 when a file
@@ -76,6 +90,7 @@ def replay_paths(paths: Sequence[str], *, rules: Rules, show: bool, hand_id: str
             failures += 1
             unreadable += 1
     for path, hands in selected:
+        _overridden(path, hands, rules, out)
         try:
             checked = list(_checked(path, hands, rules, out))
         except ArenaError as exc:

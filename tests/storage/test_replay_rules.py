@@ -101,3 +101,20 @@ def test_the_record_is_written_as_its_table_whatever_was_written_before() -> Non
         record = play_rules(rules)
         assert dumps_hand({"_rules": record}) == dumps_hand({"_rules": dict(record)})
         assert f"max_raises = {record['max_raises']}," in dumps_hand({"_rules": record})
+
+
+def test_a_set_rule_a_log_records_otherwise_is_named_as_not_applied(tmp_path: Path) -> None:
+    """``--set`` applies to hands that record no rules; where a hand records another value, the
+    replay says that setting is not applied to the file (and still replays it by its own)."""
+    _logged(tmp_path)
+    path = str(tmp_path / "hands.phhs")
+    for settings, note in ((["max_raises=4", "stud_tie_break=seat"], "--set max_raises=4 is not"),
+                           (["max_raises=5", "decision_seconds=9"], None)):
+        out = io.StringIO()
+        assert replay_paths([path], rules=Rules().with_overrides(settings), show=False,
+                            hand_id=None, out=out) == 0
+        notes = [line for line in out.getvalue().splitlines() if line.startswith("note ")]
+        assert notes == ([] if note is None else [
+            f"note {path}: its hands record the rules they were played by (_rules): "
+            "--set max_raises=4 is not applied to them"])
+        assert "120 of 120 hands replayed" in out.getvalue()
