@@ -1,12 +1,17 @@
-"""The dealer's thread's instructions per hand in a league, store and logs on and off, counted by
-valgrind's callgrind (deterministic: what a noisy shared machine cannot blur).
+"""The dealer's thread's instructions per hand in a league, store and logs on and off, and the
+writer process's (on), counted by valgrind's callgrind (deterministic: what a noisy shared
+machine cannot blur).
 
     python -m bench.league_instructions [--modes on,off] [--hands 8 40]
 
 Each mode runs `bench.league`'s league (16 tables, 8 calling bots as processes, not under
 valgrind) twice under callgrind, at two match lengths; the difference of the dealer's main
 thread's instruction counts over the difference of the hands played is the count per hand,
-start-up and match ends left out. Compare runs at the same ``--hands``: the games rotate, so
+start-up and match ends left out; the same for the writer process (store and logs on: its
+commits, log files and answers). On this 2-core machine the bots and the dealer keep both
+cores busy, so the store and logs cost the league what they cost in every process: the
+dealer's thread and the writer's count together (the kernel's work, such as the commits'
+fsync, is not counted). Compare runs at the same ``--hands``: the games rotate, so
 the mix of games (and the instructions a hand) differs with the matches' length. Needs
 ``valgrind`` (Debian package). A run takes a few minutes: the dealer runs ~50x slower under
 callgrind (its bots wait for it).
@@ -43,20 +48,40 @@ def one(mode: str, hands: int) -> None:
     print(f"played {played}")
 
 
-def main_thread_instructions(mode: str, hands: int, out_dir: Path) -> tuple[int, int]:
-    """The main thread's instruction count and the hands played of one run under callgrind."""
+def _summary(path: Path) -> int:
+    for line in path.read_text(errors="replace").splitlines():
+        if line.startswith("summary:"):
+            return int(line.split()[1])
+    raise RuntimeError(f"no summary in {path}")
+
+
+def instructions(mode: str, hands: int, out_dir: Path) -> tuple[int, int, int]:
+    """The dealer's main thread's instruction count, the writer process's (0: none) and the
+    hands played of one run under callgrind (the bots are not traced)."""
     prefix = out_dir / f"{mode}-{hands}"
     done = subprocess.run(
-        ["valgrind", "--tool=callgrind", "--separate-threads=yes",
-         f"--callgrind-out-file={prefix}.%p", sys.executable, "-c",
-         f"import bench.league_instructions as b; b.one({mode!r}, {hands})"],
+        ["valgrind", "--tool=callgrind", "--separate-threads=yes", "--trace-children=yes",
+         "--trace-children-skip-by-arg=*arena.cli*", f"--callgrind-out-file={prefix}.%p",
+         sys.executable, "-c", f"import bench.league_instructions as b; b.one({mode!r}, {hands})"],
         capture_output=True, text=True, check=True)
     played = int(done.stdout.split("played ")[-1].split()[0])
-    main_file = next(out_dir.glob(f"{prefix.name}.*-01"))
-    for line in main_file.read_text(errors="replace").splitlines():
-        if line.startswith("summary:"):
-            return int(line.split()[1]), played
-    raise RuntimeError(f"no summary in {main_file}")
+    dealer = writer = 0
+    for path in out_dir.glob(f"{prefix.name}.*-*"):  # a file per thread of each process
+        command = _command(path)
+        if "writer_child" in command:
+            writer += _summary(path)  # the writer's threads
+        elif "league_instructions" in command and path.name.endswith("-01"):
+            dealer = _summary(path)  # the dealer's main thread (not a helper it ran, ldconfig)
+    return dealer, writer, played
+
+
+def _command(path: Path) -> str:
+    """The command line a callgrind file names."""
+    with path.open(errors="replace") as lines:
+        for line in lines:
+            if line.startswith("cmd:"):
+                return line
+    return ""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -65,17 +90,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hands", type=int, nargs=2, default=(8, 40))
     args = parser.parse_args(argv)
     per_hand: dict[str, float] = {}
+    writer_per_hand = 0.0
     with tempfile.TemporaryDirectory(prefix="arena-callgrind-") as tmp:
         for mode in args.modes.split(","):
-            (low, low_played), (high, high_played) = (
-                main_thread_instructions(mode, hands, Path(tmp)) for hands in args.hands)
+            (low, low_writer, low_played), (high, high_writer, high_played) = (
+                instructions(mode, hands, Path(tmp)) for hands in args.hands)
             per_hand[mode] = (high - low) / (high_played - low_played)
             print(f"store and logs {mode}: {per_hand[mode]:,.0f} instructions a hand on the "
                   f"dealer's thread ({low_played} and {high_played} hands)")
+            if high_writer:
+                writer_per_hand = (high_writer - low_writer) / (high_played - low_played)
+                print(f"store and logs {mode}: {writer_per_hand:,.0f} instructions a hand in the "
+                      f"writer process (its start-up left out)")
     if "on" in per_hand and "off" in per_hand:
-        print(f"store and logs cost {per_hand['on'] - per_hand['off']:,.0f} instructions a hand "
-              f"(+{per_hand['on'] / per_hand['off'] - 1:.0%}); the ratio of the counts, off / on: "
-              f"{per_hand['off'] / per_hand['on']:.0%}")
+        on, off = per_hand["on"], per_hand["off"]
+        print(f"store and logs cost {on - off:,.0f} instructions a hand on the dealer's thread "
+              f"(+{on / off - 1:.0%}); the ratio of the counts, off / on: {off / on:.0%}")
+        print(f"with the writer process's: {on + writer_per_hand - off:,.0f} instructions a hand "
+              f"(+{(on + writer_per_hand) / off - 1:.0%}); off / on: "
+              f"{off / (on + writer_per_hand):.0%}")
     return 0
 
 

@@ -1,8 +1,9 @@
 """The league's sink with a writer process (`arena.league.procwriter`): a league on an SQLite
 store keeping its in-flight marks there (`StoreBook`).
 
-On the dealer's thread the finished hand's PHH text and event lines are made (what the writer
-thread would make) and sent to the child with the next hand's in-flight mark, as one job;
+On the dealer's thread the finished hand's event lines are made and sent to the child with the
+hand's PHH fields (plain values: the child writes their text, see `arena.storage.writer_child`)
+and the next hand's in-flight mark, as one job;
 the table deals its next hand once the child has answered that the job is committed, and ends
 its match once the last one is (``settle``: awaited, the dealer's thread runs on). No
 writer thread: nothing else in the dealer's process takes its interpreter lock per hand.
@@ -14,8 +15,8 @@ import contextlib
 from typing import Any
 
 from arena.league.procwriter import ProcessWriter
-from arena.league.sink import LeagueSink, SeatFields, _Finished, hand_facts
-from arena.match.records import PlayedHand
+from arena.league.sink import LeagueSink, SeatFields, _Finished, store_facts
+from arena.match.records import PlayedHand, phh_fields
 from arena.storage.eventlog import event_lines
 from arena.storage.framing import WriterProcessError
 
@@ -55,7 +56,9 @@ class ProcessSink(LeagueSink):
             return
         hand, events, started_at, finished_at = finished
         try:
-            text, game, small_bet, button, seat_fields = hand_facts(hand)
+            fields = phh_fields(hand)
+            fields["_rules"] = dict(fields["_rules"])  # a read-only view: not a plain value
+            game, small_bet, button, seat_fields = store_facts(hand)
             lines = event_lines(events) if events else b""
         except Exception as exc:  # this table stops, as the writer thread would stop it
             self._failed_as(f"making the hand's log text failed: {type(exc).__name__}: {exc}")
@@ -64,7 +67,7 @@ class ProcessSink(LeagueSink):
         self._send_job((
             "void" if hand.voided else "hand", self.store_match_id, copy_index, hand.hand_number,
             hand.context.deal_id, game, small_bet, button,
-            hand.void_reason if hand.voided else seat_fields, text, started_at.isoformat(),
+            hand.void_reason if hand.voided else seat_fields, fields, started_at.isoformat(),
             finished_at.isoformat(), str(paths.voids if hand.voided else paths.hands),
             str(paths.events), lines, mark),
             None if hand.voided else (hand, seat_fields))
@@ -79,6 +82,8 @@ class ProcessSink(LeagueSink):
                                                on_failed=self._failed_as)
         except WriterProcessError as exc:
             self._failed_as(str(exc))
+        except ValueError as exc:  # not plain values (marshal): nothing was sent
+            self._failed_as(f"the hand cannot be handed to the writer process: {exc}")
 
     def _failed_as(self, reason: str) -> None:
         self._failed(WriterProcessError(reason))

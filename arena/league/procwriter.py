@@ -1,11 +1,11 @@
 """A writer process: the league's SQLite commits and log files, done in another process.
 
-The dealer's process makes each hand's PHH text and event JSON itself and hands the child one
-small message per hand (plain values, ``marshal``: no pickling of the dealer's objects); the
-child commits it (with the next hand's in-flight mark), appends the hand to the log files and
-answers with the ticket committed. A table deals its next hand only once that answer is in.
-No thread of the dealer's process shares its interpreter lock with the writer: the answers are
-read on the dealer's own loop.
+The dealer's process makes each hand's event JSON itself and hands the child one small message
+per hand with the hand's PHH fields (plain values, ``marshal``: no pickling of the dealer's
+objects); the child writes their PHH text, commits the hand (with the next hand's in-flight
+mark), appends it to the log files and answers with the ticket committed. A table deals its
+next hand only once that answer is in. No thread of the dealer's process shares its
+interpreter lock with the writer: the answers are read on the dealer's own loop.
 
 Messages both ways: a 4-byte little-endian length, then a ``marshal`` tuple (see
 `arena.storage.writer_child` for the child's side). A message from the child that is cut

@@ -47,16 +47,22 @@ def _now() -> datetime:
 
 
 def hand_facts(hand: PlayedHand) -> tuple[str, str, int, int, tuple[SeatFields, ...]]:
-    """What the store keeps of a hand: its PHH text (the store's copy and the log's), game,
-    small bet, button (engine seat) and each seat's `SeatResult` fields."""
+    """What the store keeps of a hand: its PHH text (the store's copy and the log's), then
+    :func:`store_facts`."""
+    game, small_bet, button_engine, seats = store_facts(hand)
+    return dumps_hand(phh_fields(hand)), game, small_bet, button_engine, seats
+
+
+def store_facts(hand: PlayedHand) -> tuple[str, int, int, tuple[SeatFields, ...]]:
+    """What the store keeps of a hand besides its PHH text: game, small bet, button (engine
+    seat) and each seat's `SeatResult` fields."""
     ctx = hand.context
     state = hand.state
     players = ctx.players
     button_engine = ctx.order.index(ctx.button_seat) if ctx.button_seat in ctx.order else 0
     seats = tuple((k, players[k], state.stacks[k] - state.starting_stacks[k], state.stacks[k],
                    *hand.timings.faults(k)) for k in range(len(players)))
-    return (dumps_hand(phh_fields(hand)), state.variant.code.value, state.stakes.small_bet,
-            button_engine, seats)
+    return state.variant.code.value, state.stakes.small_bet, button_engine, seats
 
 
 class _Wakeups:

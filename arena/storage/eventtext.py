@@ -107,8 +107,28 @@ def _int(value: object) -> str:
     raise Unusual  # a bool (json: true), an int subclass
 
 
+# The JSON text of the strings of few values (names, bot ids, streets, kinds, states, games,
+# hand descriptions) seen lately, up to a bound (emptied when full): a dict lookup costs a fifth
+# of encoding one. Ids new every hand or decision are encoded by `_id_str`, not kept.
+_STR_TEXTS: Final[dict[str, str]] = {}
+_STR_TEXTS_MAX: Final = 4096
+
+
 def _str(value: object) -> str:
-    if isinstance(value, str):  # str enums too: json.dumps writes their value
+    if isinstance(value, str):  # str enums too: json.dumps writes their value (equal keys)
+        text = _STR_TEXTS.get(value)
+        if text is None:
+            text = _encode_str(value)
+            if len(_STR_TEXTS) >= _STR_TEXTS_MAX:
+                _STR_TEXTS.clear()
+            _STR_TEXTS[value] = text
+        return text
+    raise Unusual
+
+
+def _id_str(value: object) -> str:
+    """`_str` of an id that is new every hand (not kept)."""
+    if isinstance(value, str):
         return _encode_str(value)
     raise Unusual
 
@@ -240,21 +260,27 @@ def _seat_infos(out: list[str], value: object) -> None:
     out.append("[]" if separator == "[" else "]")
 
 
-# The seats of the last HandStarted written, with their text, as one pair (one store: a writer
-# thread and the dealer's never see one's seats with the other's text): every seat is sent a
-# HandStarted of its own, all four (say) with the same tuple of seats (`arena.match.feed`).
-_LAST_SEATS: Final[list[tuple[object, str]]] = [(None, "")]
+# The seats, stakes and deal id of the last HandStarted written, with their text, as one entry
+# (one store: a writer thread and the dealer's never see one's values with the other's text):
+# every seat is sent a HandStarted of its own, all four (say) with the same objects
+# (`arena.match.feed`), their copies differing in ``your_seat`` only.
+_LAST_STARTED: Final[list[tuple[object, object, object, str]]] = [(None, None, None, "")]
 
 
-def _seat_infos_text(value: object) -> str:
-    """`_seat_infos` as one text, kept for the next HandStarted with the same tuple."""
-    last_seats, last_text = _LAST_SEATS[0]
-    if value is last_seats:
+def _hand_started_middle(seats: object, stakes: object, deal_id: object) -> str:
+    """``,"seats":...,"stakes":...,"deal_id":...`` of a HandStarted, kept for its next copy."""
+    last_seats, last_stakes, last_deal_id, last_text = _LAST_STARTED[0]
+    if seats is last_seats and stakes is last_stakes and deal_id is last_deal_id:
         return last_text
-    part: list[str] = []
-    _seat_infos(part, value)
+    part: list[str] = [',"seats":']
+    _seat_infos(part, seats)
+    part.append(',"stakes":')
+    _stakes(part, stakes)
+    part.append(',"deal_id":')
+    part.append(_id_str(deal_id))
     text = "".join(part)
-    _LAST_SEATS[0] = (value, text)  # held, so its id is not another tuple's while it is kept
+    # Held, so that their ids are not other objects' while they are kept.
+    _LAST_STARTED[0] = (seats, stakes, deal_id, text)
     return text
 
 
@@ -498,7 +524,7 @@ def _action_announced(out: list[str], p: ActionAnnounced) -> None:
     out.append(',"pot_total_after_chips":')
     out.append(_int(p.pot_total_after_chips))
     out.append(',"decision_id":')
-    out.append(_str(p.decision_id))
+    out.append(_id_str(p.decision_id))
     out.append("}")
 
 
@@ -523,12 +549,7 @@ def _hand_started(out: list[str], p: HandStarted) -> None:
     out.append(_int(p.button_seat))
     out.append(',"your_seat":')
     out.append(_int(p.your_seat))
-    out.append(',"seats":')
-    out.append(_seat_infos_text(p.seats))
-    out.append(',"stakes":')
-    _stakes(out, p.stakes)
-    out.append(',"deal_id":')
-    out.append(_str(p.deal_id))
+    out.append(_hand_started_middle(p.seats, p.stakes, p.deal_id))
     out.append(',"game_hand_number":')
     out.append(_int(p.game_hand_number))
     out.append(',"duplicate_copy":')
@@ -621,13 +642,13 @@ def _match_ended(out: list[str], p: MatchEnded) -> None:
     out.append('"type":"MatchEnded","payload":{"results":')
     _match_seat_results(out, p.results)
     out.append(',"match_seed":')
-    out.append(_str(p.match_seed))
+    out.append(_id_str(p.match_seed))
     out.append(',"hands_played":')
     out.append(_int(p.hands_played))
     out.append(',"aborted":')
     out.append(_bool(p.aborted))
     out.append(',"abort_reason":')
-    out.append(_str(p.abort_reason))
+    out.append(_id_str(p.abort_reason))
     out.append("}")
 
 
@@ -683,7 +704,7 @@ def _notice(out: list[str], notice: object) -> None:
     out.append('{"match_id":')
     out.append(_str(notice.match_id))
     out.append(',"hand_id":')
-    out.append(_str(notice.hand_id))
+    out.append(_id_str(notice.hand_id))
     out.append(',"sequence":')
     out.append(_int(notice.sequence))
     out.append(',"server_unix_seconds":')
@@ -782,7 +803,7 @@ def lines_text(held: Sequence[tuple[Notice, Sequence[int], float]],
             # same string objects line after line of a hand; copies of an event share a time).
             if notice.match_id is not match_id or notice.hand_id is not hand_id:
                 event_ids = (f',"event":{{"match_id":{_str(notice.match_id)},"hand_id":'
-                             f'{_str(notice.hand_id)},"sequence":')
+                             f'{_id_str(notice.hand_id)},"sequence":')
                 match_id = notice.match_id
                 hand_id = notice.hand_id
             out.append(event_ids)

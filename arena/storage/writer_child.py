@@ -11,7 +11,9 @@ its CPU seconds since its start-up, commits, its start-up's CPU seconds)`` and e
 (after the kind and the ticket):
 
 - ``hand``: store match id, copy, hand number, deal id, game, small bet, button (engine
-  seat), seats (tuples of `SeatResult`'s fields), PHH text, start and end (ISO text), the PHH
+  seat), seats (tuples of `SeatResult`'s fields), the hand's PHH fields (a dict of plain
+  values, `arena.match.records.phh_fields`: the child writes their text, the store's copy and
+  the log's, off the dealer's thread) or its PHH text, start and end (ISO text), the PHH
   log's path, the event log's path, the event lines (bytes), the next hand's number to mark in
   flight (0: none);
 - ``void``: as ``hand`` with the void reason in place of the seats (and the voided hands' log);
@@ -30,6 +32,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, cast
 
+from arena.engine.phhtext import dumps_hand
 from arena.storage.framing import frame, unframe
 from arena.storage.phhappend import PhhAppender
 from arena.storage.records import HandRecord, SeatResult, VoidHand
@@ -73,6 +76,12 @@ class _Logs:
         self.close((*self._hands, *self._events))
 
 
+def _phh_fields(value: object) -> dict[str, object]:
+    if not isinstance(value, dict) or not all(isinstance(key, str) for key in value):
+        raise ValueError(f"a hand's PHH fields are not a table of names: {type(value).__name__}")
+    return value
+
+
 def _run_job(store: SqliteStore, logs: _Logs, job: tuple[Any, ...]) -> Step | None:
     """Write one job in the store (in the current batch); what to log once it is committed."""
     kind = job[0]
@@ -86,7 +95,8 @@ def _run_job(store: SqliteStore, logs: _Logs, job: tuple[Any, ...]) -> Step | No
     if kind not in ("hand", "void"):
         raise ValueError(f"unknown job {kind!r}")
     (_kind, _ticket, match_id, copy_index, hand_number, deal_id, game, small_bet, button, detail,
-     phh_text, started, ended, hands_path, events_path, lines, mark) = job
+     phh, started, ended, hands_path, events_path, lines, mark) = job
+    phh_text = phh if isinstance(phh, str) else dumps_hand(_phh_fields(phh))
     if kind == "hand":
         store.record_hand(HandRecord(
             match_id=match_id, hand_number=hand_number, copy_index=copy_index, deal_id=deal_id,

@@ -267,6 +267,44 @@ def test_a_hand_whose_next_mark_is_refused_leaves_no_row_of_it_in_the_batch(tmp_
         "_hand = 1", "_hand = 3"], text
 
 
+def test_the_child_writes_a_hands_phh_text_from_its_fields_and_fails_a_job_whose_fields_are_not(
+        tmp_path: Path) -> None:
+    """The dealer hands the child a hand's PHH fields (plain values): the child writes their
+    text, the store's copy and the log's, as the dealer's process writes it (`dumps_hand`); a
+    job whose fields are not a table of names fails alone, not stored nor logged."""
+    from arena.engine.phh import dumps_hand
+
+    store, match_id = _store(tmp_path / "league.sqlite")
+    store.close()
+    hands = [make_hand(match_id, n, ("bob", "carol", "alice"), (30, -10, -20)) for n in (1, 2, 3)]
+    fields: dict[str, object] = {"variant": "FT", "antes": [0, 0, 0], "actions": ["d dh p1 AsKs"],
+                                 "_hand": 1, "_rules": {"max_raises": 3, "stud_tie_break": "suit"}}
+    log = tmp_path / "a.phhs"
+
+    def job(ticket: int, hand: HandRecord, phh: object) -> tuple[object, ...]:
+        return ("hand", ticket, match_id, hand.copy_index, hand.hand_number, hand.deal_id,
+                hand.game_code, hand.small_bet_chips, hand.button_seat,
+                tuple(dataclasses.astuple(seat) for seat in hand.seats), phh,
+                hand.started_at.isoformat(), hand.finished_at.isoformat(), str(log),
+                str(tmp_path / "a.jsonl"), b"", 0)
+
+    store = SqliteStore(tmp_path / "league.sqlite", write_savepoints=False)
+    answers: list[tuple[object, ...]] = []
+    logs = writer_child._Logs()
+    try:
+        writer_child._commit(store, logs, [job(1, hands[0], fields), job(2, hands[1], ["variant"]),
+                                           job(3, hands[2], {1: "FT"})], answers.append)
+        logs.close((str(log),))
+        stored = store.completed_hands(match_id)
+    finally:
+        store.close()
+    assert [a[:2] for a in answers] == [("failed", 2), ("failed", 3), ("committed", 3)], answers
+    assert "not a table of names" in str(answers[0][2]), answers
+    assert [hand.hand_number for hand in stored] == [1]
+    assert stored[0].phh_text == dumps_hand(fields)
+    assert log.read_text() == f"[1]\n{dumps_hand(fields)}"
+
+
 def test_a_writer_closed_by_killing_its_child_refuses_further_jobs(tmp_path: Path) -> None:
     script = tmp_path / "child.py"
     script.write_text("import os, time\nwhile os.read(0, 65536):\n    pass\ntime.sleep(30)\n")

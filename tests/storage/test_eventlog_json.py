@@ -315,3 +315,36 @@ def test_a_text_kept_for_the_next_event_is_that_events_own() -> None:
     assert event_lines(held) == "".join(event_line(*line) for line in held).encode()
     one_by_one = [event_lines([line]) for line in held]  # the texts kept from line to line
     assert b"".join(one_by_one) == event_lines(held)
+
+
+def test_a_hand_started_copy_reuses_only_its_own_hands_seats_stakes_and_deal() -> None:
+    """The copies of a hand's HandStarted (one per seat) share their seats, stakes and deal id,
+    and the writer keeps that part's text for the next copy: a HandStarted with the same seats
+    but other stakes, another deal id, or other numbers is still its own plain walk."""
+    seats = _seats(m.SeatStatus.ACTIVE)
+    low, high = Stakes(), Stakes(small_bet=40, big_bet=80, small_blind=20, big_blind=40)
+    deal = "deal-1"
+    payloads: list[m.Payload] = [
+        m.HandStarted(hand, game, button, viewer, seats, stakes, deal_id, game_hand, copy)
+        for hand, game, button, stakes, deal_id, game_hand, copy in (
+            (1, "FT", 0, low, deal, 1, 0), (1, "FT", 0, high, deal, 1, 0),
+            (2, "FT", 1, high, "deal-2", 2, 0), (2, "FO8", 1, high, "deal-2", 1, 1),
+            (3, "FO8", 2, low, "deal-2", True, 1))
+        for viewer in range(3)]
+    held = [(m.Notice("r1", "r1-h1", k, 1763840000.5, p), [k % 3], 1763840000.25)
+            for k, p in enumerate(payloads, start=1)]
+    assert event_lines(held) == "".join(event_line(*line) for line in held).encode()
+
+
+def test_a_string_is_spelled_as_json_dumps_spells_it_from_the_first_time_on() -> None:
+    """The writers keep the JSON text of strings for the next time: a plain string and the str
+    enum of its value (a name "active", a status), and a name escaped, are spelled as the plain
+    walk spells each."""
+    seats = tuple(m.SeatInfo(seat=k, name=name, bot_id=name, stack_chips=100, bet_chips=0,
+                             committed_chips=0, up_cards=(), hole_card_count=0, status=status)
+                  for k, (name, status) in enumerate((("active", m.SeatStatus.ACTIVE),
+                                                      ("a\"b", m.SeatStatus.ACTIVE),
+                                                      ("\u00e9t\u00e9", m.SeatStatus.FOLDED))))
+    held = [(m.Notice("r1", "r1-h1", k, 1763840000.5, m.DuplicateCopyStarted(0, 2, "d", 0, seats)),
+             [0], 1763840000.25) for k in range(1, 4)]
+    assert event_lines(held) == "".join(event_line(*line) for line in held).encode()
