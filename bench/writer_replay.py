@@ -8,8 +8,10 @@ does, to a fresh ``arena.storage.writer_child`` on a copy of the store as it was
 league's hands (same leagues, bots and matches). Prints the child's CPU per hand after its
 start-up (its own ``process_time``), its wall time per hand and its voluntary switches, pass
 by pass; with ``--against`` the passes alternate with that checkout's child (its
-``.venv/bin/python``), each pass in the other order, and the medians are compared. No dealer,
-no bots: the child's own work, its pipe and its fsyncs, without the league's noise.
+``.venv/bin/python``), each pass in the other order, and the medians are compared: both are
+then sent each hand's PHH text, made here, as a child before 9cce914 takes it (the dealer
+sends the fields, whose text the child writes), so that both do the same work. No dealer, no
+bots: the child's own work, its pipe and its fsyncs, without the league's noise.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from unittest import mock
 
+from arena.engine.phh import dumps_hand
 from arena.league import procwriter
 from arena.storage.framing import frame, unframe
 from bench.league import _config, run_with_store
@@ -75,6 +78,13 @@ def _in(logs: Path, job: tuple[object, ...]) -> tuple[object, ...]:
         return (*job[:13], moved(job[13]), moved(job[14]), *job[15:])
     if job[0] == "close":
         return (*job[:2], *(moved(path) for path in job[2:]))
+    return job
+
+
+def _with_text(job: tuple[object, ...]) -> tuple[object, ...]:
+    """A hand's job with its PHH fields replaced by their text."""
+    if job[0] in ("hand", "void") and isinstance(job[10], dict):
+        return (*job[:10], dumps_hand(job[10]), *job[11:])
     return job
 
 
@@ -134,6 +144,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         messages, empty = capture(args.hands, workdir)
         jobs = [m for m in messages if m[0] in ("hand", "void", "mark", "close")]
+        if args.against is not None:
+            jobs = [_with_text(job) for job in jobs]
         hands = sum(job[0] in ("hand", "void") for job in jobs)
         print(f"captured {len(jobs)} jobs ({hands} hands, {len(marshal.dumps(jobs)) / hands / 1024:.1f} "
               f"KB a hand); replayed one job a commit, {args.passes} passes")

@@ -56,8 +56,7 @@ class ProcessSink(LeagueSink):
             return
         hand, events, started_at, finished_at = finished
         try:
-            fields = phh_fields(hand)
-            fields["_rules"] = dict(fields["_rules"])  # a read-only view: not a plain value
+            fields = writer_fields(hand)
             game, small_bet, button, seat_fields = store_facts(hand)
             lines = event_lines(events) if events else b""
         except Exception as exc:  # this table stops, as the writer thread would stop it
@@ -82,8 +81,41 @@ class ProcessSink(LeagueSink):
                                                on_failed=self._failed_as)
         except WriterProcessError as exc:
             self._failed_as(str(exc))
-        except ValueError as exc:  # not plain values (marshal): nothing was sent
-            self._failed_as(f"the hand cannot be handed to the writer process: {exc}")
+        except ValueError as exc:  # not plain values (marshal) or too big: nothing was sent
+            self._failed_as(f"the hand cannot be handed to the writer process: {exc}"
+                            f"{_not_plain(job)}")
 
     def _failed_as(self, reason: str) -> None:
         self._failed(WriterProcessError(reason))
+
+
+def writer_fields(hand: PlayedHand) -> dict[str, Any]:
+    """The hand's PHH fields as the writer process is sent them: plain values (``marshal``'s),
+    from whose text it writes the very text the dealer's process would (`hand_facts`)."""
+    fields = phh_fields(hand)
+    fields["_rules"] = dict(fields["_rules"])  # a read-only view: not a plain value
+    return fields
+
+
+_PLAIN = (str, int, float, bool, bytes, type(None))
+
+
+def _not_plain(job: tuple[object, ...]) -> str:
+    """Which PHH field of a job ``marshal`` refused (its value not of an exact plain type, or
+    holding one that is not), as the end of a message; empty when each is plain."""
+    for value in job:
+        if isinstance(value, dict):
+            for key, field in value.items():
+                if not _is_plain(field):
+                    return f" (the PHH field {key!r} holds a {type(field).__name__})"
+    return ""
+
+
+def _is_plain(value: object) -> bool:
+    if type(value) in _PLAIN:
+        return True
+    if isinstance(value, list | tuple) and type(value) in (list, tuple):  # not a subclass
+        return all(_is_plain(item) for item in value)
+    if isinstance(value, dict) and type(value) is dict:
+        return all(type(k) is str and _is_plain(v) for k, v in value.items())
+    return False

@@ -109,7 +109,7 @@ def _int(value: object) -> str:
 
 # The JSON text of the strings of few values (names, bot ids, streets, kinds, states, games,
 # hand descriptions) seen lately, up to a bound (emptied when full): a dict lookup costs a fifth
-# of encoding one. Ids new every hand or decision are encoded by `_id_str`, not kept.
+# of encoding one. Strings of many values (ids, seeds, reasons) are encoded by `_id_str`.
 _STR_TEXTS: Final[dict[str, str]] = {}
 _STR_TEXTS_MAX: Final = 4096
 
@@ -127,7 +127,7 @@ def _str(value: object) -> str:
 
 
 def _id_str(value: object) -> str:
-    """`_str` of an id that is new every hand (not kept)."""
+    """`_str` of a string of many values (ids, seeds, reasons): not kept."""
     if isinstance(value, str):
         return _encode_str(value)
     raise Unusual

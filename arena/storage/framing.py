@@ -18,8 +18,11 @@ class WriterProcessError(StoreError):
 
 
 def frame(message: tuple[object, ...]) -> bytes:
-    """One message as sent on either pipe."""
+    """One message as sent on either pipe; a `ValueError` for one of other values than plain
+    ones (`marshal`'s) or of more bytes than a reader takes (nothing to send then)."""
     data = marshal.dumps(message)  # type: ignore[arg-type]  # plain values only (checked by marshal)
+    if len(data) > _MAX_MESSAGE_BYTES:
+        raise ValueError(f"a message of {len(data)} bytes: more than {_MAX_MESSAGE_BYTES}")
     return _HEADER.pack(len(data)) + data
 
 

@@ -305,6 +305,49 @@ def test_the_child_writes_a_hands_phh_text_from_its_fields_and_fails_a_job_whose
     assert log.read_text() == f"[1]\n{dumps_hand(fields)}"
 
 
+def test_the_fields_sent_to_the_child_write_the_dealers_own_phh_text() -> None:
+    """A played hand's and a voided hand's PHH fields, as the dealer sends them to the writer
+    process (through ``marshal``), are written to the very text the dealer's process writes."""
+    import marshal
+
+    from arena.engine.phh import dumps_hand
+    from arena.league.procsink import writer_fields
+    from arena.league.sink import hand_facts
+    from tests.match.test_records import _hand
+
+    for hand in (_hand(), _hand(void_reason="the deck was fouled")):
+        sent = marshal.loads(marshal.dumps(writer_fields(hand)))
+        assert dumps_hand(sent) == hand_facts(hand)[0]
+        assert ("_void_reason" in sent) == hand.voided
+
+
+def test_a_hand_whose_fields_cannot_be_sent_stops_its_table_naming_the_field(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A PHH field the writer process cannot be sent (not a plain value) stops its table at that
+    hand, with a message naming the field; the hands before it are committed."""
+    from arena.league import procsink
+
+    fields_of = procsink.phh_fields
+
+    def odd(hand: PlayedHand) -> dict[str, object]:
+        fields = fields_of(hand)
+        if hand.hand_number == 2:
+            fields["_odd"] = [m.SeatStatus.ACTIVE]
+        return fields
+
+    monkeypatch.setattr(procsink, "phh_fields", odd)
+    run = LeagueRun(_config(tmp_path), writer_process=True)
+    try:
+        summaries, _bots, _problems = _play(run)
+        assert summaries and all(s.aborted for s in summaries)
+        assert all("the PHH field '_odd' holds a list" in s.abort_reason
+                   for s in summaries), [s.abort_reason for s in summaries]
+        for match in run.store.list_matches(1):
+            assert [h.hand_number for h in run.store.completed_hands(match.match_id)] == [1, 1]
+    finally:
+        run.close()
+
+
 def test_a_writer_closed_by_killing_its_child_refuses_further_jobs(tmp_path: Path) -> None:
     script = tmp_path / "child.py"
     script.write_text("import os, time\nwhile os.read(0, 65536):\n    pass\ntime.sleep(30)\n")
