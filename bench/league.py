@@ -51,6 +51,7 @@ from arena.server.config import BotEntry, ServerConfig
 from arena.server.service import DealerService
 from arena.storage.eventlog import event_lines
 from arena.storage.sqlite import SqliteStore
+from bench.median import median_interval
 from bench.scratch import scratch_dir
 
 BOT_COUNT = 8
@@ -345,11 +346,13 @@ def main(argv: list[str] | None = None) -> int:
         return sum(value(c) for _, c in items) / sum(h for h, _ in items) * 1e3
 
     print(f"\non/off hands/s, median of {len(pairs)} rounds: {statistics.median(ratios):.0%} "
-          f"(rounds: {', '.join(f'{r:.0%}' for r in ratios)}; all rounds together: "
+          f"(rounds: {', '.join(f'{r:.0%}' for r in ratios)}; {_interval(ratios, '.0%')}; "
+          "all rounds together: "
           f"{pooled(off_rows, lambda c: c.wall) / pooled(on_rows, lambda c: c.wall):.0%}; "
           "target: >= 90%)")
     print(f"store and logs cost the dealer's thread {statistics.median(thread):.2f} ms/hand "
-          f"(rounds: {', '.join(f'{t:.2f}' for t in thread)}; all rounds together: "
+          f"(rounds: {', '.join(f'{t:.2f}' for t in thread)}; {_interval(thread, '.2f')}; "
+          "all rounds together: "
           f"{pooled(on_rows, lambda c: c.thread_cpu) - pooled(off_rows, lambda c: c.thread_cpu):.2f}; "
           f"target: <= 1 ms) and the dealer process {statistics.median(process):.2f} ms/hand "
           "(medians of the rounds' differences)")
@@ -357,6 +360,15 @@ def main(argv: list[str] | None = None) -> int:
           "on/off ratio when no core is idle)")
     _print_play_window(pairs)
     return 0
+
+
+def _interval(values: list[float], spec: str) -> str:
+    """The distribution-free interval of the median of the rounds, as text."""
+    found = median_interval(values, 0.9)
+    if found is None:
+        return "too few rounds for a 90% interval of the median"
+    low, high, covered = found
+    return f"{covered:.0%} interval of the median {low:{spec}} to {high:{spec}}"
 
 
 def _print_play_window(pairs: list[tuple[tuple[int, Clocks], tuple[int, Clocks]]]) -> None:

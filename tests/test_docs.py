@@ -115,3 +115,41 @@ def test_the_cli_page_covers_every_command() -> None:
     text = (DOCS / "cli.md").read_text()
     missing = [name for name in commands.choices if f"`arena {name}" not in text]
     assert not missing, missing
+
+
+# A file a page names: a relative link's target, or a path in backticks under one of the
+# repository's folders (README "Performance" names the modules it describes).
+_LINK = re.compile(r"\]\(([^)\s]+)\)")
+_NAMED_PATH = re.compile(r"`((?:arena|bench|tests|docs|deploy|bots|scripts|protos|tools)/[\w./-]+"
+                         r"\.(?:py|md|sh|toml|proto|json|ya?ml))`")
+
+
+def _pages() -> list[Path]:
+    pages = [ROOT / "README.md", *sorted(DOCS.glob("*.md")), *sorted((ROOT / "bots").glob("*/README.md")),
+             ROOT / "bots" / "README.md", ROOT / "protos" / "README.md"]
+    return [page for page in pages if page.exists()]
+
+
+def _missing(page: Path) -> list[str]:
+    text = page.read_text(encoding="utf-8")
+    named = [link.split("#")[0] for link in _LINK.findall(text)
+             if not re.match(r"[a-z][a-z0-9+.-]*:", link) and not link.startswith("#")]
+    named += _NAMED_PATH.findall(text)
+    # From the repository's root or from the page's own folder (protos/README.md names
+    # arena/v1/arena.proto as protoc's -Iprotos sees it).
+    return [name for name in named
+            if name and not (ROOT / name).exists() and not (page.parent / name).exists()]
+
+
+def test_every_file_a_page_names_exists() -> None:
+    pages = _pages()
+    assert ROOT / "docs" / "performance-history.md" in pages
+    missing = {str(page.relative_to(ROOT)): names for page in pages if (names := _missing(page))}
+    assert missing == {}
+
+
+def test_a_page_naming_a_missing_file_is_caught(tmp_path: Path) -> None:
+    page = tmp_path / "page.md"
+    page.write_text("See [the history](docs/no-such-page.md) and `arena/no_such_module.py`, "
+                    "[a site](https://example.org/x.md), [a heading](#performance), `arena/cli.py`.\n")
+    assert _missing(page) == ["docs/no-such-page.md", "arena/no_such_module.py"]
