@@ -368,7 +368,7 @@ def _interval(values: list[float], spec: str) -> str:
     if found is None:
         return "too few rounds for a 90% interval of the median"
     low, high, covered = found
-    return f"{covered:.0%} interval of the median {low:{spec}} to {high:{spec}}"
+    return f"{covered:.1%} interval of the median {low:{spec}} to {high:{spec}}"
 
 
 def _print_play_window(pairs: list[tuple[tuple[int, Clocks], tuple[int, Clocks]]]) -> None:

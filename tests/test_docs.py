@@ -117,39 +117,49 @@ def test_the_cli_page_covers_every_command() -> None:
     assert not missing, missing
 
 
-# A file a page names: a relative link's target, or a path in backticks under one of the
-# repository's folders (README "Performance" names the modules it describes).
-_LINK = re.compile(r"\]\(([^)\s]+)\)")
+# A file a page names: a relative link's target (from the page's folder, as GitHub resolves
+# it; from the repository's root when it starts with "/"), or a path in backticks under one of
+# the repository's folders (README "Performance" names the modules it describes), from the root
+# or the page's folder (protos/README.md names arena/v1/arena.proto as protoc's -Iprotos sees it).
+_LINK = re.compile(r"\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
 _NAMED_PATH = re.compile(r"`((?:arena|bench|tests|docs|deploy|bots|scripts|protos|tools)/[\w./-]+"
-                         r"\.(?:py|md|sh|toml|proto|json|ya?ml))`")
+                         r"\.(?:py|md|sh|toml|proto|json|ya?ml|js|ts))`")
 
 
 def _pages() -> list[Path]:
-    pages = [ROOT / "README.md", *sorted(DOCS.glob("*.md")), *sorted((ROOT / "bots").glob("*/README.md")),
-             ROOT / "bots" / "README.md", ROOT / "protos" / "README.md"]
-    return [page for page in pages if page.exists()]
+    listed = subprocess.run(["git", "ls-files", "*.md"], cwd=ROOT, capture_output=True, text=True,
+                            check=True).stdout.split()
+    return [ROOT / name for name in listed if "node_modules" not in name and (ROOT / name).exists()]
 
 
 def _missing(page: Path) -> list[str]:
     text = page.read_text(encoding="utf-8")
-    named = [link.split("#")[0] for link in _LINK.findall(text)
-             if not re.match(r"[a-z][a-z0-9+.-]*:", link) and not link.startswith("#")]
-    named += _NAMED_PATH.findall(text)
-    # From the repository's root or from the page's own folder (protos/README.md names
-    # arena/v1/arena.proto as protoc's -Iprotos sees it).
-    return [name for name in named
-            if name and not (ROOT / name).exists() and not (page.parent / name).exists()]
+    missing = []
+    for link in _LINK.findall(text):
+        target = link.split("#")[0]
+        if not target or re.match(r"[a-z][a-z0-9+.-]*:", link):
+            continue
+        if not (ROOT / target[1:] if target.startswith("/") else page.parent / target).exists():
+            missing.append(target)
+    missing += [name for name in _NAMED_PATH.findall(text)
+                if not (ROOT / name).exists() and not (page.parent / name).exists()]
+    return missing
 
 
 def test_every_file_a_page_names_exists() -> None:
     pages = _pages()
-    assert ROOT / "docs" / "performance-history.md" in pages
+    assert {ROOT / "README.md", ROOT / "docs" / "performance-history.md"} <= set(pages)
     missing = {str(page.relative_to(ROOT)): names for page in pages if (names := _missing(page))}
     assert missing == {}
 
 
 def test_a_page_naming_a_missing_file_is_caught(tmp_path: Path) -> None:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "there.md").write_text("# There\n")
     page = tmp_path / "page.md"
     page.write_text("See [the history](docs/no-such-page.md) and `arena/no_such_module.py`, "
-                    "[a site](https://example.org/x.md), [a heading](#performance), `arena/cli.py`.\n")
-    assert _missing(page) == ["docs/no-such-page.md", "arena/no_such_module.py"]
+                    "[a site](https://example.org/x.md), [a heading](#performance), `arena/cli.py`, "
+                    "[an anchor](docs/there.md#there), [titled](docs/there.md \"There\"), "
+                    "[gone, titled](docs/gone.md \"Gone\"), [from the root](/docs/none.md).\n")
+    assert _missing(page) == ["docs/no-such-page.md", "docs/gone.md", "/docs/none.md",
+                              "arena/no_such_module.py"]

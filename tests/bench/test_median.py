@@ -36,7 +36,7 @@ def test_the_interval_holds_the_median_as_often_as_it_says() -> None:
         assert interval is not None
         misses += not interval[0] <= 1.0 <= interval[1]
     assert interval is not None
-    expected = (1 - interval[2]) * trials  # k = 3 of 9: 96.1% coverage, ~156 misses
+    expected = (1 - interval[2]) * trials  # k = 2 of 9: 96.1% coverage, ~156 misses
     assert abs(misses - expected) < 4 * (expected ** 0.5)
 
 
