@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from arena.engine.actions import ActionKind
 from arena.engine.cards import format_card
@@ -39,8 +39,16 @@ _FOLDS: Final = tuple(f"{player} f" for player in _SEATS)
 
 
 def _cards(cards: Sequence[int]) -> str:
-    """PHH style: cards concatenated, e.g. ``AsKd`` (as ``cards.format_cards``)."""
+    """PHH style: cards concatenated, e.g. ``AsKd`` (as ``cards.format_cards``); one to three
+    cards (a street's, a hold'em hand) by concatenation, without a list to join."""
     names = _CARD_NAMES
+    count = len(cards)
+    if count == 2:
+        return names[cards[0]] + names[cards[1]]
+    if count == 1:
+        return names[cards[0]]
+    if count == 3:
+        return names[cards[0]] + names[cards[1]] + names[cards[2]]
     return "".join([names[card] for card in cards])
 
 
@@ -48,30 +56,47 @@ def _player(seat: int) -> str:
     return _SEATS[seat] if 0 <= seat < 16 else f"p{seat + 1}"
 
 
+# The events a PHH ``actions`` list is made of, by their exact class (the engine's events are
+# final: frozen slotted dataclasses, never subclassed): one lookup an event instead of a chain
+# of isinstance tests, each reading the class from the module's globals (they are interpreted).
+_ACTION_TAKEN: Final = 1
+_HOLE_CARDS: Final = 2
+_BOARD: Final = 3
+_SHOWN: Final = 4
+_MUCKED: Final = 5
+_PHH_EVENTS: Final[dict[type, int]] = {ActionTaken: _ACTION_TAKEN, HoleCardsDealt: _HOLE_CARDS,
+                                       BoardDealt: _BOARD, HandShown: _SHOWN, HandMucked: _MUCKED}
+
+
 def phh_actions(state: HandState) -> list[str]:
     """The hand's PHH ``actions`` list, built from its events."""
     out: list[str] = []
+    phh_events = _PHH_EVENTS
     for event in state.events:
-        if isinstance(event, ActionTaken):
-            kind = event.kind
+        which = phh_events.get(type(event), 0)
+        if which == _ACTION_TAKEN:
+            action = cast(ActionTaken, event)
+            kind = action.kind
             if kind is _RAISE:
-                out.append(f"{_player(event.seat)} cbr {event.to_chips}")
+                out.append(f"{_player(action.seat)} cbr {action.to_chips}")
             elif kind is _CHECK or kind is _CALL:
-                seat = event.seat
+                seat = action.seat
                 out.append(_CHECKS_OR_CALLS[seat] if 0 <= seat < 16 else f"{_player(seat)} cc")
             elif kind is _FOLD:
-                seat = event.seat
+                seat = action.seat
                 out.append(_FOLDS[seat] if 0 <= seat < 16 else f"{_player(seat)} f")
             else:
-                out.append(f"{_player(event.seat)} {_PHH_CODE[kind]}")
-        elif isinstance(event, HoleCardsDealt):
-            out.append(f"d dh {_player(event.seat)} {_cards(event.cards)}")
-        elif isinstance(event, BoardDealt):
-            out.append(f"d db {_cards(event.cards)}")
-        elif isinstance(event, HandShown):
-            out.append(f"{_player(event.seat)} sm {_cards(event.cards)}")
-        elif isinstance(event, HandMucked):
-            out.append(f"{_player(event.seat)} sm")
+                out.append(f"{_player(action.seat)} {_PHH_CODE[kind]}")
+        elif which == _HOLE_CARDS:
+            dealt = cast(HoleCardsDealt, event)
+            out.append(f"d dh {_player(dealt.seat)} {_cards(dealt.cards)}")
+        elif which == _BOARD:
+            out.append(f"d db {_cards(cast(BoardDealt, event).cards)}")
+        elif which == _SHOWN:
+            shown = cast(HandShown, event)
+            out.append(f"{_player(shown.seat)} sm {_cards(shown.cards)}")
+        elif which == _MUCKED:
+            out.append(f"{_player(cast(HandMucked, event).seat)} sm")
     return out
 
 
