@@ -12,7 +12,7 @@ writer thread: nothing else in the dealer's process takes its interpreter lock p
 from __future__ import annotations
 
 import contextlib
-from typing import Any
+from typing import Any, cast
 
 from arena.league.procwriter import ProcessWriter
 from arena.league.sink import LeagueSink, SeatFields, _Finished, store_facts
@@ -114,8 +114,8 @@ def _not_plain(job: tuple[object, ...]) -> str:
 def _is_plain(value: object) -> bool:
     if type(value) in _PLAIN:
         return True
-    if isinstance(value, list | tuple) and type(value) in (list, tuple):  # not a subclass
-        return all(_is_plain(item) for item in value)
-    if isinstance(value, dict) and type(value) is dict:
-        return all(type(k) is str and _is_plain(v) for k, v in value.items())
+    if type(value) in (list, tuple):  # exactly: marshal refuses a subclass
+        return all(_is_plain(item) for item in cast("list[object] | tuple[object, ...]", value))
+    if type(value) is dict:
+        return all(type(k) is str and _is_plain(v) for k, v in cast(dict[object, object], value).items())
     return False
