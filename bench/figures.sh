@@ -18,7 +18,7 @@ run() {  # run NAME ARGS...: python ARGS > $out/NAME.log
 for k in 1 2 3; do run "headsup-$k" -m bench.dealer --scenario headsup --headsup-hands 1000; done
 for k in 1 2 3; do run "instant-$k" -m bench.dealer --scenario instant --rounds 2; done
 run paced -m bench.dealer --scenario paced --paced-tables 8,16,24,32,40
-run league -m bench.league --hands 40 --rounds 5
+run league -m bench.league --hands 40 --rounds 15
 for k in 1 2 3; do run "web-$k" -m bench.web; done
 for k in 1 2; do run "league-instructions-$k" -m bench.league_instructions --hands 8 40; done
 echo "figures in $out ($started-$(date -u +%H:%M) UTC)"

@@ -1,7 +1,7 @@
 """League throughput: instant bots over gRPC, 16 tables at once, with the SQLite store and hand
 logs on, and the same schedule with them off, in one run.
 
-    python -m bench.league [--hands 40] [--tables-at-once 16] [--rounds 5] [--sync NORMAL]
+    python -m bench.league [--hands 40] [--tables-at-once 16] [--rounds 15] [--sync NORMAL]
                            [--writer thread]
     python -m bench.league --writer-stages [--hands 20]   # the writer's work alone, per hand
 
@@ -14,8 +14,9 @@ until the league has ended (the bots' start-up, ~1.4 s of imports and connecting
 and their exit left out: the steady state a long league shows). A short pair of
 runs warms the process up first (not counted); the two modes alternate, each round in the
 other order; the ratios are the medians over the rounds of each round's pair (on a loaded machine
-single runs vary by +-20%), and the CPU per hand of everything gives the ratio a machine whose
-every core is busy would show: hands/s go as 1 / CPU per hand. ``--sync NORMAL`` opens the
+single runs vary by +-20%: 15 rounds, ~2 minutes, put the median in an interval of ~8-14
+points), and the CPU per hand of everything gives the ratio a machine whose every core is busy
+would show: hands/s go as 1 / CPU per hand. ``--sync NORMAL`` opens the
 store without an fsync at each commit (it still survives SIGKILL, not a power loss): what the
 commit's fsync costs, not how a league runs (``FULL``).
 """
@@ -277,7 +278,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--hands", type=int, default=40)
     parser.add_argument("--tables-at-once", type=int, default=16)
-    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--sync", choices=("FULL", "NORMAL"), default="FULL",
                         help="the store's synchronous mode (NORMAL: no fsync per commit)")
     parser.add_argument("--writer", choices=("process", "thread"), default="process",
