@@ -31,6 +31,7 @@ from arena.match import messages as m
 from arena.match.clock import DecisionClock, Now, clock_reader
 from arena.match.decimals import round4
 from arena.match.explain import explained
+from arena.match.faults import BotFault, CloseReason, DecisionClosed, FaultKind
 from arena.match.feed import FeedItem, HandFeed, Private
 from arena.match.lobby import Lobby, Presence, SeatRef
 from arena.match.records import (
@@ -69,6 +70,10 @@ class _HandRun:
     disconnects: list[int] = field(default_factory=list)
     decisions: int = 0
     trigger: float | None = None
+
+
+_ACTED: Final = {ActionKind.CHECK: "checked", ActionKind.FOLD: "folded",
+                 ActionKind.BRING_IN: "posted the bring-in"}
 
 
 def _rounded(seconds: list[float]) -> tuple[float, ...]:
@@ -319,23 +324,45 @@ class LiveTable:
         replies = decision.replies
         timer = self._timer
         timer.arm(replies)
+        closed: CloseReason | None = CloseReason.HAND_STOPPED
+        acted: ActionKind | None = None
         try:
             while True:
                 reply = await replies.get()
                 if reply is None:
                     break
                 if self._try_reply(run, engine_seat, reply, clock, presence):
+                    closed = None
                     return
             self.stats.lateness_seconds.append(trio.current_time() - clock.deadline)
             self._bank[seat] = 0.0
             reason = m.AutoReason.TIMEOUT if presence.is_connected else m.AutoReason.ABSENT
-            self._act_for(run, engine_seat, reason, decision_id=prompt.decision_id)
+            acted = self._act_for(run, engine_seat, reason, decision_id=prompt.decision_id)
+            closed = CloseReason.TIMEOUT
         finally:
             timer.disarm()
             self._lobby.close(decision, "the seat has acted")
+            if closed is not None:
+                self._closed(prompt, closed, acted, self._now() - clock.opened_at, presence)
             # Refusals by the lobby count with the table's own (issue 7: counts that add up).
             self.stats.rejected += decision.refused
             run.rejected[engine_seat] += decision.refused
+
+    def _closed(self, prompt: m.Prompt, reason: CloseReason, acted: ActionKind | None,
+                open_seconds: float, presence: Presence) -> None:
+        """A decision closed without an accepted reply: its bot is told (it drops the work) and
+        a timeout is reported as a fault."""
+        presence.deliver(DecisionClosed(
+            decision_id=prompt.decision_id, match_id=prompt.match_id,
+            hand_number=prompt.hand_number, seat=prompt.seat, reason=reason, action=acted,
+            open_seconds=open_seconds))
+        if reason is CloseReason.TIMEOUT:
+            self._lobby.report(BotFault(
+                bot_id=presence.bot_id, kind=FaultKind.TIMEOUT, decision_id=prompt.decision_id,
+                match_id=prompt.match_id, hand_number=prompt.hand_number, seat=prompt.seat,
+                street=prompt.street, seconds=open_seconds,
+                detail=f"no answer within {open_seconds:.2f} s; the dealer "
+                       f"{_ACTED.get(acted, 'acted') if acted is not None else 'acted'} for the seat"))
 
     def _try_reply(self, run: _HandRun, engine_seat: int, reply: m.Reply, clock: DecisionClock,
                    presence: Presence) -> bool:
@@ -372,8 +399,8 @@ class LiveTable:
         return True
 
     def _act_for(self, run: _HandRun, engine_seat: int, reason: m.AutoReason,
-                 decision_id: str = "") -> None:
-        """RULES.md §5: check if legal, else fold; a due bring-in is posted."""
+                 decision_id: str = "") -> ActionKind:
+        """RULES.md §5: check if legal, else fold; a due bring-in is posted. Returns the kind."""
         state = run.state
         action = state.legal_actions().default_action()
         run.feed.note_action(decision_id, reason)
@@ -385,6 +412,7 @@ class LiveTable:
             self.stats.absent_actions += 1
             run.absent[engine_seat] += 1
         run.trigger = None
+        return action.kind
 
     # ------------------------------------------------------------------ ending
 

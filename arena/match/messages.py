@@ -22,6 +22,7 @@ from arena.engine.events import PotShare
 from arena.engine.rules import Stakes
 from arena.host.compiled import ARENA_DIR
 from arena.match.fastinit import fast_init
+from arena.match.faults import DecisionClosed
 
 # Where the classes' annotations are read from when this module runs compiled.
 _SOURCE: Final = ARENA_DIR / "match" / "messages.py"
@@ -630,7 +631,7 @@ class Notice:
         self.payload = payload  # type: ignore[misc]
 
 
-Outgoing = Prompt | Notice | Rejection
+Outgoing = Prompt | Notice | Rejection | DecisionClosed
 
 
 class Outbox(Protocol):

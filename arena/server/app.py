@@ -196,10 +196,19 @@ class DealerServer:
         """When trio is done: flush and close the streams, then stop gRPC."""
         await self.guest.wait()
         final = ShuttingDown("the server is shutting down") if self._stop_requested else None
-        await self.service.close_all(final, flush_seconds=self.config.limits.flush_on_close_seconds)
+        await self.service.close_all(final, flush_seconds=self.config.limits.flush_on_close_seconds,
+                                     farewell=self._farewell)
         await self.health.enter_graceful_shutdown()
         if self._server is not None:
             await self._server.stop(grace=0.5)
+
+    def _farewell(self, bot_id: str) -> str:
+        """What a bot is told when every match is over: that, and each of its matches that was
+        forfeited or never started, with why."""
+        unplayed = [f"match {s.match_id} {s.abort_reason}" for s in self.summaries()
+                    if s.hands_played == 0 and s.abort_reason
+                    and any(r.bot_id == bot_id for r in s.results)]
+        return "; ".join(["all your matches on this dealer are over", *unplayed])
 
     @property
     def stopped_early(self) -> bool:
