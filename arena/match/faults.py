@@ -38,7 +38,8 @@ class DecisionClosed:
 class FaultKind(StrEnum):
     REJECTED = "rejected"  # the dealer refused a reply (it changed nothing)
     TIMEOUT = "timeout"  # no accepted reply before the deadline: the dealer acted
-    FALLBACK = "fallback"  # the bot's SDK answered with check/fold (its code failed, or a rejection)
+    EXCEPTION = "exception"  # the bot's code failed: its SDK answered with check/fold
+    FALLBACK = "fallback"  # its SDK answered with check/fold after a rejection
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

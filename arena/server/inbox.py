@@ -84,12 +84,14 @@ class ReplyInbox:
             return
         prompt = lobby.open_prompt(bot_id, decision_id)
         lobby.report(BotFault(
-            bot_id=bot_id, kind=FaultKind.FALLBACK, decision_id=decision_id,
+            bot_id=bot_id, decision_id=decision_id,
+            kind=FaultKind.EXCEPTION if action_reply.fallback == pb.FALLBACK_AFTER_EXCEPTION
+            else FaultKind.FALLBACK,
             match_id=prompt.match_id if prompt is not None else "",
             hand_number=prompt.hand_number if prompt is not None else 0,
             seat=prompt.seat if prompt is not None else action_reply.seat,
             street=prompt.street if prompt is not None else "",
-            detail=f"{why}: {detail}" if detail else why))
+            detail=detail or why))
 
     def _hand_over(self, bot_id: str, reply: m.Reply) -> None:
         """Straight into trio: at once when trio waits on this loop (the table's step and the

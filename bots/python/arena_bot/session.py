@@ -15,10 +15,12 @@ import asyncio
 import contextlib
 import inspect
 import logging
+import os
 import time
 import traceback
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import grpc
 import grpc.aio
@@ -31,6 +33,7 @@ from arena_bot.workers import WORKERS
 log = logging.getLogger("arena_bot")
 
 BotFunction = Callable[[SeatView], Action | Awaitable[Action]]
+_PACKAGE_DIR = str(Path(__file__).resolve().parent) + os.sep
 MAX_DETAIL_CHARS = 2000  # of a fallback's detail (the dealer keeps no more)
 _FALLBACKS = {"": pb.FALLBACK_UNSPECIFIED, "rejected": pb.FALLBACK_AFTER_REJECTION,
               "exception": pb.FALLBACK_AFTER_EXCEPTION}
@@ -211,7 +214,7 @@ class Session:
         except Exception as exc:
             action = view.check_or_fold()
             fallback = "exception"
-            detail = "".join(traceback.format_exception(exc))[-MAX_DETAIL_CHARS:]
+            detail = _traceback(exc)
             log.error("the bot failed on decision %s (hand %d, seat %d); falling back to %s",
                       request.decision_id, request.hand_number, request.your_seat, action.kind,
                       exc_info=exc)
@@ -247,6 +250,15 @@ class Session:
             with contextlib.suppress(grpc.aio.AioRpcError, grpc.aio.UsageError,
                                      asyncio.InvalidStateError):
                 await call.write(message)
+
+
+def _traceback(exc: BaseException) -> str:
+    """The exception and its traceback without the SDK's own frames (the bot's code only), its
+    last MAX_DETAIL_CHARS."""
+    shown = traceback.TracebackException.from_exception(exc)
+    shown.stack = traceback.StackSummary.from_list(
+        [frame for frame in shown.stack if not frame.filename.startswith(_PACKAGE_DIR)])
+    return "".join(shown.format())[-MAX_DETAIL_CHARS:]
 
 
 def _reply(request: pb.DecisionRequest, action: Action, think_seconds: float, *,
