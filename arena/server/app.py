@@ -22,13 +22,13 @@ from typing import Any
 import grpc
 import trio
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
 
 from arena.engine.errors import ConfigError
 from arena.match.live import LiveTable
 from arena.match.lobby import Lobby
 from arena.match.records import MatchSink, MatchSummary
 from arena.match.spec import MatchSpec
+from arena.server import reflection
 from arena.server.auth import TokenBook
 from arena.server.bridge import TrioGuest
 from arena.server.config import BotEntry, ServerConfig
@@ -104,8 +104,7 @@ class DealerServer:
         lower_poller_priority()  # grpc.aio's thread runs from here on (module docstring)
         server.add_generic_rpc_handlers((self.service.handler(),))
         health_pb2_grpc.add_HealthServicer_to_server(self.health, server)
-        reflection.enable_server_reflection(
-            (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
+        reflection.enable((SERVICE_NAME, health.SERVICE_NAME), server)  # v1 and v1alpha
         tls = self.config.tls
         try:
             if tls is None:
