@@ -303,7 +303,10 @@ async function main() {
       console.log(`arena-node-bot ${args.name}: ${totals.decisions} decisions (${totals.fallbacks} by the check/fold fallback, ${totals.rejections} rejected, ${totals.timeouts} timed out), ${totals.matchesEnded} match(es) ended; ${totals.endMessage || `stream ${status}`}`);
       return 0;
     }
-    if (FATAL.has(status)) {
+    // A reconnect refused because the dealer still holds the stream it lost (it has not
+    // noticed the drop yet; by default the newer stream is refused): try again.
+    const stale = status === 'ALREADY_EXISTS' && totals.connections > 0 && totals.connections === before;
+    if (FATAL.has(status) && !stale) {
       const what = status === 'UNAUTHENTICATED' ? 'refused the token' : 'refused the bot';
       fail(`the dealer at ${args.server} ${what} (${status}: ${details})`);
     }

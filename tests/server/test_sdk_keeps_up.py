@@ -7,6 +7,7 @@ answer of 4 s) so that a loaded machine cannot make a fast answer late."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import itertools
 import json
 import sys
@@ -16,8 +17,10 @@ from pathlib import Path
 
 import pytest
 from arena_bot import Action, PlayResult, SeatView, play
+from arena_bot._proto import arena_pb2 as pb
 from arena_bot.examples import calling_station
 
+from arena.match.spec import AbsentPolicy
 from tests.server.harness import make_config, running, token_for
 from tests.server.procs import ROOT, env
 
@@ -195,3 +198,95 @@ def test_a_bot_process_exits_with_its_summary_when_its_matches_are_over(tmp_path
     assert "1 match(es) ended; all your matches on this dealer are over" in out, out + err
     assert "timed out" in out and "reconnecting" not in err, err
     assert after_seconds < 15
+
+
+def test_a_forfeited_match_ends_the_stream_with_a_message_saying_so(tmp_path: Path) -> None:
+    """Issue 39: a match that never starts ended the stream with a bare OK. The dealer's last
+    message now says every match is over and names the forfeited one and why."""
+    config = make_config(tmp_path, ["here", "missing"], hands=2, start_timeout_seconds=0.5)
+    config = dataclasses.replace(config, matches=tuple(
+        dataclasses.replace(m, absent=AbsentPolicy.FORFEIT) for m in config.matches))
+    seen: list[pb.DealerMessage] = []
+
+    async def scenario() -> PlayResult:
+        async with running(config) as (server, address):
+            result = await play(calling_station, server=address, token=token_for("here"),
+                                name="here", on_message=seen.append)
+            await server.run_until_done()
+        return result
+
+    result = asyncio.run(scenario())
+    assert result.final_status == "OK" and result.matches_over and result.decisions == 0
+    last = seen[-1]
+    assert last.WhichOneof("payload") == "stream_ending"
+    assert last.stream_ending.reason == pb.STREAM_END_REASON_MATCHES_OVER
+    assert last.stream_ending.message == ("all your matches on this dealer are over; match match "
+                                          "forfeited: missing not connected after 0.5 s")
+    assert result.end_message == last.stream_ending.message
+
+
+def test_a_stopped_server_says_so_and_the_bot_reconnects(tmp_path: Path) -> None:
+    """A server stopped before its matches are over says it is shutting down (UNAVAILABLE
+    follows): the bot does not take it for the end and tries to reconnect."""
+    config = make_config(tmp_path, ["here", "missing"], hands=2, start_timeout_seconds=30)
+    seen: list[pb.DealerMessage] = []
+
+    async def scenario() -> PlayResult:
+        async with running(config) as (server, address):
+            task = asyncio.ensure_future(play(calling_station, server=address,
+                                              token=token_for("here"), name="here",
+                                              on_message=seen.append, reconnect_seconds=0.3))
+            for _ in range(500):
+                if server.lobby.presence("here").is_connected:
+                    break
+                await asyncio.sleep(0.01)
+            server.stop()
+            await server.run_until_done()
+            return await asyncio.wait_for(task, 30)
+
+    result = asyncio.run(scenario())
+    endings = [m.stream_ending for m in seen if m.WhichOneof("payload") == "stream_ending"]
+    assert [e.reason for e in endings] == [pb.STREAM_END_REASON_SHUTTING_DOWN]
+    assert not result.matches_over and result.final_status == "UNAVAILABLE"
+
+
+def test_a_reconnect_refused_as_already_existing_is_retried_but_not_a_first_connection(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """By default the dealer refuses a new stream while it still holds the bot's old one
+    (ALREADY_EXISTS): after a lost connection that means it has not noticed the drop yet, so
+    the SDK tries again; on a first connection another copy of the bot holds the token."""
+    import grpc
+    import grpc.aio
+    from arena_bot import BotError, client
+
+    def refused(code: grpc.StatusCode) -> grpc.aio.AioRpcError:
+        return grpc.aio.AioRpcError(code, grpc.aio.Metadata(), grpc.aio.Metadata(), "details")
+
+    def scripted(steps: list[str]) -> type:
+        class Scripted:
+            def __init__(self, _bot: object, result: PlayResult, *_args: object) -> None:
+                self.result = result
+
+            async def run(self, *_args: object, **_kwargs: object) -> None:
+                step = steps.pop(0)
+                if step == "welcome, then lost":
+                    self.result.connections += 1
+                    raise refused(grpc.StatusCode.UNAVAILABLE)
+                if step == "already exists":
+                    raise refused(grpc.StatusCode.ALREADY_EXISTS)
+                self.result.connections += 1  # "played to the end"
+
+        return Scripted
+
+    async def no_wait(_seconds: float) -> None:
+        return None
+
+    steps = ["welcome, then lost", "already exists", "already exists", "played to the end"]
+    monkeypatch.setattr(client, "Session", scripted(steps))
+    result = asyncio.run(play(calling_station, server="127.0.0.1:1", token="t" * 20,
+                              sleep=no_wait))
+    assert result.final_status == "OK" and result.connections == 2 and steps == []
+
+    monkeypatch.setattr(client, "Session", scripted(["already exists"]))
+    with pytest.raises(BotError, match="refused the bot \\(ALREADY_EXISTS"):
+        asyncio.run(play(calling_station, server="127.0.0.1:1", token="t" * 20, sleep=no_wait))

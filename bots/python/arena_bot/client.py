@@ -97,7 +97,11 @@ async def play(bot: BotFunction, *, server: str, token: str, name: str = "bot",
             result.final_status = code.name
             if result.matches_over:  # the dealer said so before the stream broke: done
                 return result
-            if code in FATAL:
+            # A reconnect refused because the dealer still holds the stream it lost (it has
+            # not noticed the drop yet; by default the newer stream is refused): try again.
+            stale = (code is grpc.StatusCode.ALREADY_EXISTS and result.connections > 0
+                     and result.connections == connections_before)
+            if code in FATAL and not stale:
                 raise refusal(server, code, details) from None
         now = clock()
         if result.connections > connections_before:  # we had been connected: restart the clock

@@ -1598,7 +1598,12 @@ class DecisionRequest(_message.Message):
 
     @_builtins.property
     def legal_actions(self) -> _containers.RepeatedCompositeFieldContainer[Global___LegalAction]:
-        """Exactly the actions the dealer accepts now, with their amounts."""
+        """Exactly the actions the dealer accepts now, with their amounts, always
+        in this order of kinds: FOLD, CHECK, CALL, BRING_IN, RAISE (those that
+        apply). FOLD is legal whenever the seat does not owe the stud bring-in,
+        also when CHECK is free (folding then gives the hand up for nothing);
+        the seat due the bring-in may only BRING_IN or RAISE (complete).
+        """
 
     @_builtins.property
     def stakes(self) -> Global___Stakes:
