@@ -8,7 +8,7 @@ import pytest
 
 from arena.engine.phh import iter_replays
 from arena.host.phhfile import load_file
-from tests.shared_paths import FIXTURES
+from tests.fixtures import WSOP_2023_43 as FIXTURES
 
 FILES = sorted(FIXTURES.glob("*.phh"))
 
