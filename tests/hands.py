@@ -31,7 +31,7 @@ SETTINGS = settings(
 
 @st.composite
 def tables(draw: st.DrawFn) -> tuple[str, list[int], Rules, int]:
-    """A game, 2-8 seats (RULES.md §2), stacks from one chip to deep, rules keys, a seed."""
+    """A game, 2-8 seats (docs/house-rules.md §2), stacks from one chip to deep, rules keys, a seed."""
     code = draw(st.sampled_from(GAMES))
     n = draw(st.integers(2, 8))
     stack = st.one_of(st.integers(1, 12), st.integers(13, 200), st.integers(200, 3000))
