@@ -20,11 +20,9 @@ from arena.engine.state import HandState
 
 GAMES = [code.value for code in GameCode]
 
+# Whole hands per example; the deadline and the search come from the profile (tests/conftest.py).
 SETTINGS = settings(
     max_examples=100,
-    deadline=None,
-    derandomize=True,  # deterministic in CI; raise max_examples locally to search harder
-    database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 

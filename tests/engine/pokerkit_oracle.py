@@ -1,4 +1,4 @@
-"""PokerKit 0.7.7 as a test oracle (ORACLE.md): the pieces both differential tests share.
+"""PokerKit 0.7.7 as a test oracle (docs/testing.md, PokerKit): the pieces both differential tests share.
 
 Our seeded deck records every burn and deal so that the same cards can be fed to a PokerKit
 ``State``; a decision of either engine is reduced to one comparable value; PokerKit's documented

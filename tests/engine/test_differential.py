@@ -9,7 +9,7 @@ before every stud street including third street (docs/house-rules.md §1), no bu
 ``Mode.CASH_GAME`` so that folding is always legal (docs/house-rules.md §6 timeout action), every other
 automation on (antes, blinds, bet collection, showing, hand killing, chips pushing/pulling).
 
-Our engine is configured where PokerKit cannot follow docs/house-rules.md (ORACLE.md):
+Our engine is configured where PokerKit cannot follow docs/house-rules.md (docs/testing.md, PokerKit):
 ``uncapped_heads_up=false`` (§3), ``stud_open_pair_big_bet=false`` (§3),
 ``stud_tie_break="seat"`` (§3, 4th-7th street).
 
@@ -135,7 +135,7 @@ DIVERGENCES: dict[str, str] = {  # key -> docs/house-rules.md section (see the m
     "stud_stub": "§1",
 }
 
-# docs/house-rules.md §10 keys that make our engine play as PokerKit does (ORACLE.md).
+# docs/house-rules.md §10 keys that make our engine play as PokerKit does (docs/testing.md, PokerKit).
 RULES = Rules().with_overrides(
     ["uncapped_heads_up=false", "stud_open_pair_big_bet=false", "stud_tie_break=seat"]
 )
@@ -364,7 +364,7 @@ def play_one(code: str, n: int, seed: int, policy: Policy, stats: Stats,
     where = f"{code} n={n} seed={seed} stacks={stacks}"
     try:
         with warnings.catch_warnings():
-            # ORACLE.md: keep PokerKit's warnings as warnings (never errors), or its automatic
+            # docs/testing.md, PokerKit: keep PokerKit's warnings as warnings (never errors), or its automatic
             # dealing stops silently; they are expected here (explicit cards, cash-game folds).
             warnings.simplefilter("ignore")
             pk = pokerkit_state(variant, stacks, rules)

@@ -188,7 +188,7 @@ def play_one(code: GameCode, n: int, seed: int, policy: Policy, stats: Stats) ->
     ours = HandState(variant_for(code), stacks, rules=rules, cards=deck)
     where = f"{code} n={n} seed={seed} stacks={stacks} antes={ours.antes}"
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # ORACLE.md: PokerKit warns on explicit cards
+        warnings.simplefilter("ignore")  # docs/testing.md, PokerKit: PokerKit warns on explicit cards
         pk = pokerkit_state(code, ours)
         pos = 0
         relaxed: set[str] = set()

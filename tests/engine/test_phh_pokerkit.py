@@ -12,11 +12,11 @@ pokerkit = pytest.importorskip("pokerkit")
 from arena.engine.rules import Rules  # noqa: E402
 from arena.match.simulate import simulate  # noqa: E402
 
-# docs/house-rules.md §10: the keys that make our engine play as PokerKit does (ORACLE.md).
+# docs/house-rules.md §10: the keys that make our engine play as PokerKit does (docs/testing.md, PokerKit).
 POKERKIT_COMPATIBLE = ["uncapped_heads_up=false", "stud_open_pair_big_bet=false", "stud_tie_break=seat"]
 
 
-class FixedLimitOmahaHiLo(  # ORACLE.md: PokerKit's FO/8 class plays pot-limit unless mixed so
+class FixedLimitOmahaHiLo(  # docs/testing.md, PokerKit: PokerKit's FO/8 class plays pot-limit unless mixed so
     pokerkit.FixedLimitPokerMixin, pokerkit.FixedLimitOmahaHoldemHighLowSplitEightOrBetter
 ):
     pass
