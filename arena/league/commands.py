@@ -175,7 +175,7 @@ def run_worker(store_url: str, *, name: str | None, listen: str, advertise: str 
     # lease: a worker paused inside a commit holds its job's row no longer than that.
     store = open_when_up(store_url, say=lambda text: print(f"worker {settings.name}: {text}", file=out,
                                                            flush=True),
-                         bound_seconds=lease_seconds / 2)
+                         bound_seconds=min(lease_seconds / 2, 3600.0), role=f"worker {settings.name}")
     metrics = ArenaMetrics()
     metrics.set_worker(settings.name)
     queue = WorkQueue(store)

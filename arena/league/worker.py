@@ -184,7 +184,8 @@ class Worker:
         self.out = out
         # The queue's statements (claims, heartbeats, the relays' look-ups) go on a connection of
         # their own: the writer's group commits never wait for them under the store's lock.
-        self.queue = WorkQueue(open_when_up(store.url, say=self._say, bound_seconds=store.bound_seconds)
+        self.queue = WorkQueue(open_when_up(store.url, say=self._say, bound_seconds=store.bound_seconds,
+                                            role=f"worker {settings.name} queue")
                                if isinstance(store, PostgresStore) else store)
         self.waits = JobWaits(self.queue.store)
         self.metrics = metrics

@@ -267,7 +267,8 @@ class PostgresStore(SqlStore):
     """`ResultsStore` on PostgreSQL; one connection per store, shared between threads under a lock."""
 
     def __init__(self, url: str, *, clock: Callable[[], datetime] = now,
-                 connect_timeout_seconds: float = 10.0, bound_seconds: float | None = None) -> None:
+                 connect_timeout_seconds: float = 10.0, bound_seconds: float | None = None,
+                 role: str = "") -> None:
         """``bound_seconds``: the longest any transaction, statement or lock wait of this store
         may last, and how soon a silent connection is given up (`session_bounds`); a worker
         passes less than its lease, so that a worker paused inside a commit cannot keep its
@@ -278,6 +279,9 @@ class PostgresStore(SqlStore):
         self._lock = threading.RLock()
         self._connect_timeout_seconds = connect_timeout_seconds
         self.bound_seconds = bound_seconds
+        # Who holds a connection, in the server's pg_stat_activity ("arena worker w1"): printable
+        # ASCII, within the 63 bytes PostgreSQL keeps.
+        self.role = "".join(c for c in role if " " <= c <= "~")[:48]
         self._connection: psycopg.Connection[Any] | None = None
         self._depth = 0  # transactions open on this thread (the lock's owner): 2+ are savepoints
         self._checked: set[object] = set()  # checks done in the running transaction
@@ -294,7 +298,7 @@ class PostgresStore(SqlStore):
                 psycopg.conninfo.make_conninfo(self.url, **session_bounds(self.bound_seconds))
             connection = psycopg.connect(url, autocommit=True, row_factory=dict_row,
                                          connect_timeout=max(1, round(self._connect_timeout_seconds)),
-                                         application_name="arena")
+                                         application_name=f"arena {self.role}".strip())
         except psycopg.OperationalError as exc:
             raise StoreUnavailable(f"{self.where}: cannot connect: {str(exc).strip()}") from None
         except psycopg.ProgrammingError as exc:
@@ -511,8 +515,8 @@ def session_bounds(bound_seconds: float) -> dict[str, str | int]:
 
 
 def open_when_up(url: str, *, say: Callable[[str], None], bound_seconds: float | None = None,
-                 max_pause_seconds: float = 5.0, sleep: Callable[[float], None] = time.sleep
-                 ) -> PostgresStore:
+                 role: str = "", max_pause_seconds: float = 5.0,
+                 sleep: Callable[[float], None] = time.sleep) -> PostgresStore:
     """A store on ``url``, waiting for the database while it cannot be reached (a worker started
     before the database, or during its restart): said once, then retried with a pause that
     doubles up to ``max_pause_seconds``. Other errors (a bad URL, a refused login, a schema too
@@ -521,7 +525,7 @@ def open_when_up(url: str, *, say: Callable[[str], None], bound_seconds: float |
     away = False
     while True:
         try:
-            store = PostgresStore(url, bound_seconds=bound_seconds)
+            store = PostgresStore(url, bound_seconds=bound_seconds, role=role)
         except StoreUnavailable as exc:
             if not away:
                 say(f"database unavailable ({exc}); waiting for it")
