@@ -41,7 +41,7 @@ from arena.server.peer_tls import PeerTls
 from arena.server.relay import Relay
 from arena.storage import store as st
 from arena.storage.matchlog import safe_file_name
-from arena.storage.postgres import PostgresStore
+from arena.storage.postgres import PostgresStore, open_when_up
 from arena.storage.queue import Job, JobBook, JobWaits, WorkQueue
 
 log = logging.getLogger("arena.worker")
@@ -180,12 +180,14 @@ class Worker:
         """``known``: league files this process has read itself (with their tokens), by league id."""
         self.store = store
         self._known = dict(known or {})
-        # The queue's statements (claims, heartbeats, the relays' look-ups) go on a connection of
-        # their own: the writer's group commits never wait for them under the store's lock.
-        self.queue = WorkQueue(PostgresStore(store.url) if isinstance(store, PostgresStore) else store)
-        self.waits = JobWaits(self.queue.store)
         self.settings = settings
         self.out = out
+        # The queue's statements (claims, heartbeats, the relays' look-ups) go on a connection of
+        # their own: the writer's group commits never wait for them under the store's lock.
+        self.queue = WorkQueue(open_when_up(store.url, say=self._say, bound_seconds=store.bound_seconds,
+                                            role=f"worker {settings.name} queue")
+                               if isinstance(store, PostgresStore) else store)
+        self.waits = JobWaits(self.queue.store)
         self.metrics = metrics
         self.jobs_done = 0
         self._state = _State()
@@ -215,7 +217,10 @@ class Worker:
             loop.add_signal_handler(sig, self.stop)
         # Before serving: a bot of a queued league that connects at once must find its token known
         # (an SDK takes UNAUTHENTICATED as final and leaves, and its seats then wait in vain).
-        await asyncio.to_thread(self._admit_known_bots, server)
+        try:
+            await asyncio.to_thread(self._admit_known_bots, server)
+        except st.StoreError as exc:  # the database went away since: the loop below tries again
+            log.warning("worker %s: %s; trying again", settings.name, exc)
         # The relay too: a bot is handed to it when its stream opens, and one that connected
         # without it (in the moment between the port opening and this worker finding its own
         # address, a query) would keep its stream, and its seats on other workers would wait for
