@@ -870,14 +870,15 @@ def role_pingpong_client(address: str, seat: int) -> int:
                                          request_serializer=pb.BotMessage.SerializeToString,
                                          response_deserializer=pb.DealerMessage.FromString)()
             session = Session(bot, PlayResult(), address)
-            session.call = call
             await call.write(hello)
+            writer = asyncio.ensure_future(session._write_all(call))
             try:
                 async for envelope in call:
                     for message in unbatch(envelope):  # arena.v1 messages: the SDK's bytes
                         session.handle(message)  # type: ignore[arg-type]
             except grpc.aio.AioRpcError:
                 pass
+            writer.cancel()
 
     eventloop.run(main())  # the SDK bots' loop
     print(json.dumps({"decisions": count[0], "cpu_seconds": cpu[-1] - cpu[0],

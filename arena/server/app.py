@@ -84,6 +84,7 @@ class DealerServer:
         self._server: grpc.aio.Server | None = None
         self._finished: asyncio.Future[None] | None = None
         self._stop_requested = False
+        self._over = ""  # why the matches are over although stopped early (stop(over=...))
         self.port = 0
         self.postponements = 0  # matches put back because their bots were not all connected
 
@@ -180,8 +181,11 @@ class DealerServer:
         """Let more bots in (their tokens), e.g. a new league's on a worker."""
         self.service.add_bots(bots)
 
-    def stop(self) -> None:
-        """Ask for a shutdown: running hands are voided and the matches end aborted."""
+    def stop(self, *, over: str = "") -> None:
+        """Ask for a shutdown: running hands are voided and the matches end aborted. ``over``:
+        the matches will not be resumed (e.g. a league decided early), said in these words, so
+        the bots are told every match is over rather than that the server is stopping."""
+        self._over = self._over or over
         self._stop_requested = True
         self.service.stop_accepting()
         self.guest.cancel()
@@ -194,7 +198,8 @@ class DealerServer:
     async def _finish(self) -> None:
         """When trio is done: flush and close the streams, then stop gRPC."""
         await self.guest.wait()
-        final = ShuttingDown("the server is shutting down") if self._stop_requested else None
+        final = (ShuttingDown("the server is shutting down")
+                 if self._stop_requested and not self._over else None)
         await self.service.close_all(final, flush_seconds=self.config.limits.flush_on_close_seconds,
                                      farewell=self._farewell)
         await self.health.enter_graceful_shutdown()
@@ -207,7 +212,8 @@ class DealerServer:
         unplayed = [f"match {s.match_id} {s.abort_reason}" for s in self.summaries()
                     if s.hands_played == 0 and s.abort_reason
                     and any(r.bot_id == bot_id for r in s.results)]
-        return "; ".join(["all your matches on this dealer are over", *unplayed])
+        return "; ".join(["all your matches on this dealer are over", *unplayed,
+                          *([self._over] if self._over else [])])
 
     @property
     def stopped_early(self) -> bool:

@@ -137,15 +137,13 @@ def test_answer_accepts_plain_async_and_subclassed_actions_and_falls_back_otherw
         for k, bot in enumerate((calling_station, thinking, lambda _view: Loud("check"), wrong,
                                  broken)):
             session = Session(bot, PlayResult(), "test")  # type: ignore[arg-type]
-            sent: list[pb.BotMessage] = []
-            session.call = _Sink(sent)  # type: ignore[assignment]
             message = pb.DealerMessage(decision_request=request)
             message.decision_request.decision_id = f"t-h1-d{k}"
             session.handle(message)
             task = session.open[f"t-h1-d{k}"].task
             assert task is not None
             await task
-            out.append((sent[0], bool(session.result.fallbacks)))
+            out.append((session.outbox.get_nowait(), bool(session.result.fallbacks)))
         return out
 
     (plain, ok1), (awaited, ok2), (sub, ok3), (bad, fell1), (bug, fell2) = asyncio.run(answers())
@@ -159,16 +157,6 @@ def test_answer_accepts_plain_async_and_subclassed_actions_and_falls_back_otherw
     assert "TypeError: a bot must return an Action" in bad.action_reply.fallback_detail
     assert "RuntimeError: bug" in bug.action_reply.fallback_detail
     assert "Traceback" in bug.action_reply.fallback_detail
-
-
-class _Sink:
-    """A stand-in for the stream: keeps what is written."""
-
-    def __init__(self, sent: list[pb.BotMessage]) -> None:
-        self.sent = sent
-
-    async def write(self, message: pb.BotMessage) -> None:
-        self.sent.append(message)
 
 
 def test_the_event_loop_is_uvloop_when_installed_unless_asyncio_is_chosen(

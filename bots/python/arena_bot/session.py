@@ -12,7 +12,6 @@ still to come is never sent.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import inspect
 import logging
 import os
@@ -84,9 +83,9 @@ class Session:
             getattr(bot, "__call__", None))  # noqa: B004 - an object with an async __call__
         self.open: dict[str, _Open] = {}  # by decision id
         self.tables: dict[tuple[str, int], str] = {}  # (match id, seat) -> its open decision
-        self.call: grpc.aio.StreamStreamCall[pb.BotMessage, pb.DealerMessage] | None = None
-        self.writing = asyncio.Lock()
-        self.sends: set[asyncio.Task[None]] = set()
+        # Replies go out in order through one writer task. A decision's task never writes
+        # itself: cancelling a task while it awaits a grpc.aio write would cancel the stream.
+        self.outbox: asyncio.Queue[pb.BotMessage] = asyncio.Queue()
 
     async def run(self, hello: pb.BotMessage, *, token: str,
                   credentials: grpc.ChannelCredentials | None,
@@ -100,9 +99,9 @@ class Session:
         async with channel:
             call = pb_grpc.DealerStub(channel).Play(
                 metadata=(("authorization", f"Bearer {token}"),))
-            self.call = call
+            await call.write(hello)
+            writer = asyncio.get_running_loop().create_task(self._write_all(call))
             try:
-                await call.write(hello)
                 async for envelope in call:
                     for message in unbatch(envelope):
                         self.handle(message)
@@ -110,8 +109,7 @@ class Session:
                 for held in self.open.values():
                     if held.task is not None:
                         held.task.cancel()
-                for task in self.sends:
-                    task.cancel()
+                writer.cancel()  # the stream has ended (or is being cancelled) by now
 
     # ------------------------------------------------------------------ messages
 
@@ -142,8 +140,9 @@ class Session:
 
     def _opened(self, request: pb.DecisionRequest) -> None:
         decision_id = request.decision_id
-        if decision_id in self.open:  # sent again (it is still open): already being answered
-            return
+        held = self.open.get(decision_id)
+        if held is not None and held.task is not None and not held.task.done():
+            return  # sent again while it is being answered
         table = (request.match_id, request.your_seat)
         before = self.tables.get(table)
         if before is not None:  # a seat has one decision at a time: the earlier one is over
@@ -168,8 +167,8 @@ class Session:
                         rejected.decision_id)
             result.fallbacks += 1
             result.decisions += 1
-            self._send_soon(_reply(held.request, safe, 0.0, fallback="rejected",
-                                   detail=f"rejected: {rejected.message}"))
+            self.outbox.put_nowait(_reply(held.request, safe, 0.0, fallback="rejected",
+                                          detail=f"rejected: {rejected.message}"))
 
     def _closed(self, closed: pb.DecisionClosed) -> None:
         timed_out = closed.reason == pb.DECISION_CLOSE_REASON_TIMEOUT
@@ -223,8 +222,8 @@ class Session:
             return
         self.result.decisions += 1
         self.result.fallbacks += bool(fallback)
-        await self._write(_reply(request, action, time.perf_counter() - started,
-                                 fallback=fallback, detail=detail))
+        self.outbox.put_nowait(_reply(request, action, time.perf_counter() - started,
+                                      fallback=fallback, detail=detail))
 
     async def _think(self, view: SeatView) -> Action:
         chosen: object = self.bot(view) if self.is_async else await WORKERS.run(self.bot, view)
@@ -236,20 +235,16 @@ class Session:
             raise TypeError(f"a bot must return an Action, not {chosen!r}")
         return chosen
 
-    def _send_soon(self, message: pb.BotMessage) -> None:
-        task = asyncio.get_running_loop().create_task(self._write(message))
-        self.sends.add(task)
-        task.add_done_callback(self.sends.discard)
-
-    async def _write(self, message: pb.BotMessage) -> None:
-        """One write at a time, in the order asked (the lock is fair); a stream that has ended
-        takes no more (its status says why, to the reading loop)."""
-        call = self.call
-        assert call is not None
-        async with self.writing:
-            with contextlib.suppress(grpc.aio.AioRpcError, grpc.aio.UsageError,
-                                     asyncio.InvalidStateError):
-                await call.write(message)
+    async def _write_all(self, call: grpc.aio.StreamStreamCall[pb.BotMessage, pb.DealerMessage]
+                         ) -> None:
+        """Write the replies in the order they were made until the stream ends (its status
+        says why, to the reading loop)."""
+        outbox = self.outbox
+        try:
+            while True:
+                await call.write(await outbox.get())
+        except (grpc.aio.AioRpcError, grpc.aio.UsageError, asyncio.InvalidStateError):
+            return
 
 
 def _traceback(exc: BaseException) -> str:
