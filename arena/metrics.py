@@ -292,6 +292,9 @@ class ArenaMetrics:
                                       registry=r)
         self.disconnects = Counter("arena_bot_disconnects", "Connections a bot lost during a hand.",
                                    ["bot"], registry=r)
+        self.sdk_fallbacks = Counter("arena_sdk_fallbacks",
+                                     "Replies a bot's SDK sent in place of its code's (the code "
+                                     "failed, or its reply was refused).", ["bot"], registry=r)
         self.connected_bots = Gauge("arena_connected_bots", "Bots connected now.", registry=r)
         self.active_tables = Gauge("arena_active_tables", "Tables dealing now.", registry=r)
         self._refused: set[str] = set()
@@ -308,6 +311,7 @@ class ArenaMetrics:
     def _init_bot_series(self, label: str) -> None:
         self.decisions.labels(bot=label)
         self.disconnects.labels(bot=label)
+        self.sdk_fallbacks.labels(bot=label)
         for reason in TIMEOUT_REASONS:
             self.timeouts.labels(bot=label, reason=reason.value)
         for reason in INVALID_ACTION_REASONS:
@@ -346,6 +350,10 @@ class ArenaMetrics:
 
     def disconnected(self, *, bot: str | None = None) -> None:
         self.disconnects.labels(bot=self.bot_labels.label(bot)).inc()
+
+    def sdk_fallback(self, *, bot: str | None = None) -> None:
+        """An accepted reply the bot's SDK chose in place of its code."""
+        self.sdk_fallbacks.labels(bot=self.bot_labels.label(bot)).inc()
 
     def bot_connected(self, delta: int = 1) -> None:
         """+1 when a bot connects, -1 when it goes."""

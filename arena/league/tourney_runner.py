@@ -173,6 +173,9 @@ class TournamentRun:
                 for seat, count in enumerate(fields.get(key, [])):
                     for _ in range(int(count)):
                         self.metrics.timeout(reason, bot=plan.players[seat])
+            for seat, count in enumerate(fields.get("_sdk_fallbacks", [])):
+                for _ in range(int(count)):
+                    self.metrics.sdk_fallback(bot=plan.players[seat])
 
     def log_event(self, kind: str, **values: Any) -> None:
         """Queue a line for ``tournament.jsonl``; it is written after the next save."""

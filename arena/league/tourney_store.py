@@ -119,7 +119,7 @@ def hand_entry(*, hand_id: str, fields: dict[str, Any], phh_text: str, seed: int
         return [int(values[k]) if k < len(values) else 0 for k in range(n)]
 
     faults = list(zip(per_seat("_timeouts"), per_seat("_absent"), per_seat("_rejected"),
-                      per_seat("_disconnects"), strict=True))
+                      per_seat("_disconnects"), per_seat("_sdk_fallbacks"), strict=True))
     return {"hand_id": hand_id, "players": list(fields["players"]), "game": fields["variant"],
             "small_bet": int(fields.get("small_bet") or big_blind),
             "starting": list(fields["starting_stacks"]),

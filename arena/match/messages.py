@@ -218,11 +218,12 @@ class Reply:
     received_at: float = 0.0  # perf_counter when the transport read it
     wire_seconds: float | None = None  # transport: request written -> this reply read
     problem: str = ""  # why ``kind`` is None
+    fallback: bool = False  # sent by the bot's SDK in place of its code's (ActionReply.fallback)
 
     def __init__(self, decision_id: str, seat: int, kind: ActionKind | None,
                  raise_to_chips: int | None, think_seconds: float | None = None,
                  received_at: float = 0.0, wire_seconds: float | None = None,
-                 problem: str = '') -> None:
+                 problem: str = '', fallback: bool = False) -> None:
         self.decision_id = decision_id  # type: ignore[misc]
         self.seat = seat  # type: ignore[misc]
         self.kind = kind  # type: ignore[misc]
@@ -231,6 +232,7 @@ class Reply:
         self.received_at = received_at  # type: ignore[misc]
         self.wire_seconds = wire_seconds  # type: ignore[misc]
         self.problem = problem  # type: ignore[misc]
+        self.fallback = fallback  # type: ignore[misc]
 
 
 @dataclass(frozen=True, slots=True, init=False)

@@ -238,9 +238,11 @@ class SqlStore(ABC):
             hand_id = int(row["hand_id"])
             db.executemany(
                 "INSERT INTO hand_seats (hand_id, seat, bot_id, net_chips, final_stack_chips, timeouts, "
-                "absent_decisions, rejected_replies, disconnects) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "absent_decisions, rejected_replies, disconnects, sdk_fallbacks) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [(hand_id, s.seat, bot_ids[s.bot], s.net_chips, s.final_stack_chips, s.timeouts,
-                  s.absent_decisions, s.rejected_replies, s.disconnects) for s in hand.seats])
+                  s.absent_decisions, s.rejected_replies, s.disconnects, s.sdk_fallbacks)
+                 for s in hand.seats])
         return True
 
     def void_hand(self, hand: VoidHand, *, guard: Guard | None = None) -> bool:
@@ -338,18 +340,23 @@ class SqlStore(ABC):
         return int(row["last"] or 0) + 1
 
     def fault_counts(self, league_id: int) -> list[FaultCounts]:
-        """Per bot and match: completed hands and the faults in them (timeouts, absent decisions,
-        rejected replies, disconnects), bots by name, matches in order."""
+        """Per bot and stored match: completed hands and the faults in them (timeouts, absent
+        decisions, rejected replies, disconnects, SDK fallbacks) and the matches of the
+        schedule they were played in (the copies of a duplicate deal set), bots by name,
+        matches in order."""
         with self._transaction(write=False) as db:
             rows = db.execute(
                 "SELECT b.name, h.match_id, COUNT(*) AS hands, SUM(s.timeouts) AS timeouts, "
                 "SUM(s.absent_decisions) AS absent, SUM(s.rejected_replies) AS rejected, "
-                "SUM(s.disconnects) AS disconnects FROM hand_seats s JOIN hands h USING (hand_id) "
+                "SUM(s.disconnects) AS disconnects, SUM(s.sdk_fallbacks) AS fallbacks, "
+                "COUNT(DISTINCT h.copy_index) AS copies "
+                "FROM hand_seats s JOIN hands h USING (hand_id) "
                 "JOIN matches m ON m.match_id = h.match_id JOIN bots b ON b.bot_id = s.bot_id "
                 "WHERE m.league_id = ? AND h.status = 'completed' "
                 "GROUP BY b.name, h.match_id ORDER BY b.name, h.match_id", (league_id,)).fetchall()
         return [FaultCounts(r["name"], r["match_id"], r["hands"], r["timeouts"], r["absent"],
-                            r["rejected"], r["disconnects"]) for r in rows]
+                            r["rejected"], r["disconnects"], r["fallbacks"], r["copies"])
+                for r in rows]
 
     def iter_results(self, league_id: int, *,
                      statuses: Iterable[MatchStatus] = (MatchStatus.RUNNING, MatchStatus.FINISHED),
@@ -576,12 +583,13 @@ def _hands(db: Db, match_id: int, key: tuple[int, int] | None) -> list[HandRecor
     seats: dict[int, list[SeatResult]] = {}
     for r in db.execute(
             "SELECT s.hand_id, s.seat, b.name, s.net_chips, s.final_stack_chips, s.timeouts, "
-            "s.absent_decisions, s.rejected_replies, s.disconnects FROM hand_seats s "
+            "s.absent_decisions, s.rejected_replies, s.disconnects, s.sdk_fallbacks FROM hand_seats s "
             f"JOIN hands h USING (hand_id) JOIN bots b ON b.bot_id = s.bot_id WHERE {where} "
             "ORDER BY s.hand_id, s.seat", params):
         seats.setdefault(r["hand_id"], []).append(
             SeatResult(r["seat"], r["name"], r["net_chips"], r["final_stack_chips"], r["timeouts"],
-                       r["absent_decisions"], r["rejected_replies"], r["disconnects"]))
+                       r["absent_decisions"], r["rejected_replies"], r["disconnects"],
+                       r["sdk_fallbacks"]))
     return [HandRecord(match_id, r["hand_number"], r["copy_index"], r["deal_id"], r["game_code"],
                        r["small_bet_chips"], r["button_seat"], tuple(seats.get(r["hand_id"], ())),
                        r["phh_text"], parse_timestamp(r["started_at"]), parse_timestamp(r["finished_at"]))

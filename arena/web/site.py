@@ -228,11 +228,12 @@ class LeagueSite:
             store.close()
 
     def faults(self) -> dict[str, dict[str, int]]:
-        """Per bot: hands, timeouts, absent decisions, rejected replies and disconnects over its
-        completed hands."""
+        """Per bot: matches, hands, timeouts, absent decisions, rejected replies, SDK fallbacks
+        and disconnects over its completed hands."""
         counts = self.fault_counts()
-        return {bot: {"hands": row[1], "timeouts": row[2], "absent": row[3], "rejected": row[4],
-                      "disconnects": row[5]} for bot, row in faults_per_bot(counts).items()}
+        return {bot: dict(zip(("matches", "hands", "timeouts", "absent", "rejected", "fallbacks",
+                               "disconnects"), row, strict=True))
+                for bot, row in faults_per_bot(counts).items()}
 
     def biggest_pots(self, bot: str, count: int = 5) -> list[tuple[HandSummary, int]]:
         """The bot's hands with the largest pots, with its net chips in each."""
