@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import sys
 import threading
 import time
@@ -66,6 +65,7 @@ from arena.storage.matchlog import (
     hand_in_flight,
     last_sequence,
     make_private_dir,
+    make_private_store,
     reveal_seed,
     write_private,
 )
@@ -122,9 +122,7 @@ class LeagueRun:
         self._own_store = store is None
         if store is None:
             if isinstance(config.store, Path):
-                config.store.parent.mkdir(parents=True, exist_ok=True)
-                if not config.store.exists():  # owner-only; SQLite gives its -wal and -shm the same mode
-                    os.close(os.open(config.store, os.O_WRONLY | os.O_CREAT, 0o600))
+                make_private_store(config.store)
             store = open_store(config.store)
         self.secret = league_secret(config, store)
         self.store = store

@@ -19,6 +19,7 @@ from typing import Any
 
 from arena.match.tourney.event import EventState
 from arena.match.tourney.formats import FormatResult
+from arena.storage.matchlog import make_private_dir
 from arena.storage.records import TournamentPlacing
 
 OVERALL = "overall"  # the placings row of the standings (points summed, ties settled)
@@ -132,7 +133,7 @@ def standings_csv(doc: dict[str, Any]) -> str:
 
 
 def write_results(log_dir: Path, doc: dict[str, Any]) -> list[Path]:
-    log_dir.mkdir(parents=True, exist_ok=True)
+    make_private_dir(log_dir)
     paths = [log_dir / "results.json", log_dir / "standings.txt", log_dir / "standings.csv"]
     write_private(paths[0], json.dumps(doc, indent=2) + "\n")
     write_private(paths[1], render_standings(doc))

@@ -34,7 +34,8 @@ from arena.match.tourney.formats import FormatResult, run_format
 from arena.match.tourney.levels import rules_for_level
 from arena.metrics import GAME_LABELS, ArenaMetrics, TournamentSnapshot, start_metrics_server
 from arena.server.config import BotEntry, ServerConfig
-from arena.storage.matchlog import PhhAppender
+from arena.storage.matchlog import PhhAppender, make_private_dir
+from arena.storage.phhappend import open_private
 
 STATE_FILE = "state.json"
 MAX_VOIDS_PER_EVENT = 50  # a dealer that cannot finish hands ends the run instead of looping
@@ -85,7 +86,7 @@ class TournamentRun:
     def __init__(self, config: TournamentConfig, *, out: TextIO = sys.stdout) -> None:
         self.config = config
         self.out = out
-        config.log_dir.mkdir(parents=True, exist_ok=True)
+        make_private_dir(config.log_dir)  # hole cards and the state: owner-only, as a league's
         self.state_path = config.log_dir / STATE_FILE
         self.done: list[list[dict[str, Any]]] = []
         self.current: list[EventState] = []
@@ -147,7 +148,7 @@ class TournamentRun:
             path = self.config.log_dir / name
             if not name.endswith(".phhs"):
                 if not (path.exists() and path.read_text(encoding="utf-8").endswith(text)):
-                    with path.open("a", encoding="utf-8") as fh:
+                    with open_private(path, "a") as fh:
                         fh.write(text)
                 continue
             appender = self._appenders.get(path)

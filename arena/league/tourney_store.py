@@ -21,13 +21,14 @@ from arena.league.tourney_results import OVERALL
 from arena.match.tourney.event import EventState
 from arena.match.tourney.formats import FormatResult
 from arena.storage import store as st
+from arena.storage.matchlog import make_private_store
 
 
 class TournamentStore:
     def __init__(self, location: Path | str, *, name: str, source_toml: str,
                  bots: tuple[LeagueBot, ...]) -> None:
         if isinstance(location, Path):
-            location.parent.mkdir(parents=True, exist_ok=True)
+            make_private_store(location)
         self.store = st.open_store(location)
         league = self.store.find_league(name)
         if league is None:
