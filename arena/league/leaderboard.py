@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from arena.engine.games import VARIANTS, GameCode
 from arena.league.stats import ALL_GAMES, Z_95, Estimate, Leaderboard
-from arena.storage.records import FaultCounts
+from arena.storage.records import FaultCounts, LeftOutHand
 
 CsvTable = Literal["results", "crosstable", "rankings"]
 CSV_TABLES: tuple[CsvTable, ...] = ("results", "crosstable", "rankings")
@@ -116,11 +116,32 @@ def to_dict(board: Leaderboard) -> dict[str, Any]:
 
 
 def to_json(board: Leaderboard, *, indent: int | None = 2,
-            faults: Sequence[FaultCounts] | None = None) -> str:
+            faults: Sequence[FaultCounts] | None = None,
+            left_out: Sequence[LeftOutHand] | None = None) -> str:
     data = to_dict(board)
     if faults is not None:
         data["faults"] = [dict(zip(FAULT_HEADERS, fault_row(f), strict=True)) for f in faults]
+    if left_out is not None:
+        data["left_out"] = [{"match_id": h.match_id, "copy_index": h.copy_index,
+                             "hand_number": h.hand_number, "deal_id": h.deal_id,
+                             "why": f"{LEFT_OUT_WHY}: {h.void_reason}"} for h in left_out]
     return json.dumps(_clean(data), indent=indent, allow_nan=False) + "\n"
+
+
+LEFT_OUT_WHY = "another copy of its deal was voided"
+LEFT_OUT_SHOWN = 20  # hands named one by one; the rest are counted
+
+
+def render_left_out(hands: Sequence[LeftOutHand]) -> str:
+    """The completed hands the leaderboard does not score, and why: "" when none."""
+    if not hands:
+        return ""
+    named = "; ".join(f"match {h.match_id} copy {h.copy_index} hand {h.hand_number} "
+                      f"(deal {h.deal_id}: {h.void_reason})" for h in hands[:LEFT_OUT_SHOWN])
+    more = f"; and {len(hands) - LEFT_OUT_SHOWN} more" if len(hands) > LEFT_OUT_SHOWN else ""
+    return (f"Left out: {len(hands)} completed hand(s) whose deal was voided in another copy "
+            f"(a voided deal is scored in no copy, so luck still cancels): {named}{more}\n"
+            "(all of them: arena leaderboard --format json, \"left_out\")\n")
 
 
 # Per bot and stored match (a duplicate deal set's copies share one: ``matches`` counts them).

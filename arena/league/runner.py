@@ -27,6 +27,7 @@ from arena.league.leaderboard import (
     CSV_TABLES,
     faults_csv,
     render_faults,
+    render_left_out,
     render_table,
     to_csv,
     to_json,
@@ -69,7 +70,7 @@ from arena.storage.matchlog import (
     reveal_seed,
     write_private,
 )
-from arena.storage.records import FaultCounts, HandRecord, League, MatchStatus, VoidHand
+from arena.storage.records import FaultCounts, HandRecord, League, LeftOutHand, MatchStatus, VoidHand
 from arena.storage.sqlite import SqliteStore
 from arena.storage.store import Match, ResultsStore, open_store
 from arena.storage.writer import After, Writer
@@ -552,9 +553,10 @@ class LeagueRun:
         ``leaderboard-crosstable.csv``, ``leaderboard-rankings.csv``, ``leaderboard-faults.csv``."""
         base = self.config.log_dir / "leaderboard"
         faults = self.faults()
-        written = {Path(f"{base}.json"): to_json(board, faults=faults),
+        left_out = self.left_out()
+        written = {Path(f"{base}.json"): to_json(board, faults=faults, left_out=left_out),
                    Path(f"{base}.txt"): render_table(board) + "\n" + render_faults(faults)
-                   + f"\ndeals: {describe_secret(self.secret)}\n"}
+                   + render_left_out(left_out) + f"\ndeals: {describe_secret(self.secret)}\n"}
         for table in CSV_TABLES:
             name = f"{base}.csv" if table == "results" else f"{base}-{table}.csv"
             written[Path(name)] = to_csv(board, table=table)
@@ -566,3 +568,7 @@ class LeagueRun:
     def faults(self) -> list[FaultCounts]:
         """Per bot and match: timeouts, absent decisions, rejected replies, disconnects."""
         return self.store.fault_counts(self._league().league_id)
+
+    def left_out(self) -> list[LeftOutHand]:
+        """The completed hands the leaderboard leaves out: other copies of voided deals."""
+        return self.store.left_out_hands(self._league().league_id)

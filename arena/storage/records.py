@@ -97,6 +97,18 @@ class FaultCounts:
 
 
 @dataclass(frozen=True, slots=True)
+class LeftOutHand:
+    """A completed hand the leaderboard does not score: another copy of its deal was voided
+    (duplicate practice: a fouled board is scored in no copy, so that luck still cancels)."""
+
+    match_id: int
+    copy_index: int
+    hand_number: int
+    deal_id: str
+    void_reason: str  # why the other copy was voided
+
+
+@dataclass(frozen=True, slots=True)
 class HandRecord:
     """One completed hand: what `record_hand` commits and `completed_hands` returns."""
 

@@ -23,6 +23,7 @@ from arena.storage.records import (
     HandRecord,
     HandStatus,
     League,
+    LeftOutHand,
     LuckPending,
     Match,
     MatchFormat,
@@ -357,6 +358,21 @@ class SqlStore(ABC):
         return [FaultCounts(r["name"], r["match_id"], r["hands"], r["timeouts"], r["absent"],
                             r["rejected"], r["disconnects"], r["fallbacks"], r["copies"])
                 for r in rows]
+
+    def left_out_hands(self, league_id: int) -> list[LeftOutHand]:
+        """The league's completed hands `iter_results` leaves out: those of a deal voided in
+        another copy, with the void's reason, in match, hand and copy order."""
+        with self._transaction(write=False) as db:
+            rows = db.execute(
+                "SELECT h.match_id, h.copy_index, h.hand_number, h.deal_id, "
+                "MIN(v.void_reason) AS reason FROM hands h "
+                "JOIN matches m ON m.match_id = h.match_id "
+                "JOIN hands v ON v.match_id = h.match_id AND v.deal_id = h.deal_id "
+                "AND v.status = 'void' WHERE m.league_id = ? AND h.status = 'completed' "
+                "GROUP BY h.match_id, h.copy_index, h.hand_number, h.deal_id "
+                "ORDER BY h.match_id, h.hand_number, h.copy_index", (league_id,)).fetchall()
+        return [LeftOutHand(r["match_id"], r["copy_index"], r["hand_number"], r["deal_id"],
+                            r["reason"] or "voided") for r in rows]
 
     def iter_results(self, league_id: int, *,
                      statuses: Iterable[MatchStatus] = (MatchStatus.RUNNING, MatchStatus.FINISHED),

@@ -227,6 +227,17 @@ class LeagueSite:
         finally:
             store.close()
 
+    def left_out(self) -> list[st.LeftOutHand]:
+        """The completed hands the leaderboard leaves out (other copies of voided deals)."""
+        if not self._has_store():
+            return []
+        store = open_store(self.config.store)
+        try:
+            league = store.find_league(self.config.name)
+            return store.left_out_hands(league.league_id) if league is not None else []
+        finally:
+            store.close()
+
     def faults(self) -> dict[str, dict[str, int]]:
         """Per bot: matches, hands, timeouts, absent decisions, rejected replies, SDK fallbacks
         and disconnects over its completed hands."""
