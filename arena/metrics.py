@@ -7,6 +7,7 @@ bots; any other bot is counted as ``other``, so a flood of names cannot flood Pr
 
 from __future__ import annotations
 
+import errno
 import logging
 import socket
 import threading
@@ -20,7 +21,13 @@ from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, make_wsgi_app
 from prometheus_client.metrics_core import GaugeMetricFamily, Metric
 
-from arena.engine.errors import AmountOutOfRange, MalformedInput, NotYourTurn, StaleDecision
+from arena.engine.errors import (
+    AmountOutOfRange,
+    ConfigError,
+    MalformedInput,
+    NotYourTurn,
+    StaleDecision,
+)
 from arena.engine.games import ALL_GAMES, HORSE, VARIANTS
 from arena.match.messages import WrongSeat
 
@@ -461,15 +468,24 @@ class MetricsServer:
 
 
 def start_metrics_server(port: int, registry: CollectorRegistry, addr: str = "127.0.0.1", *,
-                         poll_interval_seconds: float = 0.05) -> MetricsServer:
+                         poll_interval_seconds: float = 0.05,
+                         setting: str = "metrics_port") -> MetricsServer:
     """Serve ``registry`` at ``/metrics`` on a daemon thread; port 0 picks a free port (``.port``).
 
     Binds to localhost by default: metrics name the bots, so exposing them is a deliberate choice.
     ``poll_interval_seconds`` bounds how long `MetricsServer.stop` waits for the serving loop.
+    A port that cannot be bound is a `ConfigError` naming it and ``setting`` (the key or option
+    that chose it).
     """
     server_class = _ThreadingServer6 if ":" in addr else _ThreadingServer
-    server = make_server(addr, port, _metrics_only(make_wsgi_app(registry)), server_class,
-                         handler_class=_QuietHandler)
+    try:
+        server = make_server(addr, port, _metrics_only(make_wsgi_app(registry)), server_class,
+                             handler_class=_QuietHandler)
+    except OSError as exc:
+        shown = f"[{addr}]:{port}" if ":" in addr else f"{addr}:{port}"
+        why = "the port is in use" if exc.errno == errno.EADDRINUSE else exc.strerror or str(exc)
+        raise ConfigError(f"cannot serve /metrics on {shown} ({setting} = {port}): {why}; "
+                          f"choose another {setting} (0 picks a free port)") from None
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": poll_interval_seconds},
                               name=f"arena-metrics-{server.server_address[1]}", daemon=True)
     thread.start()

@@ -187,7 +187,8 @@ def run_worker(store_url: str, *, name: str | None, listen: str, advertise: str 
     metrics.watch_queue(queue.depth)
     metrics_server = None
     if metrics_port is not None:
-        metrics_server = start_metrics_server(metrics_port, metrics.registry, metrics_addr)
+        metrics_server = start_metrics_server(metrics_port, metrics.registry, metrics_addr,
+                                              setting="--metrics-port")
         out.write(f"metrics: {metrics_server.url}\n")
     host = listen.rsplit(":", 1)[0]
 
