@@ -65,7 +65,8 @@ def clean_result(loaded: object) -> dict[str, Any] | None:
     decisions = raw if isinstance(raw, dict) else {}
     return {"results": results, "aborted": bool(loaded.get("aborted", False)),
             "decisions": {key: int(number(decisions.get(key))) for key in
-                          ("prompts", "answered", "rejected", "timeouts", "absent_actions")}}
+                          ("prompts", "answered", "rejected", "rejected_no_open_decision",
+                           "timeouts", "absent_actions", "sdk_fallbacks")}}
 
 
 @dataclass

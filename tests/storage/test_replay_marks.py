@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 from pathlib import Path
 
 import pytest
@@ -93,6 +94,8 @@ def test_replays_mark_the_timeout_and_the_fallback_on_their_action_lines(tmp_pat
 
     asyncio.run(scenario())
     path = tmp_path / "logs" / "match.phhs"
+    decisions = json.loads((tmp_path / "logs" / "match.result.json").read_text())["decisions"]
+    assert (decisions["sdk_fallbacks"], decisions["timeouts"]) == (1, 1)
     hands = load_file(str(path))
     marked = [(hand, line, why) for hand in hands for line, why in hand.fields.get("_fault_lines", [])]
     assert sorted(why for _, _, why in marked) == ["fallback", "timeout"]
