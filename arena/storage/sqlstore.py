@@ -14,7 +14,7 @@ from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime
 from typing import Any, Protocol
 
-from arena.storage import tokens
+from arena.storage import faultrows, tokens
 from arena.storage.errors import AlreadyExists, HandConflict, InvalidRecord, NotFound
 from arena.storage.records import (
     Bot,
@@ -341,38 +341,14 @@ class SqlStore(ABC):
         return int(row["last"] or 0) + 1
 
     def fault_counts(self, league_id: int) -> list[FaultCounts]:
-        """Per bot and stored match: completed hands and the faults in them (timeouts, absent
-        decisions, rejected replies, disconnects, SDK fallbacks) and the matches of the
-        schedule they were played in (the copies of a duplicate deal set), bots by name,
-        matches in order."""
+        """Per bot and stored match: `arena.storage.faultrows.fault_counts`."""
         with self._transaction(write=False) as db:
-            rows = db.execute(
-                "SELECT b.name, h.match_id, COUNT(*) AS hands, SUM(s.timeouts) AS timeouts, "
-                "SUM(s.absent_decisions) AS absent, SUM(s.rejected_replies) AS rejected, "
-                "SUM(s.disconnects) AS disconnects, SUM(s.sdk_fallbacks) AS fallbacks, "
-                "COUNT(DISTINCT h.copy_index) AS copies "
-                "FROM hand_seats s JOIN hands h USING (hand_id) "
-                "JOIN matches m ON m.match_id = h.match_id JOIN bots b ON b.bot_id = s.bot_id "
-                "WHERE m.league_id = ? AND h.status = 'completed' "
-                "GROUP BY b.name, h.match_id ORDER BY b.name, h.match_id", (league_id,)).fetchall()
-        return [FaultCounts(r["name"], r["match_id"], r["hands"], r["timeouts"], r["absent"],
-                            r["rejected"], r["disconnects"], r["fallbacks"], r["copies"])
-                for r in rows]
+            return faultrows.fault_counts(db, league_id)
 
     def left_out_hands(self, league_id: int) -> list[LeftOutHand]:
-        """The league's completed hands `iter_results` leaves out: those of a deal voided in
-        another copy, with the void's reason, in match, hand and copy order."""
+        """The hands `iter_results` leaves out: `arena.storage.faultrows.left_out_hands`."""
         with self._transaction(write=False) as db:
-            rows = db.execute(
-                "SELECT h.match_id, h.copy_index, h.hand_number, h.deal_id, "
-                "MIN(v.void_reason) AS reason FROM hands h "
-                "JOIN matches m ON m.match_id = h.match_id "
-                "JOIN hands v ON v.match_id = h.match_id AND v.deal_id = h.deal_id "
-                "AND v.status = 'void' WHERE m.league_id = ? AND h.status = 'completed' "
-                "GROUP BY h.match_id, h.copy_index, h.hand_number, h.deal_id "
-                "ORDER BY h.match_id, h.hand_number, h.copy_index", (league_id,)).fetchall()
-        return [LeftOutHand(r["match_id"], r["copy_index"], r["hand_number"], r["deal_id"],
-                            r["reason"] or "voided") for r in rows]
+            return faultrows.left_out_hands(db, league_id)
 
     def iter_results(self, league_id: int, *,
                      statuses: Iterable[MatchStatus] = (MatchStatus.RUNNING, MatchStatus.FINISHED),
