@@ -308,11 +308,14 @@ class TournamentRun:
         in_seconds = (max(0.0, clock.started_seconds + level.seconds - elapsed_seconds)
                       if level.seconds is not None and level.hands is None else 0.0)
         return TournamentInfo(
-            self.config.name, plan.event_id, state.spec.title or plan.event_id, plan.table,
-            plan.hand, plan.round, plan.level_index + 1, level.small_blind, level.big_blind,
-            level.ante, at_round, in_seconds, plan.players_left, len(state.tables),
-            tuple((m.player, m.from_table, m.to_table, r, m.reason) for r, m in state.moves),
-            tuple((e.player, e.place, e.round) for e in state.eliminations))
+            tournament=self.config.name, event_id=plan.event_id,
+            event_title=state.spec.title or plan.event_id, table=plan.table,
+            table_hand=plan.hand, round=plan.round, level=plan.level_index + 1,
+            small_blind_chips=level.small_blind, big_blind_chips=level.big_blind,
+            ante_chips=level.ante, next_level_at_round=at_round, next_level_in_seconds=in_seconds,
+            players_left=plan.players_left, tables=len(state.tables),
+            moves=tuple((m.player, m.from_table, m.to_table, r, m.reason) for r, m in state.moves),
+            placings=tuple((e.player, e.place, e.round) for e in state.eliminations))
 
     async def _play_hand(self, state: EventState, plan: HandPlan, elapsed_seconds: float,
                          lobby: Lobby) -> None:

@@ -64,11 +64,3 @@ def fast_init(cls: type[T]) -> type[T]:
     setattr(cls, "__init__", init)  # noqa: B010 - the class is built already
     return cls
 
-
-def fast_init_interpreted(cls: type) -> None:
-    """:func:`fast_init` for a class that runs interpreted: one with its own ``__init__`` and
-    ``init=False`` that mypyc makes a native class when its module is compiled (there, its
-    ``__init__`` is compiled and no ``__slots__`` sits in the class's ``__dict__``). Called
-    after the class, not as a decorator (a decorated class would not be a native one)."""
-    if "__slots__" in cls.__dict__:
-        fast_init(cls)

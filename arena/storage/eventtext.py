@@ -1,9 +1,8 @@
-"""The JSONL event log's lines written as text by typed code, one writer per message type
-(compiled by mypyc, see arena/host/compiled.py: the messages are native classes, so each field
-is a struct read): byte for byte what the plain walk (:func:`plain`, then ``json.dumps``)
-writes. Whatever a writer does not expect (a value of another type than its field's, a payload
-of no message type) raises :class:`Unusual`: that line is left to the plain walk
-(``arena/storage/eventlog.py``).
+"""The JSONL event log's lines written as text by typed code, one writer per message type:
+byte for byte what the plain walk (:func:`plain`, then ``json.dumps``) writes, about 3x faster
+(docs/performance.md, "Fast paths and the compiled build"). Whatever a writer does not expect
+(a value of another type than its field's, a payload of no message type) raises
+:class:`Unusual`: that line is left to the plain walk (``arena/storage/eventlog.py``).
 
 Spelling as ``json.dumps`` writes it: strings (and str enums) by the standard library's own
 ``encode_basestring_ascii``; ints by ``str``; floats by ``repr``, NaN and the infinities as
@@ -24,7 +23,6 @@ import orjson
 
 from arena.engine.cards import format_card
 from arena.engine.rules import Stakes
-from arena.match.decimals import scaled_round
 from arena.match.messages import (
     ActionAnnounced,
     ActionRecord,
@@ -721,16 +719,6 @@ def notice_text(notice: Notice) -> str:
     return "".join(out)
 
 
-_DIGITS3: Final = tuple(f"{k:03d}" for k in range(1000))
-
-
-def micros(value: float) -> int:
-    """``value`` in millionths rounded as ``"%.6f" % value`` rounds it (to the nearest, a tie to
-    even, from its exact binary value), for 0 < value < 2**33; -1 for any other value (-0.0
-    is spelled with its sign)."""
-    return scaled_round(value, 1e6)
-
-
 # A line's start up to its time, by the seats that received it when they are 0-7 in increasing
 # order, a bit each: ``'{"seats":[0,2,3],"logged_at":'`` for 0b1101.
 _SEATS_TEXT: Final = tuple(
@@ -759,8 +747,6 @@ def lines_text(held: Sequence[tuple[Notice, Sequence[int], float]],
     was sent), as :func:`arena.storage.eventlog.event_line` spells them; a line this module
     leaves to the plain walk by ``unusual``."""
     out: list[str] = []
-    last_second = -1
-    second_text = ""
     match_id: object = None
     hand_id: object = None
     event_ids = ""
@@ -782,20 +768,7 @@ def lines_text(held: Sequence[tuple[Notice, Sequence[int], float]],
                            else str(seat))
                 separator = ","
             out.append('],"logged_at":')
-        sent_micros = micros(sent) if type(sent) is float else -1
-        if sent_micros >= 0:  # "%.6f" without formatting a float; the whole second kept
-            second = sent_micros // 1000000
-            if second != last_second:
-                last_second = second
-                second_text = f"{second}."
-            out.append(second_text)
-            # Not ``sent_micros - second * 1000000``: mypyc multiplies a factor of 2**30 or
-            # more (the seconds since 1970) as boxed ints, ~1,300 instructions a line.
-            fraction = sent_micros % 1000000
-            out.append(_DIGITS3[fraction // 1000])
-            out.append(_DIGITS3[fraction % 1000])
-        else:
-            out.append(f"{sent:.6f}")
+        out.append(f"{sent:.6f}")
         try:
             if type(notice) is not Notice:
                 raise Unusual
