@@ -17,7 +17,7 @@ def quick_init(cls: type[_T]) -> type[_T]:
     bound once here. Positional and keyword arguments and plain defaults work as before;
     instances stay frozen (assignment still raises ``FrozenInstanceError``).
     """
-    params = dataclasses.fields(cls)  # type: ignore[arg-type]
+    params = dataclasses.fields(cls)  # type: ignore[arg-type]  # the caller's class is a dataclass (a TypeError otherwise)
     namespace: dict[str, Any] = {}
     signature: list[str] = []
     body: list[str] = []
@@ -39,5 +39,5 @@ def quick_init(cls: type[_T]) -> type[_T]:
     init = namespace["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     init.__module__ = cls.__module__
-    cls.__init__ = init  # type: ignore[method-assign]
+    cls.__init__ = init  # type: ignore[method-assign]  # the point of this function
     return cls

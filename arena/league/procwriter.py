@@ -90,7 +90,7 @@ class ProcessWriter:
                 data = data[os.write(self._to_child, data):]
         except OSError as exc:
             self._fail(f"the writer process cannot be written to: {exc}")
-            raise self.error from None  # type: ignore[misc]
+            raise self.error from None  # type: ignore[misc]  # set by _fail just above
         return ticket
 
     def committed(self, ticket: int) -> bool:

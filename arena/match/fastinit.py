@@ -25,7 +25,7 @@ def fast_init(cls: type[T]) -> type[T]:
     """Replace the ``__init__`` of a frozen, slotted dataclass without ``__post_init__`` or
     default factories (anything else is returned unchanged)."""
     params = getattr(cls, "__dataclass_params__", None)
-    fields = dataclasses.fields(cls)  # type: ignore[arg-type]
+    fields = dataclasses.fields(cls)  # type: ignore[arg-type]  # a dataclass (fields() raises TypeError otherwise)
     if (params is None or not params.frozen or "__slots__" not in cls.__dict__
             or hasattr(cls, "__post_init__")
             or any(f.default_factory is not dataclasses.MISSING or not f.init for f in fields)):

@@ -21,7 +21,8 @@ from arena.match.messages import (
     Notice,
     ShowdownAnnounced,
 )
-from arena.storage.eventtext import Unusual, lines_text, notice_text, plain
+from arena.storage.eventleaves import Unusual, plain
+from arena.storage.eventtext import lines_text, notice_text
 
 # The event's type as the wire contract names it, where the match layer's name differs.
 _WIRE_NAMES: dict[type, str] = {ActionAnnounced: "ActionTaken", BoardAnnounced: "BoardDealt",
