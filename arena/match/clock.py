@@ -12,8 +12,6 @@ from dataclasses import dataclass
 
 import trio
 
-from arena.match.fastinit import fast_init
-
 Now = Callable[[], float]  # the table's clock: seconds, as trio.current_time() gives them
 
 
@@ -30,7 +28,6 @@ class TimeControl:
     time_bank_seconds: float
 
 
-@fast_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DecisionClock:
     """The clock of one open decision (one per decision): its own time limit, then the seat's

@@ -30,7 +30,6 @@ from arena.engine.shown import shown_value
 from arena.engine.state import HandState
 from arena.match import messages as m
 from arena.match.clock import DecisionClock
-from arena.match.fastinit import fast_init
 from arena.match.records import HandContext
 
 _POST_KINDS: Final = {
@@ -41,7 +40,6 @@ _POST_KINDS: Final = {
 }
 
 
-@fast_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Private:
     """A payload whose owner sees more than everybody else (hole cards, "your seat")."""

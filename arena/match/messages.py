@@ -10,14 +10,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Final, Protocol
+from typing import Protocol
 
 from arena.engine.actions import ActionKind
 from arena.engine.cards import Card
 from arena.engine.errors import ArenaError
 from arena.engine.events import PotShare
 from arena.engine.rules import Stakes
-from arena.match.fastinit import fast_init
 
 
 class SeatStatus(StrEnum):
@@ -369,12 +368,3 @@ class Outbox(Protocol):
     out the events its requests repeat (see ``Presence.every_event``)."""
 
     def deliver(self, item: Outgoing) -> None: ...
-
-
-_MESSAGES: Final = (SeatInfo, PotInfo, ActionRecord, LegalChoice, Prompt, Reply, Rejection,
-                    TournamentInfo, MatchStarted, HandStarted, CardsDealt, BoardAnnounced,
-                    ActionAnnounced, StreetEnded, ShownHand, ShowdownAnnounced, PotAward,
-                    HandSeatResult, HandEnded, HandSummary, GameChanged, MatchSeatResult,
-                    MatchEnded, DuplicateCopyStarted, Notice)
-for _kind in _MESSAGES:
-    fast_init(_kind)
