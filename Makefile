@@ -30,6 +30,7 @@ lint: $(STAMP) $(BUF)
 	$(BUF) breaking --against $(RELEASED_CONTRACT)
 	$(BIN)/python scripts/gen_protos.py --check
 	$(BIN)/python bots/python/sync_protos.py --check
+	$(BIN)/mkdocs build --strict --quiet
 
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict arena

@@ -227,7 +227,7 @@ def hand_fields(state: HandState, *, extra: Mapping[str, Any] | None = None,
         fields["small_bet"] = stakes.small_bet
         fields["big_bet"] = stakes.big_bet
     else:
-        fields["min_bet"] = stakes.big_blind  # RULES.md §3b: the smallest bet is the big blind
+        fields["min_bet"] = stakes.big_blind  # docs/house-rules.md §4: the smallest bet is the big blind
         if variant.phh_code:  # PHH has no code for it (pot-limit hold'em is written as NT)
             fields[BETTING_FIELD] = variant.betting.value
     fields["starting_stacks"] = list(state.starting_stacks)

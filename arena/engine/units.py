@@ -1,4 +1,4 @@
-"""Scoring units (RULES.md §7): results in milli-big-blinds (mbb), the big blind being the
+"""Scoring units (docs/house-rules.md §8): results in milli-big-blinds (mbb), the big blind being the
 small bet, per hand, with 95% confidence intervals; shared by match summaries and leaderboards."""
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ from arena.server.commands import log_connections
 from arena.server.peer_tls import PEER_SERVER_NAME, PeerTls, check_key_file
 from arena.storage.queue import JobWaits
 from arena.storage.sqlstore import SqlStore
-from arena.storage.store import is_postgres_url, open_store, shown_location
+from arena.storage.store import is_postgres_url, shown_location
 
 
 class WebHook(Protocol):
@@ -151,6 +151,7 @@ def run_worker(store_url: str, *, name: str | None, listen: str, advertise: str 
     from arena.league.worker import Worker, WorkerSettings, default_worker_name
     from arena.metrics import ArenaMetrics
     from arena.server.config import TlsConfig
+    from arena.storage.postgres import open_when_up
     from arena.storage.queue import WorkQueue
 
     if not is_postgres_url(store_url):
@@ -170,7 +171,11 @@ def run_worker(store_url: str, *, name: str | None, listen: str, advertise: str 
                               tls=None if cert is None or key is None else TlsConfig(Path(cert), Path(key)),
                               lease_seconds=lease_seconds, heartbeat_seconds=heartbeat_seconds,
                               exit_when_done=exit_when_done)
-    store = open_store(store_url)
+    # Every transaction, statement and silent connection of the worker is bounded below its
+    # lease: a worker paused inside a commit holds its job's row no longer than that.
+    store = open_when_up(store_url, say=lambda text: print(f"worker {settings.name}: {text}", file=out,
+                                                           flush=True),
+                         bound_seconds=min(lease_seconds / 2, 3600.0), role=f"worker {settings.name}")
     metrics = ArenaMetrics()
     metrics.set_worker(settings.name)
     queue = WorkQueue(store)

@@ -2,7 +2,7 @@
 
 Every completed hand is committed to the results store in its own transaction before the next
 hand of its table starts, and appended to the match's PHH log. A hand in flight when the dealer
-dies is voided on restart (RULES.md §5), and play resumes with the next hand.
+dies is voided on restart (docs/house-rules.md §6), and play resumes with the next hand.
 """
 
 from __future__ import annotations
@@ -324,7 +324,7 @@ class LeagueRun:
         return tuple(stacks)
 
     def _void_interrupted(self, scheduled: ScheduledMatch, store_id: int, next_number: int) -> int:
-        """A hand that was dealt but neither finished nor voided: void it (RULES.md §5)."""
+        """A hand that was dealt but neither finished nor voided: void it (docs/house-rules.md §6)."""
         paths = MatchLogPaths.of(self.config.log_dir, scheduled.match_id)
         number = self.in_flight.hand_in_flight(store_id, scheduled.copy_index)
         legacy = hand_in_flight(paths, unreadable=next_number)  # the mark of an older arena: a file
@@ -369,7 +369,7 @@ class LeagueRun:
 
     def _finish_written(self, deal_set: str, seed: int, ended: list[int]) -> After | None:
         """(The finisher's thread, in its batch.) The deal set finished in the store; once that is
-        committed, its seed revealed (RULES.md §1) and the leaderboard told. A process killed
+        committed, its seed revealed (docs/house-rules.md §1) and the leaderboard told. A process killed
         before the commit leaves the match running with every copy played: a resumed league
         finishes it (`prepare`). A failure is logged and left to a resume likewise."""
         try:
@@ -442,7 +442,7 @@ class LeagueRun:
                     raise
 
     def _reveal(self, deal_set: str, match_seed: int) -> None:
-        """Every copy has ended: now the deal set's seed may be published (RULES.md §1)."""
+        """Every copy has ended: now the deal set's seed may be published (docs/house-rules.md §1)."""
         for scheduled in self.schedule:
             if scheduled.deal_set == deal_set:
                 reveal_seed(MatchLogPaths.of(self.config.log_dir, scheduled.match_id),

@@ -1,6 +1,7 @@
 """League statistics: mbb/hand with 95% confidence intervals, a pairwise crosstable and rankings.
 
-Units: mbb/hand is 1000 x chips / small bet, per hand (RULES.md §7: the big blind is the small bet).
+Units: mbb/hand is 1000 x chips / small bet, per hand (docs/house-rules.md §8: the big blind is the
+small bet).
 Confidence intervals use the normal approximation with the sample standard deviation. Duplicate
 deals are correlated (the same cards in rotated seats), so beside the raw interval every estimate
 has a *duplicate-adjusted* one in which the sum over all copies of a deal is one observation.

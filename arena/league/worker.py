@@ -4,7 +4,7 @@ A worker runs one dealer server for its whole life. It claims a job (one match: 
 copy of one deal set) whenever it has free tables, plays it with the league runner's sinks, heartbeats
 while it plays and marks the job done when the match has ended. A worker killed mid-match stops
 heart-beating; after ``lease_seconds`` another worker claims the job, voids the hand that was in
-flight (RULES.md §5) and continues from the last completed hand. Bots connect to any one worker:
+flight (docs/house-rules.md §6) and continues from the last completed hand. Bots connect to any one worker:
 its relay carries their seats on the other workers (`arena.server.relay`), over mutual TLS when
 the workers are given peer certificates (`arena.server.peer_tls`). A match it puts back because
 bots are missing (absent = "wait") is noted in the store once per postponement (`JobWaits`), so
@@ -42,7 +42,7 @@ from arena.server.peer_tls import PeerTls
 from arena.server.relay import Relay
 from arena.storage import store as st
 from arena.storage.matchlog import safe_file_name
-from arena.storage.postgres import PostgresStore
+from arena.storage.postgres import PostgresStore, open_when_up
 from arena.storage.queue import Job, JobBook, JobWaits, WorkQueue
 
 log = logging.getLogger("arena.worker")
@@ -181,12 +181,14 @@ class Worker:
         """``known``: league files this process has read itself (with their tokens), by league id."""
         self.store = store
         self._known = dict(known or {})
-        # The queue's statements (claims, heartbeats, the relays' look-ups) go on a connection of
-        # their own: the writer's group commits never wait for them under the store's lock.
-        self.queue = WorkQueue(PostgresStore(store.url) if isinstance(store, PostgresStore) else store)
-        self.waits = JobWaits(self.queue.store)
         self.settings = settings
         self.out = out
+        # The queue's statements (claims, heartbeats, the relays' look-ups) go on a connection of
+        # their own: the writer's group commits never wait for them under the store's lock.
+        self.queue = WorkQueue(open_when_up(store.url, say=self._say, bound_seconds=store.bound_seconds,
+                                            role=f"worker {settings.name} queue")
+                               if isinstance(store, PostgresStore) else store)
+        self.waits = JobWaits(self.queue.store)
         self.metrics = metrics
         self.jobs_done = 0
         self._state = _State()
@@ -216,7 +218,10 @@ class Worker:
             loop.add_signal_handler(sig, self.stop)
         # Before serving: a bot of a queued league that connects at once must find its token known
         # (an SDK takes UNAUTHENTICATED as final and leaves, and its seats then wait in vain).
-        await asyncio.to_thread(self._admit_known_bots, server)
+        try:
+            await asyncio.to_thread(self._admit_known_bots, server)
+        except st.StoreError as exc:  # the database went away since: the loop below tries again
+            log.warning("worker %s: %s; trying again", settings.name, exc)
         # The relay too: a bot is handed to it when its stream opens, and one that connected
         # without it (in the moment between the port opening and this worker finding its own
         # address, a query) would keep its stream, and its seats on other workers would wait for
@@ -270,7 +275,7 @@ class Worker:
                 server.close_intake()
             await server.run_until_done()
         except BaseException:
-            # Void the running hands (RULES.md §5) before the jobs are given back below: a table
+            # Void the running hands (docs/house-rules.md §6) before the jobs are given back below: a table
             # must not deal on under a job another worker may claim at once.
             server.stop()
             with contextlib.suppress(Exception):

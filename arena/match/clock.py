@@ -1,4 +1,4 @@
-"""Decision clocks (RULES.md §5): a per-decision limit plus a time bank spent by overruns.
+"""Decision clocks (docs/house-rules.md §6): a per-decision limit plus a time bank spent by overruns.
 
 Times are floats on the table's clock (``trio.current_time()``), so a fake clock in the tests
 drives them; this module does the arithmetic, and reads that clock for the hot path

@@ -1,12 +1,12 @@
 """The live table runner: one trio task per match, and one timer for its decisions' deadlines.
 
 A :class:`LiveTable` deals the hands of one match to the bots of a :class:`~arena.match.lobby.Lobby`.
-Every decision waits until its deadline (RULES.md §5): the decision time plus the seat's time
+Every decision waits until its deadline (docs/house-rules.md §6): the decision time plus the seat's time
 bank, kept by the table's :class:`~arena.match.timer.DecisionTimer`. A seat that is absent, or
 silent past its deadline, checks or folds (forced bets are always posted). Invalid replies are
 refused without changing anything and the seat may answer again while its time lasts. If the
 match is cancelled (shutdown) or the dealer fails, the running hand is voided: every committed
-chip goes back (RULES.md §5).
+chip goes back (docs/house-rules.md §6).
 """
 
 from __future__ import annotations
@@ -252,7 +252,7 @@ class LiveTable:
         return self.missing_bots()
 
     def _draw_button(self, eligible: list[int]) -> int:
-        """RULES.md §2: the highest card of a one-card draw gets the button (suits break ties)."""
+        """docs/house-rules.md §2: the highest card of a one-card draw gets the button (suits break ties)."""
         deck = Deck(derive_seed(self.spec.seed, "button"))
         draw = tuple((seat, deck.draw()) for seat in eligible)
         self._button_draw = draw
@@ -376,7 +376,7 @@ class LiveTable:
 
     def _act_for(self, run: _HandRun, engine_seat: int, reason: m.AutoReason,
                  decision_id: str = "") -> None:
-        """RULES.md §5: check if legal, else fold; a due bring-in is posted."""
+        """docs/house-rules.md §6: check if legal, else fold; a due bring-in is posted."""
         state = run.state
         action = state.legal_actions().default_action()
         run.feed.note_action(decision_id, reason)

@@ -41,7 +41,7 @@ class RecordKind(StrEnum):
 
 
 class AutoReason(StrEnum):
-    """Why the dealer acted for a seat (RULES.md §5)."""
+    """Why the dealer acted for a seat (docs/house-rules.md §6)."""
 
     TIMEOUT = "timeout"
     ABSENT = "absent"
@@ -152,7 +152,7 @@ class Rejection:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TournamentInfo:
-    """Where a one-hand tournament match sits in its tournament (RULES.md §7)."""
+    """Where a one-hand tournament match sits in its tournament (docs/house-rules.md §8)."""
 
     tournament: str
     event_id: str

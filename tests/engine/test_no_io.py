@@ -135,7 +135,7 @@ print(json.dumps(seen))
 
 
 def test_playing_logging_and_replaying_hands_does_no_io() -> None:
-    """RULES.md §9 rules, every game played, PHH out and in, equity, luck: no audited I/O."""
+    """docs/house-rules.md §10 rules, every game played, PHH out and in, equity, luck: no audited I/O."""
     out = subprocess.run([sys.executable, "-c", _WATCH], capture_output=True, text=True,
                          check=True, timeout=120)
     assert json.loads(out.stdout.strip().splitlines()[-1]) == []

@@ -17,7 +17,7 @@ from arena.engine.phh import dumps_hand, hand_fields, iter_replays, loads_bytes
 from arena.engine.rules import Rules
 from arena.engine.state import HandState
 from tests.engine.test_phh_writer import plain_toml
-from tests.shared_paths import FIXTURES
+from tests.fixtures import WSOP_2023_43 as FIXTURES
 
 _CODES = {ActionKind.FOLD: "f", ActionKind.CHECK: "cc", ActionKind.CALL: "cc",
           ActionKind.BRING_IN: "pb"}

@@ -1,6 +1,6 @@
 """Tournaments end to end over gRPC: `arena tournament run` with example bots as processes.
 
-RULES.md §7 and seed 003: the seed-003 preset with 12 bots, a 27-bot multi-table H.O.R.S.E.
+docs/house-rules.md §8 and seed 003: the seed-003 preset with 12 bots, a 27-bot multi-table H.O.R.S.E.
 freeze-out, a bot that never connects, and resume after SIGKILL.
 """
 

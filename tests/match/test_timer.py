@@ -1,4 +1,4 @@
-"""One timer per table (arena.match.timer) and the reply box it expires (RULES.md §5)."""
+"""One timer per table (arena.match.timer) and the reply box it expires (docs/house-rules.md §6)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ def _run(main: object) -> object:
 
 
 def test_a_box_past_its_deadline_ends_the_wait_at_the_deadline() -> None:
-    """RULES.md §5: the dealer stops waiting at the deadline (here 2 s), not before."""
+    """docs/house-rules.md §6: the dealer stops waiting at the deadline (here 2 s), not before."""
 
     async def main() -> tuple[m.Reply | None, float]:
         timer = DecisionTimer()

@@ -1,4 +1,4 @@
-"""Tournament levels (RULES.md §3b, §7; seed 003 §3): doubling stakes, by hands or by minutes."""
+"""Tournament levels (docs/house-rules.md §4, §8; seed 003 §3): doubling stakes, by hands or by minutes."""
 
 from __future__ import annotations
 

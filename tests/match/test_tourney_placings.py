@@ -1,4 +1,4 @@
-"""Placings by order of elimination (RULES.md §7; seed 003 §7 for absent bots)."""
+"""Placings by order of elimination (docs/house-rules.md §8; seed 003 §7 for absent bots)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Tournaments played in-process with the built-in policies (RULES.md §7, seeds 003 and 004).
+"""Tournaments played in-process with the built-in policies (docs/house-rules.md §8, seeds 003 and 004).
 
 Checks on whole simulated tournaments: chips conserved across moves and breaks, tables
 balanced, the big blind never skipped by a move, placings in the order of elimination, the

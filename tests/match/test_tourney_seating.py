@@ -1,4 +1,4 @@
-"""Tournament seating (RULES.md §7): the draw, the big blind, balancing and breaking tables.
+"""Tournament seating (docs/house-rules.md §8): the draw, the big blind, balancing and breaking tables.
 
 Invariants, property-tested on the pure balancing logic: tables stay within one player of each
 other, no player is seated twice or lost, and a move never lets a player skip the big blind
@@ -30,7 +30,7 @@ def test_the_draw_spreads_players_by_lot_within_one_seat() -> None:
 def test_positions_follow_the_big_blind() -> None:
     table = Table(1, ("a", "b", "c", "d"), "c")
     assert table.button == "a" and table.hand_order() == ("b", "c", "d", "a")
-    heads_up = Table(1, ("a", "b"), "b")  # RULES.md §2: heads-up the button posts the small blind
+    heads_up = Table(1, ("a", "b"), "b")  # docs/house-rules.md §2: heads-up the button posts the small blind
     assert heads_up.button == "a" and heads_up.hand_order() == ("b", "a")
 
 

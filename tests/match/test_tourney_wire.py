@@ -1,5 +1,5 @@
 """A tournament hand on the wire: `MatchStarted.tournament` says where the hand sits, the button
-is where the tournament put it and the stacks are the carried ones (RULES.md §7)."""
+is where the tournament put it and the stacks are the carried ones (docs/house-rules.md §8)."""
 
 from __future__ import annotations
 

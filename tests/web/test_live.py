@@ -24,7 +24,7 @@ def _notice(seq: int, payload: m.Payload, hand_id: str = "x-h1") -> m.Notice:
 
 
 def test_hole_cards_of_the_owner_copy_never_reach_the_state() -> None:
-    """RULES.md §8: the owner's CardsDealt copy carries hole cards; the hub reads counts only."""
+    """docs/house-rules.md §9: the owner's CardsDealt copy carries hole cards; the hub reads counts only."""
     hub = SpectatorHub()
     stakes = Rules().stakes
     hub.event_watched(_notice(1, m.HandStarted(hand_number=1, game="F7S", button_seat=0, your_seat=0,

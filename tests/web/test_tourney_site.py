@@ -1,5 +1,5 @@
 """A tournament's web pages over hostile logs (Starlette's test client): standings and events,
-tables and hands, no mucked card and no log before the tournament has ended (RULES.md §1),
+tables and hands, no mucked card and no log before the tournament has ended (docs/house-rules.md §1),
 escaping and paths."""
 
 from __future__ import annotations

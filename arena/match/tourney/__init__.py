@@ -1,1 +1,1 @@
-"""Tournaments (RULES.md §7): levels, the draw, seating and balancing, placings, formats."""
+"""Tournaments (docs/house-rules.md §8): levels, the draw, seating and balancing, placings, formats."""

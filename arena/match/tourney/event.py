@@ -1,9 +1,9 @@
 """One tournament event as a pure state machine: tables play hand for hand in rounds.
 
 Each round deals one hand at every table (all at the same level); when every table has
-reported, busted players are placed (RULES.md §7), the big blinds move on, and tables are
+reported, busted players are placed (docs/house-rules.md §8), the big blinds move on, and tables are
 balanced or broken. The state round-trips through JSON so a killed tournament resumes: a hand
-that was dealt but not reported is voided (every chip goes back, RULES.md §5) and its table
+that was dealt but not reported is voided (every chip goes back, docs/house-rules.md §6) and its table
 deals a new hand with a new number (never the same cards again).
 """
 

@@ -1,4 +1,5 @@
-"""Tournament levels (RULES.md §3b, §7): stakes that rise by a table, levels counted in hands or minutes.
+"""Tournament levels (docs/house-rules.md §4, §8): stakes that rise by a table, levels counted in
+hands or minutes.
 
 Pure values: the caller says how many hands a table has played and how much time has passed.
 """
@@ -22,7 +23,7 @@ class Level:
     big_blind: int
     ante: int = 0
     bring_in: int = 1
-    small_bet: int = 0  # 0: the big blind (RULES.md §3: big blind = small bet)
+    small_bet: int = 0  # 0: the big blind (docs/house-rules.md §3: big blind = small bet)
     big_bet: int = 0  # 0: twice the small bet
     hands: int | None = None
     seconds: float | None = None
@@ -123,7 +124,7 @@ class LevelClock:
 
 
 def game_for_level(games: tuple[str, ...], index: int) -> str:
-    """A mixed-game tournament changes game with the level (RULES.md §6 and §7)."""
+    """A mixed-game tournament changes game with the level (docs/house-rules.md §7 and §8)."""
     return games[index % len(games)]
 
 

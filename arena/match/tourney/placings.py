@@ -1,4 +1,4 @@
-"""Placings by order of elimination (RULES.md §7), with the same-hand and absent-bot rules.
+"""Placings by order of elimination (docs/house-rules.md §8), with the same-hand and absent-bot rules.
 
 Players out in the same hand (across tables when the tables play hand for hand) take the places
 just below those still in: a bot that was present ranks above an absent one (absent bots are

@@ -1,4 +1,5 @@
-"""Tournament seating (RULES.md §7): the draw, the forward-moving big blind, balancing, breaking tables.
+"""Tournament seating (docs/house-rules.md §8): the draw, the forward-moving big blind, balancing,
+breaking tables.
 
 A table is its players in clockwise order plus the player due the big blind in the next hand.
 The big blind moves forward one player each hand (players who bust are passed over), so nobody
@@ -33,7 +34,7 @@ class Table:
 
     @property
     def button(self) -> str:
-        """Heads-up the button is the small blind (RULES.md §2)."""
+        """Heads-up the button is the small blind (docs/house-rules.md §2)."""
         return self._at(-1 if len(self.players) == 2 else -2)
 
     def hand_order(self) -> tuple[str, ...]:
@@ -91,7 +92,7 @@ class Move:
 
 
 def draw_button(players: Sequence[str], seed: int) -> str:
-    """RULES.md §2: a one-card draw; the highest card (suits break ties) takes the button."""
+    """docs/house-rules.md §2: a one-card draw; the highest card (suits break ties) takes the button."""
     deck = Deck(seed)
     draw = [(deck.draw(), p) for p in players]
     return max(draw)[1]

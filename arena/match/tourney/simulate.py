@@ -30,7 +30,7 @@ RoundObserver = Callable[[EventState, RoundReport], None]
 
 def play_hand(plan: HandPlan, *, rules: Rules, policies: Mapping[str, Policy],
               absent: Collection[str] = ()) -> tuple[HandOutcome, HandState]:
-    """Deal ``plan``; an absent player posts its forced bets and checks or folds (RULES.md §5)."""
+    """Deal ``plan``; an absent player posts its forced bets and checks or folds (docs/house-rules.md §6)."""
     hand_rules = rules_for_level(rules, plan.level, plan.game)
     state = HandState(variant_for(GameCode.parse(plan.game)), list(plan.stacks), rules=hand_rules,
                       seed=plan.seed)
