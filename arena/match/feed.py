@@ -191,36 +191,34 @@ class HandFeed:
         bet_size, raises_left = round_info(state)
         call_to = legal.call_to_chips
         wall = time.time()
-        # Positionally, in field order: keywords would cost a dict per call (the class's
-        # __init__ is Python's; the table's modules are compiled).
         return m.Prompt(
-            match_id=ctx.match_id,  # match_id
-            hand_id=ctx.hand_id,  # hand_id
-            decision_id=decision_id,  # decision_id
-            game=self._game,  # game
-            street=state.street,  # street
-            hand_number=ctx.hand_number,  # hand_number
-            game_hand_number=ctx.game_hand_number,  # game_hand_number
-            hands_per_game=ctx.hands_per_game,  # hands_per_game
-            button_seat=ctx.button_seat,  # button_seat
-            seat=order[e],  # seat
-            seats=self.seat_infos(),  # seats
-            hole_cards=down,  # hole_cards
-            board=tuple(state.board),  # board
-            pots=pots,  # pots
-            pot_total_chips=state.pot_chips,  # pot_total_chips
-            actions=tuple(self.records),  # actions
-            current_bet_chips=max(state.bets),  # current_bet_chips
-            to_call_chips=call_to - state.bets[e] if call_to is not None else 0,  # to_call_chips
-            legal=legal_choices(legal, state.bets[e] + state.stacks[e]),  # legal
-            stakes=state.stakes,  # stakes
-            bet_size_chips=bet_size,  # bet_size_chips
-            raises_left=raises_left,  # raises_left
-            decision_time_left_seconds=clock.decision_left(now),  # decision_time_left_seconds
-            time_bank_left_seconds=clock.bank_left(now),  # time_bank_left_seconds
-            deadline_unix_seconds=wall + clock.total_left(now),  # deadline_unix_seconds
-            sent_unix_seconds=wall,  # sent_unix_seconds
-            trigger_received_at=trigger_received_at,  # trigger_received_at
+            match_id=ctx.match_id,
+            hand_id=ctx.hand_id,
+            decision_id=decision_id,
+            game=self._game,
+            street=state.street,
+            hand_number=ctx.hand_number,
+            game_hand_number=ctx.game_hand_number,
+            hands_per_game=ctx.hands_per_game,
+            button_seat=ctx.button_seat,
+            seat=order[e],
+            seats=self.seat_infos(),
+            hole_cards=down,
+            board=tuple(state.board),
+            pots=pots,
+            pot_total_chips=state.pot_chips,
+            actions=tuple(self.records),
+            current_bet_chips=max(state.bets),
+            to_call_chips=call_to - state.bets[e] if call_to is not None else 0,
+            legal=legal_choices(legal, state.bets[e] + state.stacks[e]),
+            stakes=state.stakes,
+            bet_size_chips=bet_size,
+            raises_left=raises_left,
+            decision_time_left_seconds=clock.decision_left(now),
+            time_bank_left_seconds=clock.bank_left(now),
+            deadline_unix_seconds=wall + clock.total_left(now),
+            sent_unix_seconds=wall,
+            trigger_received_at=trigger_received_at,
         )
 
     def _pots(self, state: HandState, order: tuple[int, ...]) -> tuple[m.PotInfo, ...]:
