@@ -8,9 +8,8 @@ checkout (its own ``bench.dealer`` / ``bench.engine`` and its own ``arena``), wi
 variant's environment variables; the load of a shared machine drifts, and both sides see it.
 Printed: each pair's figures and the median of the B/A ratios (instant and heads-up: the
 dealer's CPU per decision, and hands/s for heads-up; league: ``bench.league``'s league with the
-SQLite store and logs on, hands/s, its writer a process or, with ``AB_WRITER=thread``, a
-thread; engine: hands per CPU second of fixed-limit hold'em, 6 players, calling bots). Used
-for docs/performance.md's "Fast paths and the compiled build".
+SQLite store and logs on, hands/s; engine: hands per CPU second of fixed-limit hold'em, 6
+players, calling bots). Used for docs/performance.md's "Fast paths and the compiled build".
 """
 
 from __future__ import annotations
@@ -28,10 +27,10 @@ CHILD = {
     "headsup": "import bench.dealer as d; r = d.run_headsup({hands})\n"
                "print(json.dumps({{'cpu_per_decision': r['cpu_per_decision'], "
                "'hands_per_second': r['hands_per_second']}}))",
-    "league": "import os, bench.league as L; from bench.scratch import scratch_dir\n"
+    "league": "import bench.league as L; from bench.scratch import scratch_dir\n"
               "config = L._config(scratch_dir('arena-bench-ab-'), hands={hands}, "
               "tables_at_once={tables})\n"
-              "hands, used = L.run_with_store(config, writer=os.environ.get('AB_WRITER', 'process'))\n"
+              "hands, used = L.run_with_store(config)\n"
               "print(json.dumps({{'hands_per_second': hands / used.wall}}))",
     "engine": "import bench.engine as e; from arena.engine.evaluate import fill_tables\n"
               "fill_tables(); e.our_hands_per_second('FT', 6, 'call', 0.3)\n"

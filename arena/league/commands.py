@@ -87,7 +87,7 @@ def run_league(path: str, *, listen: str | None = None, store: str | None = None
         config = dataclasses.replace(config, listen=listen)
     log_connections()
     hook = web(config) if web is not None else None
-    run = LeagueRun(config, out=out, writer_process=True)
+    run = LeagueRun(config, out=out)
     try:
         if is_postgres_url(config.store):
             complete = _run_on_workers(run, local_worker=local_worker, out=out, peer=peer)
