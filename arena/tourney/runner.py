@@ -1,6 +1,6 @@
 """`arena tournament run`: a tournament over gRPC through the dealer, resumable after a kill.
 
-The format (pure, `arena.match.tourney`) decides the events; each event's tables deal hand for
+The format (pure, `arena.tourney`) decides the events; each event's tables deal hand for
 hand, every hand a one-hand :class:`~arena.match.live.LiveTable` with the level's stakes, the
 carried stacks and the seating the event chose. The tournament state is saved (atomically,
 owner-only) before every deal and after every hand, so a killed tournament resumes: finished
@@ -21,20 +21,20 @@ import trio
 
 from arena.engine.errors import ArenaError, ConfigError
 from arena.engine.phh import dumps_hand
-from arena.league.tourney_config import TournamentConfig
-from arena.league.tourney_results import results_document, write_private, write_results
-from arena.league.tourney_store import TournamentStore, hand_entry, tournament_placings
 from arena.match.live import LiveTable
 from arena.match.lobby import Lobby
 from arena.match.messages import TournamentInfo
 from arena.match.records import MatchSummary, PlayedHand, phh_fields
 from arena.match.spec import MatchSpec, SeatSpec
-from arena.match.tourney.event import EventSpec, EventState, HandOutcome, HandPlan, RoundReport
-from arena.match.tourney.formats import FormatResult, run_format
-from arena.match.tourney.levels import rules_for_level
 from arena.metrics import GAME_LABELS, ArenaMetrics, TournamentSnapshot, start_metrics_server
 from arena.server.config import BotEntry, ServerConfig
 from arena.storage.matchlog import PhhAppender
+from arena.tourney.config import TournamentConfig
+from arena.tourney.event import EventSpec, EventState, HandOutcome, HandPlan, RoundReport
+from arena.tourney.formats import FormatResult, run_format
+from arena.tourney.levels import rules_for_level
+from arena.tourney.results import results_document, write_private, write_results
+from arena.tourney.store import TournamentStore, hand_entry, tournament_placings
 
 STATE_FILE = "state.json"
 MAX_VOIDS_PER_EVENT = 50  # a dealer that cannot finish hands ends the run instead of looping
