@@ -29,13 +29,14 @@ from pathlib import Path
 from typing import TextIO
 
 from arena.engine.errors import ConfigError
+from arena.host.process import tuned_for_dealing
 from arena.league.config import LeagueConfig, league_from_mapping
 from arena.league.runner import LeagueRun
 from arena.league.sink import LeagueSink
 from arena.match.live import LiveTable
 from arena.match.records import MatchSummary, PlayedHand
 from arena.metrics import ArenaMetrics
-from arena.server.app import DealerServer, tuned_for_dealing
+from arena.server.app import DealerServer
 from arena.server.config import BotEntry, ServerConfig, TlsConfig
 from arena.server.peer_tls import PeerTls
 from arena.server.relay import Relay
