@@ -380,7 +380,8 @@ class Worker:
         while not state.stop and sum(r.tables_left for r in state.running.values()) < settings.tables:
             jobs = await asyncio.to_thread(self.queue.claim, settings.name,
                                            lease_seconds=settings.lease_seconds, league_id=settings.league_id,
-                                           local_bots=server.service.connected_bots())
+                                           local_bots=server.service.connected_bots(),
+                                           holding=list(state.running))
             if not jobs:
                 return
             await self._start(server, jobs[0], address)

@@ -108,3 +108,30 @@ def test_a_worker_paused_inside_a_commit_loses_its_job_at_the_lease_and_stops_wh
     every_hand_once(url, hands_per_match)
     claims = query(url, "SELECT claims FROM jobs WHERE job_id = %s", (job,))
     assert claims[0][0] >= 2
+
+
+def test_a_worker_killed_and_started_again_under_its_name_takes_its_job_back(
+        tmp_path: Path, postgres: PostgresServer) -> None:
+    """The only worker is SIGKILLed mid-match and started again with the same name and port (a
+    container restarted in place); its lease is long (300 s), yet it resumes its job at once, and
+    its bots, reconnecting to the same port, finish the league."""
+    url = postgres.new_database()
+    hands_per_match = 60
+    league = with_token_files(write_league(tmp_path, BOTS, store=url, hands_per_match=hands_per_match,
+                                           tables_at_once=2))
+    cluster = Cluster(league, workers=1, connect={bot: "w1" for bot, _ in BOTS}, lease_seconds=300.0)
+    try:
+        until_worker_played(url, "w1")
+        held = query(url, "SELECT job_id FROM jobs WHERE worker = 'w1' AND status = 'running'")
+        cluster.workers["w1"].send_signal(signal.SIGKILL)
+        cluster.workers["w1"].wait()
+        cluster.workers["w1"] = worker(url, "w1", cluster.ports["w1"], tmp_path, lease_seconds=300.0)
+        # Its jobs come back within a time far shorter than the lease: taken back, not expired.
+        wait_for(lambda: all(query(url, "SELECT claims FROM jobs WHERE job_id = %s", (job,))[0][0] == 2
+                             for (job,) in held), "w1 to take its jobs back", timeout_seconds=200)
+        cluster.wait(timeout=300)
+        assert cluster.workers["w1"].wait(timeout=60) == 0
+    finally:
+        cluster.stop()
+    assert held
+    every_hand_once(url, hands_per_match)
