@@ -1,4 +1,4 @@
-"""PHH hand histories (TOML): writing finished hands (``arena/engine/phhtext.py``, compiled),
+"""PHH hand histories (TOML): writing finished hands (``arena/engine/phhtext.py``),
 reading and replaying them through the engine. ``.phhs`` files hold several hands as tables
 ``[1]``, ``[2]``, ...
 """
@@ -164,7 +164,7 @@ def stakes_of(hand: PhhHand, variant: Variant, seat_count: int) -> Stakes:
         min_bet = _required(hand, "min_bet", int)
         if min_bet != max(blinds):
             raise MalformedInput(f"{hand.name}: min_bet {min_bet} must equal the big blind "
-                                 f"{max(blinds)} (RULES.md §3b)")
+                                 f"{max(blinds)} (docs/house-rules.md §4)")
         return Stakes(small_bet=min_bet, big_bet=2 * min_bet,
                       small_blind=min((b for b in blinds if b), default=0), big_blind=min_bet,
                       ante=max(antes), bring_in=0)
@@ -184,7 +184,7 @@ def stakes_of(hand: PhhHand, variant: Variant, seat_count: int) -> Stakes:
 def forced_bets_of(hand: PhhHand, variant: Variant,
                    seat_count: int) -> tuple[list[int] | None, list[int] | None, bool]:
     """A blind game's blinds and antes as the hand history lists them, and whether the antes
-    are dead money (``ante_trimming_status = false``: a big-blind ante, RULES.md §3b)."""
+    are dead money (``ante_trimming_status = false``: a big-blind ante, docs/house-rules.md §4)."""
     if variant.is_stud:
         return None, None, False
     blinds = int_list(hand, "blinds_or_straddles", seat_count)

@@ -70,7 +70,7 @@ class DecisionTimings:
 
 @dataclass(frozen=True, slots=True)
 class PlayedHand:
-    """One hand as the match layer hands it on: played out, or voided (RULES.md §5)."""
+    """One hand as the match layer hands it on: played out, or voided (docs/house-rules.md §6)."""
 
     context: HandContext
     state: HandState  # the engine state as the hand ended (or stopped, when voided)
