@@ -67,8 +67,10 @@ def test_the_league_file_example_loads_and_runs(tmp_path: Path) -> None:
     assert (tmp_path / "spring-logs" / "leaderboard.csv").exists()
 
 
-def test_the_first_bot_example_plays_a_practice_match(tmp_path: Path) -> None:
-    (tmp_path / "my_bot.py").write_text(_block("first-bot.md", "python"))
+@pytest.mark.parametrize("page", ["first-bot.md", "../README.md"])
+def test_the_first_bot_example_plays_a_practice_match(tmp_path: Path, page: str) -> None:
+    """The first bot of docs/first-bot.md, and the README's shorter one, each play."""
+    (tmp_path / "my_bot.py").write_text(_block(page, "python"))
     out = subprocess.run([sys.executable, "-m", "arena.cli", "practice", "--bot", "my_bot.py:decide",
                           "--hands", "10", "--out", str(tmp_path / "logs")],
                          cwd=tmp_path, env=env(), capture_output=True, text=True, timeout=200)
