@@ -76,7 +76,8 @@ class DealerServer:
             else:
                 sink = MatchLog(config.log_dir, spec.match_id) if config.log_dir else None
             self.tables.append(LiveTable(spec, self.lobby, sink=sink))
-        self.service = DealerService(book=TokenBook(config.bots), lobby=self.lobby,
+        self.service = DealerService(book=TokenBook(config.bots, unknown_may_come=open_ended),
+                                     lobby=self.lobby,
                                      guest=self.guest, limits=config.limits)
         self.health = health.aio.HealthServicer()
         self._server: grpc.aio.Server | None = None

@@ -55,7 +55,7 @@ def test_trio_idles_on_the_host_loop_without_a_helper_thread() -> None:
     result, seen, woken_after, new_threads = _run(main())
     assert result == "Task"
     assert seen == ["slept", "token", "woken"]
-    assert woken_after < 1.0
+    assert woken_after < 5.0  # woken, not timed out (fail_after above); no speed asked of the machine
     assert new_threads == 0
 
 
