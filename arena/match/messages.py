@@ -218,11 +218,16 @@ class Reply:
     received_at: float = 0.0  # perf_counter when the transport read it
     wire_seconds: float | None = None  # transport: request written -> this reply read
     problem: str = ""  # why ``kind`` is None
+    # A declared strategy instead of an action (issue 40): (kind, raise to, weight) per entry,
+    # unchecked (`arena.engine.strategy.validate_strategy` checks it); ``kind`` is then None.
+    strategy: tuple[tuple[ActionKind | None, int | None, float], ...] | None = None
 
     def __init__(self, decision_id: str, seat: int, kind: ActionKind | None,
                  raise_to_chips: int | None, think_seconds: float | None = None,
                  received_at: float = 0.0, wire_seconds: float | None = None,
-                 problem: str = '') -> None:
+                 problem: str = '',
+                 strategy: tuple[tuple[ActionKind | None, int | None, float], ...] | None = None,
+                 ) -> None:
         self.decision_id = decision_id  # type: ignore[misc]
         self.seat = seat  # type: ignore[misc]
         self.kind = kind  # type: ignore[misc]
@@ -231,6 +236,7 @@ class Reply:
         self.received_at = received_at  # type: ignore[misc]
         self.wire_seconds = wire_seconds  # type: ignore[misc]
         self.problem = problem  # type: ignore[misc]
+        self.strategy = strategy  # type: ignore[misc]
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -399,13 +405,17 @@ class ActionAnnounced:
     stack_after_chips: int
     pot_total_after_chips: int
     decision_id: str
+    # Issue 40: the seat's declared strategy, when the dealer drew this action from it, as
+    # (PHH action, weight) pairs. The event log keeps it; the wire says only that it was drawn.
+    strategy: tuple[tuple[str, float], ...] = ()
 
     def __init__(self, action: ActionRecord, stack_after_chips: int, pot_total_after_chips: int,
-                 decision_id: str) -> None:
+                 decision_id: str, strategy: tuple[tuple[str, float], ...] = ()) -> None:
         self.action = action  # type: ignore[misc]
         self.stack_after_chips = stack_after_chips  # type: ignore[misc]
         self.pot_total_after_chips = pot_total_after_chips  # type: ignore[misc]
         self.decision_id = decision_id  # type: ignore[misc]
+        self.strategy = strategy  # type: ignore[misc]
 
 
 @dataclass(frozen=True, slots=True, init=False)
