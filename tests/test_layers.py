@@ -58,6 +58,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("metrics", ("arena.metrics",)),
     ("transport", ("arena.server", "arena.v1")),
     ("leagues", ("arena.league",)),
+    ("tournaments", ("arena.tourney",)),
     ("web", ("arena.web",)),
     ("cli", ("arena.cli", "arena.demo", "arena.practice", "arena.abtest")),
 )

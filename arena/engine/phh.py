@@ -1,4 +1,4 @@
-"""PHH hand histories (TOML): writing finished hands (``arena/engine/phhtext.py``, compiled),
+"""PHH hand histories (TOML): writing finished hands (``arena/engine/phhtext.py``),
 reading and replaying them through the engine. ``.phhs`` files hold several hands as tables
 ``[1]``, ``[2]``, ...
 """

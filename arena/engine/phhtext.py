@@ -1,5 +1,5 @@
-"""Writing PHH hand histories (TOML): a finished hand's fields and their text (compiled by mypyc,
-see arena/host/compiled.py; ``arena/engine/phh.py`` reads and replays them).
+"""Writing PHH hand histories (TOML): a finished hand's fields and their text
+(``arena/engine/phh.py`` reads and replays them).
 
 The writer emits what PokerKit 0.7.7's ``HandHistory.loads`` accepts: PHH seat order, stud ``sm``
 lines with all of a seat's cards in dealing order, ``finishing_stacks``, and ``_``-prefixed arena

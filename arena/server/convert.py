@@ -315,13 +315,12 @@ def reply(message: pb.ActionReply, received_at: float,
         name = (pb.ActionKind.Name(action.kind) if action.kind in pb.ActionKind.values()
                 else str(action.kind))
         problem = f"action kind {name} is not a bot action; send FOLD, CHECK, CALL, BRING_IN or RAISE"
-    # Positional: a compiled caller passes keywords to the message's Python __init__ at more
-    # than twice the cost (decision_id, seat, kind, raise_to_chips, think_seconds,
-    # received_at, wire_seconds, problem).
-    return m.Reply(message.decision_id, message.seat, kind,
-                   action.raise_to_chips if kind is ActionKind.RAISE else None,
-                   think_seconds(message.think_seconds, wire_seconds), received_at, wire_seconds,
-                   problem)
+    return m.Reply(decision_id=message.decision_id, seat=message.seat, kind=kind,
+                   raise_to_chips=action.raise_to_chips if kind is ActionKind.RAISE else None,
+                   think_seconds=think_seconds(message.think_seconds,
+                                               wire_seconds), received_at=received_at,
+                                               wire_seconds=wire_seconds,
+                   problem=problem)
 
 
 def _strategy_reply(message: pb.ActionReply, received_at: float,
@@ -339,6 +338,8 @@ def _strategy_reply(message: pb.ActionReply, received_at: float,
     else:
         strategy = tuple([(KINDS_IN.get(e.action.kind) if e.HasField("action") else None,
                            e.action.raise_to_chips, e.probability) for e in entries])
-    return m.Reply(message.decision_id, message.seat, None, None,
-                   think_seconds(message.think_seconds, wire_seconds), received_at, wire_seconds,
-                   problem, strategy)
+    return m.Reply(decision_id=message.decision_id, seat=message.seat, kind=None,
+                   raise_to_chips=None,
+                   think_seconds=think_seconds(message.think_seconds, wire_seconds),
+                   received_at=received_at, wire_seconds=wire_seconds, problem=problem,
+                   strategy=strategy)

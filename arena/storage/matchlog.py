@@ -67,7 +67,7 @@ class EventLog(EventHold):
     holds a hidden card of a hand that is still being played. :meth:`take` and :meth:`write`
     split a flush in two, so that the JSON is made on another thread (the league's writer):
     a held event is the dealer's own immutable value. Holding them (:meth:`sent`, :meth:`take`)
-    is :class:`~arena.storage.eventhold.EventHold`'s, compiled.
+    is :class:`~arena.storage.eventhold.EventHold`'s.
     """
 
     def __init__(self, path: Path) -> None:

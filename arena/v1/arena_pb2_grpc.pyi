@@ -72,7 +72,8 @@ class DealerStub:
     the gRPC metadata key `authorization` with the value `Bearer <token>`
     (for example `authorization: Bearer 3f9c...`). Tokens are issued by the
     arena operator, one per bot. A missing or unknown token ends the call with
-    status UNAUTHENTICATED.
+    status UNAUTHENTICATED; a worker of a distributed league, which learns the
+    tokens of a league when it is queued, ends it with UNAVAILABLE (retry).
 
     Lifecycle of a `Play` stream:
       1. The bot opens the stream (with the authorization metadata) and sends
@@ -97,7 +98,8 @@ class DealerStub:
                           protocol version is not supported;
       ALREADY_EXISTS      another stream is already open with this token
                           (the dealer may instead close the older stream);
-      UNAVAILABLE         the server is shutting down.
+      UNAVAILABLE         the server is shutting down, or (a worker) the token is
+                          not known yet: its league is not queued yet.
     """
 
     @_typing.overload
@@ -125,7 +127,8 @@ class DealerAsyncStub(DealerStub):
     the gRPC metadata key `authorization` with the value `Bearer <token>`
     (for example `authorization: Bearer 3f9c...`). Tokens are issued by the
     arena operator, one per bot. A missing or unknown token ends the call with
-    status UNAUTHENTICATED.
+    status UNAUTHENTICATED; a worker of a distributed league, which learns the
+    tokens of a league when it is queued, ends it with UNAVAILABLE (retry).
 
     Lifecycle of a `Play` stream:
       1. The bot opens the stream (with the authorization metadata) and sends
@@ -150,7 +153,8 @@ class DealerAsyncStub(DealerStub):
                           protocol version is not supported;
       ALREADY_EXISTS      another stream is already open with this token
                           (the dealer may instead close the older stream);
-      UNAVAILABLE         the server is shutting down.
+      UNAVAILABLE         the server is shutting down, or (a worker) the token is
+                          not known yet: its league is not queued yet.
     """
 
     def __init__(self, channel: _aio.Channel) -> None: ...
@@ -174,7 +178,8 @@ class DealerServicer(metaclass=_abc_1.ABCMeta):
     the gRPC metadata key `authorization` with the value `Bearer <token>`
     (for example `authorization: Bearer 3f9c...`). Tokens are issued by the
     arena operator, one per bot. A missing or unknown token ends the call with
-    status UNAUTHENTICATED.
+    status UNAUTHENTICATED; a worker of a distributed league, which learns the
+    tokens of a league when it is queued, ends it with UNAVAILABLE (retry).
 
     Lifecycle of a `Play` stream:
       1. The bot opens the stream (with the authorization metadata) and sends
@@ -199,7 +204,8 @@ class DealerServicer(metaclass=_abc_1.ABCMeta):
                           protocol version is not supported;
       ALREADY_EXISTS      another stream is already open with this token
                           (the dealer may instead close the older stream);
-      UNAVAILABLE         the server is shutting down.
+      UNAVAILABLE         the server is shutting down, or (a worker) the token is
+                          not known yet: its league is not queued yet.
     """
 
     @_abc_1.abstractmethod

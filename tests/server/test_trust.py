@@ -410,7 +410,8 @@ def test_the_event_log_holds_a_hand_until_it_is_over(tmp_path: Path) -> None:
 
     log = EventLog(tmp_path / "x.events.jsonl")
     for k in range(50):
-        log.sent(0, m.Notice("x", "x-h1", k + 1, 0.0, m.GameChanged("FT", "", 1)))
+        log.sent(0, m.Notice(match_id="x", hand_id="x-h1", sequence=k + 1, unix_seconds=0.0,
+                             payload=m.GameChanged(game="FT", previous_game="", first_hand_number=1)))
     assert not log.path.exists()
     log.flush()
     assert len(log.path.read_text().splitlines()) == 50

@@ -12,8 +12,10 @@ from tests.match.scripted import play_with_scripted_bots
 
 NAMES = ["a", "b", "c"]
 INFO = m.TournamentInfo(
-    "night", "t1-final", "tournament 1, final table", 1, 7, 7, 3, 4, 8, 1, 9, 0.0, 3, 1,
-    (("c", 2, 1, 4, "break"),), (("x", 6, 2), ("y", 5, 4), ("z", 4, 6)))
+    tournament="night", event_id="t1-final", event_title="tournament 1, final table", table=1, table_hand=7,
+    round=7, level=3, small_blind_chips=4, big_blind_chips=8, ante_chips=1, next_level_at_round=9,
+    next_level_in_seconds=0.0, players_left=3, tables=1,
+    moves=(("c", 2, 1, 4, "break"),), placings=(("x", 6, 2), ("y", 5, 4), ("z", 4, 6)))
 
 
 def _events(tournament: m.TournamentInfo | None) -> dict[str, list[pb.Event]]:

@@ -14,9 +14,9 @@ from typing import Any
 
 from arena.engine.cards import derive_seed
 from arena.engine.errors import ArenaError
-from arena.match.tourney.levels import Level, LevelClock, LevelPlan, game_for_level
-from arena.match.tourney.placings import Bust, Elimination, place_busts
-from arena.match.tourney.seating import Move, Table, balance, draw_tables
+from arena.tourney.levels import Level, LevelClock, LevelPlan, game_for_level
+from arena.tourney.placings import Bust, Elimination, place_busts
+from arena.tourney.seating import Move, Table, balance, draw_tables
 
 
 @dataclass(frozen=True, slots=True)

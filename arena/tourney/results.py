@@ -17,9 +17,9 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from arena.match.tourney.event import EventState
-from arena.match.tourney.formats import FormatResult
 from arena.storage.records import TournamentPlacing
+from arena.tourney.event import EventState
+from arena.tourney.formats import FormatResult
 
 OVERALL = "overall"  # the placings row of the standings (points summed, ties settled)
 

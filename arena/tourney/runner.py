@@ -1,6 +1,6 @@
 """`arena tournament run`: a tournament over gRPC through the dealer, resumable after a kill.
 
-The format (pure, `arena.match.tourney`) decides the events; each event's tables deal hand for
+The format (pure, `arena.tourney`) decides the events; each event's tables deal hand for
 hand, every hand a one-hand :class:`~arena.match.live.LiveTable` with the level's stakes, the
 carried stacks and the seating the event chose. The tournament state is saved (atomically,
 owner-only) before every deal and after every hand, so a killed tournament resumes: finished
@@ -21,20 +21,20 @@ import trio
 
 from arena.engine.errors import ArenaError, ConfigError
 from arena.engine.phh import dumps_hand
-from arena.league.tourney_config import TournamentConfig
-from arena.league.tourney_results import results_document, write_private, write_results
-from arena.league.tourney_store import TournamentStore, hand_entry, tournament_placings
 from arena.match.live import LiveTable
 from arena.match.lobby import Lobby
 from arena.match.messages import TournamentInfo
 from arena.match.records import MatchSummary, PlayedHand, phh_fields
 from arena.match.spec import MatchSpec, SeatSpec
-from arena.match.tourney.event import EventSpec, EventState, HandOutcome, HandPlan, RoundReport
-from arena.match.tourney.formats import FormatResult, run_format
-from arena.match.tourney.levels import rules_for_level
 from arena.metrics import GAME_LABELS, ArenaMetrics, TournamentSnapshot, start_metrics_server
 from arena.server.config import BotEntry, ServerConfig
 from arena.storage.matchlog import PhhAppender
+from arena.tourney.config import TournamentConfig
+from arena.tourney.event import EventSpec, EventState, HandOutcome, HandPlan, RoundReport
+from arena.tourney.formats import FormatResult, run_format
+from arena.tourney.levels import rules_for_level
+from arena.tourney.results import results_document, write_private, write_results
+from arena.tourney.store import TournamentStore, hand_entry, tournament_placings
 
 STATE_FILE = "state.json"
 MAX_VOIDS_PER_EVENT = 50  # a dealer that cannot finish hands ends the run instead of looping
@@ -308,11 +308,14 @@ class TournamentRun:
         in_seconds = (max(0.0, clock.started_seconds + level.seconds - elapsed_seconds)
                       if level.seconds is not None and level.hands is None else 0.0)
         return TournamentInfo(
-            self.config.name, plan.event_id, state.spec.title or plan.event_id, plan.table,
-            plan.hand, plan.round, plan.level_index + 1, level.small_blind, level.big_blind,
-            level.ante, at_round, in_seconds, plan.players_left, len(state.tables),
-            tuple((m.player, m.from_table, m.to_table, r, m.reason) for r, m in state.moves),
-            tuple((e.player, e.place, e.round) for e in state.eliminations))
+            tournament=self.config.name, event_id=plan.event_id,
+            event_title=state.spec.title or plan.event_id, table=plan.table,
+            table_hand=plan.hand, round=plan.round, level=plan.level_index + 1,
+            small_blind_chips=level.small_blind, big_blind_chips=level.big_blind,
+            ante_chips=level.ante, next_level_at_round=at_round, next_level_in_seconds=in_seconds,
+            players_left=plan.players_left, tables=len(state.tables),
+            moves=tuple((m.player, m.from_table, m.to_table, r, m.reason) for r, m in state.moves),
+            placings=tuple((e.player, e.place, e.round) for e in state.eliminations))
 
     async def _play_hand(self, state: EventState, plan: HandPlan, elapsed_seconds: float,
                          lobby: Lobby) -> None:

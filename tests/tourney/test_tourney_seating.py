@@ -12,7 +12,7 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from arena.match.tourney.seating import Table, balance, draw_tables, seat_table, table_count
+from arena.tourney.seating import Table, balance, draw_tables, seat_table, table_count
 
 
 def _names(n: int) -> list[str]:

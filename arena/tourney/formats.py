@@ -14,9 +14,9 @@ from typing import Any
 
 from arena.engine.cards import derive_seed
 from arena.engine.errors import ConfigError
-from arena.match.tourney.event import EventSpec, EventState
-from arena.match.tourney.levels import LevelPlan
-from arena.match.tourney.seating import draw_tables
+from arena.tourney.event import EventSpec, EventState
+from arena.tourney.levels import LevelPlan
+from arena.tourney.seating import draw_tables
 
 FORMATS = ("freezeout", "seed-003")
 

@@ -16,10 +16,10 @@ import pytest
 from arena.engine.errors import ArenaError
 from arena.engine.rules import Rules
 from arena.match.policies import make_policy
-from arena.match.tourney.event import EventSpec, EventState, HandOutcome, RoundReport
-from arena.match.tourney.formats import TournamentFormat
-from arena.match.tourney.levels import Level, doubling
-from arena.match.tourney.simulate import SimulatedHand, play_events, play_hand, simulate_tournament
+from arena.tourney.event import EventSpec, EventState, HandOutcome, RoundReport
+from arena.tourney.formats import TournamentFormat
+from arena.tourney.levels import Level, doubling
+from arena.tourney.simulate import SimulatedHand, play_events, play_hand, simulate_tournament
 
 HORSE = ("FT", "FO/8", "FR", "F7S", "F7S/8")
 

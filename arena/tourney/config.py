@@ -12,8 +12,8 @@ from arena.engine.errors import ConfigError
 from arena.engine.rules import Rules
 from arena.host.configfile import read_toml
 from arena.league.config import LeagueBot, _store_location, _typed, league_from_mapping
-from arena.match.tourney.formats import FORMATS, TournamentFormat
-from arena.match.tourney.levels import Level, LevelPlan, first_level_from_rules
+from arena.tourney.formats import FORMATS, TournamentFormat
+from arena.tourney.levels import Level, LevelPlan, first_level_from_rules
 
 _KEYS = {"name", "format", "seed", "listen", "log_dir", "store", "metrics_port", "start_timeout_seconds",
          "starting_stack", "seats_per_table", "tables", "advance_per_table", "tournaments",

@@ -17,10 +17,10 @@ from typing import Any
 
 from arena.engine.errors import ConfigError
 from arena.league.config import LeagueBot
-from arena.league.tourney_results import OVERALL
-from arena.match.tourney.event import EventState
-from arena.match.tourney.formats import FormatResult
 from arena.storage import store as st
+from arena.tourney.event import EventState
+from arena.tourney.formats import FormatResult
+from arena.tourney.results import OVERALL
 
 
 class TournamentStore:

@@ -10,8 +10,10 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from arena.engine.errors import ConfigError
-from arena.league.tourney_config import TournamentConfig, load_tournament
-from arena.league.tourney_results import (
+from arena.storage.store import is_postgres_url, open_store, shown_location
+from arena.tourney.config import TournamentConfig, load_tournament
+from arena.tourney.event import EventState
+from arena.tourney.results import (
     OVERALL,
     render_standings,
     results_document,
@@ -19,10 +21,8 @@ from arena.league.tourney_results import (
     standings_document,
     write_results,
 )
-from arena.league.tourney_runner import TournamentRun
-from arena.match.tourney.event import EventState
-from arena.match.tourney.simulate import simulate_tournament
-from arena.storage.store import is_postgres_url, open_store, shown_location
+from arena.tourney.runner import TournamentRun
+from arena.tourney.simulate import simulate_tournament
 
 
 def _config(path: str, store: str | None, league_file: bool) -> TournamentConfig:

@@ -11,9 +11,9 @@ from arena.engine.games import GameCode, variant_for
 from arena.engine.rules import Rules
 from arena.engine.state import HandState
 from arena.match.policies import Policy, make_policy
-from arena.match.tourney.event import EventSpec, EventState, HandOutcome, HandPlan, RoundReport
-from arena.match.tourney.formats import FormatResult, TournamentFormat, drive, run_format
-from arena.match.tourney.levels import rules_for_level
+from arena.tourney.event import EventSpec, EventState, HandOutcome, HandPlan, RoundReport
+from arena.tourney.formats import FormatResult, TournamentFormat, drive, run_format
+from arena.tourney.levels import rules_for_level
 
 MAX_ROUNDS = 100_000  # levels double, so real tournaments end long before this
 

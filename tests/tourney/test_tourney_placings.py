@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from arena.match.tourney.placings import Bust, place_busts
+from arena.tourney.placings import Bust, place_busts
 
 
 def test_busted_in_the_same_hand_the_bigger_starting_stack_places_higher() -> None:

@@ -6,7 +6,7 @@ import pytest
 
 from arena.engine.errors import ConfigError
 from arena.engine.rules import Rules
-from arena.match.tourney.levels import (
+from arena.tourney.levels import (
     Level,
     LevelClock,
     LevelPlan,

@@ -8,7 +8,7 @@ import pytest
 
 from arena.cli import main
 from arena.engine.errors import ConfigError
-from arena.league.tourney_config import load_tournament, tournament_from_mapping
+from arena.tourney.config import load_tournament, tournament_from_mapping
 
 
 def _bots(n: int) -> list[dict[str, str]]:
@@ -99,7 +99,7 @@ def test_simulate_writes_standings_but_not_to_the_results_store(
 
 
 def test_a_league_file_with_a_tournament_format_is_a_tournament(tmp_path: Path) -> None:
-    from arena.league.tourney_config import is_tournament_league
+    from arena.tourney.config import is_tournament_league
 
     lines = ['name = "cup"', 'format = "seed-003"', "seed = 3"]
     for bot in _bots(12):
@@ -124,7 +124,7 @@ def test_a_league_file_with_a_tournament_format_is_a_tournament(tmp_path: Path) 
 def test_the_store_keeps_hands_of_every_game_once(tmp_path: Path, game: str) -> None:
     """Migration 6: no-limit and pot-limit hands are stored like H.O.R.S.E. ones; once each."""
     from arena.league.config import LeagueBot
-    from arena.league.tourney_store import TournamentStore
+    from arena.tourney.store import TournamentStore
 
     store = TournamentStore(tmp_path / "t.sqlite", name="t", source_toml="",
                             bots=(LeagueBot("a", "token-a-0001"), LeagueBot("b", "token-b-0001")))
