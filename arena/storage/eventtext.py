@@ -55,6 +55,7 @@ from arena.storage.eventleaves import (
     _str,
     _strs,
     _tournament,
+    _tuple,
 )
 
 

@@ -153,14 +153,19 @@ def test_malformed_strategies_are_refused_and_a_valid_one_is_drawn(tmp_path: Pat
 
 
 def test_the_event_log_keeps_the_declared_distribution_with_its_action() -> None:
-    record = m.ActionRecord(0, "preflop", m.RecordKind.RAISE, 40, 30, 40, False)
+    record = m.ActionRecord(seat=0, street="preflop", kind=m.RecordKind.RAISE, raise_to_chips=40,
+                            amount_chips=30, round_bet_chips=40, is_all_in=False)
     declared = (("f", 0.0), ("cc", 0.25), ("cbr 40", 0.75))
-    notice = m.Notice("r1", "r1-h1", 7, 1763840000.25,
-                      m.ActionAnnounced(record, 960, 60, "r1-h1-d1", declared))
+    notice = m.Notice(match_id="r1", hand_id="r1-h1", sequence=7, unix_seconds=1763840000.25,
+                      payload=m.ActionAnnounced(action=record, stack_after_chips=960,
+                                                pot_total_after_chips=60, decision_id="r1-h1-d1",
+                                                strategy=declared))
     text = notice_json(notice)
     assert text == reference_notice_json(notice)  # the typed writer, byte for byte the walk's
     assert json.loads(text)["payload"]["strategy"] == [["f", 0.0], ["cc", 0.25], ["cbr 40", 0.75]]
-    plain_action = m.Notice("r1", "r1-h1", 8, 1763840000.5, m.ActionAnnounced(record, 960, 60, ""))
+    plain_action = m.Notice(match_id="r1", hand_id="r1-h1", sequence=8, unix_seconds=1763840000.5,
+                            payload=m.ActionAnnounced(action=record, stack_after_chips=960,
+                                                      pot_total_after_chips=60, decision_id=""))
     assert json.loads(notice_json(plain_action))["payload"]["strategy"] == []
     # On the wire only the fact that it was drawn, never the distribution.
     wire = event(notice).action_taken
