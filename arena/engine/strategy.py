@@ -1,4 +1,4 @@
-"""Strategy replies (docs/house-rules.md §14): a bot may answer a decision with a probability
+"""Strategy replies (docs/house-rules.md §19): a bot may answer a decision with a probability
 distribution over its legal actions; the dealer validates it and draws the action itself.
 
 Pure: no I/O, no clocks. The draw is a function of (key, hand number, action index) only, so a

@@ -1,4 +1,4 @@
-"""Strategy replies over real gRPC (issue 40, docs/house-rules.md §14): malformed strategies are
+"""Strategy replies over real gRPC (issue 40, docs/house-rules.md §19): malformed strategies are
 refused with a clear status and change nothing; the dealer draws the action, tells the seat it
 drew it, logs the distribution and the draw (PHH ``_strategies``, event log), and `arena replay`
 re-draws every sampled action and catches a tampered distribution."""

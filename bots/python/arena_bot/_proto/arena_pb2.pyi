@@ -806,7 +806,7 @@ class ActionReply(_message.Message):
         The bot declares a probability for each of some legal actions and the
         dealer draws the action itself, with a secret key of its own for each
         match copy, revealed with the match seed so that anyone can re-draw it
-        (docs/house-rules.md §14). The luck adjustment then also removes the
+        (docs/house-rules.md §19). The luck adjustment then also removes the
         luck of the bot's own dice. Set exactly one of `action` and `strategy`,
         else the reply is rejected with INVALID_ARGUMENT.
         """
