@@ -3,8 +3,10 @@
 Each was kept because an alternated benchmark showed it pays more than 5% (docs/performance.md,
 "Fast paths and the compiled build"), and each runs only on the library versions the suite
 tests it with (:data:`FastPath.tested`). ``ARENA_FAST_PATHS=off`` turns every one off (CI runs
-the server and league tests once so: ``make unit-plain``). A fast path not taken says so: a
-warning in the log (once per reason) and ``arena_fast_path_taken{path="..."} 0`` on /metrics.
+the server and league tests once so: ``make unit-plain``). A fast path not taken says so, once
+per reason, in the log (a warning when it was not asked for: an untested version, internals
+not as expected; a note when it was: the switch, ``GRPC_EXPERIMENTS`` set) and as
+``arena_fast_path_taken{path="..."} 0`` on /metrics.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ log = logging.getLogger("arena.host")
 
 ENV: Final = "ARENA_FAST_PATHS"
 _OFF: Final = ("0", "off", "false", "no")
+SWITCHED_OFF: Final = f"{ENV} turns the fast paths off"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -64,7 +67,7 @@ def _version(library: str) -> str:
 def why_not(path: FastPath) -> str | None:
     """Why ``path`` must not be taken in this process (None: it may be)."""
     if os.environ.get(ENV, "").strip().lower() in _OFF:
-        return f"{ENV} turns the fast paths off"
+        return SWITCHED_OFF
     version = _version(path.library)
     if not version.startswith(path.tested):
         return f"{path.library} {version or '(not found)'} is not a tested version ({', '.join(path.tested)})"
@@ -79,12 +82,14 @@ def allowed(path: FastPath) -> bool:
     return reason is None
 
 
-def record(path: FastPath, *, taken: bool, why: str = "") -> None:
-    """Note whether ``path`` was taken (for /metrics); a warning, once per reason, when not."""
+def record(path: FastPath, *, taken: bool, why: str = "", asked: bool = False) -> None:
+    """Note whether ``path`` was taken (for /metrics); when not, log why, once per reason: a
+    note when the user asked for it (``asked``, or the switch), else a warning."""
     _taken[path.name] = taken
     if not taken and (path.name, why) not in _warned:
         _warned.add((path.name, why))
-        log.warning("fast path %s not taken (%s): %s", path.name, why, path.what)
+        level = logging.INFO if asked or why == SWITCHED_OFF else logging.WARNING
+        log.log(level, "fast path %s not taken (%s): %s", path.name, why, path.what)
 
 
 def taken() -> dict[str, bool]:

@@ -80,7 +80,8 @@ class GrpcIoFinder(importlib.abc.MetaPathFinder):
         version = grpc_version(spec)
         why = (f"{ENV} is set" if ENV in os.environ else fastpaths.why_not(fastpaths.GRPC_OLDER_IO)
                if version.startswith(TESTED_VERSIONS) else f"grpcio {version} is not a tested version")
-        fastpaths.record(fastpaths.GRPC_OLDER_IO, taken=why is None, why=why or "")
+        fastpaths.record(fastpaths.GRPC_OLDER_IO, taken=why is None, why=why or "",
+                         asked=ENV in os.environ)
         if why is None:
             spec.loader = _ImportWithEnv(spec.loader)
         return spec
@@ -90,7 +91,7 @@ def install() -> None:
     """Choose the older I/O path for the grpc this process imports later (once per process;
     nothing when grpc is imported already or ``GRPC_EXPERIMENTS`` is set)."""
     if "grpc" in sys.modules or ENV in os.environ:
-        fastpaths.record(fastpaths.GRPC_OLDER_IO, taken=False,
+        fastpaths.record(fastpaths.GRPC_OLDER_IO, taken=False, asked=True,
                          why=f"{ENV} is set" if ENV in os.environ else "grpc was imported first")
         return
     if not any(isinstance(finder, GrpcIoFinder) for finder in sys.meta_path):

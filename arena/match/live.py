@@ -27,6 +27,8 @@ from arena.engine.games import GameCode, variant_for
 from arena.engine.phhtext import phh_action_lines
 from arena.engine.rules import Rules
 from arena.engine.state import HandState
+from arena.engine.strategy import draw_strategy, strategy_key
+from arena.engine.strategy_log import StrategyRecord, record_of
 from arena.engine.units import mbb_per_hand
 from arena.match import messages as m
 from arena.match.clock import DecisionClock, Now, clock_reader
@@ -71,6 +73,7 @@ class _HandRun:
     fault_lines: list[tuple[int, str]] = field(default_factory=list)  # see DecisionTimings
     decisions: int = 0
     trigger: float | None = None
+    strategies: list[StrategyRecord] = field(default_factory=list)  # issue 40: the draws
 
 
 def _rounded(seconds: list[float]) -> tuple[float, ...]:
@@ -136,6 +139,7 @@ class LiveTable:
         self._timer = DecisionTimer()
         self._now: Now = trio.current_time  # the run's clock_reader() once it runs
         self.postponements = 0  # times this match was put back because bots were missing
+        self._strategy_key: int | None = None  # issue 40: this copy's draw key, once needed
 
     @property
     def seat_count(self) -> int:
@@ -346,12 +350,16 @@ class LiveTable:
         """Apply a reply if it is legal; otherwise refuse it (the state is unchanged)."""
         state = run.state
         try:
-            if reply.kind is None:
-                raise MalformedAction(reply.problem or "no action")
-            raise_to = reply.raise_to_chips if reply.kind is ActionKind.RAISE else None
-            run.feed.note_action(reply.decision_id, None)
-            line = phh_action_lines(state) + 1 if reply.fallback else 0
-            state.act(engine_seat, reply.kind, raise_to)
+            line = 0  # the PHH line of an SDK fallback's action (DecisionTimings.fault_lines)
+            if reply.strategy is not None and not reply.problem:
+                self._draw(run, engine_seat, reply)
+            else:
+                if reply.kind is None:
+                    raise MalformedAction(reply.problem or "no action")
+                raise_to = reply.raise_to_chips if reply.kind is ActionKind.RAISE else None
+                run.feed.note_action(reply.decision_id, None)
+                line = phh_action_lines(state) + 1 if reply.fallback else 0
+                state.act(engine_seat, reply.kind, raise_to)
         except ArenaError as exc:
             now = self._now()
             self.stats.rejected += 1
@@ -381,6 +389,22 @@ class LiveTable:
         run.wire_seconds.append(reply.wire_seconds if reply.wire_seconds is not None else -1.0)
         run.trigger = reply.received_at or None
         return True
+
+    def _draw(self, run: _HandRun, engine_seat: int, reply: m.Reply) -> None:
+        """Issue 40: validate a declared strategy, draw its action with this copy's key and
+        apply it (raises, changing nothing, for a strategy that is not valid here)."""
+        assert reply.strategy is not None
+        if self._strategy_key is None:
+            self._strategy_key = strategy_key(self.spec.seed, self.spec.copy_index)
+        draw = draw_strategy(run.state, engine_seat, reply.strategy, key=self._strategy_key,
+                             hand_number=run.ctx.hand_number)
+        record = record_of(draw, engine_seat)
+        run.feed.note_action(reply.decision_id, None,
+                             tuple(zip(record.actions, record.weights, strict=True)))
+        action = draw.action
+        run.state.act(engine_seat, action.kind, action.raise_to_chips)
+        run.strategies.append(record)
+        self.stats.strategy_replies += 1
 
     def _act_for(self, run: _HandRun, engine_seat: int, reason: m.AutoReason,
                  decision_id: str = "") -> None:
@@ -485,7 +509,7 @@ class LiveTable:
             absent=tuple(run.absent), action_seats=tuple(run.action_seats),
             rejected=tuple(run.rejected), disconnects=tuple(run.disconnects),
             sdk_fallbacks=tuple(run.sdk_fallbacks), fault_lines=tuple(run.fault_lines))
-        return PlayedHand(run.ctx, run.state, timings, void_reason)
+        return PlayedHand(run.ctx, run.state, timings, void_reason, tuple(run.strategies))
 
     # ------------------------------------------------------------------ telling the seats
 

@@ -12,6 +12,7 @@ from arena.engine.cards import Card
 from arena.engine.phh import hand_fields
 from arena.engine.rules import Rules
 from arena.engine.state import HandState
+from arena.engine.strategy_log import COPY_FIELD, STRATEGIES_FIELD, StrategyRecord
 from arena.match.messages import MatchSeatResult
 
 
@@ -76,6 +77,7 @@ class PlayedHand:
     state: HandState  # the engine state as the hand ended (or stopped, when voided)
     timings: DecisionTimings
     void_reason: str = ""  # empty unless the hand was voided
+    strategies: tuple[StrategyRecord, ...] = ()  # issue 40: its strategy-answered decisions
 
     @property
     def voided(self) -> bool:
@@ -116,6 +118,9 @@ def phh_fields(hand: PlayedHand) -> dict[str, Any]:
     }
     if timings.fault_lines:
         extra["_fault_lines"] = [[line, why] for line, why in timings.fault_lines]
+    if hand.strategies:
+        extra[COPY_FIELD] = ctx.copy_index
+        extra[STRATEGIES_FIELD] = [r.to_phh() for r in hand.strategies]
     if hand.voided:
         extra["_voided"] = True
         extra["_void_reason"] = hand.void_reason
@@ -153,6 +158,7 @@ class TableStats:
     timeouts: int = 0
     absent_actions: int = 0
     sdk_fallbacks: int = 0  # accepted replies the bot's SDK sent in place of its code's
+    strategy_replies: int = 0  # issue 40: answered replies that declared a strategy (in answered)
     lateness_seconds: deque[float] = field(default_factory=_samples)  # auto action - deadline
     answer_seconds: deque[float] = field(default_factory=_samples)  # prompt -> accepted reply
 
@@ -166,6 +172,7 @@ class TableStats:
             "rejected_no_open_decision": self.rejected_no_open_decision,
             "timeouts": self.timeouts, "absent_actions": self.absent_actions,
             "sdk_fallbacks": self.sdk_fallbacks,
+            "strategy_replies": self.strategy_replies,
             "answer_seconds_p50": sorted_percentile(answers, 0.5),
             "answer_seconds_p99": sorted_percentile(answers, 0.99),
             "timeout_lateness_seconds_p50": sorted_percentile(lateness, 0.5),
