@@ -13,9 +13,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from google.protobuf import json_format
 
 from arena.engine.phh import iter_replays
+from arena.gateway.replytext import parse_reply
+from arena.gateway.textview import legal_replies
 from arena.host.phhfile import load_file
+from arena.v1 import arena_pb2 as pb
 from tests.gateway.procs import flat, open_agent, recv, start_gateway
 from tests.server.procs import ROOT, env, start_bot, start_server, stop_processes, write_config
 
@@ -95,6 +99,18 @@ async def bad_frames(ws: Any, request: dict[str, Any]) -> None:
             assert answer["retry_allowed"] is True, answer
 
 
+def every_listed_reply_is_legal(data: dict[str, Any]) -> None:
+    """Each reply the text view lists parses (by the grammar) into one of the legal actions."""
+    request = json_format.ParseDict(data, pb.DecisionRequest())
+    legal = [(a.kind, a.min_raise_to_chips, a.max_raise_to_chips) for a in request.legal_actions]
+    for shown in legal_replies(request):
+        reply = shown.split(" (")[0] if not shown.startswith(("raise N", "bet N")) else (
+            f"raise {request.legal_actions[-1].max_raise_to_chips}")
+        action = parse_reply(reply, request)
+        assert any(action.kind == kind and (kind != pb.ACTION_KIND_RAISE or action.raise_to_chips in (lo, hi))
+                   for kind, lo, hi in legal), (shown, action)
+
+
 async def play_agent(url: str, *, text: bool) -> dict[str, Any]:
     ws = await open_agent(url, TOKENS[AGENT], text=text)
     await ws.send(json.dumps({"hello": {"bot_name": AGENT, "protocol_version": 1}}))
@@ -113,6 +129,7 @@ async def play_agent(url: str, *, text: bool) -> dict[str, Any]:
                 if "decision_request" not in message:
                     continue
                 request = message["decision_request"]
+                every_listed_reply_is_legal(request)
                 if k == 0:
                     await bad_frames(ws, request)
                 if text:
