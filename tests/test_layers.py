@@ -58,7 +58,9 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("metrics", ("arena.metrics",)),
     ("transport", ("arena.server", "arena.v1")),
     ("leagues", ("arena.league",)),
+    ("tournaments", ("arena.tourney",)),
     ("web", ("arena.web",)),
+    ("gateway", ("arena.gateway",)),
     ("cli", ("arena.cli", "arena.demo", "arena.practice", "arena.abtest")),
 )
 # Third-party packages a room must not use: concurrency, network and storage stay in their rooms.

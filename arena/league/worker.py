@@ -22,6 +22,7 @@ import signal
 import socket
 import sys
 import threading
+import time
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -29,13 +30,14 @@ from pathlib import Path
 from typing import TextIO
 
 from arena.engine.errors import ConfigError
+from arena.host.process import tuned_for_dealing
 from arena.league.config import LeagueConfig, league_from_mapping
 from arena.league.runner import LeagueRun
 from arena.league.sink import LeagueSink
 from arena.match.live import LiveTable
 from arena.match.records import MatchSummary, PlayedHand
 from arena.metrics import ArenaMetrics
-from arena.server.app import DealerServer, tuned_for_dealing
+from arena.server.app import DealerServer
 from arena.server.config import BotEntry, ServerConfig, TlsConfig
 from arena.server.peer_tls import PeerTls
 from arena.server.relay import Relay
@@ -45,6 +47,7 @@ from arena.storage.postgres import PostgresStore, open_when_up
 from arena.storage.queue import Job, JobBook, JobWaits, WorkQueue
 
 log = logging.getLogger("arena.worker")
+ADMIT_EVERY_SECONDS = 2.0  # how often a worker looks for newly queued leagues (their bots' tokens)
 WITHHELD = "<token withheld>"  # what the store keeps instead of a token (arena.league.secret)
 
 
@@ -216,7 +219,7 @@ class Worker:
         for sig in signals:
             loop.add_signal_handler(sig, self.stop)
         # Before serving: a bot of a queued league that connects at once must find its token known
-        # (an SDK takes UNAUTHENTICATED as final and leaves, and its seats then wait in vain).
+        # (one unknown would be told UNAVAILABLE and retry: later, and slowed down).
         try:
             await asyncio.to_thread(self._admit_known_bots, server)
         except st.StoreError as exc:  # the database went away since: the loop below tries again
@@ -248,12 +251,14 @@ class Worker:
         try:
             with Heartbeat(self.queue, settings.name, lambda: list(state.running),
                            settings.heartbeat_seconds):
-                polls = 0
+                admitted_at = time.monotonic()
                 while not state.stop:
-                    polls += 1
                     wake.clear()
                     try:
-                        if polls % 20 == 0:  # leagues enqueued since: their bots may connect here first
+                        # Leagues queued since: their bots may connect here first (bots started
+                        # before the coordinator are told UNAVAILABLE until then, and retry).
+                        if time.monotonic() - admitted_at >= ADMIT_EVERY_SECONDS:
+                            admitted_at = time.monotonic()
                             await asyncio.to_thread(self._admit_known_bots, server)
                         await self._fill(server, address)
                         relay.want(await asyncio.to_thread(self.queue.remote_tables, relay.bots(),
@@ -380,7 +385,8 @@ class Worker:
         while not state.stop and sum(r.tables_left for r in state.running.values()) < settings.tables:
             jobs = await asyncio.to_thread(self.queue.claim, settings.name,
                                            lease_seconds=settings.lease_seconds, league_id=settings.league_id,
-                                           local_bots=server.service.connected_bots())
+                                           local_bots=server.service.connected_bots(),
+                                           holding=list(state.running))
             if not jobs:
                 return
             await self._start(server, jobs[0], address)

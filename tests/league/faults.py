@@ -45,12 +45,13 @@ def wait_for(condition: Callable[[], bool], what: str, timeout_seconds: float = 
 
 
 def worker(url: str, name: str, port: int, folder: Path, *, lease_seconds: float = 4.0,
-           extra: tuple[str, ...] = ()) -> subprocess.Popen[str]:
-    """An `arena worker` process (output in ``folder/name.out``), leaving when the league is done."""
+           exit_when_done: bool = True, extra: tuple[str, ...] = ()) -> subprocess.Popen[str]:
+    """An `arena worker` process (output in ``folder/name.out``), leaving when no job is left
+    (``exit_when_done``) or when stopped."""
     with (folder / f"{name}.out").open("a") as out:  # the child has its own copy of the file
         return subprocess.Popen(
             [sys.executable, "-m", "arena.cli", "worker", "--store", url, "--name", name,
              "--listen", f"127.0.0.1:{port}", "--log-dir", str(folder / name),
-             "--lease-seconds", str(lease_seconds), "--heartbeat-seconds", "0.5", "--exit-when-done",
-             *extra],
+             "--lease-seconds", str(lease_seconds), "--heartbeat-seconds", "0.5",
+             *(["--exit-when-done"] if exit_when_done else []), *extra],
             cwd=folder, env=env(), stdout=out, stderr=subprocess.STDOUT, text=True)

@@ -132,7 +132,7 @@ def test_no_seat_is_ever_sent_a_card_it_may_not_see(data: st.DataObject,
         nonlocal decisions
         seats.deliver(feed.drain())
         decisions += 1
-        clock = DecisionClock(0.0, 2.0, 5.0)
+        clock = DecisionClock(opened_at=0.0, decision_seconds=2.0, bank_seconds=5.0)
         prompt = feed.prompt(f"d{decisions}", clock, 0.0, None)
         assert prompt.seat == order[legal.seat]
         seats.send(prompt.seat, prompt)

@@ -12,7 +12,7 @@ from arena.match.timer import DecisionTimer
 
 
 def _reply(decision_id: str = "d1") -> m.Reply:
-    return m.Reply(decision_id, 0, ActionKind.CALL, None)
+    return m.Reply(decision_id=decision_id, seat=0, kind=ActionKind.CALL, raise_to_chips=None)
 
 
 def _run(main: object) -> object:

@@ -41,7 +41,8 @@ class DealerStub:
     the gRPC metadata key `authorization` with the value `Bearer <token>`
     (for example `authorization: Bearer 3f9c...`). Tokens are issued by the
     arena operator, one per bot. A missing or unknown token ends the call with
-    status UNAUTHENTICATED.
+    status UNAUTHENTICATED; a worker of a distributed league, which learns the
+    tokens of a league when it is queued, ends it with UNAVAILABLE (retry).
 
     Lifecycle of a `Play` stream:
     1. The bot opens the stream (with the authorization metadata) and sends
@@ -84,7 +85,9 @@ class DealerStub:
     INVALID_ARGUMENT    bytes that are not a `BotMessage`;
     PERMISSION_DENIED   a table stream for a table the bot has no seat at;
     INTERNAL            a dealer bug (named in the dealer's log);
-    UNAVAILABLE         the server is shutting down (or unreachable).
+    UNAVAILABLE         the server is shutting down (or unreachable), or
+    (a worker) the token is not known yet: its
+    league is not queued yet.
     """
 
     def __init__(self, channel):
@@ -118,7 +121,8 @@ class DealerServicer:
     the gRPC metadata key `authorization` with the value `Bearer <token>`
     (for example `authorization: Bearer 3f9c...`). Tokens are issued by the
     arena operator, one per bot. A missing or unknown token ends the call with
-    status UNAUTHENTICATED.
+    status UNAUTHENTICATED; a worker of a distributed league, which learns the
+    tokens of a league when it is queued, ends it with UNAVAILABLE (retry).
 
     Lifecycle of a `Play` stream:
     1. The bot opens the stream (with the authorization metadata) and sends
@@ -161,7 +165,9 @@ class DealerServicer:
     INVALID_ARGUMENT    bytes that are not a `BotMessage`;
     PERMISSION_DENIED   a table stream for a table the bot has no seat at;
     INTERNAL            a dealer bug (named in the dealer's log);
-    UNAVAILABLE         the server is shutting down (or unreachable).
+    UNAVAILABLE         the server is shutting down (or unreachable), or
+    (a worker) the token is not known yet: its
+    league is not queued yet.
     """
 
     def Play(self, request_iterator, context):
@@ -213,7 +219,8 @@ class Dealer:
     the gRPC metadata key `authorization` with the value `Bearer <token>`
     (for example `authorization: Bearer 3f9c...`). Tokens are issued by the
     arena operator, one per bot. A missing or unknown token ends the call with
-    status UNAUTHENTICATED.
+    status UNAUTHENTICATED; a worker of a distributed league, which learns the
+    tokens of a league when it is queued, ends it with UNAVAILABLE (retry).
 
     Lifecycle of a `Play` stream:
     1. The bot opens the stream (with the authorization metadata) and sends
@@ -256,7 +263,9 @@ class Dealer:
     INVALID_ARGUMENT    bytes that are not a `BotMessage`;
     PERMISSION_DENIED   a table stream for a table the bot has no seat at;
     INTERNAL            a dealer bug (named in the dealer's log);
-    UNAVAILABLE         the server is shutting down (or unreachable).
+    UNAVAILABLE         the server is shutting down (or unreachable), or
+    (a worker) the token is not known yet: its
+    league is not queued yet.
     """
 
     @staticmethod

@@ -74,7 +74,8 @@ class DealerStub:
     the gRPC metadata key `authorization` with the value `Bearer <token>`
     (for example `authorization: Bearer 3f9c...`). Tokens are issued by the
     arena operator, one per bot. A missing or unknown token ends the call with
-    status UNAUTHENTICATED.
+    status UNAUTHENTICATED; a worker of a distributed league, which learns the
+    tokens of a league when it is queued, ends it with UNAVAILABLE (retry).
 
     Lifecycle of a `Play` stream:
       1. The bot opens the stream (with the authorization metadata) and sends
@@ -117,7 +118,9 @@ class DealerStub:
       INVALID_ARGUMENT    bytes that are not a `BotMessage`;
       PERMISSION_DENIED   a table stream for a table the bot has no seat at;
       INTERNAL            a dealer bug (named in the dealer's log);
-      UNAVAILABLE         the server is shutting down (or unreachable).
+      UNAVAILABLE         the server is shutting down (or unreachable), or
+                          (a worker) the token is not known yet: its
+                          league is not queued yet.
     """
 
     @_typing.overload
@@ -145,7 +148,8 @@ class DealerAsyncStub(DealerStub):
     the gRPC metadata key `authorization` with the value `Bearer <token>`
     (for example `authorization: Bearer 3f9c...`). Tokens are issued by the
     arena operator, one per bot. A missing or unknown token ends the call with
-    status UNAUTHENTICATED.
+    status UNAUTHENTICATED; a worker of a distributed league, which learns the
+    tokens of a league when it is queued, ends it with UNAVAILABLE (retry).
 
     Lifecycle of a `Play` stream:
       1. The bot opens the stream (with the authorization metadata) and sends
@@ -188,7 +192,9 @@ class DealerAsyncStub(DealerStub):
       INVALID_ARGUMENT    bytes that are not a `BotMessage`;
       PERMISSION_DENIED   a table stream for a table the bot has no seat at;
       INTERNAL            a dealer bug (named in the dealer's log);
-      UNAVAILABLE         the server is shutting down (or unreachable).
+      UNAVAILABLE         the server is shutting down (or unreachable), or
+                          (a worker) the token is not known yet: its
+                          league is not queued yet.
     """
 
     def __init__(self, channel: _aio.Channel) -> None: ...
@@ -212,7 +218,8 @@ class DealerServicer(metaclass=_abc_1.ABCMeta):
     the gRPC metadata key `authorization` with the value `Bearer <token>`
     (for example `authorization: Bearer 3f9c...`). Tokens are issued by the
     arena operator, one per bot. A missing or unknown token ends the call with
-    status UNAUTHENTICATED.
+    status UNAUTHENTICATED; a worker of a distributed league, which learns the
+    tokens of a league when it is queued, ends it with UNAVAILABLE (retry).
 
     Lifecycle of a `Play` stream:
       1. The bot opens the stream (with the authorization metadata) and sends
@@ -255,7 +262,9 @@ class DealerServicer(metaclass=_abc_1.ABCMeta):
       INVALID_ARGUMENT    bytes that are not a `BotMessage`;
       PERMISSION_DENIED   a table stream for a table the bot has no seat at;
       INTERNAL            a dealer bug (named in the dealer's log);
-      UNAVAILABLE         the server is shutting down (or unreachable).
+      UNAVAILABLE         the server is shutting down (or unreachable), or
+                          (a worker) the token is not known yet: its
+                          league is not queued yet.
     """
 
     @_abc_1.abstractmethod
