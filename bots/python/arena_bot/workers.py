@@ -21,13 +21,16 @@ _Job = tuple[Callable[[Any], Any], Any, asyncio.AbstractEventLoop, "asyncio.Futu
 
 
 class Workers:
-    """A pool that grows to the number of calls running at once and never makes one wait."""
+    """A pool that grows to the number of calls running at once (up to ``max_threads``; past
+    that a call waits for a thread: a bot stuck in many decisions at once must not make a
+    thread for every decision of a league)."""
 
-    def __init__(self, name: str = "arena-bot") -> None:
+    def __init__(self, name: str = "arena-bot", max_threads: int = 128) -> None:
         self._name = name
+        self._max_threads = max_threads
         self._jobs: queue.SimpleQueue[_Job] = queue.SimpleQueue()
         self._lock = threading.Lock()
-        self._idle = 0  # threads waiting for a job and not yet promised one
+        self._busy = 0  # calls handed over and not finished
         self.threads = 0
 
     def run(self, function: Callable[[A], T], argument: A) -> asyncio.Future[T]:
@@ -36,11 +39,10 @@ class Workers:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[T] = loop.create_future()
         with self._lock:
-            start = self._idle == 0
+            self._busy += 1
+            start = self._busy > self.threads and self.threads < self._max_threads
             if start:
                 self.threads += 1
-            else:
-                self._idle -= 1
         self._jobs.put((function, argument, loop, future))
         if start:
             threading.Thread(target=self._work, name=f"{self._name}-{self.threads}",
@@ -58,7 +60,7 @@ class Workers:
                 loop.call_soon_threadsafe(_settle, future, outcome)
             del function, argument, future, outcome  # hold nothing while idle
             with self._lock:
-                self._idle += 1
+                self._busy -= 1
 
 
 def _settle(future: asyncio.Future[Any], outcome: tuple[Any, BaseException | None]) -> None:
