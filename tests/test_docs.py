@@ -142,6 +142,8 @@ def test_every_citation_of_the_house_rules_names_a_section_it_has() -> None:
     text = (DOCS / "house-rules.md").read_text()
     sections = {int(n) for n in re.findall(r"^<a id=\"s(\d+)\"></a>\n\n## §\1 ", text, re.M)}
     assert sections == set(range(1, max(sections) + 1))
+    index = text.split("**Sections.**", 1)[1].split("\n\n", 1)[0]
+    assert [int(n) for n in re.findall(r"\(#s(\d+)\)", index)] == sorted(sections)  # the index
     listed = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True,
                             check=True).stdout.split()
     cited: dict[int, list[str]] = {}
