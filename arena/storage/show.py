@@ -21,6 +21,7 @@ from arena.engine.events import (
 from arena.engine.games import ForcedBet, Showdown
 from arena.engine.shown import ShownValue, shown_value
 from arena.engine.state import HandState
+from arena.engine.strategy_log import STRATEGIES_FIELD
 
 LEGEND = ("  legend: [A♠] a face-down card (only its owner saw it until the showdown); "
           "A♠ a face-up card; pN = the N-th player in PHH order; "
@@ -47,6 +48,23 @@ def _words(value: ShownValue, *, hi_lo: bool) -> str:
     return "; ".join(p for p in (value.high_description, low) if p)
 
 
+def _declared(fields: Mapping[str, Any]) -> dict[int, str]:
+    """Issue 40: each strategy-answered action's declared distribution, in words, by action
+    index (none when the hand has none or its ``_strategies`` are not readable)."""
+    raw = fields.get(STRATEGIES_FIELD)
+    if not isinstance(raw, list):
+        return {}
+    out: dict[int, str] = {}
+    for item in raw:
+        if (isinstance(item, Mapping) and isinstance(item.get("action"), int)
+                and isinstance(item.get("actions"), list) and isinstance(item.get("weights"), list)):
+            out[item["action"]] = ", ".join(
+                f"{action} {weight:g}" for action, weight in zip(item["actions"], item["weights"],
+                                                                  strict=False)
+                if isinstance(action, str) and isinstance(weight, int | float))
+    return out
+
+
 def describe(state: HandState, players: Sequence[str],
              fields: Mapping[str, Any] | None = None) -> list[str]:
     """The hand for people: who sits where, cards with suit symbols (face-down cards in
@@ -63,6 +81,8 @@ def describe(state: HandState, players: Sequence[str],
     hi_lo = state.variant.showdown is Showdown.HIGH_LOW_8
     street = -1
     bet_chips = 0  # the round's bet so far ("raise to" total): 0 before anyone bets
+    declared = _declared(fields)
+    action_index = -1
     for event in state.events:
         if isinstance(event, HoleCardsDealt | BoardDealt | ActionTaken) and event.street != street:
             if street >= 0:
@@ -86,6 +106,9 @@ def describe(state: HandState, players: Sequence[str],
         elif isinstance(event, ActionTaken):
             flags = " (all in)" if event.is_all_in else ""
             flags += " (automatic: timed out or absent)" if event.is_automatic else ""
+            action_index += 1
+            if action_index in declared:
+                flags += f" (drawn by the dealer from {declared[action_index]})"
             lines.append(f"    {names[event.seat]} {_said(state, event, bet_chips)}{flags}")
             bet_chips = max(bet_chips, event.to_chips)
         elif isinstance(event, HandShown):
