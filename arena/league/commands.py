@@ -13,6 +13,7 @@ from arena.league.config import LeagueConfig, load_league
 from arena.league.coordinator import describe_waits
 from arena.league.leaderboard import CsvTable, faults_csv, render_faults, render_table, to_csv, to_json
 from arena.league.runner import LeagueRun
+from arena.league.strategy_share import render_strategy_shares
 from arena.match.spectator import Spectator
 from arena.metrics import start_metrics_server
 from arena.server.commands import log_connections
@@ -110,7 +111,8 @@ def _finish(run: LeagueRun, complete: bool, out: TextIO) -> int:
     """The leaderboard, its files, and where everything is."""
     config = run.config
     board = run.leaderboard()
-    out.write("\n" + render_table(board) + "\n" + render_faults(run.faults()))
+    out.write("\n" + render_table(board) + "\n" + render_faults(run.faults())
+              + render_strategy_shares(run.strategy_shares()))
     for written in run.write_leaderboard_files(board):
         out.write(f"wrote {written}\n")
     out.write(f"hand logs: {config.log_dir}/*.phhs (verify with: arena replay FILE)\n")
@@ -205,7 +207,8 @@ def league_status(path: str, *, store: str | None = None, out: TextIO = sys.stdo
         out.write(f"league {config.name!r}: {standing.done_hands} of {standing.total_hands} hands "
                   f"played, {standing.void_hands} void (misdeals: every chip went back; not "
                   f"counted); {standing.copies_left} of {len(run.schedule)} matches still to play\n")
-        out.write(render_table(run.leaderboard()) + "\n" + render_faults(run.faults()))
+        out.write(render_table(run.leaderboard()) + "\n" + render_faults(run.faults())
+                  + render_strategy_shares(run.strategy_shares()))
         waits = _waits(run)
         if waits:
             out.write(waits + "\n")
@@ -237,7 +240,8 @@ def show_leaderboard(path: str, *, fmt: str, table: CsvTable | Literal["faults"]
             else:
                 out.write(to_csv(board, table=table))
         else:
-            out.write(render_table(board) + "\n" + render_faults(run.faults()))
+            out.write(render_table(board) + "\n" + render_faults(run.faults())
+                      + render_strategy_shares(run.strategy_shares()))
         return 0
     finally:
         run.close()

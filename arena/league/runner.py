@@ -47,6 +47,7 @@ from arena.league.significance import PairTests, pair_of
 from arena.league.sink import InFlightBook, LeagueSink, StoreBook
 from arena.league.sprt import SprtBounds
 from arena.league.stats import Leaderboard, compute_leaderboard
+from arena.league.strategy_share import StrategyShare, render_strategy_shares, strategy_shares
 from arena.match.records import MatchSink, MatchSummary
 from arena.match.rotation import game_for_hand
 from arena.match.spec import MatchSpec, SeatSpec
@@ -541,6 +542,7 @@ class LeagueRun:
         faults = self.faults()
         written = {Path(f"{base}.json"): to_json(board, faults=faults),
                    Path(f"{base}.txt"): render_table(board) + "\n" + render_faults(faults)
+                   + render_strategy_shares(self.strategy_shares())
                    + f"\ndeals: {describe_secret(self.secret)}\n"}
         for table in CSV_TABLES:
             name = f"{base}.csv" if table == "results" else f"{base}-{table}.csv"
@@ -549,6 +551,10 @@ class LeagueRun:
         for path, text in written.items():
             write_private(path, text)
         return list(written)
+
+    def strategy_shares(self) -> tuple[StrategyShare, ...]:
+        """Issue 40: per bot, the decisions it answered with a declared strategy."""
+        return strategy_shares(self.store.iter_hand_texts(self._league().league_id))
 
     def faults(self) -> list[FaultCounts]:
         """Per bot and match: timeouts, absent decisions, rejected replies, disconnects."""

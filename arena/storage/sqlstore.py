@@ -406,6 +406,21 @@ class SqlStore(ABC):
                                     opponents_luck_chips=tuple(float(o["luck_chips"]) for o in others)
                                     if has_luck else ())
 
+    def iter_hand_texts(self, league_id: int) -> Iterator[str]:
+        """The PHH text of every completed hand of the league, match by match (each match read
+        in one transaction; nothing held between matches)."""
+        with self._transaction(write=False) as db:
+            match_ids = [r["match_id"] for r in db.execute(
+                "SELECT match_id FROM matches WHERE league_id = ? ORDER BY match_id",
+                (league_id,)).fetchall()]
+        for match_id in match_ids:
+            with self._transaction(write=False) as db:
+                rows = db.execute("SELECT phh_text FROM hands WHERE match_id = ? AND status = "
+                                  "'completed' ORDER BY hand_number, copy_index",
+                                  (match_id,)).fetchall()
+            for row in rows:
+                yield row["phh_text"]
+
     # ------------------------------------------------------------ luck
 
     def hands_without_luck(self, league_id: int, value_function: str, *,

@@ -117,3 +117,5 @@ def test_a_league_of_strategy_declaring_bots(tmp_path: Path, node_bot: Path) -> 
     assert len(stored) == 24 and all(abs(v) < 1e-6 for v in stored.values())
     board_text = (logs / "leaderboard.txt").read_text()
     assert "luck-adj" in board_text
+    share_line = next(line for line in board_text.splitlines() if line.startswith("Strategy replies"))
+    assert "alpha" in share_line and "beta" in share_line and share_line.count("(100%)") == 2
