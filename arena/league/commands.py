@@ -233,7 +233,8 @@ def show_leaderboard(path: str, *, fmt: str, table: CsvTable | Literal["faults"]
     try:
         board = run.leaderboard()
         if fmt == "json":
-            out.write(to_json(board, faults=run.faults()) + "\n")
+            out.write(to_json(board, faults=run.faults(), strategy_shares=run.strategy_shares())
+                      + "\n")
         elif fmt == "csv":
             if table == "faults":
                 out.write(faults_csv(run.faults()))

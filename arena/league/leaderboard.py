@@ -10,6 +10,7 @@ from typing import Any, Literal
 
 from arena.engine.games import VARIANTS, GameCode
 from arena.league.stats import ALL_GAMES, Z_95, Estimate, Leaderboard
+from arena.league.strategy_share import StrategyShare
 from arena.storage.records import FaultCounts
 
 CsvTable = Literal["results", "crosstable", "rankings"]
@@ -117,8 +118,13 @@ def to_dict(board: Leaderboard) -> dict[str, Any]:
 
 
 def to_json(board: Leaderboard, *, indent: int | None = 2,
-            faults: Sequence[FaultCounts] | None = None) -> str:
+            faults: Sequence[FaultCounts] | None = None,
+            strategy_shares: Sequence[StrategyShare] | None = None) -> str:
     data = to_dict(board)
+    if strategy_shares is not None:  # issue 40: decisions answered with a declared strategy
+        data["strategy_replies"] = [{"bot": s.bot, "decisions": s.decisions,
+                                     "strategy_replies": s.strategy_replies, "share": s.share}
+                                    for s in strategy_shares]
     if faults is not None:
         data["faults"] = [{"bot": f.bot, "match_id": f.match_id, "hands": f.hands,
                            "timeouts": f.timeouts, "absent_decisions": f.absent_decisions,

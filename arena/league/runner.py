@@ -540,9 +540,10 @@ class LeagueRun:
         ``leaderboard-crosstable.csv``, ``leaderboard-rankings.csv``, ``leaderboard-faults.csv``."""
         base = self.config.log_dir / "leaderboard"
         faults = self.faults()
-        written = {Path(f"{base}.json"): to_json(board, faults=faults),
+        shares = self.strategy_shares()
+        written = {Path(f"{base}.json"): to_json(board, faults=faults, strategy_shares=shares),
                    Path(f"{base}.txt"): render_table(board) + "\n" + render_faults(faults)
-                   + render_strategy_shares(self.strategy_shares())
+                   + render_strategy_shares(shares)
                    + f"\ndeals: {describe_secret(self.secret)}\n"}
         for table in CSV_TABLES:
             name = f"{base}.csv" if table == "results" else f"{base}-{table}.csv"

@@ -6,6 +6,7 @@ the seats of every hand."""
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -119,3 +120,6 @@ def test_a_league_of_strategy_declaring_bots(tmp_path: Path, node_bot: Path) -> 
     assert "luck-adj" in board_text
     share_line = next(line for line in board_text.splitlines() if line.startswith("Strategy replies"))
     assert "alpha" in share_line and "beta" in share_line and share_line.count("(100%)") == 2
+    shares = json.loads((logs / "leaderboard.json").read_text())["strategy_replies"]
+    assert [(s["bot"], s["share"]) for s in shares] == [("alpha", 1.0), ("beta", 1.0)]
+    assert all(s["decisions"] == s["strategy_replies"] > 0 for s in shares)
