@@ -14,7 +14,7 @@ from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime
 from typing import Any, Protocol
 
-from arena.storage import faultrows, tokens
+from arena.storage import faultrows, handtexts, tokens
 from arena.storage.errors import AlreadyExists, HandConflict, InvalidRecord, NotFound
 from arena.storage.records import (
     Bot,
@@ -406,19 +406,13 @@ class SqlStore(ABC):
                                     if has_luck else ())
 
     def iter_hand_texts(self, league_id: int) -> Iterator[str]:
-        """The PHH text of every completed hand of the league, match by match (each match read
-        in one transaction; nothing held between matches)."""
+        """The league's completed hands' PHH texts, a match per transaction (`handtexts`)."""
         with self._transaction(write=False) as db:
-            match_ids = [r["match_id"] for r in db.execute(
-                "SELECT match_id FROM matches WHERE league_id = ? ORDER BY match_id",
-                (league_id,)).fetchall()]
+            match_ids = handtexts.league_match_ids(db, league_id)
         for match_id in match_ids:
             with self._transaction(write=False) as db:
-                rows = db.execute("SELECT phh_text FROM hands WHERE match_id = ? AND status = "
-                                  "'completed' ORDER BY hand_number, copy_index",
-                                  (match_id,)).fetchall()
-            for row in rows:
-                yield row["phh_text"]
+                texts = handtexts.completed_hand_texts(db, match_id)
+            yield from texts
 
     # ------------------------------------------------------------ luck
 
