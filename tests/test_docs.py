@@ -67,8 +67,10 @@ def test_the_league_file_example_loads_and_runs(tmp_path: Path) -> None:
     assert (tmp_path / "spring-logs" / "leaderboard.csv").exists()
 
 
-def test_the_first_bot_example_plays_a_practice_match(tmp_path: Path) -> None:
-    (tmp_path / "my_bot.py").write_text(_block("first-bot.md", "python"))
+@pytest.mark.parametrize("page", ["first-bot.md", "../README.md"])
+def test_the_first_bot_example_plays_a_practice_match(tmp_path: Path, page: str) -> None:
+    """The first bot of docs/first-bot.md, and the README's shorter one, each play."""
+    (tmp_path / "my_bot.py").write_text(_block(page, "python"))
     out = subprocess.run([sys.executable, "-m", "arena.cli", "practice", "--bot", "my_bot.py:decide",
                           "--hands", "10", "--out", str(tmp_path / "logs")],
                          cwd=tmp_path, env=env(), capture_output=True, text=True, timeout=200)
@@ -140,6 +142,8 @@ def test_every_citation_of_the_house_rules_names_a_section_it_has() -> None:
     text = (DOCS / "house-rules.md").read_text()
     sections = {int(n) for n in re.findall(r"^<a id=\"s(\d+)\"></a>\n\n## §\1 ", text, re.M)}
     assert sections == set(range(1, max(sections) + 1))
+    index = text.split("**Sections.**", 1)[1].split("\n\n", 1)[0]
+    assert [int(n) for n in re.findall(r"\(#s(\d+)\)", index)] == sorted(sections)  # the index
     listed = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True,
                             check=True).stdout.split()
     cited: dict[int, list[str]] = {}

@@ -9,8 +9,9 @@ import subprocess
 
 from tests.server.procs import ROOT
 
-# Spelled in pieces so that this file does not match itself.
-_OUTSIDE = re.compile("|".join((r"\.\./" + "shared", "/" + "work/", r"\bRULES" + r"\.md",
+# Spelled in pieces so that this file does not match itself. A machine's folder is a path that
+# starts with it (a sandbox's folder `/arena/work` and what is in it are not).
+_OUTSIDE = re.compile("|".join((r"\.\./" + "shared", r"(?<![\w.-])/" + "work/", r"\bRULES" + r"\.md",
                                 r"\bORACLE" + r"\.md", r"\bSTYLE" + r"\.md", "ARENA_" + "SHARED")))
 
 

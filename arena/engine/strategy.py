@@ -1,4 +1,4 @@
-"""Strategy replies (docs/house-rules.md §14): a bot may answer a decision with a probability
+"""Strategy replies (docs/house-rules.md §19): a bot may answer a decision with a probability
 distribution over its legal actions; the dealer validates it and draws the action itself.
 
 Pure: no I/O, no clocks. The draw is a function of (key, hand number, action index) only, so a
@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 from arena.engine.actions import Action, ActionKind, LegalActions
-from arena.engine.errors import IllegalAction, MalformedAction, NotYourTurn
+from arena.engine.errors import AmountOutOfRange, IllegalAction, MalformedAction, NotYourTurn
 from arena.engine.events import ActionTaken, Event
 from arena.engine.seeds import derive_secret
 
@@ -125,7 +125,7 @@ def _legal_action(kind: ActionKind | None, raise_to: int | None, legal: LegalAct
         low, high = legal.raise_min_to, legal.raise_max_to
         span = (f"any amount from {low} to {high}" if legal.raise_is_range
                 else " or ".join(str(a) for a in legal.raise_amounts()))
-        raise IllegalAction(f"{where}: raise to {raise_to} is not legal now (raise to {span})")
+        raise AmountOutOfRange(f"{where}: raise to {raise_to} is not legal now (raise to {span})")
     return Action(kind, raise_to)
 
 

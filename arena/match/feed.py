@@ -84,6 +84,7 @@ class HandFeed:
         self._shown: list[HandShown] = []
         self._awards: list[m.PotAward] = []
         self._pending: tuple[str, m.AutoReason | None] | None = None
+        self._pending_strategy: tuple[tuple[str, float], ...] = ()  # issue 40: drawn from it
         self.records: list[m.ActionRecord] = []
         self.ended = False
         # Per physical seat: the last SeatInfo made.
@@ -238,9 +239,12 @@ class HandFeed:
 
     # ------------------------------------------------------------------ events
 
-    def note_action(self, decision_id: str, automatic: m.AutoReason | None) -> None:
-        """Call right before ``state.act``: tags the ActionTaken it will produce."""
+    def note_action(self, decision_id: str, automatic: m.AutoReason | None,
+                    strategy: tuple[tuple[str, float], ...] = ()) -> None:
+        """Call right before ``state.act``: tags the ActionTaken it will produce (with the
+        declared ``strategy`` it was drawn from, if any)."""
         self._pending = (decision_id, automatic)
+        self._pending_strategy = strategy
 
     def drain(self) -> list[FeedItem]:
         """Payloads for the engine events since the last call (and the hand's end, once)."""
@@ -323,6 +327,8 @@ class HandFeed:
             self._folded[e] = True
         decision_id, reason = self._pending if self._pending is not None else ("", None)
         self._pending = None
+        strategy = self._pending_strategy
+        self._pending_strategy = ()
         if event.kind is ActionKind.RAISE:
             raise_to = event.to_chips
         elif event.kind is ActionKind.BRING_IN:
@@ -337,7 +343,8 @@ class HandFeed:
                                 round_bet_chips=event.to_chips, is_all_in=event.is_all_in, automatic=reason)
         self.records.append(record)
         return m.ActionAnnounced(action=record, stack_after_chips=self._stack[e],
-                                 pot_total_after_chips=self._pot_chips(), decision_id=decision_id)
+                                 pot_total_after_chips=self._pot_chips(), decision_id=decision_id,
+                                 strategy=strategy)
 
     def _to_street(self, street: int, out: list[FeedItem]) -> None:
         while self._street < street:

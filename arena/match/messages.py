@@ -136,6 +136,10 @@ class Reply:
     received_at: float = 0.0  # perf_counter when the transport read it
     wire_seconds: float | None = None  # transport: request written -> this reply read
     problem: str = ""  # why ``kind`` is None
+    fallback: bool = False  # sent by the bot's SDK in place of its code's (ActionReply.fallback)
+    # A declared strategy instead of an action (issue 40): (kind, raise to, weight) per entry,
+    # unchecked (`arena.engine.strategy.validate_strategy` checks it); ``kind`` is then None.
+    strategy: tuple[tuple[ActionKind | None, int | None, float], ...] | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -228,6 +232,9 @@ class ActionAnnounced:
     stack_after_chips: int
     pot_total_after_chips: int
     decision_id: str
+    # Issue 40: the seat's declared strategy, when the dealer drew this action from it, as
+    # (PHH action, weight) pairs. The event log keeps it; the wire says only that it was drawn.
+    strategy: tuple[tuple[str, float], ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -9,13 +9,16 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from arena.engine.actions import Action, ActionKind, LegalActions
 from arena.engine.cards import derive_seed, rank_of
 from arena.engine.games import GameCode, variant_for
+from arena.engine.phh import hand_fields
 from arena.engine.rules import Rules
 from arena.engine.state import HandState
 from arena.engine.strategy import StrategyDecision, draw_strategy, strategy_key
+from arena.engine.strategy_log import COPY_FIELD, STRATEGIES_FIELD, StrategyRecord, record_of
 
 Entries = list[tuple[ActionKind | None, int | None, float]]
 StrategyFn = Callable[[HandState, int, LegalActions], Entries]
@@ -36,6 +39,15 @@ class SimHand:
     order: tuple[int, ...]  # bot index of each engine seat
     hand_number: int  # from 1
     decisions: dict[int, StrategyDecision]  # by action index: the strategy-answered ones
+    records: tuple[StrategyRecord, ...] = ()  # the same as the hand log keeps them
+
+    def phh_fields(self, copy_index: int = 0) -> dict[str, Any]:
+        """The hand's PHH fields as a match log writes them (``_strategies`` included)."""
+        extra: dict[str, Any] = {"_hand": self.hand_number}
+        if self.records:
+            extra[COPY_FIELD] = copy_index
+            extra[STRATEGIES_FIELD] = [r.to_phh() for r in self.records]
+        return hand_fields(self.state, extra=extra)
 
 
 def strength(state: HandState, seat: int) -> float:
@@ -103,6 +115,7 @@ def play(bots: Sequence[SimBot], *, rules: Rules, game: str, hands: int, seed: i
         state = HandState(variant, [rules.starting_stack] * 2, rules=rules,
                           seed=derive_seed(seed, "hand", index))
         decisions: dict[int, StrategyDecision] = {}
+        records: list[StrategyRecord] = []
         while not state.is_over:
             actor = state.actor
             assert actor is not None
@@ -111,8 +124,10 @@ def play(bots: Sequence[SimBot], *, rules: Rules, game: str, hands: int, seed: i
             if bot.declares:
                 draw = draw_strategy(state, actor, entries, key=key, hand_number=index + 1)
                 decisions[draw.action_index] = draw.decision
+                records.append(record_of(draw, actor))
                 action = draw.action
             else:
                 action = sample_privately(entries, private[order[actor]])
             state.act(actor, action.kind, action.raise_to_chips)
-        yield SimHand(state=state, order=order, hand_number=index + 1, decisions=decisions)
+        yield SimHand(state=state, order=order, hand_number=index + 1, decisions=decisions,
+                      records=tuple(records))

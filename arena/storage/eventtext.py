@@ -55,6 +55,7 @@ from arena.storage.eventleaves import (
     _str,
     _strs,
     _tournament,
+    _tuple,
 )
 
 
@@ -81,7 +82,24 @@ def _action_announced(out: list[str], p: ActionAnnounced) -> None:
     out.append(_int(p.pot_total_after_chips))
     out.append(',"decision_id":')
     out.append(_id_str(p.decision_id))
+    out.append(',"strategy":')
+    _strategy(out, p.strategy)
     out.append("}")
+
+
+def _strategy(out: list[str], value: object) -> None:
+    """``((PHH action, weight), ...)`` of a strategy reply (issue 40); usually empty."""
+    separator = "["
+    for entry in _tuple(value):
+        action, weight = _tuple(entry)
+        out.append(separator)
+        out.append("[")
+        out.append(_id_str(action))
+        out.append(",")
+        out.append(_float(weight))
+        out.append("]")
+        separator = ","
+    out.append("[]" if separator == "[" else "]")
 
 
 def _street_ended(out: list[str], p: StreetEnded) -> None:

@@ -1,4 +1,4 @@
-"""Strategy replies (issue 40, docs/house-rules.md §14): validation with the state unchanged,
+"""Strategy replies (issue 40, docs/house-rules.md §19): validation with the state unchanged,
 the draw from a per-copy key, and draws that say nothing about another copy's."""
 
 from __future__ import annotations

@@ -773,6 +773,7 @@ class ActionReply(_message.Message):
     ACTION_FIELD_NUMBER: _builtins.int
     THINK_SECONDS_FIELD_NUMBER: _builtins.int
     FALLBACK_FIELD_NUMBER: _builtins.int
+    STRATEGY_FIELD_NUMBER: _builtins.int
     decision_id: _builtins.str
     """Copy of `DecisionRequest.decision_id`. A reply with an id that is not
     the currently open decision of this bot is rejected (ABORTED if it was
@@ -798,6 +799,18 @@ class ActionReply(_message.Message):
     def action(self) -> Global___Action:
         """What the bot does."""
 
+    @_builtins.property
+    def strategy(self) -> Global___Strategy:
+        """Field 6 is reserved for another addition under way (`fallback_detail`).
+        Optional (added after version 1), instead of `action`: a mixed strategy.
+        The bot declares a probability for each of some legal actions and the
+        dealer draws the action itself, with a secret key of its own for each
+        match copy, revealed with the match seed so that anyone can re-draw it
+        (docs/house-rules.md §19). The luck adjustment then also removes the
+        luck of the bot's own dice. Set exactly one of `action` and `strategy`,
+        else the reply is rejected with INVALID_ARGUMENT.
+        """
+
     def __init__(
         self,
         *,
@@ -806,14 +819,71 @@ class ActionReply(_message.Message):
         action: Global___Action | None = ...,
         think_seconds: _builtins.float = ...,
         fallback: Global___Fallback.ValueType = ...,
+        strategy: Global___Strategy | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["action", b"action"]
+    _HasFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "strategy", b"strategy"]
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "decision_id", b"decision_id", "fallback", b"fallback", "seat", b"seat", "think_seconds", b"think_seconds"]
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "decision_id", b"decision_id", "fallback", b"fallback", "seat", b"seat", "strategy", b"strategy", "think_seconds", b"think_seconds"]
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___ActionReply: _TypeAlias = ActionReply
+
+@_typing.final
+class Strategy(_message.Message):
+    """A probability distribution over legal actions (`ActionReply.strategy`).
+    Each entry's `action` must be one of `DecisionRequest.legal_actions`
+    (a raise with one of its legal "raise to" amounts), each at most once; at
+    most 64 entries; every probability finite and >= 0, summing to 1 within
+    1e-6. A malformed strategy is rejected like a malformed action
+    (INVALID_ARGUMENT; an illegal action FAILED_PRECONDITION or OUT_OF_RANGE)
+    and nothing is drawn. The drawn action is the one in the `ActionTaken`
+    event that answers the decision (with `drawn_from_strategy` set) and in
+    later `DecisionRequest.actions`.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ACTIONS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def actions(self) -> _containers.RepeatedCompositeFieldContainer[Global___WeightedAction]: ...
+    def __init__(
+        self,
+        *,
+        actions: _abc.Iterable[Global___WeightedAction] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["actions", b"actions"]
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___Strategy: _TypeAlias = Strategy
+
+@_typing.final
+class WeightedAction(_message.Message):
+    """One entry of a `Strategy`."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ACTION_FIELD_NUMBER: _builtins.int
+    PROBABILITY_FIELD_NUMBER: _builtins.int
+    probability: _builtins.float
+    @_builtins.property
+    def action(self) -> Global___Action: ...
+    def __init__(
+        self,
+        *,
+        action: Global___Action | None = ...,
+        probability: _builtins.float = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["action", b"action"]
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "probability", b"probability"]
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___WeightedAction: _TypeAlias = WeightedAction
 
 @_typing.final
 class Action(_message.Message):
@@ -2003,6 +2073,7 @@ class ActionTaken(_message.Message):
     STACK_AFTER_CHIPS_FIELD_NUMBER: _builtins.int
     POT_TOTAL_AFTER_CHIPS_FIELD_NUMBER: _builtins.int
     DECISION_ID_FIELD_NUMBER: _builtins.int
+    DRAWN_FROM_STRATEGY_FIELD_NUMBER: _builtins.int
     stack_after_chips: _builtins.int
     """The seat's chips behind after the action."""
     pot_total_after_chips: _builtins.int
@@ -2013,6 +2084,10 @@ class ActionTaken(_message.Message):
     """The decision this action answered; empty for forced posts. Lets a bot
     see that its reply was taken.
     """
+    drawn_from_strategy: _builtins.bool
+    """Optional (added after version 1): true when the seat answered with a
+    `Strategy` and the dealer drew this action from it.
+    """
     @_builtins.property
     def action(self) -> Global___ActionRecord: ...
     def __init__(
@@ -2022,10 +2097,11 @@ class ActionTaken(_message.Message):
         stack_after_chips: _builtins.int = ...,
         pot_total_after_chips: _builtins.int = ...,
         decision_id: _builtins.str = ...,
+        drawn_from_strategy: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["action", b"action"]
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "decision_id", b"decision_id", "pot_total_after_chips", b"pot_total_after_chips", "stack_after_chips", b"stack_after_chips"]
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "decision_id", b"decision_id", "drawn_from_strategy", b"drawn_from_strategy", "pot_total_after_chips", b"pot_total_after_chips", "stack_after_chips", b"stack_after_chips"]
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
