@@ -96,6 +96,9 @@ class DealerService:
     def add_bots(self, bots: Iterable[BotEntry]) -> None:
         self._book.add(bots)
 
+    def remove_bots(self, bot_ids: Iterable[str]) -> None:
+        self._book.remove(bot_ids)
+
     def token_of(self, bot_id: str) -> str | None:
         return self._book.token_of(bot_id)
 

@@ -1,0 +1,158 @@
+"""Hosted bots: a fresh sandboxed instance of a bot package for every match (every duplicate copy).
+
+The dealer deals a table inside :meth:`HostedBots.around`: for each seat whose bot is a
+package, a new sandbox (:mod:`arena.host.sandbox`) is started with a token of its own, admitted
+for that seat's instance id only; when the table's deal ends (played, aborted or postponed)
+every instance is killed, its token forgotten and its writable directory gone. Copies of one
+deal are separate matches, so they never share an instance. Each instance's stdout and stderr
+go to its bot's logs (:mod:`arena.storage.botlogs`), bounded.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import secrets
+import subprocess
+from collections.abc import AsyncIterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import trio
+
+from arena.host.botpackage import BotPackage
+from arena.host.sandbox import TOKEN_ENV, Instance, command_line
+from arena.match.spec import MatchSpec
+from arena.server.config import BotEntry
+from arena.server.service import DealerService
+from arena.storage.botlogs import DEFAULT_MAX_BYTES, BoundedLog, instance_logs
+
+log = logging.getLogger("arena.hosted")
+READ_BYTES = 64 * 1024
+DRAIN_SECONDS = 5.0  # after the kill, the output still in the pipes is read for at most this long
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class InstanceEnd:
+    """How one instance ended: ``exit_code`` None when the arena stopped it at its match's end."""
+
+    bot: str
+    match_id: str
+    seat: int
+    exit_code: int | None
+
+
+@dataclass(slots=True, kw_only=True)
+class _Running:
+    seat: int
+    bot: str
+    bot_id: str
+    proc: trio.Process
+    logs: tuple[BoundedLog, BoundedLog]
+    exit_code: int | None = None
+
+
+@dataclass
+class HostedBots:
+    """The packages of a dealer's hosted bots (by bot name) and where their instances live.
+
+    ``socket``: the dealer's Unix socket (bound into every sandbox). ``log_dir``: the bot logs'
+    root. ``started``: instances started so far (tests and benchmarks read it); ``ends``: how
+    each ended."""
+
+    packages: Mapping[str, BotPackage]
+    socket: Path
+    log_dir: Path
+    max_log_bytes: int = DEFAULT_MAX_BYTES
+    started: int = 0
+    ends: list[InstanceEnd] = field(default_factory=list)
+
+    def hosts(self, spec: MatchSpec) -> bool:
+        return any(seat.name in self.packages for seat in spec.seats)
+
+    @contextlib.asynccontextmanager
+    async def around(self, spec: MatchSpec, service: DealerService) -> AsyncIterator[None]:
+        """Start the match's instances, let the table deal, then stop them."""
+        seats = [(k, seat) for k, seat in enumerate(spec.seats) if seat.name in self.packages]
+        if not seats:
+            yield
+            return
+        running: list[_Running] = []
+        try:
+            async with trio.open_nursery() as nursery:
+                try:
+                    for k, seat in seats:
+                        one = await self._start(spec, k, seat.name, seat.bot_id, service)
+                        if one is not None:
+                            running.append(one)
+                            for stream, sink in zip((one.proc.stdout, one.proc.stderr), one.logs,
+                                                    strict=True):
+                                assert stream is not None
+                                nursery.start_soon(_copy, stream, sink)
+                    yield
+                finally:
+                    with trio.CancelScope(shield=True):
+                        await self._kill(running, service)
+                    nursery.cancel_scope.deadline = trio.current_time() + DRAIN_SECONDS
+        finally:
+            for one in running:
+                self._ended(spec, one)
+
+    async def _start(self, spec: MatchSpec, seat: int, bot: str, bot_id: str,
+                     service: DealerService) -> _Running | None:
+        package = self.packages[bot]
+        token = secrets.token_urlsafe(32)
+        logs = instance_logs(self.log_dir, bot, spec.match_id, max_bytes=self.max_log_bytes)
+        argv, env = command_line(Instance(package=package, command=package.run,
+                                          socket=self.socket, env={TOKEN_ENV: token}))
+        service.add_bots([BotEntry(bot, bot_id, token)])
+        try:
+            proc = await trio.lowlevel.open_process(
+                argv, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE, start_new_session=True)
+        except OSError as exc:
+            service.remove_bots([bot_id])
+            logs[1].note(f"the sandbox could not start: {exc}")
+            for sink in logs:
+                sink.close()
+            log.error("match %s seat %d: bot %s could not start: %s", spec.match_id, seat, bot,
+                      exc)
+            return None
+        self.started += 1
+        return _Running(seat=seat, bot=bot, bot_id=bot_id, proc=proc, logs=logs)
+
+    @staticmethod
+    async def _kill(running: list[_Running], service: DealerService) -> None:
+        """Forget the instances' tokens, then kill each sandbox still running and reap it."""
+        service.remove_bots(one.bot_id for one in running)
+        for one in running:
+            one.exit_code = one.proc.poll()
+            if one.exit_code is None:
+                one.proc.kill()  # bwrap: its PID namespace, and so every process of the bot, ends
+                await one.proc.wait()
+
+    def _ended(self, spec: MatchSpec, one: _Running) -> None:
+        err = one.logs[1]
+        if one.exit_code is None:
+            err.note("stopped by the arena at the end of its match")
+        else:
+            err.note(f"the bot exited with code {one.exit_code} before its match ended")
+            log.warning("match %s seat %d: bot %s exited with code %d before its match ended "
+                        "(its log: %s)", spec.match_id, one.seat, one.bot, one.exit_code, err.path)
+        for sink in one.logs:
+            sink.close()
+        self.ends.append(InstanceEnd(bot=one.bot, match_id=spec.match_id, seat=one.seat,
+                                     exit_code=one.exit_code))
+
+
+async def _copy(stream: trio.abc.ReceiveStream, sink: BoundedLog) -> None:
+    """A pipe of an instance into its log until the pipe closes."""
+    try:
+        while True:
+            chunk = await stream.receive_some(READ_BYTES)
+            if not chunk:
+                return
+            sink.write(chunk)
+    finally:
+        with trio.CancelScope(shield=True):
+            await stream.aclose()
