@@ -24,7 +24,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.engine.errors import ConfigError
+from arena.host import cgroups
 from arena.host.botpackage import BotPackage
+from arena.host.cgroups import InstanceGroup
 
 ROOT = Path(__file__).resolve().parents[2]
 PYTHON_SDK = ROOT / "bots" / "python"
@@ -143,6 +145,27 @@ def command_line(instance: Instance) -> tuple[list[str], dict[str, str]]:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Prepared:
+    """A sandbox ready to start: ``argv`` and ``env`` for the process, ``group`` its control
+    groups (None: resource limits only) to :meth:`release` once it is gone."""
+
+    argv: list[str]
+    env: dict[str, str]
+    group: InstanceGroup | None
+
+    def release(self) -> None:
+        cgroups.remove(self.group)
+
+
+def prepare(instance: Instance) -> Prepared:
+    """:func:`command_line` inside control groups of its own, where they can be made."""
+    argv, env = command_line(instance)
+    group = cgroups.create(instance.package)
+    return Prepared(argv=cgroups.enter_command(group, argv), env={**env, **cgroups.enter_env(group)},
+                    group=group)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class BuildResult:
     ok: bool
     exit_code: int | None  # None: killed at the time limit
@@ -156,16 +179,18 @@ def build(package: BotPackage, *, max_output_bytes: int = 64 * 1024) -> BuildRes
     limit and read back up to ``max_output_bytes``."""
     if not package.build.strip():
         return BuildResult(ok=True, exit_code=0, output="", problem="")
-    argv, env = command_line(Instance(package=package, command=package.build,
-                                      writable_package=True))
+    sandbox = prepare(Instance(package=package, command=package.build, writable_package=True))
     with tempfile.TemporaryFile() as out:
-        proc = subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL, stdout=out,
-                                stderr=subprocess.STDOUT, start_new_session=True)
         try:
-            code: int | None = proc.wait(timeout=package.build_seconds)
-        except subprocess.TimeoutExpired:
-            kill(proc)
-            code = None
+            proc = subprocess.Popen(sandbox.argv, env=sandbox.env, stdin=subprocess.DEVNULL,
+                                    stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+            try:
+                code: int | None = proc.wait(timeout=package.build_seconds)
+            except subprocess.TimeoutExpired:
+                kill(proc)
+                code = None
+        finally:
+            sandbox.release()
         out.seek(0)
         text = out.read(max_output_bytes).decode("utf-8", "replace")
     if code is None:

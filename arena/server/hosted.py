@@ -21,7 +21,7 @@ from pathlib import Path
 import trio
 
 from arena.host.botpackage import BotPackage
-from arena.host.sandbox import TOKEN_ENV, Instance, command_line
+from arena.host.sandbox import TOKEN_ENV, Instance, Prepared, prepare
 from arena.match.spec import MatchSpec
 from arena.server.config import BotEntry
 from arena.server.service import DealerService
@@ -48,6 +48,7 @@ class _Running:
     bot: str
     bot_id: str
     proc: trio.Process
+    sandbox: Prepared
     logs: tuple[BoundedLog, BoundedLog]
     exit_code: int | None = None
 
@@ -103,14 +104,15 @@ class HostedBots:
         package = self.packages[bot]
         token = secrets.token_urlsafe(32)
         logs = instance_logs(self.log_dir, bot, spec.match_id, max_bytes=self.max_log_bytes)
-        argv, env = command_line(Instance(package=package, command=package.run,
-                                          socket=self.socket, env={TOKEN_ENV: token}))
+        sandbox = prepare(Instance(package=package, command=package.run, socket=self.socket,
+                                   env={TOKEN_ENV: token}))
         service.add_bots([BotEntry(bot, bot_id, token)])
         try:
             proc = await trio.lowlevel.open_process(
-                argv, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                sandbox.argv, env=sandbox.env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE, start_new_session=True)
         except OSError as exc:
+            sandbox.release()
             service.remove_bots([bot_id])
             logs[1].note(f"the sandbox could not start: {exc}")
             for sink in logs:
@@ -119,7 +121,7 @@ class HostedBots:
                       exc)
             return None
         self.started += 1
-        return _Running(seat=seat, bot=bot, bot_id=bot_id, proc=proc, logs=logs)
+        return _Running(seat=seat, bot=bot, bot_id=bot_id, proc=proc, sandbox=sandbox, logs=logs)
 
     @staticmethod
     async def _kill(running: list[_Running], service: DealerService) -> None:
@@ -130,6 +132,7 @@ class HostedBots:
             if one.exit_code is None:
                 one.proc.kill()  # bwrap: its PID namespace, and so every process of the bot, ends
                 await one.proc.wait()
+            await trio.to_thread.run_sync(one.sandbox.release)
 
     def _ended(self, spec: MatchSpec, one: _Running) -> None:
         err = one.logs[1]

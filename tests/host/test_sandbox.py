@@ -1,0 +1,247 @@
+"""The hosted bots' sandbox with the real bubblewrap (issue 36): escape and abuse attempts.
+
+Each test starts one sandbox as play does (`arena.host.sandbox.command_line`) and runs a probe
+inside; what the probe reaches is checked from outside. No timing thresholds: a never-ending
+bot is killed and its processes looked for, not timed."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import textwrap
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from arena.host import cgroups
+from arena.host.botpackage import BotPackage
+from arena.host.sandbox import Instance, build, command_line, kill, prepare, probe
+
+pytestmark = [pytest.mark.timeout(120)]
+
+if probe():
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"bubblewrap must run in CI: {probe()}", pytrace=False)
+    pytest.skip(f"no sandbox here: {probe()}", allow_module_level=True)
+
+
+def _package(tmp_path: Path, **limits: object) -> BotPackage:
+    directory = tmp_path / "pkg"
+    directory.mkdir(exist_ok=True)
+    return BotPackage(directory=directory, name="probe", run="true", **limits)  # type: ignore[arg-type]
+
+
+def _run(package: BotPackage, script: str, *, socket_path: Path | None = None,
+         timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    (package.directory / "probe.py").write_text(textwrap.dedent(script))
+    sandbox = prepare(Instance(package=package, command="python3 probe.py", socket=socket_path,
+                               env={"ARENA_TOKEN": "t" * 16}))
+    try:
+        return subprocess.run(sandbox.argv, env=sandbox.env, capture_output=True, text=True,
+                              timeout=timeout, check=False)
+    finally:
+        sandbox.release()
+
+
+@pytest.fixture
+def listeners() -> Iterator[tuple[socket.socket, socket.socket]]:
+    """A TCP and a UDP listener on the host's loopback."""
+    tcp = socket.create_server(("127.0.0.1", 0))
+    udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    udp.bind(("127.0.0.1", 0))
+    try:
+        yield tcp, udp
+    finally:
+        tcp.close()
+        udp.close()
+
+
+def test_no_network_at_all(tmp_path: Path, listeners: tuple[socket.socket, socket.socket]) -> None:
+    tcp, udp = listeners
+    tcp_port, udp_port = tcp.getsockname()[1], udp.getsockname()[1]
+    done = _run(_package(tmp_path), f"""
+        import json, socket
+        out = {{}}
+        try:
+            socket.create_connection(("127.0.0.1", {tcp_port}), timeout=2)
+            out["tcp"] = "connected"
+        except OSError as exc:
+            out["tcp"] = type(exc).__name__
+        try:
+            s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+            s.sendto(b"leak", ("127.0.0.1", {udp_port}))
+            out["udp"] = "sent"
+        except OSError as exc:
+            out["udp"] = type(exc).__name__
+        try:
+            socket.create_connection(("10.0.0.1", 80), timeout=2)
+            out["outside"] = "connected"
+        except OSError as exc:
+            out["outside"] = type(exc).__name__
+        out["interfaces"] = [name for _, name in socket.if_nameindex()]
+        print(json.dumps(out))
+    """)
+    result = json.loads(done.stdout)
+    assert result["tcp"] != "connected" and result["outside"] != "connected", result
+    assert result["interfaces"] == ["lo"], result  # a network namespace of its own
+    # What it "sent" went to its own loopback: the host's listeners got nothing (the probe
+    # has exited, so anything sent would be queued by now).
+    udp.setblocking(False)
+    with pytest.raises(BlockingIOError):
+        udp.recv(64)
+    tcp.setblocking(False)
+    with pytest.raises(BlockingIOError):
+        tcp.accept()
+
+
+def test_nothing_of_the_host_is_visible(tmp_path: Path) -> None:
+    secrets_dir = tmp_path / "secret"
+    secrets_dir.mkdir(mode=0o700)
+    (secrets_dir / "league.secret").write_text("hunter2")
+    other = tmp_path / "other-pkg"
+    other.mkdir()
+    (other / "bot.py").write_text("# another author's bot\n")
+    store = tmp_path / "league.sqlite"
+    store.write_text("store")
+    done = _run(_package(tmp_path), f"""
+        import json, os
+        tries = {{"secret": {str(secrets_dir / 'league.secret')!r}, "other": {str(other / 'bot.py')!r},
+                  "store": {str(store)!r}, "dealer_env": "/proc/{os.getpid()}/environ",
+                  "shadow": "/etc/shadow", "home": "/root/.bash_history",
+                  "worktree": {str(Path(__file__).resolve())!r}}}
+        out = {{}}
+        for key, path in tries.items():
+            try:
+                with open(path) as fh:
+                    out[key] = fh.read(100)
+            except OSError as exc:
+                out[key] = type(exc).__name__
+        out["pids"] = sorted(int(p) for p in os.listdir("/proc") if p.isdigit())
+        out["uid"] = os.getuid()
+        for target in ("/arena/bot/x", "/usr/x", "/x", "/arena/sdk/python/x"):
+            try:
+                open(target, "w").close()
+                out[target] = "written"
+            except OSError as exc:
+                out[target] = type(exc).__name__
+        for target in ("/arena/work/x", "/tmp/x"):
+            open(target, "w").close()
+            out[target] = "written"
+        print(json.dumps(out))
+    """)
+    result = json.loads(done.stdout)
+    for key in ("secret", "other", "store", "dealer_env", "shadow", "home", "worktree"):
+        assert result[key] in ("FileNotFoundError", "PermissionError"), (key, result[key])
+    assert max(result["pids"]) < 10, result["pids"]  # its own processes only
+    assert result["uid"] == 65534
+    for target in ("/arena/bot/x", "/usr/x", "/x", "/arena/sdk/python/x"):
+        assert result[target] != "written", target
+    assert result["/arena/work/x"] == result["/tmp/x"] == "written"
+    assert not (tmp_path / "pkg" / "x").exists()
+
+
+def test_limits_hold_fork_bomb_memory_and_disk(tmp_path: Path) -> None:
+    package = _package(tmp_path, memory_mib=64, processes=16, disk_mib=4)
+    done = _run(package, """
+        import json, os
+        out = {}
+        try:
+            hog = bytearray(512 * 1024 * 1024)
+            out["memory"] = "allocated"
+        except MemoryError:
+            out["memory"] = "MemoryError"
+        children = 0
+        try:
+            for _ in range(200):
+                pid = os.fork()
+                if pid == 0:
+                    import time
+                    time.sleep(60)
+                    os._exit(0)
+                children += 1
+            out["fork"] = "unbounded"
+        except OSError as exc:
+            out["fork"] = type(exc).__name__
+        out["children"] = children
+        try:
+            with open("/arena/work/big", "wb") as fh:
+                for _ in range(64):
+                    fh.write(b"x" * 1024 * 1024)
+            out["disk"] = "written"
+        except OSError as exc:
+            out["disk"] = exc.strerror
+        print(json.dumps(out), flush=True)
+        os._exit(0)
+    """)
+    result = json.loads(done.stdout)
+    assert result["memory"] == "MemoryError"
+    assert result["disk"] == "File too large", result
+    group = cgroups.create(package)
+    cgroups.remove(group)
+    if group is None and os.getuid() == 0:
+        pytest.skip("no writable cgroups and running as root: RLIMIT_NPROC never stops root")
+    assert result["fork"] == "BlockingIOError" and result["children"] <= 16, result
+
+
+def test_a_bot_that_never_exits_is_gone_with_its_sandbox(tmp_path: Path) -> None:
+    marker = f"arena-test-{uuid.uuid4().hex}"
+    package = _package(tmp_path)
+    (package.directory / "stay.sh").write_text(
+        f"trap '' TERM HUP INT\n(exec -a {marker} sleep 1000) &\nexec -a {marker} sleep 1000\n")
+    argv, env = command_line(Instance(package=package, command="bash stay.sh"))
+    proc = subprocess.Popen(argv, env=env, start_new_session=True, stdout=subprocess.PIPE)
+    for _ in range(600):  # both sleeps started (seen from outside)
+        if len(_processes_named(marker)) >= 2:
+            break
+        subprocess.run(["sleep", "0.05"], check=True)
+    assert len(_processes_named(marker)) >= 2
+    kill(proc)
+    for _ in range(600):  # the PID namespace is torn down by the kernel, not at once
+        if not _processes_named(marker):
+            break
+        subprocess.run(["sleep", "0.05"], check=True)
+    assert _processes_named(marker) == []
+
+
+def _processes_named(marker: str) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if marker.encode() in (entry / "cmdline").read_bytes():
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+    return [pid for pid in found if pid != os.getpid()]
+
+
+def test_a_build_that_hangs_is_killed(tmp_path: Path) -> None:
+    marker = f"arena-build-{uuid.uuid4().hex}"
+    package = BotPackage(directory=_package(tmp_path).directory, name="hang", run="true",
+                         build=f"bash -c 'exec -a {marker} sleep 1000'", build_seconds=1)
+    result = build(package)
+    assert not result.ok and result.exit_code is None
+    assert "ran over 1 s and was killed" in result.problem
+    assert _processes_named(marker) == []
+
+
+def test_a_failing_build_says_why(tmp_path: Path) -> None:
+    package = BotPackage(directory=_package(tmp_path).directory, name="bad", run="true",
+                         build="echo compiling; echo 'error: no such file' >&2; exit 3")
+    result = build(package)
+    assert (result.ok, result.exit_code) == (False, 3)
+    assert "exit code 3" in result.problem and "error: no such file" in result.output
+
+
+def test_the_build_has_no_network_but_may_write_its_package(tmp_path: Path) -> None:
+    package = BotPackage(directory=_package(tmp_path).directory, name="b", run="true",
+                         build=f"{sys.executable} -c \"import urllib.request as u; "
+                               "u.urlopen('http://127.0.0.1:9', timeout=2)\" "
+                               "|| echo offline > built.txt")
+    assert build(package).ok
+    assert (package.directory / "built.txt").read_text() == "offline\n"
