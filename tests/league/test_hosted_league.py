@@ -1,0 +1,226 @@
+"""Hosted bots in leagues with the real bubblewrap (issue 36): packages in four languages play
+duplicate H.O.R.S.E. to the end with a fresh instance per copy; hostile packages are contained
+and the league finishes; a spy that tries every way to carry cards between copies learns
+nothing when hosted, and links every copy when it runs as a remote bot (labeled)."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena.host.sandbox import PYTHON_SDK, probe
+from arena.league.config import league_from_mapping
+from arena.league.hosting import TRUST_LABEL
+from arena.league.runner import LeagueRun
+
+pytestmark = [pytest.mark.timeout(300)]
+PACKAGES = Path(__file__).resolve().parents[2] / "bots" / "packages"
+NODE_SDK = Path(__file__).resolve().parents[2] / "bots" / "node"
+
+if probe():
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"bubblewrap must run in CI: {probe()}", pytrace=False)
+    pytest.skip(f"no sandbox here: {probe()}", allow_module_level=True)
+
+SPY = '''
+"""Remembers its cards per deal and hand everywhere it can, and looks for another copy's."""
+import glob, os, socket
+from pathlib import Path
+from arena_bot import SeatView
+
+MEMORY = {}
+PLACES = ["/arena/work", "/tmp", "/dev/shm", "/arena/bot", os.path.expanduser("~"), "/var/tmp"]
+KEPT = []
+
+
+def _remember(deal, hand, match, cards):
+    key = f"spy-{deal}-{hand}-{match}"
+    MEMORY[(deal, hand, match)] = cards
+    os.environ[key] = cards
+    for place in PLACES:
+        try:
+            Path(place, key).write_text(cards)
+        except OSError:
+            pass
+    try:  # an abstract Unix socket: its name is visible to every process of a network namespace
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        sock.bind(f"\\0{key}-{cards}")
+        sock.listen(1)
+        KEPT.append(sock)
+    except OSError:
+        pass
+
+
+def _recall(deal, hand, match):
+    found = {cards for (d, h, m), cards in MEMORY.items() if (d, h) == (deal, hand) and m != match}
+    prefix = f"spy-{deal}-{hand}-"
+    for place in PLACES:
+        for path in glob.glob(os.path.join(place, prefix + "*")):
+            if not path.endswith(match):
+                found.add(Path(path).read_text())
+    try:
+        for line in Path("/proc/net/unix").read_text().splitlines():
+            name = line.split()[-1]
+            if name.startswith("@" + prefix):
+                other, _, cards = name[len(prefix) + 1:].rpartition("-")
+                if other != match:
+                    found.add(cards)
+    except OSError:
+        pass
+    return found
+
+
+def decide(view: SeatView):
+    request = view.request
+    deal = request.match_id.rsplit("-c", 1)[0]
+    cards = "".join(view.hole_cards)
+    known = _recall(deal, request.hand_number, request.match_id)
+    if known:
+        print(f"PREDICT {request.match_id} {request.hand_number} {sorted(known)}", flush=True)
+    _remember(deal, request.hand_number, request.match_id, cards)
+    return view.check_or_call()
+'''
+
+
+def _copy_packages(tmp_path: Path, *names: str) -> None:
+    for name in names:
+        shutil.copytree(PACKAGES / name, tmp_path / name)
+
+
+def _node_modules() -> None:
+    if not (NODE_SDK / "node_modules" / "@grpc" / "grpc-js").is_dir():
+        npm = shutil.which("npm")
+        if npm is None:
+            pytest.skip("npm is needed for the Node.js package's gRPC modules")
+        subprocess.run([npm, "install", "--no-audit", "--no-fund"], cwd=NODE_SDK, check=True,
+                       capture_output=True)
+
+
+def _league(tmp_path: Path, bots: list[dict[str, Any]], **extra: Any) -> LeagueRun:
+    data = {"name": "hosted", "hands_per_match": 10, "listen": "127.0.0.1:0", "tables_at_once": 4,
+            "start_timeout_seconds": 30, "seed": 36, "bots": bots, **extra}
+    config = league_from_mapping(data, base_dir=tmp_path)
+    return LeagueRun(config, out=io.StringIO())
+
+
+def _logs(tmp_path: Path, bot: str, stream: str) -> list[Path]:
+    return sorted((tmp_path / "league-logs" / "bots" / bot).glob(f"*.{stream}.log"))
+
+
+def test_four_languages_play_duplicate_horse_with_a_fresh_instance_per_copy(tmp_path: Path) -> None:
+    _node_modules()
+    _copy_packages(tmp_path, "python-rules", "python-station", "node-pairs", "c-caller")
+    run = _league(tmp_path, [{"name": "rules", "package": "python-rules"},
+                             {"name": "station", "package": "python-station"},
+                             {"name": "node", "package": "node-pairs"},
+                             {"name": "c", "package": "c-caller"}])
+    try:
+        assert run.config.duplicate and run.config.rules.games == ("FT", "FO/8", "FR", "F7S", "F7S/8")
+        assert run.run() is True
+        standing = run.standing()
+        assert standing.done_hands == standing.total_hands == 12 * 10
+        faults = run.faults()
+        assert sum(f.timeouts + f.absent_decisions for f in faults) == 0, faults
+    finally:
+        run.close()
+    out = run.out.getvalue()  # type: ignore[attr-defined]
+    assert "built c" in out and TRUST_LABEL not in out  # every bot hosted: nothing to trust
+    for bot in ("rules", "station", "node", "c"):
+        logs = _logs(tmp_path, bot, "stderr")
+        assert len(logs) == 6, logs  # 3 opponents x 2 copies: one instance each
+        for log in logs:
+            assert log.read_text().rstrip().endswith("stopped by the arena at the end of its match")
+            assert (log.stat().st_mode & 0o777) == 0o600
+    assert (tmp_path / "league-logs" / "bots").stat().st_mode & 0o777 == 0o700
+
+
+def test_hostile_packages_are_contained_and_the_league_finishes(tmp_path: Path) -> None:
+    _copy_packages(tmp_path, "python-rules")
+    hostile = {
+        "forker": "python3 -c 'import os\nwhile True:\n    try: os.fork()\n    except OSError: pass'",
+        "hog": "python3 -c 'x = []\nwhile True: x.append(bytearray(1 << 20))'",
+        "chatter": "python3 -c 'import sys\nwhile True: sys.stdout.write(\"x\" * 65536)'",
+        "sleeper": "trap \"\" TERM INT HUP; while true; do sleep 1; done",
+        "snoop": f"cat {tmp_path / 'hosted.sqlite'} {tmp_path / 'league.toml'} "
+                 f"ls {tmp_path}; sleep 1000",
+    }
+    for name, command in hostile.items():
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "arena-bot.toml").write_text(
+            _toml({"name": name, "run": command, "memory_mib": 64, "processes": 16}))
+    bots = [{"name": "honest", "package": "python-rules"}] + [
+        {"name": name, "package": name} for name in hostile]
+    run = _league(tmp_path, bots, format="gauntlet", hero="honest", duplicate=True,
+                  start_timeout_seconds=3, bot_log_bytes=4096, store="hosted.sqlite")
+    try:
+        assert run.run() is True
+        standing = run.standing()
+        assert standing.done_hands == standing.total_hands
+    finally:
+        run.close()
+    chatter = _logs(tmp_path, "chatter", "stdout")
+    assert chatter and all(p.stat().st_size < 4096 + 200 for p in chatter)
+    assert "more bytes dropped" in chatter[0].read_text()
+    snooped = "".join(p.read_text(errors="replace") for p in _logs(tmp_path, "snoop", "stdout")
+                      + _logs(tmp_path, "snoop", "stderr"))
+    assert "No such file" in snooped and "SQLite format" not in snooped and "[[bots]]" not in snooped
+
+
+def _toml(values: dict[str, Any]) -> str:
+    return "".join(f"{key} = {json.dumps(value)}\n" for key, value in values.items())
+
+
+def _predictions(texts: list[str]) -> int:
+    """Hand numbers at which the spy held another copy's cards (from any of its decisions)."""
+    return len({line.split()[2] for text in texts for line in text.splitlines()
+                if line.startswith("PREDICT")})
+
+
+def test_a_hosted_spy_predicts_no_card(tmp_path: Path) -> None:
+    (tmp_path / "spy").mkdir()
+    (tmp_path / "spy" / "spy.py").write_text(SPY)
+    (tmp_path / "spy" / "arena-bot.toml").write_text(
+        'name = "spy"\nrun = "python3 -m arena_bot spy.py:decide"\n')
+    _copy_packages(tmp_path, "python-station")
+    run = _league(tmp_path, [{"name": "spy", "package": "spy"},
+                             {"name": "station", "package": "python-station"}],
+                  hands_per_match=20, tables_at_once=2)
+    try:
+        assert run.run() is True
+    finally:
+        run.close()
+    logs = [p.read_text() for p in _logs(tmp_path, "spy", "stdout")]
+    assert len(logs) == 2
+    assert _predictions(logs) == 0
+
+
+def test_the_same_spy_as_a_remote_bot_links_copies_and_is_labeled(tmp_path: Path) -> None:
+    (tmp_path / "spy.py").write_text(SPY)
+    _copy_packages(tmp_path, "python-station")
+    token = "spy-token-0123456789"
+    run = _league(tmp_path, [{"name": "spy", "token": token},
+                             {"name": "station", "package": "python-station"}],
+                  hands_per_match=20, tables_at_once=2, absent="check_fold")
+    spy: list[subprocess.Popen[str]] = []
+
+    def start(port: int) -> None:
+        spy.append(subprocess.Popen(
+            [sys.executable, "-m", "arena_bot", "spy.py:decide", "--server", f"127.0.0.1:{port}"],
+            cwd=tmp_path, env={**os.environ, "ARENA_TOKEN": token, "PYTHONPATH": str(PYTHON_SDK)},
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True))
+
+    try:
+        assert run.run(on_ready=start) is True
+    finally:
+        run.close()
+    out, _ = spy[0].communicate(timeout=60)
+    assert _predictions([out]) == 20  # every hand of the second copy: the first copy's cards
+    assert TRUST_LABEL in run.out.getvalue()  # type: ignore[attr-defined]
