@@ -11,6 +11,7 @@ from typing import Any, Literal, Protocol, TextIO
 from arena.engine.errors import ConfigError
 from arena.league.config import LeagueConfig, load_league
 from arena.league.coordinator import describe_waits
+from arena.league.hosting import remote_duplicate, trust_note
 from arena.league.leaderboard import CsvTable, faults_csv, render_faults, render_table, to_csv, to_json
 from arena.league.runner import LeagueRun
 from arena.league.tourney_commands import run_tournament, show_standings
@@ -207,6 +208,8 @@ def league_status(path: str, *, store: str | None = None, out: TextIO = sys.stdo
                   f"played, {standing.void_hands} void (misdeals: every chip went back; not "
                   f"counted); {standing.copies_left} of {len(run.schedule)} matches still to play\n")
         out.write(render_table(run.leaderboard()) + "\n" + render_faults(run.faults()))
+        if trust_note(config):
+            out.write(f"note: {trust_note(config)}\n")
         waits = _waits(run)
         if waits:
             out.write(waits + "\n")
@@ -232,15 +235,17 @@ def show_leaderboard(path: str, *, fmt: str, table: CsvTable | Literal["faults"]
     run = LeagueRun(config, out=out)
     try:
         board = run.leaderboard()
+        trusted, note = remote_duplicate(config), trust_note(config)
         if fmt == "json":
-            out.write(to_json(board, faults=run.faults()) + "\n")
+            out.write(to_json(board, faults=run.faults(), trusted=trusted, trust_note=note) + "\n")
         elif fmt == "csv":
             if table == "faults":
                 out.write(faults_csv(run.faults()))
             else:
-                out.write(to_csv(board, table=table))
+                out.write(to_csv(board, table=table, trusted=trusted))
         else:
-            out.write(render_table(board) + "\n" + render_faults(run.faults()))
+            out.write(render_table(board) + "\n" + render_faults(run.faults())
+                      + (f"note: {note}\n" if note else ""))
         return 0
     finally:
         run.close()

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from arena.engine import phh
 from arena.engine.errors import ConfigError
 from arena.league.config import LeagueConfig
-from arena.league.hosting import build_packages, hosting, seat_id, trust_note
+from arena.league.hosting import build_packages, hosting, remote_duplicate, seat_id, trust_note
 from arena.league.leaderboard import (
     CSV_TABLES,
     faults_csv,
@@ -575,12 +575,14 @@ class LeagueRun:
         ``leaderboard-crosstable.csv``, ``leaderboard-rankings.csv``, ``leaderboard-faults.csv``."""
         base = self.config.log_dir / "leaderboard"
         faults = self.faults()
-        written = {Path(f"{base}.json"): to_json(board, faults=faults),
+        trusted, note = remote_duplicate(self.config), trust_note(self.config)
+        written = {Path(f"{base}.json"): to_json(board, faults=faults, trusted=trusted,
+                                                 trust_note=note),
                    Path(f"{base}.txt"): render_table(board) + "\n" + render_faults(faults)
-                   + f"\ndeals: {describe_secret(self.secret)}\n"}
+                   + f"\ndeals: {describe_secret(self.secret)}\n" + (f"note: {note}\n" if note else "")}
         for table in CSV_TABLES:
             name = f"{base}.csv" if table == "results" else f"{base}-{table}.csv"
-            written[Path(name)] = to_csv(board, table=table)
+            written[Path(name)] = to_csv(board, table=table, trusted=trusted)
         written[Path(f"{base}-faults.csv")] = faults_csv(faults)
         for path, text in written.items():
             write_private(path, text)

@@ -5,6 +5,7 @@ nothing when hosted, and links every copy when it runs as a remote bot (labeled)
 
 from __future__ import annotations
 
+import csv
 import io
 import json
 import os
@@ -219,8 +220,15 @@ def test_the_same_spy_as_a_remote_bot_links_copies_and_is_labeled(tmp_path: Path
 
     try:
         assert run.run(on_ready=start) is True
+        run.write_leaderboard_files(run.leaderboard())
     finally:
         run.close()
+    logs = tmp_path / "league-logs"
+    board = json.loads((logs / "leaderboard.json").read_text())
+    assert board["duplicate_trusts_bots"] == ["spy"] and TRUST_LABEL in board["trust_note"]
+    rows = list(csv.DictReader(io.StringIO((logs / "leaderboard.csv").read_text())))
+    assert {(r["bot"], r["dup_trusts_bot"]) for r in rows} == {("spy", "True"), ("station", "False")}
+    assert TRUST_LABEL in (logs / "leaderboard.txt").read_text()
     out, _ = spy[0].communicate(timeout=60)
     assert _predictions([out]) == 20  # every hand of the second copy: the first copy's cards
     assert TRUST_LABEL in run.out.getvalue()  # type: ignore[attr-defined]
