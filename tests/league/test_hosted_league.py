@@ -227,7 +227,7 @@ def test_the_same_spy_as_a_remote_bot_links_copies_and_is_labeled(tmp_path: Path
     board = json.loads((logs / "leaderboard.json").read_text())
     assert board["duplicate_trusts_bots"] == ["spy"] and TRUST_LABEL in board["trust_note"]
     rows = list(csv.DictReader(io.StringIO((logs / "leaderboard.csv").read_text())))
-    assert {(r["bot"], r["dup_trusts_bot"]) for r in rows} == {("spy", "True"), ("station", "False")}
+    assert {(r["bot"], r["dup_trusts_bot"]) for r in rows} == {("spy", "true"), ("station", "false")}
     assert TRUST_LABEL in (logs / "leaderboard.txt").read_text()
     out, _ = spy[0].communicate(timeout=60)
     assert _predictions([out]) == 20  # every hand of the second copy: the first copy's cards
