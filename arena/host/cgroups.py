@@ -20,6 +20,7 @@ from pathlib import Path
 from arena.host.botpackage import BotPackage
 
 ROOT = Path("/sys/fs/cgroup")
+CONTROLLERS = ("pids", "memory", "cpu", "cpuacct")  # v1 trees used (cpuacct: accounting only)
 PERIOD_US = 100_000
 REMOVE_TRIES = 500  # 10 ms apart: a group whose processes are still dying is retried
 EXTRA_TASKS = 4  # bwrap, its PID namespace's init and the shell that starts the bot
@@ -46,7 +47,7 @@ def _own_groups() -> dict[str, Path]:
         if controllers == "" and (ROOT / "cgroup.controllers").is_file():
             found["unified"] = ROOT / path.lstrip("/")
         for controller in controllers.split(","):
-            if controller in ("pids", "memory", "cpu") and (ROOT / controller).is_dir():
+            if controller in CONTROLLERS and (ROOT / controller).is_dir():
                 found[controller] = ROOT / controller / path.lstrip("/")
     return found
 
@@ -57,6 +58,8 @@ def _v1_settings(controller: str, package: BotPackage) -> dict[str, str]:
         return {"pids.max": str(package.processes + EXTRA_TASKS)}
     if controller == "memory":
         return {"memory.limit_in_bytes": str((package.memory_mib + 2 * package.disk_mib) * mib)}
+    if controller == "cpuacct":
+        return {}  # accounting only: cpu_seconds
     return {"cpu.cfs_period_us": str(PERIOD_US),
             "cpu.cfs_quota_us": str(max(1000, round(package.cpu_share * PERIOD_US))),
             "cpu.shares": str(max(2, round(1024 * package.cpu_share)))}
@@ -76,11 +79,10 @@ def create(package: BotPackage) -> InstanceGroup | None:
     procs: list[Path] = []
     groups = _own_groups()
     plans: list[tuple[Path, dict[str, str]]] = []
-    if "unified" in groups and not any(c in groups for c in ("pids", "memory", "cpu")):
+    if "unified" in groups and not any(c in groups for c in CONTROLLERS):
         plans.append((groups["unified"], _v2_settings(package)))
     else:
-        plans += [(groups[c], _v1_settings(c, package)) for c in ("pids", "memory", "cpu")
-                  if c in groups]
+        plans += [(groups[c], _v1_settings(c, package)) for c in CONTROLLERS if c in groups]
     for parent, settings in plans:
         directory = parent / name
         try:
@@ -100,6 +102,20 @@ def create(package: BotPackage) -> InstanceGroup | None:
         remove(InstanceGroup(procs=(), directories=tuple(made)))
         return None
     return InstanceGroup(procs=tuple(procs), directories=tuple(made))
+
+
+def cpu_seconds(group: InstanceGroup | None) -> float | None:
+    """CPU time used by everything the group's sandbox ran (None: not accounted here)."""
+    for directory in group.directories if group is not None else ():
+        try:
+            if (directory / "cpuacct.usage").is_file():
+                return int((directory / "cpuacct.usage").read_text()) / 1e9
+            for line in (directory / "cpu.stat").read_text().splitlines():
+                if line.startswith("usage_usec "):
+                    return int(line.split()[1]) / 1e6
+        except (OSError, ValueError):
+            continue
+    return None
 
 
 def remove(group: InstanceGroup | None) -> None:

@@ -153,6 +153,10 @@ class Prepared:
     env: dict[str, str]
     group: InstanceGroup | None
 
+    def cpu_seconds(self) -> float | None:
+        """CPU time the sandbox has used (None without cgroups to account it)."""
+        return cgroups.cpu_seconds(self.group)
+
     def release(self) -> None:
         cgroups.remove(self.group)
 

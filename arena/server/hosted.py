@@ -51,6 +51,7 @@ class _Running:
     sandbox: Prepared
     logs: tuple[BoundedLog, BoundedLog]
     exit_code: int | None = None
+    cpu_seconds: float | None = None  # what its sandbox used, where cgroups account it
 
 
 @dataclass
@@ -132,10 +133,13 @@ class HostedBots:
             if one.exit_code is None:
                 one.proc.kill()  # bwrap: its PID namespace, and so every process of the bot, ends
                 await one.proc.wait()
+            one.cpu_seconds = one.sandbox.cpu_seconds()
             await trio.to_thread.run_sync(one.sandbox.release)
 
     def _ended(self, spec: MatchSpec, one: _Running) -> None:
         err = one.logs[1]
+        if one.cpu_seconds is not None:
+            err.note(f"CPU used: {one.cpu_seconds:.3f} s")
         if one.exit_code is None:
             err.note("stopped by the arena at the end of its match")
         else:
