@@ -334,8 +334,9 @@ def build_parser() -> argparse.ArgumentParser:
                                    "dealer, then your biggest losing hands")
     practice.add_argument("--bot", required=True, metavar="BOT",
                           help="your bot: file.py:function or module:function (run through "
-                               "`arena bot`), or a command that gets --server HOST:PORT --token "
-                               "TOKEN appended (or substituted for {server} and {token})")
+                               "`arena bot`), a bot package directory (arena-bot.toml: built and "
+                               "run in its sandbox), or a command that gets --server HOST:PORT "
+                               "--token TOKEN appended (or substituted for {server} and {token})")
     practice.add_argument("--hands", type=int, default=50, help="hands to play")
     practice.add_argument("--games", default=None,
                           help="comma-separated games, e.g. FT,FR (none: the whole H.O.R.S.E. rotation)")
