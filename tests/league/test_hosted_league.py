@@ -232,3 +232,19 @@ def test_the_same_spy_as_a_remote_bot_links_copies_and_is_labeled(tmp_path: Path
     out, _ = spy[0].communicate(timeout=60)
     assert _predictions([out]) == 20  # every hand of the second copy: the first copy's cards
     assert TRUST_LABEL in run.out.getvalue()  # type: ignore[attr-defined]
+
+
+def test_arena_match_plays_two_packages_with_an_instance_per_copy(tmp_path: Path) -> None:
+    from arena.abtest import AbTest, run_ab_test
+    from arena.league.sprt import SprtBounds
+
+    _copy_packages(tmp_path, "python-rules", "python-station")
+    out = io.StringIO()
+    code = run_ab_test(AbTest(str(tmp_path / "python-rules"), str(tmp_path / "python-station"),
+                              SprtBounds(0.0, 1e6, 0.05, 0.05), max_hands=40, hands_per_match=10,
+                              seed=5, directory=tmp_path / "ab", use_luck=False), out=out)
+    assert code == 1 and "no decision after 40 hands" in out.getvalue(), out.getvalue()
+    logs = tmp_path / "ab" / "logs" / "bots"
+    assert sorted(p.name for p in logs.iterdir()) == ["a-python-rules", "b-python-station"]
+    for bot in logs.iterdir():  # 2 rounds x 2 copies: four instances each
+        assert len(list(bot.glob("*.stderr.log"))) == 4
