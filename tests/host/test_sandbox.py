@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
 import textwrap
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -245,3 +247,87 @@ def test_the_build_has_no_network_but_may_write_its_package(tmp_path: Path) -> N
                                "|| echo offline > built.txt")
     assert build(package).ok
     assert (package.directory / "built.txt").read_text() == "offline\n"
+
+
+def test_a_cpu_hog_gets_no_more_than_its_share(tmp_path: Path) -> None:
+    """cpu_share 0.2: whatever the machine's load, the hog's CPU stays under its quota (an upper
+    bound only: a loaded machine gives it less, never more)."""
+    package = _package(tmp_path, cpu_share=0.2)
+    sandbox = prepare(Instance(package=package, command="python3 -c 'while True: pass'"))
+    if sandbox.group is None:
+        sandbox.release()
+        pytest.skip("no writable cgroups here: cpu_share is a nice level only")
+    started = time.monotonic()
+    proc = subprocess.Popen(sandbox.argv, env=sandbox.env, start_new_session=True)
+    try:
+        time.sleep(1.5)
+        used = sandbox.cpu_seconds()
+        elapsed = time.monotonic() - started
+    finally:
+        kill(proc)
+        sandbox.release()
+    assert used is not None and used <= 0.2 * elapsed + 0.15, (used, elapsed)
+
+
+NETNS = f"arena36-{os.getpid() % 100000}"
+
+
+@pytest.fixture
+def other_namespace() -> Iterator[str]:
+    """A network namespace of this test's own, reached from the host over a veth pair: its
+    address, 10.236.0.2 (no other network is ever touched)."""
+    if shutil.which("ip") is None or os.getuid() != 0:
+        pytest.skip("making a network namespace needs root and iproute2")
+    made = subprocess.run(["ip", "netns", "add", NETNS], capture_output=True, check=False)
+    if made.returncode != 0:
+        pytest.skip(f"cannot make a network namespace: {made.stderr.decode().strip()}")
+    try:
+        for args in (["link", "add", f"{NETNS}-h", "type", "veth", "peer", "name", "eth0",
+                      "netns", NETNS],
+                     ["addr", "add", "10.236.0.1/30", "dev", f"{NETNS}-h"],
+                     ["link", "set", f"{NETNS}-h", "up"],
+                     ["-n", NETNS, "addr", "add", "10.236.0.2/30", "dev", "eth0"],
+                     ["-n", NETNS, "link", "set", "eth0", "up"],
+                     ["-n", NETNS, "link", "set", "lo", "up"]):
+            subprocess.run(["ip", *args], check=True, capture_output=True)
+        yield "10.236.0.2"
+    finally:
+        subprocess.run(["ip", "link", "del", f"{NETNS}-h"], capture_output=True, check=False)
+        subprocess.run(["ip", "netns", "del", NETNS], capture_output=True, check=False)
+
+
+def test_a_listener_in_another_network_namespace_is_unreachable(
+        tmp_path: Path, other_namespace: str) -> None:
+    listener = subprocess.Popen(
+        ["ip", "netns", "exec", NETNS, sys.executable, "-c",
+         "import socket, sys\n"
+         "s = socket.create_server(('0.0.0.0', 7361)); print('up', flush=True)\n"
+         "u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); u.bind(('0.0.0.0', 7361))\n"
+         "s.settimeout(60)\n"
+         "while True:\n"
+         "    c, _ = s.accept(); c.sendall(b'reached'); c.close()\n"],
+        stdout=subprocess.PIPE, text=True)
+    try:
+        assert listener.stdout is not None and listener.stdout.readline() == "up\n"
+        with socket.create_connection((other_namespace, 7361), timeout=10) as direct:
+            assert direct.recv(16) == b"reached"  # the host reaches it: the listener is real
+        done = _run(_package(tmp_path), f"""
+            import json, socket
+            out = {{}}
+            try:
+                with socket.create_connection(({other_namespace!r}, 7361), timeout=5) as c:
+                    out["tcp"] = c.recv(16).decode()
+            except OSError as exc:
+                out["tcp"] = type(exc).__name__
+            try:
+                socket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(b"x", ({other_namespace!r}, 7361))
+                out["udp"] = "sent"
+            except OSError as exc:
+                out["udp"] = type(exc).__name__
+            print(json.dumps(out))
+        """)
+        result = json.loads(done.stdout)
+        assert result["tcp"] != "reached" and result["udp"] != "sent", result
+    finally:
+        listener.kill()
+        listener.wait()
