@@ -116,6 +116,8 @@ def _finish(run: LeagueRun, complete: bool, out: TextIO) -> int:
     config = run.config
     board = run.leaderboard()
     out.write("\n" + render_table(board) + "\n" + render_faults(run.faults()))
+    if trust_note(config):
+        out.write(f"note: {trust_note(config)}\n")
     for written in run.write_leaderboard_files(board):
         out.write(f"wrote {written}\n")
     out.write(f"hand logs: {config.log_dir}/*.phhs (verify with: arena replay FILE)\n")

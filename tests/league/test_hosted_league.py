@@ -21,6 +21,9 @@ from arena.host.sandbox import PYTHON_SDK, probe
 from arena.league.config import league_from_mapping
 from arena.league.hosting import TRUST_LABEL
 from arena.league.runner import LeagueRun
+from arena.storage.store import open_store
+from tests.pgserver import PostgresServer
+from tests.server.procs import env
 
 pytestmark = [pytest.mark.timeout(300)]
 PACKAGES = Path(__file__).resolve().parents[2] / "bots" / "packages"
@@ -248,3 +251,48 @@ def test_arena_match_plays_two_packages_with_an_instance_per_copy(tmp_path: Path
     assert sorted(p.name for p in logs.iterdir()) == ["a-python-rules", "b-python-station"]
     for bot in logs.iterdir():  # 2 rounds x 2 copies: four instances each
         assert len(list(bot.glob("*.stderr.log"))) == 4
+
+
+def test_a_postgresql_worker_starts_the_instances_of_the_jobs_it_deals(
+        tmp_path: Path, postgres: PostgresServer) -> None:
+    """Issue 36 "Many machines": the worker that claims a job builds the league's packages (once)
+    and starts a sandboxed instance per table it deals; the coordinator only queues jobs."""
+    _copy_packages(tmp_path, "python-rules", "python-station")
+    url = postgres.new_database()
+    league = tmp_path / "league.toml"
+    league.write_text(f'name = "hosted-pg"\nhands_per_match = 6\nstore = "{url}"\nseed = 36\n'
+                      'listen = "127.0.0.1:0"\n'
+                      '[[bots]]\nname = "rules"\npackage = "python-rules"\n'
+                      '[[bots]]\nname = "station"\npackage = "python-station"\n')
+    coordinator = subprocess.Popen(
+        [sys.executable, "-m", "arena.cli", "league", "run", str(league), "--no-worker"],
+        cwd=tmp_path, env=env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert coordinator.stdout is not None
+    first = coordinator.stdout.readline()  # the jobs are queued: a worker that finds none leaves
+    assert "jobs queued" in first, first
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "arena.cli", "worker", "--store", url, "--name", "w1",
+         "--listen", "127.0.0.1:0", "--log-dir", str(tmp_path / "w1"), "--exit-when-done"],
+        cwd=tmp_path, env=env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        worker_out, _ = worker.communicate(timeout=240)
+        out, _ = coordinator.communicate(timeout=60)
+    finally:
+        for proc in (coordinator, worker):
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    assert coordinator.returncode == 0, out + worker_out
+    assert "built rules" in worker_out and "built station" in worker_out, worker_out
+    for bot in ("rules", "station"):  # one deal set, two copies: two instances each, on w1
+        logs = sorted((tmp_path / "w1" / "bots" / bot).glob("*.stderr.log"))
+        assert len(logs) == 2, logs
+    store = open_store(url)
+    try:
+        league_row = store.find_league("hosted-pg")
+        assert league_row is not None
+        hands = [h for m in store.list_matches(league_row.league_id)
+                 for h in store.completed_hands(m.match_id)]
+        assert len(hands) == 12
+    finally:
+        store.close()
