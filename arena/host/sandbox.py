@@ -58,15 +58,14 @@ def bwrap_path() -> str:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Instance:
-    """What one sandbox is given. ``work_dir``: a host directory bound writable at
-    ``/arena/work`` (None: a size-capped tmpfs there instead, the usual case). ``socket``: the
-    dealer's Unix socket on the host (None: no dealer, e.g. a build). ``writable_package``:
-    the build step (the package writable). ``env``: extra environment (the token)."""
+    """What one sandbox is given. ``command``: run by ``/bin/sh -c`` in the package's
+    directory. ``socket``: the dealer's Unix socket on the host (None: no dealer, e.g. a
+    build). ``writable_package``: the build step (the package writable). ``env``: extra
+    environment (the token). Its writable directories are tmpfs: gone with the sandbox."""
 
     package: BotPackage
     command: str
     socket: Path | None = None
-    work_dir: Path | None = None
     writable_package: bool = False
     env: Mapping[str, str] | None = None
 
@@ -129,11 +128,8 @@ def command_line(instance: Instance) -> tuple[list[str], dict[str, str]]:
             "--hostname", "arena-bot", *_system(), "--proc", "/proc", "--dev", "/dev",
             "--size", size, "--tmpfs", "/tmp", "--size", size, "--tmpfs", "/dev/shm",
             *runtime_args,
-            *_binds(str(package.directory), writable=instance.writable_package, inside=BOT_DIR)]
-    if instance.work_dir is not None:
-        argv += _binds(str(instance.work_dir), writable=True, inside=WORK_DIR)
-    else:
-        argv += ["--size", size, "--tmpfs", WORK_DIR]
+            *_binds(str(package.directory), writable=instance.writable_package, inside=BOT_DIR),
+            "--size", size, "--tmpfs", WORK_DIR]
     if instance.socket is not None:
         argv += _binds(str(instance.socket), inside=SOCKET)
         env[SERVER_ENV] = f"unix:{SOCKET}"

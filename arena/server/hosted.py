@@ -30,16 +30,19 @@ from arena.storage.botlogs import DEFAULT_MAX_BYTES, BoundedLog, instance_logs
 log = logging.getLogger("arena.hosted")
 READ_BYTES = 64 * 1024
 DRAIN_SECONDS = 5.0  # after the kill, the output still in the pipes is read for at most this long
+EXIT_GRACE_SECONDS = 2.0  # after its match, an instance whose stream has ended may exit by itself
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class InstanceEnd:
-    """How one instance ended: ``exit_code`` None when the arena stopped it at its match's end."""
+    """How one instance ended: ``exit_code`` None when the arena killed it after its match;
+    ``early``: it had exited before its match ended."""
 
     bot: str
     match_id: str
     seat: int
     exit_code: int | None
+    early: bool = False
 
 
 @dataclass(slots=True, kw_only=True)
@@ -50,7 +53,8 @@ class _Running:
     proc: trio.Process
     sandbox: Prepared
     logs: tuple[BoundedLog, BoundedLog]
-    exit_code: int | None = None
+    exit_code: int | None = None  # None: killed
+    early_exit: int | None = None  # its exit code when it had exited before its match ended
     cpu_seconds: float | None = None  # what its sandbox used, where cgroups account it
 
 
@@ -126,8 +130,14 @@ class HostedBots:
 
     @staticmethod
     async def _kill(running: list[_Running], service: DealerService) -> None:
-        """Forget the instances' tokens, then kill each sandbox still running and reap it."""
+        """Forget the instances' tokens and end their streams (an SDK then exits by itself),
+        give them ``EXIT_GRACE_SECONDS`` to exit, then kill each sandbox left and reap it."""
+        for one in running:
+            one.early_exit = one.proc.poll()
         service.remove_bots(one.bot_id for one in running)
+        with trio.move_on_after(EXIT_GRACE_SECONDS):
+            for one in running:
+                await one.proc.wait()
         for one in running:
             one.exit_code = one.proc.poll()
             if one.exit_code is None:
@@ -140,16 +150,19 @@ class HostedBots:
         err = one.logs[1]
         if one.cpu_seconds is not None:
             err.note(f"CPU used: {one.cpu_seconds:.3f} s")
-        if one.exit_code is None:
-            err.note("stopped by the arena at the end of its match")
-        else:
-            err.note(f"the bot exited with code {one.exit_code} before its match ended")
+        if one.early_exit is not None:
+            err.note(f"the bot exited with code {one.early_exit} before its match ended")
             log.warning("match %s seat %d: bot %s exited with code %d before its match ended "
-                        "(its log: %s)", spec.match_id, one.seat, one.bot, one.exit_code, err.path)
+                        "(its log: %s)", spec.match_id, one.seat, one.bot, one.early_exit, err.path)
+        elif one.exit_code is None:
+            err.note(f"stopped by the arena: still running {EXIT_GRACE_SECONDS:g} s after its "
+                     "match ended")
+        else:
+            err.note(f"the bot exited with code {one.exit_code} when its match ended")
         for sink in one.logs:
             sink.close()
         self.ends.append(InstanceEnd(bot=one.bot, match_id=spec.match_id, seat=one.seat,
-                                     exit_code=one.exit_code))
+                                     exit_code=one.exit_code, early=one.early_exit is not None))
 
 
 async def _copy(stream: trio.abc.ReceiveStream, sink: BoundedLog) -> None:

@@ -97,7 +97,14 @@ class DealerService:
         self._book.add(bots)
 
     def remove_bots(self, bot_ids: Iterable[str]) -> None:
+        """Forget bots' tokens and end their streams (OK, after what is queued for them): a
+        hosted instance whose match has ended."""
+        bot_ids = list(bot_ids)
         self._book.remove(bot_ids)
+        for bot_id in bot_ids:
+            conn = self._connections.get(bot_id)
+            if conn is not None:
+                conn.finish(None)
 
     def token_of(self, bot_id: str) -> str | None:
         return self._book.token_of(bot_id)
