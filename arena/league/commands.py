@@ -14,15 +14,13 @@ from arena.league.coordinator import describe_waits
 from arena.league.hosting import remote_duplicate, trust_note
 from arena.league.leaderboard import CsvTable, faults_csv, render_faults, render_table, to_csv, to_json
 from arena.league.runner import LeagueRun
-from arena.league.tourney_commands import run_tournament, show_standings
-from arena.league.tourney_config import is_tournament_league
 from arena.match.spectator import Spectator
 from arena.metrics import start_metrics_server
 from arena.server.commands import log_connections
 from arena.server.peer_tls import PEER_SERVER_NAME, PeerTls, check_key_file
 from arena.storage.queue import JobWaits
 from arena.storage.sqlstore import SqlStore
-from arena.storage.store import is_postgres_url, open_store, shown_location
+from arena.storage.store import is_postgres_url, shown_location
 
 
 class WebHook(Protocol):
@@ -81,14 +79,12 @@ class PeerOptions:
 def run_league(path: str, *, listen: str | None = None, store: str | None = None, local_worker: bool = True,
                out: TextIO = sys.stdout, web: Callable[[LeagueConfig], WebHook] | None = None,
                peer: PeerOptions = PeerOptions()) -> int:
-    if is_tournament_league(path):  # format = "seed-003" or "freezeout": a tournament
-        return run_tournament(path, listen=listen, store=store, out=out, league_file=True)
     config = _load(path, store)
     if listen is not None:
         config = dataclasses.replace(config, listen=listen)
     log_connections()
     hook = web(config) if web is not None else None
-    run = LeagueRun(config, out=out, writer_process=True)
+    run = LeagueRun(config, out=out)
     try:
         if is_postgres_url(config.store):
             complete = _run_on_workers(run, local_worker=local_worker, out=out, peer=peer)
@@ -154,6 +150,7 @@ def run_worker(store_url: str, *, name: str | None, listen: str, advertise: str 
     from arena.league.worker import Worker, WorkerSettings, default_worker_name
     from arena.metrics import ArenaMetrics
     from arena.server.config import TlsConfig
+    from arena.storage.postgres import open_when_up
     from arena.storage.queue import WorkQueue
 
     if not is_postgres_url(store_url):
@@ -173,7 +170,11 @@ def run_worker(store_url: str, *, name: str | None, listen: str, advertise: str 
                               tls=None if cert is None or key is None else TlsConfig(Path(cert), Path(key)),
                               lease_seconds=lease_seconds, heartbeat_seconds=heartbeat_seconds,
                               exit_when_done=exit_when_done)
-    store = open_store(store_url)
+    # Every transaction, statement and silent connection of the worker is bounded below its
+    # lease: a worker paused inside a commit holds its job's row no longer than that.
+    store = open_when_up(store_url, say=lambda text: print(f"worker {settings.name}: {text}", file=out,
+                                                           flush=True),
+                         bound_seconds=min(lease_seconds / 2, 3600.0), role=f"worker {settings.name}")
     metrics = ArenaMetrics()
     metrics.set_worker(settings.name)
     queue = WorkQueue(store)
@@ -200,8 +201,6 @@ def run_worker(store_url: str, *, name: str | None, listen: str, advertise: str 
 
 
 def league_status(path: str, *, store: str | None = None, out: TextIO = sys.stdout) -> int:
-    if is_tournament_league(path):
-        return show_standings(path, fmt="table", out=out, store=store, league_file=True)
     config = _load_run(path, store)
     run = LeagueRun(config, out=out)
     try:
@@ -231,8 +230,6 @@ def _waits(run: LeagueRun) -> str:
 
 def show_leaderboard(path: str, *, fmt: str, table: CsvTable | Literal["faults"] = "results",
                      store: str | None = None, out: TextIO = sys.stdout) -> int:
-    if is_tournament_league(path):  # the tournament's standings, from the store
-        return show_standings(path, fmt=fmt, out=out, store=store, league_file=True)
     config = _load_run(path, store)
     run = LeagueRun(config, out=out)
     try:

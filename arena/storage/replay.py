@@ -14,7 +14,7 @@ from arena.host.phhfile import load_file
 from arena.storage.matchlog import match_seed_for
 from arena.storage.seedcheck import check_seed
 from arena.storage.show import describe
-from arena.storage.verify import verify_hand
+from arena.storage.verify import strategy_problem, verify_hand
 
 
 class UsageError(ConfigError):
@@ -48,7 +48,8 @@ def _checked(path: str, hands: list[PhhHand], rules: Rules,
     other hand histories are replayed from the cards they list."""
     seed = match_seed_for(_seed_file_for(Path(path)))
     if seed is None:
-        yield from iter_replays(hands, rules)
+        for hand, state, error in iter_replays(hands, rules):
+            yield hand, state, error or strategy_problem(hand, rules, None)
         return
     out.write(f"verifying {path} against the match seed\n")
     ok, note = check_seed(Path(path), seed)
@@ -57,7 +58,8 @@ def _checked(path: str, hands: list[PhhHand], rules: Rules,
     out.write(f"  {note}\n")
     for hand in hands:
         state, mismatch = verify_hand(hand, seed, rules)
-        yield hand, state, None if mismatch is None else f"mismatch {mismatch}"
+        yield hand, state, (f"mismatch {mismatch}" if mismatch is not None
+                            else strategy_problem(hand, rules, seed))
 
 
 def _overridden(path: str, hands: list[PhhHand], rules: Rules, out: TextIO) -> None:
