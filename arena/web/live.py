@@ -122,7 +122,8 @@ class SpectatorHub:
         if kind is m.HandStarted:
             table.hand_start = len(table.pending)
             table.deal_id, table.deal_ended = notice.payload.deal_id, False  # type: ignore[union-attr]
-        elif kind is m.HandEnded and table.deal_id and not table.deal_ended:
+        elif (kind is m.HandEnded or kind is m.HandSummary) and table.deal_id \
+                and not table.deal_ended:
             table.deal_ended = True
             self._deal_ends[table.deal_id] += 1
         elif kind is m.MatchStarted:

@@ -60,27 +60,35 @@ def _seat(seat: int, up: str = "") -> m.SeatInfo:
                       hole_card_count=0, status=m.SeatStatus.ACTIVE)
 
 
-def _start(match: str, copies: int) -> m.Notice:
-    payload = m.MatchStarted((_seat(0), _seat(1)), -1, ("F7S",), 2, 10, Rules().stakes, 2000,
-                             2.0, 30.0, {}, duplicate_copies=copies)
-    return m.Notice(match, "", 1, 0.0, payload)
+def _notice(match: str, hand: str, sequence: int, payload: m.Payload) -> m.Notice:
+    return m.Notice(match_id=match, hand_id=hand, sequence=sequence, unix_seconds=0.0,
+                    payload=payload)
+
+
+def _hand(match: str, up: tuple[str, str]) -> m.Notice:
+    return _notice(match, f"{match}-h1", 2, m.HandStarted(
+        hand_number=1, game="F7S", button_seat=0, your_seat=0,
+        seats=(_seat(0, up[0]), _seat(1, up[1])), stakes=Rules().stakes, deal_id="d/deal-1",
+        game_hand_number=1))
 
 
 def test_the_live_view_hides_a_deal_s_cards_until_the_other_copies_have_played_it() -> None:
     hub = SpectatorHub()
-    stakes = Rules().stakes
     for match in ("d-c1", "d-c2"):
-        hub.event_watched(_start(match, 2))
-    hub.event_watched(m.Notice("d-c1", "d-c1-h1", 2, 0.0, m.HandStarted(
-        1, "F7S", 0, 0, (_seat(0, "7d"), _seat(1, "Kh")), stakes, "d/deal-1", 1)))
-    dealt = m.CardsDealt("third", 0, tuple(parse_cards("9c")), (), 2)
-    hub.event_watched(m.Notice("d-c1", "d-c1-h1", 3, 0.0, dealt))
+        hub.event_watched(_notice(match, "", 1, m.MatchStarted(
+            seats=(_seat(0), _seat(1)), your_seat=-1, games=("F7S",), hands_per_game=2,
+            total_hands=10, stakes=Rules().stakes, starting_stack_chips=2000, decision_seconds=2.0,
+            time_bank_seconds=30.0, rules={}, duplicate_copies=2)))
+    hub.event_watched(_hand("d-c1", ("7d", "Kh")))
+    hub.event_watched(_notice("d-c1", "d-c1-h1", 3, m.CardsDealt(
+        street="third", seat=0, up_cards=tuple(parse_cards("9c")), hole_cards=(),
+        hole_card_count=2)))
     leading = json.dumps(hub.snapshot())
     assert "7d" not in leading and "9c" not in leading and "Kh" not in leading
     assert "another copy of this deal has not played this hand yet" in leading
-    hub.event_watched(m.Notice("d-c1", "d-c1-h1", 4, 0.0, m.HandEnded((), (), False, "", False)))
-    hub.event_watched(m.Notice("d-c2", "d-c2-h1", 2, 0.0, m.HandStarted(
-        1, "F7S", 0, 0, (_seat(0, "Kh"), _seat(1, "7d")), stakes, "d/deal-1", 1)))
+    hub.event_watched(_notice("d-c1", "d-c1-h1", 4, m.HandEnded(
+        results=(), awards=(), voided=False, void_reason="", went_to_showdown=False)))
+    hub.event_watched(_hand("d-c2", ("Kh", "7d")))
     lagging = next(t for t in hub.snapshot() if t["match_id"] == "d-c2")
     assert lagging["seats"][0]["up"] == ["Kh"]  # every other copy has played it: shown
     still = next(t for t in hub.snapshot() if t["match_id"] == "d-c1")
