@@ -29,9 +29,12 @@ from arena.host.botpackage import BotPackage
 from arena.host.cgroups import InstanceGroup
 
 ROOT = Path(__file__).resolve().parents[2]
-PYTHON_SDK = ROOT / "bots" / "python"
-NODE_SDK = ROOT / "bots" / "node"
-PROTOS = ROOT / "protos"
+# The SDKs and the wire contract bound into every sandbox: this checkout's, or where an installed
+# arena's image put them (deploy/hosted/Dockerfile); a Python SDK installed beside arena is seen
+# through the interpreter's own prefix instead.
+PYTHON_SDK = Path(os.environ.get("ARENA_PYTHON_SDK", ROOT / "bots" / "python"))
+NODE_SDK = Path(os.environ.get("ARENA_NODE_SDK", ROOT / "bots" / "node"))
+PROTOS = Path(os.environ.get("ARENA_PROTOS", ROOT / "protos"))
 BOT_DIR = "/arena/bot"  # the package, inside
 WORK_DIR = "/arena/work"  # the instance's writable directory, inside
 SOCKET = "/arena/run/dealer.sock"  # the dealer's socket, inside
