@@ -7,13 +7,13 @@ from __future__ import annotations
 import contextlib
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from arena.engine.errors import ConfigError
 from arena.host.sandbox import build, probe
-from arena.league.config import LeagueConfig
+from arena.league.config import LeagueBot, LeagueConfig
 
 if TYPE_CHECKING:
     from arena.server.hosted import HostedBots
@@ -50,10 +50,10 @@ def seat_id(config: LeagueConfig, name: str, match_id: str) -> str:
     return instance_id(name, match_id) if hosted else name
 
 
-def build_packages(config: LeagueConfig, out: TextIO) -> None:
+def build_packages(bots: Sequence[LeagueBot], out: TextIO) -> None:
     """Build every hosted bot's package in its sandbox; the first failure is a ConfigError
     with the build's last output."""
-    packages = [b for b in config.bots if b.package is not None]
+    packages = [b for b in bots if b.package is not None]
     if not packages:
         return
     why = probe()
@@ -70,18 +70,19 @@ def build_packages(config: LeagueConfig, out: TextIO) -> None:
 
 
 @contextlib.contextmanager
-def hosting(config: LeagueConfig) -> Iterator[HostedBots | None]:
-    """The league's hosted bots with a fresh dealer socket in a private directory (removed
+def hosting(bots: Sequence[LeagueBot], *, log_dir: Path, max_log_bytes: int
+            ) -> Iterator[HostedBots | None]:
+    """The hosted ones of ``bots`` with a fresh dealer socket in a private directory (removed
     afterwards); None when every bot is remote."""
     from arena.server.hosted import HostedBots  # grpc and trio: only when bots are hosted
 
-    packages = {b.name: b.package for b in config.bots if b.package is not None}
+    packages = {b.name: b.package for b in bots if b.package is not None}
     if not packages:
         yield None
         return
     run_dir = Path(tempfile.mkdtemp(prefix="arena-dealer-"))  # 0700; short, for the socket's path
     try:
-        yield HostedBots(packages, socket=run_dir / "dealer.sock",
-                         log_dir=config.log_dir, max_log_bytes=config.bot_log_bytes)
+        yield HostedBots(packages, socket=run_dir / "dealer.sock", log_dir=log_dir,
+                         max_log_bytes=max_log_bytes)
     finally:
         shutil.rmtree(run_dir, ignore_errors=True)

@@ -462,7 +462,7 @@ class LeagueRun:
         prepared = self.prepare()
         config = self.config
         if prepared.specs:
-            build_packages(config, self.out)  # before anything starts: a failed build stops here
+            build_packages(config.bots, self.out)  # before anything starts: a failed build stops here
         publish_commitment(config, self.secret)
         self.out.write(f"deals: {describe_secret(self.secret)}\n")
         if trust_note(config):
@@ -477,7 +477,8 @@ class LeagueRun:
                 metrics_server.stop()
             reveal_league_secret(config, self.secret)
             return True
-        with hosting(config) as hosted:
+        with hosting(config.bots, log_dir=config.log_dir,
+                     max_log_bytes=config.bot_log_bytes) as hosted:
             return self._play(prepared, on_ready=on_ready, spectator=spectator,
                               background=background, metrics_server=metrics_server, hosted=hosted)
 

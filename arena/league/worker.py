@@ -356,7 +356,7 @@ class Worker:
             self._state.runs[league.league_id] = run
             hosted = {b.name: b.package for b in config.bots if b.package is not None}
             if hosted:  # built here, once per worker; an instance per table (docs/hosted-bots.md)
-                build_packages(config, self.out)
+                build_packages(config.bots, self.out)
                 self._packages.update(hosted)
             server.add_bots(BotEntry(b.name, b.name, b.token) for b in config.bots if not b.hosted)
         return run

@@ -14,7 +14,7 @@ import contextlib
 import logging
 import secrets
 import subprocess
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -76,10 +76,18 @@ class HostedBots:
     def hosts(self, spec: MatchSpec) -> bool:
         return any(seat.name in self.packages for seat in spec.seats)
 
-    @contextlib.asynccontextmanager
-    async def around(self, spec: MatchSpec, service: DealerService) -> AsyncIterator[None]:
+    def around(self, spec: MatchSpec, service: DealerService
+               ) -> contextlib.AbstractAsyncContextManager[None]:
         """Start the match's instances, let the table deal, then stop them."""
-        seats = [(k, seat) for k, seat in enumerate(spec.seats) if seat.name in self.packages]
+        return self.session(spec.match_id, [(k, seat.name, seat.bot_id)
+                                            for k, seat in enumerate(spec.seats)], service)
+
+    @contextlib.asynccontextmanager
+    async def session(self, label: str, seats: Sequence[tuple[int, str, str]],
+                      service: DealerService) -> AsyncIterator[None]:
+        """Instances for ``seats`` (seat, bot name, bot id; those of hosted bots) while the body
+        runs: a match (``label`` its id, naming the logs), or a whole tournament."""
+        seats = [seat for seat in seats if seat[1] in self.packages]
         if not seats:
             yield
             return
@@ -87,8 +95,8 @@ class HostedBots:
         try:
             async with trio.open_nursery() as nursery:
                 try:
-                    for k, seat in seats:
-                        one = await self._start(spec, k, seat.name, seat.bot_id, service)
+                    for k, name, bot_id in seats:
+                        one = await self._start(label, k, name, bot_id, service)
                         if one is not None:
                             running.append(one)
                             for stream, sink in zip((one.proc.stdout, one.proc.stderr), one.logs,
@@ -102,13 +110,13 @@ class HostedBots:
                     nursery.cancel_scope.deadline = trio.current_time() + DRAIN_SECONDS
         finally:
             for one in running:
-                self._ended(spec, one)
+                self._ended(label, one)
 
-    async def _start(self, spec: MatchSpec, seat: int, bot: str, bot_id: str,
+    async def _start(self, label: str, seat: int, bot: str, bot_id: str,
                      service: DealerService) -> _Running | None:
         package = self.packages[bot]
         token = secrets.token_urlsafe(32)
-        logs = instance_logs(self.log_dir, bot, spec.match_id, max_bytes=self.max_log_bytes)
+        logs = instance_logs(self.log_dir, bot, label, max_bytes=self.max_log_bytes)
         sandbox = prepare(Instance(package=package, command=package.run, socket=self.socket,
                                    env={TOKEN_ENV: token}))
         service.add_bots([BotEntry(bot, bot_id, token)])
@@ -122,8 +130,7 @@ class HostedBots:
             logs[1].note(f"the sandbox could not start: {exc}")
             for sink in logs:
                 sink.close()
-            log.error("match %s seat %d: bot %s could not start: %s", spec.match_id, seat, bot,
-                      exc)
+            log.error("match %s seat %d: bot %s could not start: %s", label, seat, bot, exc)
             return None
         self.started += 1
         return _Running(seat=seat, bot=bot, bot_id=bot_id, proc=proc, sandbox=sandbox, logs=logs)
@@ -146,14 +153,14 @@ class HostedBots:
             one.cpu_seconds = one.sandbox.cpu_seconds()
             await trio.to_thread.run_sync(one.sandbox.release)
 
-    def _ended(self, spec: MatchSpec, one: _Running) -> None:
+    def _ended(self, label: str, one: _Running) -> None:
         err = one.logs[1]
         if one.cpu_seconds is not None:
             err.note(f"CPU used: {one.cpu_seconds:.3f} s")
         if one.early_exit is not None:
             err.note(f"the bot exited with code {one.early_exit} before its match ended")
             log.warning("match %s seat %d: bot %s exited with code %d before its match ended "
-                        "(its log: %s)", spec.match_id, one.seat, one.bot, one.early_exit, err.path)
+                        "(its log: %s)", label, one.seat, one.bot, one.early_exit, err.path)
         elif one.exit_code is None:
             err.note(f"stopped by the arena: still running {EXIT_GRACE_SECONDS:g} s after its "
                      "match ended")
@@ -161,7 +168,7 @@ class HostedBots:
             err.note(f"the bot exited with code {one.exit_code} when its match ended")
         for sink in one.logs:
             sink.close()
-        self.ends.append(InstanceEnd(bot=one.bot, match_id=spec.match_id, seat=one.seat,
+        self.ends.append(InstanceEnd(bot=one.bot, match_id=label, seat=one.seat,
                                      exit_code=one.exit_code, early=one.early_exit is not None))
 
 

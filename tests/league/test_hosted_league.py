@@ -299,3 +299,24 @@ def test_a_postgresql_worker_starts_the_instances_of_the_jobs_it_deals(
         assert len(hands) == 12
     finally:
         store.close()
+
+
+def test_a_freezeout_of_packages_runs_one_instance_per_bot(tmp_path: Path) -> None:
+    """Tournaments have no duplicate copies: one sandboxed instance per bot plays it through."""
+    _copy_packages(tmp_path, "python-rules", "python-station", "c-caller")
+    path = tmp_path / "tournament.toml"
+    path.write_text('name = "hosted-freezeout"\nformat = "freezeout"\nlisten = "127.0.0.1:0"\n'
+                    'log_dir = "logs"\nseed = 9\nseats_per_table = 3\nstarting_stack = 120\n'
+                    'start_timeout_seconds = 60\n[levels]\nsmall_blind = 5\nbig_blind = 10\n'
+                    'hands = 3\n[rules]\ngames = ["FT"]\n'
+                    '[[bots]]\nname = "rules"\npackage = "python-rules"\n'
+                    '[[bots]]\nname = "station"\npackage = "python-station"\n'
+                    '[[bots]]\nname = "caller"\npackage = "c-caller"\n')
+    done = subprocess.run([sys.executable, "-m", "arena.cli", "tournament", "run", str(path)],
+                          cwd=tmp_path, env=env(), capture_output=True, text=True, timeout=240)
+    assert done.returncode == 0, done.stdout + done.stderr
+    (event,) = json.loads((tmp_path / "logs" / "results.json").read_text())["events"]
+    assert len(event["eliminations"]) == 2 and all(e["was_present"] for e in event["eliminations"])
+    for bot in ("rules", "station", "caller"):
+        logs = list((tmp_path / "logs" / "bots" / bot).glob("*.stderr.log"))
+        assert [p.name for p in logs] == ["tournament.stderr.log"]
