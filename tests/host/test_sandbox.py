@@ -331,3 +331,51 @@ def test_a_listener_in_another_network_namespace_is_unreachable(
     finally:
         listener.kill()
         listener.wait()
+
+
+def test_arena_bot_check_lists_every_problem_and_runs_the_build(tmp_path: Path) -> None:
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "arena-bot.toml").write_text('name = 3\nrun = ""\nmemory_mib = nan\nextra = 1\n')
+    done = subprocess.run([sys.executable, "-m", "arena.cli", "bot", "check", str(bad)],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 1
+    assert "4 problem(s)" in done.stderr and "'memory_mib' must be an integer" in done.stderr
+    good = tmp_path / "good"
+    good.mkdir()
+    (good / "arena-bot.toml").write_text(
+        'name = "good"\nbuild = "echo compiled > out.txt; echo building"\nrun = "true"\n')
+    done = subprocess.run([sys.executable, "-m", "arena.cli", "bot", "check", str(good)],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "building" in done.stdout and "good: arena-bot.toml valid" in done.stdout
+    assert (good / "out.txt").read_text() == "compiled\n"
+
+
+def test_arena_bot_logs_hands_one_bot_its_own_logs_only(tmp_path: Path) -> None:
+    from arena.storage.botlogs import instance_logs
+
+    for bot in ("alice", "bob"):
+        out, err = instance_logs(tmp_path, bot, "r1-t1-c1", max_bytes=10)
+        out.write(f"{bot} secret strategy".encode())
+        err.note("stopped")
+        out.close()
+        err.close()
+    archive = tmp_path / "alice.tgz"
+    done = subprocess.run([sys.executable, "-m", "arena.cli", "bot", "logs", str(tmp_path),
+                           "alice", "-o", str(archive)], capture_output=True, text=True,
+                          timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    assert archive.stat().st_mode & 0o777 == 0o600
+    import tarfile
+
+    with tarfile.open(archive) as tar:
+        names = tar.getnames()
+        text = b"".join(tar.extractfile(n).read() for n in names)  # type: ignore[union-attr]
+    assert sorted(names) == ["alice/r1-t1-c1.stderr.log", "alice/r1-t1-c1.stdout.log"]
+    assert b"alice secr" in text and b"bob" not in text
+    assert b"more bytes dropped" in text  # 10 bytes kept of 20
+    missing = subprocess.run([sys.executable, "-m", "arena.cli", "bot", "logs", str(tmp_path),
+                              "carol", "-o", str(tmp_path / "c.tgz")], capture_output=True,
+                             text=True, timeout=60, check=False)
+    assert missing.returncode == 1 and "no logs of bot 'carol'" in missing.stderr
