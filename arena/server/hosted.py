@@ -3,9 +3,11 @@
 The dealer deals a table inside :meth:`HostedBots.around`: for each seat whose bot is a
 package, a new sandbox (:mod:`arena.host.sandbox`) is started with a token of its own, admitted
 for that seat's instance id only; when the table's deal ends (played, aborted or postponed)
-every instance is killed, its token forgotten and its writable directory gone. Copies of one
-deal are separate matches, so they never share an instance. Each instance's stdout and stderr
-go to its bot's logs (:mod:`arena.storage.botlogs`), bounded.
+every instance's token is forgotten and its stream ended, and an instance still running
+``EXIT_GRACE_SECONDS`` later is killed (its writable directories go with its sandbox). Copies of
+one deal are separate matches, so they never share an instance. A tournament keeps one instance
+per bot for its whole run (:meth:`HostedBots.session`). Each instance's stdout and stderr go to
+its bot's logs (:mod:`arena.storage.botlogs`), bounded.
 """
 
 from __future__ import annotations
@@ -63,7 +65,7 @@ class HostedBots:
     """The packages of a dealer's hosted bots (by bot name) and where their instances live.
 
     ``socket``: the dealer's Unix socket (bound into every sandbox). ``log_dir``: the bot logs'
-    root. ``started``: instances started so far (tests and benchmarks read it); ``ends``: how
+    root. ``started``: instances started so far; ``ends``: how
     each ended."""
 
     packages: Mapping[str, BotPackage]
@@ -72,9 +74,6 @@ class HostedBots:
     max_log_bytes: int = DEFAULT_MAX_BYTES
     started: int = 0
     ends: list[InstanceEnd] = field(default_factory=list)
-
-    def hosts(self, spec: MatchSpec) -> bool:
-        return any(seat.name in self.packages for seat in spec.seats)
 
     def around(self, spec: MatchSpec, service: DealerService
                ) -> contextlib.AbstractAsyncContextManager[None]:
