@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, TextIO
 from arena.engine.errors import ConfigError
 from arena.host.sandbox import build, probe
 from arena.league.config import LeagueBot, LeagueConfig
+from arena.storage.botlogs import bot_log_dir
 
 if TYPE_CHECKING:
     from arena.server.hosted import HostedBots
@@ -67,6 +68,16 @@ def build_packages(bots: Sequence[LeagueBot], out: TextIO) -> None:
             raise ConfigError(f"bot {bot.name!r} (package {bot.package.directory}): "
                               f"{result.problem}" + (f"; its output ends:\n{tail}" if tail else ""))
         out.write(f"built {bot.name} ({bot.package.directory})\n")
+
+
+def describe_ends(hosted: HostedBots | None) -> list[str]:
+    """One line per hosted instance that exited before its match ended (each has a log)."""
+    if hosted is None:
+        return []
+    return [f"hosted bot {end.bot} (match {end.match_id}, seat {end.seat}) exited with code "
+            f"{end.exit_code} before its match ended; its seat was played by the absent rules "
+            f"(its stderr: {bot_log_dir(hosted.log_dir, end.bot)}/)"
+            for end in hosted.ends if end.early]
 
 
 @contextlib.contextmanager

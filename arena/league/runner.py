@@ -25,7 +25,14 @@ from typing import TYPE_CHECKING, Any, TextIO
 from arena.engine import phh
 from arena.engine.errors import ConfigError
 from arena.league.config import LeagueConfig
-from arena.league.hosting import build_packages, hosting, remote_duplicate, seat_id, trust_note
+from arena.league.hosting import (
+    build_packages,
+    describe_ends,
+    hosting,
+    remote_duplicate,
+    seat_id,
+    trust_note,
+)
 from arena.league.leaderboard import (
     CSV_TABLES,
     faults_csv,
@@ -552,6 +559,8 @@ class LeagueRun:
             if metrics_server is not None:
                 metrics_server.stop()
         self.forfeited = prepared.progress.forfeited
+        for line in describe_ends(hosted):
+            self.out.write(f"{line}\n")
         if complete:
             reveal_league_secret(config, self.secret)
         return complete

@@ -192,6 +192,7 @@ def test_hostile_packages_are_contained_and_the_league_finishes(tmp_path: Path) 
         "hog": "python3 -c 'x = []\nwhile True: x.append(bytearray(1 << 20))'",
         "chatter": "python3 -c 'import sys\nwhile True: sys.stdout.write(\"x\" * 65536)'",
         "sleeper": "trap \"\" TERM INT HUP; while true; do sleep 1; done",
+        "crasher": "echo boom >&2; exit 3",
         "snoop": f"cat {tmp_path / 'hosted.sqlite'} {tmp_path / 'league.toml'} "
                  f"ls {tmp_path}; sleep 1000",
     }
@@ -209,6 +210,10 @@ def test_hostile_packages_are_contained_and_the_league_finishes(tmp_path: Path) 
         assert standing.done_hands == standing.total_hands
     finally:
         run.close()
+    out = run.out.getvalue()  # type: ignore[attr-defined]
+    assert "hosted bot crasher (match " in out and "exited with code 3 before its match" in out
+    crashed = _logs(tmp_path, "crasher", "stderr")
+    assert crashed and "boom" in crashed[0].read_text()
     chatter = _logs(tmp_path, "chatter", "stdout")
     assert chatter and all(p.stat().st_size < 4096 + 200 for p in chatter)
     assert "more bytes dropped" in chatter[0].read_text()
