@@ -149,13 +149,13 @@ class WebApp(Pages):
             "leaderboard.html", board=board, game=game, games=GAME_KEYS, rows=rows,
             error_bars=charts.error_bars(intervals), heat_map=charts.heat_map(board.bots, cells),
             bankroll=charts.bankroll_curves(bankroll), faults=faults, pots=pots,
-            trust_note=trust_note(self.site.config))
+            left_out=self.site.left_out(), trust_note=trust_note(self.site.config))
 
     def leaderboard_json(self, request: Request) -> Response:
         """What ``arena leaderboard --format json`` prints."""
         board, _ = self._leaderboard()
         config = self.site.config
-        return Response(to_json(board, faults=self.site.fault_counts(),
+        return Response(to_json(board, faults=self.site.fault_counts(), left_out=self.site.left_out(),
                                 trusted=remote_duplicate(config), trust_note=trust_note(config)),
                         media_type="application/json")
 
