@@ -12,6 +12,9 @@ command unsandboxed, and the dealer's CPU per decision over a Unix socket agains
    processes (not sandboxed: the transport alone differs), once over the dealer's Unix socket
    and once over loopback TCP, alternating ``--rounds`` times: the dealer process's CPU per
    decision, median per transport and their ratio.
+3. ``hog``: the heads-up match of 2. over TCP alone, then beside one sandboxed CPU hog
+   (``while True: pass``) with ``cpu_share`` 0.5 and beside the same hog with ``cpu_share`` 8
+   (no cap in effect): the match's hands/s with each hog over its hands/s alone.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from pathlib import Path
 
 from arena.engine.rules import Rules
 from arena.host.botpackage import BotPackage
-from arena.host.sandbox import PYTHON_SDK, Instance, Prepared, prepare
+from arena.host.sandbox import PYTHON_SDK, Instance, Prepared, kill, prepare
 from arena.match.spec import AbsentPolicy, MatchSpec, SeatSpec
 from arena.server.app import serve
 from arena.server.config import BotEntry, ServerConfig
@@ -77,6 +80,13 @@ def starts(count: int) -> None:
 
 
 async def _match(hands: int, *, unix: bool, run_dir: Path) -> float:
+    """The dealer's CPU per decision (us) of one match."""
+    cpu_us, _ = await _timed_match(hands, unix=unix, run_dir=run_dir)
+    return cpu_us
+
+
+async def _timed_match(hands: int, *, unix: bool, run_dir: Path) -> tuple[float, float]:
+    """The dealer's CPU per decision (us) and the match's hands per second."""
     names = ("a", "b")
     tokens = {n: secrets.token_hex(16) for n in names}
     spec = MatchSpec("bench", tuple(SeatSpec(n, n) for n in names), Rules.from_mapping(
@@ -99,7 +109,7 @@ async def _match(hands: int, *, unix: bool, run_dir: Path) -> float:
     for bot in bots:
         await bot.wait()
     decisions = sum(s.stats.answered for s in result.summaries)
-    return result.cpu_seconds / max(decisions, 1) * 1e6
+    return result.cpu_seconds / max(decisions, 1) * 1e6, hands / result.wall_seconds
 
 
 def transport(hands: int, rounds: int) -> None:
@@ -113,6 +123,25 @@ def transport(hands: int, rounds: int) -> None:
           f"unix socket {unix_us:.1f} us, loopback TCP {tcp_us:.1f} us, unix/TCP {unix_us / tcp_us:.3f}")
 
 
+def hog(hands: int) -> None:
+    with tempfile.TemporaryDirectory(prefix="arena-bench-") as directory:
+        run_dir = Path(directory)
+        alone = asyncio.run(_timed_match(hands, unix=False, run_dir=run_dir))[1]
+        rates: dict[float, float] = {}
+        for share in (0.5, 8.0):
+            package = BotPackage(directory=run_dir, name="hog", run="true", cpu_share=share)
+            sandbox = prepare(Instance(package=package, command="python3 -c 'while True: pass'"))
+            proc = subprocess.Popen(sandbox.argv, env=sandbox.env, start_new_session=True)
+            try:
+                rates[share] = asyncio.run(_timed_match(hands, unix=False, run_dir=run_dir))[1]
+            finally:
+                kill(proc)
+                sandbox.release()
+        print(f"honest match beside a CPU hog ({hands} hands): alone {alone:.0f} hands/s; hog "
+              f"cpu_share 0.5: {rates[0.5]:.0f} hands/s ({rates[0.5] / alone:.2f} of alone); "
+              f"hog cpu_share 8: {rates[8.0]:.0f} hands/s ({rates[8.0] / alone:.2f})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -122,6 +151,7 @@ def main() -> None:
     args = parser.parse_args()
     starts(args.starts)
     transport(args.hands, args.rounds)
+    hog(args.hands)
 
 
 if __name__ == "__main__":
