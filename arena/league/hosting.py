@@ -19,7 +19,7 @@ from arena.storage.botlogs import bot_log_dir
 if TYPE_CHECKING:
     from arena.server.hosted import HostedBots
 
-TRUST_LABEL = "trusts remote bots not to link copies"
+TRUST_LABEL = "trust the remote bots not to link copies"
 
 
 def remote_duplicate(config: LeagueConfig) -> list[str]:
