@@ -29,8 +29,8 @@ const path = require('path');
 
 const PROTO_ROOT = process.env.ARENA_PROTO_ROOT || path.join(__dirname, '..', '..', 'protos');
 const OPTIONS = {
-  server: { value: true, help: 'HOST:PORT of the dealer' },
-  token: { value: true, help: "the bot's token" },
+  server: { value: true, help: 'HOST:PORT or unix:/PATH of the dealer (default: $ARENA_SERVER)' },
+  token: { value: true, help: "the bot's token (default: $ARENA_TOKEN)" },
   name: { value: true, help: 'display name (default: node-bot)' },
   'connect-seconds': { value: true, help: 'give up when the dealer cannot be reached at first for this long (default: 10)' },
   'reconnect-seconds': { value: true, help: 'after losing the dealer, give up after this long (default: keep trying)' },
@@ -59,7 +59,7 @@ function usage() {
 }
 
 function parseArgs(argv) {
-  const args = { server: '', token: '', name: 'node-bot', 'connect-seconds': '10',
+  const args = { server: process.env.ARENA_SERVER || '', token: process.env.ARENA_TOKEN || '', name: 'node-bot', 'connect-seconds': '10',
     'reconnect-seconds': '', verbose: false, help: false, policy: 'pairs', stats: false };
   for (let i = 0; i < argv.length; i += 1) {
     const key = argv[i].replace(/^--/, '');
