@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum, StrEnum
 
@@ -101,6 +102,7 @@ class Variant:
     opens_by_low_showing: bool = False  # razz: the lowest showing hand acts first
     betting: Betting = Betting.FIXED
     phh_code: str = ""  # the PHH variant written to logs; the game code when empty
+    max_seats: int = 8  # RULES.md §10.1: hold'em 11, Omaha 10, stud 8 (its deck runs out)
 
     @property
     def hole_card_count(self) -> int:
@@ -132,10 +134,16 @@ _STUD_STREETS = (
     _street(StreetName.SEVENTH, burn=True, down=1, big=True),
 )
 
+# RULES.md §10.1: hold'em seats 2 to 11 [000 "zwei bis maximal elf Personen"]; Omaha 2 to 10
+# (Decision, as casinos seat it: 11 Omaha hands, 3 burns and 5 board cards would take all 52).
+_HOLDEM_SEATS = 11
+_OMAHA_SEATS = 10
+
 HOLDEM = Variant(GameCode.HOLDEM, "Fixed-limit Texas Hold'em", "H", _FLOP_STREETS_2, False,
-                 Showdown.HIGH)
+                 Showdown.HIGH, max_seats=_HOLDEM_SEATS)
 OMAHA_HI_LO = Variant(GameCode.OMAHA_HI_LO, "Fixed-limit Omaha Hi-Lo 8 or better", "O",
-                      _FLOP_STREETS_4, False, Showdown.HIGH_LOW_8, is_omaha=True)
+                      _FLOP_STREETS_4, False, Showdown.HIGH_LOW_8, is_omaha=True,
+                      max_seats=_OMAHA_SEATS)
 RAZZ = Variant(GameCode.RAZZ, "Razz", "R", _STUD_STREETS, True, Showdown.LOW,
                bring_in_by_high_card=True, opens_by_low_showing=True)
 STUD = Variant(GameCode.STUD, "Seven Card Stud", "S", _STUD_STREETS, True, Showdown.HIGH,
@@ -143,12 +151,14 @@ STUD = Variant(GameCode.STUD, "Seven Card Stud", "S", _STUD_STREETS, True, Showd
 STUD_HI_LO = Variant(GameCode.STUD_HI_LO, "Seven Card Stud Hi-Lo 8 or better", "E",
                      _STUD_STREETS, True, Showdown.HIGH_LOW_8)
 NO_LIMIT_HOLDEM = Variant(GameCode.NO_LIMIT_HOLDEM, "No-limit Texas Hold'em", "N",
-                          _FLOP_STREETS_2, False, Showdown.HIGH, betting=Betting.NO_LIMIT)
+                          _FLOP_STREETS_2, False, Showdown.HIGH, betting=Betting.NO_LIMIT,
+                          max_seats=_HOLDEM_SEATS)
 POT_LIMIT_OMAHA = Variant(GameCode.POT_LIMIT_OMAHA, "Pot-limit Omaha", "P", _FLOP_STREETS_4,
-                          False, Showdown.HIGH, is_omaha=True, betting=Betting.POT_LIMIT)
+                          False, Showdown.HIGH, is_omaha=True, betting=Betting.POT_LIMIT,
+                          max_seats=_OMAHA_SEATS)
 POT_LIMIT_HOLDEM = Variant(GameCode.POT_LIMIT_HOLDEM, "Pot-limit Texas Hold'em", "T",
                            _FLOP_STREETS_2, False, Showdown.HIGH, betting=Betting.POT_LIMIT,
-                           phh_code=GameCode.NO_LIMIT_HOLDEM.value)
+                           phh_code=GameCode.NO_LIMIT_HOLDEM.value, max_seats=_HOLDEM_SEATS)
 
 VARIANTS: dict[GameCode, Variant] = {v.code: v for v in (
     HOLDEM, OMAHA_HI_LO, RAZZ, STUD, STUD_HI_LO, NO_LIMIT_HOLDEM, POT_LIMIT_OMAHA,
@@ -169,6 +179,11 @@ for _code in (GameCode.NO_LIMIT_HOLDEM, GameCode.POT_LIMIT_HOLDEM):
         _BY_BETTING[_code, _betting] = _BY_BETTING[GameCode.HOLDEM, _betting]
 for _variant in VARIANTS.values():
     _BY_BETTING.setdefault((_variant.code, _variant.betting), _variant.code)
+
+
+def max_seats(games: Iterable[GameCode | str]) -> int:
+    """The most seats a table dealing every one of ``games`` can have (RULES.md §10.1)."""
+    return min((variant_for(GameCode.parse(str(g))).max_seats for g in games), default=8)
 
 
 def variant_for(code: GameCode) -> Variant:

@@ -92,8 +92,8 @@ class HandState:
     ) -> None:
         n = len(starting_stacks)
         is_stud = variant.is_stud
-        if not 2 <= n <= 8 + (0 if is_stud else 2):
-            raise IllegalAction(f"{variant.code} needs 2 to {8 if is_stud else 10} seats, got {n}")
+        if not 2 <= n <= variant.max_seats:
+            raise IllegalAction(f"{variant.code} needs 2 to {variant.max_seats} seats, got {n}")
         if min(starting_stacks) <= 0:
             raise IllegalAction("every seat dealt in needs a positive stack")
         self.variant = variant

@@ -23,7 +23,7 @@ import trio
 from arena.engine.actions import ActionKind
 from arena.engine.cards import Card, Deck, derive_seed
 from arena.engine.errors import ArenaError, MalformedAction
-from arena.engine.games import GameCode, variant_for
+from arena.engine.games import GameCode, max_seats, variant_for
 from arena.engine.rules import Rules
 from arena.engine.state import HandState
 from arena.engine.units import mbb_per_hand
@@ -89,8 +89,10 @@ class LiveTable:
     """One match at one table. Create it, then run :meth:`run` in a nursery."""
 
     def __init__(self, spec: MatchSpec, lobby: Lobby, *, sink: MatchSink | None = None) -> None:
-        if not 2 <= len(spec.seats) <= 8:
-            raise ArenaError(f"match {spec.match_id}: a table seats 2 to 8 bots")
+        most = max_seats(spec.rules.games)  # RULES.md §10.1: by the games it deals
+        if not 2 <= len(spec.seats) <= most:
+            raise ArenaError(f"match {spec.match_id}: a table dealing "
+                             f"{', '.join(spec.rules.games)} seats 2 to {most} bots")
         self.spec = spec
         self.rules: Rules = spec.rules
         self.sink = sink
