@@ -35,6 +35,14 @@ class GameCode(StrEnum):
                 f"unknown game {text!r}; known: {', '.join(c.value for c in cls)}") from None
 
 
+class EngineGame(StrEnum):
+    """Games the rules engine deals that the arena's other layers do not carry yet (the wire
+    contract, PHH logs, replays, the luck adjustment, the web): ``variant_for`` knows them, a
+    match's `games` key does not accept them (RULES.md §10; issue 42)."""
+
+    DEUCE_TO_SEVEN_TRIPLE_DRAW = "F2L3D"  # the PHH variant code
+
+
 class Betting(StrEnum):
     """How much a bet or raise may be (RULES.md §3 fixed limit, §3b no-limit and pot-limit)."""
 
@@ -70,12 +78,17 @@ class StreetName(StrEnum):
     FIFTH = "fifth"
     SIXTH = "sixth"
     SEVENTH = "seventh"
+    PREDRAW = "predraw"
+    FIRST_DRAW = "first draw"
+    SECOND_DRAW = "second draw"
+    THIRD_DRAW = "third draw"
 
 
 class Showdown(Enum):
     HIGH = "high"
     HIGH_LOW_8 = "high-low 8 or better"
     LOW = "ace-to-five low"
+    DEUCE_TO_SEVEN = "deuce-to-seven low"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -86,11 +99,14 @@ class Street:
     up_cards: int  # dealt face up to each player (stud)
     board_cards: int
     is_big_bet: bool  # fixed limit: bets and raises are big bets on this street
+    # Draw games: before this street's betting each live seat in turn may exchange up to this
+    # many cards (0: no exchange round); ``burn`` burns one card before the first exchange.
+    exchange_max_cards: int = 0
 
 
 @dataclass(frozen=True, slots=True)
 class Variant:
-    code: GameCode
+    code: GameCode | EngineGame
     name: str
     letter: str  # the game's letter in leaderboards (H.O.R.S.E. for the five fixed-limit games)
     streets: tuple[Street, ...]
@@ -114,9 +130,9 @@ class Variant:
 
 
 def _street(name: StreetName, *, burn: bool, down: int = 0, up: int = 0, board: int = 0,
-            big: bool = False) -> Street:
+            big: bool = False, exchange: int = 0) -> Street:
     return Street(name=name, burn=burn, down_cards=down, up_cards=up, board_cards=board,
-                  is_big_bet=big)
+                  is_big_bet=big, exchange_max_cards=exchange)
 
 
 _FLOP_STREETS_2 = (
@@ -132,6 +148,16 @@ _STUD_STREETS = (
     _street(StreetName.FIFTH, burn=True, up=1, big=True),
     _street(StreetName.SIXTH, burn=True, up=1, big=True),
     _street(StreetName.SEVENTH, burn=True, down=1, big=True),
+)
+
+# RULES.md §10.7 (PokerKit's fixed-limit deuce-to-seven triple draw): five cards, four
+# betting rounds with three draws between them (a burn before each), small bets for the
+# first two rounds and big bets for the last two.
+_TRIPLE_DRAW_STREETS = (
+    _street(StreetName.PREDRAW, burn=False, down=5),
+    _street(StreetName.FIRST_DRAW, burn=True, exchange=5),
+    _street(StreetName.SECOND_DRAW, burn=True, exchange=5, big=True),
+    _street(StreetName.THIRD_DRAW, burn=True, exchange=5, big=True),
 )
 
 # RULES.md §10.1: hold'em seats 2 to 11 [000 "zwei bis maximal elf Personen"]; Omaha 2 to 10
@@ -160,9 +186,15 @@ POT_LIMIT_HOLDEM = Variant(GameCode.POT_LIMIT_HOLDEM, "Pot-limit Texas Hold'em",
                            _FLOP_STREETS_2, False, Showdown.HIGH, betting=Betting.POT_LIMIT,
                            phh_code=GameCode.NO_LIMIT_HOLDEM.value, max_seats=_HOLDEM_SEATS)
 
-VARIANTS: dict[GameCode, Variant] = {v.code: v for v in (
+DEUCE_TO_SEVEN_TRIPLE_DRAW = Variant(
+    EngineGame.DEUCE_TO_SEVEN_TRIPLE_DRAW, "Fixed-limit 2-7 Triple Draw", "D", _TRIPLE_DRAW_STREETS,
+    False, Showdown.DEUCE_TO_SEVEN, max_seats=6)
+
+VARIANTS: dict[GameCode, Variant] = {GameCode(v.code): v for v in (
     HOLDEM, OMAHA_HI_LO, RAZZ, STUD, STUD_HI_LO, NO_LIMIT_HOLDEM, POT_LIMIT_OMAHA,
     POT_LIMIT_HOLDEM)}
+ENGINE_VARIANTS: dict[str, Variant] = {
+    EngineGame.DEUCE_TO_SEVEN_TRIPLE_DRAW: DEUCE_TO_SEVEN_TRIPLE_DRAW}
 HORSE: tuple[GameCode, ...] = (GameCode.HOLDEM, GameCode.OMAHA_HI_LO, GameCode.RAZZ,
                                GameCode.STUD, GameCode.STUD_HI_LO)
 ALL_GAMES = "all"  # the key of every game together (leaderboard rows, metric labels)
@@ -178,7 +210,7 @@ for _code in (GameCode.NO_LIMIT_HOLDEM, GameCode.POT_LIMIT_HOLDEM):
     for _betting in Betting:
         _BY_BETTING[_code, _betting] = _BY_BETTING[GameCode.HOLDEM, _betting]
 for _variant in VARIANTS.values():
-    _BY_BETTING.setdefault((_variant.code, _variant.betting), _variant.code)
+    _BY_BETTING.setdefault((GameCode(_variant.code), _variant.betting), GameCode(_variant.code))
 
 
 def max_seats(games: Iterable[GameCode | str]) -> int:
@@ -186,10 +218,15 @@ def max_seats(games: Iterable[GameCode | str]) -> int:
     return min((variant_for(GameCode.parse(str(g))).max_seats for g in games), default=8)
 
 
-def variant_for(code: GameCode) -> Variant:
+def variant_for(code: GameCode | EngineGame | str) -> Variant:
+    """The variant of a game code: the arena's games, and the engine-only ones
+    (:class:`EngineGame`)."""
     try:
-        return VARIANTS[code]
+        return VARIANTS[code]  # type: ignore[index]
     except KeyError:
+        engine = ENGINE_VARIANTS.get(code)
+        if engine is not None:
+            return engine
         raise ConfigError(
             f"unknown game {code!r}; known: {', '.join(c.value for c in VARIANTS)}") from None
 

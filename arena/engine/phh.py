@@ -100,6 +100,10 @@ class ScriptedCards:
         self._remaining += self._burned
         self._burned = 0
 
+    def recycle(self, discards: Sequence[Card]) -> None:
+        self._remaining += self._burned + len(discards)
+        self._burned = 0
+
     def leftover(self) -> list[str]:
         out = [f"p{s + 1}: {len(q)} card(s)" for s, q in self._hole.items() if q]
         if self._board:
