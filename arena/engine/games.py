@@ -41,6 +41,7 @@ class EngineGame(StrEnum):
     match's `games` key does not accept them (RULES.md §10; issue 42)."""
 
     DEUCE_TO_SEVEN_TRIPLE_DRAW = "F2L3D"  # the PHH variant code
+    LONDON_LOWBALL = "FLL"  # PHH has no code for it
 
 
 class Betting(StrEnum):
@@ -89,6 +90,7 @@ class Showdown(Enum):
     HIGH_LOW_8 = "high-low 8 or better"
     LOW = "ace-to-five low"
     DEUCE_TO_SEVEN = "deuce-to-seven low"
+    ACE_TO_SIX = "ace-to-six low"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -193,8 +195,18 @@ DEUCE_TO_SEVEN_TRIPLE_DRAW = Variant(
 VARIANTS: dict[GameCode, Variant] = {GameCode(v.code): v for v in (
     HOLDEM, OMAHA_HI_LO, RAZZ, STUD, STUD_HI_LO, NO_LIMIT_HOLDEM, POT_LIMIT_OMAHA,
     POT_LIMIT_HOLDEM)}
+# RULES.md §10.2 [002 "London Lowball ist ein Stud Poker mit sieben Karten, der nur für
+# niedrige Blätter gespielt wird und bei dem die Rangfolge Ass-bis-Sechs verwendet wird"]:
+# razz's deal, bring-in (the highest up card, aces low) and order of action (the lowest
+# showing hand: with at most four up cards no straight or flush shows, so ace-to-five and
+# ace-to-six order them alike), ranked ace-to-six at the showdown.
+LONDON_LOWBALL = Variant(EngineGame.LONDON_LOWBALL, "London Lowball", "L", _STUD_STREETS, True,
+                         Showdown.ACE_TO_SIX, bring_in_by_high_card=True,
+                         opens_by_low_showing=True)
+
 ENGINE_VARIANTS: dict[str, Variant] = {
-    EngineGame.DEUCE_TO_SEVEN_TRIPLE_DRAW: DEUCE_TO_SEVEN_TRIPLE_DRAW}
+    EngineGame.DEUCE_TO_SEVEN_TRIPLE_DRAW: DEUCE_TO_SEVEN_TRIPLE_DRAW,
+    EngineGame.LONDON_LOWBALL: LONDON_LOWBALL}
 HORSE: tuple[GameCode, ...] = (GameCode.HOLDEM, GameCode.OMAHA_HI_LO, GameCode.RAZZ,
                                GameCode.STUD, GameCode.STUD_HI_LO)
 ALL_GAMES = "all"  # the key of every game together (leaderboard rows, metric labels)

@@ -18,7 +18,7 @@ from arena.engine.events import (
     UncalledBetReturned,
 )
 from arena.engine.games import Showdown
-from arena.engine.lowball import deuce_to_seven_value
+from arena.engine.lowball import ace_to_six_value, deuce_to_seven_value
 from arena.engine.pots import award_pot, build_pots, with_dead_chips
 
 if TYPE_CHECKING:
@@ -131,6 +131,8 @@ def settle(hand: HandState) -> None:
                 low[seat] = ev.low_value(seen)
             elif kind is Showdown.DEUCE_TO_SEVEN:
                 low[seat] = deuce_to_seven_value(seen)
+            elif kind is Showdown.ACE_TO_SIX:
+                low[seat] = ace_to_six_value(seen)
             else:
                 high[seat] = ev.high_value(seen)
                 if kind is Showdown.HIGH_LOW_8:

@@ -176,3 +176,44 @@ def test_deuce_to_seven_agrees_with_pokerkit() -> None:
         a, b = ours[i], ours[i + 1]
         x, y = theirs[i], theirs[i + 1]
         assert (a > b) == (x > y) and (a == b) == (x == y), (hands[i], hands[i + 1])
+
+
+# --------------------------------------------------------------------------- London Lowball
+
+
+def test_london_lowball_is_razz_dealt_and_ranked_ace_to_six() -> None:
+    """RULES.md §10.2 [002: "London Lowball ist ein Stud Poker mit sieben Karten, der nur für
+    niedrige Blätter gespielt wird und bei dem die Rangfolge Ass-bis-Sechs verwendet wird"]:
+    seven-card stud streets, the highest up card brings in as in razz (Decision), and the
+    showdown goes to the best ace-to-six low of each seat's seven cards."""
+    variant = variant_for("FLL")
+    assert variant.is_stud and variant.bring_in_by_high_card and variant.opens_by_low_showing
+    assert variant.streets == variant_for("FR").streets
+    rng = random.Random(3)
+    showdowns = 0
+    for seed in range(300):
+        state = HandState(variant, [500] * rng.randint(2, 8), seed=seed)
+        while not state.is_over:
+            legal = state.legal_actions()
+            if legal.bring_in_to_chips is not None:
+                state.act(legal.seat, ActionKind.BRING_IN)
+            else:
+                state.check_or_call()
+        assert state.result is not None and sum(state.stacks) == 500 * state.seat_count
+        if state.result.showdown_order:
+            showdowns += 1
+            values = {s: ace_to_six_value(state.cards[s] + state.board)
+                      for s in state.result.showdown_order}
+            best = max(values.values())
+            winners = {w for a in state.result.awards for w in a.winners}
+            assert winners == {s for s, v in values.items() if v == best}
+    assert showdowns == 300
+
+
+def test_london_lowball_bring_in_is_the_highest_up_card() -> None:
+    """RULES.md §10.2 Decision (as razz, §3): the highest up card brings it in, a king the
+    highest, an ace the lowest; ties by suit."""
+    for seed in range(40):
+        state = HandState(variant_for("FLL"), [500] * 5, seed=seed)
+        razz = HandState(variant_for("FR"), [500] * 5, seed=seed)
+        assert state.cards == razz.cards and state.actor == razz.actor
