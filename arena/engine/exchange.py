@@ -43,11 +43,21 @@ def exchange_legal(hand: HandState, seat: int) -> LegalActions:
     street = hand.variant.streets[hand.street_index]
     price = hand.exchange_price_chips
     most = street.exchange_max_cards if hand.stacks[seat] >= price else 0
-    return LegalActions(seat=seat, can_fold=False, can_check=False, call_to_chips=None,
-                        call_is_all_in=False, bring_in_to_chips=None, raise_min_to=None,
-                        raise_max_to=None, raise_is_all_in=False, can_exchange=True,
-                        exchangeable=tuple(hand.cards[seat]), exchange_max_cards=most,
-                        exchange_price_chips=price if most else 0)
+    key = (seat, tuple(hand.cards[seat]), most, price if most else 0)
+    value = _EXCHANGE_VALUES.get(key)
+    if value is None:
+        if len(_EXCHANGE_VALUES) >= 4096:
+            _EXCHANGE_VALUES.clear()
+        value = _EXCHANGE_VALUES[key] = LegalActions(
+            seat=seat, can_fold=False, can_check=False, call_to_chips=None,
+            call_is_all_in=False, bring_in_to_chips=None, raise_min_to=None, raise_max_to=None,
+            raise_is_all_in=False, can_exchange=True, exchangeable=key[1],
+            exchange_max_cards=most, exchange_price_chips=key[3])
+    return value
+
+
+# LegalActions is immutable: one value per (seat, cards, most, price), shared while in use.
+_EXCHANGE_VALUES: dict[tuple[int, tuple[Card, ...], int, int], LegalActions] = {}
 
 
 def check_exchange(hand: HandState, seat: int, discards: Sequence[Card]) -> LegalActions:
@@ -76,6 +86,12 @@ def check_exchange(hand: HandState, seat: int, discards: Sequence[Card]) -> Lega
 def apply_exchange(hand: HandState, seat: int, discards: Sequence[Card],
                    automatic: bool) -> CardsExchanged:
     """Give away ``discards`` (checked by :func:`check_exchange`), deal their replacements."""
+    if seat == hand.actor and hand.exchanging and type(discards) in (tuple, list) \
+            and not discards:
+        # Standing pat, the common case: nothing to check beyond whose turn it is.
+        event = CardsExchanged(seat, hand.street_index, (), (), (), 0, automatic)
+        hand.events.append(event)
+        return event
     legal = check_exchange(hand, seat, discards)
     discarded = tuple(discards)
     own = hand.cards[seat]
@@ -90,7 +106,9 @@ def apply_exchange(hand: HandState, seat: int, discards: Sequence[Card],
         hand.discards = []
         if len(source) < len(discarded):
             raise IllegalAction("the stub cannot serve this exchange even with the discards")
-    drawn = tuple(source.deal(seat) for _ in discarded)
+    deck = hand._deck
+    drawn = (tuple(deck.draw_many(len(discarded))) if deck is not None
+             else tuple(source.deal(seat) for _ in discarded))
     for i in reversed(positions):
         del own[i]
         del ups[i]

@@ -14,6 +14,8 @@ from functools import cache
 from itertools import combinations
 from typing import Final
 
+from arena.engine.evaluate import FLUSH_BITS, KEY, RANK_SHIFT, SUIT_OFFSET
+
 # High classes, worst first (a bigger class is a worse low).
 _HIGH_CARD, _PAIR, _TWO_PAIR, _TRIPS, _STRAIGHT, _FLUSH, _FULL_HOUSE, _QUADS, _STRAIGHT_FLUSH = (
     range(9))
@@ -79,14 +81,46 @@ def _best(cards: Sequence[int], value_of: Callable[[tuple[int, ...], bool], int]
     return best
 
 
+class _ByRankKey(dict[int, int]):
+    """Best value of cards holding no five of one suit, by their rank key (``evaluate.KEY``
+    sums: the rank multiset), computed on first use from the ranks alone."""
+
+    __slots__ = ("_five",)
+
+    def __init__(self, five: Callable[[tuple[int, ...], bool], int]) -> None:
+        super().__init__()
+        self._five = five
+
+    def __missing__(self, rank_key: int) -> int:
+        ranks: list[int] = []
+        rest = rank_key
+        for rank in range(13):
+            rest, count = divmod(rest, 5)
+            ranks += [rank] * count
+        value = max(self._five(five, False) for five in combinations(ranks, 5))
+        self[rank_key] = value
+        return value
+
+
+_D27: Final = _ByRankKey(_deuce_to_seven_five)
+_A6: Final = _ByRankKey(_ace_to_six_five)
+_KEY_AT: Final = KEY.__getitem__
+
+
 def deuce_to_seven_value(cards: Sequence[int]) -> int:
     """Best deuce-to-seven low of 5 to 8 distinct cards (7-5-4-3-2 unsuited is the best)."""
-    return _best(cards, _deuce_to_seven_five)
+    t = sum(map(_KEY_AT, cards), SUIT_OFFSET)
+    if t & FLUSH_BITS or not 5 <= len(cards) <= 8:
+        return _best(cards, _deuce_to_seven_five)  # a flush may count (against) here
+    return _D27[t >> RANK_SHIFT]
 
 
 def ace_to_six_value(cards: Sequence[int]) -> int:
     """Best ace-to-six low of 5 to 8 distinct cards (6-4-3-2-A unsuited is the best)."""
-    return _best(cards, _ace_to_six_five)
+    t = sum(map(_KEY_AT, cards), SUIT_OFFSET)
+    if t & FLUSH_BITS or not 5 <= len(cards) <= 8:
+        return _best(cards, _ace_to_six_five)
+    return _A6[t >> RANK_SHIFT]
 
 
 _NAMES_27: Final = "23456789TJQKA"
