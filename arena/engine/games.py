@@ -42,6 +42,10 @@ class EngineGame(StrEnum):
 
     DEUCE_TO_SEVEN_TRIPLE_DRAW = "F2L3D"  # the PHH variant code
     LONDON_LOWBALL = "FLL"  # PHH has no code for it
+    STUD_WILD = "F7SW"  # seven-card stud with wild cards (the rules key `wild_ranks`), high
+    STUD_WILD_LOW = "F7SWL"  # ... for low only (ace-to-five)
+    STUD_WILD_HI_LO = "F7SW/8"  # ... high-low split, eight or better
+    LOW_HOLE = "FLH"  # Low Hole: each seat's lowest down card's rank is wild for it
 
 
 class Betting(StrEnum):
@@ -91,6 +95,10 @@ class Showdown(Enum):
     LOW = "ace-to-five low"
     DEUCE_TO_SEVEN = "deuce-to-seven low"
     ACE_TO_SIX = "ace-to-six low"
+    WILD_HIGH = "high, wild cards"
+    WILD_LOW = "ace-to-five low, wild cards"
+    WILD_HIGH_LOW_8 = "high-low 8 or better, wild cards"
+    LOW_HOLE = "high, the lowest down card wild"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -204,9 +212,27 @@ LONDON_LOWBALL = Variant(EngineGame.LONDON_LOWBALL, "London Lowball", "L", _STUD
                          Showdown.ACE_TO_SIX, bring_in_by_high_card=True,
                          opens_by_low_showing=True)
 
+# RULES.md §10.3 [002 "Stud mit sieben Karten, Zweien Wild ... auch für die High-Low- oder
+# Low-Only-Varianten"]: stud's deal, bring-in and order of action (a wild up card counts at
+# its face rank: Decision); the wild ranks are the rules key `wild_ranks`. The low-only game
+# is dealt as razz (the highest up card brings it in, the lowest showing hand opens).
+STUD_WILD = Variant(EngineGame.STUD_WILD, "Seven Card Stud, wild cards", "W", _STUD_STREETS,
+                    True, Showdown.WILD_HIGH)
+STUD_WILD_LOW = Variant(EngineGame.STUD_WILD_LOW, "Seven Card Stud low, wild cards", "X",
+                        _STUD_STREETS, True, Showdown.WILD_LOW, bring_in_by_high_card=True,
+                        opens_by_low_showing=True)
+STUD_WILD_HI_LO = Variant(EngineGame.STUD_WILD_HI_LO, "Seven Card Stud Hi-Lo 8, wild cards",
+                          "Y", _STUD_STREETS, True, Showdown.WILD_HIGH_LOW_8)
+# RULES.md §10.4 [002 "Low Hole ... die niedrigste verdeckte Karte eines Spielers
+# ausschließlich für diesen Spieler als Wild Card"], played high (the seed's default).
+LOW_HOLE = Variant(EngineGame.LOW_HOLE, "Low Hole", "Z", _STUD_STREETS, True,
+                   Showdown.LOW_HOLE)
+
 ENGINE_VARIANTS: dict[str, Variant] = {
     EngineGame.DEUCE_TO_SEVEN_TRIPLE_DRAW: DEUCE_TO_SEVEN_TRIPLE_DRAW,
-    EngineGame.LONDON_LOWBALL: LONDON_LOWBALL}
+    EngineGame.LONDON_LOWBALL: LONDON_LOWBALL, EngineGame.STUD_WILD: STUD_WILD,
+    EngineGame.STUD_WILD_LOW: STUD_WILD_LOW, EngineGame.STUD_WILD_HI_LO: STUD_WILD_HI_LO,
+    EngineGame.LOW_HOLE: LOW_HOLE}
 HORSE: tuple[GameCode, ...] = (GameCode.HOLDEM, GameCode.OMAHA_HI_LO, GameCode.RAZZ,
                                GameCode.STUD, GameCode.STUD_HI_LO)
 ALL_GAMES = "all"  # the key of every game together (leaderboard rows, metric labels)

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Final
 
+from arena.engine.cards import RANKS
 from arena.engine.configfile import FILLED_BY_CODE, Check, read_dataclass, require
 from arena.engine.errors import ConfigError
 from arena.engine.games import HORSE, VARIANTS, AnteKind, Betting, GameCode, game_with_betting
@@ -49,6 +50,14 @@ class Rules:
     decision_seconds: float = 2.0
     time_bank_seconds: float = 30.0
     timeout_action: str = "check_fold"
+    # RULES.md §10.3: the wild ranks of seven-card stud with wild cards, as rank letters
+    # (the usual preset: deuces wild). Engine-only so far (issue 42).
+    wild_ranks: str = "2"
+
+    @property
+    def wild_rank_set(self) -> frozenset[int]:
+        """The ranks of :attr:`wild_ranks` (deuce 0 .. ace 12)."""
+        return frozenset(RANKS.index(r) for r in self.wild_ranks)
 
     def __post_init__(self) -> None:
         # Known codes given as plain strings become GameCode members (unknown ones are left
@@ -87,6 +96,10 @@ class Rules:
         for game in self.games:
             require(game in VARIANTS, where,
                     f"unknown game {game!r} in 'games'; known: {', '.join(VARIANTS)}")
+        require(all(r in RANKS for r in self.wild_ranks)
+                and len(set(self.wild_ranks)) == len(self.wild_ranks) and len(self.wild_ranks) < 13,
+                where, f"'wild_ranks' must name distinct ranks of {RANKS} (e.g. \"2\" for deuces "
+                f"wild, \"\" for none), got {self.wild_ranks[:20]!r}")
         stakes = self.stakes
         require(stakes.big_bet >= stakes.small_bet, where,
                 f"'big_bet' ({stakes.big_bet}) must be at least 'small_bet' ({stakes.small_bet})")

@@ -35,6 +35,7 @@ DEFAULTS: dict[str, Any] = {
     "time_bank_seconds": 30.0,
     "timeout_action": "check_fold",
     "ante_kind": "none",  # RULES.md §3b (keys of the no-limit and pot-limit games)
+    "wild_ranks": "2",  # RULES.md §10.3: deuces wild, the usual preset (docs/games.md)
 }
 
 
