@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from arena.engine.actions import LegalActions
 from arena.engine.cards import Card, format_card
-from arena.engine.errors import IllegalAction, MalformedAction
+from arena.engine.errors import IllegalAction, MalformedAction, NotYourTurn
 from arena.engine.events import CardsExchanged
 
 if TYPE_CHECKING:
@@ -26,7 +26,9 @@ if TYPE_CHECKING:
 def begin_exchanges(hand: HandState) -> None:
     """Start the exchange round of the current street: burn, then the first seat is to act."""
     street = hand.variant.streets[hand.street_index]
-    if street.burn:
+    # A burn before the exchanges when the street deals no cards of its own (draw games); a
+    # stud street burns before its card, after the exchanges (deal_street).
+    if street.burn and not (street.down_cards or street.up_cards or street.board_cards):
         if not len(hand.source):
             hand.source.recycle(hand.discards)  # an empty stub: the discards come back first
             hand.discards = []
@@ -60,8 +62,17 @@ def exchange_legal(hand: HandState, seat: int) -> LegalActions:
 _EXCHANGE_VALUES: dict[tuple[int, tuple[Card, ...], int, int], LegalActions] = {}
 
 
-def check_exchange(hand: HandState, seat: int, discards: Sequence[Card]) -> LegalActions:
-    """The typed error when ``seat`` may not give away ``discards`` now (nothing changes)."""
+def check_exchange(hand: HandState, seat: int, discards: Sequence[Card],
+                   face_up: bool | None = None) -> LegalActions:
+    """The typed error when ``seat`` may not give away ``discards`` now (nothing changes).
+    ``face_up``, when given, is the face the seat asks for its new cards: it must be the face
+    of the cards it gives away (RULES.md §10.5: a down card for a down card, an up card for
+    an up card)."""
+    exchanging = hand.exchanging
+    if exchanging and seat != exchanging[0] and 0 <= seat < hand.seat_count \
+            and not hand.folded[seat] and seat not in exchanging:
+        raise NotYourTurn(f"seat {seat} has already exchanged or stood pat in this round; "
+                          f"seat {exchanging[0]} is to exchange")
     legal = hand._verify(seat, None, None)
     if not legal.can_exchange:
         raise IllegalAction(f"seat {seat} may not exchange now: it is a betting round")
@@ -80,11 +91,19 @@ def check_exchange(hand: HandState, seat: int, discards: Sequence[Card]) -> Lega
             shown = format_card(card) if 0 <= card < 52 else repr(card)
             raise IllegalAction(f"seat {seat} does not hold {shown}; it may exchange only its "
                                 f"own cards")
+    if face_up is not None:
+        ups = hand.is_up[seat]
+        for card in discards:
+            if ups[own.index(card)] != face_up:
+                given, asked = ("an up", "a down") if not face_up else ("a down", "an up")
+                raise IllegalAction(f"seat {seat} may not exchange {given} card for {asked} "
+                                    f"card: a down card for a down card, an up card for an up "
+                                    f"card")
     return legal
 
 
 def apply_exchange(hand: HandState, seat: int, discards: Sequence[Card],
-                   automatic: bool) -> CardsExchanged:
+                   automatic: bool, face_up: bool | None = None) -> CardsExchanged:
     """Give away ``discards`` (checked by :func:`check_exchange`), deal their replacements."""
     if seat == hand.actor and hand.exchanging and type(discards) in (tuple, list) \
             and not discards:
@@ -92,7 +111,7 @@ def apply_exchange(hand: HandState, seat: int, discards: Sequence[Card],
         event = CardsExchanged(seat, hand.street_index, (), (), (), 0, automatic)
         hand.events.append(event)
         return event
-    legal = check_exchange(hand, seat, discards)
+    legal = check_exchange(hand, seat, discards, face_up)
     discarded = tuple(discards)
     own = hand.cards[seat]
     ups = hand.is_up[seat]

@@ -46,6 +46,7 @@ class EngineGame(StrEnum):
     STUD_WILD_LOW = "F7SWL"  # ... for low only (ace-to-five)
     STUD_WILD_HI_LO = "F7SW/8"  # ... high-low split, eight or better
     LOW_HOLE = "FLH"  # Low Hole: each seat's lowest down card's rank is wild for it
+    ENGLISH_STUD = "FES"  # English Stud: stud with two exchange rounds
 
 
 class Betting(StrEnum):
@@ -112,6 +113,9 @@ class Street:
     # Draw games: before this street's betting each live seat in turn may exchange up to this
     # many cards (0: no exchange round); ``burn`` burns one card before the first exchange.
     exchange_max_cards: int = 0
+    # English Stud's seventh card: dealt only with the rules key `english_seventh_card` and
+    # at most five seats (RULES.md §10.5).
+    is_optional_card: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +133,7 @@ class Variant:
     betting: Betting = Betting.FIXED
     phh_code: str = ""  # the PHH variant written to logs; the game code when empty
     max_seats: int = 8  # RULES.md §10.1: hold'em 11, Omaha 10, stud 8 (its deck runs out)
+    priced_exchanges: bool = False  # English Stud: an exchange costs `exchange_price` chips
 
     @property
     def hole_card_count(self) -> int:
@@ -140,9 +145,9 @@ class Variant:
 
 
 def _street(name: StreetName, *, burn: bool, down: int = 0, up: int = 0, board: int = 0,
-            big: bool = False, exchange: int = 0) -> Street:
+            big: bool = False, exchange: int = 0, optional: bool = False) -> Street:
     return Street(name=name, burn=burn, down_cards=down, up_cards=up, board_cards=board,
-                  is_big_bet=big, exchange_max_cards=exchange)
+                  is_big_bet=big, exchange_max_cards=exchange, is_optional_card=optional)
 
 
 _FLOP_STREETS_2 = (
@@ -228,11 +233,25 @@ STUD_WILD_HI_LO = Variant(EngineGame.STUD_WILD_HI_LO, "Seven Card Stud Hi-Lo 8, 
 LOW_HOLE = Variant(EngineGame.LOW_HOLE, "Low Hole", "Z", _STUD_STREETS, True,
                    Showdown.LOW_HOLE)
 
+# RULES.md §10.5 [002 English Stud]: at most six players; dealt and bet as seven-card stud
+# to fifth street; then an exchange round (one card, up for up or down for down, or stand pat)
+# before the sixth card (face up) and its betting, a second exchange round, and the last
+# betting round; with `english_seventh_card` and five players or fewer a seventh card, down,
+# after the second exchange round.
+_ENGLISH_STREETS = (
+    *_STUD_STREETS[:3],
+    _street(StreetName.SIXTH, burn=True, up=1, big=True, exchange=1),
+    _street(StreetName.SEVENTH, burn=True, down=1, big=True, exchange=1, optional=True),
+)
+ENGLISH_STUD = Variant(EngineGame.ENGLISH_STUD, "English Stud", "G", _ENGLISH_STREETS, True,
+                       Showdown.HIGH, open_pair_big_bet=True, max_seats=6,
+                       priced_exchanges=True)
+
 ENGINE_VARIANTS: dict[str, Variant] = {
     EngineGame.DEUCE_TO_SEVEN_TRIPLE_DRAW: DEUCE_TO_SEVEN_TRIPLE_DRAW,
     EngineGame.LONDON_LOWBALL: LONDON_LOWBALL, EngineGame.STUD_WILD: STUD_WILD,
     EngineGame.STUD_WILD_LOW: STUD_WILD_LOW, EngineGame.STUD_WILD_HI_LO: STUD_WILD_HI_LO,
-    EngineGame.LOW_HOLE: LOW_HOLE}
+    EngineGame.LOW_HOLE: LOW_HOLE, EngineGame.ENGLISH_STUD: ENGLISH_STUD}
 HORSE: tuple[GameCode, ...] = (GameCode.HOLDEM, GameCode.OMAHA_HI_LO, GameCode.RAZZ,
                                GameCode.STUD, GameCode.STUD_HI_LO)
 ALL_GAMES = "all"  # the key of every game together (leaderboard rows, metric labels)

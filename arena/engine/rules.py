@@ -53,6 +53,10 @@ class Rules:
     # RULES.md §10.3: the wild ranks of seven-card stud with wild cards, as rank letters
     # (the usual preset: deuces wild). Engine-only so far (issue 42).
     wild_ranks: str = "2"
+    # RULES.md §10.5 English Stud: the seventh card (down, five players or fewer) and the
+    # price of one exchange, paid into the pot (not a bet). Engine-only so far (issue 42).
+    english_seventh_card: bool = False
+    exchange_price: int = 0
 
     @property
     def wild_rank_set(self) -> frozenset[int]:
@@ -181,6 +185,7 @@ CHECKS: dict[str, Check] = {
     "big_blind": Check(min=1, max=MAX_CHIPS),
     "ante": Check(min=0, max=MAX_CHIPS),
     "bring_in": Check(min=0, max=MAX_CHIPS),
+    "exchange_price": Check(min=0, max=MAX_CHIPS),
     "starting_stack": Check(min=1, max=MAX_CHIPS),
     "max_raises": Check(min=0, max=1000),
     "stud_tie_break": Check(choices=("suit", "seat")),

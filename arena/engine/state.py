@@ -170,7 +170,7 @@ class HandState:
         # betting round or none), the dead discards, and the price of one exchange.
         self.exchanging: list[int] = []
         self.discards: list[Card] = []
-        self.exchange_price_chips = 0
+        self.exchange_price_chips = rules.exchange_price if variant.priced_exchanges else 0
         self._start()
 
     # ----------------------------------------------------------------- public queries
@@ -375,11 +375,13 @@ class HandState:
             return self.exchange(self.actor, action.cards, automatic=automatic)
         return self.act(self.actor, action.kind, action.raise_to_chips, automatic=automatic)
 
-    def exchange(self, seat: int, discards: Sequence[Card], *,
+    def exchange(self, seat: int, discards: Sequence[Card], *, face_up: bool | None = None,
                  automatic: bool = False) -> CardsExchanged:
         """Draw games: ``seat`` gives away ``discards`` (none: stands pat) and is dealt as many
-        new cards; raises (changing nothing) if that is not legal now (RULES.md §10.5, §10.7)."""
-        event = apply_exchange(self, seat, discards, automatic)
+        new cards, each with the face of the card it replaces (``face_up``, when given, must
+        be that face); raises (changing nothing) if that is not legal now (RULES.md §10.5,
+        §10.7)."""
+        event = apply_exchange(self, seat, discards, automatic, face_up)
         self._legal = None
         exchanging = self.exchanging
         del exchanging[0]
@@ -387,6 +389,7 @@ class HandState:
             self.actor = exchanging[0]
             return event
         self.actor = None
+        deal_street(self)  # the street's own cards, if any, come after its exchanges
         if not self._bet_this_street():
             self._deal_on()
         return event
