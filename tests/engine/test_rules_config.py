@@ -36,6 +36,8 @@ DEFAULTS: dict[str, Any] = {
     "timeout_action": "check_fold",
     "ante_kind": "none",  # RULES.md §3b (keys of the no-limit and pot-limit games)
     "wild_ranks": "2",  # RULES.md §10.3: deuces wild, the usual preset (docs/games.md)
+    "english_seventh_card": False,  # RULES.md §10.5 English Stud
+    "exchange_price": 0,
 }
 
 
