@@ -46,6 +46,7 @@ class EngineGame(StrEnum):
     STUD_WILD_LOW = "F7SWL"  # ... for low only (ace-to-five)
     STUD_WILD_HI_LO = "F7SW/8"  # ... high-low split, eight or better
     LOW_HOLE = "FLH"  # Low Hole: each seat's lowest down card's rank is wild for it
+    LOW_HOLE_HI_LO = "FLH/8"  # Low Hole high-low, eight or better (aces in the hole: low wild)
     ENGLISH_STUD = "FES"  # English Stud: stud with two exchange rounds
 
 
@@ -100,6 +101,7 @@ class Showdown(Enum):
     WILD_LOW = "ace-to-five low, wild cards"
     WILD_HIGH_LOW_8 = "high-low 8 or better, wild cards"
     LOW_HOLE = "high, the lowest down card wild"
+    LOW_HOLE_HI_LO = "high-low 8 or better, the lowest down card wild"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -232,6 +234,11 @@ STUD_WILD_HI_LO = Variant(EngineGame.STUD_WILD_HI_LO, "Seven Card Stud Hi-Lo 8, 
 # ausschließlich für diesen Spieler als Wild Card"], played high (the seed's default).
 LOW_HOLE = Variant(EngineGame.LOW_HOLE, "Low Hole", "Z", _STUD_STREETS, True,
                    Showdown.LOW_HOLE)
+# [002: "Wenn es als High-Low-Spiel gespielt wird ... und Sie haben ein Ass in Ihren
+# Anfangskarten (hole cards), dann werden die Asse zu Wild Cards für niedrige Blätter, jedoch
+# nicht für hohe Blätter"]: low ace-to-five, eight or better (RULES.md §4), dealt as stud hi-lo.
+LOW_HOLE_HI_LO = Variant(EngineGame.LOW_HOLE_HI_LO, "Low Hole Hi-Lo 8 or better", "Q",
+                         _STUD_STREETS, True, Showdown.LOW_HOLE_HI_LO)
 
 # RULES.md §10.5 [002 English Stud]: at most six players; dealt and bet as seven-card stud
 # to fifth street; then an exchange round (one card, up for up or down for down, or stand pat)
@@ -251,7 +258,8 @@ ENGINE_VARIANTS: dict[str, Variant] = {
     EngineGame.DEUCE_TO_SEVEN_TRIPLE_DRAW: DEUCE_TO_SEVEN_TRIPLE_DRAW,
     EngineGame.LONDON_LOWBALL: LONDON_LOWBALL, EngineGame.STUD_WILD: STUD_WILD,
     EngineGame.STUD_WILD_LOW: STUD_WILD_LOW, EngineGame.STUD_WILD_HI_LO: STUD_WILD_HI_LO,
-    EngineGame.LOW_HOLE: LOW_HOLE, EngineGame.ENGLISH_STUD: ENGLISH_STUD}
+    EngineGame.LOW_HOLE: LOW_HOLE, EngineGame.LOW_HOLE_HI_LO: LOW_HOLE_HI_LO,
+    EngineGame.ENGLISH_STUD: ENGLISH_STUD}
 HORSE: tuple[GameCode, ...] = (GameCode.HOLDEM, GameCode.OMAHA_HI_LO, GameCode.RAZZ,
                                GameCode.STUD, GameCode.STUD_HI_LO)
 ALL_GAMES = "all"  # the key of every game together (leaderboard rows, metric labels)

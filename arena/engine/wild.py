@@ -151,3 +151,12 @@ def low_hole_wild_ranks(cards: Sequence[int], is_up: Sequence[bool]) -> frozense
     is wild for it; the seventh card, dealt down, changes it when it is lower."""
     down = [c >> 2 for c, up in zip(cards, is_up, strict=True) if not up]
     return frozenset((min(down),)) if down else frozenset()
+
+
+def low_hole_low_wild_ranks(cards: Sequence[int], is_up: Sequence[bool]) -> frozenset[int]:
+    """RULES.md §10.4 Low Hole as a high-low game, the low half: with an ace among the seat's
+    down cards the aces are wild (for low only); otherwise the same rank as for high."""
+    down = [c >> 2 for c, up in zip(cards, is_up, strict=True) if not up]
+    if _ACE in down:
+        return frozenset((_ACE,))
+    return frozenset((min(down),)) if down else frozenset()

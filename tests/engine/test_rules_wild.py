@@ -23,6 +23,7 @@ from arena.engine.state import HandState
 from arena.engine.wild import (
     _low_five_badness,
     five_high_value,
+    low_hole_low_wild_ranks,
     low_hole_wild_ranks,
     wild_high_value,
     wild_low_value,
@@ -158,7 +159,24 @@ def test_low_hole_wild_rank_is_the_lowest_down_card() -> None:
     assert low_hole_wild_ranks(parse_cards("AcKd5h"), is_up) == frozenset({11})
 
 
-@pytest.mark.parametrize("code", ["F7SW", "F7SWL", "F7SW/8", "FLH"])
+def test_low_hole_hi_lo_aces_in_the_hole_are_wild_for_low_only() -> None:
+    """RULES.md §10.4 [002: "Wenn es als High-Low-Spiel gespielt wird ... und Sie haben ein
+    Ass in Ihren Anfangskarten (hole cards), dann werden die Asse zu Wild Cards für niedrige
+    Blätter, jedoch nicht für hohe Blätter"]."""
+    cards = parse_cards("Ac9d4h5s6c7dKh")
+    ups = [False, False, True, True, True, True, False]
+    assert low_hole_low_wild_ranks(cards, ups) == frozenset({12})  # aces, for low
+    assert low_hole_wild_ranks(cards, ups) == frozenset({7})  # nines, for high (ace high)
+    # Low: the wild ace stands for the lowest rank the hand lacks, an ace: 7-6-5-4-A; the
+    # same hand with a deuce for it is worse (7-6-5-4-2).
+    low = wild_low_value(cards, frozenset({12}), eight_or_better=True)
+    assert low == wild_low_value(cards, (), eight_or_better=True)
+    assert low > wild_low_value(parse_cards("2c9d4h5s6c7dKh"), (), eight_or_better=True)
+    no_ace = [*parse_cards("Tc9d4h5s6c7d"), parse_cards("8h")[0]]
+    assert low_hole_low_wild_ranks(no_ace, ups) == frozenset({6})  # eights, as for high
+
+
+@pytest.mark.parametrize("code", ["F7SW", "F7SWL", "F7SW/8", "FLH", "FLH/8"])
 def test_wild_games_play_to_the_end(code: str) -> None:
     """RULES.md §10.3/§10.4: the wild-card stud games deal as stud and settle every pot to the
     best hands by the wild-card evaluator (chips conserved, winners checked)."""
