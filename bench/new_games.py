@@ -1,8 +1,9 @@
 """Throughput of issue 42's games and table sizes, ours against PokerKit 0.7.7 in one run:
 2-7 triple draw (F2L3D, 6 players), full-ring hold'em (FT, 10 and 11 players) and Omaha hi-lo
-(FO/8, 10 players); London Lowball (FLL, which PokerKit does not have) against our own seven
-card stud (F7S) at the same table. Every seat checks or calls and stands pat, or (policy
-``draw``) exchanges 0 to 3 random cards in each draw.
+(FO/8, 10 players); the games PokerKit does not have (London Lowball FLL, stud with wild
+cards F7SW and F7SW/8, Low Hole FLH, English Stud FES) against our own seven-card stud (F7S)
+at the same table. Every seat checks or calls and stands pat, or (policy ``draw``) exchanges
+0 to 3 random cards in each draw (English Stud: at most the one card allowed).
 
     python -m bench.new_games [--seconds 2.0] [--rounds 3]
 
@@ -18,6 +19,7 @@ import time
 import warnings
 from collections.abc import Callable
 
+from arena.engine.actions import ActionKind
 from arena.engine.evaluate import fill_tables
 from arena.engine.games import variant_for
 from arena.engine.rules import Rules
@@ -40,8 +42,11 @@ def ours(game: str, players: int, policy: str, seconds: float) -> float:
             legal = state.legal_actions()
             seat = legal.seat
             if legal.can_exchange:
-                count = int(rng.random() * 4) if policy == "draw" else 0
+                count = min(int(rng.random() * 4), legal.exchange_max_cards) \
+                    if policy == "draw" else 0
                 state.exchange(seat, rng.sample(legal.exchangeable, count) if count else ())
+            elif legal.bring_in_to_chips is not None:
+                state.act(seat, ActionKind.BRING_IN)
             else:
                 state.check_or_call()
         hands += 1
@@ -82,8 +87,9 @@ def theirs(game: str, players: int, policy: str, seconds: float) -> float:
 
 
 CELLS = (("F2L3D", 6, "call", "F2L3D"), ("F2L3D", 6, "draw", "F2L3D"), ("FT", 10, "call", "FT"),
-         ("FT", 11, "call", "FT"), ("FO/8", 10, "call", "FO/8"), ("FLL", 8, "call", "F7S"),
-         ("FLL", 6, "call", "F7S"))
+         ("FT", 11, "call", "FT"), ("FO/8", 10, "call", "FO/8"), ("FLL", 6, "call", "F7S"),
+         ("F7SW", 6, "call", "F7S"), ("F7SW/8", 6, "call", "F7S"), ("FLH", 6, "call", "F7S"),
+         ("FES", 6, "draw", "F7S"))
 
 
 def main(argv: list[str] | None = None) -> int:

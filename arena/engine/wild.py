@@ -6,7 +6,7 @@ flush; a hand made with wild cards ties the same natural hand. For low (ace-to-f
 card is the lowest rank the hand does not hold yet.
 
 Every value here is on one scale for all hands of a wild-card game, natural or not (bigger is
-better); they are not comparable with :mod:`arena.engine.evaluate`'s values.
+better); a natural high hand's value is :func:`arena.engine.evaluate.high_value`'s.
 """
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ from collections.abc import Collection, Sequence
 from functools import cache
 from itertools import combinations, combinations_with_replacement
 from typing import Final
+
+from arena.engine.evaluate import high_value
 
 _ACE = 12
 _FIVE_OF_A_KIND = 9
@@ -25,12 +27,13 @@ _WHEEL: Final = frozenset((_ACE, 0, 1, 2, 3))
 
 def five_high_value(ranks: Sequence[int], flush: bool) -> int:
     """The high value of five cards given their ranks (deuce 0 .. ace 12, repeats allowed up to
-    five of a kind) and whether they are of one suit."""
+    five of a kind) and whether they are of one suit: for natural hands the very value of
+    :func:`arena.engine.evaluate.high_value`, five of a kind a class above."""
     counts: dict[int, int] = {}
     for rank in ranks:
         counts[rank] = counts.get(rank, 0) + 1
     groups = sorted(((c, r) for r, c in counts.items()), reverse=True)
-    order = [r for c, r in groups for _ in range(c)]
+    order = [r for _, r in groups]  # each rank once, by group: as evaluate.high_value packs
     sizes = [c for c, _ in groups]
     distinct = len(counts) == 5
     straight_top = -1
@@ -82,6 +85,8 @@ def wild_high_value(cards: Sequence[int], wild_ranks: Collection[int]) -> int:
     """Best five-card high hand of 5 to 8 distinct cards, every card of ``wild_ranks`` wild."""
     naturals = [c for c in cards if c >> 2 not in wild_ranks]
     wilds = min(len(cards) - len(naturals), 5)
+    if not wilds and len(cards) <= 7:
+        return high_value(cards)  # no wild card: the natural value, on the same scale
     best = -1
     for chosen in combinations(naturals, 5 - wilds):
         flush = len({c & 3 for c in chosen}) <= 1
