@@ -13,7 +13,7 @@ from typing import Any, Final
 from arena.engine.cards import RANKS
 from arena.engine.configfile import FILLED_BY_CODE, Check, read_dataclass, require
 from arena.engine.errors import ConfigError
-from arena.engine.games import HORSE, VARIANTS, AnteKind, Betting, GameCode, game_with_betting
+from arena.engine.games import ENGINE_VARIANTS, HORSE, VARIANTS, AnteKind, Betting, GameCode, game_with_betting
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +98,9 @@ class Rules:
         """The checks across keys (each key's own range is in :data:`CHECKS`)."""
         require(bool(self.games), where, "'games' must name at least one game")
         for game in self.games:
+            require(game not in ENGINE_VARIANTS, where,
+                    f"game {game!r} is dealt by the rules engine only so far: the wire, logs "
+                    f"and replays do not carry it yet (docs/games.md §12)")
             require(game in VARIANTS, where,
                     f"unknown game {game!r} in 'games'; known: {', '.join(VARIANTS)}")
         require(all(r in RANKS for r in self.wild_ranks)

@@ -217,3 +217,14 @@ def test_london_lowball_bring_in_is_the_highest_up_card() -> None:
         state = HandState(variant_for("FLL"), [500] * 5, seed=seed)
         razz = HandState(variant_for("FR"), [500] * 5, seed=seed)
         assert state.cards == razz.cards and state.actor == razz.actor
+
+
+@pytest.mark.parametrize("code", ["F2L3D", "FLL", "F7SW", "FLH", "FES"])
+def test_engine_only_games_are_refused_by_a_match(code: str) -> None:
+    """docs/games.md status: the new games are dealt by the engine only; a match's `games`
+    key refuses them with the reason, until the wire and the logs carry them."""
+    from arena.engine.errors import ConfigError
+    from arena.engine.rules import Rules
+
+    with pytest.raises(ConfigError, match="rules engine only"):
+        Rules.from_mapping({"games": [code]})
