@@ -13,7 +13,15 @@ from typing import Any, Final
 from arena.engine.cards import RANKS
 from arena.engine.configfile import FILLED_BY_CODE, Check, read_dataclass, require
 from arena.engine.errors import ConfigError
-from arena.engine.games import ENGINE_VARIANTS, HORSE, VARIANTS, AnteKind, Betting, GameCode, game_with_betting
+from arena.engine.games import (
+    ENGINE_VARIANTS,
+    HORSE,
+    VARIANTS,
+    AnteKind,
+    Betting,
+    GameCode,
+    game_with_betting,
+)
 
 
 @dataclass(frozen=True, slots=True)
