@@ -17,12 +17,13 @@ from importlib.machinery import ModuleSpec
 from pathlib import Path
 from types import ModuleType
 
-# The engine modules of a hand's hot path: state machine, legality, dealing, showdown, pots and
-# the shuffle; and of every hand logged: its PHH text (phhtext; the reader, phh, is not).
+# The engine modules of a hand's hot path: state machine, legality, dealing, the exchange rounds
+# of the draw games, showdown, pots and the shuffle; and of every hand logged: its PHH text
+# (phhtext; the reader, phh, is not).
 # Interpreted: the events and actions (frozen dataclasses with a custom constructor), the
 # evaluator (its lookup tables are dicts already) and the deck class (tests subclass it, and an
 # interpreted class cannot subclass a compiled one).
-COMPILED = ("dealing", "legal", "phhtext", "pots", "settlement", "shuffle", "state")
+COMPILED = ("dealing", "exchange", "legal", "phhtext", "pots", "settlement", "shuffle", "state")
 # The dealer's modules of every decision (README "Dealer"): the table, the lobby, the prompt
 # and events (the messages: native classes, see match/messages.py), their encoding, the
 # stream's reads and writes; and of every hand: the event log's lines as text (typed writers

@@ -31,7 +31,9 @@ def test_fixed_limit_full_ring_agrees(code: str) -> None:
     stats = fixed.Stats()
     started = time.perf_counter()
     seats = FULL_RING_FIXED[code]
-    plan = ((fixed.folding_policy, 40), (fixed.passive_policy, 20), (fixed.aggressive_policy, 20))
+    scale = 2 if code == "FT" else 1  # Omaha's showdowns cost PokerKit ten times hold'em's
+    plan = ((fixed.folding_policy, 20 * scale), (fixed.passive_policy, 10 * scale),
+            (fixed.aggressive_policy, 10 * scale))
     for row, (policy, count) in enumerate(plan):
         for n in seats:
             for i in range(count):
