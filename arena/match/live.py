@@ -41,7 +41,7 @@ from arena.match.records import (
     PlayedHand,
     TableStats,
 )
-from arena.match.rotation import engine_order, game_for_hand, next_button
+from arena.match.rotation import engine_order, game_for_hand, next_button, rotation_place
 from arena.match.spec import AbsentPolicy, MatchSpec
 from arena.match.timer import DecisionTimer
 
@@ -266,13 +266,14 @@ class LiveTable:
         spec = self.spec
         rules = self.rules
         order = tuple(engine_order(button, in_play))
-        per_game = rules.hands_per_game or self.seat_count
+        entry, in_game = rotation_place(rules, index, self.seat_count)
+        per_game = rules.hands_for(entry, self.seat_count)
         hand_id = f"{spec.match_id}-h{index + 1}"
         state = HandState(variant_for(game), [self._stacks[p] for p in order], rules=rules,
-                          seed=derive_seed(spec.seed, "hand", index))
+                          stakes=rules.stakes_for(entry), seed=derive_seed(spec.seed, "hand", index))
         ctx = HandContext(
             match_id=spec.match_id, hand_id=hand_id, hand_number=index + 1,
-            game_hand_number=index % per_game + 1, hands_per_game=per_game, button_seat=button,
+            game_hand_number=in_game + 1, hands_per_game=per_game, button_seat=button,
             order=order, names=tuple(s.name for s in spec.seats),
             bot_ids=tuple(s.bot_id for s in spec.seats), table_stacks=tuple(self._stacks),
             rules=rules, deal_id=f"{spec.deal_set_id or spec.match_id}/deal-{index + 1}",
