@@ -114,8 +114,9 @@ def hand_luck(variant: Variant, events: Sequence[Event], seat_count: int, *, han
     The bet sizes are only read by ``projected-pot-equity``. Raises ValueError for events that
     do not make a hand (a card dealt twice, a seat out of range).
     """
-    if not 2 <= seat_count <= 10:
-        raise ValueError(f"a hand has 2 to 10 seats, got {seat_count}")
+    if not 2 <= seat_count <= variant.max_seats:  # RULES.md §10.1
+        raise ValueError(f"a {variant.code} hand has 2 to {variant.max_seats} seats, got "
+                         f"{seat_count}")
     walker = _Walker(variant, seat_count, hand_seed, settings, small_bet_chips, big_bet_chips)
     index = 0
     count = len(events)
