@@ -92,7 +92,14 @@ def _store(args: argparse.Namespace) -> str | None:
 
 def cmd_league(args: argparse.Namespace) -> int:
     from arena.league.commands import league_status, run_league
+    from arena.tourney.commands import run_tournament, show_standings
+    from arena.tourney.config import is_tournament_league
 
+    if is_tournament_league(args.file):  # format = "seed-003" or "freezeout": a tournament
+        if args.action == "run":
+            return run_tournament(args.file, listen=args.listen, store=_store(args),
+                                  league_file=True)
+        return show_standings(args.file, fmt="table", store=_store(args), league_file=True)
     if args.action == "run":
         web = None
         if args.web_port is not None:
@@ -136,7 +143,11 @@ def _peer_arguments(parser: argparse.ArgumentParser) -> None:
 
 def cmd_leaderboard(args: argparse.Namespace) -> int:
     from arena.league.commands import show_leaderboard
+    from arena.tourney.commands import show_standings
+    from arena.tourney.config import is_tournament_league
 
+    if is_tournament_league(args.file):  # the tournament's standings, from the store
+        return show_standings(args.file, fmt=args.format, store=_store(args), league_file=True)
     return show_leaderboard(args.file, fmt=args.format, table=args.table,
                             store=_store(args))
 
@@ -166,6 +177,25 @@ def cmd_web(args: argparse.Namespace) -> int:
     return run_web(args.league, host=args.host, port=args.port)
 
 
+def cmd_gateway(args: argparse.Namespace) -> int:
+    from arena.gateway.limits import GatewayLimits
+    from arena.gateway.server import run_gateway
+
+    return run_gateway(args.dealer, args.listen,
+                       limits=GatewayLimits(max_message_bytes=args.max_message_bytes,
+                                            hard_frame_bytes=4 * args.max_message_bytes))
+
+
+def cmd_mcp(args: argparse.Namespace) -> int:
+    from arena.gateway.mcpserver import run_mcp
+
+    token = args.token or os.environ.get("ARENA_TOKEN")
+    if not token:
+        print("arena: error: give --token or set ARENA_TOKEN", file=sys.stderr)
+        return 2
+    return run_mcp(args.server, token, name=args.name)
+
+
 def cmd_match(args: argparse.Namespace) -> int:
     from pathlib import Path
 
@@ -186,7 +216,7 @@ def cmd_match(args: argparse.Namespace) -> int:
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
-    from arena.league.tourney_commands import run_tournament, show_standings
+    from arena.tourney.commands import run_tournament, show_standings
 
     if args.action == "run":
         return run_tournament(args.file, listen=args.listen, simulate=args.simulate)
@@ -403,6 +433,23 @@ def build_parser() -> argparse.ArgumentParser:
     web.add_argument("--port", type=_port, default=8080, help="port; 0 picks a free port")
     web.set_defaults(func=cmd_web)
 
+    gate = command("gateway", "let agents play over a WebSocket of JSON (proto3 JSON of the gRPC "
+                   "messages), relayed to a dealer; /agent.txt describes it")
+    gate.add_argument("--dealer", required=True, type=_server_address,
+                      help="HOST:PORT of the dealer (or league) the agents' seats are at")
+    gate.add_argument("--listen", default="127.0.0.1:8765", type=_listen,
+                      help="HOST:PORT for the WebSocket; port 0 picks a free one")
+    gate.add_argument("--max-message-bytes", type=_count, default=64 * 1024,
+                      help="largest frame an agent may send (the dealer's own default)")
+    gate.set_defaults(func=cmd_gateway)
+
+    mcp = command("mcp", "an MCP server (stdio) through which an MCP-capable agent plays one seat")
+    mcp.add_argument("--server", required=True, type=_server_address, help="HOST:PORT of the dealer")
+    mcp.add_argument("--token", default=None,
+                     help="the seat's token (none: the ARENA_TOKEN environment variable)")
+    mcp.add_argument("--name", default="mcp-agent", help="display name sent in hello")
+    mcp.set_defaults(func=cmd_mcp)
+
     board = command("leaderboard", "the leaderboard of a league's results store")
     board.add_argument("file", help="the league file (TOML)")
     board.add_argument("--format", default="table", choices=("table", "json", "csv"),
@@ -444,6 +491,9 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+EXIT_INTERRUPTED = 3  # as a league, tournament or worker stopped by a signal once running
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     args = (bot_parser() if words[:1] == ["bot"] else build_parser()).parse_args(words)
@@ -466,6 +516,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
+    except KeyboardInterrupt:
+        # Ctrl-C before a command handles it itself (a league or server starting up): what
+        # was done is kept, as after an interruption once running (run it again to resume).
+        print(f"arena {words[0] if words else ''}: interrupted (Ctrl-C)", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except Exception as exc:
         if not _said(exc):
             raise

@@ -19,22 +19,20 @@ from arena.engine.rules import Rules
 from arena.engine.state import HandState
 
 GAMES = [code.value for code in GameCode]
-# The games only the engine deals so far (RULES.md §10.7; not yet on the wire or in logs).
+# The games only the engine deals so far (docs/games.md; not yet on the wire or in logs).
 ENGINE_GAMES = [*GAMES, *(code.value for code in EngineGame)]
 
+# Whole hands per example; the deadline and the search come from the profile (tests/conftest.py).
 SETTINGS = settings(
     max_examples=100,
-    deadline=None,
-    derandomize=True,  # deterministic in CI; raise max_examples locally to search harder
-    database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 
 
 @st.composite
 def tables(draw: st.DrawFn, games: Sequence[str] = GAMES) -> tuple[str, list[int], Rules, int]:
-    """A game, 2 seats to its most (RULES.md §2, §10.1), stacks from one chip to deep, rules
-    keys, a seed."""
+    """A game, 2 seats to its most (docs/house-rules.md §2, docs/games.md §1), stacks from one
+    chip to deep, rules keys, a seed."""
     code = draw(st.sampled_from(games))
     n = draw(st.integers(2, variant_for(code).max_seats))
     stack = st.one_of(st.integers(1, 12), st.integers(13, 200), st.integers(200, 3000))

@@ -45,6 +45,16 @@ class PostgresServer:
     def __init__(self, root: Path, port: int, run_as: list[str], bin_dir: Path) -> None:
         self.root, self.port, self._run_as, self._bin = root, port, run_as, bin_dir
         self._counter = 0
+        self.options = ""  # the server's command-line settings, for `start`
+
+    def start(self) -> None:
+        """Start the server (again, after `crash`) with the same settings, on the same port."""
+        self.pg_ctl("-o", self.options, "-l", str(self.root / "server.log"), "-w", "-t", "60", "start")
+
+    def crash(self) -> None:
+        """Stop the server at once, as a crash would (``stop -m immediate``: no checkpoint; every
+        connection is cut and the next start recovers from the WAL)."""
+        self.pg_ctl("-m", "immediate", "-w", "stop")
 
     def url(self, dbname: str = "postgres") -> str:
         return f"postgresql://arena@127.0.0.1:{self.port}/{dbname}"
@@ -91,8 +101,9 @@ def postgres_server(*, fsync: bool = False) -> Iterator[PostgresServer]:
     server = PostgresServer(root, port, run_as, bin_dir)
     options = (f"-c listen_addresses=127.0.0.1 -p {port} -c unix_socket_directories={root} "
                f"-c fsync={'on' if fsync else 'off'} -c max_connections=200")
+    server.options = options
     try:
-        server.pg_ctl("-o", options, "-l", str(root / "server.log"), "-w", "-t", "60", "start")
+        server.start()
     except (OSError, subprocess.SubprocessError) as exc:
         log = (root / "server.log").read_text(errors="replace") if (root / "server.log").exists() else ""
         shutil.rmtree(root, ignore_errors=True)

@@ -120,8 +120,8 @@ class LegalActions:
         return (self.raise_min_to, self.raise_max_to)
 
     def default_action(self) -> Action:
-        """The timeout action (RULES.md §5): forced bets are posted; check if legal, else fold;
-        in an exchange round, stand pat."""
+        """The timeout action (docs/house-rules.md §6): forced bets are posted; check if legal,
+        else fold; in an exchange round, stand pat (docs/games.md §7)."""
         if self.can_exchange:
             return Action(ActionKind.EXCHANGE)
         if self.bring_in_to_chips is not None:

@@ -1,5 +1,5 @@
-"""Writing PHH hand histories (TOML): a finished hand's fields and their text (compiled by mypyc,
-see arena/host/compiled.py; ``arena/engine/phh.py`` reads and replays them).
+"""Writing PHH hand histories (TOML): a finished hand's fields and their text
+(``arena/engine/phh.py`` reads and replays them).
 
 The writer emits what PokerKit 0.7.7's ``HandHistory.loads`` accepts: PHH seat order, stud ``sm``
 lines with all of a seat's cards in dealing order, ``finishing_stacks``, and ``_``-prefixed arena
@@ -66,6 +66,13 @@ _SHOWN: Final = 4
 _MUCKED: Final = 5
 _PHH_EVENTS: Final[dict[type, int]] = {ActionTaken: _ACTION_TAKEN, HoleCardsDealt: _HOLE_CARDS,
                                        BoardDealt: _BOARD, HandShown: _SHOWN, HandMucked: _MUCKED}
+
+
+def phh_action_lines(state: HandState) -> int:
+    """How many lines the hand's PHH ``actions`` list has so far (:func:`phh_actions`' length,
+    without building it)."""
+    phh_events = _PHH_EVENTS
+    return sum([1 for event in state.events if type(event) in phh_events])
 
 
 def phh_actions(state: HandState) -> list[str]:
@@ -227,7 +234,7 @@ def hand_fields(state: HandState, *, extra: Mapping[str, Any] | None = None,
         fields["small_bet"] = stakes.small_bet
         fields["big_bet"] = stakes.big_bet
     else:
-        fields["min_bet"] = stakes.big_blind  # RULES.md §3b: the smallest bet is the big blind
+        fields["min_bet"] = stakes.big_blind  # docs/house-rules.md §4: the smallest bet is the big blind
         if variant.phh_code:  # PHH has no code for it (pot-limit hold'em is written as NT)
             fields[BETTING_FIELD] = variant.betting.value
     fields["starting_stacks"] = list(state.starting_stacks)

@@ -1,4 +1,5 @@
-"""The `[rules]` table of a match (RULES.md §9): typed, validated, with the documented defaults."""
+"""The `[rules]` table of a match (docs/house-rules.md §10): typed, validated, with the documented
+defaults."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ from arena.engine.games import (
 
 @dataclass(frozen=True, slots=True)
 class Stakes:
-    """The stakes of one hand, in chips (RULES.md §3)."""
+    """The stakes of one hand, in chips (docs/house-rules.md §3)."""
 
     small_bet: int = 20
     big_bet: int = 40
@@ -62,7 +63,7 @@ class Rules:
     stud_open_pair_big_bet: bool = True
     stud_tie_break: str = "suit"
     burn_before_hole_cards: bool = False
-    ante_kind: AnteKind = AnteKind.NONE  # antes in the blind games (RULES.md §3b)
+    ante_kind: AnteKind = AnteKind.NONE  # antes in the blind games (docs/house-rules.md §4)
     decision_seconds: float = 2.0
     time_bank_seconds: float = 30.0
     timeout_action: str = "check_fold"
@@ -245,8 +246,9 @@ _BETTINGS: tuple[str, ...] = tuple(b.value for b in Betting)
 
 def _games(value: Any, where: str, stakes: Stakes
            ) -> tuple[tuple[GameCode | str, ...], tuple[GameEntry | None, ...]]:
-    """The `games` key: one code, or a list of entries (RULES.md §3b, docs/games.md §9), and
-    what each entry sets beyond its game; unknown codes are left for :meth:`Rules.validate`."""
+    """The `games` key: one code, or a list of entries (docs/house-rules.md §4, docs/games.md
+    §9), and what each entry sets beyond its game; unknown codes are left for
+    :meth:`Rules.validate`."""
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, list | tuple):

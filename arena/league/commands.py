@@ -4,24 +4,31 @@ from __future__ import annotations
 
 import dataclasses
 import sys
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import Any, Literal, Protocol, TextIO
 
 from arena.engine.errors import ConfigError
 from arena.league.config import LeagueConfig, load_league
 from arena.league.coordinator import describe_waits
-from arena.league.leaderboard import CsvTable, faults_csv, render_faults, render_table, to_csv, to_json
+from arena.league.leaderboard import (
+    CsvTable,
+    faults_csv,
+    render_faults,
+    render_left_out,
+    render_table,
+    to_csv,
+    to_json,
+)
 from arena.league.runner import LeagueRun
-from arena.league.tourney_commands import run_tournament, show_standings
-from arena.league.tourney_config import is_tournament_league
 from arena.match.spectator import Spectator
 from arena.metrics import start_metrics_server
 from arena.server.commands import log_connections
 from arena.server.peer_tls import PEER_SERVER_NAME, PeerTls, check_key_file
 from arena.storage.queue import JobWaits
+from arena.storage.records import LeftOutHand
 from arena.storage.sqlstore import SqlStore
-from arena.storage.store import is_postgres_url, open_store, shown_location
+from arena.storage.store import is_postgres_url, shown_location
 
 
 class WebHook(Protocol):
@@ -80,14 +87,12 @@ class PeerOptions:
 def run_league(path: str, *, listen: str | None = None, store: str | None = None, local_worker: bool = True,
                out: TextIO = sys.stdout, web: Callable[[LeagueConfig], WebHook] | None = None,
                peer: PeerOptions = PeerOptions()) -> int:
-    if is_tournament_league(path):  # format = "seed-003" or "freezeout": a tournament
-        return run_tournament(path, listen=listen, store=store, out=out, league_file=True)
     config = _load(path, store)
     if listen is not None:
         config = dataclasses.replace(config, listen=listen)
     log_connections()
     hook = web(config) if web is not None else None
-    run = LeagueRun(config, out=out, writer_process=True)
+    run = LeagueRun(config, out=out)
     try:
         if is_postgres_url(config.store):
             complete = _run_on_workers(run, local_worker=local_worker, out=out, peer=peer)
@@ -114,7 +119,8 @@ def _finish(run: LeagueRun, complete: bool, out: TextIO) -> int:
     """The leaderboard, its files, and where everything is."""
     config = run.config
     board = run.leaderboard()
-    out.write("\n" + render_table(board) + "\n" + render_faults(run.faults()))
+    out.write("\n" + render_table(board) + "\n" + render_faults(run.faults())
+              + render_left_out(run.left_out()))
     for written in run.write_leaderboard_files(board):
         out.write(f"wrote {written}\n")
     out.write(f"hand logs: {config.log_dir}/*.phhs (verify with: arena replay FILE)\n")
@@ -151,6 +157,7 @@ def run_worker(store_url: str, *, name: str | None, listen: str, advertise: str 
     from arena.league.worker import Worker, WorkerSettings, default_worker_name
     from arena.metrics import ArenaMetrics
     from arena.server.config import TlsConfig
+    from arena.storage.postgres import open_when_up
     from arena.storage.queue import WorkQueue
 
     if not is_postgres_url(store_url):
@@ -170,14 +177,19 @@ def run_worker(store_url: str, *, name: str | None, listen: str, advertise: str 
                               tls=None if cert is None or key is None else TlsConfig(Path(cert), Path(key)),
                               lease_seconds=lease_seconds, heartbeat_seconds=heartbeat_seconds,
                               exit_when_done=exit_when_done)
-    store = open_store(store_url)
+    # Every transaction, statement and silent connection of the worker is bounded below its
+    # lease: a worker paused inside a commit holds its job's row no longer than that.
+    store = open_when_up(store_url, say=lambda text: print(f"worker {settings.name}: {text}", file=out,
+                                                           flush=True),
+                         bound_seconds=min(lease_seconds / 2, 3600.0), role=f"worker {settings.name}")
     metrics = ArenaMetrics()
     metrics.set_worker(settings.name)
     queue = WorkQueue(store)
     metrics.watch_queue(queue.depth)
     metrics_server = None
     if metrics_port is not None:
-        metrics_server = start_metrics_server(metrics_port, metrics.registry, metrics_addr)
+        metrics_server = start_metrics_server(metrics_port, metrics.registry, metrics_addr,
+                                              setting="--metrics-port")
         out.write(f"metrics: {metrics_server.url}\n")
     host = listen.rsplit(":", 1)[0]
 
@@ -197,22 +209,31 @@ def run_worker(store_url: str, *, name: str | None, listen: str, advertise: str 
 
 
 def league_status(path: str, *, store: str | None = None, out: TextIO = sys.stdout) -> int:
-    if is_tournament_league(path):
-        return show_standings(path, fmt="table", out=out, store=store, league_file=True)
     config = _load_run(path, store)
     run = LeagueRun(config, out=out)
     try:
         standing = run.standing()  # read only: the league may be running now
+        left_out = run.left_out()
         out.write(f"league {config.name!r}: {standing.done_hands} of {standing.total_hands} hands "
                   f"played, {standing.void_hands} void (misdeals: every chip went back; not "
-                  f"counted); {standing.copies_left} of {len(run.schedule)} matches still to play\n")
-        out.write(render_table(run.leaderboard()) + "\n" + render_faults(run.faults()))
+                  f"counted){_left_out_count(left_out)}; {standing.copies_left} of "
+                  f"{len(run.schedule)} matches still to play\n")
+        out.write(render_table(run.leaderboard()) + "\n" + render_faults(run.faults())
+                  + render_left_out(left_out))
         waits = _waits(run)
         if waits:
             out.write(waits + "\n")
         return 0
     finally:
         run.close()
+
+
+def _left_out_count(left_out: Sequence[LeftOutHand]) -> str:
+    """The status line's note of the played hands the leaderboard does not score."""
+    if not left_out:
+        return ""
+    return (f", {len(left_out)} played but left out of the leaderboard (other copies of voided "
+            "deals: listed below)")
 
 
 def _waits(run: LeagueRun) -> str:
@@ -226,21 +247,20 @@ def _waits(run: LeagueRun) -> str:
 
 def show_leaderboard(path: str, *, fmt: str, table: CsvTable | Literal["faults"] = "results",
                      store: str | None = None, out: TextIO = sys.stdout) -> int:
-    if is_tournament_league(path):  # the tournament's standings, from the store
-        return show_standings(path, fmt=fmt, out=out, store=store, league_file=True)
     config = _load_run(path, store)
     run = LeagueRun(config, out=out)
     try:
         board = run.leaderboard()
         if fmt == "json":
-            out.write(to_json(board, faults=run.faults()) + "\n")
+            out.write(to_json(board, faults=run.faults(), left_out=run.left_out()) + "\n")
         elif fmt == "csv":
             if table == "faults":
                 out.write(faults_csv(run.faults()))
             else:
                 out.write(to_csv(board, table=table))
         else:
-            out.write(render_table(board) + "\n" + render_faults(run.faults()))
+            out.write(render_table(board) + "\n" + render_faults(run.faults())
+                      + render_left_out(run.left_out()))
         return 0
     finally:
         run.close()

@@ -15,6 +15,7 @@ from arena.league.secret import describe_secret, publish_commitment, reveal_leag
 from arena.league.worker import Worker, WorkerSettings
 from arena.server.peer_tls import PeerTls
 from arena.storage import store as st
+from arena.storage.errors import StoreUnavailable
 from arena.storage.queue import JobWaits, PostponedJob, WorkQueue
 
 
@@ -93,6 +94,33 @@ class ProgressOverWorkers:
         return int(row["n"]), [(str(r["name"]), int(r["net"])) for r in nets]
 
 
+def wait_until_done(queue: WorkQueue, league_id: int, *, out: TextIO, poll_seconds: float,
+                    max_pause_seconds: float = 5.0) -> None:
+    """Poll the queue until the league has no job queued or running. A database that is away
+    (restarted, failed over, its network cut) is waited for: the coordinator says so once per
+    outage, retries with a pause that doubles up to ``max_pause_seconds``, and goes on."""
+    pause = poll_seconds
+    away_since: float | None = None
+    while True:
+        try:
+            depth = queue.depth(league_id)
+        except StoreUnavailable as exc:
+            if away_since is None:
+                away_since = time.monotonic()
+                out.write(f"database unavailable ({exc}); reconnecting\n")
+                out.flush()
+            time.sleep(pause)
+            pause = min(pause * 2, max_pause_seconds)
+            continue
+        if away_since is not None:
+            out.write(f"database back after {time.monotonic() - away_since:,.1f} s\n")
+            out.flush()
+            away_since, pause = None, poll_seconds
+        if depth["queued"] == 0 and depth["running"] == 0:
+            return
+        time.sleep(poll_seconds)
+
+
 def run_on_workers(run: LeagueRun, *, out: TextIO = sys.stdout, local_worker: str | None,
                    progress_seconds: float = 5.0, peer_tls: PeerTls | None = None,
                    peer_listen: str = "0.0.0.0:50052") -> bool:
@@ -143,11 +171,7 @@ def run_on_workers(run: LeagueRun, *, out: TextIO = sys.stdout, local_worker: st
             if not worker.run(on_ready=ready):
                 return False
         else:
-            while True:
-                depth = queue.depth(league.league_id)
-                if depth["queued"] == 0 and depth["running"] == 0:
-                    break
-                time.sleep(min(progress_seconds, 1.0))
+            wait_until_done(queue, league.league_id, out=out, poll_seconds=min(progress_seconds, 1.0))
     finally:
         stop.set()
         watcher.join(timeout=5)

@@ -4,7 +4,7 @@ A worker runs one dealer server for its whole life. It claims a job (one match: 
 copy of one deal set) whenever it has free tables, plays it with the league runner's sinks, heartbeats
 while it plays and marks the job done when the match has ended. A worker killed mid-match stops
 heart-beating; after ``lease_seconds`` another worker claims the job, voids the hand that was in
-flight (RULES.md §5) and continues from the last completed hand. Bots connect to any one worker:
+flight (docs/house-rules.md §6) and continues from the last completed hand. Bots connect to any one worker:
 its relay carries their seats on the other workers (`arena.server.relay`), over mutual TLS when
 the workers are given peer certificates (`arena.server.peer_tls`). A match it puts back because
 bots are missing (absent = "wait") is noted in the store once per postponement (`JobWaits`), so
@@ -22,6 +22,7 @@ import signal
 import socket
 import sys
 import threading
+import time
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -29,22 +30,24 @@ from pathlib import Path
 from typing import TextIO
 
 from arena.engine.errors import ConfigError
+from arena.host.process import tuned_for_dealing
 from arena.league.config import LeagueConfig, league_from_mapping
 from arena.league.runner import LeagueRun
 from arena.league.sink import LeagueSink
 from arena.match.live import LiveTable
 from arena.match.records import MatchSummary, PlayedHand
 from arena.metrics import ArenaMetrics
-from arena.server.app import DealerServer, tuned_for_dealing
+from arena.server.app import DealerServer
 from arena.server.config import BotEntry, ServerConfig, TlsConfig
 from arena.server.peer_tls import PeerTls
 from arena.server.relay import Relay
 from arena.storage import store as st
 from arena.storage.matchlog import safe_file_name
-from arena.storage.postgres import PostgresStore
+from arena.storage.postgres import PostgresStore, open_when_up
 from arena.storage.queue import Job, JobBook, JobWaits, WorkQueue
 
 log = logging.getLogger("arena.worker")
+ADMIT_EVERY_SECONDS = 2.0  # how often a worker looks for newly queued leagues (their bots' tokens)
 WITHHELD = "<token withheld>"  # what the store keeps instead of a token (arena.league.secret)
 
 
@@ -180,12 +183,14 @@ class Worker:
         """``known``: league files this process has read itself (with their tokens), by league id."""
         self.store = store
         self._known = dict(known or {})
-        # The queue's statements (claims, heartbeats, the relays' look-ups) go on a connection of
-        # their own: the writer's group commits never wait for them under the store's lock.
-        self.queue = WorkQueue(PostgresStore(store.url) if isinstance(store, PostgresStore) else store)
-        self.waits = JobWaits(self.queue.store)
         self.settings = settings
         self.out = out
+        # The queue's statements (claims, heartbeats, the relays' look-ups) go on a connection of
+        # their own: the writer's group commits never wait for them under the store's lock.
+        self.queue = WorkQueue(open_when_up(store.url, say=self._say, bound_seconds=store.bound_seconds,
+                                            role=f"worker {settings.name} queue")
+                               if isinstance(store, PostgresStore) else store)
+        self.waits = JobWaits(self.queue.store)
         self.metrics = metrics
         self.jobs_done = 0
         self._state = _State()
@@ -214,8 +219,11 @@ class Worker:
         for sig in signals:
             loop.add_signal_handler(sig, self.stop)
         # Before serving: a bot of a queued league that connects at once must find its token known
-        # (an SDK takes UNAUTHENTICATED as final and leaves, and its seats then wait in vain).
-        await asyncio.to_thread(self._admit_known_bots, server)
+        # (one unknown would be told UNAVAILABLE and retry: later, and slowed down).
+        try:
+            await asyncio.to_thread(self._admit_known_bots, server)
+        except st.StoreError as exc:  # the database went away since: the loop below tries again
+            log.warning("worker %s: %s; trying again", settings.name, exc)
         # The relay too: a bot is handed to it when its stream opens, and one that connected
         # without it (in the moment between the port opening and this worker finding its own
         # address, a query) would keep its stream, and its seats on other workers would wait for
@@ -243,12 +251,14 @@ class Worker:
         try:
             with Heartbeat(self.queue, settings.name, lambda: list(state.running),
                            settings.heartbeat_seconds):
-                polls = 0
+                admitted_at = time.monotonic()
                 while not state.stop:
-                    polls += 1
                     wake.clear()
                     try:
-                        if polls % 20 == 0:  # leagues enqueued since: their bots may connect here first
+                        # Leagues queued since: their bots may connect here first (bots started
+                        # before the coordinator are told UNAVAILABLE until then, and retry).
+                        if time.monotonic() - admitted_at >= ADMIT_EVERY_SECONDS:
+                            admitted_at = time.monotonic()
                             await asyncio.to_thread(self._admit_known_bots, server)
                         await self._fill(server, address)
                         relay.want(await asyncio.to_thread(self.queue.remote_tables, relay.bots(),
@@ -269,7 +279,7 @@ class Worker:
                 server.close_intake()
             await server.run_until_done()
         except BaseException:
-            # Void the running hands (RULES.md §5) before the jobs are given back below: a table
+            # Void the running hands (docs/house-rules.md §6) before the jobs are given back below: a table
             # must not deal on under a job another worker may claim at once.
             server.stop()
             with contextlib.suppress(Exception):
@@ -375,7 +385,8 @@ class Worker:
         while not state.stop and sum(r.tables_left for r in state.running.values()) < settings.tables:
             jobs = await asyncio.to_thread(self.queue.claim, settings.name,
                                            lease_seconds=settings.lease_seconds, league_id=settings.league_id,
-                                           local_bots=server.service.connected_bots())
+                                           local_bots=server.service.connected_bots(),
+                                           holding=list(state.running))
             if not jobs:
                 return
             await self._start(server, jobs[0], address)

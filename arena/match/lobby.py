@@ -16,11 +16,12 @@ from typing import Final
 
 import trio
 
-from arena.engine.errors import ArenaError, IllegalAction, StaleDecision
+from arena.engine.errors import ArenaError, IllegalAction, MalformedInput, StaleDecision
 from arena.match.clock import DecisionClock, Now
 from arena.match.messages import Outbox, Outgoing, Prompt, Rejection, Reply, WrongSeat
 
 REPLY_BUFFER: Final = 8  # replies queued for one open decision; more in a burst are refused
+MAX_DECISION_ID_CHARS: Final = 128  # the dealer's ids are far shorter; longer ones are never echoed
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,28 +93,17 @@ class ReplyBox:
         return left
 
 
-@dataclass(eq=False, slots=True, init=False)
+@dataclass(eq=False, slots=True, kw_only=True)
 class OpenDecision:
-    """A decision waiting for its seat's reply (one per decision: its own ``__init__`` makes
-    it a native class when compiled, where a dataclass's generated one is a Python call)."""
+    """A decision waiting for its seat's reply (one per decision)."""
 
     decision_id: str
-    seat: int
-    prompt: Prompt
+    seat: int  # the table seat asked
+    prompt: Prompt  # the request as first sent
     clock: DecisionClock
-    presence: Presence
-    replies: ReplyBox
-    refused: int  # replies to it the lobby refused (wrong seat, too many, stale at close)
-
-    def __init__(self, decision_id: str, seat: int, prompt: Prompt, clock: DecisionClock,
-                 presence: Presence, replies: ReplyBox | None = None, refused: int = 0) -> None:
-        self.decision_id = decision_id
-        self.seat = seat
-        self.prompt = prompt
-        self.clock = clock
-        self.presence = presence
-        self.replies = replies if replies is not None else ReplyBox()
-        self.refused = refused
+    presence: Presence  # the bot's presence at this table
+    replies: ReplyBox = field(default_factory=ReplyBox)
+    refused: int = 0  # replies to it the lobby refused (wrong seat, too many, stale at close)
 
     def refreshed_prompt(self) -> Prompt:
         """The prompt with its time fields as of now (for a re-send after a reconnect)."""
@@ -208,8 +198,9 @@ class Lobby:
              now: Now = trio.current_time) -> OpenDecision:
         """``now``: the table's clock, for the replies' box (the clock :func:`clock_reader`
         gives, or trio's own)."""
-        decision = OpenDecision(prompt.decision_id, prompt.seat, prompt, clock, presence,
-                                ReplyBox(clock.deadline, now))
+        decision = OpenDecision(decision_id=prompt.decision_id, seat=prompt.seat, prompt=prompt,
+                                clock=clock, presence=presence,
+                                replies=ReplyBox(clock.deadline, now))
         presence.open[prompt.decision_id] = decision
         presence.deliver(prompt)
         for observer in self.decision_observers:
@@ -228,6 +219,9 @@ class Lobby:
         presence = self._bots.get(bot_id)
         if presence is None:
             return
+        if len(reply.decision_id) > MAX_DECISION_ID_CHARS:
+            self._refuse_malformed_id(presence, reply)
+            return
         decision = presence.open.get(reply.decision_id)
         if decision is None:
             self.refused_unknown[bot_id] += 1
@@ -241,13 +235,32 @@ class Lobby:
             decision.refused += 1
             error = WrongSeat(f"decision {reply.decision_id} is for seat {decision.seat}, "
                               f"not seat {reply.seat}")
-            presence.deliver(Rejection(reply.decision_id, error, reply, True, left))
+            presence.deliver(Rejection(decision_id=reply.decision_id, error=error, reply=reply,
+                                       retry_allowed=True, time_left_seconds=left))
             return
         if not decision.replies.put(reply):
             left = decision.clock.total_left(trio.current_time())
             decision.refused += 1
             flood = IllegalAction(f"too many replies to decision {reply.decision_id} at once")
-            presence.deliver(Rejection(reply.decision_id, flood, reply, True, left))
+            presence.deliver(Rejection(decision_id=reply.decision_id, error=flood, reply=reply,
+                                       retry_allowed=True, time_left_seconds=left))
+
+
+    def _refuse_malformed_id(self, presence: Presence, reply: Reply) -> None:
+        """A reply whose decision id is too long to be the dealer's: it names no open decision,
+        so it counts as the replies to none do (per bot; in the bot's first seated match) and
+        is refused as malformed with the id cut short (never echoed whole)."""
+        self.refused_unknown[presence.bot_id] += 1
+        match_id = presence.seats[0].match_id if presence.seats else None
+        if match_id is not None:
+            self.refused_unknown_by_match[match_id] += 1
+        shown = reply.decision_id[:16] + "..."
+        error = MalformedInput(f"malformed decision id: {len(reply.decision_id)} characters "
+                               f"(at most {MAX_DECISION_ID_CHARS})")
+        short = Reply(decision_id=shown, seat=reply.seat, kind=reply.kind,
+                      raise_to_chips=reply.raise_to_chips)
+        presence.deliver(Rejection(decision_id=shown, error=error, reply=short,
+                                   retry_allowed=True, time_left_seconds=0.0))
 
 
 def _match_named(presence: Presence, decision_id: str) -> str | None:
@@ -261,4 +274,5 @@ def _match_named(presence: Presence, decision_id: str) -> str | None:
 
 def _stale(reply: Reply, why: str) -> Rejection:
     error = StaleDecision(f"decision {reply.decision_id!r} is closed: {why}")
-    return Rejection(reply.decision_id, error, reply, False, 0.0)
+    return Rejection(decision_id=reply.decision_id, error=error, reply=reply, retry_allowed=False,
+                     time_left_seconds=0.0)

@@ -1,4 +1,5 @@
-"""The rotation of games (RULES.md §6, docs/games.md §9) and the button (RULES.md §2)."""
+"""The rotation of games (docs/house-rules.md §7, docs/games.md §9) and the button
+(docs/house-rules.md §2)."""
 
 from __future__ import annotations
 

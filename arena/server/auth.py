@@ -6,7 +6,7 @@ import hmac
 from collections.abc import Iterable
 
 from arena.server.config import BotEntry
-from arena.server.errors import Unauthenticated
+from arena.server.errors import NotKnownYet, Unauthenticated
 
 METADATA_KEY = "authorization"
 
@@ -14,8 +14,12 @@ METADATA_KEY = "authorization"
 class TokenBook:
     """Looks a token up in constant time per known bot (no early exit on a match)."""
 
-    def __init__(self, bots: Iterable[BotEntry]) -> None:
+    def __init__(self, bots: Iterable[BotEntry], *, unknown_may_come: bool = False) -> None:
+        """``unknown_may_come``: bots are added while serving (a worker learns a league's bots
+        when the league is queued), so an unknown token is refused as :class:`NotKnownYet`
+        (retryable) rather than :class:`Unauthenticated` (final)."""
         self._bots = [(b.token.encode(), b) for b in bots]
+        self._unknown_may_come = unknown_may_come
 
     def add(self, bots: Iterable[BotEntry]) -> None:
         """Admit more bots; a bot already known (same id) keeps its entry."""
@@ -42,6 +46,9 @@ class TokenBook:
         for known, bot in self._bots:
             if hmac.compare_digest(given, known):
                 found = bot
+        if found is None and self._unknown_may_come:
+            raise NotKnownYet("unknown token: no league this worker deals has it (yet); a bot of a "
+                              "league not queued yet may retry until the coordinator queues it")
         if found is None:
             raise Unauthenticated("unknown token")
         return found

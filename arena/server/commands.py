@@ -51,7 +51,7 @@ def print_result(result: ServeResult, out: TextIO, *, log_dir: Path | None) -> N
     if result.stopped_early:
         out.write("arena: stopped by signal; running hands were voided\n")
     for summary in result.summaries:
-        # An aborted match never reveals its seed (RULES.md §1), here as in its result file.
+        # An aborted match never reveals its seed (docs/house-rules.md §1), here as in its result file.
         state = (f"aborted ({summary.abort_reason}), seed not revealed" if summary.aborted
                  else f"finished, seed {summary.seed}")
         out.write(f"match {summary.match_id}: {summary.hands_played} hands, {state}\n")
@@ -61,7 +61,8 @@ def print_result(result: ServeResult, out: TextIO, *, log_dir: Path | None) -> N
         stats = summary.stats
         out.write(f"  decisions: {stats.answered} answered, {stats.timeouts} timed out, "
                   f"{stats.absent_actions} absent, {stats.rejected} replies rejected "
-                  f"(+{stats.rejected_no_open_decision} to no open decision)\n")
+                  f"(+{stats.rejected_no_open_decision} to no open decision), "
+                  f"{stats.sdk_fallbacks} answered by the bot's SDK fallback\n")
         if log_dir is not None:
             out.write(f"  hand histories: {MatchLogPaths.of(log_dir, summary.match_id).hands}\n")
     out.flush()

@@ -51,6 +51,14 @@ class Unauthenticated(StreamEnded):
     code = grpc.StatusCode.UNAUTHENTICATED
 
 
+class NotKnownYet(Unauthenticated):
+    """A token a worker does not know yet: its league may not be queued yet (bots started with
+    the workers, before the coordinator), so the bot may retry (UNAVAILABLE, which the SDKs retry
+    within their connect time). Slowed down like any failed authentication."""
+
+    code = grpc.StatusCode.UNAVAILABLE
+
+
 class BadHandshake(StreamEnded):
     """The first message was not ``hello``, or its protocol version is not spoken here."""
 

@@ -3,7 +3,7 @@ apart (``.void.phhs``), every event as sent (``.events.jsonl``), results and the
 (``.result.json``), and the number of the hand in flight (``.inflight``, resumable logs only).
 
 Hands are appended as they finish, so a crash loses at most the running hand. The match seed
-is written only into the results file, at the end (RULES.md §1).
+is written only into the results file, at the end (docs/house-rules.md §1).
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ class EventLog(EventHold):
     holds a hidden card of a hand that is still being played. :meth:`take` and :meth:`write`
     split a flush in two, so that the JSON is made on another thread (the league's writer):
     a held event is the dealer's own immutable value. Holding them (:meth:`sent`, :meth:`take`)
-    is :class:`~arena.storage.eventhold.EventHold`'s, compiled.
+    is :class:`~arena.storage.eventhold.EventHold`'s.
     """
 
     def __init__(self, path: Path) -> None:
@@ -159,7 +159,7 @@ class MatchLog:
             return  # the seed stays secret: the match goes on when it is run again
         result = result_json(summary)
         if summary.aborted or not self.reveal_seed:
-            result["match_seed"] = None  # never revealed by an aborted match (RULES.md §1)
+            result["match_seed"] = None  # never revealed by an aborted match (docs/house-rules.md §1)
         result.update(self.result_extra)
         write_private(self.paths.result, json.dumps(result, indent=2) + "\n")
 
@@ -230,6 +230,14 @@ def reveal_seed(paths: MatchLogPaths, seed: int) -> None:
 def make_private_dir(directory: Path) -> None:
     """Create a directory readable by its owner only (an existing one keeps its mode)."""
     directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+
+
+def make_private_store(path: Path) -> None:
+    """Create an empty SQLite store file readable by its owner only, before SQLite opens it
+    (SQLite gives its -wal and -shm files the same mode); an existing one keeps its mode."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.exists():
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
 
 
 def write_private(path: Path, text: str) -> None:

@@ -48,11 +48,12 @@ _RECORD_HAND = """WITH ok AS (
     ON CONFLICT (match_id, hand_number, copy_index) DO NOTHING RETURNING hand_id
 ), seated AS (
     INSERT INTO hand_seats (hand_id, seat, bot_id, net_chips, final_stack_chips, timeouts,
-                            absent_decisions, rejected_replies, disconnects)
-    SELECT h.hand_id, v.seat, b.bot_id, v.net, v.stack, v.timeouts, v.absent, v.rejected, v.disconnects
+                            absent_decisions, rejected_replies, disconnects, sdk_fallbacks)
+    SELECT h.hand_id, v.seat, b.bot_id, v.net, v.stack, v.timeouts, v.absent, v.rejected,
+           v.disconnects, v.fallbacks
     FROM h CROSS JOIN unnest(?::integer[], ?::text[], ?::integer[], ?::integer[], ?::integer[],
-                             ?::integer[], ?::integer[], ?::integer[])
-         AS v(seat, name, net, stack, timeouts, absent, rejected, disconnects)
+                             ?::integer[], ?::integer[], ?::integer[], ?::integer[])
+         AS v(seat, name, net, stack, timeouts, absent, rejected, disconnects, fallbacks)
     JOIN bots b ON b.name = v.name
 )
 SELECT hand_id FROM h"""
@@ -267,12 +268,21 @@ class PostgresStore(SqlStore):
     """`ResultsStore` on PostgreSQL; one connection per store, shared between threads under a lock."""
 
     def __init__(self, url: str, *, clock: Callable[[], datetime] = now,
-                 connect_timeout_seconds: float = 10.0) -> None:
+                 connect_timeout_seconds: float = 10.0, bound_seconds: float | None = None,
+                 role: str = "") -> None:
+        """``bound_seconds``: the longest any transaction, statement or lock wait of this store
+        may last, and how soon a silent connection is given up (`session_bounds`); a worker
+        passes less than its lease, so that a worker paused inside a commit cannot keep its
+        job's row locked past the lease. None: unbounded (the coordinator's long queries)."""
         self.url = url
         self.where = describe_url(url)
         self._clock = clock
         self._lock = threading.RLock()
         self._connect_timeout_seconds = connect_timeout_seconds
+        self.bound_seconds = bound_seconds
+        # Who holds a connection, in the server's pg_stat_activity ("arena worker w1"): printable
+        # ASCII, within the 63 bytes PostgreSQL keeps.
+        self.role = "".join(c for c in role if " " <= c <= "~")[:48]
         self._connection: psycopg.Connection[Any] | None = None
         self._depth = 0  # transactions open on this thread (the lock's owner): 2+ are savepoints
         self._checked: set[object] = set()  # checks done in the running transaction
@@ -285,9 +295,11 @@ class PostgresStore(SqlStore):
 
     def _connect(self) -> psycopg.Connection[Any]:
         try:
-            connection = psycopg.connect(self.url, autocommit=True, row_factory=dict_row,
+            url = self.url if self.bound_seconds is None else \
+                psycopg.conninfo.make_conninfo(self.url, **session_bounds(self.bound_seconds))
+            connection = psycopg.connect(url, autocommit=True, row_factory=dict_row,
                                          connect_timeout=max(1, round(self._connect_timeout_seconds)),
-                                         application_name="arena")
+                                         application_name=f"arena {self.role}".strip())
         except psycopg.OperationalError as exc:
             raise StoreUnavailable(f"{self.where}: cannot connect: {str(exc).strip()}") from None
         except psycopg.ProgrammingError as exc:
@@ -475,12 +487,56 @@ class PostgresStore(SqlStore):
                 [s.seat for s in seats], [s.bot for s in seats], [s.net_chips for s in seats],
                 [s.final_stack_chips for s in seats], [s.timeouts for s in seats],
                 [s.absent_decisions for s in seats], [s.rejected_replies for s in seats],
-                [s.disconnects for s in seats])).fetchone()
+                [s.disconnects for s in seats], [s.sdk_fallbacks for s in seats])).fetchone()
         return True if row is not None else super().record_hand(hand, guard=guard)
 
     @_retrying
     def void_hand(self, hand: VoidHand, *, guard: Guard | None = None) -> bool:
         return super().void_hand(hand, guard=guard)
+
+
+def session_bounds(bound_seconds: float) -> dict[str, str | int]:
+    """libpq connection settings under which no transaction, statement or lock wait of the
+    session outlives ``bound_seconds``, whatever the client does: the server ends a session idle
+    inside a transaction (a client paused by SIGSTOP or a VM pause between its writes and its
+    COMMIT) and with it its row locks; TCP keepalives and a user timeout, on both sides, give up
+    a peer that went silent (a network cut without a reset) in about the same time."""
+    if not 0 < bound_seconds <= 86_400 or bound_seconds != bound_seconds:
+        raise StoreError(f"bound_seconds must be in (0, 86400], got {bound_seconds!r}")
+    ms = max(100, int(bound_seconds * 1000))
+    probe = max(1, int(bound_seconds / 4))  # keepalive idle time and interval, whole seconds
+    settings = {
+        "idle_in_transaction_session_timeout": ms, "statement_timeout": ms, "lock_timeout": ms,
+        "tcp_keepalives_idle": probe, "tcp_keepalives_interval": probe, "tcp_keepalives_count": 3,
+        "tcp_user_timeout": ms,
+    }
+    return {"keepalives": 1, "keepalives_idle": probe, "keepalives_interval": probe,
+            "keepalives_count": 3, "tcp_user_timeout": ms,
+            "options": " ".join(f"-c {name}={value}" for name, value in settings.items())}
+
+
+def open_when_up(url: str, *, say: Callable[[str], None], bound_seconds: float | None = None,
+                 role: str = "", max_pause_seconds: float = 5.0,
+                 sleep: Callable[[float], None] = time.sleep) -> PostgresStore:
+    """A store on ``url``, waiting for the database while it cannot be reached (a worker started
+    before the database, or during its restart): said once, then retried with a pause that
+    doubles up to ``max_pause_seconds``. Other errors (a bad URL, a refused login, a schema too
+    new) raise at once."""
+    pause = 0.25
+    away = False
+    while True:
+        try:
+            store = PostgresStore(url, bound_seconds=bound_seconds, role=role)
+        except StoreUnavailable as exc:
+            if not away:
+                say(f"database unavailable ({exc}); waiting for it")
+                away = True
+            sleep(pause)
+            pause = min(pause * 2, max_pause_seconds)
+            continue
+        if away:
+            say("database reached")
+        return store
 
 
 def _schema_version(connection: psycopg.Connection[Any]) -> int:

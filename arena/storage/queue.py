@@ -4,7 +4,7 @@ Workers claim jobs with ``FOR UPDATE SKIP LOCKED`` (concurrent claimers never wa
 each other's rows), heartbeat while they play, and a job whose worker stopped heart-beating for
 ``lease_seconds`` is claimed again by another worker. Times come from the database's clock, so
 workers' clocks need not agree. Hands in flight are recorded per table so that the next claimer
-voids them (RULES.md §5) before continuing with the next hand. Matches a worker postponed because
+voids them (docs/house-rules.md §6) before continuing with the next hand. Matches a worker postponed because
 bots were missing (absent = "wait") are noted per job (:class:`JobWaits`) for the coordinator.
 """
 
@@ -74,12 +74,17 @@ class WorkQueue:
         return added
 
     def claim(self, worker: str, *, lease_seconds: float, limit: int = 1,
-              league_id: int | None = None, local_bots: Sequence[str] = ()) -> list[Job]:
-        """Take up to ``limit`` queued jobs, or running ones whose worker's lease ran out; first
-        those where most seats belong to ``local_bots`` (bots connected to this worker, whose
-        seats it then deals without a relay), then in queue order."""
+              league_id: int | None = None, local_bots: Sequence[str] = (),
+              holding: Iterable[int] = ()) -> list[Job]:
+        """Take up to ``limit`` queued jobs, or running ones whose worker's lease ran out, or
+        running ones under this worker's own name that it is not ``holding`` (playing now): a
+        worker restarted in place (a container restarted under the same name) takes back at
+        once the jobs its previous life held. First those where most seats belong to
+        ``local_bots`` (bots connected to this worker, whose seats it then deals without a
+        relay), then in queue order."""
         league_filter = "" if league_id is None else "AND j.league_id = ? "
-        params: tuple[object, ...] = (worker, worker, lease_seconds)  # never its own: it still holds them
+        held = sorted({int(job_id) for job_id in holding})
+        params: tuple[object, ...] = (worker, held, worker, lease_seconds)
         params += () if league_id is None else (league_id,)
         names = sorted(set(local_bots))
         local_first = ""
@@ -94,8 +99,9 @@ class WorkQueue:
                 f"heartbeat_at = {_NOW}, "
                 "address = NULL, tables = NULL "
                 "WHERE job_id IN (SELECT j.job_id FROM jobs j "
-                "WHERE (j.status = 'queued' OR (j.status = 'running' AND j.worker <> ? "
-                f"AND j.heartbeat_at < {_NOW} - ?)) "
+                "WHERE (j.status = 'queued' OR (j.status = 'running' "
+                "AND NOT j.job_id = ANY(CAST(? AS BIGINT[])) "
+                f"AND (j.worker = ? OR j.heartbeat_at < {_NOW} - ?))) "
                 f"{league_filter}ORDER BY {local_first}j.job_id LIMIT ? FOR UPDATE OF j SKIP LOCKED) "
                 "RETURNING job_id, league_id, match_id, deal_set, claims", (*params, limit)).fetchall()
             for row in rows:  # a note of an earlier holder (maybe this worker, before a restart)

@@ -76,11 +76,14 @@ class SeatResult:
     absent_decisions: int = 0  # automatic actions while disconnected
     rejected_replies: int = 0  # invalid replies refused
     disconnects: int = 0  # connections lost during the hand
+    sdk_fallbacks: int = 0  # replies the bot's SDK sent in place of its code's (check or fold)
 
 
 @dataclass(frozen=True, slots=True)
 class FaultCounts:
-    """A bot's faults in one match (summed over its completed hands)."""
+    """A bot's faults in one stored match (summed over its completed hands). A duplicate
+    match stores its copies (each a match of the schedule) under one id: ``matches`` counts
+    the copies the bot played a completed hand in (1 for any other match)."""
 
     bot: str
     match_id: int
@@ -89,6 +92,20 @@ class FaultCounts:
     absent_decisions: int
     rejected_replies: int
     disconnects: int
+    sdk_fallbacks: int = 0
+    matches: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class LeftOutHand:
+    """A completed hand the leaderboard does not score: another copy of its deal was voided
+    (duplicate practice: a fouled board is scored in no copy, so that luck still cancels)."""
+
+    match_id: int
+    copy_index: int
+    hand_number: int
+    deal_id: str
+    void_reason: str  # why the other copy was voided
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,7 +127,8 @@ class HandRecord:
 
 @dataclass(frozen=True, slots=True)
 class VoidHand:
-    """A misdeal (RULES.md §5): every chip went back; it keeps its hand number and counts for nobody."""
+    """A misdeal (docs/house-rules.md §6): every chip went back; it keeps its hand number and counts
+    for nobody."""
 
     match_id: int
     hand_number: int
@@ -145,7 +163,7 @@ class ResultRow:
 
 @dataclass(frozen=True, slots=True)
 class TournamentPlacing:
-    """A bot's place in one tournament of a league (RULES.md §7): ``tournament`` is "t1", "t2"
+    """A bot's place in one tournament of a league (docs/house-rules.md §8): ``tournament`` is "t1", "t2"
     (seed 003's tournaments), "freezeout", a tie-break heads-up's event id, or "overall" (the
     standings: points summed, ties settled). ``eliminated_at_hand``: the deal id of the hand in
     which the bot went out for this place; None for a winner and for "overall"."""

@@ -39,7 +39,8 @@ class DealerStub:
     the gRPC metadata key `authorization` with the value `Bearer <token>`
     (for example `authorization: Bearer 3f9c...`). Tokens are issued by the
     arena operator, one per bot. A missing or unknown token ends the call with
-    status UNAUTHENTICATED.
+    status UNAUTHENTICATED; a worker of a distributed league, which learns the
+    tokens of a league when it is queued, ends it with UNAVAILABLE (retry).
 
     Lifecycle of a `Play` stream:
     1. The bot opens the stream (with the authorization metadata) and sends
@@ -51,7 +52,7 @@ class DealerStub:
     again after an `ActionRejected`). The bot may send `Ping` at any time.
     4. Either side may close the stream. A bot that disconnects is "absent":
     its seat stays in the match, still posts forced bets and is dealt in,
-    and the dealer checks or folds for it (RULES.md section 5) until it
+    and the dealer checks or folds for it (docs/house-rules.md §6) until it
     reconnects with the same token. On reconnect the dealer re-sends any
     decision that is still open for the bot.
 
@@ -64,7 +65,8 @@ class DealerStub:
     protocol version is not supported;
     ALREADY_EXISTS      another stream is already open with this token
     (the dealer may instead close the older stream);
-    UNAVAILABLE         the server is shutting down.
+    UNAVAILABLE         the server is shutting down, or (a worker) the token is
+    not known yet: its league is not queued yet.
     """
 
     def __init__(self, channel):
@@ -98,7 +100,8 @@ class DealerServicer:
     the gRPC metadata key `authorization` with the value `Bearer <token>`
     (for example `authorization: Bearer 3f9c...`). Tokens are issued by the
     arena operator, one per bot. A missing or unknown token ends the call with
-    status UNAUTHENTICATED.
+    status UNAUTHENTICATED; a worker of a distributed league, which learns the
+    tokens of a league when it is queued, ends it with UNAVAILABLE (retry).
 
     Lifecycle of a `Play` stream:
     1. The bot opens the stream (with the authorization metadata) and sends
@@ -110,7 +113,7 @@ class DealerServicer:
     again after an `ActionRejected`). The bot may send `Ping` at any time.
     4. Either side may close the stream. A bot that disconnects is "absent":
     its seat stays in the match, still posts forced bets and is dealt in,
-    and the dealer checks or folds for it (RULES.md section 5) until it
+    and the dealer checks or folds for it (docs/house-rules.md §6) until it
     reconnects with the same token. On reconnect the dealer re-sends any
     decision that is still open for the bot.
 
@@ -123,7 +126,8 @@ class DealerServicer:
     protocol version is not supported;
     ALREADY_EXISTS      another stream is already open with this token
     (the dealer may instead close the older stream);
-    UNAVAILABLE         the server is shutting down.
+    UNAVAILABLE         the server is shutting down, or (a worker) the token is
+    not known yet: its league is not queued yet.
     """
 
     def Play(self, request_iterator, context):
@@ -175,7 +179,8 @@ class Dealer:
     the gRPC metadata key `authorization` with the value `Bearer <token>`
     (for example `authorization: Bearer 3f9c...`). Tokens are issued by the
     arena operator, one per bot. A missing or unknown token ends the call with
-    status UNAUTHENTICATED.
+    status UNAUTHENTICATED; a worker of a distributed league, which learns the
+    tokens of a league when it is queued, ends it with UNAVAILABLE (retry).
 
     Lifecycle of a `Play` stream:
     1. The bot opens the stream (with the authorization metadata) and sends
@@ -187,7 +192,7 @@ class Dealer:
     again after an `ActionRejected`). The bot may send `Ping` at any time.
     4. Either side may close the stream. A bot that disconnects is "absent":
     its seat stays in the match, still posts forced bets and is dealt in,
-    and the dealer checks or folds for it (RULES.md section 5) until it
+    and the dealer checks or folds for it (docs/house-rules.md §6) until it
     reconnects with the same token. On reconnect the dealer re-sends any
     decision that is still open for the bot.
 
@@ -200,7 +205,8 @@ class Dealer:
     protocol version is not supported;
     ALREADY_EXISTS      another stream is already open with this token
     (the dealer may instead close the older stream);
-    UNAVAILABLE         the server is shutting down.
+    UNAVAILABLE         the server is shutting down, or (a worker) the token is
+    not known yet: its league is not queued yet.
     """
 
     @staticmethod

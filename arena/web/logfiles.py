@@ -43,8 +43,9 @@ def int_list(value: object, n: int) -> tuple[int, ...]:
 
 def number(value: object) -> float:
     """A finite number from an untrusted value (anything else counts 0)."""
-    ok = isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
-    return float(value) if ok else 0.0  # type: ignore[arg-type]
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        return 0.0
+    return float(value)
 
 
 def summarize(hand: PhhHand, log_id: str, index: int) -> HandSummary:
@@ -56,7 +57,8 @@ def summarize(hand: PhhHand, log_id: str, index: int) -> HandSummary:
     net = tuple(f - s for f, s in zip(finish, start, strict=True))
     players = fields.get("players")
     names = tuple(str(p) for p in players[:n]) if isinstance(players, list) else ()
-    hand_number = fields.get("_hand", index + 1)
+    # A tournament's table log numbers its hands by table (each hand is a one-hand match).
+    hand_number = fields.get("_table_hand", fields.get("_hand", index + 1))
     return HandSummary(
         hand_id=str(fields.get("_hand_id", f"{log_id}-h{index + 1}")), match_id=log_id,
         index=index, hand_number=hand_number if isinstance(hand_number, int) else index + 1,

@@ -48,7 +48,7 @@ def test_concurrent_claims_never_share_a_job(postgres: PostgresServer) -> None:
     def work(name: str) -> None:
         queue = WorkQueue(PostgresStore(url))
         mine = claimed.setdefault(name, [])
-        while jobs := queue.claim(name, lease_seconds=60):
+        while jobs := queue.claim(name, lease_seconds=60, holding=mine):
             mine += [j.job_id for j in jobs]
 
     threads = [threading.Thread(target=work, args=(f"w{k}",)) for k in range(4)]
@@ -67,7 +67,8 @@ def test_a_silent_workers_job_is_claimed_again_by_another(postgres: PostgresServ
     [job] = queue.claim("w1", lease_seconds=0.5)
     assert queue.claim("w2", lease_seconds=0.5) == []  # w1's lease is fresh
     time.sleep(0.7)
-    assert queue.claim("w1", lease_seconds=0.5) == []  # never its own: it still plays it
+    # never one it holds: it still plays it
+    assert queue.claim("w1", lease_seconds=0.5, holding=[job.job_id]) == []
     assert queue.heartbeat("w1", [job.job_id]) == {job.job_id}
     assert queue.claim("w2", lease_seconds=0.5) == []  # the heartbeat renewed the lease
     time.sleep(0.7)
@@ -112,9 +113,10 @@ def test_a_worker_claims_first_the_jobs_of_the_bots_connected_to_it(postgres: Po
     queue.enqueue(league.league_id, [(f"r{k}", m.match_id) for k, m in enumerate(matches)])
     [first] = queue.claim("w1", lease_seconds=30, local_bots=["c", "d"])
     assert first.match_id == matches[1].match_id  # both seats local: no relay
-    [second] = queue.claim("w1", lease_seconds=30, local_bots=["d", "zz"])
+    [second] = queue.claim("w1", lease_seconds=30, local_bots=["d", "zz"], holding=[first.job_id])
     assert second.match_id == matches[3].match_id  # one seat local, before queue order
-    assert [j.match_id for j in queue.claim("w1", lease_seconds=30, limit=5)] == \
+    holding = [first.job_id, second.job_id]
+    assert [j.match_id for j in queue.claim("w1", lease_seconds=30, limit=5, holding=holding)] == \
         [matches[0].match_id, matches[2].match_id]  # no local bot: queue order
 
 
@@ -217,3 +219,16 @@ class Counting:
 
     def executemany(self, sql: str, rows: Iterable[Sequence[object]]) -> None:
         self._db.executemany(sql, rows)
+
+
+def test_a_worker_restarted_under_its_name_takes_its_jobs_back_at_once(postgres: PostgresServer) -> None:
+    """Issue 38: a container restarted with the same name holds nothing in memory; the jobs the
+    database says it runs are its to take back, before their lease runs out; never another's."""
+    queue, _ = queue_with_jobs(postgres.new_database(), 2)
+    first = queue.claim("w1", lease_seconds=60)
+    second = queue.claim("w2", lease_seconds=60)
+    assert queue.claim("w1", lease_seconds=60, holding=[first[0].job_id]) == []
+    [again] = queue.claim("w1", lease_seconds=60)  # restarted: holding nothing
+    assert (again.job_id, again.claims) == (first[0].job_id, 2)
+    assert queue.claim("w1", lease_seconds=60, holding=[again.job_id]) == []  # w2's lease is fresh
+    assert queue.claim("w2", lease_seconds=60, holding=[second[0].job_id]) == []

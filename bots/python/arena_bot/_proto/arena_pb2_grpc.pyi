@@ -7,7 +7,7 @@ isort:skip_file
 The arena wire contract: how a poker bot talks to the arena dealer.
 
 Read this file top to bottom once; every message and field is documented
-for bot authors. The house rules themselves are in RULES.md.
+for bot authors. The house rules themselves are in docs/house-rules.md.
 
 Conventions used everywhere in this file
 ----------------------------------------
@@ -74,7 +74,8 @@ class DealerStub:
     the gRPC metadata key `authorization` with the value `Bearer <token>`
     (for example `authorization: Bearer 3f9c...`). Tokens are issued by the
     arena operator, one per bot. A missing or unknown token ends the call with
-    status UNAUTHENTICATED.
+    status UNAUTHENTICATED; a worker of a distributed league, which learns the
+    tokens of a league when it is queued, ends it with UNAVAILABLE (retry).
 
     Lifecycle of a `Play` stream:
       1. The bot opens the stream (with the authorization metadata) and sends
@@ -86,7 +87,7 @@ class DealerStub:
          again after an `ActionRejected`). The bot may send `Ping` at any time.
       4. Either side may close the stream. A bot that disconnects is "absent":
          its seat stays in the match, still posts forced bets and is dealt in,
-         and the dealer checks or folds for it (RULES.md section 5) until it
+         and the dealer checks or folds for it (docs/house-rules.md §6) until it
          reconnects with the same token. On reconnect the dealer re-sends any
          decision that is still open for the bot.
 
@@ -99,7 +100,8 @@ class DealerStub:
                           protocol version is not supported;
       ALREADY_EXISTS      another stream is already open with this token
                           (the dealer may instead close the older stream);
-      UNAVAILABLE         the server is shutting down.
+      UNAVAILABLE         the server is shutting down, or (a worker) the token is
+                          not known yet: its league is not queued yet.
     """
 
     @_typing.overload
@@ -127,7 +129,8 @@ class DealerAsyncStub(DealerStub):
     the gRPC metadata key `authorization` with the value `Bearer <token>`
     (for example `authorization: Bearer 3f9c...`). Tokens are issued by the
     arena operator, one per bot. A missing or unknown token ends the call with
-    status UNAUTHENTICATED.
+    status UNAUTHENTICATED; a worker of a distributed league, which learns the
+    tokens of a league when it is queued, ends it with UNAVAILABLE (retry).
 
     Lifecycle of a `Play` stream:
       1. The bot opens the stream (with the authorization metadata) and sends
@@ -139,7 +142,7 @@ class DealerAsyncStub(DealerStub):
          again after an `ActionRejected`). The bot may send `Ping` at any time.
       4. Either side may close the stream. A bot that disconnects is "absent":
          its seat stays in the match, still posts forced bets and is dealt in,
-         and the dealer checks or folds for it (RULES.md section 5) until it
+         and the dealer checks or folds for it (docs/house-rules.md §6) until it
          reconnects with the same token. On reconnect the dealer re-sends any
          decision that is still open for the bot.
 
@@ -152,7 +155,8 @@ class DealerAsyncStub(DealerStub):
                           protocol version is not supported;
       ALREADY_EXISTS      another stream is already open with this token
                           (the dealer may instead close the older stream);
-      UNAVAILABLE         the server is shutting down.
+      UNAVAILABLE         the server is shutting down, or (a worker) the token is
+                          not known yet: its league is not queued yet.
     """
 
     def __init__(self, channel: _aio.Channel) -> None: ...
@@ -176,7 +180,8 @@ class DealerServicer(metaclass=_abc_1.ABCMeta):
     the gRPC metadata key `authorization` with the value `Bearer <token>`
     (for example `authorization: Bearer 3f9c...`). Tokens are issued by the
     arena operator, one per bot. A missing or unknown token ends the call with
-    status UNAUTHENTICATED.
+    status UNAUTHENTICATED; a worker of a distributed league, which learns the
+    tokens of a league when it is queued, ends it with UNAVAILABLE (retry).
 
     Lifecycle of a `Play` stream:
       1. The bot opens the stream (with the authorization metadata) and sends
@@ -188,7 +193,7 @@ class DealerServicer(metaclass=_abc_1.ABCMeta):
          again after an `ActionRejected`). The bot may send `Ping` at any time.
       4. Either side may close the stream. A bot that disconnects is "absent":
          its seat stays in the match, still posts forced bets and is dealt in,
-         and the dealer checks or folds for it (RULES.md section 5) until it
+         and the dealer checks or folds for it (docs/house-rules.md §6) until it
          reconnects with the same token. On reconnect the dealer re-sends any
          decision that is still open for the bot.
 
@@ -201,7 +206,8 @@ class DealerServicer(metaclass=_abc_1.ABCMeta):
                           protocol version is not supported;
       ALREADY_EXISTS      another stream is already open with this token
                           (the dealer may instead close the older stream);
-      UNAVAILABLE         the server is shutting down.
+      UNAVAILABLE         the server is shutting down, or (a worker) the token is
+                          not known yet: its league is not queued yet.
     """
 
     @_abc_1.abstractmethod
