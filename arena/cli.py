@@ -499,7 +499,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = (bot_parser() if words[:1] == ["bot"] else build_parser()).parse_args(words)
     players = getattr(args, "players", None)
     if players is not None:
-        # RULES.md §10.1: the table size depends on the games (hold'em 11, Omaha 10, stud 8).
+        # docs/house-rules.md §20: the table size depends on the games (hold'em 11, Omaha 10, stud 8).
         from arena.engine.games import HORSE, max_seats
 
         game = getattr(args, "game", "horse")

@@ -31,7 +31,7 @@ SETTINGS = settings(
 
 @st.composite
 def tables(draw: st.DrawFn, games: Sequence[str] = GAMES) -> tuple[str, list[int], Rules, int]:
-    """A game, 2 seats to its most (docs/house-rules.md §2, docs/games.md §1), stacks from one
+    """A game, 2 seats to its most (docs/house-rules.md §2, docs/house-rules.md §20), stacks from one
     chip to deep, rules keys, a seed."""
     code = draw(st.sampled_from(games))
     n = draw(st.integers(2, variant_for(code).max_seats))
@@ -84,7 +84,7 @@ def play_drawn(data: st.DataObject, table: tuple[str, list[int], Rules, int],
         legal = state.legal_actions()
         if on_decision is not None:
             on_decision(state, legal)
-        if legal.can_exchange:  # RULES.md §10.7: give away any of the seat's cards
+        if legal.can_exchange:  # docs/house-rules.md §21: give away any of the seat's cards
             discards = data.draw(st.lists(st.sampled_from(legal.exchangeable), unique=True,
                                           max_size=legal.exchange_max_cards), label="exchange")
             state.exchange(legal.seat, discards)

@@ -306,7 +306,7 @@ def test_advertise_addresses_are_checked_at_parse_time(capsys: pytest.CaptureFix
 @pytest.mark.parametrize(("game", "most"), [("NT", 11), ("FT", 11), ("PO", 10), ("horse", 8)])
 def test_simulate_full_ring_tables(tmp_path: Path, game: str, most: int,
                                    capsys: pytest.CaptureFixture[str]) -> None:
-    """RULES.md §10.1: hold'em deals 2 to 11 seats [000 "zwei bis maximal elf Personen"],
+    """docs/house-rules.md §20: hold'em deals 2 to 11 seats [000 "zwei bis maximal elf Personen"],
     Omaha 10, a rotation with stud 8; one seat more is refused naming the limit, and the
     hands written replay (`arena replay` checks every final stack)."""
     out = tmp_path / game.replace("/", "")

@@ -75,7 +75,7 @@ class LegalActions:
     raise_max_to: int | None
     raise_is_all_in: bool
     raise_is_range: bool = False
-    # Draw games (RULES.md §10.5, §10.7): an exchange round asks each seat in turn to give away
+    # Draw games (docs/house-rules.md §25, §21): an exchange round asks each seat in turn to give away
     # up to ``exchange_max_cards`` of ``exchangeable`` (0 cards: stand pat), paying
     # ``exchange_price_chips`` into the pot when it exchanges; nothing else is legal then.
     can_exchange: bool = False
@@ -121,7 +121,7 @@ class LegalActions:
 
     def default_action(self) -> Action:
         """The timeout action (docs/house-rules.md §6): forced bets are posted; check if legal,
-        else fold; in an exchange round, stand pat (docs/games.md §7)."""
+        else fold; in an exchange round, stand pat (docs/house-rules.md §26)."""
         if self.can_exchange:
             return Action(ActionKind.EXCHANGE)
         if self.bring_in_to_chips is not None:

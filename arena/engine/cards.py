@@ -155,8 +155,8 @@ class Deck:
         self.burned = []
 
     def recycle(self, discards: Sequence[Card]) -> None:
-        """Put the burn cards and ``discards`` back into the stub (draw games, RULES.md §10.5
-        and §10.7: the discards are reshuffled when the stub runs out)."""
+        """Put the burn cards and ``discards`` back into the stub (draw games, docs/house-rules.md §25
+        and §21: the discards are reshuffled when the stub runs out)."""
         self._cards = self._cards[self._top :] + self.burned + list(discards)
         self._top = 0
         self.burned = []

@@ -44,7 +44,7 @@ def deal_street(hand: HandState) -> None:
     if not (street.down_cards or street.up_cards):
         return  # an exchange round only (draw games)
     if street.is_optional_card and not (hand.rules.english_seventh_card and hand.seat_count <= 5):
-        return  # RULES.md §10.5: English Stud's seventh card only by the rules, at most 5 seats
+        return  # docs/house-rules.md §25: English Stud's seventh card only by the rules, at most 5 seats
     is_stud = hand.variant.is_stud
     if street_index == 0 and hand.rules.burn_before_hole_cards and not is_stud:
         source.burn()

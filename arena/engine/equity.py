@@ -167,7 +167,7 @@ def _plan(variant: Variant, hands: tuple[tuple[Card, ...], ...], board: tuple[Ca
           dead: tuple[Card, ...]) -> _Plan:
     if not hands:
         raise ValueError("equity needs at least one hand")
-    if len(hands) > variant.max_seats:  # RULES.md §10.1: hold'em 11, Omaha 10, stud 8
+    if len(hands) > variant.max_seats:  # docs/house-rules.md §20: hold'em 11, Omaha 10, stud 8
         raise ValueError(f"at most {variant.max_seats} hands in {variant.code}, got {len(hands)}")
     known = [c for h in hands for c in h] + list(board) + list(dead)
     if len(set(known)) != len(known):

@@ -54,7 +54,7 @@ class ActionTaken:
 
 @dataclass(frozen=True, slots=True)
 class CardsExchanged:
-    """A seat's exchange in a draw round (docs/games.md §2, §6): ``discarded`` given away
+    """A seat's exchange in a draw round (docs/house-rules.md §21, §25): ``discarded`` given away
     (empty: it stood pat) and ``drawn`` dealt in their place, each new card face up exactly
     when the card it replaces was (``is_up``). The discards and drawn down cards are the
     seat's secret; how many it exchanged is public."""

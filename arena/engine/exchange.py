@@ -1,11 +1,11 @@
-"""Exchange rounds of the draw games (RULES.md §10.5 English Stud, §10.7 2-7 triple draw).
+"""Exchange rounds of the draw games (docs/house-rules.md §25 English Stud, §21 2-7 triple draw).
 
 Before the betting of a street whose ``exchange_max_cards`` is set, one card is burned, then
 each live seat in turn from the first seat left of the button (seat 0), all-in seats too, gives
 away up to that many of its cards (none: it stands pat) and is dealt as many new ones at once,
 each face up exactly when the card it replaces was. When the stub cannot serve an exchange,
 the burn cards and the discards of the seats that exchanged before are shuffled into it
-(never the discards of the seat now exchanging, nor folded hands: RULES.md §1); an empty
+(never the discards of the seat now exchanging, nor folded hands: docs/house-rules.md §1); an empty
 stub at the burn is made from them the same way first.
 """
 
@@ -66,7 +66,7 @@ def check_exchange(hand: HandState, seat: int, discards: Sequence[Card],
                    face_up: bool | None = None) -> LegalActions:
     """The typed error when ``seat`` may not give away ``discards`` now (nothing changes).
     ``face_up``, when given, is the face the seat asks for its new cards: it must be the face
-    of the cards it gives away (RULES.md §10.5: a down card for a down card, an up card for
+    of the cards it gives away (docs/house-rules.md §25: a down card for a down card, an up card for
     an up card)."""
     exchanging = hand.exchanging
     if exchanging and seat != exchanging[0] and 0 <= seat < hand.seat_count \
@@ -120,7 +120,7 @@ def apply_exchange(hand: HandState, seat: int, discards: Sequence[Card],
     discarded = tuple(own[i] for i in positions)  # in dealing order
     source = hand.source
     if len(source) < len(discarded):
-        # RULES.md §10.5/§10.7: the burns and earlier discards go back into the stub.
+        # docs/house-rules.md §25/§21: the burns and earlier discards go back into the stub.
         source.recycle(hand.discards)
         hand.discards = []
         if len(source) < len(discarded):
@@ -139,7 +139,7 @@ def apply_exchange(hand: HandState, seat: int, discards: Sequence[Card],
     price = legal.exchange_price_chips if discarded else 0
     if price:
         hand.stacks[seat] -= price
-        hand.committed[seat] += price  # into the pot, not a bet (RULES.md §10.5)
+        hand.committed[seat] += price  # into the pot, not a bet (docs/house-rules.md §25)
     hand.discards.extend(discarded)
     event = CardsExchanged(seat, hand.street_index, discarded, drawn, is_up, price, automatic)
     hand.events.append(event)

@@ -38,7 +38,7 @@ class GameCode(StrEnum):
 class EngineGame(StrEnum):
     """Games the rules engine deals that the arena's other layers do not carry yet (the wire
     contract, PHH logs, replays, the luck adjustment, the web): ``variant_for`` knows them, a
-    match's `games` key does not accept them (RULES.md §10; issue 42)."""
+    match's `games` key does not accept them (docs/house-rules.md §10; issue 42)."""
 
     DEUCE_TO_SEVEN_TRIPLE_DRAW = "F2L3D"  # the PHH variant code
     LONDON_LOWBALL = "FLL"  # PHH has no code for it
@@ -116,7 +116,7 @@ class Street:
     # many cards (0: no exchange round); ``burn`` burns one card before the first exchange.
     exchange_max_cards: int = 0
     # English Stud's seventh card: dealt only with the rules key `english_seventh_card` and
-    # at most five seats (RULES.md §10.5).
+    # at most five seats (docs/house-rules.md §25).
     is_optional_card: bool = False
 
 
@@ -134,7 +134,7 @@ class Variant:
     opens_by_low_showing: bool = False  # razz: the lowest showing hand acts first
     betting: Betting = Betting.FIXED
     phh_code: str = ""  # the PHH variant written to logs; the game code when empty
-    max_seats: int = 8  # RULES.md §10.1: hold'em 11, Omaha 10, stud 8 (its deck runs out)
+    max_seats: int = 8  # docs/house-rules.md §20: hold'em 11, Omaha 10, stud 8 (its deck runs out)
     priced_exchanges: bool = False  # English Stud: an exchange costs `exchange_price` chips
 
     @property
@@ -167,7 +167,7 @@ _STUD_STREETS = (
     _street(StreetName.SEVENTH, burn=True, down=1, big=True),
 )
 
-# RULES.md §10.7 (PokerKit's fixed-limit deuce-to-seven triple draw): five cards, four
+# docs/house-rules.md §21 (PokerKit's fixed-limit deuce-to-seven triple draw): five cards, four
 # betting rounds with three draws between them (a burn before each), small bets for the
 # first two rounds and big bets for the last two.
 _TRIPLE_DRAW_STREETS = (
@@ -177,7 +177,7 @@ _TRIPLE_DRAW_STREETS = (
     _street(StreetName.THIRD_DRAW, burn=True, exchange=5, big=True),
 )
 
-# RULES.md §10.1: hold'em seats 2 to 11 [000 "zwei bis maximal elf Personen"]; Omaha 2 to 10
+# docs/house-rules.md §20: hold'em seats 2 to 11 [000 "zwei bis maximal elf Personen"]; Omaha 2 to 10
 # (Decision, as casinos seat it: 11 Omaha hands, 3 burns and 5 board cards would take all 52).
 _HOLDEM_SEATS = 11
 _OMAHA_SEATS = 10
@@ -210,7 +210,7 @@ DEUCE_TO_SEVEN_TRIPLE_DRAW = Variant(
 VARIANTS: dict[GameCode, Variant] = {GameCode(v.code): v for v in (
     HOLDEM, OMAHA_HI_LO, RAZZ, STUD, STUD_HI_LO, NO_LIMIT_HOLDEM, POT_LIMIT_OMAHA,
     POT_LIMIT_HOLDEM)}
-# RULES.md §10.2 [002 "London Lowball ist ein Stud Poker mit sieben Karten, der nur für
+# docs/house-rules.md §22 [002 "London Lowball ist ein Stud Poker mit sieben Karten, der nur für
 # niedrige Blätter gespielt wird und bei dem die Rangfolge Ass-bis-Sechs verwendet wird"]:
 # razz's deal, bring-in (the highest up card, aces low) and order of action (the lowest
 # showing hand: with at most four up cards no straight or flush shows, so ace-to-five and
@@ -219,7 +219,7 @@ LONDON_LOWBALL = Variant(EngineGame.LONDON_LOWBALL, "London Lowball", "L", _STUD
                          Showdown.ACE_TO_SIX, bring_in_by_high_card=True,
                          opens_by_low_showing=True)
 
-# RULES.md §10.3 [002 "Stud mit sieben Karten, Zweien Wild ... auch für die High-Low- oder
+# docs/house-rules.md §23 [002 "Stud mit sieben Karten, Zweien Wild ... auch für die High-Low- oder
 # Low-Only-Varianten"]: stud's deal, bring-in and order of action (a wild up card counts at
 # its face rank: Decision); the wild ranks are the rules key `wild_ranks`. The low-only game
 # is dealt as razz (the highest up card brings it in, the lowest showing hand opens).
@@ -230,17 +230,17 @@ STUD_WILD_LOW = Variant(EngineGame.STUD_WILD_LOW, "Seven Card Stud low, wild car
                         opens_by_low_showing=True)
 STUD_WILD_HI_LO = Variant(EngineGame.STUD_WILD_HI_LO, "Seven Card Stud Hi-Lo 8, wild cards",
                           "Y", _STUD_STREETS, True, Showdown.WILD_HIGH_LOW_8)
-# RULES.md §10.4 [002 "Low Hole ... die niedrigste verdeckte Karte eines Spielers
+# docs/house-rules.md §24 [002 "Low Hole ... die niedrigste verdeckte Karte eines Spielers
 # ausschließlich für diesen Spieler als Wild Card"], played high (the seed's default).
 LOW_HOLE = Variant(EngineGame.LOW_HOLE, "Low Hole", "Z", _STUD_STREETS, True,
                    Showdown.LOW_HOLE)
 # [002: "Wenn es als High-Low-Spiel gespielt wird ... und Sie haben ein Ass in Ihren
 # Anfangskarten (hole cards), dann werden die Asse zu Wild Cards für niedrige Blätter, jedoch
-# nicht für hohe Blätter"]: low ace-to-five, eight or better (RULES.md §4), dealt as stud hi-lo.
+# nicht für hohe Blätter"]: low ace-to-five, eight or better (docs/house-rules.md §5), dealt as stud hi-lo.
 LOW_HOLE_HI_LO = Variant(EngineGame.LOW_HOLE_HI_LO, "Low Hole Hi-Lo 8 or better", "Q",
                          _STUD_STREETS, True, Showdown.LOW_HOLE_HI_LO)
 
-# RULES.md §10.5 [002 English Stud]: at most six players; dealt and bet as seven-card stud
+# docs/house-rules.md §25 [002 English Stud]: at most six players; dealt and bet as seven-card stud
 # to fifth street; then an exchange round (one card, up for up or down for down, or stand pat)
 # before the sixth card (face up) and its betting, a second exchange round, and the last
 # betting round; with `english_seventh_card` and five players or fewer a seventh card, down,
@@ -279,7 +279,7 @@ for _variant in VARIANTS.values():
 
 
 def max_seats(games: Iterable[GameCode | str]) -> int:
-    """The most seats a table dealing every one of ``games`` can have (RULES.md §10.1)."""
+    """The most seats a table dealing every one of ``games`` can have (docs/house-rules.md §20)."""
     return min((variant_for(GameCode.parse(str(g))).max_seats for g in games), default=8)
 
 

@@ -1,5 +1,5 @@
 """Lowball values in which straights and flushes count against a hand: deuce-to-seven (2-7
-triple draw, RULES.md §10.7) and ace-to-six (London Lowball, RULES.md §10.2).
+triple draw, docs/house-rules.md §21) and ace-to-six (London Lowball, docs/house-rules.md §22).
 
 A lowball value is an int, bigger is better (the lowest hand), equal is a tie, like every value
 of :mod:`arena.engine.evaluate`. The hand is ranked as a high hand over ranks in the game's

@@ -43,7 +43,7 @@ STAKES_KEYS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Stakes))
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GameEntry:
-    """What a `games` entry sets beyond its game (docs/games.md §9, mixed rotations)."""
+    """What a `games` entry sets beyond its game (docs/house-rules.md §27, mixed rotations)."""
 
     hands: int | None = None  # hands dealt before the next game; None: `hands_per_game`
     stakes: Stakes | None = None  # this game's stakes; None: the match's
@@ -67,10 +67,10 @@ class Rules:
     decision_seconds: float = 2.0
     time_bank_seconds: float = 30.0
     timeout_action: str = "check_fold"
-    # RULES.md §10.3: the wild ranks of seven-card stud with wild cards, as rank letters
+    # docs/house-rules.md §23: the wild ranks of seven-card stud with wild cards, as rank letters
     # (the usual preset: deuces wild). Engine-only so far (issue 42).
     wild_ranks: str = "2"
-    # RULES.md §10.5 English Stud: the seventh card (down, five players or fewer) and the
+    # docs/house-rules.md §25 English Stud: the seventh card (down, five players or fewer) and the
     # price of one exchange, paid into the pot (not a bet). Engine-only so far (issue 42).
     english_seventh_card: bool = False
     exchange_price: int = 0
@@ -135,7 +135,7 @@ class Rules:
         for game in self.games:
             require(game not in ENGINE_VARIANTS, where,
                     f"game {game!r} is dealt by the rules engine only so far: the wire, logs "
-                    f"and replays do not carry it yet (docs/games.md §12)")
+                    f"and replays do not carry it yet (docs/games.md §4)")
             require(game in VARIANTS, where,
                     f"unknown game {game!r} in 'games'; known: {', '.join(VARIANTS)}")
         require(all(r in RANKS for r in self.wild_ranks)
@@ -246,9 +246,8 @@ _BETTINGS: tuple[str, ...] = tuple(b.value for b in Betting)
 
 def _games(value: Any, where: str, stakes: Stakes
            ) -> tuple[tuple[GameCode | str, ...], tuple[GameEntry | None, ...]]:
-    """The `games` key: one code, or a list of entries (docs/house-rules.md §4, docs/games.md
-    §9), and what each entry sets beyond its game; unknown codes are left for
-    :meth:`Rules.validate`."""
+    """The `games` key: one code, or a list of entries (docs/house-rules.md §4 and §27), and
+    what each entry sets beyond its game; unknown codes are left for :meth:`Rules.validate`."""
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, list | tuple):

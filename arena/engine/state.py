@@ -379,8 +379,8 @@ class HandState:
                  automatic: bool = False) -> CardsExchanged:
         """Draw games: ``seat`` gives away ``discards`` (none: stands pat) and is dealt as many
         new cards, each with the face of the card it replaces (``face_up``, when given, must
-        be that face); raises (changing nothing) if that is not legal now (RULES.md §10.5,
-        §10.7)."""
+        be that face); raises (changing nothing) if that is not legal now (docs/house-rules.md §25,
+        §21)."""
         event = apply_exchange(self, seat, discards, automatic, face_up)
         self._legal = None
         exchanging = self.exchanging

@@ -1,6 +1,6 @@
-"""Hand values with wild cards (RULES.md §10.3 seven-card stud with wild cards, §10.4 Low Hole).
+"""Hand values with wild cards (docs/house-rules.md §23 seven-card stud with wild cards, §24 Low Hole).
 
-RULES.md §10.3 Decision (common practice): a wild card stands for any card of any rank and
+docs/house-rules.md §23 Practice: a wild card stands for any card of any rank and
 suit, also one the hand already holds, so five of a kind exists and ranks above a straight
 flush; a hand made with wild cards ties the same natural hand. For low (ace-to-five) a wild
 card is the lowest rank the hand does not hold yet.
@@ -152,14 +152,14 @@ def _paired_low(cards: Sequence[int], wild_ranks: Collection[int]) -> list[int]:
 
 
 def low_hole_wild_ranks(cards: Sequence[int], is_up: Sequence[bool]) -> frozenset[int]:
-    """RULES.md §10.4 Low Hole: the rank of the seat's lowest down card (aces high, Decision)
+    """docs/house-rules.md §24 Low Hole: the rank of the seat's lowest down card (aces high: Practice)
     is wild for it; the seventh card, dealt down, changes it when it is lower."""
     down = [c >> 2 for c, up in zip(cards, is_up, strict=True) if not up]
     return frozenset((min(down),)) if down else frozenset()
 
 
 def low_hole_low_wild_ranks(cards: Sequence[int], is_up: Sequence[bool]) -> frozenset[int]:
-    """RULES.md §10.4 Low Hole as a high-low game, the low half: with an ace among the seat's
+    """docs/house-rules.md §24 Low Hole as a high-low game, the low half: with an ace among the seat's
     down cards the aces are wild (for low only); otherwise the same rank as for high."""
     down = [c >> 2 for c, up in zip(cards, is_up, strict=True) if not up]
     if _ACE in down:

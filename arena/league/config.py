@@ -161,7 +161,7 @@ def league_from_mapping(data: dict[str, Any], *, base_dir: Path = Path("."), sou
     require(len(set(names)) == len(names), where, "bot names must be unique")
     require(len({b.token for b in bots}) == len(bots), where, "every bot needs its own token")
     check_listen(config.listen, where)
-    most = max_seats(config.rules.games)  # RULES.md §10.1: hold'em 11, Omaha 10, stud 8
+    most = max_seats(config.rules.games)  # docs/house-rules.md §20: hold'em 11, Omaha 10, stud 8
     require(config.seats_per_table <= most, where,
             f"'seats_per_table' must be 2 to {most} for {', '.join(config.rules.games)}")
     if config.format == "round_robin" and config.seats_per_table != 2:

@@ -94,7 +94,7 @@ class LiveTable:
     """One match at one table. Create it, then run :meth:`run` in a nursery."""
 
     def __init__(self, spec: MatchSpec, lobby: Lobby, *, sink: MatchSink | None = None) -> None:
-        most = max_seats(spec.rules.games)  # RULES.md §10.1: by the games it deals
+        most = max_seats(spec.rules.games)  # docs/house-rules.md §20: by the games it deals
         if not 2 <= len(spec.seats) <= most:
             raise ArenaError(f"match {spec.match_id}: a table dealing "
                              f"{', '.join(spec.rules.games)} seats 2 to {most} bots")

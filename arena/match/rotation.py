@@ -1,4 +1,4 @@
-"""The rotation of games (docs/house-rules.md §7, docs/games.md §9) and the button
+"""The rotation of games (docs/house-rules.md §7, docs/house-rules.md §27) and the button
 (docs/house-rules.md §2)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from arena.engine.rules import Rules, Stakes
 def rotation_place(rules: Rules, hand_index: int, starting_seat_count: int) -> tuple[int, int]:
     """The ``hand_index``-th hand's (from 0) place in the rotation: the index of its `games`
     entry, and its number (from 0) among that entry's hands in a row. Each game deals
-    ``hands_per_game`` hands, or its entry's own `hands` (docs/games.md §9)."""
+    ``hands_per_game`` hands, or its entry's own `hands` (docs/house-rules.md §27)."""
     if not rules.game_entries:
         per_game = rules.hands_per_game or starting_seat_count
         return (hand_index // per_game) % len(rules.games), hand_index % per_game

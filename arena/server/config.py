@@ -164,7 +164,7 @@ def config_from_mapping(data: Mapping[str, Any], *, base_dir: Path = Path("."),
     if len(set(ids)) != len(ids):
         raise ConfigError(f"{where}: table ids must be unique, got {ids}")
     for match in matches:
-        most = max_seats(match.rules.games)  # RULES.md §10.1: by the games it deals
+        most = max_seats(match.rules.games)  # docs/house-rules.md §20: by the games it deals
         if not 2 <= len(match.seats) <= most:
             raise ConfigError(f"{where}: table {match.match_id!r} needs 2 to {most} seats for "
                               f"{', '.join(match.rules.games)}, got {len(match.seats)}")

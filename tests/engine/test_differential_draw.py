@@ -1,9 +1,9 @@
-"""2-7 triple draw (RULES.md §10.7) against PokerKit 0.7.7, decision by decision.
+"""2-7 triple draw (docs/house-rules.md §21) against PokerKit 0.7.7, decision by decision.
 
 Every hand is dealt by our engine (a recording seeded deck) and fed card for card to a
 PokerKit ``State`` built as its ``FixedLimitDeuceToSevenLowballTripleDraw`` (five hole cards,
 three draws each after a burn, small bets for two rounds, big bets for two, deuce-to-seven
-low), with RULES.md §3's cap (bet + 3 raises; PokerKit does not count the big blind, so 3
+low), with docs/house-rules.md §3's cap (bet + 3 raises; PokerKit does not count the big blind, so 3
 completions pre-draw and 4 after) and ``uncapped_heads_up=false`` as in
 ``test_differential``. At every betting decision both engines must agree on the actor, the
 legal actions and amounts, stacks and bets; at every exchange on the seat to exchange and on
@@ -152,7 +152,7 @@ def play_one(n: int, seed: int, stats: Stats, aggression: float) -> None:
             may_raise = True
             if mine != theirs:
                 # ORACLE.md / test_differential "short_all_in": a short all-in bet or big blind
-                # reopens differently in PokerKit; ours must follow RULES.md §3 to the chip.
+                # reopens differently in PokerKit; ours must follow docs/house-rules.md §3 to the chip.
                 variant = variant_for(CODE)
                 same = (mine.actor, mine.can_fold, mine.can_check, mine.call_chips) == (
                     theirs.actor, theirs.can_fold, theirs.can_check, theirs.call_chips)
@@ -186,7 +186,7 @@ def play_one(n: int, seed: int, stats: Stats, aggression: float) -> None:
 
 
 def test_triple_draw_agrees_with_pokerkit() -> None:
-    """RULES.md §10.7: 2-7 triple draw as PokerKit deals it, 2 to 6 players, many hands."""
+    """docs/house-rules.md §21: 2-7 triple draw as PokerKit deals it, 2 to 6 players, many hands."""
     stats = Stats()
     for n in range(2, 7):
         for i in range(120):
@@ -200,7 +200,7 @@ def test_triple_draw_agrees_with_pokerkit() -> None:
 
 
 def test_exchange_replaces_the_cards_named() -> None:
-    """RULES.md §10.7: a seat gives away the cards it names and gets as many new ones; the
+    """docs/house-rules.md §21: a seat gives away the cards it names and gets as many new ones; the
     exchange is recorded with the discards and the cards drawn."""
     ours = HandState(variant_for(CODE), [1000] * 3, rules=RULES, seed=4)
     while not ours.exchanging:

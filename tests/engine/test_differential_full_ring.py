@@ -1,4 +1,4 @@
-"""Full-ring tables against PokerKit 0.7.7 (RULES.md §10.1): hold'em up to 11 seats, Omaha up
+"""Full-ring tables against PokerKit 0.7.7 (docs/house-rules.md §20): hold'em up to 11 seats, Omaha up
 to 10, fixed limit, no-limit and pot-limit, many random hands each.
 
 The comparison is the one of ``test_differential`` (fixed limit: FT, FO/8) and
@@ -27,7 +27,7 @@ FULL_RING_FIXED = {"FT": (9, 10, 11), "FO/8": (9, 10)}
 
 @pytest.mark.parametrize("code", sorted(FULL_RING_FIXED))
 def test_fixed_limit_full_ring_agrees(code: str) -> None:
-    """RULES.md §10.1 with §1-§4: fixed-limit hold'em at 9-11 seats, Omaha hi-lo at 9-10."""
+    """docs/house-rules.md §20 with §1-§4: fixed-limit hold'em at 9-11 seats, Omaha hi-lo at 9-10."""
     stats = fixed.Stats()
     started = time.perf_counter()
     seats = FULL_RING_FIXED[code]
@@ -55,7 +55,7 @@ FULL_RING_UNFIXED = {GameCode.NO_LIMIT_HOLDEM: (9, 10, 11), GameCode.POT_LIMIT_H
 
 @pytest.mark.parametrize("code", sorted(FULL_RING_UNFIXED))
 def test_no_limit_and_pot_limit_full_ring_agree(code: GameCode) -> None:
-    """RULES.md §10.1 with §3b: no-limit and pot-limit hold'em at 9-11 seats, PLO at 9-10."""
+    """docs/house-rules.md §20 with §3b: no-limit and pot-limit hold'em at 9-11 seats, PLO at 9-10."""
     stats = unfixed.Stats()
     for row, (policy, count) in enumerate(((unfixed.random_policy, 50),
                                            (unfixed.all_in_policy, 25))):
@@ -73,7 +73,7 @@ def test_no_limit_and_pot_limit_full_ring_agree(code: GameCode) -> None:
 @pytest.mark.parametrize(("code", "most"), [("FT", 11), ("NT", 11), ("PT", 11), ("FO/8", 10),
                                             ("PO", 10), ("FR", 8), ("F7S", 8), ("F7S/8", 8)])
 def test_table_sizes(code: str, most: int) -> None:
-    """RULES.md §10.1: hold'em seats 2 to 11 [000: "zwei bis maximal elf Personen"], Omaha 2 to
+    """docs/house-rules.md §20: hold'em seats 2 to 11 [000: "zwei bis maximal elf Personen"], Omaha 2 to
     10 (Decision), stud games 2 to 8 (§2); one more seat is refused by name."""
     state = HandState(variant_for(code), [500] * most, seed=3)
     dealt = [c for cards in state.cards for c in cards]
@@ -83,7 +83,7 @@ def test_table_sizes(code: str, most: int) -> None:
 
 
 def test_eleven_handed_holdem_deals_one_deck_to_the_river() -> None:
-    """RULES.md §1 and §10.1: 11 x 2 hole cards, 3 burns and 5 board cards come from one
+    """docs/house-rules.md §1 and §20: 11 x 2 hole cards, 3 burns and 5 board cards come from one
     deck: everyone calls to the river and every card is distinct."""
     state = HandState(variant_for("FT"), [1000] * 11, seed=11)
     while not state.is_over:

@@ -1,4 +1,4 @@
-"""RULES.md §10.7 (2-7 triple draw) and §10.2 (London Lowball): exchanges, lowball values."""
+"""docs/house-rules.md §21 (2-7 triple draw) and §22 (London Lowball): exchanges, lowball values."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ def _snapshot(state: HandState) -> tuple[object, ...]:
 
 
 def test_triple_draw_streets_and_limits() -> None:
-    """RULES.md §10.7: five cards each, four betting rounds with three draws between them,
+    """docs/house-rules.md §21: five cards each, four betting rounds with three draws between them,
     small bets for the first two rounds and big bets for the last two, 2 to 6 players."""
     variant = variant_for(TD)
     assert [s.exchange_max_cards for s in variant.streets] == [0, 5, 5, 5]
@@ -41,7 +41,7 @@ def test_triple_draw_streets_and_limits() -> None:
 
 
 def test_exchange_in_turn_from_the_left_of_the_button() -> None:
-    """RULES.md §10.7: "drawing in turn from the left of the button" (PHH seat 0 first); every
+    """docs/house-rules.md §21: "drawing in turn from the left of the button" (PHH seat 0 first); every
     live seat exchanges, then the betting round opens left of the button."""
     state = _at_first_exchange(seats=4)
     order = []
@@ -56,7 +56,7 @@ def test_exchange_in_turn_from_the_left_of_the_button() -> None:
 @pytest.mark.parametrize("why", ["not own card", "twice", "too many", "bet", "not in turn",
                                  "after standing pat", "during betting", "not a card list"])
 def test_illegal_exchanges_are_refused_and_change_nothing(why: str) -> None:
-    """RULES.md §5 and §10.7: an illegal exchange (a card the seat does not hold, the same card
+    """docs/house-rules.md §6 and §21: an illegal exchange (a card the seat does not hold, the same card
     twice, more than the round allows, a bet in an exchange round, an exchange out of turn or
     after standing pat, an exchange in a betting round) is a typed error naming the cause,
     and the state is unchanged."""
@@ -104,7 +104,7 @@ def test_illegal_exchanges_are_refused_and_change_nothing(why: str) -> None:
 
 
 def test_exchange_action_text_and_timeout_default() -> None:
-    """RULES.md §5: the timeout action in an exchange round is to stand pat; the action text
+    """docs/house-rules.md §6: the timeout action in an exchange round is to stand pat; the action text
     names the cards given away ("exchange 7h6c"; "exchange" alone stands pat)."""
     state = _at_first_exchange()
     legal = state.legal_actions()
@@ -118,7 +118,7 @@ def test_exchange_action_text_and_timeout_default() -> None:
 
 
 def test_the_stub_running_out_reshuffles_the_discards() -> None:
-    """RULES.md §10.7: "discards are reshuffled when the stub runs out"; the discards of the
+    """docs/house-rules.md §21: "discards are reshuffled when the stub runs out"; the discards of the
     seat exchanging are not among them, folded hands never come back (§1)."""
     state = HandState(variant_for(TD), [10_000] * 6, seed=9)
     seen_reshuffle = False
@@ -139,7 +139,7 @@ def test_the_stub_running_out_reshuffles_the_discards() -> None:
 
 
 def test_deuce_to_seven_ranking() -> None:
-    """RULES.md §10.7: deuce-to-seven low: aces high, straights and flushes count against;
+    """docs/house-rules.md §21: deuce-to-seven low: aces high, straights and flushes count against;
     7-5-4-3-2 unsuited is the best hand, A-2-3-4-5 is ace high (no straight)."""
     order = ["7c5d4h3s2c", "7c6d4h3s2c", "8c5d4h3s2c", "As5d4h3s2c", "2c2d5h4s3c",
              "8c7d6h5s4c", "7c5c4c3c2c"]
@@ -152,7 +152,7 @@ def test_deuce_to_seven_ranking() -> None:
 
 
 def test_ace_to_six_ranking() -> None:
-    """RULES.md §10.2 [002 London Lowball]: ace-to-six, the ace is low; straights and flushes
+    """docs/house-rules.md §22 [002 London Lowball]: ace-to-six, the ace is low; straights and flushes
     count against (A-2-3-4-5 is a straight, so 6-4-3-2-A is the best hand); best 5 of 7."""
     best = ace_to_six_value(parse_cards("6c4d3h2sAc"))
     wheel = ace_to_six_value(parse_cards("5c4d3h2sAc"))
@@ -163,7 +163,7 @@ def test_ace_to_six_ranking() -> None:
 
 
 def test_deuce_to_seven_agrees_with_pokerkit() -> None:
-    """RULES.md §10.7 "as PokerKit's": the same order as PokerKit's StandardLowHand on random
+    """docs/house-rules.md §21 "as PokerKit's": the same order as PokerKit's StandardLowHand on random
     five-card hands, ties included."""
     pokerkit = pytest.importorskip("pokerkit")
     from arena.engine.cards import format_cards
@@ -182,7 +182,7 @@ def test_deuce_to_seven_agrees_with_pokerkit() -> None:
 
 
 def test_london_lowball_is_razz_dealt_and_ranked_ace_to_six() -> None:
-    """RULES.md §10.2 [002: "London Lowball ist ein Stud Poker mit sieben Karten, der nur für
+    """docs/house-rules.md §22 [002: "London Lowball ist ein Stud Poker mit sieben Karten, der nur für
     niedrige Blätter gespielt wird und bei dem die Rangfolge Ass-bis-Sechs verwendet wird"]:
     seven-card stud streets, the highest up card brings in as in razz (Decision), and the
     showdown goes to the best ace-to-six low of each seat's seven cards."""
@@ -211,7 +211,7 @@ def test_london_lowball_is_razz_dealt_and_ranked_ace_to_six() -> None:
 
 
 def test_london_lowball_bring_in_is_the_highest_up_card() -> None:
-    """RULES.md §10.2 Decision (as razz, §3): the highest up card brings it in, a king the
+    """docs/house-rules.md §22 Decision (as razz, §3): the highest up card brings it in, a king the
     highest, an ace the lowest; ties by suit."""
     for seed in range(40):
         state = HandState(variant_for("FLL"), [500] * 5, seed=seed)

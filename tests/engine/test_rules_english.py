@@ -1,4 +1,4 @@
-"""RULES.md §10.5 English Stud [002]: stud to fifth street, two exchange rounds, the price
+"""docs/house-rules.md §25 English Stud [002]: stud to fifth street, two exchange rounds, the price
 of an exchange, the optional seventh card, at most six players."""
 
 from __future__ import annotations
@@ -135,7 +135,7 @@ def test_exchange_price_goes_into_the_pot_and_is_not_a_bet() -> None:
 
 
 def test_many_hands_conserve_chips_and_never_deal_a_card_twice() -> None:
-    """RULES.md §1, §4 and §10.5: random English Stud hands, six players exchanging at every
+    """docs/house-rules.md §1, §4 and §25: random English Stud hands, six players exchanging at every
     chance (the stub runs short: burns and discards are reshuffled), chips conserved."""
     rng = random.Random(8)
     rules = Rules.from_mapping({"exchange_price": 5, "english_seventh_card": True})

@@ -1,8 +1,8 @@
-"""RULES.md §10.3 (seven-card stud with wild cards) and §10.4 (Low Hole): the wild-card
+"""docs/house-rules.md §23 (seven-card stud with wild cards) and §24 (Low Hole): the wild-card
 evaluator against brute-force substitution of every wild card, and the games dealt.
 
 The brute force replaces each wild card by every one of the 52 cards (duplicates of cards the
-hand holds allowed: RULES.md §10.3 Decision "also one the hand already holds") and takes the
+hand holds allowed: docs/house-rules.md §23 Decision "also one the hand already holds") and takes the
 best five cards of the result; for low, by every rank (suits do not count in ace-to-five).
 """
 
@@ -58,7 +58,7 @@ def brute_low(cards: Sequence[int], wild: Collection[int], eight: bool) -> int |
 
 
 def test_five_card_order_is_the_standard_high_order() -> None:
-    """RULES.md §4 high ranking, kept by the wild-card scale for natural hands: the very values
+    """docs/house-rules.md §5 high ranking, kept by the wild-card scale for natural hands: the very values
     of the engine's evaluator on random five-card hands (so a hand without wild cards may be
     valued by it)."""
     rng = random.Random(1)
@@ -69,7 +69,7 @@ def test_five_card_order_is_the_standard_high_order() -> None:
 
 
 def test_low_five_order_is_ace_to_five() -> None:
-    """RULES.md §4 ace-to-five low, kept by the wild-card low scale for natural hands."""
+    """docs/house-rules.md §5 ace-to-five low, kept by the wild-card low scale for natural hands."""
     rng = random.Random(2)
     hands = [rng.sample(range(52), 5) for _ in range(3000)]
     ours = [wild_low_value(h, ()) for h in hands]
@@ -80,7 +80,7 @@ def test_low_five_order_is_ace_to_five() -> None:
 
 
 def test_wild_high_exhaustive_small_cases() -> None:
-    """RULES.md §10.3: every five-card hand of one or two deuces and naturals from ten cards,
+    """docs/house-rules.md §23: every five-card hand of one or two deuces and naturals from ten cards,
     against brute-force substitution of each deuce by every card."""
     pool = parse_cards("AsKsQsJsTs9h9d5c3d7h")
     count = 0
@@ -93,7 +93,7 @@ def test_wild_high_exhaustive_small_cases() -> None:
 
 
 def test_wild_high_random_seven_cards() -> None:
-    """RULES.md §10.3: random seven-card hands with deuces and one more wild rank (jacks),
+    """docs/house-rules.md §23: random seven-card hands with deuces and one more wild rank (jacks),
     zero to two wild cards, against brute force."""
     rng = random.Random(3)
     wild = frozenset({0, 9})
@@ -107,7 +107,7 @@ def test_wild_high_random_seven_cards() -> None:
 
 
 def test_wild_low_against_brute_force() -> None:
-    """RULES.md §10.3 Decision: for low a wild card is the lowest rank the hand does not hold;
+    """docs/house-rules.md §23 Decision: for low a wild card is the lowest rank the hand does not hold;
     ace-to-five and eight-or-better, random hands of 5 to 7 cards with up to three wild
     cards, against brute force over every rank for every wild card."""
     rng = random.Random(4)
@@ -121,7 +121,7 @@ def test_wild_low_against_brute_force() -> None:
 
 
 def test_five_of_a_kind_beats_a_straight_flush_and_wild_ties_natural() -> None:
-    """RULES.md §10.3 Decision: five of a kind exists and ranks above a straight flush; a hand
+    """docs/house-rules.md §23 Decision: five of a kind exists and ranks above a straight flush; a hand
     made with a wild card ties the same natural hand."""
     five_aces = wild_high_value(parse_cards("AsAhAdAc2c"), DEUCES)
     royal = wild_high_value(parse_cards("AsKsQsJsTs"), DEUCES)
@@ -133,7 +133,7 @@ def test_five_of_a_kind_beats_a_straight_flush_and_wild_ties_natural() -> None:
 
 
 def test_wild_ranks_key() -> None:
-    """RULES.md §10.3: the wild ranks are a key (default deuces); bad values are refused."""
+    """docs/house-rules.md §23: the wild ranks are a key (default deuces); bad values are refused."""
     assert Rules().wild_rank_set == frozenset({0})
     assert Rules.from_mapping({"wild_ranks": "2J"}).wild_rank_set == frozenset({0, 9})
     assert Rules.from_mapping({"wild_ranks": ""}).wild_rank_set == frozenset()
@@ -143,7 +143,7 @@ def test_wild_ranks_key() -> None:
 
 
 def test_low_hole_wild_rank_is_the_lowest_down_card() -> None:
-    """RULES.md §10.4, the seed's example [002]: "Wenn Ihre ersten drei Karten 9-4 verdeckt
+    """docs/house-rules.md §24, the seed's example [002]: "Wenn Ihre ersten drei Karten 9-4 verdeckt
     und 3 aufgedeckt sind, sind alle Ihre Vieren Wild Cards, es sei denn, Ihre siebte Karte,
     die ebenfalls verdeckt ist, ist eine 3 oder eine 2"."""
     cards = parse_cards("9c4d3h")
@@ -159,7 +159,7 @@ def test_low_hole_wild_rank_is_the_lowest_down_card() -> None:
 
 
 def test_low_hole_hi_lo_aces_in_the_hole_are_wild_for_low_only() -> None:
-    """RULES.md §10.4 [002: "Wenn es als High-Low-Spiel gespielt wird ... und Sie haben ein
+    """docs/house-rules.md §24 [002: "Wenn es als High-Low-Spiel gespielt wird ... und Sie haben ein
     Ass in Ihren Anfangskarten (hole cards), dann werden die Asse zu Wild Cards für niedrige
     Blätter, jedoch nicht für hohe Blätter"]."""
     cards = parse_cards("Ac9d4h5s6c7dKh")
@@ -177,7 +177,7 @@ def test_low_hole_hi_lo_aces_in_the_hole_are_wild_for_low_only() -> None:
 
 @pytest.mark.parametrize("code", ["F7SW", "F7SWL", "F7SW/8", "FLH", "FLH/8"])
 def test_wild_games_play_to_the_end(code: str) -> None:
-    """RULES.md §10.3/§10.4: the wild-card stud games deal as stud and settle every pot to the
+    """docs/house-rules.md §23/§24: the wild-card stud games deal as stud and settle every pot to the
     best hands by the wild-card evaluator (chips conserved, winners checked)."""
     variant = variant_for(code)
     rules = Rules.from_mapping({"wild_ranks": "2"})

@@ -1,4 +1,4 @@
-"""A full-ring table over gRPC (RULES.md §10.1, docs/games.md §1): an eleven-seat no-limit
+"""A full-ring table over gRPC (docs/house-rules.md §20, docs/house-rules.md §20): an eleven-seat no-limit
 hold'em duplicate league, eleven bot processes, played to the end; every copy re-deals the
 same cards to the same seats and each bot plays each seat's cards once."""
 
@@ -12,7 +12,7 @@ from tests.league.test_league_e2e import LeagueProcess, phh_tables, write_league
 
 
 def test_eleven_seat_duplicate_league(tmp_path: Path) -> None:
-    """RULES.md §10.1 [000 "zwei bis maximal elf Personen"] with §7 duplicate: seating, the
+    """docs/house-rules.md §20 [000 "zwei bis maximal elf Personen"] with §7 duplicate: seating, the
     button, blinds, side pots and the duplicate rotation at eleven seats, over gRPC."""
     bots = [(f"b{k}", "call" if k % 2 else "random") for k in range(11)]
     league = write_league(tmp_path, bots, format="multiway", seats_per_table=11, tables=1,

@@ -1,5 +1,5 @@
-"""Mixed rotations (docs/games.md §9, RULES.md §6): any list of games, each entry with its own
-hands and stakes; the 8-game mix's dealt games as an example."""
+"""Mixed rotations (docs/house-rules.md §7 and §27): any list of games, each entry with its
+own hands and stakes; the 8-game mix's dealt games as an example."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ MIX = {"games": [
 
 
 def test_entries_set_hands_and_stakes_and_round_trip() -> None:
-    """docs/games.md §9: a `games` table may set `hands` and any stakes key; the others keep
+    """docs/house-rules.md §27: a `games` table may set `hands` and any stakes key; the others keep
     the match's values; the rules survive their own `[rules]` table unchanged."""
     rules = Rules.from_mapping(MIX)
     assert rules.games == (GameCode.HOLDEM, GameCode.NO_LIMIT_HOLDEM, GameCode.RAZZ,
@@ -36,7 +36,7 @@ def test_entries_set_hands_and_stakes_and_round_trip() -> None:
 
 
 def test_rotation_deals_each_game_its_own_hands() -> None:
-    """RULES.md §6 with docs/games.md §9: FT 2 hands, NT 3, FR 4 (`hands_per_game`), PO 4,
+    """docs/house-rules.md §7 with docs/house-rules.md §27: FT 2 hands, NT 3, FR 4 (`hands_per_game`), PO 4,
     then again from the top; each hand at its game's stakes."""
     rules = Rules.from_mapping(MIX)
     games = [game_for_hand(rules, i, 6) for i in range(15)]
@@ -51,7 +51,7 @@ def test_rotation_deals_each_game_its_own_hands() -> None:
 
 
 def test_simulated_hands_are_dealt_at_their_games_stakes() -> None:
-    """docs/games.md §9: the hands of a mixed rotation are dealt at their entry's stakes
+    """docs/house-rules.md §27: the hands of a mixed rotation are dealt at their entry's stakes
     (blinds posted, bets sized) and conserve chips."""
     rules = Rules.from_mapping(MIX)
     seen = []
@@ -78,14 +78,14 @@ def test_bad_entries_are_clear_errors(entry: dict[str, object], message: str) ->
 
 
 def test_the_docs_example_rotation_loads_and_plays() -> None:
-    """docs/games.md §9's example `[rules]` table (the 8-game mix less triple draw) loads and
+    """docs/house-rules.md §27's example `[rules]` table (the 8-game mix less triple draw) loads and
     deals its seven games in turn."""
     import re
     import tomllib
     from pathlib import Path
 
-    text = (Path(__file__).resolve().parents[2] / "docs" / "games.md").read_text()
-    block = re.search(r"```toml\n(.*?)```", text, re.S)
+    text = (Path(__file__).resolve().parents[2] / "docs" / "house-rules.md").read_text()
+    block = re.search(r"```toml\n(.*?)```", text.split("## §27 ", 1)[1], re.S)
     assert block is not None
     rules = Rules.from_mapping(tomllib.loads(block.group(1))["rules"])
     games = [state.variant.code for state, _, _ in iter_hands(
