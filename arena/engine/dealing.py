@@ -144,6 +144,8 @@ def stud_opener(hand: HandState) -> int:
     best_key = 0
     if hand.street_index == 0:
         high_card = variant.bring_in_by_high_card
+        if variant.code == "FLL":  # docs/house-rules.md §22: the key `london_lowball_bring_in`
+            high_card = hand.rules.london_lowball_bring_in == "high"
         for seat in range(hand.seat_count):
             if folded[seat]:
                 continue

@@ -74,6 +74,11 @@ class Rules:
     # price of one exchange, paid into the pot (not a bet). Engine-only so far (issue 42).
     english_seventh_card: bool = False
     exchange_price: int = 0
+    # docs/house-rules.md §22 London Lowball: who brings it in, `"high"` (the highest up card,
+    # as razz) or `"low"` (the lowest, as stud); §24 Low Hole: whether the ace is the highest
+    # rank when finding the lowest down card. Engine-only so far (issue 42).
+    london_lowball_bring_in: str = "high"
+    low_hole_ace_high: bool = True
     # Per `games` entry (the same order; empty: none sets anything): its hands and stakes.
     game_entries: tuple[GameEntry | None, ...] = field(default=(), metadata=FILLED_BY_CODE)
 
@@ -236,6 +241,7 @@ CHECKS: dict[str, Check] = {
     "starting_stack": Check(min=1, max=MAX_CHIPS),
     "max_raises": Check(min=0, max=1000),
     "stud_tie_break": Check(choices=("suit", "seat")),
+    "london_lowball_bring_in": Check(choices=("high", "low")),
     "timeout_action": Check(choices=("check_fold",)),
     "decision_seconds": Check(min=0.001, max=MAX_SECONDS),
     "time_bank_seconds": Check(min=0.0, max=MAX_SECONDS),

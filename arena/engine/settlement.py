@@ -146,7 +146,8 @@ def settle(hand: HandState) -> None:
                 low[seat] = ace_to_six_value(seen)
             elif kind is Showdown.LOW_HOLE or kind is Showdown.LOW_HOLE_HI_LO:
                 ups = hand.is_up[seat]
-                high[seat] = wild_high_value(seen, low_hole_wild_ranks(cards, ups))
+                high[seat] = wild_high_value(seen, low_hole_wild_ranks(
+                    cards, ups, ace_high=hand.rules.low_hole_ace_high))
                 if kind is Showdown.LOW_HOLE_HI_LO:
                     low[seat] = wild_low_value(seen, low_hole_low_wild_ranks(cards, ups),
                                                eight_or_better=True)

@@ -151,11 +151,17 @@ def _paired_low(cards: Sequence[int], wild_ranks: Collection[int]) -> list[int]:
     return best[1]
 
 
-def low_hole_wild_ranks(cards: Sequence[int], is_up: Sequence[bool]) -> frozenset[int]:
-    """docs/house-rules.md §24 Low Hole: the rank of the seat's lowest down card (aces high: Practice)
-    is wild for it; the seventh card, dealt down, changes it when it is lower."""
+def low_hole_wild_ranks(cards: Sequence[int], is_up: Sequence[bool], *,
+                        ace_high: bool = True) -> frozenset[int]:
+    """docs/house-rules.md §24 Low Hole: the rank of the seat's lowest down card is wild for it;
+    the seventh card, dealt down, changes it when it is lower. ``ace_high`` (the key
+    `low_hole_ace_high`): an ace is the highest rank, else the lowest."""
     down = [c >> 2 for c, up in zip(cards, is_up, strict=True) if not up]
-    return frozenset((min(down),)) if down else frozenset()
+    if not down:
+        return frozenset()
+    if not ace_high and _ACE in down:
+        return frozenset((_ACE,))
+    return frozenset((min(down),))
 
 
 def low_hole_low_wild_ranks(cards: Sequence[int], is_up: Sequence[bool]) -> frozenset[int]:

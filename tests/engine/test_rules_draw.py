@@ -228,3 +228,19 @@ def test_engine_only_games_are_refused_by_a_match(code: str) -> None:
 
     with pytest.raises(ConfigError, match="rules engine only"):
         Rules.from_mapping({"games": [code]})
+
+
+def test_london_lowball_bring_in_key() -> None:
+    """docs/house-rules.md §22 Decision `london_lowball_bring_in`: `"high"` (default, as razz)
+    or `"low"` (the lowest up card brings it in, as stud, aces high)."""
+    from arena.engine.rules import Rules
+
+    low = Rules.from_mapping({"london_lowball_bring_in": "low"})
+    for seed in range(30):
+        state = HandState(variant_for("FLL"), [500] * 5, rules=low, seed=seed)
+        stud = HandState(variant_for("F7S"), [500] * 5, seed=seed)
+        assert state.cards == stud.cards and state.actor == stud.actor
+    from arena.engine.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="london_lowball_bring_in"):
+        Rules.from_mapping({"london_lowball_bring_in": "middle"})

@@ -197,3 +197,14 @@ def test_wild_games_play_to_the_end(code: str) -> None:
                 values[s] = wild_high_value(state.cards[s] + state.board, wild)
             winners = {w for a in state.result.awards for w in a.winners}
             assert winners == {s for s, v in values.items() if v == max(values.values())}
+
+
+def test_low_hole_ace_high_key() -> None:
+    """docs/house-rules.md §24 Decision `low_hole_ace_high` (default true): an ace in the hole
+    is the highest rank, so it is never the lowest down card; with false it is the lowest."""
+    cards = parse_cards("AcKd5h")
+    is_up = [False, False, True]
+    assert low_hole_wild_ranks(cards, is_up) == frozenset({11})  # kings
+    assert low_hole_wild_ranks(cards, is_up, ace_high=False) == frozenset({12})  # aces
+    rules = Rules.from_mapping({"low_hole_ace_high": False})
+    assert rules.low_hole_ace_high is False
