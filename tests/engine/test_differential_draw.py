@@ -213,3 +213,46 @@ def test_exchange_replaces_the_cards_named() -> None:
     assert event.discarded == tuple(old[1:3]) and len(event.drawn) == 2
     assert ours.cards[seat] == [old[0], *old[3:], *event.drawn]
     assert not set(event.drawn) & set(c for cards in ours.cards[1:] for c in cards)
+
+
+def test_triple_draw_hand_histories_replay_here_and_in_pokerkit() -> None:
+    """docs/house-rules.md §21 and §26: a triple-draw hand's PHH record (every exchange as
+    PokerKit's `sd`, the round's replacement cards after its discards) replays to the same
+    final stacks in our engine and in PokerKit's own PHH reader."""
+    from pokerkit import HandHistory
+
+    from arena.engine.phh import iter_replays, loads_bytes
+    from arena.engine.phhtext import dumps_hands, hand_fields, phh_action_lines, phh_actions
+
+    rng = random.Random(11)
+    hands = []
+    states = []
+    for seed in range(40):
+        n = 2 + seed % 5
+        state = HandState(variant_for(CODE), [rng.choice((60, 400, 2000)) for _ in range(n)],
+                          rules=RULES, seed=seed)
+        while not state.is_over:
+            legal = state.legal_actions()
+            if legal.can_exchange:
+                k = rng.randint(0, legal.exchange_max_cards)
+                state.exchange(legal.seat, rng.sample(legal.exchangeable, k))
+            else:
+                kind, amount = choose(rng, legal, 0.2)
+                state.act(legal.seat, kind, amount)
+        assert phh_action_lines(state) == len(phh_actions(state))
+        states.append(state)
+        hands.append(hand_fields(state, players=[f"b{i}" for i in range(n)]))
+    text = dumps_hands(hands)
+    assert " sd " in text and "variant = 'F2L3D'" in text
+    replayed = list(iter_replays(loads_bytes(text.encode(), name="td.phhs"), RULES))
+    assert [error for _, _, error in replayed] == [None] * 40
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for state, fields in zip(states, hands, strict=True):
+            one = dumps_hands([fields]).split("\n", 1)[1]
+            history = HandHistory.loads(one)
+            *_, last = iter(history)
+            stacks = list(last.stacks)
+            if stacks != list(state.stacks):
+                keys, theirs = pokerkit_style_stacks(state)
+                assert keys and theirs == stacks, (stacks, state.stacks)
