@@ -23,7 +23,7 @@ import trio
 from arena.engine.actions import ActionKind
 from arena.engine.cards import Card, Deck, derive_seed
 from arena.engine.errors import ArenaError, MalformedAction
-from arena.engine.games import GameCode, variant_for
+from arena.engine.games import GameCode, max_seats, variant_for
 from arena.engine.phhtext import phh_action_lines
 from arena.engine.rules import Rules
 from arena.engine.state import HandState
@@ -43,7 +43,7 @@ from arena.match.records import (
     PlayedHand,
     TableStats,
 )
-from arena.match.rotation import engine_order, game_for_hand, next_button
+from arena.match.rotation import engine_order, game_for_hand, next_button, rotation_place
 from arena.match.spec import AbsentPolicy, MatchSpec
 from arena.match.strategy_draw import StrategyDrawer
 from arena.match.timer import DecisionTimer
@@ -99,8 +99,10 @@ class LiveTable:
     """One match at one table. Create it, then run :meth:`run` in a nursery."""
 
     def __init__(self, spec: MatchSpec, lobby: Lobby, *, sink: MatchSink | None = None) -> None:
-        if not 2 <= len(spec.seats) <= 8:
-            raise ArenaError(f"match {spec.match_id}: a table seats 2 to 8 bots")
+        most = max_seats(spec.rules.games)  # docs/house-rules.md §20: by the games it deals
+        if not 2 <= len(spec.seats) <= most:
+            raise ArenaError(f"match {spec.match_id}: a table dealing "
+                             f"{', '.join(spec.rules.games)} seats 2 to {most} bots")
         self.spec = spec
         self.rules: Rules = spec.rules
         self.sink = sink
@@ -276,13 +278,14 @@ class LiveTable:
         spec = self.spec
         rules = self.rules
         order = tuple(engine_order(button, in_play))
-        per_game = rules.hands_per_game or self.seat_count
+        entry, in_game = rotation_place(rules, index, self.seat_count)
+        per_game = rules.hands_for(entry, self.seat_count)
         hand_id = f"{spec.match_id}-h{index + 1}"
         state = HandState(variant_for(game), [self._stacks[p] for p in order], rules=rules,
-                          seed=derive_seed(spec.seed, "hand", index))
+                          stakes=rules.stakes_for(entry), seed=derive_seed(spec.seed, "hand", index))
         ctx = HandContext(
             match_id=spec.match_id, hand_id=hand_id, hand_number=index + 1,
-            game_hand_number=index % per_game + 1, hands_per_game=per_game, button_seat=button,
+            game_hand_number=in_game + 1, hands_per_game=per_game, button_seat=button,
             order=order, names=tuple(s.name for s in spec.seats),
             bot_ids=tuple(s.bot_id for s in spec.seats), table_stacks=tuple(self._stacks),
             rules=rules, deal_id=f"{spec.deal_set_id or spec.match_id}/deal-{index + 1}",

@@ -36,6 +36,7 @@ class RecordKind(StrEnum):
     CALL = "call"
     BRING_IN = "bring_in"
     RAISE = "raise"
+    EXCHANGE = "exchange"  # draw games (engine only so far: not on the wire, issue 42)
     POST_ANTE = "post_ante"
     POST_SMALL_BLIND = "post_small_blind"
     POST_BIG_BLIND = "post_big_blind"
