@@ -85,8 +85,11 @@ class Heartbeat:
     """Renews the lease of the jobs being played, on its own thread, until stopped."""
 
     def __init__(self, queue: WorkQueue, worker: str, held: Callable[[], list[int]],
-                 every_seconds: float) -> None:
+                 every_seconds: float, on_lost: Callable[[set[int]], object] = lambda job_ids: None
+                 ) -> None:
+        """``on_lost``: told (on the heartbeat's thread) the jobs another worker has taken."""
         self._queue, self._worker, self._held, self._every = queue, worker, held, every_seconds
+        self._on_lost = on_lost
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._beat, name="arena-heartbeat", daemon=True)
 
@@ -108,8 +111,9 @@ class Heartbeat:
                 continue
             lost = set(ids) - kept
             if lost:
-                log.warning("jobs %s were claimed by another worker (this one was silent too long)",
-                            sorted(lost))
+                log.warning("jobs %s were claimed by another worker (this one was silent too long); "
+                            "their tables end here", sorted(lost))
+                self._on_lost(lost)
 
 
 @dataclass
@@ -249,7 +253,8 @@ class Worker:
             self.metrics.on_leaderboard_scrape(self._board_wanted)
         try:
             with Heartbeat(self.queue, settings.name, lambda: list(state.running),
-                           settings.heartbeat_seconds):
+                           settings.heartbeat_seconds,
+                           on_lost=lambda job_ids: loop.call_soon_threadsafe(self._lost, server, job_ids)):
                 admitted_at = time.monotonic()
                 while not state.stop:
                     wake.clear()
@@ -297,6 +302,20 @@ class Worker:
             if self.queue.store is not self.store:
                 self.queue.store.close()
         return left_because_done
+
+    def _lost(self, server: DealerServer, job_ids: set[int]) -> None:
+        """Jobs another worker took (this one was paused or cut off past its lease): their tables
+        end here at once, dealing (the running hand is voided; its writes were refused already)
+        or waiting for bots, and the jobs are forgotten, neither completed nor given back. Their
+        slots are free again."""
+        for job_id in sorted(job_ids):
+            running = self._state.running.pop(job_id, None)
+            if running is None:
+                continue
+            server.end_tables(running.tables)
+            self._say(f"job {job_id} ({running.job.deal_set}) was claimed by another worker: "
+                      "its tables end here")
+        self._wake()
 
     def _own_address(self, listen: str, port: int) -> str:
         """How other workers reach this one, unless ``--advertise`` says: the bound host, or for

@@ -178,3 +178,50 @@ def test_bots_started_before_the_coordinator_wait_for_their_league(tmp_path: Pat
                 proc.kill()
                 proc.wait()
     every_hand_once(url, hands_per_match)
+
+
+def test_a_worker_whose_waiting_job_was_claimed_ends_its_tables_and_leaves(
+        tmp_path: Path, postgres: PostgresServer) -> None:
+    """w1 claims a job whose bots are not there (absent = "wait": its tables wait), is paused past
+    its lease, and w2, with the bots, takes the job. Continued, w1 learns from its heartbeat that
+    the job is gone, ends its tables, and leaves with the league (``--exit-when-done``)."""
+    url = postgres.new_database()
+    hands_per_match = 10
+    league = with_token_files(write_league(tmp_path, BOTS, store=url, hands_per_match=hands_per_match,
+                                           tables_at_once=2, absent="wait", start_timeout_seconds=1))
+    coordinator = subprocess.Popen(
+        [sys.executable, "-m", "arena.cli", "league", "run", str(league), "--no-worker"],
+        cwd=tmp_path, env=env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert coordinator.stdout is not None
+    first = coordinator.stdout.readline()
+    assert "jobs queued" in first, first + coordinator.stdout.read()
+    w1 = worker(url, "w1", free_port(), tmp_path, extra=("--tables", "2"))
+    procs = [coordinator, w1]
+    try:
+        wait_for(lambda: bool(query(url, "SELECT 1 FROM jobs WHERE worker = 'w1'")), "w1 to claim a job")
+        job = query(url, "SELECT job_id FROM jobs WHERE worker = 'w1'")[0][0]
+        w1.send_signal(signal.SIGSTOP)
+        wait_for(lambda: query(url, "SELECT heartbeat_at < EXTRACT(EPOCH FROM clock_timestamp()) - 4 "
+                                    "FROM jobs WHERE job_id = %s", (job,)) == [(True,)],
+                 "w1's lease to run out")
+        port = free_port()
+        procs.append(worker(url, "w2", port, tmp_path))
+        procs += [subprocess.Popen(
+            [sys.executable, "-m", "arena.cli", "bot", kind, "--server", f"127.0.0.1:{port}",
+             "--token", f"token-{bot}-0001", "--name", bot, "--seed", "1", "--connect-seconds", "120",
+             "--reconnect-seconds", "60"],
+            cwd=ROOT, env=env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for bot, kind in BOTS]
+        wait_for(lambda: query(url, "SELECT worker FROM jobs WHERE job_id = %s", (job,)) == [("w2",)],
+                 "w2 to claim w1's job")
+        w1.send_signal(signal.SIGCONT)
+        out, _ = coordinator.communicate(timeout=300)
+        assert coordinator.returncode == 0, out
+        assert w1.wait(timeout=120) == 0, (tmp_path / "w1.out").read_text()
+    finally:
+        w1.send_signal(signal.SIGCONT)
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    assert "was claimed by another worker: its tables end here" in (tmp_path / "w1.out").read_text()
+    every_hand_once(url, hands_per_match)
