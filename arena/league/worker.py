@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import json
 import logging
 import os
 import signal
@@ -30,8 +31,10 @@ from pathlib import Path
 from typing import TextIO
 
 from arena.engine.errors import ConfigError
+from arena.engine.seeds import derive_secret
 from arena.league.config import LeagueConfig, league_from_mapping
 from arena.league.runner import LeagueRun
+from arena.league.secret import league_secret, reveal_league_secret
 from arena.league.sink import LeagueSink
 from arena.match.live import LiveTable
 from arena.match.records import MatchSummary, PlayedHand
@@ -41,7 +44,7 @@ from arena.server.config import BotEntry, ServerConfig, TlsConfig
 from arena.server.peer_tls import PeerTls
 from arena.server.relay import Relay
 from arena.storage import store as st
-from arena.storage.matchlog import safe_file_name
+from arena.storage.matchlog import MatchLogPaths, reveal_seed, safe_file_name
 from arena.storage.postgres import PostgresStore, open_when_up
 from arena.storage.queue import Job, JobBook, JobWaits, WorkQueue
 
@@ -197,6 +200,7 @@ class Worker:
         self.metrics = metrics
         self.jobs_done = 0
         self._state = _State()
+        self._published: set[int] = set()  # leagues whose secret is published in their log folder
         self.server: DealerServer | None = None
         self._wake: Callable[[], object] = lambda: None
 
@@ -264,6 +268,7 @@ class Worker:
                         if time.monotonic() - admitted_at >= ADMIT_EVERY_SECONDS:
                             admitted_at = time.monotonic()
                             await asyncio.to_thread(self._admit_known_bots, server)
+                            await asyncio.to_thread(self._publish_ended_leagues)
                         await self._fill(server, address)
                         relay.want(await asyncio.to_thread(self.queue.remote_tables, relay.bots(),
                                                            settings.name))
@@ -271,6 +276,7 @@ class Worker:
                         await self._note_waits(server)  # (after the relay: it never waits on these)
                         if settings.exit_when_done and not state.running and \
                                 await asyncio.to_thread(self._nothing_left):
+                            await asyncio.to_thread(self._publish_ended_leagues)
                             left_because_done = True
                             break
                     except st.StoreError as exc:  # the database is away for a moment: tables go on
@@ -336,6 +342,38 @@ class Worker:
     def stop(self) -> None:
         """Void the running hands, give the jobs back and leave (SIGTERM, SIGINT)."""
         self._state.stop = True
+
+    def _publish_ended_leagues(self) -> None:
+        """Once a league this worker dealt has no job left, publish in its log folder what the
+        coordinator publishes in its own: the league secret (``league-secret.json``, checked
+        against the commitment by `arena replay`) and every match seed in the results files of
+        the copies that ended here (a copy that ended here while its deal set ended on another
+        worker kept ``match_seed: null``). Every log then verifies where it lies."""
+        for league in self.store.list_leagues():
+            if league.league_id in self._published or (
+                    self.settings.league_id is not None and league.league_id != self.settings.league_id):
+                continue
+            run = self._state.runs.get(league.league_id)
+            try:  # (a worker started again after its jobs went elsewhere has no run of it)
+                config = run.config if run is not None else self.league_config(league)
+            except ConfigError:
+                continue
+            if not config.log_dir.is_dir():
+                continue  # this worker never dealt it
+            depth = self.queue.depth(league.league_id)
+            if depth["queued"] or depth["running"]:
+                continue
+            secret = run.secret if run is not None else league_secret(config, self.store)
+            reveal_league_secret(config, secret)
+            for result in sorted(config.log_dir.glob("*.result.json")):
+                paths = MatchLogPaths.at(result.parent / result.name.removesuffix(".result.json"))
+                with contextlib.suppress(OSError, ValueError):
+                    deal_set = json.loads(result.read_text(encoding="utf-8")).get("deal_set")
+                    if isinstance(deal_set, str):
+                        reveal_seed(paths, derive_secret(secret.value, "deal-set", deal_set))
+            self._published.add(league.league_id)
+            self._say(f"league {config.name!r} has ended: its secret and match seeds are "
+                      f"published in {config.log_dir}")
 
     def _nothing_left(self) -> bool:
         depth = self.queue.depth(self.settings.league_id)
