@@ -9,7 +9,7 @@ BUF_DIR := tools/buf
 BUF := $(BUF_DIR)/node_modules/.bin/buf
 RELEASED_CONTRACT := protos/released/arena-v1.binpb
 
-.PHONY: demo test lint typecheck unit engine-build engine-compiled bench clean contract-release
+.PHONY: demo test lint typecheck unit unit-plain bench clean contract-release
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -30,6 +30,7 @@ lint: $(STAMP) $(BUF)
 	$(BUF) breaking --against $(RELEASED_CONTRACT)
 	$(BIN)/python scripts/gen_protos.py --check
 	$(BIN)/python bots/python/sync_protos.py --check
+	$(BIN)/mkdocs build --strict --quiet
 
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict arena
@@ -41,39 +42,19 @@ TEST_WORKERS ?= auto
 PYTEST := $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile
 
 unit: $(STAMP)
-	ARENA_ENGINE_PURE=1 $(PYTEST)
+	$(PYTEST)
 
-# The engine's and the dealer's hot modules compiled with mypyc (optional: scripts/build_engine.py;
-# they fall back to pure Python without a fresh build; arena/host/compiled.py). The compiled
-# modules pass the same engine, table and transport tests, and the event log's byte-for-byte
-# tests (the messages are native classes compiled). Left out: the evaluator's own tests (it is
-# not compiled); `fast_init`'s (test_fastinit.py: only interpreted messages are built by it); the
-# server tests that mostly time bot processes and sandboxes; the two event log tests that build a
-# notice around a stand-in payload of no message type, which a compiled `Notice` rejects.
-ENGINE_COMPILED_TESTS := tests/test_layers.py $(filter-out %/test_evaluate.py %/test_equity.py \
-	%/test_frozen.py,$(wildcard tests/engine/test_*.py)) \
-	$(filter-out %/test_fastinit.py,$(wildcard tests/match/test_*.py)) \
-	$(filter-out %/test_trust.py %/test_node_bot.py %/test_sdk_reconnect.py \
-	%/test_peer_tls.py,$(wildcard tests/server/test_*.py)) tests/league/test_trust_league.py \
-	tests/storage/test_eventlog_json.py tests/storage/test_eventlog_hold.py \
-	tests/storage/test_replay_rules.py
-ENGINE_COMPILED_DESELECT := \
-	--deselect tests/storage/test_eventlog_json.py::test_the_fast_event_json_is_byte_for_byte_the_plain_walks \
-	--deselect tests/storage/test_eventlog_json.py::test_a_real_event_takes_the_fast_way_and_a_tiny_float_the_plain_one
+# The server and league tests once more with every fast path off (arena/host/fastpaths.py).
+unit-plain: $(STAMP)
+	ARENA_FAST_PATHS=off $(PYTEST) tests/server tests/league
 
-engine-build: $(STAMP)
-	$(BIN)/python scripts/build_engine.py
-
-engine-compiled: engine-build
-	ARENA_ENGINE_EXPECT_COMPILED=1 $(PYTEST) $(ENGINE_COMPILED_TESTS) $(ENGINE_COMPILED_DESELECT)
-
-# The checks and the mypyc build side by side (all CPU-bound, none timed), then the tests.
+# The checks side by side (both CPU-bound, none timed), then the tests.
 test: $(STAMP) $(BUF)
-	$(MAKE) --no-print-directory --output-sync=target -j3 lint typecheck engine-build
+	$(MAKE) --no-print-directory --output-sync=target -j2 lint typecheck
 	$(MAKE) --no-print-directory unit
-	$(MAKE) --no-print-directory engine-compiled
+	$(MAKE) --no-print-directory unit-plain
 
-bench: $(STAMP) engine-build
+bench: $(STAMP)
 	$(BIN)/python -m pip install -q -e '.[bench]'
 	$(BIN)/python -m bench.engine
 	$(BIN)/python -m bench.evaluate
@@ -83,4 +64,4 @@ contract-release: $(BUF)
 	$(BUF) build --exclude-source-info -o $(RELEASED_CONTRACT)
 
 clean:
-	rm -rf $(VENV) $(BUF_DIR)/node_modules build/mypyc
+	rm -rf $(VENV) $(BUF_DIR)/node_modules

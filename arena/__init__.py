@@ -1,9 +1,7 @@
 """arena: a H.O.R.S.E. poker arena for bots."""
 
-from arena.host import compiled as _compiled
 from arena.host import grpc_io as _grpc_io
 
 __version__ = "0.1.0"
 
-_compiled.install()  # the rules engine's mypyc build, when it is fresh (arena/host/compiled.py)
 _grpc_io.install()  # gRPC's older I/O path for a later `import grpc` (arena/host/grpc_io.py)

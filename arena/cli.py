@@ -92,7 +92,14 @@ def _store(args: argparse.Namespace) -> str | None:
 
 def cmd_league(args: argparse.Namespace) -> int:
     from arena.league.commands import league_status, run_league
+    from arena.tourney.commands import run_tournament, show_standings
+    from arena.tourney.config import is_tournament_league
 
+    if is_tournament_league(args.file):  # format = "seed-003" or "freezeout": a tournament
+        if args.action == "run":
+            return run_tournament(args.file, listen=args.listen, store=_store(args),
+                                  league_file=True)
+        return show_standings(args.file, fmt="table", store=_store(args), league_file=True)
     if args.action == "run":
         web = None
         if args.web_port is not None:
@@ -136,7 +143,11 @@ def _peer_arguments(parser: argparse.ArgumentParser) -> None:
 
 def cmd_leaderboard(args: argparse.Namespace) -> int:
     from arena.league.commands import show_leaderboard
+    from arena.tourney.commands import show_standings
+    from arena.tourney.config import is_tournament_league
 
+    if is_tournament_league(args.file):  # the tournament's standings, from the store
+        return show_standings(args.file, fmt=args.format, store=_store(args), league_file=True)
     return show_leaderboard(args.file, fmt=args.format, table=args.table,
                             store=_store(args))
 
@@ -186,7 +197,7 @@ def cmd_match(args: argparse.Namespace) -> int:
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
-    from arena.league.tourney_commands import run_tournament, show_standings
+    from arena.tourney.commands import run_tournament, show_standings
 
     if args.action == "run":
         return run_tournament(args.file, listen=args.listen, simulate=args.simulate)

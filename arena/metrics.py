@@ -22,6 +22,7 @@ from prometheus_client.metrics_core import GaugeMetricFamily, Metric
 
 from arena.engine.errors import AmountOutOfRange, MalformedInput, NotYourTurn, StaleDecision
 from arena.engine.games import ALL_GAMES, HORSE, VARIANTS
+from arena.host import fastpaths
 from arena.match.messages import WrongSeat
 
 if TYPE_CHECKING:
@@ -265,6 +266,21 @@ class TournamentCollector:
         return [left, level, blind, tables, chips, place, points]
 
 
+class FastPathCollector:
+    """``arena_fast_path_taken{path}``: 1 when this process took a fast path, 0 when it did not
+    (arena/host/fastpaths.py; the log says why)."""
+
+    def collect(self) -> Iterable[Metric]:
+        family = GaugeMetricFamily("arena_fast_path_taken",
+                                   "Whether this process took each fast path (0: it runs the "
+                                   "plain way; the log says why).", labels=["path"])
+        taken = fastpaths.taken()
+        for path in fastpaths.ALL:
+            if path.name in taken:
+                family.add_metric([path.name], 1.0 if taken[path.name] else 0.0)
+        yield family
+
+
 class ArenaMetrics:
     """The dealer's metrics facade; every method is cheap and thread-safe."""
 
@@ -301,6 +317,7 @@ class ArenaMetrics:
         r.register(self.leaderboard)
         self.tournament = TournamentCollector(self.bot_labels)
         r.register(self.tournament)
+        r.register(FastPathCollector())
         for game in HORSE:  # zero series exist from the start, so rate() and absent() behave
             self.hands.labels(game=game)
         self._init_bot_series(OTHER_BOT)

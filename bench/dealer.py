@@ -314,9 +314,10 @@ class _SteadyWindow:
 
     @staticmethod
     def _open_pollers() -> list[int]:
-        from arena.server.poller import poller_threads
+        import threading
         fds = []
-        for thread in poller_threads():
+        # grpc.aio's poller thread, by the name threading gives a thread of that function.
+        for thread in (t for t in threading.enumerate() if t.name.endswith("(_poll_wrapper)")):
             try:
                 fds.append(os.open(f"/proc/self/task/{thread.native_id}/status", os.O_RDONLY))
             except (OSError, TypeError):  # gone already, or never started (no native id)
@@ -654,8 +655,10 @@ def _sample_messages() -> tuple[bytes, bytes]:
         state.act(state.actor, ActionKind.CHECK if legal.can_check else ActionKind.CALL)
     items = feed.drain()
     taken = next(i for i in reversed(items) if isinstance(i, m.ActionAnnounced))
-    notice = m.Notice("table-0", "table-0-h1", 17, time.time(), taken)
-    prompt = feed.prompt("table-0-h1-d7", DecisionClock(0.0, 2.0, 0.0), 0.0, None)
+    notice = m.Notice(match_id="table-0", hand_id="table-0-h1", sequence=17, unix_seconds=time.time(),
+                      payload=taken)
+    prompt = feed.prompt("table-0-h1-d7", DecisionClock(opened_at=0.0, decision_seconds=2.0,
+                                                        bank_seconds=0.0), 0.0, None)
     assert not isinstance(prompt, Private)
     encoder = Encoder()
     request = batch([encoder.encode(notice), encoder.encode(prompt)])

@@ -12,14 +12,12 @@ round: a burst of load elsewhere then hurts one round, not the ratio. Rates are 
 second; the table also gives our CPU microseconds per hand. Our evaluator's tables are
 filled before the first cell (``evaluate.fill_tables``, about 2 s), as they are in a dealer
 that has played a few thousand hands and as PokerKit's are from import: the cells measure
-the steady state, not the first uses of each table. The first line says whether the engine
-ran compiled (``scripts/build_engine.py``, mypyc) or as pure Python (``ARENA_ENGINE_PURE=1``).
+the steady state, not the first uses of each table.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import random
 import sys
 import time
@@ -31,7 +29,6 @@ from arena.engine.evaluate import fill_tables
 from arena.engine.games import HORSE, GameCode, variant_for
 from arena.engine.rules import Rules
 from arena.engine.state import HandState
-from arena.host.compiled import COMPILED, compiled_modules
 from arena.match.policies import call_policy, random_policy
 
 RULES = Rules()
@@ -161,11 +158,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", default=",".join((*HORSE, GameCode.NO_LIMIT_HOLDEM)))
     args = parser.parse_args(argv)
     fill_tables()
-    for module in COMPILED:
-        importlib.import_module(f"arena.engine.{module}")
-    compiled = compiled_modules()
-    print("engine: " + (f"compiled with mypyc ({', '.join(compiled)})" if compiled else
-                        "pure Python (no fresh build: scripts/build_engine.py)") + "\n")
     print("| game | players | policy | arena hands/s | arena µs/hand | PokerKit hands/s | ratio |")
     print("|---|---|---|---|---|---|---|")
     worst = worst_never_fold = float("inf")

@@ -2,12 +2,10 @@
 logs on, and the same schedule with them off, in one run.
 
     python -m bench.league [--hands 40] [--tables-at-once 16] [--rounds 15] [--sync NORMAL]
-                           [--writer thread]
     python -m bench.league --writer-stages [--hands 20]   # the writer's work alone, per hand
 
 Besides hands/s it reports the CPU per hand of the dealer's thread (where the tables run), of
-the whole dealer process, of the store and logs' writer (a child process as ``arena league
-run`` has it; ``--writer thread``: the writer thread inside the dealer's), from the moment
+the whole dealer process, of the store and logs' writer (a thread of the dealer's), from the moment
 the server listens until the league has ended, and of the bots' processes; and the same
 figures over the play window alone, from the moment the last bot's stream is authenticated
 until the league has ended (the bots' start-up, ~1.4 s of imports and connecting in both modes,
@@ -81,7 +79,6 @@ class Clocks:
     thread_cpu: float = 0.0
     process_cpu: float = 0.0
     writer_cpu: float = 0.0  # the store and logs' writer, thread or process (logs on)
-    child_cpu: float = 0.0  # the writer process's (counted with the bots by the kernel: taken out)
     commits: int = 0  # the writer's batches (group commits)
     commit_wait: float = 0.0  # from each hand's handing over to its commit, summed (the table waits)
     bots_cpu: float = 0.0  # the bots' processes, counted once they have ended
@@ -165,12 +162,11 @@ def _bots_on_ready(config: LeagueConfig, procs: list[subprocess.Popen[bytes]],
     return ready
 
 
-def run_with_store(config: LeagueConfig, sync: Literal["FULL", "NORMAL"] = "FULL", *,
-                   writer: Literal["process", "thread"] = "process") -> tuple[int, Clocks]:
+def run_with_store(config: LeagueConfig, sync: Literal["FULL", "NORMAL"] = "FULL"
+                   ) -> tuple[int, Clocks]:
     assert isinstance(config.store, Path)
     store = SqliteStore(config.store, synchronous=sync)
-    run = LeagueRun(config, out=open("/dev/null", "w"), store=store,  # noqa: SIM115
-                    writer_process=writer == "process")
+    run = LeagueRun(config, out=open("/dev/null", "w"), store=store)  # noqa: SIM115
     procs: list[subprocess.Popen[bytes]] = []
     clocks = Clocks()
     ready = _bots_on_ready(config, procs, clocks)
@@ -183,7 +179,7 @@ def run_with_store(config: LeagueConfig, sync: Literal["FULL", "NORMAL"] = "FULL
         stop_processes(procs)
         run.close()
     try:
-        done = run.process_writer or run.writer  # the child's figures are in once it has ended
+        done = run.writer
         used.writer_cpu = done.cpu_seconds
         used.commits = done.batches
         used.commit_wait = done.commit_wait_seconds
@@ -191,11 +187,6 @@ def run_with_store(config: LeagueConfig, sync: Literal["FULL", "NORMAL"] = "FULL
     finally:
         store.close()
     used.bots_ended()
-    if run.process_writer is not None:  # reaped: the kernel counts it with the bots
-        used.child_cpu = used.writer_cpu
-        used.bots_cpu -= used.child_cpu + run.process_writer.startup_cpu_seconds
-        if used.play is not None:  # its work is the play window's (its start-up taken out)
-            used.play.child_cpu = used.child_cpu
     return hands, used
 
 
@@ -281,9 +272,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--sync", choices=("FULL", "NORMAL"), default="FULL",
                         help="the store's synchronous mode (NORMAL: no fsync per commit)")
-    parser.add_argument("--writer", choices=("process", "thread"), default="process",
-                        help="the store and logs' writer: a child process (as `arena league run` "
-                             "has it) or a thread of the dealer's process")
     parser.add_argument("--writer-stages", action="store_true",
                         help="one league (logs on), then the writer's work for its hands alone")
     args = parser.parse_args(argv)
@@ -301,7 +289,7 @@ def main(argv: list[str] | None = None) -> int:
         for mode in modes if round_index % 2 == 0 else modes[::-1]:
             workdir = scratch_dir("arena-bench-league-")
             config = _config(workdir, hands=args.hands, tables_at_once=args.tables_at_once)
-            hands, used = (run_with_store(config, args.sync, writer=args.writer) if mode.endswith("on")
+            hands, used = (run_with_store(config, args.sync) if mode.endswith("on")
                            else run_without_store(config))
             rows.append((mode, hands, used))
             print(f"round {round_index + 1} {mode}: {hands} hands in {used.wall:.1f} s, "
@@ -337,8 +325,8 @@ def main(argv: list[str] | None = None) -> int:
               for on, off in pairs]
     process = [per_hand(on, lambda c: c.process_cpu) - per_hand(off, lambda c: c.process_cpu)
                for on, off in pairs]
-    bound = [per_hand(off, lambda c: c.process_cpu + c.bots_cpu + c.child_cpu)
-             / per_hand(on, lambda c: c.process_cpu + c.bots_cpu + c.child_cpu) for on, off in pairs]
+    bound = [per_hand(off, lambda c: c.process_cpu + c.bots_cpu)
+             / per_hand(on, lambda c: c.process_cpu + c.bots_cpu) for on, off in pairs]
     on_rows = [row[1:] for row in rows if row[0].endswith("on")]
     off_rows = [row[1:] for row in rows if not row[0].endswith("on")]
 
@@ -385,7 +373,7 @@ def _print_play_window(pairs: list[tuple[tuple[int, Clocks], tuple[int, Clocks]]
         return value(item[1]) / item[0] * 1e3
 
     def everything(c: Clocks) -> float:
-        return c.process_cpu + c.bots_cpu + c.child_cpu
+        return c.process_cpu + c.bots_cpu
 
     ratios = [ms(off, lambda c: c.wall) / ms(on, lambda c: c.wall) for on, off in windows]
     thread = [ms(on, lambda c: c.thread_cpu) - ms(off, lambda c: c.thread_cpu) for on, off in windows]

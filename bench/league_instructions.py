@@ -68,10 +68,10 @@ def instructions(mode: str, hands: int, out_dir: Path) -> tuple[int, int, int]:
     dealer = writer = 0
     for path in out_dir.glob(f"{prefix.name}.*-*"):  # a file per thread of each process
         command = _command(path)
-        if "writer_child" in command:
-            writer += _summary(path)  # the writer's threads
-        elif "league_instructions" in command and path.name.endswith("-01"):
+        if "league_instructions" in command and path.name.endswith("-01"):
             dealer = _summary(path)  # the dealer's main thread (not a helper it ran, ldconfig)
+        elif "league_instructions" in command:
+            writer += _summary(path)  # its other threads: the writer's, mostly
     return dealer, writer, played
 
 

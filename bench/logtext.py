@@ -1,14 +1,13 @@
 """The per-hand log text of a league alone: the event JSON lines and the PHH text, by the writers
-as loaded (compiled by mypyc when the build is fresh), by their source run as Python, and by a
-base revision's writers (``main``), in alternated passes on the same hands.
+(the event lines also by the plain walk they must equal), and by a base revision's writers
+(``main``), in alternated passes on the same hands.
 
     python -m bench.logtext [--hands 20] [--passes 15] [--base main]
 
 One league (16 tables, logs on, ``bench/league.py``'s schedule) is played first and each hand
 the writer got is kept; then every pass writes those hands' lines and texts by each way in
 turn, on this thread alone (no dealer, no GIL hand-over). Prints the median ms per hand of
-each way and checks that every way wrote the same bytes. ``ARENA_ENGINE_PURE=1`` runs it all
-pure (the messages interpreted too).
+each way and checks that every way wrote the same bytes.
 """
 
 from __future__ import annotations
@@ -26,12 +25,11 @@ from typing import Any
 from unittest import mock
 
 from arena.engine import phhtext
-from arena.host.compiled import ARENA_DIR, compiled_modules
 from arena.league.sink import LeagueSink
 from arena.match import records
 from arena.match.messages import Notice
 from arena.match.records import PlayedHand, phh_fields
-from arena.storage import eventlog, eventtext
+from arena.storage import eventlog
 from bench.league import _config, run_with_store
 from bench.scratch import scratch_dir
 
@@ -49,7 +47,7 @@ def _load(name: str, path: Path) -> ModuleType:
 
 def _base_module(name: str, revision: str, path: str, workdir: Path) -> ModuleType:
     """A module's source at ``revision`` (``git show``), run as Python."""
-    source = subprocess.run(["git", "show", f"{revision}:{path}"], cwd=ARENA_DIR.parent,
+    source = subprocess.run(["git", "show", f"{revision}:{path}"], cwd=Path(__file__).resolve().parents[1],
                             check=True, capture_output=True).stdout
     file = workdir / f"{name}.py"
     file.write_bytes(source)
@@ -82,8 +80,6 @@ def main(argv: list[str] | None = None) -> int:
     workdir = scratch_dir("arena-bench-logtext-")
     base_log = _base_module("base_eventlog", args.base, "arena/storage/eventlog.py", workdir)
     base_phh = _base_module("base_phh", args.base, "arena/engine/phh.py", workdir)
-    source_text = _load("eventtext_source", ARENA_DIR / "storage" / "eventtext.py")
-    source_phh = _load("phhtext_source", ARENA_DIR / "engine" / "phhtext.py")
 
     def phh_by(module: Any) -> Callable[[], list[str]]:
         def texts() -> list[str]:
@@ -92,35 +88,32 @@ def main(argv: list[str] | None = None) -> int:
         return texts
 
     ways: dict[str, Callable[[], object]] = {
-        "JSON as loaded": lambda: [eventlog.event_lines(held) for _, held in kept],
-        "JSON source": lambda: [source_text.lines_text(held, eventlog.event_line).encode()
-                                for _, held in kept],
+        "JSON typed": lambda: [eventlog.event_lines(held) for _, held in kept],
+        "JSON plain walk": lambda: ["".join(eventlog.event_line(*line) for line in held).encode()
+                                    for _, held in kept],
         f"JSON {args.base}": lambda: [base_log.event_lines(held) for _, held in kept],
-        "PHH as loaded": lambda: [phhtext.dumps_hand(phh_fields(hand)) for hand, _ in kept],
-        "PHH source": phh_by(source_phh),
+        "PHH": lambda: [phhtext.dumps_hand(phh_fields(hand)) for hand, _ in kept],
         f"PHH {args.base}": phh_by(base_phh),
     }
     results = {name: way() for name, way in ways.items()}
     names = list(ways)
     assert results[names[0]] == results[names[1]] == results[names[2]], "JSON differs"
-    assert results[names[3]] == results[names[4]] == results[names[5]], "PHH differs"
+    assert results[names[3]] == results[names[4]], "PHH differs"
     times: dict[str, list[float]] = {name: [] for name in ways}
     for k in range(args.passes):
         for name in names if k % 2 == 0 else names[::-1]:
             started = time.thread_time()
             ways[name]()
             times[name].append((time.thread_time() - started) / len(kept) * 1e3)
-    loaded = ", ".join(m for m in compiled_modules() if m in (eventtext.__name__, phhtext.__name__))
     print(f"{len(kept)} hands, {sum(len(h) for _, h in kept) / len(kept):.1f} event lines a hand; "
-          f"compiled: {loaded or 'none (pure Python)'}; median of {args.passes} alternated "
-          "passes, ms per hand:")
+          f"median of {args.passes} alternated passes, ms per hand:")
     for name in names:
         print(f"  {name:24s} {statistics.median(times[name]):.4f} "
               f"(min {min(times[name]):.4f}, max {max(times[name]):.4f})")
-    for kind in ("JSON", "PHH"):
-        ratio = (statistics.median(times[f"{kind} as loaded"])
-                 / statistics.median(times[f"{kind} {args.base}"]))
-        print(f"  {kind} as loaded / {args.base}: {ratio:.0%}")
+    for name, peer in (("JSON typed", "JSON plain walk"), ("JSON typed", f"JSON {args.base}"),
+                       ("PHH", f"PHH {args.base}")):
+        ratio = statistics.median(times[name]) / statistics.median(times[peer])
+        print(f"  {name} / {peer}: {ratio:.0%}")
     return 0
 
 

@@ -3,6 +3,7 @@ results of the example bots, and the cost of the adjustment against playing the 
 
     python -m bench.luck variance [--deals 300] [--seats 2 6]
     python -m bench.luck cost [--hands 2000]
+    python -m bench.luck strategies [--deals 400] [--games FT NT]   (bench/luck_strategies.py)
 
 ``variance`` plays the SDK's example bots in-process (`bench.selfplay`), every deal once per
 rotation of the seats, and reports the first rules bot's standard deviation per hand (for the
@@ -23,6 +24,7 @@ import sys
 import time
 
 from arena.engine.luck import LuckSettings, hand_luck
+from bench import luck_strategies
 from bench.scratch import scratch_dir
 from bench.selfplay import iter_duplicate
 
@@ -149,6 +151,11 @@ def main() -> None:
     cost = sub.add_parser("cost")
     cost.add_argument("--hands", type=int, default=2000)
     cost.set_defaults(func=run_cost)
+    strategies = sub.add_parser("strategies", help="mixed-strategy bots, declared or not (issue 40)")
+    strategies.add_argument("--deals", type=int, default=400)
+    strategies.add_argument("--games", nargs="+", default=["FT", "NT"])
+    strategies.add_argument("--seed", type=int, default=1)
+    strategies.set_defaults(func=lambda a: luck_strategies.run(a.deals, a.games, a.seed))
     args = parser.parse_args()
     args.func(args)
 

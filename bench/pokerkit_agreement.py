@@ -23,7 +23,7 @@ POKERKIT_COMPATIBLE = ["uncapped_heads_up=false", "stud_open_pair_big_bet=false"
 
 class FixedLimitOmahaHiLo(pokerkit.FixedLimitPokerMixin,
                           pokerkit.FixedLimitOmahaHoldemHighLowSplitEightOrBetter):
-    """ORACLE.md: PokerKit's own FO/8 class plays pot-limit."""
+    """docs/testing.md, PokerKit: PokerKit's own FO/8 class plays pot-limit."""
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -46,7 +46,8 @@ class PlayedDeal:
 
 def _act(state: HandState, feed: HandFeed, bot: BotFunction) -> None:
     now = time.monotonic()
-    prompt = feed.prompt("d", DecisionClock(now, 60.0, 0.0), now, None)
+    prompt = feed.prompt("d", DecisionClock(opened_at=now, decision_seconds=60.0, bank_seconds=0.0), now,
+                         None)
     request = bot_pb.DecisionRequest.FromString(convert.decision_request(prompt).SerializeToString())
     action = bot(SeatView(request))
     kind = ActionKind(action.kind)

@@ -1,6 +1,6 @@
 """Honest tables under attack, and what the protections cost, as markdown tables.
 
-    flock /work/coord/bench.lock python -m bench.trust [--tables 4] [--seconds 4] [--rounds 3]
+    python -m bench.trust [--tables 4] [--seconds 4] [--rounds 3]
 
 Part 1: a dealer (its own process) plays ``--tables`` heads-up tables of instant SDK bots (one
 process); we measure their hands per second, the dealer's CPU per honest decision and its

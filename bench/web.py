@@ -59,7 +59,7 @@ def run_league(hands: int, tables: int, *, spectators: int) -> tuple[int, float,
     workdir = scratch_dir("arena-bench-web-")
     config = _config(workdir, hands=hands, tables_at_once=tables)
     config = replace(config, metrics_port=None)
-    run = LeagueRun(config, out=open("/dev/null", "w"), writer_process=True)  # noqa: SIM115
+    run = LeagueRun(config, out=open("/dev/null", "w"))  # noqa: SIM115
     procs: list[subprocess.Popen[bytes]] = []
     readers: list[subprocess.Popen[str]] = []
     clocks = Clocks()

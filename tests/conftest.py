@@ -5,11 +5,25 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from datetime import timedelta
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 import arena  # noqa: F401  # before any test imports grpc: the suite runs on arena's gRPC I/O path
 from tests.pgserver import PostgresServer, PostgresUnavailable, postgres_server
+
+# Hypothesis (docs/testing.md, "Hypothesis profiles"). One example of these tests takes
+# milliseconds, so a 5 s deadline fails only a pathological case (a hang, an exponential search),
+# never a loaded machine: Hypothesis's 200 ms default failed a property test 3 runs in 5 on 2
+# shared cores. The too_slow health check times data generation, so it is off for the same
+# reason. "ci" (the default) tries the same examples every run; "dev" searches at random, longer.
+EXAMPLE_DEADLINE = timedelta(seconds=5)
+settings.register_profile("ci", deadline=EXAMPLE_DEADLINE, derandomize=True, database=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("dev", deadline=EXAMPLE_DEADLINE, max_examples=1000,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

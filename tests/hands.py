@@ -20,18 +20,16 @@ from arena.engine.state import HandState
 
 GAMES = [code.value for code in GameCode]
 
+# Whole hands per example; the deadline and the search come from the profile (tests/conftest.py).
 SETTINGS = settings(
     max_examples=100,
-    deadline=None,
-    derandomize=True,  # deterministic in CI; raise max_examples locally to search harder
-    database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 
 
 @st.composite
 def tables(draw: st.DrawFn) -> tuple[str, list[int], Rules, int]:
-    """A game, 2-8 seats (RULES.md §2), stacks from one chip to deep, rules keys, a seed."""
+    """A game, 2-8 seats (docs/house-rules.md §2), stacks from one chip to deep, rules keys, a seed."""
     code = draw(st.sampled_from(GAMES))
     n = draw(st.integers(2, 8))
     stack = st.one_of(st.integers(1, 12), st.integers(13, 200), st.integers(200, 3000))

@@ -20,7 +20,7 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_simulate_is_byte_identical_for_the_same_arguments(tmp_path: Path) -> None:
-    """RULES.md §1: every hand is dealt from a seed derived from the match seed."""
+    """docs/house-rules.md §1: every hand is dealt from a seed derived from the match seed."""
     args = ["simulate", "--game", "horse", "--players", "6", "--hands", "300", "--seed", "5"]
     assert main([*args, "--out", str(tmp_path / "a")]) == 0
     assert main([*args, "--out", str(tmp_path / "b")]) == 0
@@ -136,7 +136,7 @@ def test_bad_input_files_are_clear_errors_never_tracebacks(tmp_path: Path) -> No
 
 
 def test_replay_show_explains_a_hi_lo_split(tmp_path: Path) -> None:
-    """RULES.md §4: hi-lo pots split in halves; --show says who won which half with what."""
+    """docs/house-rules.md §5: hi-lo pots split in halves; --show says who won which half with what."""
     assert main(["simulate", "--game", "FO/8", "--players", "3", "--hands", "30", "--seed", "4",
                  "--policy", "call", "--out", str(tmp_path)]) == 0
     out = run("replay", str(tmp_path / "hands.phhs"), "--show")

@@ -67,8 +67,10 @@ def test_the_league_file_example_loads_and_runs(tmp_path: Path) -> None:
     assert (tmp_path / "spring-logs" / "leaderboard.csv").exists()
 
 
-def test_the_first_bot_example_plays_a_practice_match(tmp_path: Path) -> None:
-    (tmp_path / "my_bot.py").write_text(_block("first-bot.md", "python"))
+@pytest.mark.parametrize("page", ["first-bot.md", "../README.md"])
+def test_the_first_bot_example_plays_a_practice_match(tmp_path: Path, page: str) -> None:
+    """The first bot of docs/first-bot.md, and the README's shorter one, each play."""
+    (tmp_path / "my_bot.py").write_text(_block(page, "python"))
     out = subprocess.run([sys.executable, "-m", "arena.cli", "practice", "--bot", "my_bot.py:decide",
                           "--hands", "10", "--out", str(tmp_path / "logs")],
                          cwd=tmp_path, env=env(), capture_output=True, text=True, timeout=200)
@@ -102,6 +104,61 @@ def test_every_rules_key_and_bot_key_is_documented() -> None:
     bots_row = next(line for line in text.splitlines() if line.startswith("| `bots` |"))
     for key in (*file_keys(LeagueBot), "token_file"):
         assert f"`{key}`" in bots_row, key
+
+
+def test_the_house_rules_list_every_rules_key_with_its_default() -> None:
+    """docs/house-rules.md §10 is the rules reference: every `[rules]` key, with the default the
+    code has."""
+    from arena.engine.configfile import file_keys
+    from arena.engine.rules import STAKES_KEYS, Rules
+
+    text = (DOCS / "house-rules.md").read_text()
+    table = text.split("## §10 ", 1)[1].split("\n## ", 1)[0]
+    rows = {}
+    for keys, default in re.findall(r"^\| (`\w+`(?:, `\w+`)?) \| ([^|]+) \|", table, re.M):
+        names = re.findall(r"`(\w+)`", keys)
+        values = [v.strip() for v in default.split("(")[0].split(",")] if len(names) > 1 else [default]
+        rows.update(zip(names, values, strict=True))
+    assert set(rows) == file_keys(Rules) | set(STAKES_KEYS)
+    defaults = Rules().to_mapping()
+    for key, shown in rows.items():
+        value = defaults.get(key)
+        if isinstance(value, bool):
+            assert shown.strip() == str(value).lower(), key
+        elif isinstance(value, int | float):
+            assert shown.split()[0] == str(value), key
+        elif isinstance(value, str):
+            assert shown.strip() == f'`"{value}"`', key
+
+
+# A citation of the house rules: `docs/house-rules.md §4`, `docs/house-rules.md §3 and §4`,
+# `docs/house-rules.md §1/§5`, or a link `house-rules.md#s6`.
+_CITATION = re.compile(r"house-rules\.md(?:\s|#|//)*(§\d+(?:(?:/|, | and |-)§?\d+)*)")
+
+
+def test_every_citation_of_the_house_rules_names_a_section_it_has() -> None:
+    """Code, tests, the wire contract and the docs cite docs/house-rules.md by section number;
+    each cited number is a section of the page (with its anchor ``sN``)."""
+    text = (DOCS / "house-rules.md").read_text()
+    sections = {int(n) for n in re.findall(r"^<a id=\"s(\d+)\"></a>\n\n## §\1 ", text, re.M)}
+    assert sections == set(range(1, max(sections) + 1))
+    index = text.split("**Sections.**", 1)[1].split("\n\n", 1)[0]
+    assert [int(n) for n in re.findall(r"\(#s(\d+)\)", index)] == sorted(sections)  # the index
+    listed = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True,
+                            check=True).stdout.split()
+    cited: dict[int, list[str]] = {}
+    for name in listed:
+        path = ROOT / name
+        if path.suffix not in {".py", ".pyi", ".md", ".proto", ".toml"} or not path.exists():
+            continue
+        found = path.read_text(encoding="utf-8", errors="replace")
+        for refs in _CITATION.findall(found):
+            for number in re.findall(r"\d+", refs):
+                cited.setdefault(int(number), []).append(name)
+        for number in re.findall(r"house-rules\.md#s(\d+)", found):
+            cited.setdefault(int(number), []).append(name)
+    assert len(cited) >= 9
+    assert {n: names for n, names in cited.items() if n not in sections} == {}
 
 
 def test_the_cli_page_covers_every_command() -> None:

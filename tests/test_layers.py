@@ -13,7 +13,7 @@ FORBIDDEN = ("grpc", "trio", "prometheus_client", "socket", "asyncio", "sqlite3"
 
 
 def test_importing_the_engine_loads_no_io_modules() -> None:
-    """STYLE.md layers: importing every engine module loads no grpc, trio, prometheus or socket."""
+    """The README's layers: importing every engine module loads no grpc, trio, prometheus or socket."""
     modules = sorted(f"arena.engine.{p.stem}" for p in ENGINE.glob("*.py") if p.stem != "__init__")
     code = (
         "import sys\n"
@@ -58,6 +58,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("metrics", ("arena.metrics",)),
     ("transport", ("arena.server", "arena.v1")),
     ("leagues", ("arena.league",)),
+    ("tournaments", ("arena.tourney",)),
     ("web", ("arena.web",)),
     ("cli", ("arena.cli", "arena.demo", "arena.practice", "arena.abtest")),
 )

@@ -1,3 +1,2 @@
 """The rules engine: poker rules as pure functions and data. It does no I/O (no files, clocks,
-OS randomness or network; tests/engine/test_no_io.py); its callers read files and pass it text.
-Its hot modules may run compiled by mypyc: see arena/host/compiled.py."""
+OS randomness or network; tests/engine/test_no_io.py); its callers read files and pass it text."""

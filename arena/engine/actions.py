@@ -103,7 +103,7 @@ class LegalActions:
         return (self.raise_min_to, self.raise_max_to)
 
     def default_action(self) -> Action:
-        """The timeout action (RULES.md §5): forced bets are posted; check if legal, else fold."""
+        """The timeout action (docs/house-rules.md §6): forced bets are posted; check if legal, else fold."""
         if self.bring_in_to_chips is not None:
             return Action(ActionKind.BRING_IN)
         if self.can_check:

@@ -55,7 +55,7 @@ def deal_street(hand: HandState) -> None:
     else:
         if is_stud:
             if len(source) < needed + (1 if burn else 0):
-                source.recycle_burned()  # RULES.md §1: burn cards go back into a short stub
+                source.recycle_burned()  # docs/house-rules.md §1: burn cards go back into a short stub
                 if len(source) >= needed + 1 and burn:
                     source.burn()
             elif burn:
@@ -126,7 +126,7 @@ def deal_street(hand: HandState) -> None:
 
 
 def stud_opener(hand: HandState) -> int:
-    """The seat that opens the betting of a stud street (RULES.md §3 "Stud").
+    """The seat that opens the betting of a stud street (docs/house-rules.md §3 "Stud").
 
     Third street: the bring-in, the lowest up card (aces high; razz: the highest, aces low),
     ties by suit. Later streets: the best showing hand (razz: the lowest), ties by the suit of

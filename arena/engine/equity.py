@@ -98,7 +98,7 @@ def equity(
 
     When at most ``exact_limit`` runouts remain they are all enumerated (``is_exact``);
     otherwise ``samples`` runouts are drawn with ``random.Random(seed)``. A stud deck too
-    short for every seat's missing cards gets one common card, as in RULES.md §1.
+    short for every seat's missing cards gets one common card, as in docs/house-rules.md §1.
     Raises ValueError for an unknown game, bad or repeated cards, or out-of-range counts.
     """
     variant = game if isinstance(game, Variant) else _variant(game)
@@ -181,7 +181,7 @@ def _plan(variant: Variant, hands: tuple[tuple[Card, ...], ...], board: tuple[Ca
         if any(len(h) > per_seat for h in hands):
             raise ValueError(f"stud: at most {per_seat} cards per hand with this board")
         if not board and sum(per_seat - len(h) for h in hands) > len(stub):
-            # RULES.md §1: the seventh card becomes one common card for every seat.
+            # docs/house-rules.md §1: the seventh card becomes one common card for every seat.
             per_seat, board_missing = _STUD_CARDS - 1, 1
             if any(len(h) > per_seat for h in hands):
                 raise ValueError("stud: the deck cannot complete these hands")

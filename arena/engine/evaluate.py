@@ -247,7 +247,7 @@ def _low8_from_rank_key(rank_key: int) -> int | None:
 def _showing_groups(counts: Sequence[int]) -> tuple[int, list[int]]:
     """Category and rank+1 nibbles of up to five cards, the biggest group first.
 
-    Five cards show only when a stud common card joins four up cards (RULES.md §1).
+    Five cards show only when a stud common card joins four up cards (docs/house-rules.md §1).
     """
     groups = sorted(((c, r) for r, c in enumerate(counts) if c), reverse=True)
     sizes = [c for c, _ in groups]

@@ -7,7 +7,6 @@ from enum import StrEnum
 
 from arena.engine.actions import ActionKind
 from arena.engine.cards import Card
-from arena.engine.frozen import quick_init
 from arena.engine.games import ForcedBet
 
 
@@ -17,8 +16,6 @@ class PotShare(StrEnum):
     LOW = "low"
 
 
-@quick_init
-@quick_init
 @dataclass(frozen=True, slots=True)
 class ForcedBetPosted:
     seat: int
@@ -27,8 +24,6 @@ class ForcedBetPosted:
     is_all_in: bool
 
 
-@quick_init
-@quick_init
 @dataclass(frozen=True, slots=True)
 class HoleCardsDealt:
     """Cards dealt to one seat on one street; ``is_up`` per card (stud up cards are public)."""
@@ -39,8 +34,6 @@ class HoleCardsDealt:
     is_up: tuple[bool, ...]
 
 
-@quick_init
-@quick_init
 @dataclass(frozen=True, slots=True)
 class BoardDealt:
     street: int
@@ -48,8 +41,6 @@ class BoardDealt:
     is_stud_common_card: bool = False
 
 
-@quick_init
-@quick_init
 @dataclass(frozen=True, slots=True)
 class ActionTaken:
     seat: int
@@ -61,31 +52,23 @@ class ActionTaken:
     is_automatic: bool = False  # taken by the dealer on timeout or absence
 
 
-@quick_init
-@quick_init
 @dataclass(frozen=True, slots=True)
 class UncalledBetReturned:
     seat: int
     amount_chips: int
 
 
-@quick_init
-@quick_init
 @dataclass(frozen=True, slots=True)
 class HandShown:
     seat: int
     cards: tuple[Card, ...]  # all of the seat's cards in dealing order
 
 
-@quick_init
-@quick_init
 @dataclass(frozen=True, slots=True)
 class HandMucked:
     seat: int
 
 
-@quick_init
-@quick_init
 @dataclass(frozen=True, slots=True)
 class PotAwarded:
     pot_index: int
@@ -107,16 +90,12 @@ Event = (
 )
 
 
-@quick_init
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Pot:
     amount_chips: int
     eligible: tuple[int, ...]
 
 
-@quick_init
-@quick_init
 @dataclass(frozen=True, slots=True)
 class HandResult:
     """The end of a hand: pots, awards, final stacks and each seat's net result."""

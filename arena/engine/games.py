@@ -35,7 +35,7 @@ class GameCode(StrEnum):
 
 
 class Betting(StrEnum):
-    """How much a bet or raise may be (RULES.md §3 fixed limit, §3b no-limit and pot-limit)."""
+    """How much a bet or raise may be (docs/house-rules.md §3 fixed limit, §4 no-limit and pot-limit)."""
 
     FIXED = "fixed"
     NO_LIMIT = "no-limit"
@@ -43,7 +43,7 @@ class Betting(StrEnum):
 
 
 class ForcedBet(StrEnum):
-    """Kinds of forced bets (RULES.md §2)."""
+    """Kinds of forced bets (docs/house-rules.md §2)."""
 
     ANTE = "ante"
     SMALL_BLIND = "small blind"
@@ -52,7 +52,7 @@ class ForcedBet(StrEnum):
 
 
 class AnteKind(StrEnum):
-    """Antes in the blind games (RULES.md §3b): none, each player, or the big blind for all."""
+    """Antes in the blind games (docs/house-rules.md §4): none, each player, or the big blind for all."""
 
     NONE = "none"
     EACH = "each"
@@ -157,7 +157,7 @@ HORSE: tuple[GameCode, ...] = (GameCode.HOLDEM, GameCode.OMAHA_HI_LO, GameCode.R
                                GameCode.STUD, GameCode.STUD_HI_LO)
 ALL_GAMES = "all"  # the key of every game together (leaderboard rows, metric labels)
 
-# A game list entry may name a game by its family's code and a betting structure (RULES.md §3b
+# A game list entry may name a game by its family's code and a betting structure (docs/house-rules.md §4
 # `betting`): hold'em is FT, NT or PT by its betting; Omaha hi only pot-limit (PO).
 _BY_BETTING: dict[tuple[GameCode, Betting], GameCode] = {
     (GameCode.HOLDEM, Betting.FIXED): GameCode.HOLDEM,

@@ -90,12 +90,12 @@ def raise_range(hand: HandState, seat: int) -> tuple[int | None, int | None, boo
     fixed = hand._fixed
     if fixed:
         if hand._acted_full[seat]:
-            return _NO_RAISE  # RULES.md §3: no re-raise unless someone raised after them
+            return _NO_RAISE  # docs/house-rules.md §3: no re-raise unless someone raised after them
         cap = hand._cap
         if cap is not None and hand._bet_count >= cap:
             return _NO_RAISE
     elif hand._acted_full[seat]:
-        # RULES.md §3b: a seat that acted and faces less than a full raise since (only short
+        # docs/house-rules.md §4: a seat that acted and faces less than a full raise since (only short
         # all-ins came after it) may call or fold, not raise.
         increment = hand._unit
         short = hand._short_all_in_chips

@@ -6,11 +6,19 @@ the new cards gave it beyond their expectation under what the dealer knew just b
 weight (the pot, optionally plus the bets still to come) fixed by the value function. Each term
 has expectation zero whatever the bots do, so ``net - luck`` is an unbiased estimate of a seat's
 result with much less variance; the terms of one event sum to zero over the seats.
+
+Action terms (issue 40): at a decision the bot answered with a declared strategy
+(`arena.engine.strategy`), the dealer drew the action, so the bot's own dice are known too. Its
+term is ``E[V after the action over the declared distribution] - V after the drawn action`` per
+seat, with ``V = equity x (pot + able seats x bets to come) - (chips in + bets to come if able)``
+(the bets to come are 0 under ``pot-equity``): a seat's expected net if the hand went on at the
+value function's pace. Its expectation over the draw is exactly zero, whatever V, and the
+terms of one decision sum to zero over the seats. Deterministic replies get no action term.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
@@ -27,10 +35,12 @@ from arena.engine.events import (
     UncalledBetReturned,
 )
 from arena.engine.games import Variant
+from arena.engine.strategy import StrategyDecision
 
 __all__ = [
     "DEFAULT_LUCK_EXACT_LIMIT",
     "DEFAULT_LUCK_SAMPLES",
+    "ActionTerm",
     "ChanceTerm",
     "HandLuck",
     "LuckSettings",
@@ -91,10 +101,23 @@ class ChanceTerm:
 
 
 @dataclass(frozen=True, slots=True)
+class ActionTerm:
+    """One strategy decision's correction: per seat (0 for seats out of the hand)."""
+
+    action_index: int  # the hand's action (ActionTaken) it corrects, from 0
+    seat: int  # the seat that declared the strategy
+    expected: tuple[float, ...]  # each seat's value, averaged over the declared distribution
+    drawn: tuple[float, ...]  # ... and after the drawn action
+    luck_chips: tuple[float, ...]  # drawn - expected: what the draw gave each seat
+
+
+@dataclass(frozen=True, slots=True)
 class HandLuck:
     terms: tuple[ChanceTerm, ...]
     luck_chips: tuple[float, ...]
     """Per seat: the sum of its terms. The luck-adjusted result is ``net - luck``."""
+    action_terms: tuple[ActionTerm, ...] = ()
+    """The strategy decisions' terms (their sums are in ``luck_chips`` too)."""
 
 
 def chance_seed(hand_seed: int, event_index: int) -> int:
@@ -106,17 +129,28 @@ def chance_seed(hand_seed: int, event_index: int) -> int:
     return derive_seed(hand_seed, "luck", event_index)
 
 
+def action_seed(hand_seed: int, action_index: int) -> int:
+    """The Monte Carlo seed of the equities valuing a strategy decision's options."""
+    return derive_seed(hand_seed, "luck-action", action_index)
+
+
 def hand_luck(variant: Variant, events: Sequence[Event], seat_count: int, *, hand_seed: int,
               settings: LuckSettings = LuckSettings(), small_bet_chips: int = 0,
-              big_bet_chips: int = 0) -> HandLuck:
-    """The chance terms of a finished (or running) hand from its events in order.
+              big_bet_chips: int = 0,
+              decisions: Mapping[int, StrategyDecision] | None = None) -> HandLuck:
+    """The chance terms of a finished (or running) hand from its events in order, and the
+    action terms of the ``decisions`` answered by a strategy (by action index: the count of
+    `ActionTaken` events before it).
 
     The bet sizes are only read by ``projected-pot-equity``. Raises ValueError for events that
-    do not make a hand (a card dealt twice, a seat out of range).
+    do not make a hand (a card dealt twice, a seat out of range) or a decision that does not
+    match its action (another seat, or no option doing what the drawn one did).
     """
     if not 2 <= seat_count <= 10:
         raise ValueError(f"a hand has 2 to 10 seats, got {seat_count}")
     walker = _Walker(variant, seat_count, hand_seed, settings, small_bet_chips, big_bet_chips)
+    decisions = decisions or {}
+    action_index = 0
     index = 0
     count = len(events)
     while index < count:
@@ -125,7 +159,7 @@ def hand_luck(variant: Variant, events: Sequence[Event], seat_count: int, *, han
             end = index
             new: dict[int, tuple[Card, ...]] = {}
             while (end < count and isinstance(events[end], HoleCardsDealt)
-                   and events[end].street == event.street):  # type: ignore[union-attr]
+                   and events[end].street == event.street):  # type: ignore[union-attr]  # narrowed by the isinstance before it (mypy does not narrow an index)
                 dealt = events[end]
                 assert isinstance(dealt, HoleCardsDealt)
                 walker.check_seat(dealt.seat)
@@ -139,6 +173,10 @@ def hand_luck(variant: Variant, events: Sequence[Event], seat_count: int, *, han
         elif isinstance(event, ForcedBetPosted):
             walker.put(event.seat, event.amount_chips, event.is_all_in)
         elif isinstance(event, ActionTaken):
+            decision = decisions.get(action_index)
+            if decision is not None:
+                walker.action(action_index, event, decision)
+            action_index += 1
             walker.put(event.seat, event.added_chips, event.is_all_in)
             if event.kind is ActionKind.FOLD:
                 walker.fold(event.seat)
@@ -163,6 +201,9 @@ class _Walker:
         self.cards: list[tuple[Card, ...]] = [()] * seats
         self.board: tuple[Card, ...] = ()
         self.terms: list[ChanceTerm] = []
+        self.action_terms: list[ActionTerm] = []
+        self.street = 0  # the street of the last cards dealt
+        self.known_equity: list[float] | None = None  # the last equities, while no one folded
         # Bets still to come from street k on: one per street, small or big by the street.
         sizes = [big_bet if s.is_big_bet else small_bet for s in variant.streets]
         self.bets_from = [sum(sizes[k:]) for k in range(len(sizes) + 1)]
@@ -179,6 +220,7 @@ class _Walker:
 
     def fold(self, seat: int) -> None:
         self.folded[seat] = True
+        self.known_equity = None
 
     def _weight(self, street: int) -> int:
         pot = sum(self.committed)
@@ -208,6 +250,7 @@ class _Walker:
         return out
 
     def chance(self, street: int, hole: dict[int, tuple[Card, ...]], board: Sequence[Card]) -> None:
+        self.street = street
         live = [s for s in range(self.seats) if not self.folded[s]]
         k = len(self.terms)
         before = self._equities(live, chance_seed(self.hand_seed, k - 1) if k else 0)
@@ -218,7 +261,71 @@ class _Walker:
         weight = self._weight(street)
         luck = tuple(weight * (a - b) for a, b in zip(after, before, strict=True))
         self.terms.append(ChanceTerm(street, weight, tuple(before), tuple(after), luck))
+        self.known_equity = after
+
+    def action(self, action_index: int, event: ActionTaken, decision: StrategyDecision) -> None:
+        """The action term of a strategy decision, before its action's chips go in."""
+        seat = event.seat
+        self.check_seat(seat)
+        where = f"action {action_index + 1}"
+        if decision.seat != seat:
+            raise ValueError(f"{where}: a strategy of seat {decision.seat} on seat {seat}'s action")
+        if not 0 <= decision.drawn < len(decision.options):
+            raise ValueError(f"{where}: drawn entry {decision.drawn} out of range")
+        drawn = decision.options[decision.drawn]
+        if (drawn.is_fold != (event.kind is ActionKind.FOLD) or drawn.added_chips != event.added_chips
+                or drawn.is_all_in != event.is_all_in):
+            raise ValueError(f"{where}: the drawn strategy entry is not the action taken")
+        live = [s for s in range(self.seats) if not self.folded[s]]
+        base = action_seed(self.hand_seed, action_index)
+        # The equities with the cards known now: the last chance event's, unless a seat folded
+        # since (any values fixed before the draw keep the term's expectation zero).
+        equity_now = self.known_equity
+        if equity_now is None:
+            equity_now = self.known_equity = self._equities(live, base)
+        equity_fold: list[float] | None = None
+        expected = [0.0] * self.seats
+        values_drawn: list[float] = []
+        for k, option in enumerate(decision.options):
+            if option.is_fold:
+                if equity_fold is None:
+                    self.folded[seat] = True
+                    equity_fold = self._equities([s for s in live if s != seat],
+                                                 derive_seed(base, "fold"))
+                    self.folded[seat] = False
+                equities = equity_fold
+            else:
+                equities = equity_now
+            values = self._values(seat, option.added_chips, option.is_all_in, option.is_fold, equities)
+            if k == decision.drawn:
+                values_drawn = values
+            for s in range(self.seats):
+                expected[s] += option.probability * values[s]
+        luck = tuple(d - e for d, e in zip(values_drawn, expected, strict=True))
+        self.action_terms.append(ActionTerm(action_index, seat, tuple(expected),
+                                            tuple(values_drawn), luck))
+
+    def _values(self, seat: int, added: int, is_all_in: bool, is_fold: bool,
+                equities: list[float]) -> list[float]:
+        """Each seat's V after ``seat`` adds ``added`` chips (and folds or goes all in)."""
+        committed = list(self.committed)
+        committed[seat] += added
+        folded = list(self.folded)
+        folded[seat] = folded[seat] or is_fold
+        all_in = list(self.all_in)
+        all_in[seat] = all_in[seat] or is_all_in
+        pot = sum(committed)
+        able = [not folded[s] and not all_in[s] for s in range(self.seats)]
+        to_come = 0
+        if self.settings.value is ValueFunction.PROJECTED_POT_EQUITY and sum(able) >= 2:
+            to_come = self.bets_from[min(self.street + 1, len(self.bets_from) - 1)]
+        else:
+            able = [False] * self.seats
+        weight = pot + to_come * sum(able)
+        return [equities[s] * weight - committed[s] - (to_come if able[s] else 0)
+                for s in range(self.seats)]
 
     def result(self) -> HandLuck:
-        totals = tuple(sum(t.luck_chips[s] for t in self.terms) for s in range(self.seats))
-        return HandLuck(tuple(self.terms), totals)
+        totals = tuple(sum(t.luck_chips[s] for t in self.terms)
+                       + sum(t.luck_chips[s] for t in self.action_terms) for s in range(self.seats))
+        return HandLuck(tuple(self.terms), totals, tuple(self.action_terms))

@@ -1,4 +1,4 @@
-"""PHH hand histories (TOML): writing finished hands (``arena/engine/phhtext.py``, compiled),
+"""PHH hand histories (TOML): writing finished hands (``arena/engine/phhtext.py``),
 reading and replaying them through the engine. ``.phhs`` files hold several hands as tables
 ``[1]``, ``[2]``, ...
 """
@@ -6,7 +6,7 @@ reading and replaying them through the engine. ``.phhs`` files hold several hand
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -159,7 +159,7 @@ def stakes_of(hand: PhhHand, variant: Variant, seat_count: int) -> Stakes:
         min_bet = _required(hand, "min_bet", int)
         if min_bet != max(blinds):
             raise MalformedInput(f"{hand.name}: min_bet {min_bet} must equal the big blind "
-                                 f"{max(blinds)} (RULES.md §3b)")
+                                 f"{max(blinds)} (docs/house-rules.md §4)")
         return Stakes(small_bet=min_bet, big_bet=2 * min_bet,
                       small_blind=min((b for b in blinds if b), default=0), big_blind=min_bet,
                       ante=max(antes), bring_in=0)
@@ -179,7 +179,7 @@ def stakes_of(hand: PhhHand, variant: Variant, seat_count: int) -> Stakes:
 def forced_bets_of(hand: PhhHand, variant: Variant,
                    seat_count: int) -> tuple[list[int] | None, list[int] | None, bool]:
     """A blind game's blinds and antes as the hand history lists them, and whether the antes
-    are dead money (``ante_trimming_status = false``: a big-blind ante, RULES.md §3b)."""
+    are dead money (``ante_trimming_status = false``: a big-blind ante, docs/house-rules.md §4)."""
     if variant.is_stud:
         return None, None, False
     blinds = int_list(hand, "blinds_or_straddles", seat_count)
@@ -197,10 +197,13 @@ def _seat(token: str, hand: PhhHand, line: int, seat_count: int) -> int:
     return seat
 
 
-def replay(hand: PhhHand, rules: Rules | None = None) -> HandState:
+def replay(hand: PhhHand, rules: Rules | None = None, *,
+           before_action: Callable[[HandState, int, int], None] | None = None) -> HandState:
     """Play a hand history through the engine and return the final state.
 
-    Raises :class:`MalformedInput` or an engine error naming the hand and the action.
+    ``before_action(state, seat, action_index)`` is called before each player action (not a
+    show), ``action_index`` counting them from 0. Raises :class:`MalformedInput` or an engine
+    error naming the hand and the action (or what ``before_action`` raised, with its name).
     """
     variant = variant_of(hand)
     stacks = _required(hand, "starting_stacks", list)
@@ -234,6 +237,7 @@ def replay(hand: PhhHand, rules: Rules | None = None) -> HandState:
     blinds, antes, dead_antes = forced_bets_of(hand, variant, seat_count)
     state = HandState(variant, stacks, rules=rules, stakes=stakes, cards=source,
                       manual_showdown=True, blinds=blinds, antes=antes, dead_antes=dead_antes)
+    action_index = 0
     for line, words in enumerate(parsed):
         raw = " ".join(words)
         if words[0] == "d":
@@ -242,6 +246,10 @@ def replay(hand: PhhHand, rules: Rules | None = None) -> HandState:
             continue
         seat = _seat(words[0], hand, line, seat_count)
         try:
+            if words[1:2] != ["sm"]:
+                if before_action is not None:
+                    before_action(state, seat, action_index)
+                action_index += 1
             _apply(state, seat, words[1:], hand.name)
         except ArenaError as exc:
             raise type(exc)(f"{hand.name}: action {line + 1} {raw!r}: {exc}") from None

@@ -1,5 +1,5 @@
-"""Writing PHH hand histories (TOML): a finished hand's fields and their text (compiled by mypyc,
-see arena/host/compiled.py; ``arena/engine/phh.py`` reads and replays them).
+"""Writing PHH hand histories (TOML): a finished hand's fields and their text
+(``arena/engine/phh.py`` reads and replays them).
 
 The writer emits what PokerKit 0.7.7's ``HandHistory.loads`` accepts: PHH seat order, stud ``sm``
 lines with all of a seat's cards in dealing order, ``finishing_stacks``, and ``_``-prefixed arena
@@ -227,7 +227,7 @@ def hand_fields(state: HandState, *, extra: Mapping[str, Any] | None = None,
         fields["small_bet"] = stakes.small_bet
         fields["big_bet"] = stakes.big_bet
     else:
-        fields["min_bet"] = stakes.big_blind  # RULES.md §3b: the smallest bet is the big blind
+        fields["min_bet"] = stakes.big_blind  # docs/house-rules.md §4: the smallest bet is the big blind
         if variant.phh_code:  # PHH has no code for it (pot-limit hold'em is written as NT)
             fields[BETTING_FIELD] = variant.betting.value
     fields["starting_stacks"] = list(state.starting_stacks)

@@ -8,7 +8,7 @@ from arena.engine.events import Pot, PotAwarded, PotShare
 
 
 def build_pots(committed: Sequence[int], live: Sequence[bool]) -> list[Pot]:
-    """Split the chips into a main pot and side pots (RULES.md §4 "Side pots").
+    """Split the chips into a main pot and side pots (docs/house-rules.md §5 "Side pots").
 
     Each live seat can win from every other seat only as much as it committed itself; the
     chips of folded seats are dead money in the pots they reach. Pots with the same eligible
@@ -49,7 +49,7 @@ def build_pots(committed: Sequence[int], live: Sequence[bool]) -> list[Pot]:
 
 
 def with_dead_chips(pots: list[Pot], dead_chips: int, contenders: Sequence[bool]) -> list[Pot]:
-    """Dead money (a big-blind ante, RULES.md §3b) is a first pot for every contender, merged
+    """Dead money (a big-blind ante, docs/house-rules.md §4) is a first pot for every contender, merged
     into the main pot when that has the same players (as PokerKit pots untrimmed antes)."""
     if not dead_chips:
         return pots
@@ -62,7 +62,7 @@ def with_dead_chips(pots: list[Pot], dead_chips: int, contenders: Sequence[bool]
 
 
 def split_evenly(amount: int, winners: Sequence[int]) -> tuple[int, ...]:
-    """Equal shares; odd chips one each to the first winners left of the button (RULES.md §4).
+    """Equal shares; odd chips one each to the first winners left of the button (docs/house-rules.md §5).
 
     Seats are numbered from the first seat left of the button, so winners are taken in
     ascending seat order.

@@ -1,4 +1,5 @@
-"""The `[rules]` table of a match (RULES.md §9): typed, validated, with the documented defaults."""
+"""The `[rules]` table of a match (docs/house-rules.md §10): typed, validated, with the documented
+defaults."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from arena.engine.games import HORSE, VARIANTS, AnteKind, Betting, GameCode, gam
 
 @dataclass(frozen=True, slots=True)
 class Stakes:
-    """The stakes of one hand, in chips (RULES.md §3)."""
+    """The stakes of one hand, in chips (docs/house-rules.md §3)."""
 
     small_bet: int = 20
     big_bet: int = 40
@@ -45,7 +46,7 @@ class Rules:
     stud_open_pair_big_bet: bool = True
     stud_tie_break: str = "suit"
     burn_before_hole_cards: bool = False
-    ante_kind: AnteKind = AnteKind.NONE  # antes in the blind games (RULES.md §3b)
+    ante_kind: AnteKind = AnteKind.NONE  # antes in the blind games (docs/house-rules.md §4)
     decision_seconds: float = 2.0
     time_bank_seconds: float = 30.0
     timeout_action: str = "check_fold"
@@ -180,7 +181,7 @@ _BETTINGS: tuple[str, ...] = tuple(b.value for b in Betting)
 
 
 def _games(value: Any, where: str) -> tuple[GameCode | str, ...]:
-    """The `games` key: one code, or a list of entries (RULES.md §3b); unknown codes are left
+    """The `games` key: one code, or a list of entries (docs/house-rules.md §4); unknown codes are left
     for :meth:`Rules.validate` to name."""
     if isinstance(value, str):
         value = [value]

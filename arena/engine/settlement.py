@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 
 def award_uncontested(hand: HandState, winner: int) -> None:
-    # An all-in winner wins from each seat only what it matched itself (RULES.md §4);
+    # An all-in winner wins from each seat only what it matched itself (docs/house-rules.md §5);
     # anything above that was never called and goes back to whoever put it in.
     cap = hand.committed[winner]
     for seat in range(hand.seat_count):

@@ -1,4 +1,4 @@
-"""Words and best five cards of a shown hand, for the Showdown event (RULES.md §4)."""
+"""Words and best five cards of a shown hand, for the Showdown event (docs/house-rules.md §5)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""The deck's lazy shuffle, its inner loop: Fisher-Yates steps over part of the deck (a module
-of its own so that mypyc compiles it with the hot modules while the deck class stays plain)."""
+"""The deck's lazy shuffle, its inner loop: Fisher-Yates steps over part of the deck."""
 
 from __future__ import annotations
 

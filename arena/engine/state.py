@@ -132,7 +132,7 @@ class HandState:
                            (self.stakes.small_blind, self.stakes.big_blind) + (0,) * (n - 2))
         self._blind_plan = None if is_stud else blind_plan(self.blinds)
         self.antes: tuple[int, ...] = self._antes_of(antes)
-        # RULES.md §3b: a big-blind ante is the table's ante, dead money in the main pot (not
+        # docs/house-rules.md §4: a big-blind ante is the table's ante, dead money in the main pot (not
         # the big blind's own contribution, which could come back to it as a side pot).
         self.dead_antes = (rules.ante_kind is AnteKind.BIG_BLIND and not is_stud
                            if dead_antes is None else dead_antes)
@@ -172,9 +172,9 @@ class HandState:
 
     @property
     def bet_size_chips(self) -> int:
-        """Fixed limit: the size of one bet or raise in this round (RULES.md §3). No-limit and
+        """Fixed limit: the size of one bet or raise in this round (docs/house-rules.md §3). No-limit and
         pot-limit: the smallest raise increment now (the last full raise, at least the big
-        blind; RULES.md §3b)."""
+        blind; docs/house-rules.md §4)."""
         if self._fixed:
             return self._unit
         return max(self._unit, self.stakes.big_blind)
@@ -382,7 +382,7 @@ class HandState:
             unit = self.stakes.big_bet  # a big bet was made: further raises are big
             self._unit = unit
             self._big_allowed = False
-        full = increment * 2 >= unit  # RULES.md §3: at least half a bet counts as a full raise
+        full = increment * 2 >= unit  # docs/house-rules.md §3: at least half a bet counts as a full raise
         self._level = raise_to
         if full:
             self._full_level = raise_to
@@ -391,7 +391,7 @@ class HandState:
         return self._raised(seat, raise_to, added, automatic)
 
     def _apply_unfixed_raise(self, seat: int, raise_to: int) -> None:
-        """RULES.md §3b: a raise of at least the last full increment is full and reopens the
+        """docs/house-rules.md §4: a raise of at least the last full increment is full and reopens the
         betting; a short all-in does not, unless consecutive short all-ins add up to one."""
         increment = raise_to - self._level
         if increment >= self._unit:
@@ -438,8 +438,8 @@ class HandState:
     # ----------------------------------------------------------------- flow
 
     def _antes_of(self, antes: Sequence[int] | None) -> tuple[int, ...]:
-        """Each seat's ante: every seat in stud; in the blind games by ``ante_kind`` (RULES.md
-        §3b: none, each seat, or the big blind for the whole table) or as a hand history says
+        """Each seat's ante: every seat in stud; in the blind games by ``ante_kind`` (docs/house-rules.md
+        §4: none, each seat, or the big blind for the whole table) or as a hand history says
         (in PHH order, reversed heads-up like the blinds)."""
         n = self.seat_count
         ante = self.stakes.ante
@@ -535,7 +535,7 @@ class HandState:
             self._full_level = big if big * 2 >= unit else 0
             self._bet_count = 1 if self._full_level else 0
             if not fixed:
-                self._unit = level  # RULES.md §3b: the big blind is the pre-flop opening bet
+                self._unit = level  # docs/house-rules.md §4: the big blind is the pre-flop opening bet
             first = (bb_seat + 1) % n
         else:
             level = self._level = 0

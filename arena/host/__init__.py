@@ -1,3 +1,5 @@
-"""What the pure rules engine gets from the machine it runs on: its compiled build, files read
-from disk (config TOML, PHH hand histories) and fresh secrets from the operating system; and
-which of gRPC's I/O paths the process uses."""
+"""What the arena gets from the machine it runs on, a module per job: files read from disk
+(`configfile`: config TOML, `phhfile`: PHH hand histories), fresh secrets from the operating
+system (`secret`), where the bot SDK is (`sdk`), and the process's settings: the interpreter's
+garbage collector and GIL switch interval (`process`), gRPC's I/O path (`grpc_io`) and which
+fast paths it takes (`fastpaths`)."""

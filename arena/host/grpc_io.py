@@ -3,9 +3,10 @@ length of grpc's import only (gRPC reads ``GRPC_EXPERIMENTS`` there), so no chil
 
 grpcio 1.85's EventEngine hands every read and write from its own threads to the completion
 queue's poller thread: about 7 context switches per heads-up decision instead of about 4 on
-the older path, for the same work (README "Dealer"). The older path is used only with the
-grpcio versions the suite runs on (`TESTED_VERSIONS`); ``GRPC_EXPERIMENTS`` set by the user,
-even empty, is left alone (an empty value keeps gRPC's own defaults).
+the older path, for the same work (README "Dealer"). A fast path of arena/host/fastpaths.py:
+used only with the grpcio versions the suite runs on (`TESTED_VERSIONS`) and not with
+``ARENA_FAST_PATHS=off``; ``GRPC_EXPERIMENTS`` set by the user, even empty, is left alone (an
+empty value keeps gRPC's own defaults).
 """
 
 from __future__ import annotations
@@ -20,11 +21,13 @@ from pathlib import Path
 from types import ModuleType
 from typing import Final
 
+from arena.host import fastpaths
+
 ENV: Final = "GRPC_EXPERIMENTS"
 # The EventEngine experiments for listeners, client channels and other endpoints, switched off.
 OLDER_IO: Final = ("-event_engine_listener,-event_engine_client,"
                    "-event_engine_for_all_other_endpoints")
-TESTED_VERSIONS: Final = ("1.85.",)
+TESTED_VERSIONS: Final = fastpaths.GRPC_OLDER_IO.tested
 
 
 def grpc_version(spec: importlib.machinery.ModuleSpec) -> str:
@@ -72,10 +75,15 @@ class GrpcIoFinder(importlib.abc.MetaPathFinder):
             return None
         sys.meta_path.remove(self)
         spec = importlib.util.find_spec("grpc")
-        if (spec is None or spec.loader is None or ENV in os.environ
-                or not grpc_version(spec).startswith(TESTED_VERSIONS)):
+        if spec is None or spec.loader is None:
             return spec
-        spec.loader = _ImportWithEnv(spec.loader)
+        version = grpc_version(spec)
+        why = (f"{ENV} is set" if ENV in os.environ else fastpaths.why_not(fastpaths.GRPC_OLDER_IO)
+               if version.startswith(TESTED_VERSIONS) else f"grpcio {version} is not a tested version")
+        fastpaths.record(fastpaths.GRPC_OLDER_IO, taken=why is None, why=why or "",
+                         asked=ENV in os.environ)
+        if why is None:
+            spec.loader = _ImportWithEnv(spec.loader)
         return spec
 
 
@@ -83,6 +91,8 @@ def install() -> None:
     """Choose the older I/O path for the grpc this process imports later (once per process;
     nothing when grpc is imported already or ``GRPC_EXPERIMENTS`` is set)."""
     if "grpc" in sys.modules or ENV in os.environ:
+        fastpaths.record(fastpaths.GRPC_OLDER_IO, taken=False, asked=True,
+                         why=f"{ENV} is set" if ENV in os.environ else "grpc was imported first")
         return
     if not any(isinstance(finder, GrpcIoFinder) for finder in sys.meta_path):
         sys.meta_path.insert(0, GrpcIoFinder())

@@ -13,8 +13,6 @@ from arena.league.config import LeagueConfig, load_league
 from arena.league.coordinator import describe_waits
 from arena.league.leaderboard import CsvTable, faults_csv, render_faults, render_table, to_csv, to_json
 from arena.league.runner import LeagueRun
-from arena.league.tourney_commands import run_tournament, show_standings
-from arena.league.tourney_config import is_tournament_league
 from arena.match.spectator import Spectator
 from arena.metrics import start_metrics_server
 from arena.server.commands import log_connections
@@ -80,14 +78,12 @@ class PeerOptions:
 def run_league(path: str, *, listen: str | None = None, store: str | None = None, local_worker: bool = True,
                out: TextIO = sys.stdout, web: Callable[[LeagueConfig], WebHook] | None = None,
                peer: PeerOptions = PeerOptions()) -> int:
-    if is_tournament_league(path):  # format = "seed-003" or "freezeout": a tournament
-        return run_tournament(path, listen=listen, store=store, out=out, league_file=True)
     config = _load(path, store)
     if listen is not None:
         config = dataclasses.replace(config, listen=listen)
     log_connections()
     hook = web(config) if web is not None else None
-    run = LeagueRun(config, out=out, writer_process=True)
+    run = LeagueRun(config, out=out)
     try:
         if is_postgres_url(config.store):
             complete = _run_on_workers(run, local_worker=local_worker, out=out, peer=peer)
@@ -202,8 +198,6 @@ def run_worker(store_url: str, *, name: str | None, listen: str, advertise: str 
 
 
 def league_status(path: str, *, store: str | None = None, out: TextIO = sys.stdout) -> int:
-    if is_tournament_league(path):
-        return show_standings(path, fmt="table", out=out, store=store, league_file=True)
     config = _load_run(path, store)
     run = LeagueRun(config, out=out)
     try:
@@ -231,8 +225,6 @@ def _waits(run: LeagueRun) -> str:
 
 def show_leaderboard(path: str, *, fmt: str, table: CsvTable | Literal["faults"] = "results",
                      store: str | None = None, out: TextIO = sys.stdout) -> int:
-    if is_tournament_league(path):  # the tournament's standings, from the store
-        return show_standings(path, fmt=fmt, out=out, store=store, league_file=True)
     config = _load_run(path, store)
     run = LeagueRun(config, out=out)
     try:

@@ -93,7 +93,8 @@ def to_dict(board: Leaderboard) -> dict[str, Any]:
     return {
         "format_version": JSON_FORMAT_VERSION,
         "confidence": 0.95,
-        "z": Z_95,
+        "z": Z_95,  # the large-sample multiplier; each interval uses Student's t on its observations
+        "interval": "student-t",
         "bots": list(board.bots),
         "results": [{"bot": s.bot, "game": s.game, "hands": s.hands, "chips_won": s.chips_won,
                      "mbb_per_hand": s.mean_mbb, "raw": _estimate(s.raw),

@@ -8,8 +8,10 @@ from pathlib import Path
 
 from arena.engine.errors import ArenaError
 from arena.engine.luck import LuckSettings, hand_luck
-from arena.engine.phh import loads, replay
+from arena.engine.phh import loads
 from arena.engine.rules import Rules
+from arena.engine.strategy import strategy_key
+from arena.engine.strategy_log import copy_index_of, replay_strategies
 from arena.host.phhfile import load_file
 from arena.storage import store as st
 from arena.storage.matchlog import match_seed_for
@@ -24,11 +26,13 @@ def luck_of_logged_hand(phh_text: str, match_seed: int | str, hand_number: int, 
     hands = loads(phh_text, name=f"hand {hand_number}")
     if len(hands) != 1:
         raise ArenaError(f"hand {hand_number}: expected one hand in its log, found {len(hands)}")
-    state = replay(hands[0], rules)
+    state, decisions = replay_strategies(
+        hands[0], rules, key=strategy_key(match_seed, copy_index_of(hands[0])), hand_number=hand_number)
     stakes = state.stakes
     result = hand_luck(state.variant, state.events, state.seat_count,
                        hand_seed=deal_seed(match_seed, hand_number), settings=settings,
-                       small_bet_chips=stakes.small_bet, big_bet_chips=stakes.big_bet)
+                       small_bet_chips=stakes.small_bet, big_bet_chips=stakes.big_bet,
+                       decisions=decisions)
     return result.luck_chips
 
 
@@ -70,10 +74,12 @@ def luck_of_log_file(path: Path, *, rules: Rules,
         number = hand.fields.get("_hand")
         if not isinstance(number, int) or number < 1:
             raise ArenaError(f"{hand.name}: missing arena field '_hand'")
-        state = replay(hand, rules)
+        state, decisions = replay_strategies(hand, rules, key=strategy_key(seed, copy_index_of(hand)),
+                                             hand_number=number)
         result = hand_luck(state.variant, state.events, state.seat_count,
                            hand_seed=deal_seed(seed, number), settings=settings,
-                           small_bet_chips=state.stakes.small_bet, big_bet_chips=state.stakes.big_bet)
+                           small_bet_chips=state.stakes.small_bet, big_bet_chips=state.stakes.big_bet,
+                           decisions=decisions)
         players = tuple(str(p) for p in hand.fields.get("players", ()))
         out.append((number, players, result.luck_chips))
     return out

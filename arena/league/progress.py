@@ -63,7 +63,7 @@ class Progress:
         table = Table(box=None, pad_edge=False)
         for title, justify in (("bot", "left"), ("hands", "right"), ("chips", "right"),
                                ("mbb/hand", "right")):
-            table.add_column(title, justify=justify)  # type: ignore[arg-type]
+            table.add_column(title, justify=justify)  # type: ignore[arg-type]  # "left"/"right": rich's JustifyMethod literals
         for bot in self._standings():
             table.add_row(bot, str(self.hands_by_bot.get(bot, 0)), f"{self.net_by_bot[bot]:+d}",
                           f"{self.mbb_per_hand(bot):+.1f}")

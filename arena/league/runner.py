@@ -2,7 +2,7 @@
 
 Every completed hand is committed to the results store in its own transaction before the next
 hand of its table starts, and appended to the match's PHH log. A hand in flight when the dealer
-dies is voided on restart (RULES.md §5), and play resumes with the next hand.
+dies is voided on restart (docs/house-rules.md §6), and play resumes with the next hand.
 """
 
 from __future__ import annotations
@@ -33,7 +33,6 @@ from arena.league.leaderboard import (
     to_json,
 )
 from arena.league.luck import update_luck
-from arena.league.procsink import ProcessSink
 from arena.league.progress import Progress, ProgressDisplay
 from arena.league.refresher import Refresher
 from arena.league.schedule import ScheduledMatch, build_schedule
@@ -58,7 +57,6 @@ from arena.storage.errors import InvalidRecord, NotFound
 
 if TYPE_CHECKING:
     from arena.server.app import DealerServer
-from arena.league.procwriter import ProcessWriter
 from arena.storage.matchlog import (
     MatchLogPaths,
     catch_up,
@@ -70,7 +68,6 @@ from arena.storage.matchlog import (
     write_private,
 )
 from arena.storage.records import FaultCounts, HandRecord, League, MatchStatus, VoidHand
-from arena.storage.sqlite import SqliteStore
 from arena.storage.store import Match, ResultsStore, open_store
 from arena.storage.writer import After, Writer
 
@@ -108,14 +105,11 @@ class LeagueRun:
 
     def __init__(self, config: LeagueConfig, *, out: TextIO = sys.stdout,
                  store: ResultsStore | None = None, metrics: ArenaMetrics | None = None,
-                 in_flight: InFlightBook | None = None, board_on_scrape: bool = False,
-                 writer_process: bool = False) -> None:
+                 in_flight: InFlightBook | None = None, board_on_scrape: bool = False) -> None:
         """``store``, ``metrics`` and ``in_flight`` are given by a worker that shares them between
         leagues; by default the league opens its own store and metrics. ``board_on_scrape``: the
         metrics' leaderboard is refreshed when they are read (:meth:`board_wanted`, a worker),
-        not whenever a deal set ends. ``writer_process``: a league on an SQLite store that keeps
-        its in-flight marks there commits and logs its hands in a child process
-        (`arena.league.procwriter`) instead of a writer thread."""
+        not whenever a deal set ends."""
         self.config = config
         self.out = out
         make_private_dir(config.log_dir)
@@ -154,9 +148,6 @@ class LeagueRun:
         self._server: DealerServer | None = None
         # Store commits and logs of every table, in order, off the dealer's thread.
         self.writer = Writer(name=f"arena-writer-{config.name}"[:15], batch=store.batch)
-        self.process_writer: ProcessWriter | None = None
-        if writer_process and isinstance(store, SqliteStore) and isinstance(self.in_flight, StoreBook):
-            self.process_writer = ProcessWriter(store.path, synchronous=store.synchronous)
         self._board = Refresher(self._refresh_board)  # the metrics' leaderboard, on its own thread
         self._board_on_scrape = board_on_scrape
         self._luck_due: list[int] = []  # deal sets ended here whose luck the next refresh computes
@@ -172,8 +163,6 @@ class LeagueRun:
         self.finisher.close()  # first: the end of a deal set asks for a refresh
         self._board.wait(60.0)
         self.writer.close()
-        if self.process_writer is not None:
-            self.process_writer.close()
         if self._own_store:
             self.store.close()
 
@@ -290,9 +279,7 @@ class LeagueRun:
                               "seed_commitment": self.secret.commitment,
                               "seed_configured": self.secret.configured},
                 writer=self.writer, in_flight=self.in_flight)
-            sinks[scheduled.match_id] = (
-                LeagueSink(**sink_args) if self.process_writer is None
-                else ProcessSink(process=self.process_writer, **sink_args))
+            sinks[scheduled.match_id] = LeagueSink(**sink_args)
             initial_stacks = None
             if not config.rules.reset_stacks and next_number > 1:
                 initial_stacks = self._carried_stacks(store_id, scheduled)
@@ -341,7 +328,7 @@ class LeagueRun:
         return len(hands), tuple(tuple(n) for n in nets)
 
     def _void_interrupted(self, scheduled: ScheduledMatch, store_id: int, next_number: int) -> int:
-        """A hand that was dealt but neither finished nor voided: void it (RULES.md §5)."""
+        """A hand that was dealt but neither finished nor voided: void it (docs/house-rules.md §6)."""
         paths = MatchLogPaths.of(self.config.log_dir, scheduled.match_id)
         number = self.in_flight.hand_in_flight(store_id, scheduled.copy_index)
         legacy = hand_in_flight(paths, unreadable=next_number)  # the mark of an older arena: a file
@@ -386,7 +373,7 @@ class LeagueRun:
 
     def _finish_written(self, deal_set: str, seed: int, ended: list[int]) -> After | None:
         """(The finisher's thread, in its batch.) The deal set finished in the store; once that is
-        committed, its seed revealed (RULES.md §1) and the leaderboard told. A process killed
+        committed, its seed revealed (docs/house-rules.md §1) and the leaderboard told. A process killed
         before the commit leaves the match running with every copy played: a resumed league
         finishes it (`prepare`). A failure is logged and left to a resume likewise."""
         try:
@@ -459,7 +446,7 @@ class LeagueRun:
                     raise
 
     def _reveal(self, deal_set: str, match_seed: int) -> None:
-        """Every copy has ended: now the deal set's seed may be published (RULES.md §1)."""
+        """Every copy has ended: now the deal set's seed may be published (docs/house-rules.md §1)."""
         for scheduled in self.schedule:
             if scheduled.deal_set == deal_set:
                 reveal_seed(MatchLogPaths.of(self.config.log_dir, scheduled.match_id),
@@ -524,8 +511,6 @@ class LeagueRun:
         def started(server: DealerServer) -> None:
             holder.append(server)
             self._server = server
-            if self.process_writer is not None:  # its answers wake the tables without a hop
-                self.process_writer.call_here = server.guest.call_here
             if self.metrics is not None:
                 metrics = self.metrics
                 server.lobby.rejection_observers.append(

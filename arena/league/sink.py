@@ -47,22 +47,16 @@ def _now() -> datetime:
 
 
 def hand_facts(hand: PlayedHand) -> tuple[str, str, int, int, tuple[SeatFields, ...]]:
-    """What the store keeps of a hand: its PHH text (the store's copy and the log's), then
-    :func:`store_facts`."""
-    game, small_bet, button_engine, seats = store_facts(hand)
-    return dumps_hand(phh_fields(hand)), game, small_bet, button_engine, seats
-
-
-def store_facts(hand: PlayedHand) -> tuple[str, int, int, tuple[SeatFields, ...]]:
-    """What the store keeps of a hand besides its PHH text: game, small bet, button (engine
-    seat) and each seat's `SeatResult` fields."""
+    """What the store keeps of a hand: its PHH text (the store's copy and the log's), game,
+    small bet, button (engine seat) and each seat's `SeatResult` fields."""
     ctx = hand.context
     state = hand.state
     players = ctx.players
     button_engine = ctx.order.index(ctx.button_seat) if ctx.button_seat in ctx.order else 0
     seats = tuple((k, players[k], state.stacks[k] - state.starting_stacks[k], state.stacks[k],
                    *hand.timings.faults(k)) for k in range(len(players)))
-    return state.variant.code.value, state.stakes.small_bet, button_engine, seats
+    return (dumps_hand(phh_fields(hand)), state.variant.code.value, state.stakes.small_bet,
+            button_engine, seats)
 
 
 class _Wakeups:
@@ -195,7 +189,7 @@ class LeagueSink:
         except Exception as exc:  # the writer cannot take the last hand (closed): the match
             self._failed(exc)  # ends as failed (aborted; it goes on when resumed), never finished
             return  # one hand short
-        await self._written()
+        await self._writer_reached(self._ticket, logged=True)
 
     def hand_finished(self, hand: PlayedHand) -> None:
         """Keep the hand for the next hand's start (one job for both), or the match's end."""
@@ -204,7 +198,7 @@ class LeagueSink:
 
     def match_finished(self, summary: MatchSummary) -> None:
         self._submit_finished()
-        self._wait_written()  # the last hand's commit: done already when the table awaited settle
+        self.writer.wait(self._ticket)  # the last hand's commit: done already after settle
         self.log.match_finished(summary if self.failed is None else self.as_failed(summary))
         if self._table_open and self.metrics is not None:
             self.metrics.table_ended()
@@ -221,13 +215,6 @@ class LeagueSink:
             return summary
         return dataclasses.replace(summary, aborted=True,
                                    abort_reason=f"the results store failed: {self.failed}")
-
-    def _wait_written(self) -> None:
-        self.writer.wait(self._ticket)
-
-    async def _written(self) -> None:
-        """`_wait_written` on trio: the dealer's thread serves the other tables meanwhile."""
-        await self._writer_reached(self._ticket, logged=True)
 
     async def _writer_reached(self, ticket: int, *, logged: bool) -> None:
         """Return once the writer has committed ``ticket`` (``logged``: and run its steps, the

@@ -1,7 +1,11 @@
 """League statistics: mbb/hand with 95% confidence intervals, a pairwise crosstable and rankings.
 
-Units: mbb/hand is 1000 x chips / small bet, per hand (RULES.md §7: the big blind is the small bet).
-Confidence intervals use the normal approximation with the sample standard deviation. Duplicate
+Units: mbb/hand is 1000 x chips / small bet, per hand (docs/house-rules.md §8: the big blind is the
+small bet).
+Confidence intervals are Student's t intervals with the sample standard deviation: the mean ±
+t(0.975, k - 1) standard errors, k the independent observations (hands, or deal groups for the
+duplicate-adjusted ones), so they keep their 95% at a few observations; below two observations
+no interval is shown (None). Duplicate
 deals are correlated (the same cards in rotated seats), so beside the raw interval every estimate
 has a *duplicate-adjusted* one in which the sum over all copies of a deal is one observation.
 Where the hands' luck is known (`arena.engine.luck`), the *luck-adjusted* estimates average
@@ -13,12 +17,12 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from statistics import NormalDist
 from typing import Protocol
 
 from arena.engine.errors import MalformedInput
 from arena.engine.games import ALL_GAMES as ALL_GAMES
 from arena.engine.games import VARIANTS
+from arena.engine.student import t_95, two_sided_p
 from arena.engine.units import Z_95 as Z_95
 from arena.engine.units import mbb
 
@@ -91,7 +95,8 @@ class Estimate:
 
     @property
     def ci_half_width_mbb(self) -> float | None:
-        return None if self.stderr_mbb is None else Z_95 * self.stderr_mbb
+        multiplier = t_95(self.observations)
+        return None if self.stderr_mbb is None or multiplier is None else multiplier * self.stderr_mbb
 
     @property
     def ci_low_mbb(self) -> float | None:
@@ -105,16 +110,16 @@ class Estimate:
 
     @property
     def p_value(self) -> float | None:
-        """Two-sided p-value of "the true mean is 0" (normal approximation)."""
-        if self.stderr_mbb is None:
+        """Two-sided p-value of "the true mean is 0" (t test, observations - 1 degrees of freedom)."""
+        if self.stderr_mbb is None or self.observations < 2:
             return None
         if self.stderr_mbb == 0.0:
             return 1.0 if self.mean_mbb == 0.0 else 0.0
-        return 2.0 * (1.0 - NormalDist().cdf(abs(self.mean_mbb) / self.stderr_mbb))
+        return two_sided_p(self.mean_mbb / self.stderr_mbb, self.observations - 1)
 
     @property
     def is_significant(self) -> bool:
-        """|mean| > 1.96 standard errors: the 95% interval excludes zero."""
+        """|mean| > t(0.975, k - 1) standard errors: the 95% interval excludes zero."""
         half = self.ci_half_width_mbb
         return half is not None and abs(self.mean_mbb) > half
 

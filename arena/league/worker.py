@@ -4,7 +4,7 @@ A worker runs one dealer server for its whole life. It claims a job (one match: 
 copy of one deal set) whenever it has free tables, plays it with the league runner's sinks, heartbeats
 while it plays and marks the job done when the match has ended. A worker killed mid-match stops
 heart-beating; after ``lease_seconds`` another worker claims the job, voids the hand that was in
-flight (RULES.md §5) and continues from the last completed hand. Bots connect to any one worker:
+flight (docs/house-rules.md §6) and continues from the last completed hand. Bots connect to any one worker:
 its relay carries their seats on the other workers (`arena.server.relay`), over mutual TLS when
 the workers are given peer certificates (`arena.server.peer_tls`). A match it puts back because
 bots are missing (absent = "wait") is noted in the store once per postponement (`JobWaits`), so
@@ -32,6 +32,7 @@ from typing import TextIO
 
 from arena.engine.errors import ConfigError
 from arena.engine.seeds import derive_secret
+from arena.host.process import tuned_for_dealing
 from arena.league.config import LeagueConfig, league_from_mapping
 from arena.league.runner import LeagueRun
 from arena.league.secret import league_secret, reveal_league_secret
@@ -39,7 +40,7 @@ from arena.league.sink import LeagueSink
 from arena.match.live import LiveTable
 from arena.match.records import MatchSummary, PlayedHand
 from arena.metrics import ArenaMetrics
-from arena.server.app import DealerServer, tuned_for_dealing
+from arena.server.app import DealerServer
 from arena.server.config import BotEntry, ServerConfig, TlsConfig
 from arena.server.peer_tls import PeerTls
 from arena.server.relay import Relay
@@ -289,7 +290,7 @@ class Worker:
                 server.close_intake()
             await server.run_until_done()
         except BaseException:
-            # Void the running hands (RULES.md §5) before the jobs are given back below: a table
+            # Void the running hands (docs/house-rules.md §6) before the jobs are given back below: a table
             # must not deal on under a job another worker may claim at once.
             server.stop()
             with contextlib.suppress(Exception):

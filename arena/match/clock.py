@@ -1,4 +1,4 @@
-"""Decision clocks (RULES.md §5): a per-decision limit plus a time bank spent by overruns.
+"""Decision clocks (docs/house-rules.md §6): a per-decision limit plus a time bank spent by overruns.
 
 Times are floats on the table's clock (``trio.current_time()``), so a fake clock in the tests
 drives them; this module does the arithmetic, and reads that clock for the hot path
@@ -11,8 +11,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import trio
-
-from arena.match.fastinit import fast_init_interpreted
 
 Now = Callable[[], float]  # the table's clock: seconds, as trio.current_time() gives them
 
@@ -30,21 +28,14 @@ class TimeControl:
     time_bank_seconds: float
 
 
-@dataclass(frozen=True, slots=True, init=False)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DecisionClock:
-    """The clock of one open decision: its own time limit, then the seat's remaining bank.
+    """The clock of one open decision (one per decision): its own time limit, then the seat's
+    remaining bank."""
 
-    One per decision: its own ``__init__`` makes it a native class when compiled (mypyc gives
-    a dataclass's generated ``__init__`` a Python call); interpreted, :func:`fast_init`'s."""
-
-    opened_at: float
-    decision_seconds: float
+    opened_at: float  # the table's clock when the decision opened
+    decision_seconds: float  # the decision's own limit
     bank_seconds: float  # the seat's bank when the decision opened
-
-    def __init__(self, opened_at: float, decision_seconds: float, bank_seconds: float) -> None:
-        self.opened_at = opened_at  # type: ignore[misc]
-        self.decision_seconds = decision_seconds  # type: ignore[misc]
-        self.bank_seconds = bank_seconds  # type: ignore[misc]
 
     @property
     def own_deadline(self) -> float:
@@ -65,5 +56,3 @@ class DecisionClock:
     def total_left(self, now: float) -> float:
         return max(0.0, self.deadline - now)
 
-
-fast_init_interpreted(DecisionClock)

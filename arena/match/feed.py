@@ -30,7 +30,6 @@ from arena.engine.shown import shown_value
 from arena.engine.state import HandState
 from arena.match import messages as m
 from arena.match.clock import DecisionClock
-from arena.match.fastinit import fast_init_interpreted
 from arena.match.records import HandContext
 
 _POST_KINDS: Final = {
@@ -41,22 +40,13 @@ _POST_KINDS: Final = {
 }
 
 
-@dataclass(frozen=True, slots=True, init=False)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Private:
-    """A payload whose owner sees more than everybody else (hole cards, "your seat"). Its own
-    ``__init__`` makes it a native class when compiled; interpreted, :func:`fast_init`'s."""
+    """A payload whose owner sees more than everybody else (hole cards, "your seat")."""
 
-    seat: int
-    own: m.Payload
-    others: m.Payload
-
-    def __init__(self, seat: int, own: m.Payload, others: m.Payload) -> None:
-        self.seat = seat  # type: ignore[misc]
-        self.own = own  # type: ignore[misc]
-        self.others = others  # type: ignore[misc]
-
-
-fast_init_interpreted(Private)
+    seat: int  # the owner
+    own: m.Payload  # what the owner is told
+    others: m.Payload  # what every other seat is told
 
 
 FeedItem = m.Payload | Private
@@ -64,7 +54,6 @@ FeedItem = m.Payload | Private
 # An action's record kind by its engine kind (a dict read, not an enum lookup by value).
 _RECORD_KINDS: Final = {kind: m.RecordKind(kind.value) for kind in ActionKind}
 
-# Final: the compiled module keeps them in C statics, not its globals' dict.
 _FOLDED: Final = m.SeatStatus.FOLDED
 _ALL_IN: Final = m.SeatStatus.ALL_IN
 _ACTIVE: Final = m.SeatStatus.ACTIVE
@@ -95,6 +84,7 @@ class HandFeed:
         self._shown: list[HandShown] = []
         self._awards: list[m.PotAward] = []
         self._pending: tuple[str, m.AutoReason | None] | None = None
+        self._pending_strategy: tuple[tuple[str, float], ...] = ()  # issue 40: drawn from it
         self.records: list[m.ActionRecord] = []
         self.ended = False
         # Per physical seat: the last SeatInfo made.
@@ -173,10 +163,11 @@ class HandFeed:
 
     def hand_started(self, viewer: int) -> m.HandStarted:
         ctx = self.ctx
-        return m.HandStarted(ctx.hand_number, self._game, ctx.button_seat,
-                             viewer if viewer in self._engine_of else -1,
-                             self.seat_infos(before_hand=True), self.state.stakes, ctx.deal_id,
-                             ctx.game_hand_number, ctx.copy_index)
+        return m.HandStarted(hand_number=ctx.hand_number, game=self._game, button_seat=ctx.button_seat,
+                             your_seat=viewer if viewer in self._engine_of else -1,
+                             seats=self.seat_infos(before_hand=True), stakes=self.state.stakes,
+                             deal_id=ctx.deal_id,
+                             game_hand_number=ctx.game_hand_number, duplicate_copy=ctx.copy_index)
 
     # ------------------------------------------------------------------ prompts
 
@@ -201,36 +192,34 @@ class HandFeed:
         bet_size, raises_left = round_info(state)
         call_to = legal.call_to_chips
         wall = time.time()
-        # Positionally, in field order: keywords would cost a dict per call (the class's
-        # __init__ is Python's; the table's modules are compiled).
         return m.Prompt(
-            ctx.match_id,  # match_id
-            ctx.hand_id,  # hand_id
-            decision_id,  # decision_id
-            self._game,  # game
-            state.street,  # street
-            ctx.hand_number,  # hand_number
-            ctx.game_hand_number,  # game_hand_number
-            ctx.hands_per_game,  # hands_per_game
-            ctx.button_seat,  # button_seat
-            order[e],  # seat
-            self.seat_infos(),  # seats
-            down,  # hole_cards
-            tuple(state.board),  # board
-            pots,  # pots
-            state.pot_chips,  # pot_total_chips
-            tuple(self.records),  # actions
-            max(state.bets),  # current_bet_chips
-            call_to - state.bets[e] if call_to is not None else 0,  # to_call_chips
-            legal_choices(legal, state.bets[e] + state.stacks[e]),  # legal
-            state.stakes,  # stakes
-            bet_size,  # bet_size_chips
-            raises_left,  # raises_left
-            clock.decision_left(now),  # decision_time_left_seconds
-            clock.bank_left(now),  # time_bank_left_seconds
-            wall + clock.total_left(now),  # deadline_unix_seconds
-            wall,  # sent_unix_seconds
-            trigger_received_at,  # trigger_received_at
+            match_id=ctx.match_id,
+            hand_id=ctx.hand_id,
+            decision_id=decision_id,
+            game=self._game,
+            street=state.street,
+            hand_number=ctx.hand_number,
+            game_hand_number=ctx.game_hand_number,
+            hands_per_game=ctx.hands_per_game,
+            button_seat=ctx.button_seat,
+            seat=order[e],
+            seats=self.seat_infos(),
+            hole_cards=down,
+            board=tuple(state.board),
+            pots=pots,
+            pot_total_chips=state.pot_chips,
+            actions=tuple(self.records),
+            current_bet_chips=max(state.bets),
+            to_call_chips=call_to - state.bets[e] if call_to is not None else 0,
+            legal=legal_choices(legal, state.bets[e] + state.stacks[e]),
+            stakes=state.stakes,
+            bet_size_chips=bet_size,
+            raises_left=raises_left,
+            decision_time_left_seconds=clock.decision_left(now),
+            time_bank_left_seconds=clock.bank_left(now),
+            deadline_unix_seconds=wall + clock.total_left(now),
+            sent_unix_seconds=wall,
+            trigger_received_at=trigger_received_at,
         )
 
     def _pots(self, state: HandState, order: tuple[int, ...]) -> tuple[m.PotInfo, ...]:
@@ -241,7 +230,8 @@ class HandFeed:
         if self._last_pots is not None and self._last_pots[0] == key:
             return self._last_pots[1]
         live = [not f for f in state.folded]
-        pots = tuple(m.PotInfo(p.amount_chips, tuple(sorted(order[i] for i in p.eligible)))
+        pots = tuple(m.PotInfo(amount_chips=p.amount_chips,
+                               eligible_seats=tuple(sorted(order[i] for i in p.eligible)))
                      for p in with_dead_chips(build_pots(list(collected), live),
                                               state.dead_chips, live))
         self._last_pots = (key, pots)
@@ -249,9 +239,12 @@ class HandFeed:
 
     # ------------------------------------------------------------------ events
 
-    def note_action(self, decision_id: str, automatic: m.AutoReason | None) -> None:
-        """Call right before ``state.act``: tags the ActionTaken it will produce."""
+    def note_action(self, decision_id: str, automatic: m.AutoReason | None,
+                    strategy: tuple[tuple[str, float], ...] = ()) -> None:
+        """Call right before ``state.act``: tags the ActionTaken it will produce (with the
+        declared ``strategy`` it was drawn from, if any)."""
         self._pending = (decision_id, automatic)
+        self._pending_strategy = strategy
 
     def drain(self) -> list[FeedItem]:
         """Payloads for the engine events since the last call (and the hand's end, once)."""
@@ -274,24 +267,31 @@ class HandFeed:
                 is_ante = event.kind is ForcedBet.ANTE or event.kind is ForcedBet.BIG_BLIND_ANTE
                 if not is_ante:
                     self._bet[e] += event.amount_chips
-                record = m.ActionRecord(order[e], streets[self._street].name, _POST_KINDS[event.kind],
-                                        event.amount_chips, event.amount_chips,
-                                        0 if is_ante else self._bet[e], event.is_all_in)
+                record = m.ActionRecord(seat=order[e], street=streets[self._street].name,
+                                        kind=_POST_KINDS[event.kind],
+                                        raise_to_chips=event.amount_chips, amount_chips=event.amount_chips,
+                                        round_bet_chips=0 if is_ante else self._bet[e],
+                                        is_all_in=event.is_all_in)
                 self.records.append(record)
-                out.append(m.ActionAnnounced(record, self._stack[e], self._pot_chips(), ""))
+                out.append(m.ActionAnnounced(action=record, stack_after_chips=self._stack[e],
+                                             pot_total_after_chips=self._pot_chips(), decision_id=""))
             elif isinstance(event, HoleCardsDealt):
                 self._to_street(event.street, out)
                 up = tuple(c for c, u in zip(event.cards, event.is_up, strict=True) if u)
                 hole = tuple(c for c, u in zip(event.cards, event.is_up, strict=True) if not u)
                 name = streets[event.street].name
                 p = order[event.seat]
-                out.append(Private(p, m.CardsDealt(name, p, up, hole, len(hole)),
-                                   m.CardsDealt(name, p, up, (), len(hole))))
+                out.append(Private(
+                    seat=p, own=m.CardsDealt(street=name, seat=p, up_cards=up, hole_cards=hole,
+                                             hole_card_count=len(hole)),
+                    others=m.CardsDealt(street=name, seat=p, up_cards=up, hole_cards=(),
+                                        hole_card_count=len(hole))))
             elif isinstance(event, BoardDealt):
                 self._to_street(event.street, out)
                 board = tuple(state.board[: self._board_count(event)])
-                out.append(m.BoardAnnounced(streets[event.street].name, event.cards, board,
-                                        event.is_stud_common_card))
+                out.append(m.BoardAnnounced(street=streets[event.street].name, cards=event.cards,
+                                            board_cards=board,
+                                        is_common_card=event.is_stud_common_card))
             elif isinstance(event, UncalledBetReturned):
                 e = event.seat
                 self._stack[e] += event.amount_chips
@@ -327,6 +327,8 @@ class HandFeed:
             self._folded[e] = True
         decision_id, reason = self._pending if self._pending is not None else ("", None)
         self._pending = None
+        strategy = self._pending_strategy
+        self._pending_strategy = ()
         if event.kind is ActionKind.RAISE:
             raise_to = event.to_chips
         elif event.kind is ActionKind.BRING_IN:
@@ -335,11 +337,14 @@ class HandFeed:
             raise_to = 0
         if reason is None and event.is_automatic:
             reason = m.AutoReason.TIMEOUT
-        record = m.ActionRecord(self.ctx.order[e], self.state.variant.streets[event.street].name,
-                                _RECORD_KINDS[event.kind], raise_to, event.added_chips,
-                                event.to_chips, event.is_all_in, reason)
+        record = m.ActionRecord(seat=self.ctx.order[e], street=self.state.variant.streets[event.street].name,
+                                kind=_RECORD_KINDS[event.kind], raise_to_chips=raise_to,
+                                amount_chips=event.added_chips,
+                                round_bet_chips=event.to_chips, is_all_in=event.is_all_in, automatic=reason)
         self.records.append(record)
-        return m.ActionAnnounced(record, self._stack[e], self._pot_chips(), decision_id)
+        return m.ActionAnnounced(action=record, stack_after_chips=self._stack[e],
+                                 pot_total_after_chips=self._pot_chips(), decision_id=decision_id,
+                                 strategy=strategy)
 
     def _to_street(self, street: int, out: list[FeedItem]) -> None:
         while self._street < street:
@@ -357,18 +362,19 @@ class HandFeed:
         self._returned = []
         self._bet = [0] * len(self._bet)
         return m.StreetEnded(
-            self.state.variant.streets[self._street].name,
-            tuple(m.PotInfo(p.amount_chips, tuple(sorted(order[i] for i in p.eligible)))
+            street=self.state.variant.streets[self._street].name,
+            pots=tuple(m.PotInfo(amount_chips=p.amount_chips,
+                                 eligible_seats=tuple(sorted(order[i] for i in p.eligible)))
                   for p in pots),
-            self._pot_chips(), returned)
+            pot_total_chips=self._pot_chips(), returned=returned)
 
     def _award(self, event: PotAwarded) -> None:
         order = self.ctx.order
         for e, chips in zip(event.winners, event.amounts_chips, strict=True):
             self._stack[e] += chips
         self._awards.append(m.PotAward(
-            event.pot_index, event.amount_chips, event.share,
-            tuple((order[w], a) for w, a in zip(event.winners, event.amounts_chips, strict=True))))
+            pot_index=event.pot_index, amount_chips=event.amount_chips, half=event.share,
+            winners=tuple((order[w], a) for w, a in zip(event.winners, event.amounts_chips, strict=True))))
 
     def _finish(self) -> list[FeedItem]:
         state = self.state
@@ -378,27 +384,31 @@ class HandFeed:
             hands = []
             for shown in self._shown:
                 value = shown_value(state.variant, shown.cards, state.board)
-                hands.append(m.ShownHand(order[shown.seat], shown.cards, value.high_description,
-                                         value.high_cards, value.low_description, value.low_cards))
-            out.append(m.ShowdownAnnounced(tuple(hands)))
+                hands.append(m.ShownHand(seat=order[shown.seat], cards=shown.cards,
+                                         high_description=value.high_description,
+                                         high_cards=value.high_cards, low_description=value.low_description,
+                                         low_cards=value.low_cards))
+            out.append(m.ShowdownAnnounced(hands=tuple(hands)))
         result = state.result
         assert result is not None
         net_chips = result.net_chips  # a property: a new tuple each read
         results = tuple(sorted(
-            (m.HandSeatResult(order[e], net_chips[e], result.final_stacks[e])
+            (m.HandSeatResult(seat=order[e], net_chips=net_chips[e], final_stack_chips=result.final_stacks[e])
              for e in range(state.seat_count)), key=lambda r: r.seat))
-        out.append(m.HandEnded(results, tuple(self._awards), False, "",
-                               bool(result.showdown_order)))
+        out.append(m.HandEnded(results=results, awards=tuple(self._awards), voided=False, void_reason="",
+                               went_to_showdown=bool(result.showdown_order)))
         return out
 
     def voided(self, reason: str) -> m.HandEnded:
         """The hand's end when it cannot be finished: every committed chip goes back."""
         order = self.ctx.order
         state = self.state
-        results = tuple(sorted((m.HandSeatResult(order[e], 0, state.starting_stacks[e])
+        results = tuple(sorted((m.HandSeatResult(seat=order[e], net_chips=0,
+                                                 final_stack_chips=state.starting_stacks[e])
                                 for e in range(state.seat_count)), key=lambda r: r.seat))
         self.ended = True
-        return m.HandEnded(results, (), True, reason, False)
+        return m.HandEnded(results=results, awards=(), voided=True, void_reason=reason,
+                           went_to_showdown=False)
 
 
 def legal_choices(legal: LegalActions, all_in_to: int) -> tuple[m.LegalChoice, ...]:
@@ -417,17 +427,19 @@ def _choices(can_fold: bool, can_check: bool, call_to: int | None, call_is_all_i
              ) -> tuple[m.LegalChoice, ...]:
     out: list[m.LegalChoice] = []
     if can_fold:
-        out.append(m.LegalChoice(ActionKind.FOLD, 0, 0, False))
+        out.append(m.LegalChoice(kind=ActionKind.FOLD, min_to_chips=0, max_to_chips=0, is_all_in=False))
     if can_check:
-        out.append(m.LegalChoice(ActionKind.CHECK, 0, 0, False))
+        out.append(m.LegalChoice(kind=ActionKind.CHECK, min_to_chips=0, max_to_chips=0, is_all_in=False))
     if call_to is not None:
-        out.append(m.LegalChoice(ActionKind.CALL, call_to, call_to, call_is_all_in))
+        out.append(m.LegalChoice(kind=ActionKind.CALL, min_to_chips=call_to, max_to_chips=call_to,
+                                 is_all_in=call_is_all_in))
     if bring_in_to is not None:
-        out.append(m.LegalChoice(ActionKind.BRING_IN, bring_in_to, bring_in_to,
-                                 bring_in_is_all_in))
+        out.append(m.LegalChoice(kind=ActionKind.BRING_IN, min_to_chips=bring_in_to, max_to_chips=bring_in_to,
+                                 is_all_in=bring_in_is_all_in))
     if raise_min_to is not None and raise_max_to is not None:
-        out.append(m.LegalChoice(ActionKind.RAISE, raise_min_to, raise_max_to, raise_is_all_in,
-                                 raise_is_range))
+        out.append(m.LegalChoice(kind=ActionKind.RAISE, min_to_chips=raise_min_to, max_to_chips=raise_max_to,
+                                 is_all_in=raise_is_all_in,
+                                 is_range=raise_is_range))
     return tuple(out)
 
 

@@ -1,12 +1,12 @@
 """The live table runner: one trio task per match, and one timer for its decisions' deadlines.
 
 A :class:`LiveTable` deals the hands of one match to the bots of a :class:`~arena.match.lobby.Lobby`.
-Every decision waits until its deadline (RULES.md §5): the decision time plus the seat's time
+Every decision waits until its deadline (docs/house-rules.md §6): the decision time plus the seat's time
 bank, kept by the table's :class:`~arena.match.timer.DecisionTimer`. A seat that is absent, or
 silent past its deadline, checks or folds (forced bets are always posted). Invalid replies are
 refused without changing anything and the seat may answer again while its time lasts. If the
 match is cancelled (shutdown) or the dealer fails, the running hand is voided: every committed
-chip goes back (RULES.md §5).
+chip goes back (docs/house-rules.md §6).
 """
 
 from __future__ import annotations
@@ -26,10 +26,11 @@ from arena.engine.errors import ArenaError, MalformedAction
 from arena.engine.games import GameCode, variant_for
 from arena.engine.rules import Rules
 from arena.engine.state import HandState
+from arena.engine.strategy import draw_strategy, strategy_key
+from arena.engine.strategy_log import StrategyRecord, record_of
 from arena.engine.units import mbb_per_hand
 from arena.match import messages as m
 from arena.match.clock import DecisionClock, Now, clock_reader
-from arena.match.decimals import round4
 from arena.match.explain import explained
 from arena.match.feed import FeedItem, HandFeed, Private
 from arena.match.lobby import Lobby, Presence, SeatRef
@@ -69,13 +70,14 @@ class _HandRun:
     disconnects: list[int] = field(default_factory=list)
     decisions: int = 0
     trigger: float | None = None
+    strategies: list[StrategyRecord] = field(default_factory=list)  # issue 40: the draws
 
 
 def _rounded(seconds: list[float]) -> tuple[float, ...]:
     """A hand's timings as its record keeps them: to 0.1 ms (-1.0, "unknown", stays -1.0).
     Rounded when a sink records the hand, not per decision (a table without a sink never
     reads them)."""
-    return tuple([round4(x) for x in seconds])
+    return tuple([round(x, 4) for x in seconds])
 
 
 class _NotStarted(Exception):
@@ -137,6 +139,7 @@ class LiveTable:
         self._timer = DecisionTimer()
         self._now: Now = trio.current_time  # the run's clock_reader() once it runs
         self.postponements = 0  # times this match was put back because bots were missing
+        self._strategy_key: int | None = None  # issue 40: this copy's draw key, once needed
 
     @property
     def seat_count(self) -> int:
@@ -169,7 +172,6 @@ class LiveTable:
         except _NotStarted as exc:
             not_started = exc
         except Exception as error:  # a dealer bug ends this match only, never the others
-            # (Not `exc` again: mypyc would give it the type of the clause above.)
             log.exception("match %s failed", self.spec.match_id)
             reason = f"dealer error: {type(error).__name__}: {error}"
         finally:
@@ -190,7 +192,8 @@ class LiveTable:
         self._publish_each(self._match_started, hand_id="")
         if spec.copies_total > 1:
             self._publish_each(lambda p: m.DuplicateCopyStarted(
-                spec.copy_index, spec.copies_total, spec.deal_set_id, p, self._seat_infos()),
+                copy_index=spec.copy_index, copies_total=spec.copies_total, deal_set_id=spec.deal_set_id,
+                your_seat=p, seats=self._seat_infos()),
                 hand_id="")
         previous = ""
         button = -1
@@ -214,7 +217,8 @@ class LiveTable:
                     button, eligible, self.seat_count)
             game = game_for_hand(self.rules, index, self.seat_count)
             if game != previous:
-                self._publish([m.GameChanged(game, previous, index + 1)], hand_id="")
+                self._publish([m.GameChanged(game=game, previous_game=previous, first_hand_number=index + 1)],
+                              hand_id="")
                 previous = game
             await self._play_hand(index, game, button, in_play)
         placer = getattr(self.sink, "seat_places", None)  # a tournament hand: places decided
@@ -255,7 +259,7 @@ class LiveTable:
         return self.missing_bots()
 
     def _draw_button(self, eligible: list[int]) -> int:
-        """RULES.md §2: the highest card of a one-card draw gets the button (suits break ties)."""
+        """docs/house-rules.md §2: the highest card of a one-card draw gets the button (suits break ties)."""
         deck = Deck(derive_seed(self.spec.seed, "button"))
         draw = tuple((seat, deck.draw()) for seat in eligible)
         self._button_draw = draw
@@ -314,7 +318,8 @@ class LiveTable:
             self._act_for(run, engine_seat, m.AutoReason.ABSENT)
             return
         now = self._now()
-        clock = DecisionClock(now, self.rules.decision_seconds, self._bank[seat])
+        clock = DecisionClock(opened_at=now, decision_seconds=self.rules.decision_seconds,
+                              bank_seconds=self._bank[seat])
         run.decisions += 1
         prompt = run.feed.prompt(f"{run.ctx.hand_id}-d{run.decisions}", clock, now, run.trigger)
         self.stats.prompts += 1
@@ -345,18 +350,23 @@ class LiveTable:
         """Apply a reply if it is legal; otherwise refuse it (the state is unchanged)."""
         state = run.state
         try:
-            if reply.kind is None:
-                raise MalformedAction(reply.problem or "no action")
-            raise_to = reply.raise_to_chips if reply.kind is ActionKind.RAISE else None
-            run.feed.note_action(reply.decision_id, None)
-            state.act(engine_seat, reply.kind, raise_to)
+            if reply.strategy is not None and not reply.problem:
+                self._draw(run, engine_seat, reply)
+            else:
+                if reply.kind is None:
+                    raise MalformedAction(reply.problem or "no action")
+                raise_to = reply.raise_to_chips if reply.kind is ActionKind.RAISE else None
+                run.feed.note_action(reply.decision_id, None)
+                state.act(engine_seat, reply.kind, raise_to)
         except ArenaError as exc:
             now = self._now()
             self.stats.rejected += 1
             run.rejected[engine_seat] += 1
             legal = state.legal_actions() if not state.is_over else None
-            presence.deliver(m.Rejection(reply.decision_id, explained(exc, legal, run.ctx.order),
-                                         reply, True, clock.total_left(now)))
+            presence.deliver(m.Rejection(decision_id=reply.decision_id, error=explained(exc, legal,
+                                                                                        run.ctx.order),
+                                         reply=reply, retry_allowed=True,
+                                         time_left_seconds=clock.total_left(now)))
             return False
         now = self._now()
         seat = run.ctx.order[engine_seat]
@@ -374,9 +384,25 @@ class LiveTable:
         run.trigger = reply.received_at or None
         return True
 
+    def _draw(self, run: _HandRun, engine_seat: int, reply: m.Reply) -> None:
+        """Issue 40: validate a declared strategy, draw its action with this copy's key and
+        apply it (raises, changing nothing, for a strategy that is not valid here)."""
+        assert reply.strategy is not None
+        if self._strategy_key is None:
+            self._strategy_key = strategy_key(self.spec.seed, self.spec.copy_index)
+        draw = draw_strategy(run.state, engine_seat, reply.strategy, key=self._strategy_key,
+                             hand_number=run.ctx.hand_number)
+        record = record_of(draw, engine_seat)
+        run.feed.note_action(reply.decision_id, None,
+                             tuple(zip(record.actions, record.weights, strict=True)))
+        action = draw.action
+        run.state.act(engine_seat, action.kind, action.raise_to_chips)
+        run.strategies.append(record)
+        self.stats.strategy_replies += 1
+
     def _act_for(self, run: _HandRun, engine_seat: int, reason: m.AutoReason,
                  decision_id: str = "") -> None:
-        """RULES.md §5: check if legal, else fold; a due bring-in is posted."""
+        """docs/house-rules.md §6: check if legal, else fold; a due bring-in is posted."""
         state = run.state
         action = state.legal_actions().default_action()
         run.feed.note_action(decision_id, reason)
@@ -402,8 +428,9 @@ class LiveTable:
         self._hand = None
         results = tuple(self._seat_result(p) for p in range(self.seat_count))
         revealed = str(spec.seed) if spec.reveal_seed and not reason else ""
-        self._publish([m.MatchEnded(results, revealed, self._hands_played, bool(reason),
-                                    reason)], hand_id="")
+        self._publish([m.MatchEnded(results=results, match_seed=revealed, hands_played=self._hands_played,
+                                    aborted=bool(reason),
+                                    abort_reason=reason)], hand_id="")
         summary = MatchSummary(spec.match_id, spec.seed, self._hands_played, results,
                                bool(reason), reason, self._button_draw, self.stats)
         self.summary = summary
@@ -460,9 +487,10 @@ class LiveTable:
         nets = self._hand_nets[seat]
         mean, ci = mbb_per_hand(nets, self.rules.stakes.small_bet)
         spec = self.spec.seats[seat]
-        return m.MatchSeatResult(seat, spec.name, spec.bot_id, self._net[seat], len(nets), mean,
-                                 ci, self._stacks[seat],
-                                 self._places[seat] if seat < len(self._places) else 0)
+        return m.MatchSeatResult(seat=seat, name=spec.name, bot_id=spec.bot_id, net_chips=self._net[seat],
+                                 hands_played=len(nets), mbb_per_hand=mean,
+                                 mbb_per_hand_ci95=ci, final_stack_chips=self._stacks[seat],
+                                 place=self._places[seat] if seat < len(self._places) else 0)
 
     @staticmethod
     def _played_hand(run: _HandRun, *, void_reason: str) -> PlayedHand:
@@ -471,7 +499,7 @@ class LiveTable:
             think_seconds=_rounded(run.think_seconds), timeouts=tuple(run.timeouts),
             absent=tuple(run.absent), action_seats=tuple(run.action_seats),
             rejected=tuple(run.rejected), disconnects=tuple(run.disconnects))
-        return PlayedHand(run.ctx, run.state, timings, void_reason)
+        return PlayedHand(run.ctx, run.state, timings, void_reason, tuple(run.strategies))
 
     # ------------------------------------------------------------------ telling the seats
 
@@ -489,14 +517,18 @@ class LiveTable:
         per_game = rules.hands_per_game or self.seat_count
         rules_text = {k: json.dumps(v, separators=(",", ":"))
                       for k, v in rules.to_mapping().items()}
-        return m.MatchStarted(self._seat_infos(), viewer, rules.games, per_game, self.spec.hands,
-                              rules.stakes, rules.starting_stack, rules.decision_seconds,
-                              rules.time_bank_seconds, rules_text, self.spec.copies_total,
-                              self.spec.tournament)
+        return m.MatchStarted(seats=self._seat_infos(), your_seat=viewer, games=rules.games,
+                              hands_per_game=per_game, total_hands=self.spec.hands,
+                              stakes=rules.stakes, starting_stack_chips=rules.starting_stack,
+                              decision_seconds=rules.decision_seconds,
+                              time_bank_seconds=rules.time_bank_seconds, rules=rules_text,
+                              duplicate_copies=self.spec.copies_total,
+                              tournament=self.spec.tournament)
 
     def _next_notice(self, hand_id: str, payload: m.Payload) -> m.Notice:
         self._seq += 1
-        return m.Notice(self.spec.match_id, hand_id, self._seq, time.time(), payload)
+        return m.Notice(match_id=self.spec.match_id, hand_id=hand_id, sequence=self._seq,
+                        unix_seconds=time.time(), payload=payload)
 
     def _publish(self, items: Iterable[FeedItem], *, hand_id: str) -> None:
         """Send each seat the items it is sent, and tell the tap what each seat was sent (the
@@ -519,8 +551,8 @@ class LiveTable:
                         sent = own
                     elif presence.every_event:
                         if others is None:
-                            others = m.Notice(own.match_id, hand_id, own.sequence,
-                                              own.unix_seconds, item.others)
+                            others = m.Notice(match_id=own.match_id, hand_id=hand_id, sequence=own.sequence,
+                                              unix_seconds=own.unix_seconds, payload=item.others)
                         sent = others
                     else:
                         continue  # requests and results only: not sent another's cards
@@ -529,7 +561,8 @@ class LiveTable:
                         tap(seat, sent)
                 if watch is not None:
                     watch(others if others is not None else m.Notice(
-                        own.match_id, hand_id, own.sequence, own.unix_seconds, item.others))
+                        match_id=own.match_id, hand_id=hand_id, sequence=own.sequence,
+                        unix_seconds=own.unix_seconds, payload=item.others))
                 continue
             ended = item if isinstance(item, m.HandEnded) else None
             wanted = ended is None and isinstance(item, _RESULTS)  # sent to every seat
@@ -571,18 +604,21 @@ class LiveTable:
         if run is None:
             return notice
         feed = run.feed
-        payload = m.HandSummary(ended.results, ended.awards, ended.voided, ended.void_reason,
-                                ended.went_to_showdown, tuple(feed.records),
-                                tuple(run.state.board), feed.seat_infos())
-        return m.Notice(notice.match_id, notice.hand_id, notice.sequence, notice.unix_seconds,
-                        payload)
+        payload = m.HandSummary(results=ended.results, awards=ended.awards, voided=ended.voided,
+                                void_reason=ended.void_reason,
+                                went_to_showdown=ended.went_to_showdown, actions=tuple(feed.records),
+                                board=tuple(run.state.board), seats=feed.seat_infos())
+        return m.Notice(match_id=notice.match_id, hand_id=notice.hand_id, sequence=notice.sequence,
+                        unix_seconds=notice.unix_seconds,
+                        payload=payload)
 
     def _publish_each(self, payload_for: Callable[[int], m.Payload], *, hand_id: str) -> None:
         """One event with a different payload per seat (``payload_for(seat)``)."""
         self._seq += 1
         wall = time.time()
         for seat, presence in enumerate(self._presences):
-            notice = m.Notice(self.spec.match_id, hand_id, self._seq, wall, payload_for(seat))
+            notice = m.Notice(match_id=self.spec.match_id, hand_id=hand_id, sequence=self._seq,
+                              unix_seconds=wall, payload=payload_for(seat))
             presence.deliver(notice)
             if self._tap is not None:
                 self._tap(seat, notice)

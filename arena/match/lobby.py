@@ -92,28 +92,17 @@ class ReplyBox:
         return left
 
 
-@dataclass(eq=False, slots=True, init=False)
+@dataclass(eq=False, slots=True, kw_only=True)
 class OpenDecision:
-    """A decision waiting for its seat's reply (one per decision: its own ``__init__`` makes
-    it a native class when compiled, where a dataclass's generated one is a Python call)."""
+    """A decision waiting for its seat's reply (one per decision)."""
 
     decision_id: str
-    seat: int
-    prompt: Prompt
+    seat: int  # the table seat asked
+    prompt: Prompt  # the request as first sent
     clock: DecisionClock
-    presence: Presence
-    replies: ReplyBox
-    refused: int  # replies to it the lobby refused (wrong seat, too many, stale at close)
-
-    def __init__(self, decision_id: str, seat: int, prompt: Prompt, clock: DecisionClock,
-                 presence: Presence, replies: ReplyBox | None = None, refused: int = 0) -> None:
-        self.decision_id = decision_id
-        self.seat = seat
-        self.prompt = prompt
-        self.clock = clock
-        self.presence = presence
-        self.replies = replies if replies is not None else ReplyBox()
-        self.refused = refused
+    presence: Presence  # the bot's presence at this table
+    replies: ReplyBox = field(default_factory=ReplyBox)
+    refused: int = 0  # replies to it the lobby refused (wrong seat, too many, stale at close)
 
     def refreshed_prompt(self) -> Prompt:
         """The prompt with its time fields as of now (for a re-send after a reconnect)."""
@@ -208,8 +197,9 @@ class Lobby:
              now: Now = trio.current_time) -> OpenDecision:
         """``now``: the table's clock, for the replies' box (the clock :func:`clock_reader`
         gives, or trio's own)."""
-        decision = OpenDecision(prompt.decision_id, prompt.seat, prompt, clock, presence,
-                                ReplyBox(clock.deadline, now))
+        decision = OpenDecision(decision_id=prompt.decision_id, seat=prompt.seat, prompt=prompt,
+                                clock=clock, presence=presence,
+                                replies=ReplyBox(clock.deadline, now))
         presence.open[prompt.decision_id] = decision
         presence.deliver(prompt)
         for observer in self.decision_observers:
@@ -241,13 +231,15 @@ class Lobby:
             decision.refused += 1
             error = WrongSeat(f"decision {reply.decision_id} is for seat {decision.seat}, "
                               f"not seat {reply.seat}")
-            presence.deliver(Rejection(reply.decision_id, error, reply, True, left))
+            presence.deliver(Rejection(decision_id=reply.decision_id, error=error, reply=reply,
+                                       retry_allowed=True, time_left_seconds=left))
             return
         if not decision.replies.put(reply):
             left = decision.clock.total_left(trio.current_time())
             decision.refused += 1
             flood = IllegalAction(f"too many replies to decision {reply.decision_id} at once")
-            presence.deliver(Rejection(reply.decision_id, flood, reply, True, left))
+            presence.deliver(Rejection(decision_id=reply.decision_id, error=flood, reply=reply,
+                                       retry_allowed=True, time_left_seconds=left))
 
 
 def _match_named(presence: Presence, decision_id: str) -> str | None:
@@ -261,4 +253,5 @@ def _match_named(presence: Presence, decision_id: str) -> str | None:
 
 def _stale(reply: Reply, why: str) -> Rejection:
     error = StaleDecision(f"decision {reply.decision_id!r} is closed: {why}")
-    return Rejection(reply.decision_id, error, reply, False, 0.0)
+    return Rejection(decision_id=reply.decision_id, error=error, reply=reply, retry_allowed=False,
+                     time_left_seconds=0.0)

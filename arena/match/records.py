@@ -12,6 +12,7 @@ from arena.engine.cards import Card
 from arena.engine.phh import hand_fields
 from arena.engine.rules import Rules
 from arena.engine.state import HandState
+from arena.engine.strategy_log import COPY_FIELD, STRATEGIES_FIELD, StrategyRecord
 from arena.match.messages import MatchSeatResult
 
 
@@ -63,12 +64,13 @@ class DecisionTimings:
 
 @dataclass(frozen=True, slots=True)
 class PlayedHand:
-    """One hand as the match layer hands it on: played out, or voided (RULES.md §5)."""
+    """One hand as the match layer hands it on: played out, or voided (docs/house-rules.md §6)."""
 
     context: HandContext
     state: HandState  # the engine state as the hand ended (or stopped, when voided)
     timings: DecisionTimings
     void_reason: str = ""  # empty unless the hand was voided
+    strategies: tuple[StrategyRecord, ...] = ()  # issue 40: its strategy-answered decisions
 
     @property
     def voided(self) -> bool:
@@ -106,6 +108,9 @@ def phh_fields(hand: PlayedHand) -> dict[str, Any]:
         "_rejected": list(timings.rejected),
         "_disconnects": list(timings.disconnects),
     }
+    if hand.strategies:
+        extra[COPY_FIELD] = ctx.copy_index
+        extra[STRATEGIES_FIELD] = [r.to_phh() for r in hand.strategies]
     if hand.voided:
         extra["_voided"] = True
         extra["_void_reason"] = hand.void_reason
@@ -142,6 +147,7 @@ class TableStats:
     rejected_no_open_decision: int = 0  # replies to a closed or unknown decision of the match
     timeouts: int = 0
     absent_actions: int = 0
+    strategy_replies: int = 0  # issue 40: answered replies that declared a strategy (in answered)
     lateness_seconds: deque[float] = field(default_factory=_samples)  # auto action - deadline
     answer_seconds: deque[float] = field(default_factory=_samples)  # prompt -> accepted reply
 
@@ -154,6 +160,7 @@ class TableStats:
             "prompts": self.prompts, "answered": self.answered, "rejected": self.rejected,
             "rejected_no_open_decision": self.rejected_no_open_decision,
             "timeouts": self.timeouts, "absent_actions": self.absent_actions,
+            "strategy_replies": self.strategy_replies,
             "answer_seconds_p50": sorted_percentile(answers, 0.5),
             "answer_seconds_p99": sorted_percentile(answers, 0.99),
             "timeout_lateness_seconds_p50": sorted_percentile(lateness, 0.5),

@@ -1,4 +1,4 @@
-"""The H.O.R.S.E. rotation and the button (RULES.md §2 and §6)."""
+"""The H.O.R.S.E. rotation and the button (docs/house-rules.md §2 and §7)."""
 
 from __future__ import annotations
 

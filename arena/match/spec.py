@@ -17,7 +17,7 @@ class AbsentPolicy(StrEnum):
 
     WAIT = "wait"  # postpone: deal nothing, let other matches play, try again later
     FORFEIT = "forfeit"  # do not play it: the match ends with no hands, naming who was absent
-    CHECK_FOLD = "check_fold"  # deal anyway: absent seats check or fold (RULES.md §5)
+    CHECK_FOLD = "check_fold"  # deal anyway: absent seats check or fold (docs/house-rules.md §6)
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +40,7 @@ class MatchSpec:
     deal_set_id: str = ""  # duplicate copies share it (and the seed)
     initial_stacks: tuple[int, ...] | None = None  # resume with carried stacks (per seat)
     absent: AbsentPolicy = AbsentPolicy.CHECK_FOLD  # when bots are missing at the start
-    button_seat: int | None = None  # the first hand's button; None: drawn by card (RULES.md §2)
+    button_seat: int | None = None  # the first hand's button; None: drawn by card (docs/house-rules.md §2)
     tournament: TournamentInfo | None = None  # a tournament hand: told to the bots
     # MatchEnded reveals the seed to the bots (never for an aborted match). False when other
     # matches share the deals (duplicate copies, a league): the seed is published later.

@@ -1,4 +1,4 @@
-"""One timer per table for its decisions' deadlines (RULES.md §5), not a cancel scope each.
+"""One timer per table for its decisions' deadlines (docs/house-rules.md §6), not a cancel scope each.
 
 A :class:`DecisionTimer` is a trio system task that sleeps until the deadline of the decision
 it was last armed for. A decision answered in time costs the table two attribute writes: the

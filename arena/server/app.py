@@ -9,13 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import logging
 import resource
 import signal
-import sys
 import time
-from collections.abc import Awaitable, Callable, Iterable, Iterator
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,6 +23,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from arena.engine.errors import ConfigError
+from arena.host.process import tuned_for_dealing
 from arena.match.live import LiveTable
 from arena.match.lobby import Lobby
 from arena.match.records import MatchSink, MatchSummary
@@ -33,7 +32,6 @@ from arena.server.auth import TokenBook
 from arena.server.bridge import TrioGuest
 from arena.server.config import BotEntry, ServerConfig
 from arena.server.errors import ShuttingDown
-from arena.server.poller import lower_poller_priority
 from arena.server.service import SERVICE_NAME, DealerService
 from arena.storage.matchlog import MatchLog
 
@@ -104,7 +102,6 @@ class DealerServer:
             ("grpc.http2.bdp_probe", 0),
             ("grpc.http2.lookahead_bytes", 8192),
         ])
-        lower_poller_priority()  # grpc.aio's thread runs from here on (module docstring)
         server.add_generic_rpc_handlers((self.service.handler(),))
         health_pb2_grpc.add_HealthServicer_to_server(self.health, server)
         reflection.enable_server_reflection(
@@ -233,26 +230,6 @@ class DealerServer:
 
     def summaries(self) -> tuple[MatchSummary, ...]:
         return tuple(t.summary for t in self.tables if t.summary is not None)
-
-
-@contextlib.contextmanager
-def tuned_for_dealing() -> Iterator[None]:
-    """The interpreter as a dealer process wants it, restored afterwards.
-
-    A dealer makes many short-lived objects per decision and few long-lived ones: the start-up
-    objects are left out of collections and the young generation is collected less often.
-    Trio's guest-mode I/O thread and gRPC's poller hand work to the loop thread; a 1 ms GIL
-    switch interval makes those hand-offs (and so timeouts) prompt under load."""
-    thresholds, switch_seconds = gc.get_threshold(), sys.getswitchinterval()
-    gc.freeze()
-    gc.set_threshold(20_000, 50, 100)
-    sys.setswitchinterval(0.001)
-    try:
-        yield
-    finally:
-        gc.set_threshold(*thresholds)
-        gc.unfreeze()
-        sys.setswitchinterval(switch_seconds)
 
 
 async def serve(config: ServerConfig, *, on_ready: Callable[[int], None] | None = None,

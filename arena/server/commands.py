@@ -51,7 +51,7 @@ def print_result(result: ServeResult, out: TextIO, *, log_dir: Path | None) -> N
     if result.stopped_early:
         out.write("arena: stopped by signal; running hands were voided\n")
     for summary in result.summaries:
-        # An aborted match never reveals its seed (RULES.md §1), here as in its result file.
+        # An aborted match never reveals its seed (docs/house-rules.md §1), here as in its result file.
         state = (f"aborted ({summary.abort_reason}), seed not revealed" if summary.aborted
                  else f"finished, seed {summary.seed}")
         out.write(f"match {summary.match_id}: {summary.hands_played} hands, {state}\n")

@@ -145,7 +145,7 @@ def config_from_mapping(data: Mapping[str, Any], *, base_dir: Path = Path("."),
     rules = Rules.from_mapping(table(data, "rules", where), where=f"{where} [rules]")
     seed = top.seed
     if seed is None:
-        seed = new_secret()  # secret until the match ends (RULES.md §1)
+        seed = new_secret()  # secret until the match ends (docs/house-rules.md §1)
     listen = check_listen(top.listen, where)
     matches: list[MatchSpec] = []
     if "tables" not in data:

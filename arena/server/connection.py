@@ -22,6 +22,7 @@ from typing import Any, cast
 
 import grpc
 
+from arena.host import fastpaths
 from arena.match import messages as m
 from arena.server import wire
 from arena.server.config import Limits
@@ -73,7 +74,10 @@ class Connection:
         self._queued_bytes = 0
         self._defer = defer if defer is not None else self._loop.call_soon
         self._context: grpc.aio.ServicerContext[Any, Any] | None = None  # set by serve()
-        self._writing: Eager | None = None  # the write in flight
+        self._writing: Eager | asyncio.Task[None] | None = None  # the write in flight
+        self._eager = fastpaths.allowed(fastpaths.EAGER_WRITES)
+        if self._eager:
+            fastpaths.record(fastpaths.EAGER_WRITES, taken=True)
         self._pump_due = False  # a _pump is deferred already
         self._timer: asyncio.TimerHandle | None = None
         self._urgent = False  # something queued must go out now (not only events that may wait)
@@ -84,7 +88,6 @@ class Connection:
         self._bucket = TokenBucket(limits.messages_per_second, float(limits.message_burst))
         self._byte_bucket = TokenBucket(limits.bytes_per_second, float(limits.byte_burst))
         self._written: dict[str, float] = {}  # decision id -> when its request was written
-        self._trigger: float | None = None  # the reply read that led to the write starting
 
     def wire_seconds(self, decision_id: str, now: float) -> float | None:
         """Seconds from writing a decision's request to ``now`` (its reply read), once."""
@@ -180,9 +183,9 @@ class Connection:
     def _pump(self) -> None:
         """Write what is queued when something urgent is (or the stream is finishing) and no
         write is in flight; events that may wait ride along, so a seat gets few, fuller writes.
-        The write starts here, in this callback (:class:`~arena.server.eager.Eager`), and the
-        next one when it completes (:meth:`_write_done`). A finishing stream ends once all is
-        sent."""
+        The write starts here, in this callback (:class:`~arena.server.eager.Eager`; an asyncio
+        task without that fast path), and the next one when it completes (:meth:`_write_done`).
+        A finishing stream ends once all is sent."""
         self._pump_due = False
         context = self._context
         if self._writing is not None or context is None or self._result.done():
@@ -193,17 +196,21 @@ class Connection:
             items = list(queue)
             queue.clear()
             self._queued_bytes = 0
-            writing = Eager(self._write(context, items), self._write_done, self._loop)
-            self._writing = writing
-            writing.start()  # to its first write's hand-over to gRPC's socket, at least
-            trigger = self._trigger
-            if trigger is not None:
-                self._trigger = None
-                self._stats.turnaround_seconds.add(time.perf_counter() - trigger)
+            if self._eager:
+                writing = Eager(self._write(context, items), self._write_done, self._loop)
+                self._writing = writing
+                writing.start()  # to its first write's hand-over to gRPC's socket, at least
+            else:
+                task = self._loop.create_task(self._write(context, items))
+                self._writing = task
+                task.add_done_callback(self._task_done)
         elif self._finishing:
             self._set_result(self._final)
 
-    def _write_done(self, writing: Eager, error: BaseException | None) -> None:
+    def _task_done(self, task: asyncio.Task[None]) -> None:
+        self._write_done(task, asyncio.CancelledError() if task.cancelled() else task.exception())
+
+    def _write_done(self, writing: object, error: BaseException | None) -> None:
         if self._writing is writing:
             self._writing = None
         if isinstance(error, asyncio.CancelledError):  # the stream is ending
@@ -238,6 +245,7 @@ class Connection:
             chunks = [data for _, data in queued]
         sending = time.perf_counter()  # before the write: a reply can be read before it returns
         prompts = 0
+        trigger: float | None = None  # the reply read that led to this write
         for item in items:
             if isinstance(item, m.Prompt):
                 prompts += 1
@@ -245,11 +253,13 @@ class Connection:
                     self._written.clear()
                 self._written[item.decision_id] = sending
                 if item.trigger_received_at is not None:
-                    self._trigger = item.trigger_received_at  # for _pump's turnaround sample
+                    trigger = item.trigger_received_at
             elif isinstance(item, pb.DealerMessage) and item.HasField("decision_request"):
                 prompts += 1  # relayed from another worker
         if prompts:
             self._allow_answers(prompts)
+        if trigger is not None:  # the turnaround: to the write handed to gRPC
+            stats.turnaround_seconds.add(sending - trigger)
         for data in chunks:
             await context.write(data)
             stats.writes += 1

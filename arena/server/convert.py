@@ -15,6 +15,7 @@ from arena.engine.cards import DECK_SIZE, Card, format_card
 from arena.engine.events import PotShare
 from arena.engine.games import VARIANTS, Betting, GameCode
 from arena.engine.rules import Stakes
+from arena.engine.strategy import MAX_STRATEGY_ACTIONS
 from arena.match import messages as m
 from arena.server.errors import reject_code
 from arena.v1 import arena_pb2 as pb
@@ -219,7 +220,7 @@ def _payload(payload: m.Payload) -> pb.Event:
         return pb.Event(action_taken=pb.ActionTaken(
             action=action_record(payload.action), stack_after_chips=payload.stack_after_chips,
             pot_total_after_chips=payload.pot_total_after_chips,
-            decision_id=payload.decision_id))
+            decision_id=payload.decision_id, drawn_from_strategy=bool(payload.strategy)))
     if isinstance(payload, m.CardsDealt):
         return pb.Event(cards_dealt=pb.CardsDealt(
             street=STREETS[payload.street], seat=payload.seat, up_cards=cards(payload.up_cards),
@@ -302,6 +303,8 @@ def think_seconds(reported: float, wire_seconds: float | None) -> float | None:
 def reply(message: pb.ActionReply, received_at: float,
           wire_seconds: float | None = None) -> m.Reply:
     """A bot's reply as the match layer sees it; an unusable kind becomes ``kind=None``."""
+    if message.HasField("strategy"):
+        return _strategy_reply(message, received_at, wire_seconds)
     action = message.action
     has_action = message.HasField("action")
     kind = KINDS_IN.get(action.kind) if has_action else None
@@ -312,10 +315,31 @@ def reply(message: pb.ActionReply, received_at: float,
         name = (pb.ActionKind.Name(action.kind) if action.kind in pb.ActionKind.values()
                 else str(action.kind))
         problem = f"action kind {name} is not a bot action; send FOLD, CHECK, CALL, BRING_IN or RAISE"
-    # Positional: a compiled caller passes keywords to the message's Python __init__ at more
-    # than twice the cost (decision_id, seat, kind, raise_to_chips, think_seconds,
-    # received_at, wire_seconds, problem).
-    return m.Reply(message.decision_id, message.seat, kind,
-                   action.raise_to_chips if kind is ActionKind.RAISE else None,
-                   think_seconds(message.think_seconds, wire_seconds), received_at, wire_seconds,
-                   problem)
+    return m.Reply(decision_id=message.decision_id, seat=message.seat, kind=kind,
+                   raise_to_chips=action.raise_to_chips if kind is ActionKind.RAISE else None,
+                   think_seconds=think_seconds(message.think_seconds,
+                                               wire_seconds), received_at=received_at,
+                                               wire_seconds=wire_seconds,
+                   problem=problem)
+
+
+def _strategy_reply(message: pb.ActionReply, received_at: float,
+                    wire_seconds: float | None) -> m.Reply:
+    """A reply declaring a strategy (issue 40): its entries unchecked but bounded in number
+    (the table validates them against the decision); both an action and a strategy, or too
+    many entries, is a malformed reply."""
+    entries = message.strategy.actions
+    problem = ""
+    strategy: tuple[tuple[ActionKind | None, int | None, float], ...] | None = None
+    if message.HasField("action"):
+        problem = "the reply sets both an action and a strategy; set exactly one"
+    elif len(entries) > MAX_STRATEGY_ACTIONS:
+        problem = f"the strategy lists {len(entries)} actions; at most {MAX_STRATEGY_ACTIONS}"
+    else:
+        strategy = tuple([(KINDS_IN.get(e.action.kind) if e.HasField("action") else None,
+                           e.action.raise_to_chips, e.probability) for e in entries])
+    return m.Reply(decision_id=message.decision_id, seat=message.seat, kind=None,
+                   raise_to_chips=None,
+                   think_seconds=think_seconds(message.think_seconds, wire_seconds),
+                   received_at=received_at, wire_seconds=wire_seconds, problem=problem,
+                   strategy=strategy)

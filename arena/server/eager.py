@@ -14,7 +14,7 @@ from typing import Any
 
 Done = Callable[["Eager", BaseException | None], None]
 # What ``next`` returns once the coroutine has returned: its end seen without a StopIteration
-# caught here (compiled, each one caught would build a traceback entry: one per write).
+# caught here.
 _ENDED: Any = object()
 
 

@@ -7,15 +7,16 @@ the asyncio selector, plus a timer for trio's next deadline. A wake-up from the 
 (``TrioToken.run_sync_soon``, a task rescheduled from an asyncio callback) writes trio's
 wake-up socket, which makes that epoll fd readable: the asyncio loop then runs the next tick.
 
-This reaches into trio internals (``GuestState``, ``EpollIOManager._epoll``); when they are not
-what this module expects (another trio version, another platform) it changes nothing and
-trio's own thread does the waiting. ``tests/server/test_guest_wait.py`` checks both paths.
+This reaches into trio internals (``GuestState``, ``EpollIOManager._epoll``): a fast path of
+arena/host/fastpaths.py, taken only with the trio versions tested and not with
+``ARENA_FAST_PATHS=off``; when it is not taken, or trio's internals are not what this module
+expects, it changes nothing and trio's own thread does the waiting (logged, and on /metrics).
+``tests/server/test_guest_wait.py`` checks both paths.
 """
 
 from __future__ import annotations
 
 import asyncio
-import logging
 from collections import deque
 from collections.abc import Callable
 from typing import Any
@@ -24,7 +25,7 @@ from outcome import Error, Outcome, Value, capture
 from sniffio import thread_local as _sniffio
 from trio import TrioInternalError
 
-log = logging.getLogger("arena.server")
+from arena.host import fastpaths
 
 _GuestState: type | None
 try:  # trio internals: absent or different in other versions, then the stock thread waits
@@ -52,9 +53,10 @@ class HostWaiting:
         state = getattr(tick, "__self__", None)
         if state is None:
             return loop.call_soon(tick)
-        self.waiter = _adopt(state, loop)
-        if self.waiter is None:
-            log.debug("trio guest run: waiting for trio in its own thread (stock guest mode)")
+        if fastpaths.allowed(fastpaths.GUEST_WAIT):
+            self.waiter = _adopt(state, loop)
+            fastpaths.record(fastpaths.GUEST_WAIT, taken=self.waiter is not None,
+                             why="trio's guest state is not as this module expects")
         state.run_sync_soon_not_threadsafe = loop.call_soon
         return loop.call_soon(state.guest_tick)  # the adopted class's tick from the first one
 

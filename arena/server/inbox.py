@@ -1,8 +1,5 @@
 """The bots' messages on their way from the streams into trio's lobby: decoded
 (:class:`Deserializer`), then each reply checked, converted and handed over (:class:`ReplyInbox`).
-
-Compiled (``arena/host/compiled.py``): both run for every message read, once a decision;
-interpreted in the gRPC service they cost a few Python calls per reply.
 """
 
 from __future__ import annotations

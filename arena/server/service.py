@@ -275,7 +275,7 @@ class DealerService:
             self.stats.replies_in += 1  # an answer to a table on another worker: relayed there
         elif kind == "action_reply":
             self.stats.replies_in += 1
-            self._inbox.take(conn, message.action_reply)  # compiled: checked, into trio
+            self._inbox.take(conn, message.action_reply)  # checked, into trio
         elif kind == "ping":
             ping = message.ping
             pong = pb.Pong(nonce=ping.nonce, server_time=convert.timestamp(time.time()))

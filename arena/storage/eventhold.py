@@ -1,16 +1,12 @@
 """The events of a match held until its hand ends, each with the seats that received that copy and
 when it was first sent (the JSONL event log's lines, see ``arena/storage/matchlog.py``).
-
-Compiled by mypyc (arena/host/compiled.py): the dealer calls :meth:`EventHold.sent` for every
-event and every seat it goes to (~180 times a hand at a table of four), so it is a native method,
-not a Python function. ``EventLog`` (the log's file) is an interpreted subclass.
+The dealer calls :meth:`EventHold.sent` for every event and every seat it goes to (~180 times a
+hand at a table of four). ``EventLog`` (the log's file) is its subclass.
 """
 
 from __future__ import annotations
 
 import time
-
-from mypy_extensions import mypyc_attr
 
 from arena.match.messages import Notice
 
@@ -19,7 +15,6 @@ from arena.match.messages import Notice
 Held = tuple[Notice, list[int], float]
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)
 class EventHold:
     """Holds events as sent, one entry per distinct copy; :meth:`take` gives them away."""
 

@@ -3,7 +3,7 @@
 Events are written from the dealer's own event values (the ones the transport encodes for the
 wire), with cards in PHH notation; converting each through protobuf JSON would cost the dealer
 a fifth of its throughput. The lines are written as text by typed writers, one per message
-type (``arena/storage/eventtext.py``, compiled by mypyc with the messages), byte for byte
+type (``arena/storage/eventtext.py``), byte for byte
 what ``json.dumps`` writes of the plain walk (:func:`reference_notice_json`); a line holding
 anything those writers do not expect is the plain walk's.
 """
@@ -21,7 +21,8 @@ from arena.match.messages import (
     Notice,
     ShowdownAnnounced,
 )
-from arena.storage.eventtext import Unusual, lines_text, notice_text, plain
+from arena.storage.eventleaves import Unusual, plain
+from arena.storage.eventtext import lines_text, notice_text
 
 # The event's type as the wire contract names it, where the match layer's name differs.
 _WIRE_NAMES: dict[type, str] = {ActionAnnounced: "ActionTaken", BoardAnnounced: "BoardDealt",

@@ -3,7 +3,7 @@ apart (``.void.phhs``), every event as sent (``.events.jsonl``), results and the
 (``.result.json``), and the number of the hand in flight (``.inflight``, resumable logs only).
 
 Hands are appended as they finish, so a crash loses at most the running hand. The match seed
-is written only into the results file, at the end (RULES.md §1).
+is written only into the results file, at the end (docs/house-rules.md §1).
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ class EventLog(EventHold):
     holds a hidden card of a hand that is still being played. :meth:`take` and :meth:`write`
     split a flush in two, so that the JSON is made on another thread (the league's writer):
     a held event is the dealer's own immutable value. Holding them (:meth:`sent`, :meth:`take`)
-    is :class:`~arena.storage.eventhold.EventHold`'s, compiled.
+    is :class:`~arena.storage.eventhold.EventHold`'s.
     """
 
     def __init__(self, path: Path) -> None:
@@ -159,7 +159,7 @@ class MatchLog:
             return  # the seed stays secret: the match goes on when it is run again
         result = result_json(summary)
         if summary.aborted or not self.reveal_seed:
-            result["match_seed"] = None  # never revealed by an aborted match (RULES.md §1)
+            result["match_seed"] = None  # never revealed by an aborted match (docs/house-rules.md §1)
         result.update(self.result_extra)
         write_private(self.paths.result, json.dumps(result, indent=2) + "\n")
 

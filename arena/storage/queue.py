@@ -4,7 +4,7 @@ Workers claim jobs with ``FOR UPDATE SKIP LOCKED`` (concurrent claimers never wa
 each other's rows), heartbeat while they play, and a job whose worker stopped heart-beating for
 ``lease_seconds`` is claimed again by another worker. Times come from the database's clock, so
 workers' clocks need not agree. Hands in flight are recorded per table so that the next claimer
-voids them (RULES.md §5) before continuing with the next hand. Matches a worker postponed because
+voids them (docs/house-rules.md §6) before continuing with the next hand. Matches a worker postponed because
 bots were missing (absent = "wait") are noted per job (:class:`JobWaits`) for the coordinator.
 """
 

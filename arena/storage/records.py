@@ -110,7 +110,8 @@ class HandRecord:
 
 @dataclass(frozen=True, slots=True)
 class VoidHand:
-    """A misdeal (RULES.md §5): every chip went back; it keeps its hand number and counts for nobody."""
+    """A misdeal (docs/house-rules.md §6): every chip went back; it keeps its hand number and counts
+    for nobody."""
 
     match_id: int
     hand_number: int
@@ -145,7 +146,7 @@ class ResultRow:
 
 @dataclass(frozen=True, slots=True)
 class TournamentPlacing:
-    """A bot's place in one tournament of a league (RULES.md §7): ``tournament`` is "t1", "t2"
+    """A bot's place in one tournament of a league (docs/house-rules.md §8): ``tournament`` is "t1", "t2"
     (seed 003's tournaments), "freezeout", a tie-break heads-up's event id, or "overall" (the
     standings: points summed, ties settled). ``eliminated_at_hand``: the deal id of the hand in
     which the bot went out for this place; None for a winner and for "overall"."""

@@ -14,7 +14,7 @@ from arena.host.phhfile import load_file
 from arena.storage.matchlog import match_seed_for
 from arena.storage.seedcheck import check_seed, seed_from_secret
 from arena.storage.show import describe
-from arena.storage.verify import verify_hand
+from arena.storage.verify import strategy_problem, verify_hand
 
 
 class UsageError(ConfigError):
@@ -56,6 +56,12 @@ class Unchecked:
         self.files = 0
 
 
+def _as_listed(hands: list[PhhHand], rules: Rules) -> Iterator[tuple[PhhHand, HandState | None, str | None]]:
+    """Hands replayed from the cards they list (no seed to re-deal them from)."""
+    for hand, state, error in iter_replays(hands, rules):
+        yield hand, state, error or strategy_problem(hand, rules, None)
+
+
 def _checked(path: str, hands: list[PhhHand], rules: Rules, out: TextIO,
              unchecked: Unchecked) -> Iterator[tuple[PhhHand, HandState | None, str | None]]:
     """Arena match logs whose seed has been revealed (in the results file beside, or derived
@@ -68,14 +74,14 @@ def _checked(path: str, hands: list[PhhHand], rules: Rules, out: TextIO,
     if seed is None:
         deal_set = _deal_set(hands)
         if deal_set is None:  # not an arena match log (or an empty one): the cards it lists
-            yield from iter_replays(hands, rules)
+            yield from _as_listed(hands, rules)
             return
         seed, note = seed_from_secret(seed_file, deal_set)
         if seed is None:
             unchecked.files += 1
             out.write(f"UNCHECKED {path}: {note}: its hands are replayed from the cards they list, "
                       "NOT verified against the deal\n")
-            yield from iter_replays(hands, rules)
+            yield from _as_listed(hands, rules)
             return
         out.write(f"verifying {path} against the match seed\n")
     else:
@@ -89,7 +95,8 @@ def _checked(path: str, hands: list[PhhHand], rules: Rules, out: TextIO,
     out.write(f"  {note}\n")
     for hand in hands:
         state, mismatch = verify_hand(hand, seed, rules)
-        yield hand, state, None if mismatch is None else f"mismatch {mismatch}"
+        yield hand, state, (f"mismatch {mismatch}" if mismatch is not None
+                            else strategy_problem(hand, rules, seed))
 
 
 def _overridden(path: str, hands: list[PhhHand], rules: Rules, out: TextIO) -> None:

@@ -291,7 +291,7 @@ class SqlStore(ABC):
     def mark_in_flight(self, match_id: int, copy_index: int, hand_number: int, *,
                        guard: Guard | None = None) -> None:
         """Note the hand being dealt on a table (one row per table), for whoever resumes it after
-        a crash: that hand is voided (RULES.md §5)."""
+        a crash: that hand is voided (docs/house-rules.md §6)."""
         with self._transaction(write=True) as db:
             if guard is not None:
                 guard(db)
@@ -356,7 +356,7 @@ class SqlStore(ABC):
                      value_function: str | None = None) -> Iterator[ResultRow]:
         """Per-hand, per-bot results of the league's completed hands, match by match.
 
-        A deal voided in one duplicate copy (its dealer crashed or stopped, RULES.md §5) is
+        A deal voided in one duplicate copy (its dealer crashed or stopped, docs/house-rules.md §6) is
         scored in none: its other copies' hands are left out, so that luck still cancels
         (duplicate practice: a fouled board is not scored). With ``value_function`` every row
         carries the seats' luck under it where it is stored.

@@ -21,6 +21,8 @@ from arena.engine.phh import (
 )
 from arena.engine.rules import Rules, hand_rules
 from arena.engine.state import HandState
+from arena.engine.strategy import strategy_key
+from arena.engine.strategy_log import STRATEGIES_FIELD, copy_index_of, replay_strategies
 from arena.host.phhfile import load_file
 
 
@@ -42,6 +44,23 @@ def deal_seed(match_seed: int | str, hand_number: int) -> int:
     """The seed hand ``hand_number`` (from 1) of a match was dealt from, given the revealed
     match seed; the luck adjustment derives its Monte Carlo seeds from it too."""
     return derive_seed(match_seed, "hand", hand_number - 1)
+
+
+def strategy_problem(hand: PhhHand, rules: Rules, match_seed: int | None) -> str | None:
+    """Issue 40: why the hand's logged strategy replies do not check out, or None. Each logged
+    distribution is re-validated against its decision and its drawn entry must be the action
+    taken; with the revealed ``match_seed`` every draw is also re-drawn from the copy's key."""
+    if STRATEGIES_FIELD not in hand.fields:
+        return None
+    try:
+        number = hand.fields.get("_hand")
+        if not isinstance(number, int) or number < 1:
+            raise MalformedInput(f"{hand.name}: missing arena field '_hand'")
+        key = None if match_seed is None else strategy_key(match_seed, copy_index_of(hand))
+        replay_strategies(hand, rules, key=key, hand_number=number)
+    except ArenaError as exc:
+        return f"strategy mismatch {exc}"
+    return None
 
 
 def verify_hand(hand: PhhHand, match_seed: int,

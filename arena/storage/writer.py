@@ -10,23 +10,23 @@ steps wait while other jobs are waiting to be committed (they run one at a time,
 arrives meanwhile waits for one step at most).
 
 While a batch runs up to its commit, the interpreter hands its lock (the GIL) over every
-`COMMIT_SWITCH_SECONDS` instead of every 5 ms: each query of the batch gives the GIL away, and a
-busy dealer's thread would otherwise keep it up to 5 ms each time while its tables wait for the
-commit.
+`arena.host.process.COMMIT_SWITCH_SECONDS` instead of every 5 ms: each query of the batch gives
+the GIL away, and a busy dealer's thread would otherwise keep it up to 5 ms each time while its
+tables wait for the commit.
 """
 
 from __future__ import annotations
 
 import logging
-import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+
+from arena.host.process import quick_switching
 
 MAX_STEPS_BEHIND = 32  # committed batches whose steps may wait while jobs keep coming
-COMMIT_SWITCH_SECONDS = 0.0005  # the GIL's switch interval while a batch runs up to its commit
 After = Callable[[], None]
 Job = Callable[[], After | None]  # returns what to do once its writes are committed, if anything
 log = logging.getLogger("arena.writer")
@@ -128,7 +128,7 @@ class Writer:
             started = time.thread_time()
             if batch:
                 ticket = batch[-1][0]
-                with _quick_switching():
+                with quick_switching():
                     self._steps.append((ticket, self._run_batch([job for _, job, _ in batch])))
                 committed_at = time.perf_counter()
                 self.commit_wait_seconds += sum(committed_at - at for _, _, at in batch)
@@ -165,34 +165,6 @@ class Writer:
             self._cond.notify_all()
         for callback in due:
             callback()
-
-
-class _QuickSwitching:
-    """The GIL's switch interval at `COMMIT_SWITCH_SECONDS` (if shorter) while any writer of the
-    process runs a batch; the interval it had before once none does."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._batches = 0  # batches running now, in every writer
-        self._saved_seconds = 0.0  # the interval to restore when the last one ends
-
-    @contextmanager
-    def __call__(self) -> Iterator[None]:
-        with self._lock:
-            if self._batches == 0:
-                self._saved_seconds = sys.getswitchinterval()
-                sys.setswitchinterval(min(self._saved_seconds, COMMIT_SWITCH_SECONDS))
-            self._batches += 1
-        try:
-            yield
-        finally:
-            with self._lock:
-                self._batches -= 1
-                if self._batches == 0:
-                    sys.setswitchinterval(self._saved_seconds)
-
-
-_quick_switching = _QuickSwitching()
 
 
 def _split(watchers: list[tuple[int, Callable[[], None]]], ticket: int

@@ -52,7 +52,7 @@ class DealerStub:
     again after an `ActionRejected`). The bot may send `Ping` at any time.
     4. Either side may close the stream. A bot that disconnects is "absent":
     its seat stays in the match, still posts forced bets and is dealt in,
-    and the dealer checks or folds for it (RULES.md section 5) until it
+    and the dealer checks or folds for it (docs/house-rules.md §6) until it
     reconnects with the same token. On reconnect the dealer re-sends any
     decision that is still open for the bot.
 
@@ -113,7 +113,7 @@ class DealerServicer:
     again after an `ActionRejected`). The bot may send `Ping` at any time.
     4. Either side may close the stream. A bot that disconnects is "absent":
     its seat stays in the match, still posts forced bets and is dealt in,
-    and the dealer checks or folds for it (RULES.md section 5) until it
+    and the dealer checks or folds for it (docs/house-rules.md §6) until it
     reconnects with the same token. On reconnect the dealer re-sends any
     decision that is still open for the bot.
 
@@ -192,7 +192,7 @@ class Dealer:
     again after an `ActionRejected`). The bot may send `Ping` at any time.
     4. Either side may close the stream. A bot that disconnects is "absent":
     its seat stays in the match, still posts forced bets and is dealt in,
-    and the dealer checks or folds for it (RULES.md section 5) until it
+    and the dealer checks or folds for it (docs/house-rules.md §6) until it
     reconnects with the same token. On reconnect the dealer re-sends any
     decision that is still open for the bot.
 

@@ -224,7 +224,7 @@ def hand_steps(hand: PhhHand, *, reveal: bool, rules: Rules | None = None,
 
 def _pots_so_far(committed: Sequence[int], live: Sequence[bool],
                  all_in: Sequence[bool]) -> list[dict[str, Any]]:
-    """The pots while betting goes on (RULES.md §4 side pots): a side pot starts only above
+    """The pots while betting goes on (docs/house-rules.md §5 side pots): a side pot starts only above
     what a live all-in seat could put in; seats still able to bet are eligible for every pot."""
     top = max(committed, default=0)
     caps = sorted({c for c, is_live, out in zip(committed, live, all_in, strict=True)
@@ -255,7 +255,7 @@ def _award(event: PotAwarded) -> dict[str, Any]:
 
 
 def _mark_odd_half(awards: list[dict[str, Any]]) -> None:
-    """A hi-lo pot of an odd size: its high half got the odd chip (RULES.md §4)."""
+    """A hi-lo pot of an odd size: its high half got the odd chip (docs/house-rules.md §5)."""
     halves: dict[int, dict[str, dict[str, Any]]] = {}
     for award in awards:
         halves.setdefault(award["pot"], {})[award["share"]] = award

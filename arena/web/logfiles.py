@@ -43,8 +43,9 @@ def int_list(value: object, n: int) -> tuple[int, ...]:
 
 def number(value: object) -> float:
     """A finite number from an untrusted value (anything else counts 0)."""
-    ok = isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
-    return float(value) if ok else 0.0  # type: ignore[arg-type]
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        return 0.0
+    return float(value)
 
 
 def summarize(hand: PhhHand, log_id: str, index: int) -> HandSummary:

@@ -106,7 +106,7 @@ def run_web(path: str, *, host: str = "127.0.0.1", port: int = 8080,
             tournament: bool = False) -> int:
     """`arena web --league FILE` or `--tournament FILE`: serve its pages until interrupted."""
     from arena.league.config import load_league
-    from arena.league.tourney_config import is_tournament_league, load_tournament
+    from arena.tourney.config import is_tournament_league, load_tournament
 
     if tournament or is_tournament_league(path):
         config = load_tournament(path, league_file=not tournament)

@@ -2,7 +2,7 @@
 
 Every name from a URL is checked against a strict pattern and resolved inside the league's log
 directory; hands of a match that is still running are served without mucked cards, and its
-log files and seed are not served at all (RULES.md §1: the seed is revealed when the match ends).
+log files and seed are not served at all (docs/house-rules.md §1: the seed is revealed when the match ends).
 """
 
 from __future__ import annotations
@@ -131,7 +131,7 @@ class LeagueSite:
 
     def is_finished(self, match_id: str) -> bool:
         """Whether the match's seed is revealed: it has ended, and so has every duplicate copy
-        dealt the same cards (until then its hands are secret, RULES.md §1)."""
+        dealt the same cards (until then its hands are secret, docs/house-rules.md §1)."""
         paths = self._paths(match_id)
         try:
             return paths.result.is_file() and match_seed_for(paths.hands) is not None

@@ -19,8 +19,8 @@ from typing import Any
 
 from arena.engine.phh import PhhHand
 from arena.engine.rules import Rules
-from arena.league.tourney_commands import read_standings
-from arena.league.tourney_config import TournamentConfig
+from arena.tourney.commands import read_standings
+from arena.tourney.config import TournamentConfig
 from arena.web.logfiles import HandSummary, LogCache, NotFound, ParsedLog
 
 TABLE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,127}-t[0-9]{1,4}")

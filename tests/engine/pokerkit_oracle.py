@@ -1,8 +1,8 @@
-"""PokerKit 0.7.7 as a test oracle (ORACLE.md): the pieces both differential tests share.
+"""PokerKit 0.7.7 as a test oracle (docs/testing.md, PokerKit): the pieces both differential tests share.
 
 Our seeded deck records every burn and deal so that the same cards can be fed to a PokerKit
 ``State``; a decision of either engine is reduced to one comparable value; PokerKit's documented
-pot rules (which RULES.md §4 rejects) can be replayed on our final state. The modules that use
+pot rules (which docs/house-rules.md §5 rejects) can be replayed on our final state. The modules that use
 this call ``pytest.importorskip("pokerkit")`` before importing it.
 """
 
@@ -95,7 +95,7 @@ def feed_cards(pk: State, log: list[tuple[int, int]], pos: int, is_stud: bool) -
                 pk.burn_card(format_card(log[pos][1]))
                 pos += 1
             elif is_stud:
-                # RULES.md §1: our short stub takes the burn cards back and deals without a
+                # docs/house-rules.md §1: our short stub takes the burn cards back and deals without a
                 # new burn; PokerKit always burns. Burn an unknown card and compare on.
                 pk.burn_card("??")
             else:
@@ -178,15 +178,15 @@ def pokerkit_pointless(pk: State) -> bool:
 
 
 def pokerkit_style_stacks(state: HandState) -> tuple[list[str], list[int]]:
-    """Our final stacks re-awarded with PokerKit 0.7.7's pot rules that RULES.md §4 rejects.
+    """Our final stacks re-awarded with PokerKit 0.7.7's pot rules that docs/house-rules.md §5 rejects.
 
     ``merged_pots``: PokerKit kills the showdown hands that win nothing, then merges pots
-    whose remaining players are the same and splits the merged pot once; RULES.md splits
+    whose remaining players are the same and splits the merged pot once; docs/house-rules.md splits
     every side pot on its own. ``odd_chips``: PokerKit gives all odd chips of a tied split to
-    the lowest seat; RULES.md gives one chip each, from the first tied winner left of the
+    the lowest seat; docs/house-rules.md gives one chip each, from the first tied winner left of the
     button. ``hilo_pot_without_low``: PokerKit halves every pot as soon as any showdown hand
     has a qualifying low and splits a pot's low half among all its players when none of them
-    qualifies; RULES.md awards a pot without a qualifying low whole to its high hand.
+    qualifies; docs/house-rules.md awards a pot without a qualifying low whole to its high hand.
     """
     result = state.result
     assert result is not None

@@ -1,27 +1,27 @@
 """Differential test: our engine against PokerKit 0.7.7, decision by decision, in all five games.
 
 Every hand is dealt by our engine (a seeded deck that records its burns and deals), then fed
-card for card to a PokerKit ``State`` built street by street to match RULES.md: fixed limit,
-bet + 3 raises per round (RULES.md §3; PokerKit does not count the blinds or the bring-in,
+card for card to a PokerKit ``State`` built street by street to match docs/house-rules.md: fixed limit,
+bet + 3 raises per round (docs/house-rules.md §3; PokerKit does not count the blinds or the bring-in,
 so its cap is 3 completions/bets/raises pre-flop in the flop games and 4 everywhere else,
 where the stud completion is third street's bet), burns before the flop, turn, river and
-before every stud street including third street (RULES.md §1), no burn before the hole cards,
-``Mode.CASH_GAME`` so that folding is always legal (RULES.md §5 timeout action), every other
+before every stud street including third street (docs/house-rules.md §1), no burn before the hole cards,
+``Mode.CASH_GAME`` so that folding is always legal (docs/house-rules.md §6 timeout action), every other
 automation on (antes, blinds, bet collection, showing, hand killing, chips pushing/pulling).
 
-Our engine is configured where PokerKit cannot follow RULES.md (ORACLE.md):
+Our engine is configured where PokerKit cannot follow docs/house-rules.md (docs/testing.md, PokerKit):
 ``uncapped_heads_up=false`` (§3), ``stud_open_pair_big_bet=false`` (§3),
 ``stud_tie_break="seat"`` (§3, 4th-7th street).
 
 At every decision both engines must agree on the actor, the legal action kinds (fold, check,
 call, bring-in, bet/raise), the call amount, the bring-in amount and the min/max "raise to"
 totals, and on every seat's stack and bet. Every card dealt must go to the same seat in the
-same order (RULES.md §1, one at a time clockwise from seat 0). At the end the final stacks
+same order (docs/house-rules.md §1, one at a time clockwise from seat 0). At the end the final stacks
 must be equal. Antes are built with ``ante_trimming_status=True`` so that PokerKit treats
-them as ordinary contributions and a short ante makes a side pot (RULES.md §4).
+them as ordinary contributions and a short ante makes a side pot (docs/house-rules.md §5).
 
-DIVERGENCES: where PokerKit cannot follow RULES.md even so. Each is recognised narrowly
-(the amounts and final stacks on our side are recomputed from RULES.md), counted per game
+DIVERGENCES: where PokerKit cannot follow docs/house-rules.md even so. Each is recognised narrowly
+(the amounts and final stacks on our side are recomputed from docs/house-rules.md), counted per game
 and printed with ``pytest -s``; anything else fails. Counts from the fixed seeds below
 (out of 1365 FT, 630 FO/8, 1365 FR, 1365 F7S, 1155 F7S/8 hands):
 
@@ -30,7 +30,7 @@ key                     RULES  situation and how the test relaxes it       FT/FO
 ======================  =====  ==========================================  =================
 short_all_in            §3     an all-in bet/raise of less than a full     93/29/73/50/71
                                bet (or a short big blind) on the street.
-                               RULES.md: at least half a bet is a full
+                               docs/house-rules.md: at least half a bet is a full
                                raise (reopens, counts to the cap); less
                                does not count and the next raise
                                completes the bet. PokerKit counts every
@@ -45,19 +45,19 @@ all_in_bring_in         §3     the bring-in seat has less than the         0/0/
                                Played on as a bring-in.
 merged_pots             §4     PokerKit kills hands that win nothing and   0/2/0/0/4
                                merges pots left with the same players,
-                               splitting odd chips once; RULES.md splits
+                               splitting odd chips once; docs/house-rules.md splits
                                every side pot on its own. Final stacks
                                must equal ``pokerkit_style_stacks``.
 odd_chips               §4     PokerKit gives all odd chips of a tied      1/0/0/0/0
-                               split to the lowest seat; RULES.md one
+                               split to the lowest seat; docs/house-rules.md one
                                each from the first winner left of the
                                button. Checked as above.
 hilo_pot_without_low    §4     hi-lo: PokerKit halves every pot once any   0/1/0/0/3
                                hand has a low, splitting the low half of
                                a pot without a qualifying low among its
-                               players; RULES.md gives that pot whole to
+                               players; docs/house-rules.md gives that pot whole to
                                the high hand. Checked as above.
-stud_stub               §1     8-handed stud: RULES.md reshuffles only     0/0/8/8/2
+stud_stub               §1     8-handed stud: docs/house-rules.md reshuffles only     0/0/8/8/2
                                the burn cards, then deals a common card
                                that also picks the seventh-street
                                opener; PokerKit also reshuffles folded
@@ -126,7 +126,7 @@ from tests.engine.pokerkit_oracle import (  # noqa: E402
 
 GAMES = ("FT", "FO/8", "FR", "F7S", "F7S/8")
 
-DIVERGENCES: dict[str, str] = {  # key -> RULES.md section (see the module docstring)
+DIVERGENCES: dict[str, str] = {  # key -> docs/house-rules.md section (see the module docstring)
     "short_all_in": "§3",
     "all_in_bring_in": "§3",
     "merged_pots": "§4",
@@ -135,7 +135,7 @@ DIVERGENCES: dict[str, str] = {  # key -> RULES.md section (see the module docst
     "stud_stub": "§1",
 }
 
-# RULES.md §9 keys that make our engine play as PokerKit does (ORACLE.md).
+# docs/house-rules.md §10 keys that make our engine play as PokerKit does (docs/testing.md, PokerKit).
 RULES = Rules().with_overrides(
     ["uncapped_heads_up=false", "stud_open_pair_big_bet=false", "stud_tie_break=seat"]
 )
@@ -154,7 +154,7 @@ HAND_TYPES = {
 
 
 def pokerkit_streets(variant: Variant, rules: Rules) -> tuple[Street, ...]:
-    """PokerKit streets mirroring ours (RULES.md §1 burns and deals, §3 limits and caps)."""
+    """PokerKit streets mirroring ours (docs/house-rules.md §1 burns and deals, §3 limits and caps)."""
     stakes = rules.stakes
     out = []
     for index, street in enumerate(variant.streets):
@@ -167,7 +167,7 @@ def pokerkit_streets(variant: Variant, rules: Rules) -> tuple[Street, ...]:
             cap = rules.max_raises + 1
         else:
             opening = Opening.POSITION
-            # PokerKit does not count the big blind, which is the pre-flop bet in RULES.md §3.
+            # PokerKit does not count the big blind, which is the pre-flop bet in docs/house-rules.md §3.
             cap = rules.max_raises if index == 0 else rules.max_raises + 1
         out.append(
             Street(
@@ -196,8 +196,8 @@ def pokerkit_state(variant: Variant, stacks: list[int], rules: Rules) -> State:
         HAND_TYPES[code],
         pokerkit_streets(variant, rules),
         BettingStructure.FIXED_LIMIT,
-        # True: antes are ordinary contributions, so a short ante makes a side pot (RULES.md
-        # §4). False puts every ante in the main pot, which an all-in ante could then win.
+        # True: antes are ordinary contributions, so a short ante makes a side pot (docs/house-rules.md
+        # §5). False puts every ante in the main pot, which an all-in ante could then win.
         True,
         antes,
         blinds,
@@ -289,7 +289,7 @@ def random_stacks(rng: random.Random, n: int, rules: Rules) -> list[int]:
 
 
 def short_all_in_streets(state: HandState, variant: Variant, rules: Rules) -> set[int]:
-    """Streets on which an all-in wager smaller than a full bet was made (RULES.md §3)."""
+    """Streets on which an all-in wager smaller than a full bet was made (docs/house-rules.md §3)."""
     out: set[int] = set()
     level = 0
     street = -1
@@ -312,7 +312,7 @@ def short_all_in_streets(state: HandState, variant: Variant, rules: Rules) -> se
 
 def rules_raise_range(state: HandState, variant: Variant,
                       rules: Rules) -> tuple[int | None, int | None]:
-    """The "raise to" range of the seat to act by RULES.md §3, rebuilt from this street's events.
+    """The "raise to" range of the seat to act by docs/house-rules.md §3, rebuilt from this street's events.
 
     A bet or raise counts (toward the cap, and reopens the betting for seats that acted) when it
     is at least half a full bet over the last full level; the big blind is the pre-flop bet
@@ -364,7 +364,7 @@ def play_one(code: str, n: int, seed: int, policy: Policy, stats: Stats,
     where = f"{code} n={n} seed={seed} stacks={stacks}"
     try:
         with warnings.catch_warnings():
-            # ORACLE.md: keep PokerKit's warnings as warnings (never errors), or its automatic
+            # docs/testing.md, PokerKit: keep PokerKit's warnings as warnings (never errors), or its automatic
             # dealing stops silently; they are expected here (explicit cards, cash-game folds).
             warnings.simplefilter("ignore")
             pk = pokerkit_state(variant, stacks, rules)
@@ -376,7 +376,7 @@ def play_one(code: str, n: int, seed: int, policy: Policy, stats: Stats,
                 mine, legal = ours_decision(ours)
                 theirs = pokerkit_decision(pk)
                 if legal is None and theirs.actor is not None and pokerkit_pointless(pk):
-                    # RULES.md §3: nobody can bet when only one live seat has chips and it owes
+                    # docs/house-rules.md §3: nobody can bet when only one live seat has chips and it owes
                     # nothing; our engine asks nothing, PokerKit asks for a check (or fold).
                     stats.pointless_decisions += 1
                     pk.check_or_call()
@@ -445,10 +445,10 @@ def _explain(ours: HandState, variant: Variant, rules: Rules, mine: Decision,
         # a "completion" to the very same all-in amount.
         return "all_in_bring_in"
     if ours.street_index in short_all_in_streets(ours, variant, rules):
-        # Only the bet/raise amounts may differ, and ours must be RULES.md §3's.
+        # Only the bet/raise amounts may differ, and ours must be docs/house-rules.md §3's.
         expected = rules_raise_range(ours, variant, rules)
         assert same_otherwise and (mine.raise_min_to, mine.raise_max_to) == expected, (
-            f"short all-in street, but not as RULES.md §3 says (expected {expected}): {detail}"
+            f"short all-in street, but not as docs/house-rules.md §3 says (expected {expected}): {detail}"
             f"\nevents: {ours.events}")
         return "short_all_in"
     if (variant.is_stud and ours.street_index == len(variant.streets) - 1
@@ -472,7 +472,7 @@ PLAN: dict[str, list[tuple[tuple[int, ...], int, Policy]]] = {
 
 @pytest.mark.parametrize("code", GAMES)
 def test_engines_agree(code: str) -> None:
-    """RULES.md §1-§4 against PokerKit: every decision and every final stack, per game.
+    """docs/house-rules.md §1-§5 against PokerKit: every decision and every final stack, per game.
 
     Hands abandoned for a documented divergence or a suspected engine bug (see the module
     docstring) must stay rare; everything else must agree exactly.
@@ -528,7 +528,7 @@ class ScriptedCards:
 
 
 def test_bring_in_seat_all_in_from_the_ante() -> None:
-    """RULES.md §3/§5: a seat all in from its ante cannot post the bring-in or act at all.
+    """docs/house-rules.md §3/§6: a seat all in from its ante cannot post the bring-in or act at all.
 
     Seat 0 has 3 chips (all in on the ante) and the lowest up card (2c). The engine used to
     make it the actor with ``bring_in_to_chips=0`` and no fold; like PokerKit, the next seat
@@ -543,7 +543,7 @@ def test_bring_in_seat_all_in_from_the_ante() -> None:
 
 
 def test_stud_common_card_opener() -> None:
-    """RULES.md §1: 8 players to seventh street get one common card, and the best board incl.
+    """docs/house-rules.md §1: 8 players to seventh street get one common card, and the best board incl.
     the common card opens. The engine used to pass 4 up cards + the common card to
     ``evaluate.showing_high_value``, which took 1 to 4 cards (``ValueError: expected 1 to 4
     cards, got 5``, in F7S, FR and F7S/8 alike).
@@ -557,7 +557,7 @@ def test_stud_common_card_opener() -> None:
 
 
 def test_no_decision_when_every_opponent_is_all_in() -> None:
-    """RULES.md §3/§4: nobody can bet when only one live seat has chips and it owes nothing.
+    """docs/house-rules.md §3/§5: nobody can bet when only one live seat has chips and it owes nothing.
 
     Flop, seat 0 all in for 30, seat 1 folds (nothing to call). Seat 2 used to be asked to
     act (check or fold); folding then handed seat 0, all in for 30 against two opponents, the
@@ -576,7 +576,7 @@ def test_no_decision_when_every_opponent_is_all_in() -> None:
 
 
 def test_phh_short_ante_replays_in_pokerkit() -> None:
-    """RULES.md §4 side pots from a short ante survive a PHH round trip through PokerKit.
+    """docs/house-rules.md §5 side pots from a short ante survive a PHH round trip through PokerKit.
 
     ``phh.hand_fields`` used to write ``ante_trimming_status = false``; PokerKit then puts
     every ante in the main pot, so a seat all in on a 1-chip ante won all antes (7 instead of

@@ -1,24 +1,24 @@
-"""Differential test: no-limit and pot-limit betting against PokerKit 0.7.7 (RULES.md §3b).
+"""Differential test: no-limit and pot-limit betting against PokerKit 0.7.7 (docs/house-rules.md §4).
 
 No-limit hold'em (NT) against PokerKit's ``NoLimitTexasHoldem``, pot-limit Omaha (PO) against
 ``PotLimitOmahaHoldem``, pot-limit hold'em (PT) against a class built from PokerKit's own
 ``PotLimitPokerMixin``, ``TexasHoldemMixin`` and ``UnfixedLimitHoldem`` (PokerKit ships no
 pot-limit hold'em class). 2 to 9 players, stacks from a few chips to deep (short all-ins,
-side pots), antes none / each / big blind (RULES.md §3b ``ante_kind``), a random policy
+side pots), antes none / each / big blind (docs/house-rules.md §4 ``ante_kind``), a random policy
 (any legal amount: minimum, pot, all-in or between) and an all-in-heavy one.
 
 At every decision both engines must agree on the actor, fold/check, the call amount, the
 min and max "raise to" totals, and every seat's stack and bet; at the end on the final
-stacks. Cards are dealt by our engine and fed to PokerKit card by card (RULES.md §1).
+stacks. Cards are dealt by our engine and fed to PokerKit card by card (docs/house-rules.md §1).
 
 DIVERGENCES (recognised narrowly, counted, printed with ``pytest -s``; anything else fails):
 
 =================  =========  ================================================================
-key                RULES.md   situation
+key                docs/house-rules.md   situation
 =================  =========  ================================================================
 limp_short_all_in  §3b l.107  pre-flop, an all-in raise by less than the big blind over the
                               big blind (no full raise yet) does not reopen the betting for
-                              players who already acted (limpers): RULES.md counts the big
+                              players who already acted (limpers): docs/house-rules.md counts the big
                               blind as the opening bet (§3). PokerKit counts no pre-flop bet,
                               takes the short all-in as a full raise and lets limpers
                               re-raise. Played on without that raise.
@@ -80,7 +80,7 @@ def pokerkit_state(code: GameCode, state: HandState) -> State:
     blinds = (SMALL_BLIND, BIG_BLIND)
     stacks = list(state.starting_stacks)
     # Antes each seat posts are its contributions ("trimming": a short ante makes a side pot,
-    # RULES.md §4); a big-blind ante is dead money in the main pot (RULES.md §3b).
+    # docs/house-rules.md §5); a big-blind ante is dead money in the main pot (docs/house-rules.md §4).
     trimming = not state.dead_antes
     if code == GameCode.NO_LIMIT_HOLDEM:
         return NoLimitTexasHoldem.create_state(AUTOMATIONS, trimming, antes, blinds, BIG_BLIND,
@@ -188,7 +188,7 @@ def play_one(code: GameCode, n: int, seed: int, policy: Policy, stats: Stats) ->
     ours = HandState(variant_for(code), stacks, rules=rules, cards=deck)
     where = f"{code} n={n} seed={seed} stacks={stacks} antes={ours.antes}"
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # ORACLE.md: PokerKit warns on explicit cards
+        warnings.simplefilter("ignore")  # docs/testing.md, PokerKit: PokerKit warns on explicit cards
         pk = pokerkit_state(code, ours)
         pos = 0
         relaxed: set[str] = set()
@@ -256,7 +256,7 @@ DIVERGENCE_KEYS = {"limp_short_all_in": "§3b", "merged_pots": "§4", "odd_chips
 @pytest.mark.parametrize("code", [GameCode.NO_LIMIT_HOLDEM, GameCode.POT_LIMIT_OMAHA,
                                   GameCode.POT_LIMIT_HOLDEM])
 def test_engines_agree(code: GameCode) -> None:
-    """RULES.md §3b against PokerKit: every decision (actor, legal actions with their "raise
+    """docs/house-rules.md §4 against PokerKit: every decision (actor, legal actions with their "raise
     to" bounds, stacks and bets) and every final stack, 2-9 players."""
     stats = Stats()
     for row, (counts, hands, policy) in enumerate(PLAN):

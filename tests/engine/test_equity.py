@@ -1,6 +1,6 @@
 """Equity: exhaustive enumeration by the rules' definitions, Monte Carlo, PokerKit, bad input.
 
-Pot shares follow RULES.md §4 (hi-lo halves, no qualifying low gives the high hand the whole pot;
+Pot shares follow docs/house-rules.md §5 (hi-lo halves, no qualifying low gives the high hand the whole pot;
 razz is won by the best ace-to-five low) and §1 (a stud deck that runs out gets a common card).
 """
 
@@ -48,7 +48,7 @@ def _fives(game: str, hand: Sequence[Card], board: Sequence[Card]) -> list[tuple
 
 
 def _shares(game: str, hands: Sequence[Sequence[Card]], board: Sequence[Card]) -> list[float]:
-    """One runout's pot shares, straight from RULES.md §4, on every five-card choice."""
+    """One runout's pot shares, straight from docs/house-rules.md §5, on every five-card choice."""
     fives = [_fives(game, h, board) for h in hands]
     shares = [0.0] * len(hands)
 
@@ -117,7 +117,7 @@ CASES = [
 def test_exact_equity_equals_enumeration_by_the_rules(
     game: str, hands: list[str], board: str, dead: str
 ) -> None:
-    """RULES.md §4: every runout enumerated, shares by every five-card choice."""
+    """docs/house-rules.md §5: every runout enumerated, shares by every five-card choice."""
     hs = [p(h) for h in hands]
     result = equity(game, hs, board=p(board), dead=p(dead))
     assert result.is_exact
@@ -128,7 +128,7 @@ def test_exact_equity_equals_enumeration_by_the_rules(
 
 
 def test_known_shares_high_low_and_scoop() -> None:
-    """RULES.md §4: a hi-lo pot halves when a low qualifies, else it goes whole to the high."""
+    """docs/house-rules.md §5: a hi-lo pot halves when a low qualifies, else it goes whole to the high."""
     # The wheel on the river scoops: best low and a straight no other hand can beat here.
     result = equity("FO/8", [p("As2hKdKc"), p("QsQhJdJc")], board=p("3c4d5s9hTd"))
     assert result.is_exact and result.runouts == 1
@@ -169,7 +169,7 @@ def test_unknown_hands_are_symmetric(game: str) -> None:
 
 
 def test_stud_deck_running_out_gets_a_common_card() -> None:
-    """RULES.md §1: 8 seats with six cards each leave 4 cards: one common seventh card."""
+    """docs/house-rules.md §1: 8 seats with six cards each leave 4 cards: one common seventh card."""
     deck = list(range(52))
     hands = [deck[6 * i:6 * i + 6] for i in range(8)]
     assert runout_count("F7S", hands) == 4

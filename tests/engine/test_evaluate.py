@@ -67,7 +67,7 @@ def show_lo(text: str) -> int:
 # --- exhaustive counts -------------------------------------------------------------------------
 
 def test_all_five_card_hands_fall_into_the_standard_class_counts() -> None:
-    """RULES.md §4 High ranking: the 2,598,960 five-card hands by class, and 7,462 distinct values.
+    """docs/house-rules.md §5 High ranking: the 2,598,960 five-card hands by class, and 7,462 distinct values.
 
     Hands are counted by their key sum in C; every distinct sum is then valued once, which is
     the same as valuing each hand because the value depends on the cards only through the sum
@@ -107,7 +107,7 @@ def test_all_five_card_hands_fall_into_the_standard_class_counts() -> None:
 # a heart flush K-J-5-4-3 for player 1 in hand two, nobody holding a better flush).
 
 def test_seed_omaha_high_showdown_k9_66_beats_aqj8() -> None:
-    """RULES.md §4 Omaha, exactly two hole and three board cards ([000] Omaha Hi example).
+    """docs/house-rules.md §5 Omaha, exactly two hole and three board cards ([000] Omaha Hi example).
 
     K-9-6-6 wins with three kings K-K-K-T-9 over A-Q-J-8's two pair K-K-8-8-A. K-9-6-6 has no
     kings full of sixes (that needs K-6-6 from the hand), A-Q-J-8 no straight (that needs A-Q-J),
@@ -129,7 +129,7 @@ def test_seed_omaha_high_showdown_k9_66_beats_aqj8() -> None:
 
 
 def test_seed_omaha_hi_lo_showdown_a24k_and_a255_split() -> None:
-    """RULES.md §4 Omaha, Eight or better, Hi-lo split ([000] Omaha Hi-Lo example).
+    """docs/house-rules.md §5 Omaha, Eight or better, Hi-lo split ([000] Omaha Hi-Lo example).
 
     A-2-4-K wins the low with 5-4-3-2-A; A-2-5-5 has no qualifying low (no five distinct low
     ranks with two hole cards) but wins the high with fives full of jacks over the heart flush
@@ -151,7 +151,7 @@ def test_seed_omaha_hi_lo_showdown_a24k_and_a255_split() -> None:
 # --- known orderings ---------------------------------------------------------------------------
 
 def test_high_class_order_and_wheel_is_the_lowest_straight() -> None:
-    """RULES.md §4 High ranking: straight flush > quads > ... > high card; A-2-3-4-5 lowest."""
+    """docs/house-rules.md §5 High ranking: straight flush > quads > ... > high card; A-2-3-4-5 lowest."""
     ladder = ["AsKsQsJsTs", "9h8h7h6h5h", "5d4d3d2dAd", "2c2d2h2s3c", "AcAdAhKsKd", "AhQh9h5h3h",
               "AcKdQhJsTc", "6c5d4h3s2c", "5c4d3h2sAc", "QdQhQs2c5h", "KsKd8h8c4s", "JcJs2d5h9c",
               "Ac9d7h5s3c", "7c5d4h3s2d"]
@@ -166,7 +166,7 @@ def test_high_class_order_and_wheel_is_the_lowest_straight() -> None:
 
 
 def test_high_kickers_flushes_and_the_board_playing() -> None:
-    """RULES.md §4 High ranking and Hold'em best five of seven; suits never decide."""
+    """docs/house-rules.md §5 High ranking and Hold'em best five of seven; suits never decide."""
     assert hi("AhJh9h5h3h") > hi("KsQsJs9s7s")  # ace-high flush beats king-high
     assert hi("AhKd8c8s4h") > hi("AcQd8h8d4s")  # same pair, second kicker decides
     assert hi("9c9d9h5s2c") > hi("8c8d8sAsKh")  # trips rank before kickers
@@ -192,7 +192,7 @@ def test_high_kickers_flushes_and_the_board_playing() -> None:
 
 
 def test_low_ranking_ace_to_five() -> None:
-    """RULES.md §4 Low ranking: aces low, no straights/flushes, pairs bad, highest card first."""
+    """docs/house-rules.md §5 Low ranking: aces low, no straights/flushes, pairs bad, highest card first."""
     assert lo("6c5d4h3s2c") > lo("7c4d3h2sAc")  # the rule's own example
     assert lo("7c6d4h2sAc") > lo("7c6d4h3sAc")  # seed: 7-6-4-2-A beats 7-6-4-3-A
     assert lo("5c4c3c2cAc") > lo("6c4d3h2sAc")  # the wheel is the best low, flush ignored
@@ -211,7 +211,7 @@ def test_low_ranking_ace_to_five() -> None:
 
 
 def test_eight_or_better_qualifies() -> None:
-    """RULES.md §4 Eight or better: five distinct ranks 8 or lower, ace low."""
+    """docs/house-rules.md §5 Eight or better: five distinct ranks 8 or lower, ace low."""
     eight = lo8("8c7d5h3s2c")
     assert eight is not None and eight == lo("8c7d5h3s2c")
     assert lo8("9c7d5h3s2c") is None  # nine-low does not qualify
@@ -227,7 +227,7 @@ def test_eight_or_better_qualifies() -> None:
 
 
 def test_omaha_must_use_exactly_two_hole_cards() -> None:
-    """RULES.md §4 Omaha: exactly two hole and three board cards, separately for high and low."""
+    """docs/house-rules.md §5 Omaha: exactly two hole and three board cards, separately for high and low."""
     # Four hearts on board and one in hand: no flush.
     high, _ = omaha("AhKcQd2s", "9h7h5h3hJc")
     assert hand_class(high) != HandClass.FLUSH
@@ -256,7 +256,7 @@ def test_omaha_must_use_exactly_two_hole_cards() -> None:
 
 
 def test_showing_hands_for_stud_action_order() -> None:
-    """RULES.md §3 Stud fourth street and later: pairs, trips, quads count; straights and
+    """docs/house-rules.md §3 Stud fourth street and later: pairs, trips, quads count; straights and
     flushes do not; then kickers."""
     ladder = ["AcAdAhAs", "2c2d2hAs", "KcKd5h5s", "3c3d2h2s", "AcAdKhQs", "2c2d4h3s",
               "AsKhQdJc", "AsKs9s8s", "Ks6h5d4c", "9c8d7h6s"]
@@ -271,7 +271,7 @@ def test_showing_hands_for_stud_action_order() -> None:
 
 
 def test_showing_hands_for_razz_action_order() -> None:
-    """RULES.md §3 Stud fourth street and later (razz): lowest showing hand, ace-to-five."""
+    """docs/house-rules.md §3 Stud fourth street and later (razz): lowest showing hand, ace-to-five."""
     assert show_lo("6c5d") > show_lo("7c2d")  # highest card first
     assert show_lo("2cAd") > show_lo("3c2d")  # the ace is low
     assert show_lo("Ac") > show_lo("2c") and show_lo("Qc") > show_lo("Kc")  # the king is worst
@@ -284,7 +284,7 @@ def test_showing_hands_for_razz_action_order() -> None:
 
 
 def test_fast_variants_match() -> None:
-    """RULES.md §4 High ranking / Low ranking: key-sum entry points agree with the plain ones."""
+    """docs/house-rules.md §5 High ranking / Low ranking: key-sum entry points agree with the plain ones."""
     rng = random.Random(7)
     for _ in range(500):
         cards = rng.sample(range(52), rng.choice((5, 6, 7)))
@@ -297,7 +297,7 @@ def test_fast_variants_match() -> None:
 
 
 def test_a_values_five_ranks_and_flush_are_those_of_its_five_cards() -> None:
-    """RULES.md §4: every five-card rank multiset, unsuited and (five ranks) of one suit: the
+    """docs/house-rules.md §5: every five-card rank multiset, unsuited and (five ranks) of one suit: the
     rank key `high_rank_key` and `low_rank_key` read back from a value is the five's own, and
     `is_flush_value` says whether they are of one suit (how a shown hand finds its five)."""
     fives = 0
@@ -321,7 +321,7 @@ def test_a_values_five_ranks_and_flush_are_those_of_its_five_cards() -> None:
 
 
 def test_seven_card_keys_tell_every_rank_multiset_and_flush_apart() -> None:
-    """RULES.md §4 High ranking: the seven-card fast path's keys. Every multiset of 7 ranks
+    """docs/house-rules.md §5 High ranking: the seven-card fast path's keys. Every multiset of 7 ranks
     (at most 4 of each) has its own rank sum, every suit split its flush verdict, and every
     partial sum stays a one-digit CPython int (below 2**30 in size)."""
     rank_sums: set[int] = set()
@@ -344,7 +344,7 @@ def test_seven_card_keys_tell_every_rank_multiset_and_flush_apart() -> None:
 
 
 def test_filled_tables_hold_every_rank_multiset_and_the_same_values() -> None:
-    """RULES.md §4: filling the tables ahead computes the values first use would."""
+    """docs/house-rules.md §5: filling the tables ahead computes the values first use would."""
     rng = random.Random(11)
     hands = [rng.sample(range(52), 7) for _ in range(300)]
     before = [(high_value(h), low_value(h), low8_value(h)) for h in hands]
@@ -354,7 +354,7 @@ def test_filled_tables_hold_every_rank_multiset_and_the_same_values() -> None:
 
 
 def test_too_few_cards_is_an_error() -> None:
-    """RULES.md §4 Showdown: a hand is five cards; fewer cannot be valued."""
+    """docs/house-rules.md §5 Showdown: a hand is five cards; fewer cannot be valued."""
     with pytest.raises(ValueError):
         high_value(parse_cards("AcKdQh2s"))
     with pytest.raises(ValueError):
@@ -403,7 +403,7 @@ def _kit_values(
 
 
 def test_differential_high_vs_pokerkit() -> None:
-    """RULES.md §4 High ranking and Hold'em best five of seven, against PokerKit."""
+    """docs/house-rules.md §5 High ranking and Hold'em best five of seven, against PokerKit."""
     pokerkit = pytest.importorskip("pokerkit")
     hands = _deal(random.Random(2024), 2_000, 7)
     theirs = _kit_values(pokerkit.StandardHighHand.from_game, hands, 2)
@@ -411,7 +411,7 @@ def test_differential_high_vs_pokerkit() -> None:
 
 
 def test_differential_razz_low_vs_pokerkit() -> None:
-    """RULES.md §4 Low ranking (razz, pairs included), against PokerKit's RegularLowHand."""
+    """docs/house-rules.md §5 Low ranking (razz, pairs included), against PokerKit's RegularLowHand."""
     pokerkit = pytest.importorskip("pokerkit")
     hands = _deal(random.Random(2025), 2_000, 7)
     theirs = _kit_values(pokerkit.RegularLowHand.from_game, hands, 7)
@@ -419,7 +419,7 @@ def test_differential_razz_low_vs_pokerkit() -> None:
 
 
 def test_differential_eight_or_better_vs_pokerkit() -> None:
-    """RULES.md §4 Eight or better, against PokerKit's EightOrBetterLowHand."""
+    """docs/house-rules.md §5 Eight or better, against PokerKit's EightOrBetterLowHand."""
     pokerkit = pytest.importorskip("pokerkit")
     hands = _deal(random.Random(2026), 2_000, 7)
     theirs = _kit_values(pokerkit.EightOrBetterLowHand.from_game_or_none, hands, 7)
@@ -429,7 +429,7 @@ def test_differential_eight_or_better_vs_pokerkit() -> None:
 
 
 def test_differential_omaha_high_vs_pokerkit() -> None:
-    """RULES.md §4 Omaha (high), against PokerKit's OmahaHoldemHand."""
+    """docs/house-rules.md §5 Omaha (high), against PokerKit's OmahaHoldemHand."""
     pokerkit = pytest.importorskip("pokerkit")
     hands = _deal(random.Random(2027), 1_000, 9)
     theirs = _kit_values(pokerkit.OmahaHoldemHand.from_game, hands, 4)
@@ -437,7 +437,7 @@ def test_differential_omaha_high_vs_pokerkit() -> None:
 
 
 def test_differential_omaha_low_vs_pokerkit() -> None:
-    """RULES.md §4 Omaha and Eight or better, against PokerKit's OmahaEightOrBetterLowHand."""
+    """docs/house-rules.md §5 Omaha and Eight or better, against PokerKit's OmahaEightOrBetterLowHand."""
     pokerkit = pytest.importorskip("pokerkit")
     hands = _deal(random.Random(2028), 1_000, 9)
     theirs = _kit_values(pokerkit.OmahaEightOrBetterLowHand.from_game_or_none, hands, 4)
@@ -454,7 +454,7 @@ deals = st.permutations(range(52)).map(lambda deck: deck[:9])
 @settings(max_examples=150, deadline=None)
 @given(deals, st.permutations(range(4)))
 def test_suits_never_decide(deal: list[int], suits: list[int]) -> None:
-    """RULES.md §1 Suits never decide who wins: renaming the suits changes no value."""
+    """docs/house-rules.md §1 Suits never decide who wins: renaming the suits changes no value."""
     renamed = [c & ~3 | suits[c & 3] for c in deal]
     seven, seven_renamed = deal[:7], renamed[:7]
     assert high_value(seven) == high_value(seven_renamed)
@@ -469,7 +469,7 @@ def test_suits_never_decide(deal: list[int], suits: list[int]) -> None:
 @settings(max_examples=150, deadline=None)
 @given(deals)
 def test_values_are_the_best_of_their_five_card_hands(deal: list[int]) -> None:
-    """RULES.md §4 Hold'em/Stud best five of seven, Omaha two plus three: each value is the
+    """docs/house-rules.md §5 Hold'em/Stud best five of seven, Omaha two plus three: each value is the
     maximum over the allowed five-card hands."""
     seven = deal[:7]
     fives = list(combinations(seven, 5))

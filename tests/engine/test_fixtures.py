@@ -8,7 +8,7 @@ import pytest
 
 from arena.engine.phh import iter_replays
 from arena.host.phhfile import load_file
-from tests.shared_paths import FIXTURES
+from tests.fixtures import WSOP_2023_43 as FIXTURES
 
 FILES = sorted(FIXTURES.glob("*.phh"))
 
@@ -25,7 +25,7 @@ def test_fixture_set_is_complete() -> None:
 
 @pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
 def test_fixture_replays_to_finishing_stacks(path: Path) -> None:
-    """RULES.md §3-§4 on real hands: betting, side pots, hi-lo splits, mucks and all-ins."""
+    """docs/house-rules.md §3-§5 on real hands: betting, side pots, hi-lo splits, mucks and all-ins."""
     [(hand, state, error)] = list(iter_replays(load_file(str(path))))
     assert error is None, error
     assert state is not None and state.is_over

@@ -1,8 +1,8 @@
 """Chance-only AIVAT terms: zero-mean per chance event for every game, zero-sum per event,
 seeded (a replay of the log recomputes them), unbiased luck-adjusted results.
 
-The chance model is RULES.md §1 (one shuffled deck; folded hands are dead) and the pot shares
-RULES.md §4, through `arena.engine.equity`.
+The chance model is docs/house-rules.md §1 (one shuffled deck; folded hands are dead) and the pot shares
+docs/house-rules.md §5, through `arena.engine.equity`.
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ def _luck(state: HandState, hand_seed: int, settings: LuckSettings = FAST) -> tu
 @pytest.mark.parametrize("game", HORSE)
 def test_the_last_chance_event_has_zero_mean_over_every_outcome(game: str) -> None:
     """Exactly: before the last card(s) the equity is the average of the equities after every
-    possible outcome, so the term averages to zero over all of them (RULES.md §1 deck)."""
+    possible outcome, so the term averages to zero over all of them (docs/house-rules.md §1 deck)."""
     checked = 0
     for state, _index in _hands(game, players=2, hands=60, seed=3, policy="call"):
         hole = [list(c) for c in state.cards]

@@ -12,11 +12,11 @@ pokerkit = pytest.importorskip("pokerkit")
 from arena.engine.rules import Rules  # noqa: E402
 from arena.match.simulate import simulate  # noqa: E402
 
-# RULES.md §9: the keys that make our engine play as PokerKit does (ORACLE.md).
+# docs/house-rules.md §10: the keys that make our engine play as PokerKit does (docs/testing.md, PokerKit).
 POKERKIT_COMPATIBLE = ["uncapped_heads_up=false", "stud_open_pair_big_bet=false", "stud_tie_break=seat"]
 
 
-class FixedLimitOmahaHiLo(  # ORACLE.md: PokerKit's FO/8 class plays pot-limit unless mixed so
+class FixedLimitOmahaHiLo(  # docs/testing.md, PokerKit: PokerKit's FO/8 class plays pot-limit unless mixed so
     pokerkit.FixedLimitPokerMixin, pokerkit.FixedLimitOmahaHoldemHighLowSplitEightOrBetter
 ):
     pass
@@ -40,7 +40,8 @@ def pokerkit_final_stacks(text: str) -> list[list[int]]:
 
 @pytest.mark.parametrize("policy", ["random", "call"])
 def test_pokerkit_replays_our_horse_hands(tmp_path: Path, policy: str) -> None:
-    """PHH writer: PokerKit loads every hand and ends at our finishing_stacks (RULES.md §9 keys set)."""
+    """PHH writer: PokerKit loads every hand and ends at our finishing_stacks (docs/house-rules.md
+    §10 keys set)."""
     rules = Rules().with_overrides(POKERKIT_COMPATIBLE)
     hands = 100 if policy == "random" else 40
     simulate(game="horse", players=6, hands=hands, seed=7, out_dir=str(tmp_path), policy=policy,
@@ -54,7 +55,7 @@ def test_pokerkit_replays_our_horse_hands(tmp_path: Path, policy: str) -> None:
 
 
 def test_heads_up_hands_load_in_pokerkit(tmp_path: Path) -> None:
-    """RULES.md §2: heads-up the button posts the small blind; PHH reverse-assigns the blinds."""
+    """docs/house-rules.md §2: heads-up the button posts the small blind; PHH reverse-assigns the blinds."""
     rules = Rules().with_overrides(POKERKIT_COMPATIBLE)
     simulate(game="horse", players=2, hands=60, seed=3, out_dir=str(tmp_path), policy="random",
              rules=rules)

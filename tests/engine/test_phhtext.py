@@ -1,11 +1,8 @@
-"""The PHH writer (arena/engine/phhtext.py, compiled by mypyc in the compiled pass) writes byte
-for byte what the plain writer writes, for the hands of the shared fixtures and random hands of
-every game: its source run as Python and the module as loaded write the same text."""
+"""The PHH writer (arena/engine/phhtext.py) writes byte for byte what the plain writer writes,
+for the hands of the shared fixtures and random hands of every game."""
 
 from __future__ import annotations
 
-import importlib.util
-from types import ModuleType
 from typing import Any
 
 import pytest
@@ -19,16 +16,15 @@ from arena.engine.games import GameCode, variant_for
 from arena.engine.phh import dumps_hand, hand_fields, iter_replays, loads_bytes
 from arena.engine.rules import Rules
 from arena.engine.state import HandState
-from arena.host.compiled import ARENA_DIR
 from tests.engine.test_phh_writer import plain_toml
-from tests.shared_paths import FIXTURES
+from tests.fixtures import WSOP_2023_43 as FIXTURES
 
 _CODES = {ActionKind.FOLD: "f", ActionKind.CHECK: "cc", ActionKind.CALL: "cc",
           ActionKind.BRING_IN: "pb"}
 
 
 def plain_actions(state: HandState) -> list[str]:
-    """The actions list as the writer wrote it before it was compiled (isinstance, format_cards)."""
+    """The actions list written the plain way (isinstance, format_cards)."""
     out: list[str] = []
     for event in state.events:
         if isinstance(event, ActionTaken):
@@ -47,33 +43,18 @@ def plain_actions(state: HandState) -> list[str]:
     return out
 
 
-def _source_module() -> ModuleType:
-    """phhtext.py run as Python, whether or not the loaded module is compiled."""
-    spec = importlib.util.spec_from_file_location("phhtext_as_source",
-                                                  ARENA_DIR / "engine" / "phhtext.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-_SOURCE = _source_module()
-
-
 def _check(state: HandState, extra: dict[str, Any]) -> str:
     players = [f"bot'{k}" if k == 1 else f"bot{k}" for k in range(state.seat_count)]
     try:
         plain_actions(state)
     except IndexError:  # a history's unknown cards ("??"): neither writer can write them
-        for writer in (hand_fields, _SOURCE.hand_fields):
-            with pytest.raises(IndexError):
-                writer(state, players=players, extra=extra)
+        with pytest.raises(IndexError):
+            hand_fields(state, players=players, extra=extra)
         return ""
     fields = hand_fields(state, players=players, extra=extra)
     assert fields["actions"] == plain_actions(state)
     text = dumps_hand(fields)
     assert text == "".join(f"{k} = {plain_toml(v)}\n" for k, v in fields.items())
-    assert _SOURCE.dumps_hand(_SOURCE.hand_fields(state, players=players, extra=extra)) == text
     return text
 
 

@@ -1,6 +1,6 @@
 """Property tests of the hand engine over random games, tables, stacks, rules and actions.
 
-Invariants (RULES.md section in brackets):
+Invariants (docs/house-rules.md section in brackets):
 
 * chips are conserved: while a hand runs every seat's stack plus what it committed equals its
   starting stack; at the end the final stacks add up to the starting stacks and the awards to
@@ -34,7 +34,7 @@ from tests.hands import SETTINGS, assert_rejected, play_drawn, tables
 @settings(SETTINGS, max_examples=400)
 def test_chips_are_conserved_and_hands_end(data: st.DataObject,
                                            table: tuple[str, list[int], Rules, int]) -> None:
-    """RULES.md §3-§5: no chip appears or disappears; every hand ends in bounded actions."""
+    """docs/house-rules.md §3-§6: no chip appears or disappears; every hand ends in bounded actions."""
     state = play_drawn(data, table)
     result = state.result
     assert result is not None
@@ -89,7 +89,7 @@ def illegal_actions(state: HandState,
 @SETTINGS
 def test_illegal_actions_raise_and_change_nothing(
         data: st.DataObject, table: tuple[str, list[int], Rules, int]) -> None:
-    """RULES.md §5: an invalid action is rejected with an error and never changes the state."""
+    """docs/house-rules.md §6: an invalid action is rejected with an error and never changes the state."""
 
     def probe(state: HandState, legal: LegalActions) -> None:
         for seat, kind, amount in illegal_actions(state, legal):

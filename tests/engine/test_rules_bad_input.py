@@ -1,4 +1,4 @@
-"""RULES.md §3/§5 (engine side): an invalid action (not legal, wrong amount, out of turn,
+"""docs/house-rules.md §3/§6 (engine side): an invalid action (not legal, wrong amount, out of turn,
 after the hand) raises a typed error naming the problem and never changes the state; a
 malformed hand history (PHH, the log format of §3/§4) raises a typed error naming it."""
 
@@ -37,7 +37,7 @@ def holdem(stacks: list[int] | None = None) -> HandState:
 
 
 def test_acting_out_of_turn_rejected_state_unchanged() -> None:
-    """RULES.md §5: an action for another decision (out of turn) is rejected with a clear
+    """docs/house-rules.md §6: an action for another decision (out of turn) is rejected with a clear
     error and never changes the state."""
     state = holdem()
     assert state.actor == 2
@@ -48,14 +48,14 @@ def test_acting_out_of_turn_rejected_state_unchanged() -> None:
 
 
 def test_check_facing_a_bet_rejected() -> None:
-    """RULES.md §5: an action not among the legal actions is rejected: checking while 20 is
+    """docs/house-rules.md §6: an action not among the legal actions is rejected: checking while 20 is
     owed."""
     state = holdem()
     assert_rejected(state, 2, X, error=IllegalAction, match="may not check: 20 to call")
 
 
 def test_call_with_nothing_to_call_rejected() -> None:
-    """RULES.md §5: calling with nothing to call is not a legal action (check instead)."""
+    """docs/house-rules.md §6: calling with nothing to call is not a legal action (check instead)."""
     state = holdem()
     state.act(2, C)
     state.act(0, C)
@@ -64,26 +64,26 @@ def test_call_with_nothing_to_call_rejected() -> None:
 
 @pytest.mark.parametrize("amount", [20, 30, 41, 60, 0, -40, 10**9])
 def test_wrong_raise_amount_rejected(amount: int) -> None:
-    """RULES.md §3/§5: a wrong amount is rejected naming the legal "raise to" amount."""
+    """docs/house-rules.md §3/§6: a wrong amount is rejected naming the legal "raise to" amount."""
     state = holdem()
     assert_rejected(state, 2, R, amount, error=AmountOutOfRange, match="raise to 40")
 
 
 def test_raise_without_amount_rejected() -> None:
-    """RULES.md §3/§5: a raise must carry its "raise to" amount."""
+    """docs/house-rules.md §3/§6: a raise must carry its "raise to" amount."""
     state = holdem()
     assert_rejected(state, 2, R, None, error=MalformedAction, match="needs a 'raise to' amount")
 
 
 @pytest.mark.parametrize("kind", [F, X, C, B])
 def test_amount_on_non_raise_rejected(kind: ActionKind) -> None:
-    """RULES.md §5: an action with a stray amount is malformed and changes nothing."""
+    """docs/house-rules.md §6: an action with a stray amount is malformed and changes nothing."""
     state = holdem()
     assert_rejected(state, 2, kind, 20, error=MalformedAction, match="takes no amount")
 
 
 def test_raise_past_cap_rejected() -> None:
-    """RULES.md §3/§5: a raise after the cap is not legal and changes nothing."""
+    """docs/house-rules.md §3/§6: a raise after the cap is not legal and changes nothing."""
     state = holdem()
     state.act(2, R, 40)
     state.act(0, R, 60)
@@ -92,7 +92,7 @@ def test_raise_past_cap_rejected() -> None:
 
 
 def test_reraise_after_short_all_in_rejected() -> None:
-    """RULES.md §3/§5: re-raising when only a short all-in came after is rejected."""
+    """docs/house-rules.md §3/§6: re-raising when only a short all-in came after is rejected."""
     state = holdem([1000, 1000, 45])
     for seat, kind in ((2, C), (0, C), (1, X)):
         state.act(seat, kind)
@@ -103,7 +103,7 @@ def test_reraise_after_short_all_in_rejected() -> None:
 
 
 def test_bring_in_when_none_due_rejected() -> None:
-    """RULES.md §5: posting a bring-in in a flop game (or twice) is not a legal action."""
+    """docs/house-rules.md §6: posting a bring-in in a flop game (or twice) is not a legal action."""
     state = holdem()
     assert_rejected(state, 2, B, error=IllegalAction, match="no bring-in")
     stud = HandState(variant_for("F7S"), [100, 100], seed=5)
@@ -114,7 +114,7 @@ def test_bring_in_when_none_due_rejected() -> None:
 
 
 def test_bring_in_seat_fold_rejected() -> None:
-    """RULES.md §3/§5: the bring-in is forced: its seat may not fold or check instead."""
+    """docs/house-rules.md §3/§6: the bring-in is forced: its seat may not fold or check instead."""
     stud = HandState(variant_for("F7S"), [100, 100], seed=5)
     seat = stud.actor
     assert seat is not None
@@ -123,7 +123,7 @@ def test_bring_in_seat_fold_rejected() -> None:
 
 
 def test_action_after_hand_over_rejected() -> None:
-    """RULES.md §5: an action after the hand is over (stale) is rejected, changing nothing."""
+    """docs/house-rules.md §6: an action after the hand is over (stale) is rejected, changing nothing."""
     state = holdem()
     state.act(2, F)
     state.act(0, F)
@@ -142,34 +142,34 @@ def test_action_after_hand_over_rejected() -> None:
     ("call 20", "call takes no amount"),
 ])
 def test_action_text_malformed(text: str, match: str) -> None:
-    """RULES.md §5: a malformed action is rejected with a clear error."""
+    """docs/house-rules.md §6: a malformed action is rejected with a clear error."""
     with pytest.raises(MalformedAction, match=match):
         Action.parse(text)
 
 
 def test_action_text_parsed() -> None:
-    """RULES.md §3: protocol amounts are "raise to" totals: ``raise 60`` means to 60."""
+    """docs/house-rules.md §3: protocol amounts are "raise to" totals: ``raise 60`` means to 60."""
     assert Action.parse("raise 60") == Action(R, 60)
     assert Action.parse("FOLD") == Action(F)
 
 
 @pytest.mark.parametrize("text", ["Ax", "1c", "AsK", "10h", "As Kx"])
 def test_bad_card_rejected(text: str) -> None:
-    """RULES.md (notation): cards are rank 23456789TJQKA plus suit cdhs; anything else is a
+    """docs/house-rules.md (notation): cards are rank 23456789TJQKA plus suit cdhs; anything else is a
     MalformedInput naming the text."""
     with pytest.raises(MalformedInput, match="not a card"):
         parse_cards(text)
 
 
 def test_card_notation() -> None:
-    """RULES.md (notation): `Ah`, `Td`, `2c`; suits order clubs < diamonds < hearts <
+    """docs/house-rules.md (notation): `Ah`, `Td`, `2c`; suits order clubs < diamonds < hearts <
     spades (the card index encodes it)."""
     assert parse_card("2c") < parse_card("2d") < parse_card("2h") < parse_card("2s")
     assert parse_card("Td") < parse_card("Ah")
 
 
 def test_bad_table_rejected() -> None:
-    """RULES.md §2: 2 to 8 seats with chips; a bad set-up is a typed error."""
+    """docs/house-rules.md §2: 2 to 8 seats with chips; a bad set-up is a typed error."""
     with pytest.raises(IllegalAction, match="positive stack"):
         HandState(variant_for("FT"), [100, 0], seed=1)
     with pytest.raises(IllegalAction, match="blinds"):
@@ -201,7 +201,7 @@ finishing_stacks = [1040, 980, 980]
 
 
 def test_good_phh_replays() -> None:
-    """RULES.md §1/§4: a hand history replays to its result (aces win 3 x 20 = 60)."""
+    """docs/house-rules.md §1/§5: a hand history replays to its result (aces win 3 x 20 = 60)."""
     (hand,) = loads(_GOOD)
     state = replay(hand)
     assert state.is_over and state.stacks == [1040, 980, 980]
@@ -229,7 +229,7 @@ def test_good_phh_replays() -> None:
 ])
 def test_malformed_phh_rejected_naming_the_problem(old: str, new: str, error: type[Exception],
                                                     match: str) -> None:
-    """RULES.md §3/§4 (logs): a malformed hand history (unknown action, bad card, missing
+    """docs/house-rules.md §3/§5 (logs): a malformed hand history (unknown action, bad card, missing
     field, illegal or out-of-turn action) raises a typed error naming the hand, the action
     and the problem."""
     assert old in _GOOD
@@ -242,7 +242,7 @@ def test_malformed_phh_rejected_naming_the_problem(old: str, new: str, error: ty
 
 
 def test_missing_actions_field() -> None:
-    """RULES.md §3/§4 (logs): a hand without its actions is rejected naming the field."""
+    """docs/house-rules.md §3/§5 (logs): a hand without its actions is rejected naming the field."""
     text = _GOOD[: _GOOD.index("actions =")]
     (hand,) = loads(text, name="h.phh")
     with pytest.raises(MalformedInput, match="missing field 'actions'"):
@@ -256,13 +256,13 @@ def test_missing_actions_field() -> None:
     "[1\n",
 ])
 def test_bad_toml_rejected(text: str) -> None:
-    """RULES.md §3/§4 (logs): a file that is not TOML is a MalformedInput naming the file."""
+    """docs/house-rules.md §3/§5 (logs): a file that is not TOML is a MalformedInput naming the file."""
     with pytest.raises(MalformedInput, match=r"h\.phh: not valid TOML"):
         loads(text, name="h.phh")
 
 
 def test_phh_cards_left_over_rejected() -> None:
-    """RULES.md §1: the history must deal exactly the cards the hand uses."""
+    """docs/house-rules.md §1: the history must deal exactly the cards the hand uses."""
     text = _GOOD.replace('"d db 4d"', '"d db 4d5d"', 1)
     (hand,) = loads(text, name="h.phh")
     with pytest.raises(MalformedInput):
@@ -270,7 +270,7 @@ def test_phh_cards_left_over_rejected() -> None:
 
 
 def test_phh_finishing_stacks_mismatch_reported() -> None:
-    """RULES.md §1: every hand can be re-dealt and verified: a log whose finishing stacks
+    """docs/house-rules.md §1: every hand can be re-dealt and verified: a log whose finishing stacks
     differ from the replay is reported."""
     text = _GOOD.replace("[1040, 980, 980]", "[980, 1040, 980]")
     (hand,) = loads(text, name="h.phh")
@@ -279,7 +279,7 @@ def test_phh_finishing_stacks_mismatch_reported() -> None:
 
 
 def test_phh_empty_multi_hand_file_rejected() -> None:
-    """RULES.md §3/§4 (logs): a `.phhs` file with a non-hand top-level key is rejected."""
+    """docs/house-rules.md §3/§5 (logs): a `.phhs` file with a non-hand top-level key is rejected."""
     with pytest.raises(MalformedInput, match="neither a PHH field"):
         loads("x = 1\n", name="h.phhs")
     with pytest.raises(MalformedInput, match="no hands"):
@@ -287,7 +287,7 @@ def test_phh_empty_multi_hand_file_rejected() -> None:
 
 
 def test_timeout_default_action_check_else_fold_bring_in_posted() -> None:
-    """RULES.md §5: a seat out of time checks if checking is legal, otherwise folds; forced
+    """docs/house-rules.md §6: a seat out of time checks if checking is legal, otherwise folds; forced
     bets (the bring-in) are posted automatically. Automatic actions are marked."""
     state = holdem()
     assert state.legal_actions().default_action() == Action(F)  # 20 to call

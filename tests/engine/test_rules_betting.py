@@ -1,4 +1,4 @@
-"""RULES.md §2 (seats, heads-up button) and §3 (fixed-limit betting) for the flop games.
+"""docs/house-rules.md §2 (seats, heads-up button) and §3 (fixed-limit betting) for the flop games.
 
 Seats are PHH order: seat 0 is the first seat left of the button, the button is the last seat;
 heads-up seat 0 is the big blind and seat 1 the button and small blind. Default stakes: small
@@ -52,7 +52,7 @@ def check_round(state: HandState) -> None:
 
 @pytest.mark.parametrize("game", ["F7S", "FR", "F7S/8"])
 def test_stud_table_seats_two_to_eight(game: str) -> None:
-    """RULES.md §2: a H.O.R.S.E. table seats 2 to 8 players (stud needs at most 8)."""
+    """docs/house-rules.md §2: a H.O.R.S.E. table seats 2 to 8 players (stud needs at most 8)."""
     HandState(variant_for(game), [100] * 2, seed=1)
     HandState(variant_for(game), [100] * 8, seed=1)  # 8 * 7 = 56 > 52: still allowed
     with pytest.raises(IllegalAction, match="2 to 8"):
@@ -63,7 +63,7 @@ def test_stud_table_seats_two_to_eight(game: str) -> None:
 
 @pytest.mark.parametrize("game", ["FT", "FO/8"])
 def test_flop_game_needs_two_seats(game: str) -> None:
-    """RULES.md §2: a table seats 2 to 8 players; one seat is not a game."""
+    """docs/house-rules.md §2: a table seats 2 to 8 players; one seat is not a game."""
     HandState(variant_for(game), [100] * 2, seed=1)
     HandState(variant_for(game), [100] * 8, seed=1)
     with pytest.raises(IllegalAction):
@@ -71,7 +71,7 @@ def test_flop_game_needs_two_seats(game: str) -> None:
 
 
 def test_button_moves_one_seat_clockwise_and_skips_ineligible_seats() -> None:
-    """RULES.md §2: the button moves one seat clockwise after every hand; a seat that may not
+    """docs/house-rules.md §2: the button moves one seat clockwise after every hand; a seat that may not
     take it (absent) is skipped. Engine order starts left of the button, the button last."""
     assert next_button(2, [0, 1, 2, 3], 4) == 3
     assert next_button(3, [0, 1, 2, 3], 4) == 0
@@ -81,7 +81,7 @@ def test_button_moves_one_seat_clockwise_and_skips_ineligible_seats() -> None:
 
 
 def test_heads_up_button_posts_small_blind_and_acts_first_preflop_last_after() -> None:
-    """RULES.md §2: heads-up flop games: the button posts the small blind and acts first
+    """docs/house-rules.md §2: heads-up flop games: the button posts the small blind and acts first
     before the flop, last after it."""
     state = flop_hand([1000, 1000])
     blinds = [e for e in state.events if isinstance(e, ForcedBetPosted)]
@@ -100,7 +100,7 @@ def test_heads_up_button_posts_small_blind_and_acts_first_preflop_last_after() -
 
 @pytest.mark.parametrize("game", ["FT", "FO/8"])
 def test_first_to_act_preflop_left_of_big_blind_then_left_of_button(game: str) -> None:
-    """RULES.md §3: hold'em/Omaha: pre-flop the first player left of the big blind acts first;
+    """docs/house-rules.md §3: hold'em/Omaha: pre-flop the first player left of the big blind acts first;
     on later rounds the first active player left of the button."""
     state = flop_hand([1000] * 5, game=game)
     # seat 0 small blind, seat 1 big blind -> seat 2 first pre-flop
@@ -116,7 +116,7 @@ def test_first_to_act_preflop_left_of_big_blind_then_left_of_button(game: str) -
 
 
 def test_three_handed_postflop_starts_with_small_blind() -> None:
-    """RULES.md §3: on later rounds the first active player left of the button acts first
+    """docs/house-rules.md §3: on later rounds the first active player left of the button acts first
     (seat 0, the small blind, when still in)."""
     state = flop_hand([1000] * 3)
     assert state.actor == 2  # the button is left of the big blind three-handed
@@ -128,7 +128,7 @@ def test_three_handed_postflop_starts_with_small_blind() -> None:
 
 
 def test_fixed_limit_small_bet_preflop_and_flop_big_bet_turn_and_river() -> None:
-    """RULES.md §3 (stakes table): small bet 20 pre-flop and on the flop, big bet 40 on the
+    """docs/house-rules.md §3 (stakes table): small bet 20 pre-flop and on the flop, big bet 40 on the
     turn and river; raises are by the same unit."""
     state = flop_hand([1000] * 3)
     legal = state.legal_actions()
@@ -156,7 +156,7 @@ def test_fixed_limit_small_bet_preflop_and_flop_big_bet_turn_and_river() -> None
 
 
 def test_custom_stakes_from_rules() -> None:
-    """RULES.md §3/§9: `small_bet`, `big_bet`, `small_blind`, `big_blind` set the limits."""
+    """docs/house-rules.md §3/§10: `small_bet`, `big_bet`, `small_blind`, `big_blind` set the limits."""
     rules = Rules(stakes=Stakes(small_bet=100, big_bet=200, small_blind=50, big_blind=100))
     state = flop_hand([5000] * 3, rules=rules)
     assert state.bets == [50, 100, 0]
@@ -167,7 +167,7 @@ def test_custom_stakes_from_rules() -> None:
 
 
 def test_wrong_limit_amount_rejected() -> None:
-    """RULES.md §3: fixed limit: only the small/big bet (raise) amount is legal."""
+    """docs/house-rules.md §3: fixed limit: only the small/big bet (raise) amount is legal."""
     state = flop_hand([1000] * 3)
     for amount in (30, 39, 41, 60, 1000):
         with pytest.raises(AmountOutOfRange):
@@ -179,7 +179,7 @@ def test_wrong_limit_amount_rejected() -> None:
 
 
 def test_preflop_cap_big_blind_counts_as_the_bet() -> None:
-    """RULES.md §3/§9: one bet and at most three raises with more than two players; the big
+    """docs/house-rules.md §3/§10: one bet and at most three raises with more than two players; the big
     blind is the pre-flop opening bet (`max_raises` note in §9)."""
     state = flop_hand([1000] * 4)
     # bet = big blind 20; raises to 40, 60, 80 -> capped
@@ -193,7 +193,7 @@ def test_preflop_cap_big_blind_counts_as_the_bet() -> None:
 
 
 def test_postflop_cap_bet_and_three_raises() -> None:
-    """RULES.md §3: each betting round allows one bet and at most three raises (bet, raise,
+    """docs/house-rules.md §3: each betting round allows one bet and at most three raises (bet, raise,
     re-raise, cap) when more than two players were in the hand at the start of the round."""
     state = flop_hand([1000] * 3)
     play(state, (2, C), (0, C), (1, X))
@@ -206,7 +206,7 @@ def test_postflop_cap_bet_and_three_raises() -> None:
 
 
 def test_cap_counts_players_at_start_of_round_not_after_folds() -> None:
-    """RULES.md §3: players counted are those in the hand when the round starts: a
+    """docs/house-rules.md §3: players counted are those in the hand when the round starts: a
     three-way round stays capped after one folds."""
     state = flop_hand([1000] * 3)
     play(state, (2, C), (0, C), (1, X))
@@ -216,7 +216,7 @@ def test_cap_counts_players_at_start_of_round_not_after_folds() -> None:
 
 
 def test_max_raises_option() -> None:
-    """RULES.md §9: `max_raises` sets the number of raises after the opening bet."""
+    """docs/house-rules.md §10: `max_raises` sets the number of raises after the opening bet."""
     state = flop_hand([1000] * 3, rules=Rules(max_raises=1))
     play(state, (2, C), (0, C), (1, X))
     play(state, (0, R, 20), (1, R, 40))  # bet + 1 raise
@@ -224,7 +224,7 @@ def test_max_raises_option() -> None:
 
 
 def test_heads_up_raising_unlimited() -> None:
-    """RULES.md §3: when exactly two players were in the hand at the start of the round,
+    """docs/house-rules.md §3: when exactly two players were in the hand at the start of the round,
     raising is unlimited (`uncapped_heads_up=true`)."""
     state = flop_hand([2000, 2000])
     # pre-flop: bb 20 is the bet, raises to 40, 60, 80 would cap; go on to 200 (9 raises)
@@ -239,7 +239,7 @@ def test_heads_up_raising_unlimited() -> None:
 
 
 def test_uncapped_heads_up_false_caps_two_players() -> None:
-    """RULES.md §9: `uncapped_heads_up=false` applies the cap heads-up as well."""
+    """docs/house-rules.md §10: `uncapped_heads_up=false` applies the cap heads-up as well."""
     state = flop_hand([2000, 2000], rules=Rules(uncapped_heads_up=False))
     play(state, (1, R, 40), (0, R, 60), (1, R, 80))
     assert state.legal_actions().raise_min_to is None
@@ -249,7 +249,7 @@ def test_uncapped_heads_up_false_caps_two_players() -> None:
 
 
 def test_all_in_player_excluded_from_cap_count() -> None:
-    """RULES.md §3: players counted are those neither folded nor all-in when the round
+    """docs/house-rules.md §3: players counted are those neither folded nor all-in when the round
     starts: three players, one all-in pre-flop -> the flop is a heads-up round, uncapped."""
     state = flop_hand([30, 1000, 1000])
     # seat 2 raises to 40; seat 0 (small blind, 30 chips) calls all-in for 30; seat 1 calls
@@ -264,7 +264,7 @@ def test_all_in_player_excluded_from_cap_count() -> None:
 
 
 def test_no_raise_again_unless_someone_raised_after() -> None:
-    """RULES.md §3: a player may not raise again unless another player raised after them
+    """docs/house-rules.md §3: a player may not raise again unless another player raised after them
     (here the only later "raise" is an all-in for less than half a bet, which is no raise)."""
     state = flop_hand([1000, 1000, 45])
     play(state, (2, C), (0, C), (1, X))  # seat 2 has 45 - 20 = 25 behind
@@ -281,7 +281,7 @@ def test_no_raise_again_unless_someone_raised_after() -> None:
 
 
 def test_check_raise_allowed() -> None:
-    """RULES.md §3: check-raise is allowed in all five games."""
+    """docs/house-rules.md §3: check-raise is allowed in all five games."""
     state = flop_hand([1000] * 3)
     play(state, (2, C), (0, C), (1, X))
     play(state, (0, X), (1, R, 20), (2, C))
@@ -292,7 +292,7 @@ def test_check_raise_allowed() -> None:
 
 
 def test_big_blind_option_to_raise_when_limped() -> None:
-    """RULES.md §3/§9: the big blind is the pre-flop opening bet, posted without acting, so
+    """docs/house-rules.md §3/§10: the big blind is the pre-flop opening bet, posted without acting, so
     the big blind may still raise when everyone just calls (common casino practice)."""
     state = flop_hand([1000] * 3)
     play(state, (2, C), (0, C))
@@ -301,7 +301,7 @@ def test_big_blind_option_to_raise_when_limped() -> None:
 
 
 def test_bettor_may_reraise_after_a_raise_behind() -> None:
-    """RULES.md §3: a player may raise again once another player raised after them."""
+    """docs/house-rules.md §3: a player may raise again once another player raised after them."""
     state = flop_hand([1000] * 3)
     play(state, (2, C), (0, C), (1, X))
     play(state, (0, R, 20), (1, R, 40), (2, C))
@@ -312,7 +312,7 @@ def test_bettor_may_reraise_after_a_raise_behind() -> None:
 
 
 def test_all_in_raise_of_half_a_bet_reopens_betting() -> None:
-    """RULES.md §3: an all-in raise of at least half a full bet counts as a full raise and
+    """docs/house-rules.md §3: an all-in raise of at least half a full bet counts as a full raise and
     reopens the betting. Ambiguity: the next raise goes to the all-in total plus one full
     bet (the all-in counts as a full raise, so the increment starts from it)."""
     state = flop_hand([1000, 1000, 50])
@@ -328,7 +328,7 @@ def test_all_in_raise_of_half_a_bet_reopens_betting() -> None:
 
 
 def test_all_in_less_than_half_next_player_may_call_fold_or_complete() -> None:
-    """RULES.md §3: after an all-in of less than half a bet, the next player who has not
+    """docs/house-rules.md §3: after an all-in of less than half a bet, the next player who has not
     acted may call the all-in amount, fold, or complete the bet."""
     state = flop_hand([1000, 45, 1000])
     play(state, (2, C), (0, C), (1, X))  # seat 1 has 25 behind
@@ -346,7 +346,7 @@ def test_all_in_less_than_half_next_player_may_call_fold_or_complete() -> None:
 
 
 def test_all_in_short_call_is_a_call() -> None:
-    """RULES.md §3/§4: a player with too few chips may call all-in for less; the excess of
+    """docs/house-rules.md §3/§5: a player with too few chips may call all-in for less; the excess of
     the bettor is returned when nobody else matches it (uncalled chips)."""
     state = flop_hand([30, 2000])  # heads-up: seat 0 big blind with 30
     play(state, (1, R, 40))
@@ -361,7 +361,7 @@ def test_all_in_short_call_is_a_call() -> None:
 
 
 def test_uncalled_bet_returned_when_all_fold() -> None:
-    """RULES.md §3: uncalled chips are returned to the bettor."""
+    """docs/house-rules.md §3: uncalled chips are returned to the bettor."""
     state = flop_hand([1000] * 3)
     play(state, (2, R, 40), (0, F), (1, F))
     # seat 2 raised to 40, the biggest other bet is the big blind's 20 -> 20 returned;
@@ -372,7 +372,7 @@ def test_uncalled_bet_returned_when_all_fold() -> None:
 
 
 def test_uncalled_river_bet_returned() -> None:
-    """RULES.md §3: uncalled chips are returned to the bettor (a river bet nobody calls)."""
+    """docs/house-rules.md §3: uncalled chips are returned to the bettor (a river bet nobody calls)."""
     state = flop_hand([1000, 1000])
     play(state, (1, C), (0, X))
     check_round(state)
@@ -387,7 +387,7 @@ def test_uncalled_river_bet_returned() -> None:
 
 
 def test_amounts_are_raise_to_totals() -> None:
-    """RULES.md §3: amounts are always "raise to" totals for the round, never "raise by"."""
+    """docs/house-rules.md §3: amounts are always "raise to" totals for the round, never "raise by"."""
     state = flop_hand([1000] * 3)
     play(state, (2, R, 40), (0, R, 60))
     # the big blind re-raises to 80: a total of 80, 60 more than its posted 20
@@ -404,7 +404,7 @@ def test_amounts_are_raise_to_totals() -> None:
 
 
 def test_short_all_in_opening_bet_does_not_reopen_for_checker() -> None:
-    """RULES.md §3: an all-in bet of less than half a bet does not reopen the betting for a
+    """docs/house-rules.md §3: an all-in bet of less than half a bet does not reopen the betting for a
     player who already acted (here: checked): it may only call or fold; the next player who
     has not acted may call, fold or complete to the full bet (20)."""
     state = flop_hand([1000, 25, 1000])
@@ -421,7 +421,7 @@ def test_short_all_in_opening_bet_does_not_reopen_for_checker() -> None:
 
 @pytest.mark.parametrize(("behind", "reopens"), [(60, True), (59, False)])
 def test_half_bet_threshold_on_the_turn(behind: int, reopens: bool) -> None:
-    """RULES.md §3: on the turn the bet is 40: an all-in raise of 20 more (half) reopens the
+    """docs/house-rules.md §3: on the turn the bet is 40: an all-in raise of 20 more (half) reopens the
     betting, 19 more does not. Seat 0 bets 40, seat 1 calls, seat 2 is all in for
     ``behind`` (to 60 or 59)."""
     state = flop_hand([1000, 1000, 20 + behind])

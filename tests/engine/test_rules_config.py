@@ -1,4 +1,4 @@
-"""RULES.md §9: the `[rules]` table: every key, its default, and rejection of unknown keys,
+"""docs/house-rules.md §10: the `[rules]` table: every key, its default, and rejection of unknown keys,
 wrong types and bad values with a ConfigError naming the key."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from arena.engine.rules import STAKES_KEYS, Rules, Stakes
 from arena.engine.state import HandState
 from arena.match.rotation import game_for_hand
 
-# The §9 table, key -> default, written out from RULES.md (not read from the engine).
+# The §9 table, key -> default, written out from docs/house-rules.md (not read from the engine).
 DEFAULTS: dict[str, Any] = {
     "games": ("FT", "FO/8", "FR", "F7S", "F7S/8"),
     "hands_per_game": None,  # "seats at the start": resolved by the match (see below)
@@ -34,7 +34,7 @@ DEFAULTS: dict[str, Any] = {
     "decision_seconds": 2.0,
     "time_bank_seconds": 30.0,
     "timeout_action": "check_fold",
-    "ante_kind": "none",  # RULES.md §3b (keys of the no-limit and pot-limit games)
+    "ante_kind": "none",  # docs/house-rules.md §4 (keys of the no-limit and pot-limit games)
 }
 
 
@@ -48,7 +48,7 @@ def rules_from_toml(text: str) -> Rules:
 
 
 def test_every_key_has_its_documented_default() -> None:
-    """RULES.md §9: every key has the default shown in the table (an empty `[rules]`)."""
+    """docs/house-rules.md §10: every key has the default shown in the table (an empty `[rules]`)."""
     rules = rules_from_toml("[rules]\n")
     for key, default in DEFAULTS.items():
         assert value_of(rules, key) == default, key
@@ -56,12 +56,12 @@ def test_every_key_has_its_documented_default() -> None:
 
 
 def test_no_undocumented_keys() -> None:
-    """RULES.md §9: the keys of the `[rules]` table are exactly the documented ones."""
+    """docs/house-rules.md §10: the keys of the `[rules]` table are exactly the documented ones."""
     assert set(Rules().to_mapping()) | {"hands_per_game"} == set(DEFAULTS)
 
 
 def test_default_stakes() -> None:
-    """RULES.md §3 (stakes table): small bet 20, big bet 40, blinds 10/20, ante 3,
+    """docs/house-rules.md §3 (stakes table): small bet 20, big bet 40, blinds 10/20, ante 3,
     bring-in 5; big blind = small bet."""
     assert Rules().stakes == Stakes(small_bet=20, big_bet=40, small_blind=10, big_blind=20,
                                     ante=3, bring_in=5)
@@ -90,7 +90,7 @@ def test_default_stakes() -> None:
     ("timeout_action", '"check_fold"', "check_fold"),
 ])
 def test_each_key_parsed(key: str, toml: str, expected: Any) -> None:
-    """RULES.md §9: every key of the `[rules]` table is read from TOML."""
+    """docs/house-rules.md §10: every key of the `[rules]` table is read from TOML."""
     rules = rules_from_toml(f"[rules]\n{key} = {toml}\n")
     assert value_of(rules, key) == expected
     for other, default in DEFAULTS.items():
@@ -99,7 +99,7 @@ def test_each_key_parsed(key: str, toml: str, expected: Any) -> None:
 
 
 def test_unknown_key_rejected_naming_it() -> None:
-    """RULES.md §9: unknown keys are rejected (a typo must not silently use a default)."""
+    """docs/house-rules.md §10: unknown keys are rejected (a typo must not silently use a default)."""
     with pytest.raises(ConfigError, match="max_raise"):
         rules_from_toml("[rules]\nmax_raise = 4\n")
     with pytest.raises(ConfigError, match="'ante_size'"):
@@ -132,7 +132,7 @@ def test_unknown_key_rejected_naming_it() -> None:
     ("timeout_action", "false"),
 ])
 def test_wrong_type_rejected_naming_the_key(key: str, toml: str) -> None:
-    """RULES.md §9: a value of the wrong type is a ConfigError that names the key."""
+    """docs/house-rules.md §10: a value of the wrong type is a ConfigError that names the key."""
     with pytest.raises(ConfigError, match=key):
         rules_from_toml(f"[rules]\n{key} = {toml}\n")
 
@@ -155,7 +155,7 @@ def test_wrong_type_rejected_naming_the_key(key: str, toml: str) -> None:
     ("timeout_action", "fold"),
 ])
 def test_bad_value_rejected(key: str, value: Any) -> None:
-    """RULES.md §9: out-of-range values are ConfigErrors naming the key (or the bad game)."""
+    """docs/house-rules.md §10: out-of-range values are ConfigErrors naming the key (or the bad game)."""
     with pytest.raises(ConfigError) as info:
         Rules.from_mapping({key: value})
     message = str(info.value)
@@ -163,7 +163,7 @@ def test_bad_value_rejected(key: str, value: Any) -> None:
 
 
 def test_overrides_key_value_strings() -> None:
-    """RULES.md §9: keys can be set as KEY=VALUE (bare words are strings)."""
+    """docs/house-rules.md §10: keys can be set as KEY=VALUE (bare words are strings)."""
     rules = Rules().with_overrides(["stud_tie_break=seat", "max_raises=4", "games=['FR']"])
     assert (rules.stud_tie_break, rules.max_raises, rules.games) == ("seat", 4, ("FR",))
     with pytest.raises(ConfigError, match="nonsense"):
@@ -171,7 +171,7 @@ def test_overrides_key_value_strings() -> None:
 
 
 def test_rules_round_trip_through_mapping() -> None:
-    """RULES.md §9: a rules table written out reads back to the same rules."""
+    """docs/house-rules.md §10: a rules table written out reads back to the same rules."""
     rules = Rules(games=("FR", "F7S"), hands_per_game=3, stud_tie_break="seat",
                   uncapped_heads_up=False)
     assert Rules.from_mapping(rules.to_mapping()) == rules
@@ -179,7 +179,7 @@ def test_rules_round_trip_through_mapping() -> None:
 
 
 def test_unknown_game_code_rejected() -> None:
-    """RULES.md §9 and §3b: `games` holds the codes FT, FO/8, FR, F7S, F7S/8, NT, PO (and PT,
+    """docs/house-rules.md §10 and §4: `games` holds the codes FT, FO/8, FR, F7S, F7S/8, NT, PO (and PT,
     pot-limit hold'em) only."""
     for code in ("FT", "FO/8", "FR", "F7S", "F7S/8", "NT", "PO", "PT"):
         assert variant_for(code).code.value == code
@@ -188,7 +188,7 @@ def test_unknown_game_code_rejected() -> None:
 
 
 def test_hands_per_game_defaults_to_seats_at_start() -> None:
-    """RULES.md §6/§9: `hands_per_game` defaults to the number of seats at the start: with 3
+    """docs/house-rules.md §7/§10: `hands_per_game` defaults to the number of seats at the start: with 3
     seats hands 0-2 are hold'em, 3-5 Omaha, 6-8 razz, ... and hand 15 wraps to hold'em."""
     rules = Rules()
     games = [game_for_hand(rules, i, 3) for i in range(16)]
@@ -198,7 +198,7 @@ def test_hands_per_game_defaults_to_seats_at_start() -> None:
 
 
 def test_stakes_keys_drive_forced_bets() -> None:
-    """RULES.md §9: `ante` and `bring_in` set the stud forced bets (ante from every player)."""
+    """docs/house-rules.md §10: `ante` and `bring_in` set the stud forced bets (ante from every player)."""
     rules = Rules(stakes=Stakes(ante=7, bring_in=11, small_bet=30, big_bet=60))
     state = HandState(variant_for("F7S"), [500, 500, 500], rules=rules, seed=9)
     assert state.committed == [7, 7, 7]

@@ -1,4 +1,4 @@
-"""RULES.md §1: the deck, the seed, dealing order, burn cards and the stud deck running out."""
+"""docs/house-rules.md §1: the deck, the seed, dealing order, burn cards and the stud deck running out."""
 
 from __future__ import annotations
 
@@ -69,7 +69,7 @@ def dealt_cards(state: HandState) -> list[Card]:
 
 @pytest.mark.parametrize("game", ["FT", "FO/8", "FR", "F7S", "F7S/8"])
 def test_same_seed_same_cards(game: str) -> None:
-    """RULES.md §1: one deck per hand shuffled from a per-hand seed: every hand can be
+    """docs/house-rules.md §1: one deck per hand shuffled from a per-hand seed: every hand can be
     re-dealt from its seed (same seed -> same cards)."""
     a = HandState(variant_for(game), [1000] * 4, seed=12345)
     b = HandState(variant_for(game), [1000] * 4, seed=12345)
@@ -81,7 +81,7 @@ def test_same_seed_same_cards(game: str) -> None:
 
 @pytest.mark.parametrize("game", ["FT", "F7S"])
 def test_different_seeds_different_cards(game: str) -> None:
-    """RULES.md §1: the shuffle depends on the per-hand seed (different seeds differ)."""
+    """docs/house-rules.md §1: the shuffle depends on the per-hand seed (different seeds differ)."""
     deals = set()
     for seed in range(10):
         state = HandState(variant_for(game), [1000] * 3, seed=seed)
@@ -92,7 +92,7 @@ def test_different_seeds_different_cards(game: str) -> None:
 
 
 def test_deck_is_52_distinct_cards() -> None:
-    """RULES.md §1: one 52-card deck per hand: a seeded deck deals each card once."""
+    """docs/house-rules.md §1: one 52-card deck per hand: a seeded deck deals each card once."""
     for seed in (0, 1, 99):
         deck = Deck(seed)
         cards = deck.draw_many(52)
@@ -101,7 +101,7 @@ def test_deck_is_52_distinct_cards() -> None:
 
 
 def test_holdem_burns_and_deal_order_from_seed() -> None:
-    """RULES.md §1: cards are dealt one at a time clockwise from the first seat left of the
+    """docs/house-rules.md §1: cards are dealt one at a time clockwise from the first seat left of the
     button; one card is burned before the flop, the turn and the river; no burn before the
     hole cards (default `burn_before_hole_cards=false`)."""
     seed = 777
@@ -116,7 +116,7 @@ def test_holdem_burns_and_deal_order_from_seed() -> None:
 
 
 def test_holdem_recorded_pattern_three_seats() -> None:
-    """RULES.md §1: one card at a time clockwise from seat 0 (left of the button); burns
+    """docs/house-rules.md §1: one card at a time clockwise from seat 0 (left of the button); burns
     before flop, turn and river only."""
     rec = Recorder(5)
     state = HandState(variant_for("FT"), [1000] * 3, cards=rec)
@@ -126,7 +126,7 @@ def test_holdem_recorded_pattern_three_seats() -> None:
 
 
 def test_omaha_deals_four_one_at_a_time() -> None:
-    """RULES.md §1: cards are dealt one at a time, clockwise (Omaha: four rounds)."""
+    """docs/house-rules.md §1: cards are dealt one at a time, clockwise (Omaha: four rounds)."""
     rec = Recorder(6)
     state = HandState(variant_for("FO/8"), [1000] * 2, cards=rec)
     passive(state)
@@ -135,7 +135,7 @@ def test_omaha_deals_four_one_at_a_time() -> None:
 
 
 def test_burn_before_hole_cards_option() -> None:
-    """RULES.md §1/§9: `burn_before_hole_cards=true` burns one card before the first
+    """docs/house-rules.md §1/§10: `burn_before_hole_cards=true` burns one card before the first
     hold'em/Omaha deal."""
     seed = 778
     d = Deck(seed).draw_many(13)
@@ -150,7 +150,7 @@ def test_burn_before_hole_cards_option() -> None:
 
 @pytest.mark.parametrize("game", ["FR", "F7S", "F7S/8"])
 def test_stud_burn_before_every_street_including_third(game: str) -> None:
-    """RULES.md §1: in stud one card is burned before every street including third street;
+    """docs/house-rules.md §1: in stud one card is burned before every street including third street;
     cards go one at a time clockwise from seat 0."""
     rec = Recorder(11)
     state = HandState(variant_for(game), [1000] * 3, cards=rec)
@@ -162,7 +162,7 @@ def test_stud_burn_before_every_street_including_third(game: str) -> None:
 
 @pytest.mark.parametrize("game", ["FR", "F7S", "F7S/8"])
 def test_stud_third_street_two_down_one_up_seventh_down(game: str) -> None:
-    """RULES.md §1/§3: stud deals two down and one up card on third street, one up card on
+    """docs/house-rules.md §1/§3: stud deals two down and one up card on third street, one up card on
     fourth to sixth, one down card on seventh."""
     state = HandState(variant_for(game), [1000] * 2, seed=3)
     passive(state)
@@ -174,7 +174,7 @@ def test_stud_third_street_two_down_one_up_seventh_down(game: str) -> None:
 
 
 def test_stud_burns_recycled_and_folded_cards_dead() -> None:
-    """RULES.md §1: if the stub cannot give every active player a card, the burn cards are
+    """docs/house-rules.md §1: if the stub cannot give every active player a card, the burn cards are
     shuffled into the stub; folded players' cards are dead and never reused.
 
     8 seats, one folds on third street, 7 stay to seventh: 52 - 1 burn - 24 = 27 left;
@@ -225,7 +225,7 @@ def _eight_seat_source() -> ScriptedCards:
 
 
 def test_stud_common_card_counts_for_everyone_at_showdown() -> None:
-    """RULES.md §1/§4: eight players to seventh street: the stub runs out, one common card is
+    """docs/house-rules.md §1/§5: eight players to seventh street: the stub runs out, one common card is
     dealt face up and counts as every active player's seventh card (stud: best five of the
     seven cards plus the common card).
 
@@ -243,7 +243,7 @@ def test_stud_common_card_counts_for_everyone_at_showdown() -> None:
 
 
 def test_stud_common_card_from_seeded_deck_is_a_recycled_burn() -> None:
-    """RULES.md §1: 8 players to seventh: 52 - 1 - 24 = 27, then 3 x (1 burn + 8) = 27 -> the
+    """docs/house-rules.md §1: 8 players to seventh: 52 - 1 - 24 = 27, then 3 x (1 burn + 8) = 27 -> the
     stub is empty; the 4 burns go back, still fewer than 8, so one common card is dealt face
     up; it comes from the recycled burns, and no card is dealt twice."""
     rec = Recorder(31337)
@@ -260,7 +260,7 @@ def test_stud_common_card_from_seeded_deck_is_a_recycled_burn() -> None:
 
 
 def test_stud_common_card_seventh_street_opened_by_best_board_including_it() -> None:
-    """RULES.md §1: when a common card is dealt, seventh-street betting is opened by the best
+    """docs/house-rules.md §1: when a common card is dealt, seventh-street betting is opened by the best
     five-card board including the common card.
 
     Up cards (3rd-6th): seat 3 shows As Ad 3d 4h (one pair), seat 0 Kh Ks 5c 5d (two pair,
@@ -294,7 +294,7 @@ _RAZZ_EIGHT = {  # dealing order: down, down, up (door), up, up, up
 
 
 def test_razz_common_card_seventh_street_opened_by_lowest_board() -> None:
-    """RULES.md §1: with a common card, razz seventh street is opened by the lowest five-card
+    """docs/house-rules.md §1: with a common card, razz seventh street is opened by the lowest five-card
     board including the common card.
 
     Doors: Ac Ad Qc Qd Qh Qs 8h 2h -> the highest is a queen, the king-of-spades-worst suit
@@ -327,7 +327,7 @@ def test_razz_common_card_seventh_street_opened_by_lowest_board() -> None:
 @pytest.mark.parametrize("game", ["FT", "FO/8", "FR", "F7S", "F7S/8", "NT", "PO"])
 @pytest.mark.parametrize("seats", [2, 3, 6, 8])
 def test_seeded_deck_deals_street_at_once_as_card_by_card(game: str, seats: int) -> None:
-    """RULES.md §1: a seeded deck deals each street (its burn included) in one pass; the cards,
+    """docs/house-rules.md §1: a seeded deck deals each street (its burn included) in one pass; the cards,
     seats and events are those of the same seed dealt one card at a time, down to 8-handed
     stud, where the stub runs short and the burns are recycled."""
     for seed in range(20):

@@ -1,4 +1,4 @@
-"""RULES.md §3b: no-limit and pot-limit betting on the same machine, antes in the blind games,
+"""docs/house-rules.md §4: no-limit and pot-limit betting on the same machine, antes in the blind games,
 the `games` entries and `ante_kind` keys, and their PHH (PokerKit 0.7.7 reads it).
 
 Blinds 10/20 unless said otherwise; seats in PHH order (heads-up seat 0 is the big blind).
@@ -52,7 +52,7 @@ def bounds(state: HandState) -> tuple[int | None, int | None]:
 
 
 def test_no_limit_opening_bounds_are_min_raise_to_all_in() -> None:
-    """RULES.md §3b: pre-flop the big blind is the bet; a raise is at least one more big blind
+    """docs/house-rules.md §4: pre-flop the big blind is the bet; a raise is at least one more big blind
     (to 40), up to all the chips (1000); any amount between is legal."""
     state = hand(NT, [1000, 1000, 1000])
     legal = state.legal_actions()
@@ -65,7 +65,7 @@ def test_no_limit_opening_bounds_are_min_raise_to_all_in() -> None:
 
 @pytest.mark.parametrize("amount", [39, 21, 0, 1001, 10**9])
 def test_no_limit_amount_out_of_range_rejected(amount: int) -> None:
-    """RULES.md §3b/§5: a "raise to" below the minimum raise or above the stack is rejected,
+    """docs/house-rules.md §4/§6: a "raise to" below the minimum raise or above the stack is rejected,
     naming the range, and changes nothing."""
     state = hand(NT, [1000, 1000, 1000])
     with pytest.raises(AmountOutOfRange, match="raise to 40 to 1000"):
@@ -74,7 +74,7 @@ def test_no_limit_amount_out_of_range_rejected(amount: int) -> None:
 
 
 def test_no_limit_minimum_bet_is_the_big_blind_after_the_flop() -> None:
-    """RULES.md §3b: a bet is at least the big blind (20), whatever the pot."""
+    """docs/house-rules.md §4: a bet is at least the big blind (20), whatever the pot."""
     state = hand(NT, [1000, 1000, 1000])
     play(state, (2, C), (0, C), (1, X))
     assert state.street_index == 1
@@ -82,7 +82,7 @@ def test_no_limit_minimum_bet_is_the_big_blind_after_the_flop() -> None:
 
 
 def test_no_limit_minimum_raise_is_the_last_full_raise_increment() -> None:
-    """RULES.md §3b: after a bet of 20 raised to 90 (increment 70), the next raise is to at
+    """docs/house-rules.md §4: after a bet of 20 raised to 90 (increment 70), the next raise is to at
     least 160; a raise to 300 makes the increment 210 (next at least 510)."""
     state = hand(NT, [1000, 1000, 1000])
     play(state, (2, C), (0, C), (1, X), (0, R, 20), (1, R, 90))
@@ -92,7 +92,7 @@ def test_no_limit_minimum_raise_is_the_last_full_raise_increment() -> None:
 
 
 def test_short_all_in_does_not_reopen_the_betting() -> None:
-    """RULES.md §3b: seat 0 bets 100, seat 1 is all in for 150 (short of a full raise to
+    """docs/house-rules.md §4: seat 0 bets 100, seat 1 is all in for 150 (short of a full raise to
     200): seat 0, who acted, may only call or fold; seat 2, who has not acted, may raise, to at
     least 250 (the current bet plus the last full increment of 100)."""
     state = hand(NT, [1000, 170, 1000])
@@ -106,7 +106,7 @@ def test_short_all_in_does_not_reopen_the_betting() -> None:
 
 
 def test_short_all_ins_adding_up_to_a_full_raise_reopen_the_betting() -> None:
-    """RULES.md §3b: two all-ins of +60 and +50 after a bet of 100 together exceed a full raise
+    """docs/house-rules.md §4: two all-ins of +60 and +50 after a bet of 100 together exceed a full raise
     (100): the bettor may raise again, to at least 210 + 100 = 310."""
     state = hand(NT, [1000, 180, 230, 1000])
     play(state, (2, C), (3, C), (0, C), (1, X))
@@ -116,7 +116,7 @@ def test_short_all_ins_adding_up_to_a_full_raise_reopen_the_betting() -> None:
 
 
 def test_pre_flop_short_all_in_over_the_big_blind_does_not_reopen_for_limpers() -> None:
-    """RULES.md §3b (and §3: the big blind is the pre-flop bet): a limper facing only an
+    """docs/house-rules.md §4 (and §3: the big blind is the pre-flop bet): a limper facing only an
     all-in raise to 30 (10 over the big blind of 20) may call or fold; the big blind, who has
     not acted, may raise to at least 50."""
     state = hand(NT, [1000, 1000, 1000, 30])
@@ -127,7 +127,7 @@ def test_pre_flop_short_all_in_over_the_big_blind_does_not_reopen_for_limpers() 
 
 
 def test_short_big_blind_sets_the_call_and_the_minimum_raise() -> None:
-    """RULES.md §3b: a big blind all in for 15 makes the bet 15; the minimum raise is one big
+    """docs/house-rules.md §4: a big blind all in for 15 makes the bet 15; the minimum raise is one big
     blind over it (to 35)."""
     state = hand(NT, [1000, 15, 1000])
     legal = state.legal_actions()
@@ -135,7 +135,7 @@ def test_short_big_blind_sets_the_call_and_the_minimum_raise() -> None:
 
 
 def test_no_limit_has_no_cap() -> None:
-    """RULES.md §3b: no cap on raises (here 6 raises in a 3-handed round)."""
+    """docs/house-rules.md §4: no cap on raises (here 6 raises in a 3-handed round)."""
     state = hand(NT, [10**6] * 3)
     to = 20
     for _ in range(6):
@@ -150,7 +150,7 @@ def test_no_limit_has_no_cap() -> None:
 
 
 def test_pot_limit_maximum_is_the_pot_after_the_call() -> None:
-    """RULES.md §3b: pre-flop, 3-handed, blinds 10/20: the first player may raise to the call
+    """docs/house-rules.md §4: pre-flop, 3-handed, blinds 10/20: the first player may raise to the call
     (20) plus the pot after the call (10 + 20 + 20 = 50): to 70. After that, the small blind
     calls 60 more making the pot 150 + 60... : its maximum is 70 + (10 + 20 + 70 + 60) = 230."""
     state = hand(PT, [1000, 1000, 1000])
@@ -160,7 +160,7 @@ def test_pot_limit_maximum_is_the_pot_after_the_call() -> None:
 
 
 def test_pot_limit_bet_after_the_flop_is_at_most_the_pot() -> None:
-    """RULES.md §3b: with 60 in the pot and nothing to call, a bet is 20 to 60; facing that
+    """docs/house-rules.md §4: with 60 in the pot and nothing to call, a bet is 20 to 60; facing that
     bet the next seat may raise to 60 + (60 + 60 + 60) = 240."""
     state = hand(PO, [1000, 1000, 1000])
     play(state, (2, C), (0, C), (1, X))
@@ -170,7 +170,7 @@ def test_pot_limit_bet_after_the_flop_is_at_most_the_pot() -> None:
 
 
 def test_pot_limit_short_stack_goes_all_in_below_the_pot() -> None:
-    """RULES.md §3b: a stack below the pot-sized raise may raise all in (to 50)."""
+    """docs/house-rules.md §4: a stack below the pot-sized raise may raise all in (to 50)."""
     state = hand(PT, [1000, 1000, 50])
     assert bounds(state) == (40, 50)
     assert state.legal_actions().raise_is_all_in
@@ -180,7 +180,7 @@ def test_pot_limit_short_stack_goes_all_in_below_the_pot() -> None:
 
 
 def test_ante_each_in_a_blind_game() -> None:
-    """RULES.md §3b `ante_kind = "each"`: every seat antes before the blinds."""
+    """docs/house-rules.md §4 `ante_kind = "each"`: every seat antes before the blinds."""
     rules = Rules(stakes=Stakes(ante=5), ante_kind=AnteKind.EACH)
     state = hand(NT, [1000, 1000, 1000], rules=rules)
     posts = [(e.seat, e.kind, e.amount_chips) for e in state.events if isinstance(e, ForcedBetPosted)]
@@ -189,7 +189,7 @@ def test_ante_each_in_a_blind_game() -> None:
 
 
 def test_big_blind_ante_is_dead_money_in_the_main_pot() -> None:
-    """RULES.md §3b `ante_kind = "big_blind"`: the big blind posts the table's ante (3 x 5);
+    """docs/house-rules.md §4 `ante_kind = "big_blind"`: the big blind posts the table's ante (3 x 5);
     it is no one's bet: when everyone folds to the small blind's raise... here the big blind
     folds pre-flop and the raiser takes the blinds and the ante (10 + 20 + 15 = 45 won)."""
     rules = Rules(stakes=Stakes(ante=5), ante_kind=AnteKind.BIG_BLIND)
@@ -200,7 +200,7 @@ def test_big_blind_ante_is_dead_money_in_the_main_pot() -> None:
 
 
 def test_pot_limit_counts_the_dead_ante() -> None:
-    """RULES.md §3b: the pot includes every chip in the middle, the big-blind ante too: the
+    """docs/house-rules.md §4: the pot includes every chip in the middle, the big-blind ante too: the
     first raise may go to 20 + (10 + 20 + 15 + 20) = 85."""
     rules = Rules(stakes=Stakes(ante=5), ante_kind=AnteKind.BIG_BLIND)
     state = hand(PT, [1000, 1000, 1000], rules=rules)
@@ -211,7 +211,7 @@ def test_pot_limit_counts_the_dead_ante() -> None:
 
 
 def test_games_mix_betting_structures() -> None:
-    """RULES.md §3b: a game list mixes fixed, no-limit and pot-limit games; an entry may name
+    """docs/house-rules.md §4: a game list mixes fixed, no-limit and pot-limit games; an entry may name
     a game and its `betting` (hold'em pot-limit is PT)."""
     rules = Rules.from_mapping(tomllib.loads('''
         games = ["FT", "NT", {game = "NT", betting = "pot-limit"}, "PO",
@@ -231,13 +231,13 @@ def test_games_mix_betting_structures() -> None:
     ('[3]', "game code or a table"),
 ])
 def test_bad_game_entries_rejected(games: str, match: str) -> None:
-    """RULES.md §3b/§9: a bad `games` entry is a ConfigError naming the problem."""
+    """docs/house-rules.md §4/§10: a bad `games` entry is a ConfigError naming the problem."""
     with pytest.raises(ConfigError, match=match):
         Rules.from_mapping(tomllib.loads(f"games = {games}"))
 
 
 def test_bad_ante_kind_rejected() -> None:
-    """RULES.md §3b: `ante_kind` is "none", "each" or "big_blind"."""
+    """docs/house-rules.md §4: `ante_kind` is "none", "each" or "big_blind"."""
     with pytest.raises(ConfigError, match="ante_kind"):
         Rules.from_mapping({"ante_kind": "button"})
 
@@ -259,7 +259,7 @@ def _pokerkit_final_stacks(text: str) -> list[list[int]]:
 @pytest.mark.parametrize("game", ["NT", "PO", "PT"])
 def test_phh_for_no_limit_and_pot_limit_loads_in_pokerkit(tmp_path: Path, game: str,
                                                           ante_kind: str) -> None:
-    """RULES.md §3b: NL/PL hands are written as standard PHH (``min_bet``, antes; pot-limit
+    """docs/house-rules.md §4: NL/PL hands are written as standard PHH (``min_bet``, antes; pot-limit
     hold'em as NT with ``_betting = "pot-limit"``); PokerKit replays them to our finishing
     stacks, and our reader replays them too."""
     rules = Rules().with_overrides([f"ante_kind={ante_kind}", "ante=4"])
@@ -277,7 +277,7 @@ def test_phh_for_no_limit_and_pot_limit_loads_in_pokerkit(tmp_path: Path, game: 
 
 
 def test_phh_round_trip_keeps_the_dead_ante() -> None:
-    """RULES.md §3b: a big-blind ante hand written and read back replays the same."""
+    """docs/house-rules.md §4: a big-blind ante hand written and read back replays the same."""
     rules = Rules(stakes=Stakes(ante=5), ante_kind=AnteKind.BIG_BLIND)
     state = hand(NT, [1000, 1000, 1000], rules=rules)
     play(state, (2, R, 60), (0, F), (1, F))

@@ -1,4 +1,4 @@
-"""RULES.md §1 (suits) and §4: showdown, hand rankings, hi-lo split, side pots, odd chips and
+"""docs/house-rules.md §1 (suits) and §4: showdown, hand rankings, hi-lo split, side pots, odd chips and
 the show order. Pots are worked out by hand in each test."""
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ def awards(state: HandState) -> list[tuple[int, PotShare, tuple[int, ...], tuple
 
 
 def test_cards_speak_every_remaining_hand_shown() -> None:
-    """RULES.md §4: cards speak: at showdown every remaining hand is shown and evaluated as
+    """docs/house-rules.md §5: cards speak: at showdown every remaining hand is shown and evaluated as
     its best possible hand; no hand can be mucked (the losers are shown too)."""
     state = deal("FT", ["AcAd", "KcKd", "7h2s"], "2c7d9hJs4d")
     play(state, (2, C), (0, C), (1, X))
@@ -53,7 +53,7 @@ def test_cards_speak_every_remaining_hand_shown() -> None:
 
 
 def test_folded_hands_not_shown() -> None:
-    """RULES.md §4: only the remaining hands are shown at showdown."""
+    """docs/house-rules.md §5: only the remaining hands are shown at showdown."""
     state = deal("FT", ["AcAd", "KcKd", "7h2s"], "2c7d9hJs4d")
     play(state, (2, F), (0, C), (1, X))
     passive(state)
@@ -64,7 +64,7 @@ def test_folded_hands_not_shown() -> None:
 
 
 def test_suits_never_decide_a_pot_holdem() -> None:
-    """RULES.md §1/§4: suits never decide who wins a pot: A-K of hearts and A-K of spades
+    """docs/house-rules.md §1/§5: suits never decide who wins a pot: A-K of hearts and A-K of spades
     with no flush are equal hands and split. Pot 40 -> 20 each."""
     state = deal("FT", ["AhKh", "AsKs"], "Qd Jc 9h 5s 2c")
     passive(state)
@@ -73,7 +73,7 @@ def test_suits_never_decide_a_pot_holdem() -> None:
 
 
 def test_suits_never_decide_a_pot_stud() -> None:
-    """RULES.md §1/§4: in stud too, equal ranks split regardless of suit (the suit order is
+    """docs/house-rules.md §1/§5: in stud too, equal ranks split regardless of suit (the suit order is
     only for the bring-in and acting order). Pot: 2 x 3 ante + 5 + 5 = 16 -> 8 each."""
     state = deal("F7S", ["AcAd" "Kc" "Qc9d4h" "5h", "AhAs" "Kd" "Qd9s4s" "5d"])
     passive(state)
@@ -96,7 +96,7 @@ def test_suits_never_decide_a_pot_stud() -> None:
     ("6s7c", "Ah2d", "3c4d5hKcQs", "A-2-3-4-5 is the lowest straight"),
 ])
 def test_high_ranking(winner: str, loser: str, board: str, what: str) -> None:
-    """RULES.md §4: high ranking: straight flush, four of a kind, full house, flush,
+    """docs/house-rules.md §5: high ranking: straight flush, four of a kind, full house, flush,
     straight (A-2-3-4-5 the lowest), three of a kind, two pair, pair, high card."""
     for seats in ((winner, loser), (loser, winner)):
         state = deal("FT", list(seats), board)
@@ -107,7 +107,7 @@ def test_high_ranking(winner: str, loser: str, board: str, what: str) -> None:
 
 
 def test_holdem_board_plays_zero_hole_cards() -> None:
-    """RULES.md §4: hold'em uses zero, one or two hole cards; equal hands split: a royal
+    """docs/house-rules.md §5: hold'em uses zero, one or two hole cards; equal hands split: a royal
     flush on the board is everyone's hand. Pot 3 x 20 = 60 -> 20 each."""
     state = deal("FT", ["2c3d", "4h5s", "7c8d"], "AsKsQsJsTs")
     play(state, (2, C), (0, C), (1, X))
@@ -116,7 +116,7 @@ def test_holdem_board_plays_zero_hole_cards() -> None:
 
 
 def test_holdem_one_hole_card() -> None:
-    """RULES.md §4: hold'em: best five of seven using one hole card: Ah with four hearts on
+    """docs/house-rules.md §5: hold'em: best five of seven using one hole card: Ah with four hearts on
     the board makes a flush that beats a straight."""
     state = deal("FT", ["Ah2c", "JdTc"], "Kh9h8h3hQs")
     passive(state)
@@ -124,7 +124,7 @@ def test_holdem_one_hole_card() -> None:
 
 
 def test_stud_best_five_of_seven() -> None:
-    """RULES.md §4: stud: the best five of the player's seven cards (the flush uses both
+    """docs/house-rules.md §5: stud: the best five of the player's seven cards (the flush uses both
     down cards and the seventh-street card). Pot 16: seat 0's heart flush beats kings up."""
     state = deal("F7S", ["AhKh" "2h" "7h9cTc" "5h", "KcKd" "Ks" "Qc3d4s" "6c"])
     passive(state)
@@ -135,7 +135,7 @@ def test_stud_best_five_of_seven() -> None:
 
 
 def test_omaha_exactly_two_hole_cards_high() -> None:
-    """RULES.md §4: Omaha: exactly two of the four hole cards and three board cards: one
+    """docs/house-rules.md §5: Omaha: exactly two of the four hole cards and three board cards: one
     heart in hand with four on the board is no flush (it would be a royal flush in hold'em);
     three deuces (2h2d + 2c) win. No low: only A and 2 of the board are 8 or lower."""
     state = deal("FO/8", ["Th3c4d5s", "2h2d9c9s"], "AhKhQhJh2c")
@@ -144,7 +144,7 @@ def test_omaha_exactly_two_hole_cards_high() -> None:
 
 
 def test_omaha_four_suited_hole_cards_need_three_board_cards() -> None:
-    """RULES.md §4: Omaha: a flush needs three suited board cards: four hearts in hand and
+    """docs/house-rules.md §5: Omaha: a flush needs three suited board cards: four hearts in hand and
     one on the board is no flush; seat 1's three deuces win."""
     state = deal("FO/8", ["AhKhQhJh", "2h2d5c6c"], "Th2c3d7s9c")
     passive(state)
@@ -154,7 +154,7 @@ def test_omaha_four_suited_hole_cards_need_three_board_cards() -> None:
 
 
 def test_omaha_low_needs_two_low_hole_cards() -> None:
-    """RULES.md §4: Omaha low uses exactly two hole cards: with one low card in hand (4c)
+    """docs/house-rules.md §5: Omaha low uses exactly two hole cards: with one low card in hand (4c)
     and A-2-3-8 on the board there is no low (hold'em rules would give 8-4-3-2-A); no hand
     qualifies so the high hand (kings) takes the whole pot."""
     state = deal("FO/8", ["4cKdKsJh", "5h9c9dTh"], "As2d3c8hQd")
@@ -163,7 +163,7 @@ def test_omaha_low_needs_two_low_hole_cards() -> None:
 
 
 def test_omaha_low_needs_three_low_board_cards() -> None:
-    """RULES.md §4: Omaha low needs three board cards of 8 or lower: with A-2 only on the
+    """docs/house-rules.md §5: Omaha low needs three board cards of 8 or lower: with A-2 only on the
     board, 3-4-5-6 in hand makes no low."""
     state = deal("FO/8", ["3c4d5h6s", "KcKdQcQd"], "As2dKhJdTc")
     passive(state)
@@ -172,7 +172,7 @@ def test_omaha_low_needs_three_low_board_cards() -> None:
 
 
 def test_omaha_scoop_both_halves() -> None:
-    """RULES.md §4: one player can win both halves (scoop): 4-5 with A-2-3 is the wheel, a
+    """docs/house-rules.md §5: one player can win both halves (scoop): 4-5 with A-2-3 is the wheel, a
     straight for high and the best low. Pot 40 -> high 20 + low 20 to seat 0."""
     state = deal("FO/8", ["4c5d9s9h", "KsQc7h7d"], "As2d3cKhQd")
     passive(state)
@@ -184,7 +184,7 @@ def test_omaha_scoop_both_halves() -> None:
 
 
 def test_razz_six_four_beats_seven_four() -> None:
-    """RULES.md §4: ace-to-five low: compared from the highest card down: 6-5-4-3-2 beats
+    """docs/house-rules.md §5: ace-to-five low: compared from the highest card down: 6-5-4-3-2 beats
     7-4-3-2-A; straights and flushes do not count (6c5c4c3c2c is a perfect 6-low).
     Razz doors Kd/Qh: Kd brings in. Pot 3 + 3 + 5 + 5 = 16 -> seat 0 +8."""
     state = deal("FR", ["6c5c" "Kd" "4c3c2c" "Ks", "7d4d" "Qh" "3d2dAd" "Qs"])
@@ -194,7 +194,7 @@ def test_razz_six_four_beats_seven_four() -> None:
 
 
 def test_razz_wheel_is_the_best_low() -> None:
-    """RULES.md §4: ace-to-five: aces are low and A-2-3-4-5 is the best low although it is
+    """docs/house-rules.md §5: ace-to-five: aces are low and A-2-3-4-5 is the best low although it is
     a straight (and here a flush)."""
     state = deal("FR", ["Ac2c" "Kd" "3c4c5c" "Ks", "2d3d" "Qh" "4d6dAh" "Qs"])
     passive(state)
@@ -203,7 +203,7 @@ def test_razz_wheel_is_the_best_low() -> None:
 
 
 def test_razz_pairs_are_bad() -> None:
-    """RULES.md §4: pairs are bad: J-T-9-8-7 (no pair) beats A-A-2-3-4, which must pair
+    """docs/house-rules.md §5: pairs are bad: J-T-9-8-7 (no pair) beats A-A-2-3-4, which must pair
     (only four distinct ranks among A A 2 2 3 3 4)."""
     state = deal("FR", ["AcAd" "2c" "2d3c3d" "4c", "KhQh" "Jh" "Th9h8h" "7h"])
     passive(state)
@@ -211,7 +211,7 @@ def test_razz_pairs_are_bad() -> None:
 
 
 def test_stud_hilo_nine_low_does_not_qualify() -> None:
-    """RULES.md §4: eight or better: a low qualifies only with five distinct ranks of 8 or
+    """docs/house-rules.md §5: eight or better: a low qualifies only with five distinct ranks of 8 or
     lower: 9-6-4-3-2 is no low, so the high hand wins the whole pot (16)."""
     state = deal("F7S/8", ["9c6d" "4h" "3s2cKc" "Kd", "QcQd" "Qh" "JcJdTs" "Th"])
     passive(state)
@@ -219,7 +219,7 @@ def test_stud_hilo_nine_low_does_not_qualify() -> None:
 
 
 def test_stud_hilo_split_odd_chip_to_high() -> None:
-    """RULES.md §4: hi-lo split: the pot is halved; an odd chip goes to the high half.
+    """docs/house-rules.md §5: hi-lo split: the pot is halved; an odd chip goes to the high half.
 
     Doors Ks/3h/Th: 3h (seat 1) brings in 5, seat 2 folds, seat 0 calls 5: pot 3 x 3 antes
     + 5 + 5 = 19 -> high 10 (seat 0, four kings), low 9 (seat 1, 5-4-3-2-A)."""
@@ -231,7 +231,7 @@ def test_stud_hilo_split_odd_chip_to_high() -> None:
 
 
 def test_omaha_split_between_two_players_odd_chip_high() -> None:
-    """RULES.md §4: hi-lo split: high and low to different players, the odd chip to high.
+    """docs/house-rules.md §5: hi-lo split: high and low to different players, the odd chip to high.
     Blinds 5/20, seat 0 folds: pot 45. Seat 1: KcKd + Kh = three kings (no low); seat 2:
     6-7 + A-2-3 = 7-6-3-2-A low, high only ace-high -> high 23 to seat 1, low 22 to seat 2."""
     rules = Rules(stakes=Stakes(small_blind=5))
@@ -246,7 +246,7 @@ def test_omaha_split_between_two_players_odd_chip_high() -> None:
 
 
 def test_side_pot_all_in_wins_only_what_was_matched() -> None:
-    """RULES.md §4: side pots: a player all-in can win only what each opponent matched.
+    """docs/house-rules.md §5: side pots: a player all-in can win only what each opponent matched.
 
     Seat 0 (30 chips) calls all-in; seats 1 and 2 put 40. Main pot 3 x 30 = 90 (all three),
     side pot 2 x 10 = 20 (seats 1, 2). Aces (seat 0) win the main pot, kings (seat 1) the
@@ -260,7 +260,7 @@ def test_side_pot_all_in_wins_only_what_was_matched() -> None:
 
 
 def test_side_pots_split_high_low_separately() -> None:
-    """RULES.md §4: every side pot is awarded and split hi/lo on its own.
+    """docs/house-rules.md §5: every side pot is awarded and split hi/lo on its own.
 
     Omaha: seat 0 (30 chips) all in; main pot 90 (0, 1, 2), side pot 20 (1, 2). High: seat 0
     three kings > seat 2 three queens > seat 1 pair of jacks. Low: only seat 1 (4-6 + A-2-3).
@@ -278,7 +278,7 @@ def test_side_pots_split_high_low_separately() -> None:
 
 
 def test_folded_chips_stay_in_the_pot() -> None:
-    """RULES.md §4: side pots: chips of a folded player stay in the pots they reached.
+    """docs/house-rules.md §5: side pots: chips of a folded player stay in the pots they reached.
     Seat 0 (30 chips) all in, seat 1 calls 40 then folds on the flop to a bet; pot 90 + 20:
     main pot 90 (0, 2), side pot 20 (2) returns to seat 2 together with its uncalled bet."""
     state = deal("FT", ["AcAd", "KcKd", "QcQd"], "2c7d9hJs4d", stacks=[30, 1000, 1000])
@@ -294,7 +294,7 @@ def test_folded_chips_stay_in_the_pot() -> None:
 
 
 def test_odd_chips_one_each_from_the_left_of_the_button() -> None:
-    """RULES.md §4: odd chips among tied winners: given one chip at a time starting with the
+    """docs/house-rules.md §5: odd chips among tied winners: given one chip at a time starting with the
     first tied winner left of the button; no player gets more than one odd chip.
 
     Blinds 5/20, four seats: seat 0 (small blind) folds; seats 1, 2, 3 put 20 each: pot 65.
@@ -309,7 +309,7 @@ def test_odd_chips_one_each_from_the_left_of_the_button() -> None:
 
 
 def test_odd_chip_stud_tie_first_winner_left_of_button() -> None:
-    """RULES.md §4: odd chip to the first tied winner left of the button (stud: the button
+    """docs/house-rules.md §5: odd chip to the first tied winner left of the button (stud: the button
     fixes the dealing order; seat 0 is first left of it).
 
     Doors 2h/Kc/Kd/Th: 2h (seat 0) brings in 5, seats 1 and 2 call, seat 3 folds: pot 4 x 3
@@ -323,7 +323,7 @@ def test_odd_chip_stud_tie_first_winner_left_of_button() -> None:
 
 
 def test_odd_chip_of_a_split_low_half() -> None:
-    """RULES.md §4: odd chips per half: the low half is split among tied lows on its own.
+    """docs/house-rules.md §5: odd chips per half: the low half is split among tied lows on its own.
 
     Blinds 5/20; seat 0 folds: pot 45 -> high 23, low 22. Seats 1 and 2 both hold 4-5 for
     the wheel (a straight for high and the best low): high 23 -> 12 + 11, low 22 -> 11 + 11."""
@@ -343,7 +343,7 @@ def _shown_order(state: HandState) -> list[int]:
 
 
 def test_show_order_last_aggressor_of_final_round() -> None:
-    """RULES.md §4: show order: the last aggressor of the final round shows first, then
+    """docs/house-rules.md §5: show order: the last aggressor of the final round shows first, then
     clockwise."""
     state = deal("FT", ["AcAd", "KcKd", "QcQd"], "2c7d9hJs4d")
     play(state, (2, C), (0, C), (1, X))
@@ -355,7 +355,7 @@ def test_show_order_last_aggressor_of_final_round() -> None:
 
 
 def test_show_order_last_aggressor_is_the_last_raiser() -> None:
-    """RULES.md §4: the last aggressor is the last to bet or raise in the final round."""
+    """docs/house-rules.md §5: the last aggressor is the last to bet or raise in the final round."""
     state = deal("FT", ["AcAd", "KcKd", "QcQd"], "2c7d9hJs4d")
     play(state, (2, C), (0, C), (1, X))
     for _ in range(2):
@@ -365,7 +365,7 @@ def test_show_order_last_aggressor_is_the_last_raiser() -> None:
 
 
 def test_show_order_first_to_act_when_no_bet() -> None:
-    """RULES.md §4: with no bet in the final round the first to act in it shows first: the
+    """docs/house-rules.md §5: with no bet in the final round the first to act in it shows first: the
     first active seat left of the button (seat 0 folded -> seat 1)."""
     state = deal("FT", ["AcAd", "KcKd", "QcQd"], "2c7d9hJs4d")
     play(state, (2, C), (0, C), (1, X))
@@ -376,7 +376,7 @@ def test_show_order_first_to_act_when_no_bet() -> None:
 
 
 def test_show_order_stud_first_to_act_on_seventh() -> None:
-    """RULES.md §4: stud, no bet on seventh street: the first to act there (the best showing
+    """docs/house-rules.md §5: stud, no bet on seventh street: the first to act there (the best showing
     hand, seat 1 with K-Q-3-3 up against T-9-7-2) shows first."""
     state = deal("F7S", ["AhKh" "2h" "7h9cTc" "5h", "KcKd" "Ks" "Qc3d3s" "6c"])
     passive(state)

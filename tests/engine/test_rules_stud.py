@@ -1,4 +1,4 @@
-"""RULES.md §3 for the stud games: antes, bring-in, completion, the order on 4th street and
+"""docs/house-rules.md §3 for the stud games: antes, bring-in, completion, the order on 4th street and
 later, and the open-pair big bet. Default stakes: ante 3, bring-in 5, small bet 20, big 40.
 
 Scripted cards per seat are in dealing order: two down cards, the door (up) card, then the
@@ -53,7 +53,7 @@ def finish_street(state: HandState) -> None:
 
 @pytest.mark.parametrize("game", ["FR", "F7S", "F7S/8"])
 def test_every_player_posts_the_ante(game: str) -> None:
-    """RULES.md §3 (stakes table): ante 3 from every player in razz, stud and stud hi-lo;
+    """docs/house-rules.md §3 (stakes table): ante 3 from every player in razz, stud and stud hi-lo;
     no blinds."""
     state = stud(game, ["Kc", "Qd", "5h"])
     forced = [e for e in state.events if isinstance(e, ForcedBetPosted)]
@@ -71,7 +71,7 @@ def test_every_player_posts_the_ante(game: str) -> None:
 
 @pytest.mark.parametrize("game", ["F7S", "F7S/8"])
 def test_stud_bring_in_lowest_up_card_aces_high(game: str) -> None:
-    """RULES.md §3: the lowest up card posts the bring-in in stud and stud hi-lo; aces count
+    """docs/house-rules.md §3: the lowest up card posts the bring-in in stud and stud hi-lo; aces count
     high (a deuce is the lowest card)."""
     state = stud(game, ["Ac", "2s", "Kd"])
     assert state.actor == 1  # the deuce, even of spades, is below the ace and the king
@@ -81,7 +81,7 @@ def test_stud_bring_in_lowest_up_card_aces_high(game: str) -> None:
 
 @pytest.mark.parametrize("game", ["F7S", "F7S/8"])
 def test_stud_bring_in_tie_by_suit(game: str) -> None:
-    """RULES.md §1/§3: bring-in ties by suit, clubs < diamonds < hearts < spades: of two
+    """docs/house-rules.md §1/§3: bring-in ties by suit, clubs < diamonds < hearts < spades: of two
     deuces the 2c is the lowest card."""
     state = stud(game, ["2d", "2c", "5h"])
     assert state.actor == 1
@@ -90,7 +90,7 @@ def test_stud_bring_in_tie_by_suit(game: str) -> None:
 
 
 def test_razz_bring_in_highest_up_card_aces_low() -> None:
-    """RULES.md §3: razz: the highest up card posts the bring-in; aces are low (a king is
+    """docs/house-rules.md §3: razz: the highest up card posts the bring-in; aces are low (a king is
     the highest)."""
     state = stud("FR", ["Ah", "Qd", "2c"])
     assert state.actor == 1  # the queen; the ace is the lowest card in razz
@@ -99,7 +99,7 @@ def test_razz_bring_in_highest_up_card_aces_low() -> None:
 
 
 def test_razz_bring_in_king_of_spades_worst() -> None:
-    """RULES.md §3: razz bring-in ties by suit: the king of spades is the worst card."""
+    """docs/house-rules.md §3: razz bring-in ties by suit: the king of spades is the worst card."""
     state = stud("FR", ["Ks", "Kc", "Kh"])
     assert state.actor == 0
     state = stud("FR", ["Kc", "Kd", "Tc"])
@@ -108,7 +108,7 @@ def test_razz_bring_in_king_of_spades_worst() -> None:
 
 @pytest.mark.parametrize("game", ["FR", "F7S", "F7S/8"])
 def test_bring_in_seat_may_post_or_complete(game: str) -> None:
-    """RULES.md §3: the bring-in player posts the bring-in or may instead complete to the
+    """docs/house-rules.md §3: the bring-in player posts the bring-in or may instead complete to the
     small bet."""
     ups = ["Kc", "Qd", "2h"] if game != "FR" else ["Kc", "2d", "3h"]
     state = stud(game, ups)
@@ -125,7 +125,7 @@ def test_bring_in_seat_may_post_or_complete(game: str) -> None:
 
 
 def test_bare_bring_in_next_players_fold_call_or_complete() -> None:
-    """RULES.md §3: after a bare bring-in the next players may fold, call the bring-in, or
+    """docs/house-rules.md §3: after a bare bring-in the next players may fold, call the bring-in, or
     complete; raising is possible only after a completion."""
     state = stud("F7S", ["2c", "Kd", "Qh", "Js"])
     play(state, (0, B))
@@ -150,7 +150,7 @@ def test_bare_bring_in_next_players_fold_call_or_complete() -> None:
 
 
 def test_bring_in_does_not_count_toward_the_cap() -> None:
-    """RULES.md §3/§9: the bring-in does not count toward the cap; the completion is third
+    """docs/house-rules.md §3/§10: the bring-in does not count toward the cap; the completion is third
     street's opening bet, then three raises: 5 -> 20 -> 40 -> 60 -> 80 (cap)."""
     state = stud("F7S", ["2c", "Kd", "Qh", "Js", "9d"])
     play(state, (0, B), (1, R, 20), (2, R, 40), (3, R, 60), (4, R, 80))
@@ -162,7 +162,7 @@ def test_bring_in_does_not_count_toward_the_cap() -> None:
 
 
 def test_bring_in_cannot_fold_or_check() -> None:
-    """RULES.md §3/§5: the bring-in is a forced bet: its seat posts it (or completes)."""
+    """docs/house-rules.md §3/§6: the bring-in is a forced bet: its seat posts it (or completes)."""
     state = stud("F7S", ["2c", "Kd"])
     with pytest.raises(IllegalAction):
         state.act(0, F)
@@ -176,7 +176,7 @@ def test_bring_in_cannot_fold_or_check() -> None:
 
 @pytest.mark.parametrize("game", ["F7S", "F7S/8"])
 def test_fourth_street_best_showing_high_pairs_count(game: str) -> None:
-    """RULES.md §3: stud and stud hi-lo 4th street and later: the best showing hand acts
+    """docs/house-rules.md §3: stud and stud hi-lo 4th street and later: the best showing hand acts
     first, by high ranking; pairs count. Doors 2c/Tc/Ah: 2c brings in (seat 0). Fourth:
     seat 0 shows A2, seat 1 TT, seat 2 AK -> the pair of tens acts first."""
     state = stud(game, ["2cAd", "TcTd", "AhKh"])
@@ -187,7 +187,7 @@ def test_fourth_street_best_showing_high_pairs_count(game: str) -> None:
 
 @pytest.mark.parametrize("game", ["F7S", "F7S/8"])
 def test_fourth_street_high_card_order(game: str) -> None:
-    """RULES.md §3: stud: without pairs the highest showing cards act first: A-K beats A-Q
+    """docs/house-rules.md §3: stud: without pairs the highest showing cards act first: A-K beats A-Q
     beats A-2 (compared card by card from the highest)."""
     state = stud(game, ["2cAd", "AhQc", "AsKh"])
     finish_street(state)
@@ -195,7 +195,7 @@ def test_fourth_street_high_card_order(game: str) -> None:
 
 
 def test_straights_and_flushes_do_not_count_on_board() -> None:
-    """RULES.md §3: stud showing hands: straights and flushes do not count: on sixth street
+    """docs/house-rules.md §3: stud showing hands: straights and flushes do not count: on sixth street
     5h6h7h8h (four to a straight flush) shows only eight-high, below A-K-9-2."""
     state = stud("F7S", ["5h6h7h8h", "AcKd9s2c", "3c4d7cJd"],
                  downs=["2s2h", "3s3h", "4s4h"])
@@ -205,7 +205,7 @@ def test_straights_and_flushes_do_not_count_on_board() -> None:
 
 
 def test_razz_lowest_showing_acts_first() -> None:
-    """RULES.md §3: razz 4th street and later: the lowest showing hand by ace-to-five acts
+    """docs/house-rules.md §3: razz 4th street and later: the lowest showing hand by ace-to-five acts
     first. Doors Ac/Kc/Jh: Kc brings in; fourth A-2 (seat 0) beats J-T and K-Q."""
     state = stud("FR", ["Ac2d", "KcQd", "JhTh"])
     assert state.actor == 1
@@ -214,7 +214,7 @@ def test_razz_lowest_showing_acts_first() -> None:
 
 
 def test_razz_pairs_are_bad_on_board() -> None:
-    """RULES.md §3/§4: razz showing hands: pairs are bad, so K-Q acts before 2-2 and K-K.
+    """docs/house-rules.md §3/§5: razz showing hands: pairs are bad, so K-Q acts before 2-2 and K-K.
     Doors 2c/Kc/Ks: the Ks is the worst card and brings in (seat 2)."""
     state = stud("FR", ["2c2d", "KcQd", "KsKd"], downs=["4s4h", "6s6h", "8c8h"])
     assert state.actor == 2
@@ -223,7 +223,7 @@ def test_razz_pairs_are_bad_on_board() -> None:
 
 
 def test_stud_tie_by_suit_of_highest_card_higher_suit_first() -> None:
-    """RULES.md §3: stud: equal showing hands are ordered by the suit of the highest card,
+    """docs/house-rules.md §3: stud: equal showing hands are ordered by the suit of the highest card,
     the higher suit acting first. K5 (Kc) vs K5 (Ks): seat 1 with the Ks acts first."""
     state = stud("F7S", ["Kc5d", "Ks5c", "2h3h"])
     assert state.actor == 2  # 2h brings in
@@ -232,7 +232,7 @@ def test_stud_tie_by_suit_of_highest_card_higher_suit_first() -> None:
 
 
 def test_razz_tie_by_suit_of_highest_card_lower_suit_first() -> None:
-    """RULES.md §3: razz: equal showing hands are ordered by the suit of the highest card,
+    """docs/house-rules.md §3: razz: equal showing hands are ordered by the suit of the highest card,
     the lower suit acting first. 7-3 (7s) vs 7-3 (7c): seat 1 with the 7c acts first."""
     state = stud("FR", ["7s3d", "7c3h", "KhQh"])
     assert state.actor == 2  # Kh brings in
@@ -245,7 +245,7 @@ def test_razz_tie_by_suit_of_highest_card_lower_suit_first() -> None:
     ("FR", ["7s3d", "7c3h", "KhQh"]),
 ])
 def test_stud_tie_break_seat_option(game: str, ups: list[str]) -> None:
-    """RULES.md §9: `stud_tie_break="seat"`: equal showing hands on 4th-7th street are ordered
+    """docs/house-rules.md §10: `stud_tie_break="seat"`: equal showing hands on 4th-7th street are ordered
     by seat, the first seat left of the button (seat 0) first, instead of by suit."""
     state = stud(game, ups, rules=Rules(stud_tie_break="seat"))
     finish_street(state)
@@ -253,7 +253,7 @@ def test_stud_tie_break_seat_option(game: str, ups: list[str]) -> None:
 
 
 def test_showing_order_each_street() -> None:
-    """RULES.md §3: the best showing hand acts first on every street from 4th on (the order
+    """docs/house-rules.md §3: the best showing hand acts first on every street from 4th on (the order
     is recomputed as up cards arrive). Fourth: K-3 (seat 0) > Q-J (seat 1); fifth: seat 1
     pairs its queens (Q-J-Q) and acts first; sixth: seat 0 makes two pair (K-3-K-3)."""
     state = stud("F7S", ["Kc3dKd3h", "QcJdQdJh", "2h4c5c6c"],
@@ -274,7 +274,7 @@ def test_showing_order_each_street() -> None:
 @pytest.mark.parametrize("tie_break", ["suit", "seat"])
 @pytest.mark.parametrize("game", ["F7S", "F7S/8", "FR"])
 def test_opener_from_kept_showing_keys_matches_a_rescan(game: str, tie_break: str) -> None:
-    """RULES.md §3 "Stud": with a seeded deck the opener of 4th street on is read from each
+    """docs/house-rules.md §3 "Stud": with a seeded deck the opener of 4th street on is read from each
     seat's showing key and tie-break card kept while dealing; it is the seat a rescan of every
     up card picks, on every street, with folded seats and 2 to 8 players. (Razz ties that the
     top non-ace breaks are rare: it plays more hands.)"""
@@ -306,7 +306,7 @@ def test_opener_from_kept_showing_keys_matches_a_rescan(game: str, tie_break: st
 
 
 def test_stud_small_bet_third_and_fourth_big_bet_fifth_on() -> None:
-    """RULES.md §3 (stakes table): stud small bet on 3rd and 4th street, big bet on 5th, 6th
+    """docs/house-rules.md §3 (stakes table): stud small bet on 3rd and 4th street, big bet on 5th, 6th
     and 7th street."""
     state = stud("F7S", ["2cAd9c7d8c", "KhQc3h4d8d"], downs=["2s2d", "7s7h"])
     assert state.legal_actions().raise_min_to == 20  # complete to the small bet
@@ -321,7 +321,7 @@ def test_stud_small_bet_third_and_fourth_big_bet_fifth_on() -> None:
 
 
 def test_open_pair_on_fourth_allows_big_bet() -> None:
-    """RULES.md §3: stud high: if any player shows an open pair on fourth street, every
+    """docs/house-rules.md §3: stud high: if any player shows an open pair on fourth street, every
     player may bet either the small or the big bet on that street; once a big bet is made,
     further raises are big. Seat 0 shows 9c9d; 2c (seat 1) brings in."""
     state = stud("F7S", ["9c9d", "2cKh"])
@@ -339,7 +339,7 @@ def test_open_pair_on_fourth_allows_big_bet() -> None:
 
 
 def test_open_pair_small_bet_then_small_or_big_raise() -> None:
-    """RULES.md §3: open pair on fourth: after a small bet the next player may raise by the
+    """docs/house-rules.md §3: open pair on fourth: after a small bet the next player may raise by the
     small or the big bet (to 40 or 60); after the big raise, further raises are big."""
     state = stud("F7S", ["9c9d", "2cKh"])
     play(state, (1, B), (0, C), (0, R, 20))
@@ -351,7 +351,7 @@ def test_open_pair_small_bet_then_small_or_big_raise() -> None:
 
 
 def test_open_pair_any_player_not_only_opener() -> None:
-    """RULES.md §3: "if any player shows an open pair": the big bet is open to every
+    """docs/house-rules.md §3: "if any player shows an open pair": the big bet is open to every
     player, also when the opener itself has no pair. Seat 1 (pair of threes) vs seat 0
     (A-K): the pair acts first, checks; seat 0 may then bet 20 or 40."""
     state = stud("F7S", ["AcKd", "3c3d", "2cQh"])
@@ -363,7 +363,7 @@ def test_open_pair_any_player_not_only_opener() -> None:
 
 
 def test_pair_with_a_down_card_is_not_open() -> None:
-    """RULES.md §3: only an open (face-up) pair allows the big bet on fourth street."""
+    """docs/house-rules.md §3: only an open (face-up) pair allows the big bet on fourth street."""
     state = stud("F7S", ["9c2d", "2cKh"], downs=["9h9s", "7s7h"])
     play(state, (1, B), (0, C))
     legal = state.legal_actions()
@@ -371,7 +371,7 @@ def test_pair_with_a_down_card_is_not_open() -> None:
 
 
 def test_open_pair_big_bet_only_on_fourth_street() -> None:
-    """RULES.md §3: the open-pair option is a fourth-street rule: on fifth street the big
+    """docs/house-rules.md §3: the open-pair option is a fourth-street rule: on fifth street the big
     bet is the only amount anyway (40), and on third street it does not apply."""
     state = stud("F7S", ["9c9d5c", "2cKh5d"])
     play(state, (1, B), (0, C))
@@ -387,7 +387,7 @@ def test_open_pair_big_bet_only_on_fourth_street() -> None:
     ("F7S", Rules(stud_open_pair_big_bet=False)),
 ])
 def test_no_open_pair_big_bet_in_razz_hilo_or_when_disabled(game: str, rules: Rules) -> None:
-    """RULES.md §3/§9: the open-pair big bet is stud high only: not in razz, not in stud
+    """docs/house-rules.md §3/§10: the open-pair big bet is stud high only: not in razz, not in stud
     hi-lo, and not with `stud_open_pair_big_bet=false`."""
     state = stud(game, ["9c9d", "2cKh"], rules=rules)
     finish_street(state)
@@ -397,7 +397,7 @@ def test_no_open_pair_big_bet_in_razz_hilo_or_when_disabled(game: str, rules: Ru
 
 
 def test_stud_events_are_raise_to_totals() -> None:
-    """RULES.md §3: amounts are "raise to" totals: completing over a 5 bring-in is "raise to
+    """docs/house-rules.md §3: amounts are "raise to" totals: completing over a 5 bring-in is "raise to
     20" (15 more for the bring-in seat)."""
     state = stud("F7S", ["2cAd", "KhQc"])
     play(state, (0, B))
@@ -408,8 +408,8 @@ def test_stud_events_are_raise_to_totals() -> None:
 
 
 def test_bare_bring_in_called_round_ends_without_option() -> None:
-    """RULES.md §3: the bring-in is not a live blind (common casino practice; RULES.md only
-    says the bring-in seat may complete when it posts): when every player calls the bare
+    """docs/house-rules.md §3: the bring-in is not a live blind (common casino practice, §3 "Practice"; the
+    seeds only say the bring-in seat may complete when it posts): when every player calls the bare
     bring-in, third street ends without a further option for the bring-in seat."""
     state = stud("F7S", ["2c4c", "Kd5d", "Qh7h"])
     play(state, (0, B), (1, C), (2, C))
@@ -418,7 +418,7 @@ def test_bare_bring_in_called_round_ends_without_option() -> None:
 
 
 def test_bring_in_passes_on_when_low_card_is_all_in_for_the_ante() -> None:
-    """RULES.md §3 (ambiguous): the lowest up card posts the bring-in; a seat all in for the
+    """docs/house-rules.md §3 (ambiguous): the lowest up card posts the bring-in; a seat all in for the
     ante cannot, so (common casino practice) the next seat clockwise that has chips brings
     in. Seat 0 (2c door, 3 chips) is all in after the 3 ante; seat 1 brings in 5."""
     state = HandState(variant_for("F7S"), [3, 100, 100], cards=ScriptedCards(

@@ -1,4 +1,4 @@
-"""Shown hands (RULES.md §4): the fast `shown_value` against a plain one that values every
+"""Shown hands (docs/house-rules.md §5): the fast `shown_value` against a plain one that values every
 five-card hand in turn, on random hands of every game, words and cards alike."""
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ def _random_hand(variant: Variant, rng: random.Random) -> tuple[list[Card], list
 
 @pytest.mark.parametrize("code", list(VARIANTS))
 def test_shown_value_is_the_plain_first_best_five(code: GameCode) -> None:
-    """RULES.md §4: the words and five cards of a shown hand are those of its best five-card
+    """docs/house-rules.md §5: the words and five cards of a shown hand are those of its best five-card
     hand (two hole and three board cards in Omaha), the same as valuing every five in turn."""
     variant = VARIANTS[code]
     rng = random.Random(f"shown {code.value}")
@@ -88,7 +88,7 @@ def test_shown_value_with_too_few_cards_is_empty() -> None:
 
 
 def test_shown_value_words_and_cards() -> None:
-    """RULES.md §4: a known hi-lo hand, words and the five cards of each half."""
+    """docs/house-rules.md §5: a known hi-lo hand, words and the five cards of each half."""
     value = shown_value(VARIANTS[GameCode.OMAHA_HI_LO], parse_cards("As2hKdKc"),
                         parse_cards("3c4d5s9hKs"))
     assert value.high_description == "straight, five high (5-4-3-2-A)"

@@ -44,7 +44,7 @@ def test_bad_values_are_clear_errors(change: dict[str, Any], message: str) -> No
     with pytest.raises(ConfigError) as info:
         league_from_mapping(data, where="league.toml")
     assert message in str(info.value)
-    assert time.monotonic() - started < 1.0  # refused, not computed
+    assert time.monotonic() - started < 10.0  # refused, not computed (that would take minutes)
 
 
 def test_defaults_are_written_once(tmp_path: Path) -> None:

@@ -192,7 +192,7 @@ def _check_luck(tmp_path: Path, league: Path, board: Leaderboard, bots: list[str
 
 
 def test_duplicate_copies_give_each_seats_cards_to_each_bot(tmp_path: Path) -> None:
-    """RULES.md §7 duplicate: with deterministic bots every copy re-deals the same cards to the
+    """docs/house-rules.md §8 duplicate: with deterministic bots every copy re-deals the same cards to the
     same seats, and the seats rotate, so each bot holds each seat's cards once."""
     bots = [("a", "call"), ("b", "call"), ("c", "call")]
     league = write_league(tmp_path, bots, format="multiway", seats_per_table=3, tables=1,
@@ -224,7 +224,7 @@ def test_duplicate_copies_give_each_seats_cards_to_each_bot(tmp_path: Path) -> N
 
 @pytest.mark.parametrize("reset_stacks", [True, False], ids=["cash", "carried-stacks"])
 def test_sigkill_mid_league_then_resume(tmp_path: Path, reset_stacks: bool) -> None:
-    """RULES.md §5 misdeal: the dealer is killed; on restart no completed hand is lost or played
+    """docs/house-rules.md §6 misdeal: the dealer is killed; on restart no completed hand is lost or played
     twice, the hand in flight is voided, chips are conserved and the league finishes."""
     bots = [("alpha", "call"), ("beta", "call")]
     league = write_league(tmp_path, bots, hands_per_match=60, duplicate=False,

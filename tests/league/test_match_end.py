@@ -6,15 +6,12 @@ and with the writer process alike. The league's results stay what they were."""
 from __future__ import annotations
 
 import json
-import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
 
 import trio
 
-from arena.league.procsink import ProcessSink
-from arena.league.procwriter import ProcessWriter
 from arena.league.runner import LeagueRun
 from arena.league.sink import LeagueSink
 from arena.league.worker import _JobSink
@@ -116,50 +113,6 @@ def test_the_writer_threads_last_commit_of_a_match_leaves_the_dealers_thread_fre
     try:
         summaries = _play_releasing(run, LeagueSink, holding.is_set, released.set)
         assert outcome == ["released"]  # the old end blocked on the commit: nothing released it
-        _check_league(run, summaries)
-    finally:
-        run.close()
-
-
-_HOLDING_CHILD = """\
-import sys, time
-from pathlib import Path
-from arena.storage import writer_child
-
-here = Path(sys.argv[1])
-run_job = writer_child._run_job
-
-def held(store, logs, job):
-    # The first match's last hand (a hand with no next hand to mark) waits for its release.
-    if job[0] == "hand" and job[-1] == 0 and not (here / "holding").exists():
-        (here / "holding").write_text("")
-        deadline = time.monotonic() + float(sys.argv[2])
-        while not (here / "release").exists() and time.monotonic() < deadline:
-            time.sleep(0.005)
-        (here / "outcome").write_text("released" if (here / "release").exists() else "timed out")
-    return run_job(store, logs, job)
-
-writer_child._run_job = held
-sys.exit(writer_child.main(sys.argv[3:]))
-"""
-
-
-def test_the_writer_processs_last_commit_of_a_match_leaves_the_dealers_thread_free(
-        tmp_path: Path) -> None:
-    run = LeagueRun(_config(tmp_path), writer_process=True)
-    here = tmp_path / "child"
-    here.mkdir()
-    script = here / "holding_child.py"
-    script.write_text(_HOLDING_CHILD)
-    try:
-        assert run.process_writer is not None
-        run.process_writer.close()  # replaced by the same child, holding one commit
-        store = Path(str(run.config.store))
-        run.process_writer = ProcessWriter(store, command=[
-            sys.executable, "-P", str(script), str(here), str(HOLD_SECONDS), str(store), "FULL"])
-        summaries = _play_releasing(run, ProcessSink, (here / "holding").exists,
-                                    lambda: (here / "release").write_text(""))
-        assert (here / "outcome").read_text() == "released"  # the old end blocked in select
         _check_league(run, summaries)
     finally:
         run.close()

@@ -1,7 +1,7 @@
 """Issue 8: a league on PostgreSQL without a configured seed, on two workers whose relays speak
 mutual TLS. The coordinator makes the league's secret once, in the database; every worker deals from
 it, so a job claimed again after its worker was killed goes on with the same deals. Its commitment
-is published at the start and the secret only when every match has ended (RULES.md §1)."""
+is published at the start and the secret only when every match has ended (docs/house-rules.md §1)."""
 
 from __future__ import annotations
 

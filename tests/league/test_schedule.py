@@ -12,7 +12,7 @@ from arena.league.schedule import build_schedule, rotations
 
 
 def test_round_robin_pairs_everyone_once_with_swapped_duplicate_copies() -> None:
-    """RULES.md §7 duplicate, heads-up: each deal is played twice with the seats swapped."""
+    """docs/house-rules.md §8 duplicate, heads-up: each deal is played twice with the seats swapped."""
     bots = ["a", "b", "c", "d"]
     schedule = build_schedule(bots, fmt="round_robin", seats_per_table=2, duplicate=True,
                               seed=1, tables=1)
@@ -26,7 +26,7 @@ def test_round_robin_pairs_everyone_once_with_swapped_duplicate_copies() -> None
 
 
 def test_multiway_rotations_give_every_bot_every_seat() -> None:
-    """RULES.md §7 duplicate, 3-8 players: the deals are replayed over seat rotations."""
+    """docs/house-rules.md §8 duplicate, 3-8 players: the deals are replayed over seat rotations."""
     copies = rotations(["a", "b", "c", "d"])
     assert len(copies) == 4
     for seat in range(4):

@@ -1,4 +1,4 @@
-"""Issue 7 item 1 and 2 (RULES.md §1 and §8): deals no bot can predict, seeds revealed only when
+"""Issue 7 item 1 and 2 (docs/house-rules.md §1 and §9): deals no bot can predict, seeds revealed only when
 every match sharing them has ended, a commitment checked by `arena replay`, and files that keep
 secrets (owner-only modes, no plain-text tokens in the store)."""
 

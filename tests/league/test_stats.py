@@ -46,9 +46,10 @@ def test_hand_computed_example() -> None:
     s = math.sqrt((1500**2 + 500**2 + 500**2 + 1500**2) / 3)  # 1290.99...
     assert estimate.mean_mbb == 2500.0
     assert estimate.stderr_mbb == pytest.approx(s / 2)  # s / sqrt(4) = 645.50
-    assert estimate.ci_low_mbb == pytest.approx(2500 - Z_95 * s / 2)
-    assert estimate.ci_high_mbb == pytest.approx(2500 + Z_95 * s / 2)
-    assert estimate.ci_half_width_mbb == pytest.approx(1265.15, abs=0.01)
+    t3 = 3.182446305284263  # Student's t, 0.975 quantile, 3 degrees of freedom (tables)
+    assert estimate.ci_low_mbb == pytest.approx(2500 - t3 * s / 2)
+    assert estimate.ci_high_mbb == pytest.approx(2500 + t3 * s / 2)
+    assert estimate.ci_half_width_mbb == pytest.approx(2054.26, abs=0.01)
 
 
 def test_raw_ci_matches_statistics_stdev_on_synthetic_results() -> None:
@@ -61,7 +62,8 @@ def test_raw_ci_matches_statistics_stdev_on_synthetic_results() -> None:
     assert stats.hands == 2000 and stats.chips_won == sum(nets)
     assert stats.raw.mean_mbb == pytest.approx(statistics.fmean(mbb))
     assert stats.raw.stderr_mbb == pytest.approx(statistics.stdev(mbb) / math.sqrt(len(mbb)))
-    half = Z_95 * statistics.stdev(mbb) / math.sqrt(len(mbb))
+    t1999 = 1.961151  # Student's t, 0.975 quantile, 1999 degrees of freedom
+    half = t1999 * statistics.stdev(mbb) / math.sqrt(len(mbb))
     assert (stats.raw.ci_low_mbb, stats.raw.ci_high_mbb) == pytest.approx((stats.mean_mbb - half,
                                                                            stats.mean_mbb + half))
     # one hand per deal: the duplicate-adjusted interval is the raw one
@@ -165,8 +167,8 @@ def test_significance_flag_and_p_value() -> None:
     assert pair is not None and pair.is_significant
     assert pair.duplicate.stderr_mbb is not None and pair.p_value is not None
     z = abs(pair.mean_mbb) / pair.duplicate.stderr_mbb
-    assert pair.p_value == pytest.approx(2 * (1 - statistics.NormalDist().cdf(z)))
-    assert pair.is_significant == (abs(pair.mean_mbb) > 1.96 * pair.duplicate.stderr_mbb)
+    assert pair.p_value == pytest.approx(2 * (1 - statistics.NormalDist().cdf(z)), rel=0.05)  # t, 499 df
+    assert pair.is_significant == (abs(pair.mean_mbb) > 1.9647 * pair.duplicate.stderr_mbb)
     balanced = [r for i in range(200) for r in heads_up("alice", "bob", 30 if i % 2 else -30, deal=str(i))]
     flat = compute_leaderboard(balanced).pair("alice", "bob")
     assert flat is not None and not flat.is_significant and flat.p_value == pytest.approx(1.0)

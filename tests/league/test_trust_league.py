@@ -1,4 +1,4 @@
-"""Issue 7 over a real league (RULES.md §1, §8): a spy bot that re-deals from every value it is
+"""Issue 7 over a real league (docs/house-rules.md §1, §9): a spy bot that re-deals from every value it is
 shown predicts no card, over duplicate copies and an interrupted-then-resumed match; and while
 a hand is paused mid-street no file of the league holds any of that hand's hidden cards."""
 

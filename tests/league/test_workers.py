@@ -264,7 +264,7 @@ def test_a_worker_that_lost_its_lease_stops_dealing_that_job(tmp_path: Path,
     no further hand of it and writes nothing more to its match; given back, the job is finished
     with every hand number once."""
     url = postgres.new_database()
-    hands_per_match = 120
+    hands_per_match = 40  # enough left after the steal (at 4) to see a worker deal on
     league = with_token_files(write_league(tmp_path, BOTS, store=url, hands_per_match=hands_per_match,
                                            tables_at_once=2))
     cluster = Cluster(league, workers=1, connect={bot: "w1" for bot, _ in BOTS}, lease_seconds=15.0)

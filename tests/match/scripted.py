@@ -71,8 +71,9 @@ class ScriptedBot:
 
     async def _answer(self, prompt: m.Prompt, say: Say) -> None:
         await trio.sleep(say.after_seconds)
-        self.lobby.submit(self.bot_id, m.Reply(prompt.decision_id, prompt.seat + say.seat_offset,
-                                               say.kind, say.raise_to_chips))
+        self.lobby.submit(self.bot_id, m.Reply(decision_id=prompt.decision_id,
+                                               seat=prompt.seat + say.seat_offset,
+                                               kind=say.kind, raise_to_chips=say.raise_to_chips))
 
     # ------------------------------------------------------------------ reading the log
 

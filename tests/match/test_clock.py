@@ -1,6 +1,6 @@
 """The live table runner on trio's fake clock, with scripted in-process bots (no gRPC).
 
-RULES.md §5: a decision waits for its time limit plus the seat's bank; the bank is spent only
+docs/house-rules.md §6: a decision waits for its time limit plus the seat's bank; the bank is spent only
 by overruns; a silent or absent seat checks or folds (a due bring-in is posted); invalid and
 late replies change nothing. Absent seats still post and are dealt in but never get the button.
 """

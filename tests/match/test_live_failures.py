@@ -1,5 +1,5 @@
 """A failure under a live table (its sink, a dealer bug) ends that match aborted, with the
-reason, and the running hand voided (RULES.md §5); the table's task never raises. Runs compiled
+reason, and the running hand voided (docs/house-rules.md §6); the table's task never raises. Runs compiled
 too (`make test`'s compiled pass): mypyc once turned this into a TypeError."""
 
 from __future__ import annotations

@@ -54,7 +54,8 @@ def _hand(*, void_reason: str = "") -> PlayedHand:
 
 
 def _summary(*, aborted: bool) -> MatchSummary:
-    results = tuple(MatchSeatResult(p, n, n.upper(), 0, 1, 0.0, 0.0, 200)
+    results = tuple(MatchSeatResult(seat=p, name=n, bot_id=n.upper(), net_chips=0, hands_played=1,
+                                    mbb_per_hand=0.0, mbb_per_hand_ci95=0.0, final_stack_chips=200)
                     for p, n in enumerate("abc"))
     return MatchSummary("m/1", SEED, 1, results, aborted, "stopped" if aborted else "", (),
                         TableStats())

@@ -1,4 +1,4 @@
-"""RULES.md §8 on the implementation that ships: what the match layer tells each seat.
+"""docs/house-rules.md §9 on the implementation that ships: what the match layer tells each seat.
 
 A seat may see its own cards, every up card, the board and the hands shown at showdown;
 nothing else. Checked two ways: a hypothesis property test drives ``HandFeed`` (the per-seat
@@ -57,7 +57,7 @@ def card_fields(value: Any, path: str = "") -> Iterator[tuple[str, int]]:
 
 
 def visible_cards(state: HandState, engine_seat: int | None) -> set[int]:
-    """What a seat has been shown so far (RULES.md §8); ``None``: a seat not in the hand."""
+    """What a seat has been shown so far (docs/house-rules.md §9); ``None``: a seat not in the hand."""
     seen = set(state.board)
     if engine_seat is not None:
         seen |= set(state.cards[engine_seat])
@@ -114,7 +114,7 @@ def _context(state: HandState, order: tuple[int, ...], table_size: int) -> HandC
 def test_no_seat_is_ever_sent_a_card_it_may_not_see(data: st.DataObject,
                                                      table: tuple[str, list[int], Rules, int]
                                                      ) -> None:
-    """RULES.md §8: every payload and prompt the feed makes for a seat (in or out of the hand)
+    """docs/house-rules.md §9: every payload and prompt the feed makes for a seat (in or out of the hand)
     holds only that seat's own cards, up cards, the board and hands shown at showdown."""
     code, stacks, rules, seed = table
     n = len(stacks)
@@ -132,7 +132,7 @@ def test_no_seat_is_ever_sent_a_card_it_may_not_see(data: st.DataObject,
         nonlocal decisions
         seats.deliver(feed.drain())
         decisions += 1
-        clock = DecisionClock(0.0, 2.0, 5.0)
+        clock = DecisionClock(opened_at=0.0, decision_seconds=2.0, bank_seconds=5.0)
         prompt = feed.prompt(f"d{decisions}", clock, 0.0, None)
         assert prompt.seat == order[legal.seat]
         seats.send(prompt.seat, prompt)
@@ -146,7 +146,7 @@ def test_no_seat_is_ever_sent_a_card_it_may_not_see(data: st.DataObject,
 
 
 def test_other_seats_hole_cards_are_never_in_their_copy() -> None:
-    """RULES.md §8, concretely: hold'em hole cards go to their owner only; the other seats'
+    """docs/house-rules.md §9, concretely: hold'em hole cards go to their owner only; the other seats'
     copy says how many were dealt and holds none."""
     state = HandState(variant_for("FT"), [1000] * 3, seed=5)
     feed = HandFeed(state, _context(state, (0, 1, 2), 3), lambda _p: True)
@@ -192,7 +192,7 @@ def _random_script(seed: int) -> Any:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_a_live_match_sends_each_bot_only_what_its_seat_may_see(game: str) -> None:
-    """RULES.md §8 through the live table (trio's fake clock): every notice and prompt each
+    """docs/house-rules.md §9 through the live table (trio's fake clock): every notice and prompt each
     bot received in a match of random play holds only cards its seat could see in that hand."""
     names = ["a", "b", "c", "d"]
     rules = Rules.from_mapping({"games": [game], "decision_seconds": 1.0,

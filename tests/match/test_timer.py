@@ -1,4 +1,4 @@
-"""One timer per table (arena.match.timer) and the reply box it expires (RULES.md §5)."""
+"""One timer per table (arena.match.timer) and the reply box it expires (docs/house-rules.md §6)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from arena.match.timer import DecisionTimer
 
 
 def _reply(decision_id: str = "d1") -> m.Reply:
-    return m.Reply(decision_id, 0, ActionKind.CALL, None)
+    return m.Reply(decision_id=decision_id, seat=0, kind=ActionKind.CALL, raise_to_chips=None)
 
 
 def _run(main: object) -> object:
@@ -20,7 +20,7 @@ def _run(main: object) -> object:
 
 
 def test_a_box_past_its_deadline_ends_the_wait_at_the_deadline() -> None:
-    """RULES.md §5: the dealer stops waiting at the deadline (here 2 s), not before."""
+    """docs/house-rules.md §6: the dealer stops waiting at the deadline (here 2 s), not before."""
 
     async def main() -> tuple[m.Reply | None, float]:
         timer = DecisionTimer()

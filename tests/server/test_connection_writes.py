@@ -87,7 +87,8 @@ def test_deliveries_of_one_tick_go_out_in_one_write_started_by_the_deferred_call
         conn.deliver(_pong(2))
         assert context.writes == [] and len(deferred) == 1  # one write, deferred to the tick's end
         deferred.pop()()
-        assert len(context.writes) == 1  # started in that very call
+        await _settle()  # started in that very call (an asyncio task without the fast path)
+        assert len(context.writes) == 1
         conn.deliver(_pong(3))
         conn.deliver(_pong(4))
         assert deferred == []  # a write is in flight: the next one follows its completion
@@ -114,6 +115,7 @@ def test_what_is_queued_is_sent_before_a_finishing_stream_ends() -> None:
         conn.finish(None)
         for call in deferred:
             call()
+        await _settle()
         assert not serving.done()  # its write is still in flight
         context.in_flight.pop().set_result(None)
         await _settle()
@@ -147,12 +149,14 @@ def test_the_turnaround_runs_from_the_reply_read_to_the_next_request_handed_to_t
         conn.deliver(dataclasses.replace(prompt, trigger_received_at=time.perf_counter()))
         conn.deliver(_pong(1))  # not a request: no sample of its own
         deferred.pop()()
+        await _settle()
         count, value = stats.turnaround_seconds.count, stats.turnaround_seconds.values[0]
         assert context.writes and context.in_flight  # started, not completed
         context.in_flight.pop().set_result(None)
         await _settle()
         conn.deliver(prompt)  # a hand's first request answers no reply: no sample
         deferred.pop()()
+        await _settle()
         context.in_flight.pop().set_result(None)
         await _settle()
         conn.fail(None)

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from arena.server.app import tuned_for_dealing
+from arena.host.process import tuned_for_dealing
 
 
 def test_dealer_tuning_applies_and_restores_the_settings() -> None:

@@ -9,14 +9,20 @@ import time
 import pytest
 import trio
 
+from arena.host import fastpaths
 from arena.server import guest_wait
 from arena.server.bridge import TrioGuest
+
+# The tests of the fast path itself (the others hold either way: `make unit-plain`).
+fast_path_only = pytest.mark.skipif(fastpaths.why_not(fastpaths.GUEST_WAIT) is not None,
+                                    reason="the trio guest-wait fast path is off here")
 
 
 def _run(main: object) -> object:
     return asyncio.run(main)  # type: ignore[arg-type]
 
 
+@fast_path_only
 def test_trio_idles_on_the_host_loop_without_a_helper_thread() -> None:
     """Deadlines, wake-ups through the trio token and a trio task woken from an asyncio
     callback all work, and trio never starts its waiting thread."""
@@ -49,10 +55,11 @@ def test_trio_idles_on_the_host_loop_without_a_helper_thread() -> None:
     result, seen, woken_after, new_threads = _run(main())
     assert result == "Task"
     assert seen == ["slept", "token", "woken"]
-    assert woken_after < 1.0
+    assert woken_after < 5.0  # woken, not timed out (fail_after above); no speed asked of the machine
     assert new_threads == 0
 
 
+@fast_path_only
 def test_the_guest_state_is_adopted_and_the_reader_removed_at_the_end() -> None:
     async def main() -> tuple[str, bool, bool]:
         loop = asyncio.get_running_loop()
@@ -105,6 +112,7 @@ def test_an_unknown_guest_state_is_left_to_trios_own_thread(monkeypatch: pytest.
 
 
 
+@fast_path_only
 def test_call_here_wakes_trio_without_its_wake_up_socket(monkeypatch: pytest.MonkeyPatch) -> None:
     """A trio task woken by ``call_here`` from an asyncio callback runs in the next tick, and
     trio's wake-up socket is never written for it; with stock guest mode it goes through the
@@ -152,6 +160,7 @@ def test_call_here_wakes_trio_without_its_wake_up_socket(monkeypatch: pytest.Mon
     assert socket_writes >= 3
 
 
+@fast_path_only
 def test_a_lone_call_here_runs_trios_tick_and_what_it_defers_in_the_same_callback() -> None:
     """Trio idle and no asyncio task woken: the trio task ``call_here`` wakes, and what that
     tick defers with ``after_tick``, have run when it returns; with another task's wake-up

@@ -1,4 +1,4 @@
-"""Information hiding (RULES.md §8): spies record every message of a six-seat H.O.R.S.E. match;
+"""Information hiding (docs/house-rules.md §9): spies record every message of a six-seat H.O.R.S.E. match;
 none ever holds another seat's hidden card before it is shown (checked against the true deal
 in the hand log). The same match checks chip conservation and that the log replays."""
 

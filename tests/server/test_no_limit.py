@@ -1,4 +1,4 @@
-"""No-limit and pot-limit over gRPC (RULES.md §3b): the SDK's example bots play NT, PO and PT
+"""No-limit and pot-limit over gRPC (docs/house-rules.md §4): the SDK's example bots play NT, PO and PT
 within the "raise to" bounds the decision requests carry, and the match log replays."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ pytestmark = pytest.mark.timeout(120)
 
 
 def test_sdk_bots_play_no_limit_and_pot_limit_within_the_bounds(tmp_path: Path) -> None:
-    """RULES.md §3b: every RAISE offered carries `any_amount` and bounds; the random bot picks
+    """docs/house-rules.md §4: every RAISE offered carries `any_amount` and bounds; the random bot picks
     amounts anywhere in them, the rule-based bot minimum raises; no reply is rejected, the
     table rotates NT, PO and PT (written as NT with `_betting`), antes by the big blind."""
     names = ["rnd1", "rnd2", "rules"]

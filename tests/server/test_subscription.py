@@ -1,7 +1,7 @@
 """Requests-and-results bots (Hello.subscription): a full H.O.R.S.E. match over gRPC where half
 the seats get requests and results only. Each of them can rebuild every hand exactly (actions,
 board, seats, results, as an every-event bot saw them), sees no hidden card of another seat
-(RULES.md §8), and gets no per-action event; every-event bots get exactly what they got
+(docs/house-rules.md §9), and gets no per-action event; every-event bots get exactly what they got
 before (no hand record in their HandEnded)."""
 
 from __future__ import annotations

@@ -17,6 +17,7 @@ import pytest
 
 from arena.host.phhfile import load_file
 from arena.server import convert
+from arena.server.config import Limits
 from arena.v1 import arena_pb2 as pb
 from tests.server.harness import RawBot, make_config, running, token_for
 
@@ -195,23 +196,39 @@ async def _flood(address: str, token: str, frame: bytes, *,
         return time.monotonic() - started
 
 
-def test_floods_are_cut_within_half_a_second(tmp_path: Path) -> None:
+def test_floods_are_cut_at_the_rate_limit(tmp_path: Path) -> None:
     """Before: a burst of 2,000 messages let a ping flood run about 0.35 s on an idle machine
-    (and a flood at 3,000 messages/s for 1 s); issue 7 asks for a cut within 0.5 s. Timed from
-    the first flooding message to the end of the stream, with the default limits."""
+    (and a flood at 3,000 messages/s for 1 s); issue 7 asks for a cut within 0.5 s of a flood
+    above 1,400 messages/s with the default limits, which `bench.trust` measures (docs/security.md).
+    Here without the machine's speed, which a loaded machine changes: every flood is cut, and by
+    then the dealer has read no more than the burst plus the rate over the flood's own time
+    (from its first message to the end of the stream), in messages and in bytes."""
     config = make_config(tmp_path, ["bytes", "pings", "paced", "bob"], hands=1,
                          limits={"flood_backoff_seconds": 0.0})
     big = pb.BotMessage(hello=pb.Hello(bot_name="x" * 60_000)).SerializeToString()
     ping = pb.BotMessage(ping=pb.Ping(nonce=1)).SerializeToString()
+    limits = Limits()
 
     async def scenario() -> None:
         async with running(config) as (server, address):
-            cuts = {"bytes": await _flood(address, token_for("bytes"), big),
-                    "pings": await _flood(address, token_for("pings"), ping),
-                    "paced": await _flood(address, token_for("paced"), ping, per_second=3000.0)}
-            assert server.service.stats.ended["RESOURCE_EXHAUSTED"] == 3, cuts
-            assert all(seconds < 0.5 for seconds in cuts.values()), cuts
-            assert server.service.stats.bytes_in < 4 * 1024 * 1024
+            stats = server.service.stats
+
+            async def flood(name: str, frame: bytes, per_second: float | None = None) -> None:
+                messages, size = stats.messages_in, stats.bytes_in
+                seconds = await _flood(address, token_for(name), frame, per_second=per_second)
+                messages, size = stats.messages_in - messages, stats.bytes_in - size
+                assert seconds < 5.0, (name, seconds)  # cut, not run out (the flood's own end)
+                # The hello and the message over the limit beside the burst and the rate:
+                assert messages <= limits.message_burst + limits.messages_per_second * seconds + 2, \
+                    (name, messages, seconds)
+                assert size <= limits.byte_burst + limits.bytes_per_second * seconds + 2 * len(frame) \
+                    + 100, (name, size, seconds)
+
+            await flood("bytes", big)
+            await flood("pings", ping)
+            await flood("paced", ping, per_second=3000.0)
+            assert stats.ended["RESOURCE_EXHAUSTED"] == 3, stats.ended
+            assert stats.bytes_in < 4 * 1024 * 1024
 
     asyncio.run(scenario())
 
@@ -244,11 +261,14 @@ def test_a_byte_flood_is_refused_and_backs_off(tmp_path: Path) -> None:
     asyncio.run(scenario())
 
 
-async def _welcomed_at_once(address: str, name: str) -> None:
+async def _welcomed_at_once(address: str, name: str, delayed_seconds: float) -> None:
+    """``name``'s bot is welcomed sooner than the address's next refusal would wait
+    (``delayed_seconds``): its right token is not delayed (a bound from the limits, not from
+    the machine's speed)."""
     started = time.monotonic()
     ok = await RawBot(address, token_for(name), name=name).connect()
     await ok.expect(lambda m: m.WhichOneof("payload") == "welcome")
-    assert time.monotonic() - started < 1.0
+    assert time.monotonic() - started < delayed_seconds
     await ok.close()
 
 
@@ -278,8 +298,8 @@ def test_failed_authentications_wait_longer_and_longer(tmp_path: Path) -> None:
             assert len(busy) >= 10 and all("failed authentications" in d for d in busy)
             for g in guesses:
                 await g.close()
-            # The right token from the same address is not delayed.
-            await _welcomed_at_once(address, "alice")
+            # The right token from the same address is not delayed (the next failure: 5 s).
+            await _welcomed_at_once(address, "alice", 5.0)
 
     asyncio.run(scenario())
 
@@ -308,8 +328,9 @@ def test_a_client_retrying_after_a_cut_waits_longer_and_longer(tmp_path: Path) -
             # 0.1, 0.2, 0.4, 0.8, 1.6 s (the garbage was the first strike of the address).
             for k, wait in enumerate(waits):
                 assert wait >= 0.05 * 2 ** (k + 1) * 0.9, waits
-            # Another bot from the same address that is not refused is not delayed.
-            await _welcomed_at_once(address, "bob")
+            # Another bot from the same address that is not refused is not delayed (the next
+            # refusal: 3.2 s).
+            await _welcomed_at_once(address, "bob", 3.2)
 
     asyncio.run(scenario())
 
@@ -389,7 +410,8 @@ def test_the_event_log_holds_a_hand_until_it_is_over(tmp_path: Path) -> None:
 
     log = EventLog(tmp_path / "x.events.jsonl")
     for k in range(50):
-        log.sent(0, m.Notice("x", "x-h1", k + 1, 0.0, m.GameChanged("FT", "", 1)))
+        log.sent(0, m.Notice(match_id="x", hand_id="x-h1", sequence=k + 1, unix_seconds=0.0,
+                             payload=m.GameChanged(game="FT", previous_game="", first_hand_number=1)))
     assert not log.path.exists()
     log.flush()
     assert len(log.path.read_text().splitlines()) == 50

@@ -42,7 +42,7 @@ def _hands(game: str, count: int, seed: int, *, calling: bool = False
 
         _publish(feed, notices)
         while not state.is_over:
-            clock = DecisionClock(0.0, 2.0, rng.choice([0.0, 3.5]))
+            clock = DecisionClock(opened_at=0.0, decision_seconds=2.0, bank_seconds=rng.choice([0.0, 3.5]))
             prompts.append(feed.prompt(f"{ctx.hand_id}-d{len(prompts)}", clock,
                                        rng.random(), None))
             legal = state.legal_actions()
@@ -58,10 +58,12 @@ def _hands(game: str, count: int, seed: int, *, calling: bool = False
             _publish(feed, notices)
         ended = notices[-1].payload
         if calling and isinstance(ended, m.HandEnded):
-            summary = m.HandSummary(ended.results, ended.awards, ended.voided, ended.void_reason,
-                                    ended.went_to_showdown, tuple(feed.records),
-                                    tuple(state.board), feed.seat_infos())
-            notices.append(m.Notice("t", ctx.hand_id, len(notices), 1.5, summary))
+            summary = m.HandSummary(results=ended.results, awards=ended.awards, voided=ended.voided,
+                                    void_reason=ended.void_reason,
+                                    went_to_showdown=ended.went_to_showdown, actions=tuple(feed.records),
+                                    board=tuple(state.board), seats=feed.seat_infos())
+            notices.append(m.Notice(match_id="t", hand_id=ctx.hand_id, sequence=len(notices),
+                                    unix_seconds=1.5, payload=summary))
         out.append((prompts, notices))
     return out
 
@@ -70,7 +72,8 @@ def _publish(feed: HandFeed, notices: list[m.Notice]) -> None:
     """The feed's new items as notices (a private item as its owner sees it)."""
     for item in feed.drain():
         payload = item.own if isinstance(item, Private) else item
-        notices.append(m.Notice("t", feed.ctx.hand_id, len(notices), 1.5, payload))
+        notices.append(m.Notice(match_id="t", hand_id=feed.ctx.hand_id, sequence=len(notices),
+                                unix_seconds=1.5, payload=payload))
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -101,7 +104,8 @@ def test_an_event_is_held_only_for_its_fan_out_and_encodes_the_same_after() -> N
     data = encoder.encode(first)
     assert encoder.encode(first) == data  # the fan-out: a cached second encoding
     assert sys.getrefcount(first) > held
-    others = [m.Notice("t", "h", 100 + k, 1.5, first.payload) for k in range(4)]
+    others = [m.Notice(match_id="t", hand_id="h", sequence=100 + k, unix_seconds=1.5,
+                       payload=first.payload) for k in range(4)]
     for notice in others:
         encoder.encode(notice)
     assert sys.getrefcount(first) == held  # evicted: no longer kept alive

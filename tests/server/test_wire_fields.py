@@ -41,9 +41,10 @@ def test_seat_state_is_protobufs(seat: m.SeatInfo) -> None:
     assert wire._seat_state(seat) == convert.seat_state(seat).SerializeToString()
 
 
-@given(st.builds(m.ActionRecord, INT32, st.sampled_from(list(convert.STREETS)),
-                 st.sampled_from(list(m.RecordKind)), INT64, INT64, INT64, st.booleans(),
-                 st.sampled_from([None, *m.AutoReason])))
+@given(st.builds(m.ActionRecord, seat=INT32, street=st.sampled_from(list(convert.STREETS)),
+                 kind=st.sampled_from(list(m.RecordKind)), raise_to_chips=INT64, amount_chips=INT64,
+                 round_bet_chips=INT64, is_all_in=st.booleans(),
+                 automatic=st.sampled_from([None, *m.AutoReason])))
 def test_action_record_is_protobufs(record: m.ActionRecord) -> None:
     assert wire._action_record(record) == convert.action_record(record).SerializeToString()
 
@@ -52,22 +53,27 @@ SEATS = st.builds(m.SeatInfo, seat=st.integers(0, 9), name=st.text(max_size=8),
                   bot_id=st.text(max_size=8), stack_chips=INT64, bet_chips=INT64,
                   committed_chips=INT64, up_cards=CARDS, hole_card_count=st.integers(0, 7),
                   status=st.sampled_from(list(m.SeatStatus)))
-RECORDS = st.builds(m.ActionRecord, st.integers(0, 9), st.sampled_from(list(convert.STREETS)),
-                    st.sampled_from(list(m.RecordKind)), INT64, INT64, INT64, st.booleans(),
-                    st.sampled_from([None, *m.AutoReason]))
+RECORDS = st.builds(m.ActionRecord, seat=st.integers(0, 9), street=st.sampled_from(list(convert.STREETS)),
+                    kind=st.sampled_from(list(m.RecordKind)), raise_to_chips=INT64, amount_chips=INT64,
+                    round_bet_chips=INT64, is_all_in=st.booleans(),
+                    automatic=st.sampled_from([None, *m.AutoReason]))
 SUMMARIES = st.builds(
     m.HandSummary,
-    st.lists(st.builds(m.HandSeatResult, st.integers(0, 9), INT64, INT64), max_size=8).map(tuple),
-    st.lists(st.builds(m.PotAward, st.integers(0, 7), INT64, st.sampled_from(list(convert.HALVES)),
-                       st.lists(st.tuples(st.integers(0, 9), INT64), max_size=3).map(tuple)),
+    results=st.lists(st.builds(m.HandSeatResult, seat=st.integers(0, 9), net_chips=INT64,
+                               final_stack_chips=INT64), max_size=8).map(tuple),
+    awards=st.lists(st.builds(m.PotAward, pot_index=st.integers(0, 7), amount_chips=INT64,
+                              half=st.sampled_from(list(convert.HALVES)),
+                       winners=st.lists(st.tuples(st.integers(0, 9), INT64), max_size=3).map(tuple)),
              max_size=3).map(tuple),
-    st.booleans(), st.text(max_size=12), st.booleans(),
-    st.lists(RECORDS, max_size=6).map(tuple), CARDS, st.lists(SEATS, max_size=8).map(tuple))
+    voided=st.booleans(), void_reason=st.text(max_size=12), went_to_showdown=st.booleans(),
+    actions=st.lists(RECORDS, max_size=6).map(tuple), board=CARDS, seats=st.lists(SEATS,
+        max_size=8).map(tuple))
 
 
 @given(SUMMARIES, st.integers(0, 1 << 40), st.floats(0, 4e9, allow_nan=False))
 def test_hand_summary_is_the_converters_event(summary: m.HandSummary, sequence: int,
                                               unix_seconds: float) -> None:
-    notice = m.Notice("match", "match-h1", sequence, unix_seconds, summary)
+    notice = m.Notice(match_id="match", hand_id="match-h1", sequence=sequence, unix_seconds=unix_seconds,
+                      payload=summary)
     data = wire.Encoder().encode(notice)
     assert pb.DealerMessage.FromString(data).event == convert.event(notice)

@@ -1,10 +1,9 @@
-"""The events the JSONL event log holds until a hand ends (arena/storage/eventhold.py): a native
-class of the compiled build, the dealer calling its ``sent`` for every event and seat; the log's
-file is its interpreted subclass, so a subclass or a patch of ``EventLog.sent`` still holds."""
+"""The events the JSONL event log holds until a hand ends (arena/storage/eventhold.py), the dealer
+calling its ``sent`` for every event and seat; the log's file is its subclass, so a subclass or a
+patch of ``EventLog.sent`` still holds."""
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import time
 from pathlib import Path
@@ -13,67 +12,30 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from arena.host.compiled import BUILD_DIR, MODULES, PURE_ENV, build_is_fresh
 from arena.match import messages as m
 from arena.match.spectator import TeeSink
-from arena.storage import eventhold
 from arena.storage.eventhold import EventHold
 from arena.storage.matchlog import EventLog
 
-_SOURCE = Path(__file__).resolve().parents[2] / "arena" / "storage" / "eventhold.py"
-
-
-def _as_source() -> type[EventHold]:
-    """The module's source run as Python (what a pure run, or a stale build, uses)."""
-    spec = importlib.util.spec_from_file_location("eventhold_as_source", _SOURCE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    held: type[EventHold] = module.EventHold
-    return held
-
 
 def _notices() -> list[m.Notice]:
-    return [m.Notice("r1", "r1-h1", k // 2 + 1, 1763840000.5, m.GameChanged("FT", "", k))
+    return [m.Notice(match_id="r1", hand_id="r1-h1", sequence=k // 2 + 1, unix_seconds=1763840000.5,
+                     payload=m.GameChanged(game="FT", previous_game="", first_hand_number=k))
             for k in range(6)]
 
 
-def test_the_event_hold_is_compiled_with_the_dealer_and_the_log_is_its_subclass() -> None:
-    """Before: ``EventLog.sent`` was a Python function the compiled table called ~180 times a
-    hand (a frame each); now the log's holding is a native class of the build."""
-    assert "arena.storage.eventhold" in MODULES
+def test_the_log_is_an_event_hold() -> None:
     assert issubclass(EventLog, EventHold)
-    log = EventLog(Path(os.devnull))
-    if not os.environ.get(PURE_ENV) and build_is_fresh(BUILD_DIR):
-        assert eventhold.__file__ is not None and not eventhold.__file__.endswith(".py")
-        assert type(log.sent).__name__ == "builtin_function_or_method"
-
-
-# Which of a few notices each call sends, and to which seat: copies of one event in turn, as the
-# dealer sends them, and anything else.
-_calls = st.lists(st.tuples(st.integers(0, 7), st.integers(0, 5)), max_size=40)
-
-
-@given(calls=_calls, take_at=st.integers(0, 40))
-def test_the_compiled_hold_holds_what_its_source_run_as_python_holds(
-        calls: list[tuple[int, int]], take_at: int) -> None:
-    notices = _notices()
-    holds = [EventLog(Path(os.devnull)), _as_source()()]
-    taken: list[list[list[tuple[m.Notice, list[int]]]]] = [[], []]
-    for k, (seat, which) in enumerate(calls):
-        for hold, out in zip(holds, taken, strict=True):
-            if k == take_at:
-                out.append([(n, seats) for n, seats, _ in hold.take()])
-            hold.sent(seat, notices[which])
-    for hold, out in zip(holds, taken, strict=True):
-        out.append([(n, seats) for n, seats, _ in hold.take()])
-    assert taken[0] == taken[1]
 
 
 def test_each_distinct_copy_is_held_once_with_its_seats_and_the_time_it_was_first_sent() -> None:
     log = EventLog(Path(os.devnull))
-    own = m.Notice("r1", "r1-h1", 4, 1.5, m.CardsDealt("preflop", 1, (), (0, 51), 2))
-    others = m.Notice("r1", "r1-h1", 4, 1.5, m.CardsDealt("preflop", 1, (), (), 2))
+    own = m.Notice(match_id="r1", hand_id="r1-h1", sequence=4, unix_seconds=1.5,
+                   payload=m.CardsDealt(street="preflop", seat=1, up_cards=(), hole_cards=(0, 51),
+                                        hole_card_count=2))
+    others = m.Notice(match_id="r1", hand_id="r1-h1", sequence=4, unix_seconds=1.5,
+                      payload=m.CardsDealt(street="preflop", seat=1, up_cards=(), hole_cards=(),
+                                           hole_card_count=2))
     before = time.time()
     log.sent(0, others)
     log.sent(1, own)
@@ -128,12 +90,10 @@ def _feed(hold: EventHold, notices: list[m.Notice], calls: list[tuple[int, int]]
 @given(calls=_calls_to_all)
 def test_an_event_sent_to_all_is_held_as_sent_to_each_seat_in_turn(calls: list[tuple[int, int]]) -> None:
     """``sent_to_all(notice, n)`` (the table's public events, one call) holds what ``sent`` for
-    seats 0 to n-1 holds, whatever was held before (the same object again included), compiled
-    and run as Python."""
+    seats 0 to n-1 holds, whatever was held before (the same object again included)."""
     notices = _notices()
     expected = _feed(EventLog(Path(os.devnull)), notices, calls, one_by_one=True)
     assert _feed(EventLog(Path(os.devnull)), notices, calls, one_by_one=False) == expected
-    assert _feed(_as_source()(), notices, calls, one_by_one=False) == expected
 
 
 def test_a_table_holds_the_same_events_told_once_for_all_seats_or_seat_by_seat() -> None:

@@ -1,12 +1,11 @@
 """Issue 13 item 4: the JSONL event log's fast writers (arena/storage/eventtext.py: one typed
-writer per message type, compiled by mypyc in the compiled pass) write byte for byte what the
+writer per message type) write byte for byte what the
 plain walk and ``json.dumps`` write, whatever the event holds; a writer that leaves out a field
 of its message, or spells a value otherwise, fails here."""
 
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 import json
 import math
 import typing
@@ -20,7 +19,6 @@ from hypothesis import strategies as st
 
 from arena.engine.events import PotShare
 from arena.engine.rules import Stakes
-from arena.host.compiled import ARENA_DIR
 from arena.match import messages as m
 from arena.storage import eventlog, eventtext
 from arena.storage.eventlog import event_line, event_lines, notice_json, reference_notice_json
@@ -56,7 +54,8 @@ def test_the_fast_event_json_is_byte_for_byte_the_plain_walks(
         label: str, seconds: float, count: int, flag: bool | None, kind: m.RecordKind,
         cards: list[Any], nested: list[Any], unix: float, match_id: str) -> None:
     payload = Odd(label, seconds, count, flag, kind, tuple(cards), tuple(nested))
-    notice = m.Notice(match_id, "h-1", 7, unix, payload)  # type: ignore[arg-type]
+    notice = m.Notice(match_id=match_id, hand_id="h-1", sequence=7, unix_seconds=unix,
+                      payload=payload)  # type: ignore[arg-type]
     assert notice_json(notice) == reference_notice_json(notice)
 
 
@@ -74,15 +73,18 @@ def _count_plain_walks(monkeypatch: Any) -> list[m.Notice]:
 
 
 def test_a_real_event_takes_the_fast_way_and_a_tiny_float_the_plain_one(monkeypatch: Any) -> None:
-    record = m.ActionRecord(2, "flop", m.RecordKind.RAISE, 40, 20, 40, False)
-    notice = m.Notice("r1", "r1-h3", 12, 1763840000.25, m.ActionAnnounced(record, 980, 120, "d-9"))
+    record = m.ActionRecord(seat=2, street="flop", kind=m.RecordKind.RAISE, raise_to_chips=40,
+                            amount_chips=20, round_bet_chips=40, is_all_in=False)
+    notice = m.Notice(match_id="r1", hand_id="r1-h3", sequence=12, unix_seconds=1763840000.25,
+                      payload=m.ActionAnnounced(action=record, stack_after_chips=980,
+                                                pot_total_after_chips=120, decision_id="d-9"))
     plain = eventlog.reference_notice_json
     walked = _count_plain_walks(monkeypatch)
     text = notice_json(notice)
     assert text == plain(notice) and walked == []  # orjson wrote it
     assert json.loads(text)["payload"]["action"]["kind"] == m.RecordKind.RAISE.value
-    odd = m.Notice("r1", "r1-h3", 13, 1763840000.5,
-                   Odd("x", 1e-05, 1, None, m.RecordKind.CALL, (), ()))  # type: ignore[arg-type]
+    odd = m.Notice(match_id="r1", hand_id="r1-h3", sequence=13, unix_seconds=1763840000.5,
+                   payload=Odd("x", 1e-05, 1, None, m.RecordKind.CALL, (), ()))  # type: ignore[arg-type]
     assert notice_json(odd) == plain(odd) and walked == [odd]
     assert '"seconds":1e-05' in notice_json(odd)
 
@@ -109,15 +111,22 @@ def test_every_common_event_type_takes_its_converter_not_the_plain_walk(monkeypa
     as they are; the plain walk is never called for them, and the lines are its lines."""
     plain = eventlog.reference_notice_json
     walked = _count_plain_walks(monkeypatch)
-    record = m.ActionRecord(1, "turn", m.RecordKind.CALL, 20, 10, 20, False, m.AutoReason.TIMEOUT)
+    record = m.ActionRecord(seat=1, street="turn", kind=m.RecordKind.CALL, raise_to_chips=20, amount_chips=10,
+                            round_bet_chips=20, is_all_in=False, automatic=m.AutoReason.TIMEOUT)
     payloads: list[Any] = [
-        m.ActionAnnounced(record, 90, 60, "d-3"),
-        m.StreetEnded("turn", (m.PotInfo(120, (0, 1, 2)),), 120, ((2, 10),)),
-        m.HandEnded((m.HandSeatResult(0, 30, 1030),), (m.PotAward(0, 60, PotShare.WHOLE,
-                                                                  ((0, 60),)),), False, "", True),
-        m.GameChanged("O8", "FT", 9),
-        m.CardsDealt("flop", 2, (0, 51), (), 2)]
-    held = [(m.Notice("r1", "r1-h2", 9 + k, 1763840000.5, payload), [0, 1, 2], 1763840000.75)
+        m.ActionAnnounced(action=record, stack_after_chips=90, pot_total_after_chips=60, decision_id="d-3"),
+        m.StreetEnded(street="turn", pots=(m.PotInfo(amount_chips=120, eligible_seats=(0, 1, 2)),),
+                      pot_total_chips=120, returned=((2, 10),)),
+        m.HandEnded(results=(m.HandSeatResult(seat=0, net_chips=30, final_stack_chips=1030),),
+                    awards=(m.PotAward(pot_index=0, amount_chips=60, half=PotShare.WHOLE,
+                                                                  winners=((0,
+                                                                            60),)),), voided=False,
+                                                                            void_reason="",
+                                                                            went_to_showdown=True),
+        m.GameChanged(game="O8", previous_game="FT", first_hand_number=9),
+        m.CardsDealt(street="flop", seat=2, up_cards=(0, 51), hole_cards=(), hole_card_count=2)]
+    held = [(m.Notice(match_id="r1", hand_id="r1-h2", sequence=9 + k, unix_seconds=1763840000.5,
+                      payload=payload), [0, 1, 2], 1763840000.75)
             for k, payload in enumerate(payloads)]
     lines = event_lines(held)
     assert walked == []
@@ -130,7 +139,8 @@ def test_every_common_event_type_takes_its_converter_not_the_plain_walk(monkeypa
 
 def test_the_event_log_appends_the_lines_to_an_owner_only_file(tmp_path: Path) -> None:
     log = EventLog(tmp_path / "m.events.jsonl")
-    notice = m.Notice("r1", "r1-h1", 1, 1763840000.5, m.GameChanged("O8", "FT", 9))
+    notice = m.Notice(match_id="r1", hand_id="r1-h1", sequence=1, unix_seconds=1763840000.5,
+                      payload=m.GameChanged(game="O8", previous_game="FT", first_hand_number=9))
     log.sent(0, notice)
     log.sent(1, notice)
     log.flush()
@@ -144,9 +154,14 @@ def test_a_private_events_two_copies_take_one_line_each(tmp_path: Path) -> None:
     """The dealer sends a private event's copies seat by seat (the others' copy, the owner's, the
     others' again): the log holds one line per distinct copy, with every seat that received it."""
     log = EventLog(tmp_path / "m.events.jsonl")
-    own = m.Notice("r1", "r1-h1", 4, 1763840000.5, m.CardsDealt("preflop", 1, (), (0, 51), 2))
-    others = m.Notice("r1", "r1-h1", 4, 1763840000.5, m.CardsDealt("preflop", 1, (), (), 2))
-    after = m.Notice("r1", "r1-h1", 5, 1763840000.6, m.GameChanged("O8", "FT", 9))
+    own = m.Notice(match_id="r1", hand_id="r1-h1", sequence=4, unix_seconds=1763840000.5,
+                   payload=m.CardsDealt(street="preflop", seat=1, up_cards=(), hole_cards=(0, 51),
+                                        hole_card_count=2))
+    others = m.Notice(match_id="r1", hand_id="r1-h1", sequence=4, unix_seconds=1763840000.5,
+                      payload=m.CardsDealt(street="preflop", seat=1, up_cards=(), hole_cards=(),
+                                           hole_card_count=2))
+    after = m.Notice(match_id="r1", hand_id="r1-h1", sequence=5, unix_seconds=1763840000.6,
+                     payload=m.GameChanged(game="O8", previous_game="FT", first_hand_number=9))
     for seat in range(4):
         log.sent(seat, own if seat == 1 else others)
     for seat in range(4):
@@ -168,10 +183,12 @@ def test_a_name_json_dumps_escapes_is_escaped_as_json_dumps_does_without_the_pla
     for byte, and the plain walk writes none of them."""
     plain = eventlog.reference_notice_json
     walked = _count_plain_walks(monkeypatch)
-    ascii_notice = m.Notice("r1", "r1-h2", 9, 1763840000.5, m.GameChanged("O8", "FT", 9))
+    ascii_notice = m.Notice(match_id="r1", hand_id="r1-h2", sequence=9, unix_seconds=1763840000.5,
+                            payload=m.GameChanged(game="O8", previous_game="FT", first_hand_number=9))
     for odd_name in ("Jürgen", "del\x7f", 'q"b\\s\nl\u2028'):
         walked.clear()
-        odd = m.Notice("r1", "r1-h2", 10, 1763840000.5, m.GameChanged(odd_name, "FT", 9))
+        odd = m.Notice(match_id="r1", hand_id="r1-h2", sequence=10, unix_seconds=1763840000.5,
+                       payload=m.GameChanged(game=odd_name, previous_game="FT", first_hand_number=9))
         held = [(ascii_notice, [0, 1], 1763840000.75), (odd, [2], 1763840000.8),
                 (ascii_notice, [3], 1763840000.9)]
         assert event_lines(held) == "".join(plain(n).join((
@@ -189,8 +206,8 @@ def test_each_message_types_writer_writes_every_field_as_the_plain_walk(data: An
     otherwise fails here (the plain walk writes every slot)."""
     for kind in _PAYLOADS:
         payload = data.draw(st.from_type(kind))
-        notice = m.Notice(data.draw(_texts), data.draw(_texts), data.draw(_ints),
-                          data.draw(_floats), payload)
+        notice = m.Notice(match_id=data.draw(_texts), hand_id=data.draw(_texts), sequence=data.draw(_ints),
+                          unix_seconds=data.draw(_floats), payload=payload)
         text = eventtext.notice_text(notice)  # raises Unusual where it leaves it to the walk
         assert text == reference_notice_json(notice), kind.__name__
 
@@ -204,7 +221,7 @@ def test_the_writers_know_every_payload_type_and_its_fields() -> None:
         inherited = [f.name for base in kind.__mro__[1:] if dataclasses.is_dataclass(base)
                      for f in dataclasses.fields(base)]
         assert list(kind.__slots__) == [name for name in own if name not in inherited]
-    source = (ARENA_DIR / "storage" / "eventtext.py").read_text()
+    source = Path(eventtext.__file__).read_text()
     for kind in _PAYLOADS:
         assert f"type(payload) is {kind.__name__}:" in source, kind.__name__
 
@@ -214,20 +231,10 @@ def test_the_writers_know_every_payload_type_and_its_fields() -> None:
     1795481298.3078735, 8589934591.9999995, 8589934592.0, 2.0**53, -0.0, -1.5, 1e300, 5e-324,
     math.nan, math.inf, -math.inf, 4294967296.0000005])
 def test_logged_at_is_spelled_as_percent_six_f(seconds: float) -> None:
-    notice = m.Notice("r1", "r1-h1", 1, 1763840000.5, m.GameChanged("O8", "FT", 9))
+    notice = m.Notice(match_id="r1", hand_id="r1-h1", sequence=1, unix_seconds=1763840000.5,
+                      payload=m.GameChanged(game="O8", previous_game="FT", first_hand_number=9))
     held = [(notice, [0, 1], seconds)]
     assert event_lines(held) == event_line(notice, [0, 1], seconds).encode()
-
-
-@given(seconds=st.floats(0, 2.0**33) | st.integers(0, 2**33).map(lambda n: n / 2**22)
-       | st.integers(0, 2**33 * 10**6).map(lambda n: (n + 0.5) / 10**6))
-def test_micros_rounds_as_percent_six_f(seconds: float) -> None:
-    """Ties to even from the exact binary value, as ``"%.6f"`` rounds."""
-    micros = eventtext.micros(seconds)
-    if not 0 < seconds < 2**33:
-        assert micros == -1
-        return
-    assert f"{seconds:.6f}" == f"{micros // 10**6}.{micros % 10**6:06d}"
 
 
 def test_the_lines_of_real_hands_are_the_plain_walks() -> None:
@@ -253,36 +260,11 @@ def test_the_lines_of_real_hands_are_the_plain_walks() -> None:
     assert event_lines(held) == "".join(event_line(*line) for line in held).encode()
 
 
-def test_the_compiled_writers_write_what_their_source_writes() -> None:
-    """The writers' source run as Python (the fallback without a build) and the module as
-    loaded (compiled in the compiled pass) write the same bytes."""
-    path = Path(eventtext.__spec__.origin or "")
-    if path.suffix != ".py":
-        path = ARENA_DIR / "storage" / "eventtext.py"
-    spec = importlib.util.spec_from_file_location("eventtext_as_source", path)
-    assert spec is not None and spec.loader is not None
-    source = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(source)
-    record = m.ActionRecord(1, "turn", m.RecordKind.CALL, 20, 10, 20, True, m.AutoReason.ABSENT)
-    seats = tuple(m.SeatInfo(seat=k, name=f"b{k}", bot_id="x\u00e9\x7f", stack_chips=990 + k,
-                             bet_chips=k, committed_chips=2 * k, up_cards=(k, 51, 60),
-                             hole_card_count=2, status=m.SeatStatus.ACTIVE) for k in range(3))
-    held = [(m.Notice("r1", "r1-h2", 9 + k, 1763840000.5 + k / 7, payload), [0, 2], 1763840000.75)
-            for k, payload in enumerate([
-                m.ActionAnnounced(record, 90, 60, "d-3"),
-                m.HandStarted(1, "FT", 0, 1, seats, Stakes(), "deal-1", 1),
-                m.ShowdownAnnounced((m.ShownHand(0, (1, 2), "pair", (1, 2), "", ()),)),
-                m.MatchEnded((m.MatchSeatResult(0, "a", "a", 5, 10, 1e-05, math.inf, 1000),),
-                             "seed", 10, False, "")])]
-    assert source.lines_text(held, event_line) == eventtext.lines_text(held, event_line)
-    assert source.lines_text(held, event_line).encode() == "".join(
-        event_line(*line) for line in held).encode()
-
-
 def test_lines_spell_any_seats_as_the_plain_line_does() -> None:
     """The seats of a line as one text when they are 0-7 in increasing order (a list, as the
     dealer holds them), and one by one otherwise: the same bytes either way."""
-    notice = m.Notice("r1", "r1-h1", 3, 1763840000.5, m.GameChanged("O8", "FT", 9))
+    notice = m.Notice(match_id="r1", hand_id="r1-h1", sequence=3, unix_seconds=1763840000.5,
+                      payload=m.GameChanged(game="O8", previous_game="FT", first_hand_number=9))
     for seats in ([0, 1, 2, 3], [], [7], [0, 2, 3], [0, 1, 2, 3, 4, 5, 6, 7], [3, 1], [2, 2],
                   [8], [0, 9], [True], (0, 1), [1023, 1024], [-1]):
         held = [(notice, seats, 1763840000.25)]
@@ -303,14 +285,19 @@ def test_a_text_kept_for_the_next_event_is_that_events_own() -> None:
     active, absent, again = (_seats(m.SeatStatus.ACTIVE), _seats(m.SeatStatus.ABSENT),
                              _seats(m.SeatStatus.ACTIVE))
     payloads: list[m.Payload] = [
-        m.HandStarted(k, "FT", 0, viewer, seats, Stakes(), f"d{k}", k, 0)
+        m.HandStarted(hand_number=k, game="FT", button_seat=0, your_seat=viewer, seats=seats, stakes=Stakes(),
+                      deal_id=f"d{k}", game_hand_number=k, duplicate_copy=0)
         for k, seats in enumerate((active, active, absent, absent, active, again), start=1)
         for viewer in range(3)]
     for rules in ({"a": '"x"', "b": "1"}, {"a": '"x"', "b": "1"}, {"b": "1", "a": '"x"'},
                   {"a": '"y"', "b": "1"}, {"a": 1, "b": "1"}, {"a": '"y"', "b": "1"}, {}):
-        payloads.append(m.MatchStarted(active, 0, ("FT",), 3, 6, Stakes(), 2000, 1.0, 10.0,
-                                       rules, 1, None))  # type: ignore[arg-type]
-    held = [(m.Notice("r1", "r1-h1", k, 1763840000.5, p), [0], 1763840000.25)
+        payloads.append(m.MatchStarted(seats=active, your_seat=0, games=("FT",), hands_per_game=3,
+                                       total_hands=6, stakes=Stakes(), starting_stack_chips=2000,
+                                       decision_seconds=1.0, time_bank_seconds=10.0,
+                                       rules=rules, duplicate_copies=1,
+                                       tournament=None))  # type: ignore[arg-type]
+    held = [(m.Notice(match_id="r1", hand_id="r1-h1", sequence=k, unix_seconds=1763840000.5, payload=p), [0],
+             1763840000.25)
             for k, p in enumerate(payloads, start=1)]
     assert event_lines(held) == "".join(event_line(*line) for line in held).encode()
     one_by_one = [event_lines([line]) for line in held]  # the texts kept from line to line
@@ -325,13 +312,15 @@ def test_a_hand_started_copy_reuses_only_its_own_hands_seats_stakes_and_deal() -
     low, high = Stakes(), Stakes(small_bet=40, big_bet=80, small_blind=20, big_blind=40)
     deal = "deal-1"
     payloads: list[m.Payload] = [
-        m.HandStarted(hand, game, button, viewer, seats, stakes, deal_id, game_hand, copy)
+        m.HandStarted(hand_number=hand, game=game, button_seat=button, your_seat=viewer, seats=seats,
+                      stakes=stakes, deal_id=deal_id, game_hand_number=game_hand, duplicate_copy=copy)
         for hand, game, button, stakes, deal_id, game_hand, copy in (
             (1, "FT", 0, low, deal, 1, 0), (1, "FT", 0, high, deal, 1, 0),
             (2, "FT", 1, high, "deal-2", 2, 0), (2, "FO8", 1, high, "deal-2", 1, 1),
             (3, "FO8", 2, low, "deal-2", True, 1))
         for viewer in range(3)]
-    held = [(m.Notice("r1", "r1-h1", k, 1763840000.5, p), [k % 3], 1763840000.25)
+    held = [(m.Notice(match_id="r1", hand_id="r1-h1", sequence=k, unix_seconds=1763840000.5, payload=p),
+             [k % 3], 1763840000.25)
             for k, p in enumerate(payloads, start=1)]
     assert event_lines(held) == "".join(event_line(*line) for line in held).encode()
 
@@ -345,6 +334,8 @@ def test_a_string_is_spelled_as_json_dumps_spells_it_from_the_first_time_on() ->
                   for k, (name, status) in enumerate((("active", m.SeatStatus.ACTIVE),
                                                       ("a\"b", m.SeatStatus.ACTIVE),
                                                       ("\u00e9t\u00e9", m.SeatStatus.FOLDED))))
-    held = [(m.Notice("r1", "r1-h1", k, 1763840000.5, m.DuplicateCopyStarted(0, 2, "d", 0, seats)),
+    held = [(m.Notice(match_id="r1", hand_id="r1-h1", sequence=k, unix_seconds=1763840000.5,
+                      payload=m.DuplicateCopyStarted(copy_index=0, copies_total=2, deal_set_id="d",
+                                                     your_seat=0, seats=seats)),
              [0], 1763840000.25) for k in range(1, 4)]
     assert event_lines(held) == "".join(event_line(*line) for line in held).encode()

@@ -1,5 +1,5 @@
 """Migration 6 on SQLite and PostgreSQL: hands of no-limit and pot-limit games (NT, PO and PT,
-pot-limit hold'em) are stored, tournament placings round-trip (RULES.md §7), and a version-5
+pot-limit hold'em) are stored, tournament placings round-trip (docs/house-rules.md §8), and a version-5
 database is upgraded with every hand, seat and luck row kept."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A logged hand carries the rules it was played by (``_rules``: RULES.md §9's keys that decide
+"""A logged hand carries the rules it was played by (``_rules``: docs/house-rules.md §10's keys that decide
 its play beyond its PHH fields), and a replay plays it by them: a log of non-default rules
 replays without the ``--set`` that made it, and a corrupt ``_rules`` is a clear error."""
 
@@ -18,7 +18,7 @@ from arena.match.simulate import simulate
 from arena.storage.replay import replay_paths
 from arena.storage.verify import verify_hand
 
-# RULES.md §9: five raises a round and stud's ties broken by seat, not the defaults (3, suit).
+# docs/house-rules.md §10: five raises a round and stud's ties broken by seat, not the defaults (3, suit).
 _RULES = Rules().with_overrides(["max_raises=5", "stud_tie_break=seat", "games=['FT', 'F7S']"])
 
 

@@ -24,8 +24,12 @@ def _summary(match_id: str) -> MatchSummary:
     stats = TableStats(prompts=9, answered=8, timeouts=1)
     stats.answer_seconds.extend([0.5, 0.25, 1e-7, 3.0])
     stats.lateness_seconds.append(0.0125)
-    results = (MatchSeatResult(0, "ä \"b\"", "b0", -5, 3, -83.33333333333333, 1.5e300, 995),
-               MatchSeatResult(1, "c\n", "c1", 5, 3, 83.33333333333333, float("nan"), 1005))
+    results = (MatchSeatResult(seat=0, name="ä \"b\"", bot_id="b0", net_chips=-5, hands_played=3,
+                               mbb_per_hand=-83.33333333333333, mbb_per_hand_ci95=1.5e300,
+                               final_stack_chips=995),
+               MatchSeatResult(seat=1, name="c\n", bot_id="c1", net_chips=5, hands_played=3,
+                               mbb_per_hand=83.33333333333333, mbb_per_hand_ci95=float("nan"),
+                               final_stack_chips=1005))
     return MatchSummary(match_id, SEED, 3, results, False, "", ((0, parse_card("Ah")),
                                                                (1, parse_card("2c"))), stats)
 

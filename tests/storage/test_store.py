@@ -222,7 +222,7 @@ def test_void_hands_keep_their_number_and_count_for_nobody(store: ResultsStore) 
 
 
 def test_a_deal_voided_in_one_duplicate_copy_is_scored_in_none(store: ResultsStore) -> None:
-    """RULES.md §7 duplicate (luck cancels out) with §5 (a hand the dealer cannot finish is
+    """docs/house-rules.md §8 duplicate (luck cancels out) with §5 (a hand the dealer cannot finish is
     void): when a worker dies in copy 1 of deal 2, copy 0's result of deal 2 would stand alone,
     its luck uncancelled; like a fouled board in duplicate play, the deal counts in no copy."""
     match = new_match(store, is_duplicate=True)

@@ -8,7 +8,8 @@ import sys
 import threading
 from collections.abc import Callable, Iterator
 
-from arena.storage.writer import COMMIT_SWITCH_SECONDS, Writer
+from arena.host.process import COMMIT_SWITCH_SECONDS
+from arena.storage.writer import Writer
 
 
 def test_commits_come_before_log_steps_and_are_told_first() -> None:

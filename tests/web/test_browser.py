@@ -32,7 +32,7 @@ def _get(url: str) -> tuple[int, str]:
 
 def dealt_cards(hand: dict[str, Any], upto: int | None = None) -> list[list[tuple[str, bool]]]:
     """Each seat's cards from the PHH ``d dh`` lines (up to action line ``upto``), with up flags:
-    in stud the third to sixth cards of a seat are dealt face up (RULES.md §2, stud streets)."""
+    in stud the third to sixth cards of a seat are dealt face up (docs/house-rules.md §2, stud streets)."""
     n = len(hand["starting_stacks"])
     stud = str(hand["variant"]) in ("FR", "F7S", "F7S/8")
     seats: list[list[tuple[str, bool]]] = [[] for _ in range(n)]
@@ -65,7 +65,7 @@ FS_CLOCK_SLACK_SECONDS = 0.05
 
 def test_spy_finds_no_hidden_card_in_any_byte_served_during_live_hands(live_league: LiveLeague) -> None:
     """Every SSE message, page and JSON served while the league played: no face-down card of a
-    seat that had not shown it (RULES.md §8), no log download or seed of a running match."""
+    seat that had not shown it (docs/house-rules.md §9), no log download or seed of a running match."""
     hands = live_league.hands()
     messages = [text for _, text in live_league.stream if text.startswith("event: table")]
     assert len(messages) > 20, "the live stream carried too little to prove anything"

@@ -31,7 +31,7 @@ def hands(tmp_path_factory: pytest.TempPathFactory) -> list[PhhHand]:
 
 
 def test_one_step_per_action_line_with_the_logged_cards_and_stacks(hands: list[PhhHand]) -> None:
-    """Step aN is the table after PHH line N: each seat's cards (stud: third to sixth up, RULES.md
+    """Step aN is the table after PHH line N: each seat's cards (stud: third to sixth up, docs/house-rules.md
     §2) as the log dealt them; the last step has the log's finishing stacks."""
     for hand in hands:
         data = hand_steps(hand, reveal=True, with_equity=False)
@@ -47,7 +47,7 @@ def test_one_step_per_action_line_with_the_logged_cards_and_stacks(hands: list[P
 
 
 def test_pots_hold_every_committed_chip_and_side_pots_appear(hands: list[PhhHand]) -> None:
-    """RULES.md §4 side pots: the pots of a step hold every chip committed so far; a side pot
+    """docs/house-rules.md §5 side pots: the pots of a step hold every chip committed so far; a side pot
     exists only above a live all-in seat's stake, and that seat is not eligible for it."""
     side_pots = 0
     for hand in hands:
@@ -64,7 +64,7 @@ def test_pots_hold_every_committed_chip_and_side_pots_appear(hands: list[PhhHand
 
 
 def test_showdown_names_and_hi_lo_halves(hands: list[PhhHand]) -> None:
-    """RULES.md §4: hand names for every shown hand; a hi-lo pot split in halves, the high half
+    """docs/house-rules.md §5: hand names for every shown hand; a hi-lo pot split in halves, the high half
     taking the odd chip."""
     halves = odd = 0
     for hand in hands:
@@ -89,7 +89,7 @@ def test_showdown_names_and_hi_lo_halves(hands: list[PhhHand]) -> None:
 
 
 def test_unfinished_match_hides_cards_never_shown(hands: list[PhhHand]) -> None:
-    """RULES.md §8: a hand of a running match shows up cards, the board and shown hands only."""
+    """docs/house-rules.md §9: a hand of a running match shows up cards, the board and shown hands only."""
     checked = 0
     for hand in hands:
         data = hand_steps(hand, reveal=False, with_equity=False)

@@ -20,24 +20,28 @@ def _seat(seat: int) -> m.SeatInfo:
 
 
 def _notice(seq: int, payload: m.Payload, hand_id: str = "x-h1") -> m.Notice:
-    return m.Notice("x", hand_id, seq, 0.0, payload)
+    return m.Notice(match_id="x", hand_id=hand_id, sequence=seq, unix_seconds=0.0, payload=payload)
 
 
 def test_hole_cards_of_the_owner_copy_never_reach_the_state() -> None:
-    """RULES.md §8: the owner's CardsDealt copy carries hole cards; the hub reads counts only."""
+    """docs/house-rules.md §9: the owner's CardsDealt copy carries hole cards; the hub reads counts only."""
     hub = SpectatorHub()
     stakes = Rules().stakes
-    hub.event_watched(_notice(1, m.HandStarted(1, "F7S", 0, 0, (_seat(0), _seat(1)), stakes, "d", 1)))
+    hub.event_watched(_notice(1, m.HandStarted(hand_number=1, game="F7S", button_seat=0, your_seat=0,
+                                               seats=(_seat(0),
+                                                      _seat(1)), stakes=stakes, deal_id="d",
+                                                      game_hand_number=1)))
     hole = tuple(parse_cards("AsKs"))
     up = tuple(parse_cards("7d"))
-    owner = m.CardsDealt("third", 0, up, hole, 2)
-    other = m.CardsDealt("third", 0, up, (), 2)
+    owner = m.CardsDealt(street="third", seat=0, up_cards=up, hole_cards=hole, hole_card_count=2)
+    other = m.CardsDealt(street="third", seat=0, up_cards=up, hole_cards=(), hole_card_count=2)
     hub.event_watched(_notice(2, owner))  # an owner's copy (the dealer tells the others' copy) ...
     hub.event_watched(_notice(2, other))  # ... the same event told again is not read again
     text = json.dumps(hub.snapshot())
     assert "As" not in text and "Ks" not in text and "7d" in text
     assert hub.snapshot()[0]["seats"][0]["down"] == 2
-    hub.event_watched(_notice(3, m.MatchEnded((), "123456789", 1, False, "")))
+    hub.event_watched(_notice(3, m.MatchEnded(results=(), match_seed="123456789", hands_played=1,
+                                              aborted=False, abort_reason="")))
     assert "123456789" not in json.dumps(hub.snapshot())
 
 
@@ -48,8 +52,10 @@ def test_a_slow_spectator_is_dropped_and_never_blocks() -> None:
         assert (await stream.__anext__()).startswith("retry")
         stakes = Rules().stakes
         for k in range(QUEUE_ITEMS + 10):  # never read: the queue fills up
-            hub.event_watched(_notice(k + 1, m.HandStarted(k, "FT", 0, 0, (_seat(0), _seat(1)),
-                                                           stakes, "d", 1), hand_id=f"x-h{k}"))
+            hub.event_watched(_notice(k + 1, m.HandStarted(hand_number=k, game="FT", button_seat=0,
+                                                           your_seat=0, seats=(_seat(0), _seat(1)),
+                                                           stakes=stakes, deal_id="d", game_hand_number=1),
+                                                           hand_id=f"x-h{k}"))
             hub.flush()
         return hub.dropped_spectators, len(hub._spectators)
 
@@ -62,10 +68,18 @@ def test_a_slow_spectator_is_dropped_and_never_blocks() -> None:
 def test_decision_shows_whose_turn_and_the_clock_not_the_cards() -> None:
     hub = SpectatorHub()
     stakes = Rules().stakes
-    hub.event_watched(_notice(1, m.HandStarted(1, "FT", 0, 0, (_seat(0), _seat(1)), stakes, "d", 1)))
-    prompt = m.Prompt("x", "x-h1", "d1", "FT", "preflop", 1, 1, 2, 0, 1, (_seat(0), _seat(1)),
-                      tuple(parse_cards("QhQd")), (), (), 0, (), 0, 0, (), stakes, 20, 3, 2.0, 5.0,
-                      1234.5, 0.0)
+    hub.event_watched(_notice(1, m.HandStarted(hand_number=1, game="FT", button_seat=0, your_seat=0,
+                                               seats=(_seat(0),
+                                                      _seat(1)), stakes=stakes, deal_id="d",
+                                                      game_hand_number=1)))
+    prompt = m.Prompt(match_id="x", hand_id="x-h1", decision_id="d1", game="FT", street="preflop",
+                      hand_number=1, game_hand_number=1, hands_per_game=2, button_seat=0, seat=1,
+                      seats=(_seat(0),
+                          _seat(1)),
+                      hole_cards=tuple(parse_cards("QhQd")), board=(), pots=(), pot_total_chips=0, actions=(),
+                      current_bet_chips=0, to_call_chips=0, legal=(), stakes=stakes, bet_size_chips=20,
+                      raises_left=3, decision_time_left_seconds=2.0, time_bank_left_seconds=5.0,
+                      deadline_unix_seconds=1234.5, sent_unix_seconds=0.0)
     hub.decision_opened(prompt)
     state = hub.snapshot()[0]
     assert state["actor"] == 1 and state["deadline_unix_seconds"] == 1234.5
@@ -74,13 +88,15 @@ def test_decision_shows_whose_turn_and_the_clock_not_the_cards() -> None:
 
 def test_a_failing_live_view_never_raises_into_the_dealer() -> None:
     hub = SpectatorHub()
-    broken = m.HandStarted(1, "FT", 0, 0, ("not a seat",), Rules().stakes, "d", 1)  # type: ignore[arg-type]
+    broken = m.HandStarted(hand_number=1, game="FT", button_seat=0, your_seat=0, seats=("not a seat",),
+                           stakes=Rules().stakes, deal_id="d", game_hand_number=1)  # type: ignore[arg-type]
     hub.event_watched(_notice(1, broken))  # no exception reaches the table
     assert hub.snapshot() == [{"match_id": "x", "status": "unavailable"}]
 
 
 def _hand_started(k: int) -> m.Notice:
-    return _notice(k + 1, m.HandStarted(k, "FT", 0, 0, (_seat(0), _seat(1)), Rules().stakes, "d", 1),
+    return _notice(k + 1, m.HandStarted(hand_number=k, game="FT", button_seat=0, your_seat=0, seats=(_seat(0),
+        _seat(1)), stakes=Rules().stakes, deal_id="d", game_hand_number=1),
                    hand_id=f"x-h{k}")
 
 

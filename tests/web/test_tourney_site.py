@@ -1,5 +1,5 @@
 """A tournament's web pages over hostile logs (Starlette's test client): standings and events,
-tables and hands, no mucked card and no log before the tournament has ended (RULES.md §1),
+tables and hands, no mucked card and no log before the tournament has ended (docs/house-rules.md §1),
 escaping and paths."""
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from starlette.testclient import TestClient
 
 from arena.engine.phh import dumps_hands
 from arena.host.phhfile import load_file
-from arena.league.tourney_config import load_tournament
-from arena.league.tourney_store import TournamentStore
 from arena.match.simulate import simulate
 from arena.storage.store import TournamentPlacing
+from arena.tourney.config import load_tournament
+from arena.tourney.store import TournamentStore
 from arena.web.tourney_app import TournamentApp
 from arena.web.tourney_site import TournamentSite, table_of
 

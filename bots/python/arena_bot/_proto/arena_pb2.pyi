@@ -7,7 +7,7 @@ isort:skip_file
 The arena wire contract: how a poker bot talks to the arena dealer.
 
 Read this file top to bottom once; every message and field is documented
-for bot authors. The house rules themselves are in RULES.md.
+for bot authors. The house rules themselves are in docs/house-rules.md.
 
 Conventions used everywhere in this file
 ----------------------------------------
@@ -280,7 +280,7 @@ class _GameEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Game.ValueType],
     GAME_STUD_HI_LO: _Game.ValueType  # 5
     """"F7S/8": seven card stud hi-lo, 8 or better."""
     GAME_NO_LIMIT_HOLDEM: _Game.ValueType  # 6
-    """"NT": no-limit Texas hold'em (RULES.md section 3b)."""
+    """"NT": no-limit Texas hold'em (docs/house-rules.md §4)."""
     GAME_POT_LIMIT_OMAHA: _Game.ValueType  # 7
     """"PO": pot-limit Omaha, high only."""
     GAME_POT_LIMIT_HOLDEM: _Game.ValueType  # 8
@@ -308,7 +308,7 @@ GAME_STUD: Game.ValueType  # 4
 GAME_STUD_HI_LO: Game.ValueType  # 5
 """"F7S/8": seven card stud hi-lo, 8 or better."""
 GAME_NO_LIMIT_HOLDEM: Game.ValueType  # 6
-""""NT": no-limit Texas hold'em (RULES.md section 3b)."""
+""""NT": no-limit Texas hold'em (docs/house-rules.md §4)."""
 GAME_POT_LIMIT_OMAHA: Game.ValueType  # 7
 """"PO": pot-limit Omaha, high only."""
 GAME_POT_LIMIT_HOLDEM: Game.ValueType  # 8
@@ -374,7 +374,7 @@ class _SeatStatusEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_SeatStatus
     """In the hand with no chips behind; it acts no more this hand."""
     SEAT_STATUS_ABSENT: _SeatStatus.ValueType  # 4
     """In the hand (dealt in, posts forced bets) but its bot is not connected;
-    the dealer checks or folds for it (RULES.md section 5).
+    the dealer checks or folds for it (docs/house-rules.md §6).
     """
     SEAT_STATUS_OUT: _SeatStatus.ValueType  # 5
     """Not in this hand at all: eliminated (tournament) or not dealt in."""
@@ -393,7 +393,7 @@ SEAT_STATUS_ALL_IN: SeatStatus.ValueType  # 3
 """In the hand with no chips behind; it acts no more this hand."""
 SEAT_STATUS_ABSENT: SeatStatus.ValueType  # 4
 """In the hand (dealt in, posts forced bets) but its bot is not connected;
-the dealer checks or folds for it (RULES.md section 5).
+the dealer checks or folds for it (docs/house-rules.md §6).
 """
 SEAT_STATUS_OUT: SeatStatus.ValueType  # 5
 """Not in this hand at all: eliminated (tournament) or not dealt in."""
@@ -415,7 +415,7 @@ class _BettingStructureEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Bett
     """Pot-limit: any raise from the minimum raise up to the pot after your call."""
 
 class BettingStructure(_BettingStructure, metaclass=_BettingStructureEnumTypeWrapper):
-    """How much a bet or raise may be (RULES.md sections 3 and 3b)."""
+    """How much a bet or raise may be (docs/house-rules.md §3 and §4)."""
 
 BETTING_STRUCTURE_UNSPECIFIED: BettingStructure.ValueType  # 0
 """Not set: fixed limit (servers before no-limit games were added)."""
@@ -478,7 +478,7 @@ class _MatchFormatEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_MatchForm
     """
 
 class MatchFormat(_MatchFormat, metaclass=_MatchFormatEnumTypeWrapper):
-    """How a match is scored (RULES.md section 7)."""
+    """How a match is scored (docs/house-rules.md §8)."""
 
 MATCH_FORMAT_UNSPECIFIED: MatchFormat.ValueType  # 0
 MATCH_FORMAT_CASH: MatchFormat.ValueType  # 1
@@ -773,6 +773,7 @@ class ActionReply(_message.Message):
     ACTION_FIELD_NUMBER: _builtins.int
     THINK_SECONDS_FIELD_NUMBER: _builtins.int
     FALLBACK_FIELD_NUMBER: _builtins.int
+    STRATEGY_FIELD_NUMBER: _builtins.int
     decision_id: _builtins.str
     """Copy of `DecisionRequest.decision_id`. A reply with an id that is not
     the currently open decision of this bot is rejected (ABORTED if it was
@@ -798,6 +799,18 @@ class ActionReply(_message.Message):
     def action(self) -> Global___Action:
         """What the bot does."""
 
+    @_builtins.property
+    def strategy(self) -> Global___Strategy:
+        """Field 6 is reserved for another addition under way (`fallback_detail`).
+        Optional (added after version 1), instead of `action`: a mixed strategy.
+        The bot declares a probability for each of some legal actions and the
+        dealer draws the action itself, with a secret key of its own for each
+        match copy, revealed with the match seed so that anyone can re-draw it
+        (docs/house-rules.md §19). The luck adjustment then also removes the
+        luck of the bot's own dice. Set exactly one of `action` and `strategy`,
+        else the reply is rejected with INVALID_ARGUMENT.
+        """
+
     def __init__(
         self,
         *,
@@ -806,14 +819,71 @@ class ActionReply(_message.Message):
         action: Global___Action | None = ...,
         think_seconds: _builtins.float = ...,
         fallback: Global___Fallback.ValueType = ...,
+        strategy: Global___Strategy | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["action", b"action"]
+    _HasFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "strategy", b"strategy"]
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "decision_id", b"decision_id", "fallback", b"fallback", "seat", b"seat", "think_seconds", b"think_seconds"]
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "decision_id", b"decision_id", "fallback", b"fallback", "seat", b"seat", "strategy", b"strategy", "think_seconds", b"think_seconds"]
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___ActionReply: _TypeAlias = ActionReply
+
+@_typing.final
+class Strategy(_message.Message):
+    """A probability distribution over legal actions (`ActionReply.strategy`).
+    Each entry's `action` must be one of `DecisionRequest.legal_actions`
+    (a raise with one of its legal "raise to" amounts), each at most once; at
+    most 64 entries; every probability finite and >= 0, summing to 1 within
+    1e-6. A malformed strategy is rejected like a malformed action
+    (INVALID_ARGUMENT; an illegal action FAILED_PRECONDITION or OUT_OF_RANGE)
+    and nothing is drawn. The drawn action is the one in the `ActionTaken`
+    event that answers the decision (with `drawn_from_strategy` set) and in
+    later `DecisionRequest.actions`.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ACTIONS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def actions(self) -> _containers.RepeatedCompositeFieldContainer[Global___WeightedAction]: ...
+    def __init__(
+        self,
+        *,
+        actions: _abc.Iterable[Global___WeightedAction] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["actions", b"actions"]
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___Strategy: _TypeAlias = Strategy
+
+@_typing.final
+class WeightedAction(_message.Message):
+    """One entry of a `Strategy`."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ACTION_FIELD_NUMBER: _builtins.int
+    PROBABILITY_FIELD_NUMBER: _builtins.int
+    probability: _builtins.float
+    @_builtins.property
+    def action(self) -> Global___Action: ...
+    def __init__(
+        self,
+        *,
+        action: Global___Action | None = ...,
+        probability: _builtins.float = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["action", b"action"]
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "probability", b"probability"]
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___WeightedAction: _TypeAlias = WeightedAction
 
 @_typing.final
 class Action(_message.Message):
@@ -1049,7 +1119,7 @@ Global___ActionRejected: _TypeAlias = ActionRejected
 
 @_typing.final
 class Stakes(_message.Message):
-    """The stakes of a hand (RULES.md section 3). All in chips."""
+    """The stakes of a hand (docs/house-rules.md §3). All in chips."""
 
     DESCRIPTOR: _descriptor.Descriptor
 
@@ -1312,7 +1382,7 @@ class DecisionRequest(_message.Message):
     =========================================================================
 
     "It is your turn." Carries everything your seat is allowed to know
-    (RULES.md section 8) so that a bot can decide from this message alone,
+    (docs/house-rules.md §9) so that a bot can decide from this message alone,
     without keeping state between messages. Answer with exactly one
     `ActionReply` carrying `decision_id` and `your_seat`.
     """
@@ -1661,7 +1731,7 @@ class MatchStarted(_message.Message):
 
     @_builtins.property
     def rules(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
-        """Every rules key of the match (RULES.md section 9) with its value as a
+        """Every rules key of the match (docs/house-rules.md §10) with its value as a
         string, e.g. {"max_raises": "3", "uncapped_heads_up": "true",
         "games": "[\\"FT\\",\\"FO/8\\",\\"FR\\",\\"F7S\\",\\"F7S/8\\"]"}. Informational;
         the typed fields above are authoritative.
@@ -1669,7 +1739,7 @@ class MatchStarted(_message.Message):
 
     @_builtins.property
     def tournament(self) -> Global___TournamentState:
-        """Set when this match is one hand of a tournament (RULES.md section 7):
+        """Set when this match is one hand of a tournament (docs/house-rules.md §8):
         each tournament hand is a one-hand match with the level's stakes and the
         carried stacks (`seats[].stack_chips`). Unset otherwise; older bots can
         ignore it.
@@ -2003,6 +2073,7 @@ class ActionTaken(_message.Message):
     STACK_AFTER_CHIPS_FIELD_NUMBER: _builtins.int
     POT_TOTAL_AFTER_CHIPS_FIELD_NUMBER: _builtins.int
     DECISION_ID_FIELD_NUMBER: _builtins.int
+    DRAWN_FROM_STRATEGY_FIELD_NUMBER: _builtins.int
     stack_after_chips: _builtins.int
     """The seat's chips behind after the action."""
     pot_total_after_chips: _builtins.int
@@ -2013,6 +2084,10 @@ class ActionTaken(_message.Message):
     """The decision this action answered; empty for forced posts. Lets a bot
     see that its reply was taken.
     """
+    drawn_from_strategy: _builtins.bool
+    """Optional (added after version 1): true when the seat answered with a
+    `Strategy` and the dealer drew this action from it.
+    """
     @_builtins.property
     def action(self) -> Global___ActionRecord: ...
     def __init__(
@@ -2022,10 +2097,11 @@ class ActionTaken(_message.Message):
         stack_after_chips: _builtins.int = ...,
         pot_total_after_chips: _builtins.int = ...,
         decision_id: _builtins.str = ...,
+        drawn_from_strategy: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["action", b"action"]
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "decision_id", b"decision_id", "pot_total_after_chips", b"pot_total_after_chips", "stack_after_chips", b"stack_after_chips"]
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "decision_id", b"decision_id", "drawn_from_strategy", b"drawn_from_strategy", "pot_total_after_chips", b"pot_total_after_chips", "stack_after_chips", b"stack_after_chips"]
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -2102,7 +2178,7 @@ class Showdown(_message.Message):
     HANDS_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def hands(self) -> _containers.RepeatedCompositeFieldContainer[Global___ShownHand]:
-        """In show order (RULES.md section 4)."""
+        """In show order (docs/house-rules.md §5)."""
 
     def __init__(
         self,
@@ -2415,7 +2491,7 @@ class MatchEnded(_message.Message):
     ABORT_REASON_FIELD_NUMBER: _builtins.int
     match_seed: _builtins.str
     """The secret match seed, revealed now, so every deal of the match can be
-    re-created and checked (RULES.md section 1).
+    re-created and checked (docs/house-rules.md §1).
     """
     hands_played: _builtins.int
     """Hands dealt in the match (for a duplicate copy: in this copy)."""

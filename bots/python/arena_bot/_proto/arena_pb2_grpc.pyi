@@ -7,7 +7,7 @@ isort:skip_file
 The arena wire contract: how a poker bot talks to the arena dealer.
 
 Read this file top to bottom once; every message and field is documented
-for bot authors. The house rules themselves are in RULES.md.
+for bot authors. The house rules themselves are in docs/house-rules.md.
 
 Conventions used everywhere in this file
 ----------------------------------------
@@ -87,7 +87,7 @@ class DealerStub:
          again after an `ActionRejected`). The bot may send `Ping` at any time.
       4. Either side may close the stream. A bot that disconnects is "absent":
          its seat stays in the match, still posts forced bets and is dealt in,
-         and the dealer checks or folds for it (RULES.md section 5) until it
+         and the dealer checks or folds for it (docs/house-rules.md §6) until it
          reconnects with the same token. On reconnect the dealer re-sends any
          decision that is still open for the bot.
 
@@ -142,7 +142,7 @@ class DealerAsyncStub(DealerStub):
          again after an `ActionRejected`). The bot may send `Ping` at any time.
       4. Either side may close the stream. A bot that disconnects is "absent":
          its seat stays in the match, still posts forced bets and is dealt in,
-         and the dealer checks or folds for it (RULES.md section 5) until it
+         and the dealer checks or folds for it (docs/house-rules.md §6) until it
          reconnects with the same token. On reconnect the dealer re-sends any
          decision that is still open for the bot.
 
@@ -193,7 +193,7 @@ class DealerServicer(metaclass=_abc_1.ABCMeta):
          again after an `ActionRejected`). The bot may send `Ping` at any time.
       4. Either side may close the stream. A bot that disconnects is "absent":
          its seat stays in the match, still posts forced bets and is dealt in,
-         and the dealer checks or folds for it (RULES.md section 5) until it
+         and the dealer checks or folds for it (docs/house-rules.md §6) until it
          reconnects with the same token. On reconnect the dealer re-sends any
          decision that is still open for the bot.
 

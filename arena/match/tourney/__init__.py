@@ -1,1 +1,0 @@
-"""Tournaments (RULES.md §7): levels, the draw, seating and balancing, placings, formats."""
