@@ -76,7 +76,9 @@ def _checked(path: str, hands: list[PhhHand], rules: Rules, out: TextIO,
         if deal_set is None:  # not an arena match log (or an empty one): the cards it lists
             yield from _as_listed(hands, rules)
             return
-        seed, note = seed_from_secret(seed_file, deal_set)
+        seed, note, disagrees = seed_from_secret(seed_file, deal_set)
+        if disagrees:
+            raise ReplayMismatch(f"{path}: {note}")
         if seed is None:
             unchecked.files += 1
             out.write(f"UNCHECKED {path}: {note}: its hands are replayed from the cards they list, "
