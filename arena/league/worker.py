@@ -426,8 +426,8 @@ class Worker:
         """Complete ended jobs, then claim new ones while tables are free."""
         state, settings = self._state, self.settings
         for job_id, running in list(state.running.items()):
-            if running.tables_left == 0:
-                del state.running[job_id]
+            # (Not when another worker took it meanwhile: `_lost` forgot it during an await.)
+            if running.tables_left == 0 and state.running.pop(job_id, None) is not None:
                 if running.aborted:
                     await asyncio.to_thread(self.queue.release, settings.name, job_id)
                 else:
