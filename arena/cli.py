@@ -177,6 +177,25 @@ def cmd_web(args: argparse.Namespace) -> int:
     return run_web(args.league, host=args.host, port=args.port)
 
 
+def cmd_gateway(args: argparse.Namespace) -> int:
+    from arena.gateway.limits import GatewayLimits
+    from arena.gateway.server import run_gateway
+
+    return run_gateway(args.dealer, args.listen,
+                       limits=GatewayLimits(max_message_bytes=args.max_message_bytes,
+                                            hard_frame_bytes=4 * args.max_message_bytes))
+
+
+def cmd_mcp(args: argparse.Namespace) -> int:
+    from arena.gateway.mcpserver import run_mcp
+
+    token = args.token or os.environ.get("ARENA_TOKEN")
+    if not token:
+        print("arena: error: give --token or set ARENA_TOKEN", file=sys.stderr)
+        return 2
+    return run_mcp(args.server, token, name=args.name)
+
+
 def cmd_match(args: argparse.Namespace) -> int:
     from pathlib import Path
 
@@ -413,6 +432,23 @@ def build_parser() -> argparse.ArgumentParser:
     web.add_argument("--port", type=_port, default=8080, help="port; 0 picks a free port")
     web.set_defaults(func=cmd_web)
 
+    gate = command("gateway", "let agents play over a WebSocket of JSON (proto3 JSON of the gRPC "
+                   "messages), relayed to a dealer; /agent.txt describes it")
+    gate.add_argument("--dealer", required=True, type=_server_address,
+                      help="HOST:PORT of the dealer (or league) the agents' seats are at")
+    gate.add_argument("--listen", default="127.0.0.1:8765", type=_listen,
+                      help="HOST:PORT for the WebSocket; port 0 picks a free one")
+    gate.add_argument("--max-message-bytes", type=_count, default=64 * 1024,
+                      help="largest frame an agent may send (the dealer's own default)")
+    gate.set_defaults(func=cmd_gateway)
+
+    mcp = command("mcp", "an MCP server (stdio) through which an MCP-capable agent plays one seat")
+    mcp.add_argument("--server", required=True, type=_server_address, help="HOST:PORT of the dealer")
+    mcp.add_argument("--token", default=None,
+                     help="the seat's token (none: the ARENA_TOKEN environment variable)")
+    mcp.add_argument("--name", default="mcp-agent", help="display name sent in hello")
+    mcp.set_defaults(func=cmd_mcp)
+
     board = command("leaderboard", "the leaderboard of a league's results store")
     board.add_argument("file", help="the league file (TOML)")
     board.add_argument("--format", default="table", choices=("table", "json", "csv"),
@@ -454,6 +490,9 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+EXIT_INTERRUPTED = 3  # as a league, tournament or worker stopped by a signal once running
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     args = (bot_parser() if words[:1] == ["bot"] else build_parser()).parse_args(words)
@@ -469,6 +508,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
+    except KeyboardInterrupt:
+        # Ctrl-C before a command handles it itself (a league or server starting up): what
+        # was done is kept, as after an interruption once running (run it again to resume).
+        print(f"arena {words[0] if words else ''}: interrupted (Ctrl-C)", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except Exception as exc:
         if not _said(exc):
             raise

@@ -60,6 +60,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("leagues", ("arena.league",)),
     ("tournaments", ("arena.tourney",)),
     ("web", ("arena.web",)),
+    ("gateway", ("arena.gateway",)),
     ("cli", ("arena.cli", "arena.demo", "arena.practice", "arena.abtest")),
 )
 # Third-party packages a room must not use: concurrency, network and storage stay in their rooms.

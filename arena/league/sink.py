@@ -39,7 +39,7 @@ _Finished = tuple[PlayedHand, list[tuple[Notice, list[int], float]], datetime, d
 
 
 # A seat's `SeatResult` fields: seat, bot, net chips, final stack, the four fault counts.
-SeatFields = tuple[int, str, int, int, int, int, int, int]
+SeatFields = tuple[int, str, int, int, int, int, int, int, int]
 
 
 def _now() -> datetime:
@@ -327,11 +327,16 @@ class LeagueSink:
             think_s = think if think >= 0 else 0.0
             bot = players[seat] if seat is not None and seat < len(players) else None
             metrics.decision(think_s, max(0.0, total - think_s), bot=bot)
+        for record in hand.strategies:  # issue 40: the share of strategy replies per bot
+            if record.seat < len(players):
+                metrics.strategy_reply(bot=players[record.seat])
         for seat, bot in enumerate(players):
-            timeouts, absent, _rejected, disconnects = timings.faults(seat)
+            timeouts, absent, _rejected, disconnects, fallbacks = timings.faults(seat)
             for _ in range(timeouts):
                 metrics.timeout("timeout", bot=bot)
             for _ in range(absent):
                 metrics.timeout("absent", bot=bot)
             for _ in range(disconnects):
                 metrics.disconnected(bot=bot)
+            for _ in range(fallbacks):
+                metrics.sdk_fallback(bot=bot)

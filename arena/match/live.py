@@ -24,10 +24,10 @@ from arena.engine.actions import ActionKind
 from arena.engine.cards import Card, Deck, derive_seed
 from arena.engine.errors import ArenaError, MalformedAction
 from arena.engine.games import GameCode, variant_for
+from arena.engine.phhtext import phh_action_lines
 from arena.engine.rules import Rules
 from arena.engine.state import HandState
-from arena.engine.strategy import draw_strategy, strategy_key
-from arena.engine.strategy_log import StrategyRecord, record_of
+from arena.engine.strategy_log import StrategyRecord
 from arena.engine.units import mbb_per_hand
 from arena.match import messages as m
 from arena.match.clock import DecisionClock, Now, clock_reader
@@ -44,6 +44,7 @@ from arena.match.records import (
 )
 from arena.match.rotation import engine_order, game_for_hand, next_button
 from arena.match.spec import AbsentPolicy, MatchSpec
+from arena.match.strategy_draw import StrategyDrawer
 from arena.match.timer import DecisionTimer
 
 log = logging.getLogger("arena.match")
@@ -68,6 +69,8 @@ class _HandRun:
     absent: list[int] = field(default_factory=list)
     rejected: list[int] = field(default_factory=list)
     disconnects: list[int] = field(default_factory=list)
+    sdk_fallbacks: list[int] = field(default_factory=list)
+    fault_lines: list[tuple[int, str]] = field(default_factory=list)  # see DecisionTimings
     decisions: int = 0
     trigger: float | None = None
     strategies: list[StrategyRecord] = field(default_factory=list)  # issue 40: the draws
@@ -139,7 +142,7 @@ class LiveTable:
         self._timer = DecisionTimer()
         self._now: Now = trio.current_time  # the run's clock_reader() once it runs
         self.postponements = 0  # times this match was put back because bots were missing
-        self._strategy_key: int | None = None  # issue 40: this copy's draw key, once needed
+        self._drawer = StrategyDrawer(spec.seed, spec.copy_index)  # issue 40
 
     @property
     def seat_count(self) -> int:
@@ -285,7 +288,7 @@ class LiveTable:
         feed = HandFeed(state, ctx, lambda p: self._presences[p].is_connected)
         n = state.seat_count
         run = _HandRun(index, state, feed, ctx, timeouts=[0] * n, absent=[0] * n,
-                       rejected=[0] * n, disconnects=[0] * n)
+                       rejected=[0] * n, disconnects=[0] * n, sdk_fallbacks=[0] * n)
         self._hand = run
         if self.sink is not None:
             self.sink.hand_started(spec.match_id, index + 1)
@@ -350,13 +353,17 @@ class LiveTable:
         """Apply a reply if it is legal; otherwise refuse it (the state is unchanged)."""
         state = run.state
         try:
-            if reply.strategy is not None and not reply.problem:
-                self._draw(run, engine_seat, reply)
+            line = 0  # the PHH line of an SDK fallback's action (DecisionTimings.fault_lines)
+            if reply.strategy is not None and not reply.problem:  # issue 40: the dealer draws
+                run.strategies.append(self._drawer.apply(state, run.feed, engine_seat, reply,
+                                                         run.ctx.hand_number))
+                self.stats.strategy_replies += 1
             else:
                 if reply.kind is None:
                     raise MalformedAction(reply.problem or "no action")
                 raise_to = reply.raise_to_chips if reply.kind is ActionKind.RAISE else None
                 run.feed.note_action(reply.decision_id, None)
+                line = phh_action_lines(state) + 1 if reply.fallback else 0
                 state.act(engine_seat, reply.kind, raise_to)
         except ArenaError as exc:
             now = self._now()
@@ -368,6 +375,10 @@ class LiveTable:
                                          reply=reply, retry_allowed=True,
                                          time_left_seconds=clock.total_left(now)))
             return False
+        if line:
+            self.stats.sdk_fallbacks += 1
+            run.sdk_fallbacks[engine_seat] += 1
+            run.fault_lines.append((line, "fallback"))
         now = self._now()
         seat = run.ctx.order[engine_seat]
         self._bank[seat] = clock.bank_left(now)
@@ -384,35 +395,22 @@ class LiveTable:
         run.trigger = reply.received_at or None
         return True
 
-    def _draw(self, run: _HandRun, engine_seat: int, reply: m.Reply) -> None:
-        """Issue 40: validate a declared strategy, draw its action with this copy's key and
-        apply it (raises, changing nothing, for a strategy that is not valid here)."""
-        assert reply.strategy is not None
-        if self._strategy_key is None:
-            self._strategy_key = strategy_key(self.spec.seed, self.spec.copy_index)
-        draw = draw_strategy(run.state, engine_seat, reply.strategy, key=self._strategy_key,
-                             hand_number=run.ctx.hand_number)
-        record = record_of(draw, engine_seat)
-        run.feed.note_action(reply.decision_id, None,
-                             tuple(zip(record.actions, record.weights, strict=True)))
-        action = draw.action
-        run.state.act(engine_seat, action.kind, action.raise_to_chips)
-        run.strategies.append(record)
-        self.stats.strategy_replies += 1
-
     def _act_for(self, run: _HandRun, engine_seat: int, reason: m.AutoReason,
                  decision_id: str = "") -> None:
         """docs/house-rules.md §6: check if legal, else fold; a due bring-in is posted."""
         state = run.state
         action = state.legal_actions().default_action()
         run.feed.note_action(decision_id, reason)
+        line = phh_action_lines(state) + 1
         state.act(engine_seat, action.kind, action.raise_to_chips, automatic=True)
         if reason is m.AutoReason.TIMEOUT:
             self.stats.timeouts += 1
             run.timeouts[engine_seat] += 1
+            run.fault_lines.append((line, "timeout"))
         else:
             self.stats.absent_actions += 1
             run.absent[engine_seat] += 1
+            run.fault_lines.append((line, "absent"))
         run.trigger = None
 
     # ------------------------------------------------------------------ ending
@@ -498,7 +496,8 @@ class LiveTable:
             action_seconds=_rounded(run.action_seconds), wire_seconds=_rounded(run.wire_seconds),
             think_seconds=_rounded(run.think_seconds), timeouts=tuple(run.timeouts),
             absent=tuple(run.absent), action_seats=tuple(run.action_seats),
-            rejected=tuple(run.rejected), disconnects=tuple(run.disconnects))
+            rejected=tuple(run.rejected), disconnects=tuple(run.disconnects),
+            sdk_fallbacks=tuple(run.sdk_fallbacks), fault_lines=tuple(run.fault_lines))
         return PlayedHand(run.ctx, run.state, timings, void_reason, tuple(run.strategies))
 
     # ------------------------------------------------------------------ telling the seats

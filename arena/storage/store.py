@@ -30,6 +30,7 @@ from arena.storage.records import (
     HandRecord,
     HandStatus,
     League,
+    LeftOutHand,
     LuckPending,
     Match,
     MatchFormat,
@@ -45,9 +46,9 @@ from arena.storage.tokens import hash_token, verify_token
 
 __all__ = [
     "LATEST_VERSION", "MIGRATIONS", "AlreadyExists", "Bot", "CorruptStore", "FaultCounts", "HandConflict",
-    "HandLuckRecord", "HandRecord", "HandStatus", "InvalidRecord", "League", "LuckPending", "Match",
-    "MatchFormat", "MatchStatus", "Migration", "NotFound", "ResultRow", "ResultsStore", "SchemaTooNew",
-    "SeatResult", "SqliteStore", "StoreError", "TournamentPlacing", "VoidHand",
+    "HandLuckRecord", "HandRecord", "HandStatus", "InvalidRecord", "League", "LeftOutHand", "LuckPending",
+    "Match", "MatchFormat", "MatchStatus", "Migration", "NotFound", "ResultRow", "ResultsStore",
+    "SchemaTooNew", "SeatResult", "SqliteStore", "StoreError", "TournamentPlacing", "VoidHand",
     "apply_migrations", "hash_token", "is_postgres_url", "open_store", "shown_location", "verify_token",
 ]
 
@@ -103,9 +104,13 @@ class ResultsStore(Protocol):
 
     def fault_counts(self, league_id: int) -> list[FaultCounts]: ...
 
+    def left_out_hands(self, league_id: int) -> list[LeftOutHand]: ...
+
     def iter_results(self, league_id: int, *,
                      statuses: Iterable[MatchStatus] = (MatchStatus.RUNNING, MatchStatus.FINISHED),
                      value_function: str | None = None) -> Iterator[ResultRow]: ...
+
+    def iter_hand_texts(self, league_id: int) -> Iterator[str]: ...
 
     def hands_without_luck(self, league_id: int, value_function: str, *,
                            match_ids: Iterable[int] | None = None, limit: int = 10_000,

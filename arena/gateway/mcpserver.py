@@ -1,0 +1,195 @@
+"""`arena mcp`: an MCP server (stdio, the official MCP SDK) through which an agent plays one seat.
+
+The server holds one ``Dealer.Play`` stream with the seat's token, like any bot, and offers
+three tools: ``wait_for_decision`` (the next decision as the text view), ``act`` (a reply of
+the text grammar) and ``hand_history`` (the hands this seat has seen). What the dealer refuses
+is said in the tool's answer; nothing is decided for the agent except by the dealer's own clock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from dataclasses import dataclass, field
+
+import grpc
+from mcp.server.mcpserver import MCPServer
+
+from arena.gateway.handlog import HandBook
+from arena.gateway.replytext import ReplyRefused, parse_reply
+from arena.gateway.textview import action_text, render
+from arena.v1 import arena_pb2 as pb
+from arena.v1 import arena_pb2_grpc as pb_grpc
+
+log = logging.getLogger("arena.mcp")
+MAX_WAIT_SECONDS = 600.0
+ACT_WAIT_SECONDS = 30.0
+
+INSTRUCTIONS = """\
+You play one seat of a poker match at an arena dealer. Loop: call wait_for_decision; read the
+table; call act with its decision_id and one reply of the grammar (fold, check, call, bring-in,
+complete, bet N, raise N; N is the total of this betting round); repeat until wait_for_decision
+says the match is over. hand_history shows the hands you have seen. The decision's clock runs
+while you think: past it and the match time bank the dealer checks or folds for you."""
+
+
+@dataclass(slots=True)
+class SeatLink:
+    """The seat's stream and what it has seen: the open decision, answers, hands, the end."""
+
+    server: str
+    token: str
+    name: str
+    book: HandBook = field(default_factory=HandBook)
+    open: pb.DecisionRequest | None = None
+    answers: dict[str, asyncio.Future[str]] = field(default_factory=dict)
+    ended: str = ""
+    matches_ended: list[str] = field(default_factory=list)
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+    call: object = None
+    task: asyncio.Task[None] | None = None
+    channel: grpc.aio.Channel | None = None
+
+    async def start(self) -> None:
+        if self.task is not None:
+            return
+        self.channel = grpc.aio.insecure_channel(self.server)
+        call = pb_grpc.DealerStub(self.channel).Play(metadata=(("authorization",
+                                                               f"Bearer {self.token}"),))
+        self.call = call
+        await call.write(pb.BotMessage(hello=pb.Hello(bot_name=self.name, bot_version="arena-mcp",
+                                                      protocol_version=1)))
+        self.task = asyncio.ensure_future(self._read(call))
+
+    async def _read(self, call: grpc.aio.StreamStreamCall[pb.BotMessage, pb.DealerMessage]
+                    ) -> None:
+        try:
+            while True:
+                message = await call.read()
+                if message is grpc.aio.EOF:
+                    code, details = await call.code(), await call.details()
+                    break
+                assert isinstance(message, pb.DealerMessage)
+                self._take(message)
+        except grpc.aio.AioRpcError as exc:
+            code, details = exc.code(), exc.details() or ""
+        self.ended = f"the dealer ended the stream: {code.name}" + (f" ({details})" if details else "")
+        for future in self.answers.values():
+            if not future.done():
+                future.set_result(self.ended)
+        self.changed.set()
+
+    def _take(self, message: pb.DealerMessage) -> None:
+        kind = message.WhichOneof("payload")
+        if kind == "decision_request":
+            self.open = message.decision_request
+        elif kind == "action_rejected":
+            r = message.action_rejected
+            self._answer(r.decision_id, f"refused ({pb.RejectCode.Name(r.code)}): {r.message}"
+                         + (f"; you may reply again ({r.time_left_seconds:.1f} s left)"
+                            if r.retry_allowed else ""))
+            if not r.retry_allowed and self.open is not None and self.open.decision_id == r.decision_id:
+                self.open = None
+        elif kind == "event":
+            event = message.event
+            self.book.add(event)
+            which = event.WhichOneof("payload")
+            if which == "action_taken" and event.action_taken.decision_id:
+                taken = event.action_taken
+                if self.open is not None and self.open.decision_id == taken.decision_id:
+                    self.open = None
+                self._answer(taken.decision_id, "done: " + action_text(taken.action))
+            elif which == "match_ended":
+                ended = event.match_ended
+                lines = ", ".join(f"{r.name} {r.net_chips:+d} chips" for r in ended.results)
+                self.matches_ended.append(f"match {event.match_id} ended after "
+                                          f"{ended.hands_played} hands: {lines}")
+        self.changed.set()
+
+    def _answer(self, decision_id: str, text: str) -> None:
+        future = self.answers.pop(decision_id, None)
+        if future is not None and not future.done():
+            future.set_result(text)
+
+    async def wait_for_decision(self, timeout_seconds: float) -> str:
+        await self.start()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + max(0.0, min(MAX_WAIT_SECONDS, timeout_seconds))
+        while True:
+            if self.open is not None:
+                return render(self.open) + "Answer with act(decision_id, reply).\n"
+            if self.ended:
+                return "\n".join([*self.matches_ended, self.ended, "No more decisions."]) + "\n"
+            self.changed.clear()
+            left = deadline - loop.time()
+            if left <= 0:
+                done = "".join(f"{m}\n" for m in self.matches_ended)
+                return done + "No decision yet; call wait_for_decision again.\n"
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.changed.wait(), left)
+
+    async def act(self, decision_id: str, reply: str) -> str:
+        await self.start()
+        request = self.open
+        if request is None or request.decision_id != decision_id:
+            return (f"refused: decision {decision_id[:80]!r} is not open (answered, timed out, or "
+                    "unknown); call wait_for_decision\n")
+        try:
+            action = parse_reply(reply, request)
+        except ReplyRefused as exc:
+            return f"refused: {exc}\n"
+        answer: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        self.answers[decision_id] = answer
+        assert isinstance(self.call, grpc.aio.StreamStreamCall)
+        await self.call.write(pb.BotMessage(action_reply=pb.ActionReply(
+            decision_id=decision_id, seat=request.your_seat, action=action)))
+        try:
+            return await asyncio.wait_for(answer, ACT_WAIT_SECONDS) + "\n"
+        except TimeoutError:
+            return "sent; the dealer has not confirmed it yet\n"
+
+    async def close(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            await asyncio.gather(self.task, return_exceptions=True)
+        if self.channel is not None:
+            await self.channel.close()
+
+
+def build_server(link: SeatLink) -> MCPServer:
+    server: MCPServer = MCPServer("arena", instructions=INSTRUCTIONS)
+
+    @server.tool(description="Wait (up to timeout_seconds, at most 600) for your next decision and "
+                             "return the table as text with the legal replies.")
+    async def wait_for_decision(timeout_seconds: float = 60.0) -> str:
+        return await link.wait_for_decision(timeout_seconds)
+
+    @server.tool(description="Answer the open decision: decision_id as shown, reply one of fold, "
+                             "check, call, bring-in, complete, bet N, raise N (N = the total of "
+                             "this betting round). Returns what the dealer did or why it refused.")
+    async def act(decision_id: str, reply: str) -> str:
+        return await link.act(decision_id, reply)
+
+    @server.tool(description="The hands this seat has seen: which='current' (the newest), 'all' "
+                             "(one line each) or a hand number.")
+    async def hand_history(which: str = "current") -> str:
+        await link.start()
+        return link.book.text(which.strip().lower()[:20])
+
+    return server
+
+
+def run_mcp(server: str, token: str, *, name: str) -> int:
+    """Serve MCP on stdin/stdout until the client closes it."""
+    link = SeatLink(server, token, name)
+    mcp = build_server(link)
+
+    async def main() -> None:
+        try:
+            await mcp.run_stdio_async()
+        finally:
+            await link.close()
+
+    asyncio.run(main())
+    return 0

@@ -1,0 +1,177 @@
+"""`arena gateway`: agents play over a WebSocket of JSON, relayed to the dealer's gRPC stream.
+
+Routes: ``/agent.txt`` (the protocol, for an agent to read first), ``/play`` (the WebSocket;
+``?view=text`` adds text views and takes text replies), ``/metrics`` (Prometheus: the relay time
+and the agents' think time, apart), ``/healthz``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+from collections.abc import Generator
+
+import grpc
+import uvicorn
+from prometheus_client import CollectorRegistry, Histogram, generate_latest
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, Response
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from arena.engine.errors import ConfigError
+from arena.gateway.agenttext import agent_text
+from arena.gateway.limits import GatewayLimits
+from arena.gateway.session import AgentSession, Flooded, frame
+from arena.v1 import arena_pb2_grpc as pb_grpc
+
+log = logging.getLogger("arena.gateway")
+BUCKETS = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 30, 60, 300, 1800, 3600)
+
+
+def bearer(header: str | None) -> str | None:
+    """The token of an ``Authorization: Bearer T`` header (None if absent or malformed)."""
+    if header is None:
+        return None
+    scheme, _, token = header.partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token or len(token) > 512 or not token.isprintable():
+        return None
+    return token
+
+
+class Gateway:
+    """The gateway's app: one gRPC channel to the dealer, one ``Play`` call per socket."""
+
+    def __init__(self, dealer: str, *, limits: GatewayLimits | None = None) -> None:
+        self.dealer = dealer
+        self.limits = limits or GatewayLimits()
+        self.registry = CollectorRegistry()
+        self.relay = Histogram("arena_gateway_relay_seconds", "Time from reading a decision "
+                               "request from the dealer to writing it to the agent",
+                               registry=self.registry, buckets=BUCKETS)
+        self.think = Histogram("arena_gateway_agent_think_seconds", "Time from writing a decision "
+                               "request to the agent to reading its reply (the agent's think "
+                               "time as the gateway sees it)", registry=self.registry,
+                               buckets=BUCKETS)
+        self.channel: grpc.aio.Channel | None = None
+
+    def starlette(self) -> Starlette:
+        return Starlette(routes=[
+            Route("/agent.txt", self.agent_txt), Route("/healthz", self.healthz),
+            Route("/metrics", self.metrics), WebSocketRoute("/play", self.play)])
+
+    async def agent_txt(self, request: Request) -> Response:
+        return PlainTextResponse(agent_text(self.limits))
+
+    async def healthz(self, request: Request) -> Response:
+        return PlainTextResponse("ok\n")
+
+    async def metrics(self, request: Request) -> Response:
+        return Response(generate_latest(self.registry), media_type="text/plain; version=0.0.4")
+
+    def _observe(self, name: str, seconds: float) -> None:
+        (self.relay if name == "relay_to_agent" else self.think).observe(seconds)
+
+    async def play(self, ws: WebSocket) -> None:
+        await ws.accept()
+        token = bearer(ws.headers.get("authorization"))
+        if token is None:
+            await ws.send_text(frame("stream_ended", code="UNAUTHENTICATED", message=(
+                "send the seat token in the upgrade request's header 'Authorization: Bearer "
+                "<token>'")))
+            await ws.close(code=4000 + grpc.StatusCode.UNAUTHENTICATED.value[0])
+            return
+        if self.channel is None:
+            self.channel = grpc.aio.insecure_channel(self.dealer)
+        call = pb_grpc.DealerStub(self.channel).Play(metadata=(("authorization",
+                                                                f"Bearer {token}"),))
+        session = AgentSession(call=call, send_text=ws.send_text, limits=self.limits,
+                               text_mode=ws.query_params.get("view") == "text",
+                               observe=self._observe)
+        relay = asyncio.ensure_future(session.relay_dealer())
+        reader = asyncio.ensure_future(self._read_agent(ws, session))
+        await asyncio.wait((relay, reader), return_when=asyncio.FIRST_COMPLETED)
+        if relay.done():
+            reader.cancel()
+            code, details = relay.result()
+            with contextlib.suppress(Exception):  # the agent may be gone already
+                await ws.send_text(frame("stream_ended", code=code, message=details))
+                number = getattr(grpc.StatusCode, code).value[0]
+                await ws.close(code=1000 if number == 0 else 4000 + number)
+        else:
+            call.cancel()  # the agent left: the dealer sees the seat disconnect
+            why = reader.result()
+            if why:
+                with contextlib.suppress(Exception):
+                    await ws.close(code=1008, reason=why[:120])
+            relay.cancel()
+        await asyncio.gather(relay, reader, return_exceptions=True)
+
+    async def _read_agent(self, ws: WebSocket, session: AgentSession) -> str:
+        """Frames from the agent until it closes (""), or why it was cut."""
+        try:
+            while True:
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    return ""
+                data = message.get("text")
+                if data is None:
+                    data = message.get("bytes") or b""
+                await session.take_frame(data)
+        except WebSocketDisconnect:
+            return ""
+        except Flooded as exc:
+            log.warning("gateway: agent cut for flooding: %s", exc)
+            return f"flood: {exc}"
+        except (grpc.aio.UsageError, asyncio.InvalidStateError, grpc.aio.AioRpcError):
+            return ""  # the stream is over; relay_dealer says how
+
+    async def close(self) -> None:
+        if self.channel is not None:
+            await self.channel.close()
+
+
+class _QuietServer(uvicorn.Server):
+    @contextlib.contextmanager
+    def capture_signals(self) -> Generator[None, None, None]:
+        yield
+
+
+def split_listen(text: str) -> tuple[str, int]:
+    host, sep, port = text.rpartition(":")
+    if not sep or not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise ConfigError(f"--listen {text!r}: give HOST:PORT, e.g. 127.0.0.1:8765")
+    return host.strip("[]") or "127.0.0.1", int(port)
+
+
+def run_gateway(dealer: str, listen: str, *, limits: GatewayLimits | None = None) -> int:
+    """Serve until interrupted; prints the URL first (one line, flushed)."""
+    from arena.web.server import bind
+
+    host, port = split_listen(listen)
+    gateway = Gateway(dealer, limits=limits)
+    sock = bind(host, port)
+    bound_host, bound_port = sock.getsockname()[:2]
+    shown = f"[{bound_host}]" if ":" in bound_host else bound_host
+    server = _QuietServer(uvicorn.Config(
+        gateway.starlette(), lifespan="off", access_log=False, log_level="warning",
+        ws_max_size=gateway.limits.hard_frame_bytes, ws="websockets-sansio",
+        timeout_graceful_shutdown=1))
+    print(f"gateway: listening on ws://{shown}:{bound_port}/play (agent guide: "
+          f"http://{shown}:{bound_port}/agent.txt); dealer {dealer}", flush=True)
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, lambda: setattr(server, "should_exit", True))
+        try:
+            await server.serve(sockets=[sock])
+        finally:
+            await gateway.close()
+
+    asyncio.run(main())
+    return 0
