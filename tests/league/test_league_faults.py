@@ -241,6 +241,9 @@ def test_every_copys_log_in_every_workers_folder_verifies_after_a_worker_kill(
                       lease_seconds=4.0, first_holds_a_job=True, worker_args=("--tables", "2"))
     try:
         until_worker_played(url, "w1")
+        # (Its log lines follow its commits: wait for some, so that its folder holds a cut copy.)
+        wait_for(lambda: any(p.stat().st_size for p in (tmp_path / "w1").rglob("*.phhs")),
+                 "w1's first logged hands")
         [(job,)] = query(url, "SELECT job_id FROM jobs WHERE worker = 'w1' AND status = 'running'")
         cluster.workers["w1"].send_signal(signal.SIGKILL)
         cluster.workers["w1"].wait()
