@@ -350,19 +350,20 @@ class Worker:
         against the commitment by `arena replay`) and every match seed in the results files of
         the copies that ended here (a copy that ended here while its deal set ended on another
         worker kept ``match_seed: null``). Every log then verifies where it lies."""
+        with_work: set[int] | None = None
         for league in self.store.list_leagues():
             if league.league_id in self._published or (
                     self.settings.league_id is not None and league.league_id != self.settings.league_id):
+                continue
+            if not self._log_dir_of(league).is_dir():
+                continue  # this worker never dealt it
+            with_work = self.queue.leagues_with_work() if with_work is None else with_work
+            if league.league_id in with_work:
                 continue
             run = self._state.runs.get(league.league_id)
             try:  # (a worker started again after its jobs went elsewhere has no run of it)
                 config = run.config if run is not None else self.league_config(league)
             except ConfigError:
-                continue
-            if not config.log_dir.is_dir():
-                continue  # this worker never dealt it
-            depth = self.queue.depth(league.league_id)
-            if depth["queued"] or depth["running"]:
                 continue
             secret = run.secret if run is not None else league_secret(config, self.store)
             reveal_league_secret(config, secret)
@@ -382,11 +383,13 @@ class Worker:
 
     def _admit_known_bots(self, server: DealerServer) -> None:
         """Bots of every league with work left may connect before their first job here."""
+        with_work = self.queue.leagues_with_work() - set(self._state.runs)
+        if not with_work:
+            return
         for league in self.store.list_leagues():
             if self.settings.league_id is not None and league.league_id != self.settings.league_id:
                 continue
-            depth = self.queue.depth(league.league_id)
-            if (depth["queued"] or depth["running"]) and league.league_id not in self._state.runs:
+            if league.league_id in with_work:
                 with contextlib.suppress(ConfigError):
                     self._run_of(league, server).ensure_matches()  # the token checks, before any job
 
@@ -411,8 +414,13 @@ class Worker:
                               "paths that the workers can read (a mounted secret) instead of 'token'")
         config = known if known is not None else self._parse(league, where)
         return dataclasses.replace(config, listen=self.settings.listen, metrics_port=None,
-                                   log_dir=self.settings.log_dir / safe_file_name(league.name)
-                                   if self.settings.log_dir_per_league else self.settings.log_dir)
+                                   log_dir=self._log_dir_of(league))
+
+    def _log_dir_of(self, league: st.League) -> Path:
+        """Where this worker writes the league's logs."""
+        settings = self.settings
+        return settings.log_dir / safe_file_name(league.name) if settings.log_dir_per_league \
+            else settings.log_dir
 
     @staticmethod
     def _parse(league: st.League, where: str) -> LeagueConfig:

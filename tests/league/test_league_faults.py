@@ -199,8 +199,10 @@ def test_a_worker_whose_waiting_job_was_claimed_ends_its_tables_and_leaves(
     w1 = worker(url, "w1", free_port(), tmp_path, extra=("--tables", "2"))
     procs = [coordinator, w1]
     try:
-        wait_for(lambda: bool(query(url, "SELECT 1 FROM jobs WHERE worker = 'w1'")), "w1 to claim a job")
-        job = query(url, "SELECT job_id FROM jobs WHERE worker = 'w1'")[0][0]
+        # Its tables made and waiting: it noted a postponement of the job (its bots are absent).
+        wait_for(lambda: bool(query(url, "SELECT 1 FROM job_waits WHERE worker = 'w1'")),
+                 "w1's tables to wait for their bots")
+        job = query(url, "SELECT job_id FROM job_waits WHERE worker = 'w1'")[0][0]
         w1.send_signal(signal.SIGSTOP)
         wait_for(lambda: query(url, "SELECT heartbeat_at < EXTRACT(EPOCH FROM clock_timestamp()) - 4 "
                                     "FROM jobs WHERE job_id = %s", (job,)) == [(True,)],
