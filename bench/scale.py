@@ -13,6 +13,7 @@ coordinator and the PostgreSQL server, with the cores each mode kept busy: on a 
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import socket
 import sqlite3
@@ -43,6 +44,7 @@ class Result:
     dealer_cpu_seconds: float  # the SQLite process, or the workers (not the coordinator, not the bots)
     others_cpu_seconds: float = 0.0  # the bots and the workers' coordinator
     db_cpu_seconds: float = 0.0  # the PostgreSQL server's processes
+    db_commits: float = 0.0  # transactions the PostgreSQL server committed (the bench's own left out)
     stalled: bool = False  # not every hand was played in time (left out of the medians)
     folder: str = ""  # the run's files
 
@@ -74,6 +76,15 @@ def _server_cpu(server: PostgresServer) -> float:
         elif ppid == postmaster:
             total += int(fields[11]) + int(fields[12])
     return total / tick
+
+
+def _commits(server: PostgresServer) -> int:
+    """Transactions committed on the server so far, over every database (the statistics the
+    server keeps; they lag by up to a second, which a window of several seconds absorbs)."""
+    with psycopg.connect(server.url(), autocommit=True) as db:
+        db.execute("SELECT pg_stat_clear_snapshot()")
+        row = db.execute("SELECT SUM(xact_commit) FROM pg_stat_database").fetchone()
+    return int(str(row[0])) if row else 0
 
 
 def _free_port() -> int:
@@ -117,13 +128,33 @@ def _bots(count: int, ports: list[int], folder: Path) -> list[subprocess.Popen[b
             for k in range(count)]
 
 
-def _process_cpu(pid: int) -> float:
-    """CPU seconds of a living process (all its threads), 0 when it has ended."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+def _stats() -> dict[int, list[str]]:
+    """/proc/<pid>/stat of every living process, the fields after the command's name."""
+    found = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            found[int(stat.parent.name)] = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # ended meanwhile
+    return found
+
+
+def _tree_cpu(pid: int, stats: dict[int, list[str]]) -> float:
+    """CPU seconds of a process tree: the process (all its threads), its children that ended and
+    were waited for (cutime, cstime), and every living descendant alike: an SQLite league's
+    writer process, a worker's helpers. 0 when it has ended."""
+    children: dict[int, list[int]] = {}
+    for child, fields in stats.items():
+        children.setdefault(int(fields[1]), []).append(child)
+    ticks, todo = 0, [pid]
+    while todo:
+        at = todo.pop()
+        fields = stats.get(at)
+        if fields is None:
+            continue
+        ticks += sum(int(f) for f in fields[11:15])  # utime, stime, cutime, cstime
+        todo += children.get(at, [])
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 class _Counter:
@@ -165,10 +196,13 @@ class Window:
     last: dict[str, float] | None = None
     hands: int = 0  # hands committed in the window
     seconds: float = 0.0
+    polls: int = 0  # the bench's own queries in the window (each a transaction on PostgreSQL)
 
     def sample(self) -> dict[str, float]:
-        cpu = {name: sum(_process_cpu(pid) for pid in pids) for name, pids in self.groups.items()}
+        stats = _stats()
+        cpu = {name: sum(_tree_cpu(pid, stats) for pid in pids) for name, pids in self.groups.items()}
         cpu["db"] = _server_cpu(self.server)
+        cpu["commits"] = float(_commits(self.server))
         return cpu
 
     def watch(self, store_at: str | Path, expected: int, timeout_seconds: float) -> bool:
@@ -181,6 +215,8 @@ class Window:
                 done = completed()
                 if self.first is None and done > 0:
                     self.first, first_hands, first_at = self.sample(), done, time.monotonic()
+                elif self.first is not None:
+                    self.polls += 1
                 if done >= expected:
                     self.last = self.sample()
                     self.hands, self.seconds = done - first_hands, time.monotonic() - first_at
@@ -189,6 +225,11 @@ class Window:
         finally:
             completed.close()
         return False
+
+    def commits(self) -> float:
+        """Transactions the league's processes committed on the PostgreSQL server in the window
+        (every database; the bench's own counting queries and samples left out)."""
+        return max(0.0, self.cpu("commits") - self.polls - 1)
 
     def cpu(self, group: str) -> float:
         if self.first is None or self.last is None:
@@ -216,7 +257,8 @@ def run_one_process(args: argparse.Namespace, server: PostgresServer, *, postgre
         stop_processes([*bots, dealer], timeout_seconds=15)
     mode = "PostgreSQL, 1 process, no job queue" if postgres else "SQLite, 1 process"
     return Result(mode, window.hands, window.seconds, window.cpu("dealer"), window.cpu("bots"),
-                  window.cpu("db"), stalled=not complete, folder=str(folder))
+                  window.cpu("db"), db_commits=window.commits() if postgres else 0.0,
+                  stalled=not complete, folder=str(folder))
 
 
 def _expected(args: argparse.Namespace) -> int:
@@ -262,7 +304,32 @@ def run_workers(args: argparse.Namespace, server: PostgresServer, workers: int) 
         stop_processes([*bots, *procs, coordinator], timeout_seconds=15)
     return Result(f"PostgreSQL, {workers} worker{'s' if workers > 1 else ''}", window.hands, window.seconds,
                   window.cpu("dealer"), window.cpu("bots") + window.cpu("coordinator"), window.cpu("db"),
-                  stalled=not complete, folder=str(folder))
+                  db_commits=window.commits(), stalled=not complete, folder=str(folder))
+
+
+def paper_estimate(single: list[Result], cores: int) -> None:
+    """Hands/s against workers on paper, from the 1-worker runs' medians: a worker machine of
+    ``cores`` cores (its worker and its bots) gives ``cores / (its CPU per hand)`` hands/s; the
+    database needs its CPU and commits per hand, so a database of ``cores`` cores saturates at
+    ``cores / (its CPU per hand)`` hands/s: the league's hands/s is the smaller of N machines' and
+    that limit."""
+    if not single:
+        print("paper estimate: no 1-worker round without a stall")
+        return
+    worker_ms = statistics.median(r.per_hand_ms(r.dealer_cpu_seconds + r.others_cpu_seconds) for r in single)
+    db_ms = statistics.median(r.per_hand_ms(r.db_cpu_seconds) for r in single)
+    commits = statistics.median(r.db_commits / max(r.hands, 1) for r in single)
+    per_machine = cores * 1000 / worker_ms
+    limit = cores * 1000 / db_ms if db_ms > 0 else math.inf
+    print(f"\npaper estimate (medians of the 1-worker runs): a worker machine's CPU {worker_ms:.2f} ms/hand "
+          f"(worker, coordinator, bots), PostgreSQL {db_ms:.2f} ms/hand and {commits:.2f} commits/hand; "
+          f"machines of {cores} cores: {per_machine:,.0f} hands/s per worker machine, the database "
+          f"saturates at {limit:,.0f} hands/s ({limit * commits:,.0f} commits/s)")
+    print("| worker machines | hands/s | database CPU busy | commits/s |")
+    print("|---|---|---|---|")
+    for machines in (1, 2, 4, 8, 16, 32, 64):
+        rate = min(machines * per_machine, limit)
+        print(f"| {machines} | {rate:,.0f} | {rate * db_ms / 1000 / cores:.0%} | {rate * commits:,.0f} |")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -294,14 +361,15 @@ def main(argv: list[str] | None = None) -> int:
                       flush=True)
             rounds.append(results)
     print("\n| round | mode | hands | seconds | hands/s | dealer CPU ms/hand | bots and coordinator CPU "
-          "ms/hand | PostgreSQL CPU ms/hand | all CPU ms/hand | cores busy |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+          "ms/hand | PostgreSQL CPU ms/hand | all CPU ms/hand | cores busy | commits/hand |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for k, results in enumerate(rounds):
         for r in results.values():
             print(f"| {k + 1} | {r.mode}{' (stalled)' if r.stalled else ''} | {r.hands} | {r.seconds:.1f} "
                   f"| {r.rate:,.1f} | {r.per_hand_ms(r.dealer_cpu_seconds):.2f} "
                   f"| {r.per_hand_ms(r.others_cpu_seconds):.2f} | {r.per_hand_ms(r.db_cpu_seconds):.2f} "
-                  f"| {r.per_hand_ms(r.cpu_seconds):.2f} | {r.cpu_seconds / r.seconds:.2f} |")
+                  f"| {r.per_hand_ms(r.cpu_seconds):.2f} | {r.cpu_seconds / r.seconds:.2f} "
+                  f"| {r.db_commits / max(r.hands, 1):.2f} |")
     cores = os.cpu_count() or 1
 
     def ratios(top: str, bottom: str, value: Callable[[Result, Result], float]) -> str:
@@ -320,8 +388,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\n2 workers / 1 worker, hands/s: {ratios(two, one, rate)} (goal >= 1.7)")
     print(f"PostgreSQL 1 worker / SQLite, hands/s: {ratios(one, lite, rate)} (goal >= 0.90)")
     print(f"PostgreSQL / SQLite in one process (the store alone), hands/s: {ratios(pg, lite, rate)}")
-    print("all CPU per hand, 2 workers / 1 worker: "
-          f"{ratios(two, one, lambda a, b: per_hand(a) / per_hand(b))}")
+    print("all CPU per hand (every process: workers, coordinator, PostgreSQL, bots), 2 workers / 1 "
+          f"worker: {ratios(two, one, lambda a, b: per_hand(a) / per_hand(b))} (goal <= 1.05)")
+    print("all CPU per hand, PostgreSQL 1 worker / SQLite 1 process: "
+          f"{ratios(one, lite, lambda a, b: per_hand(a) / per_hand(b))} (goal <= 1.15)")
+    print("all CPU per hand, PostgreSQL / SQLite in one process: "
+          f"{ratios(pg, lite, lambda a, b: per_hand(a) / per_hand(b))}")
+    paper_estimate([r[one] for r in rounds if not r[one].stalled], cores)
     print(f"the most 2 workers could reach with all {cores} cores busy, / 1 worker's hands/s: "
           f"{ratios(two, one, lambda a, b: cores / per_hand(a) / b.rate)}")
     return 0

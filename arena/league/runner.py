@@ -293,6 +293,8 @@ class LeagueRun:
             initial_stacks = None
             if not config.rules.reset_stacks and next_number > 1:
                 initial_stacks = self._carried_stacks(store_id, scheduled)
+            earlier_hands, earlier_nets = (0, ()) if next_number == 1 else \
+                self._earlier_nets(store_id, scheduled)
             specs.append(MatchSpec(
                 scheduled.match_id,
                 tuple(SeatSpec(n, seat_id(config, n, scheduled.match_id)) for n in scheduled.seats),
@@ -302,7 +304,8 @@ class LeagueRun:
                 copies_total=scheduled.copies, deal_set_id=scheduled.deal_set,
                 initial_stacks=initial_stacks, absent=config.absent, reveal_seed=False,
                 first_sequence=last_sequence(MatchLogPaths.of(config.log_dir,
-                                                              scheduled.match_id))))
+                                                              scheduled.match_id)),
+                earlier_hands=earlier_hands, earlier_seat_nets=earlier_nets))
         self._store_ids = store_ids
         for deal_set in preparing:
             if self._copies_left[deal_set] == 0:
@@ -321,6 +324,20 @@ class LeagueRun:
         for engine_seat, seat in enumerate(fields["_seats"]):
             stacks[int(seat)] = int(fields["finishing_stacks"][engine_seat])
         return tuple(stacks)
+
+    def _earlier_nets(self, store_id: int, scheduled: ScheduledMatch
+                      ) -> tuple[int, tuple[tuple[int, ...], ...]]:
+        """A resumed copy's completed hands (in the store, wherever they were dealt): how many,
+        and per seat its net chips in each, so that its result (``.result.json``, MatchEnded)
+        covers the whole copy, not only the part dealt after the resume."""
+        seat_of = {name: seat for seat, name in enumerate(scheduled.seats)}
+        nets: list[list[int]] = [[] for _ in scheduled.seats]
+        hands = [h for h in self.store.completed_hands(store_id) if h.copy_index == scheduled.copy_index]
+        for hand in hands:
+            for seat in hand.seats:
+                if seat.bot in seat_of:
+                    nets[seat_of[seat.bot]].append(seat.net_chips)
+        return len(hands), tuple(tuple(n) for n in nets)
 
     def _void_interrupted(self, scheduled: ScheduledMatch, store_id: int, next_number: int) -> int:
         """A hand that was dealt but neither finished nor voided: void it (docs/house-rules.md §6)."""

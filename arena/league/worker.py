@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import json
 import logging
 import os
 import shutil
@@ -32,11 +33,13 @@ from pathlib import Path
 from typing import TextIO
 
 from arena.engine.errors import ConfigError
+from arena.engine.seeds import derive_secret
 from arena.host.botpackage import BotPackage
 from arena.host.process import tuned_for_dealing
 from arena.league.config import LeagueConfig, league_from_mapping
 from arena.league.hosting import build_packages
 from arena.league.runner import LeagueRun
+from arena.league.secret import league_secret, reveal_league_secret
 from arena.league.sink import LeagueSink
 from arena.match.live import LiveTable
 from arena.match.records import MatchSummary, PlayedHand
@@ -47,7 +50,7 @@ from arena.server.hosted import HostedBots
 from arena.server.peer_tls import PeerTls
 from arena.server.relay import Relay
 from arena.storage import store as st
-from arena.storage.matchlog import safe_file_name
+from arena.storage.matchlog import MatchLogPaths, reveal_seed, safe_file_name
 from arena.storage.postgres import PostgresStore, open_when_up
 from arena.storage.queue import Job, JobBook, JobWaits, WorkQueue
 
@@ -91,8 +94,11 @@ class Heartbeat:
     """Renews the lease of the jobs being played, on its own thread, until stopped."""
 
     def __init__(self, queue: WorkQueue, worker: str, held: Callable[[], list[int]],
-                 every_seconds: float) -> None:
+                 every_seconds: float, on_lost: Callable[[set[int]], object] = lambda job_ids: None
+                 ) -> None:
+        """``on_lost``: told (on the heartbeat's thread) the jobs another worker has taken."""
         self._queue, self._worker, self._held, self._every = queue, worker, held, every_seconds
+        self._on_lost = on_lost
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._beat, name="arena-heartbeat", daemon=True)
 
@@ -114,8 +120,9 @@ class Heartbeat:
                 continue
             lost = set(ids) - kept
             if lost:
-                log.warning("jobs %s were claimed by another worker (this one was silent too long)",
-                            sorted(lost))
+                log.warning("jobs %s were claimed by another worker (this one was silent too long); "
+                            "their tables end here", sorted(lost))
+                self._on_lost(lost)
 
 
 @dataclass
@@ -199,6 +206,7 @@ class Worker:
         self.metrics = metrics
         self.jobs_done = 0
         self._state = _State()
+        self._published: set[int] = set()  # leagues whose secret is published in their log folder
         self.server: DealerServer | None = None
         self._packages: dict[str, BotPackage] = {}  # hosted bots of the leagues played here
         self._wake: Callable[[], object] = lambda: None
@@ -261,7 +269,8 @@ class Worker:
             self.metrics.on_leaderboard_scrape(self._board_wanted)
         try:
             with Heartbeat(self.queue, settings.name, lambda: list(state.running),
-                           settings.heartbeat_seconds):
+                           settings.heartbeat_seconds,
+                           on_lost=lambda job_ids: loop.call_soon_threadsafe(self._lost, server, job_ids)):
                 admitted_at = time.monotonic()
                 while not state.stop:
                     wake.clear()
@@ -271,6 +280,7 @@ class Worker:
                         if time.monotonic() - admitted_at >= ADMIT_EVERY_SECONDS:
                             admitted_at = time.monotonic()
                             await asyncio.to_thread(self._admit_known_bots, server)
+                            await asyncio.to_thread(self._publish_ended_leagues)
                         await self._fill(server, address)
                         relay.want(await asyncio.to_thread(self.queue.remote_tables, relay.bots(),
                                                            settings.name))
@@ -278,6 +288,7 @@ class Worker:
                         await self._note_waits(server)  # (after the relay: it never waits on these)
                         if settings.exit_when_done and not state.running and \
                                 await asyncio.to_thread(self._nothing_left):
+                            await asyncio.to_thread(self._publish_ended_leagues)
                             left_because_done = True
                             break
                     except st.StoreError as exc:  # the database is away for a moment: tables go on
@@ -311,6 +322,20 @@ class Worker:
             shutil.rmtree(run_dir, ignore_errors=True)
         return left_because_done
 
+    def _lost(self, server: DealerServer, job_ids: set[int]) -> None:
+        """Jobs another worker took (this one was paused or cut off past its lease): their tables
+        end here at once, dealing (the running hand is voided; its writes were refused already)
+        or waiting for bots, and the jobs are forgotten, neither completed nor given back. Their
+        slots are free again."""
+        for job_id in sorted(job_ids):
+            running = self._state.running.pop(job_id, None)
+            if running is None:
+                continue
+            server.end_tables(running.tables)
+            self._say(f"job {job_id} ({running.job.deal_set}) was claimed by another worker: "
+                      "its tables end here")
+        self._wake()
+
     def _own_address(self, listen: str, port: int) -> str:
         """How other workers reach this one, unless ``--advertise`` says: the bound host, or for
         a wildcard (0.0.0.0, ::) the address the database sees this worker connect from, which the
@@ -331,17 +356,52 @@ class Worker:
         """Void the running hands, give the jobs back and leave (SIGTERM, SIGINT)."""
         self._state.stop = True
 
+    def _publish_ended_leagues(self) -> None:
+        """Once a league this worker dealt has no job left, publish in its log folder what the
+        coordinator publishes in its own: the league secret (``league-secret.json``, checked
+        against the commitment by `arena replay`) and every match seed in the results files of
+        the copies that ended here (a copy that ended here while its deal set ended on another
+        worker kept ``match_seed: null``). Every log then verifies where it lies."""
+        with_work: set[int] | None = None
+        for league in self.store.list_leagues():
+            if league.league_id in self._published or (
+                    self.settings.league_id is not None and league.league_id != self.settings.league_id):
+                continue
+            if not self._log_dir_of(league).is_dir():
+                continue  # this worker never dealt it
+            with_work = self.queue.leagues_with_work() if with_work is None else with_work
+            if league.league_id in with_work:
+                continue
+            run = self._state.runs.get(league.league_id)
+            try:  # (a worker started again after its jobs went elsewhere has no run of it)
+                config = run.config if run is not None else self.league_config(league)
+            except ConfigError:
+                continue
+            secret = run.secret if run is not None else league_secret(config, self.store)
+            reveal_league_secret(config, secret)
+            for result in sorted(config.log_dir.glob("*.result.json")):
+                paths = MatchLogPaths.at(result.parent / result.name.removesuffix(".result.json"))
+                with contextlib.suppress(OSError, ValueError):
+                    deal_set = json.loads(result.read_text(encoding="utf-8")).get("deal_set")
+                    if isinstance(deal_set, str):
+                        reveal_seed(paths, derive_secret(secret.value, "deal-set", deal_set))
+            self._published.add(league.league_id)
+            self._say(f"league {config.name!r} has ended: its secret and match seeds are "
+                      f"published in {config.log_dir}")
+
     def _nothing_left(self) -> bool:
         depth = self.queue.depth(self.settings.league_id)
         return depth["queued"] == 0 and depth["running"] == 0
 
     def _admit_known_bots(self, server: DealerServer) -> None:
         """Bots of every league with work left may connect before their first job here."""
+        with_work = self.queue.leagues_with_work() - set(self._state.runs)
+        if not with_work:
+            return
         for league in self.store.list_leagues():
             if self.settings.league_id is not None and league.league_id != self.settings.league_id:
                 continue
-            depth = self.queue.depth(league.league_id)
-            if (depth["queued"] or depth["running"]) and league.league_id not in self._state.runs:
+            if league.league_id in with_work:
                 with contextlib.suppress(ConfigError):
                     self._run_of(league, server).ensure_matches()  # the token checks, before any job
 
@@ -370,8 +430,13 @@ class Worker:
                               "paths that the workers can read (a mounted secret) instead of 'token'")
         config = known if known is not None else self._parse(league, where)
         return dataclasses.replace(config, listen=self.settings.listen, metrics_port=None,
-                                   log_dir=self.settings.log_dir / safe_file_name(league.name)
-                                   if self.settings.log_dir_per_league else self.settings.log_dir)
+                                   log_dir=self._log_dir_of(league))
+
+    def _log_dir_of(self, league: st.League) -> Path:
+        """Where this worker writes the league's logs."""
+        settings = self.settings
+        return settings.log_dir / safe_file_name(league.name) if settings.log_dir_per_league \
+            else settings.log_dir
 
     @staticmethod
     def _parse(league: st.League, where: str) -> LeagueConfig:
@@ -385,8 +450,8 @@ class Worker:
         """Complete ended jobs, then claim new ones while tables are free."""
         state, settings = self._state, self.settings
         for job_id, running in list(state.running.items()):
-            if running.tables_left == 0:
-                del state.running[job_id]
+            # (Not when another worker took it meanwhile: `_lost` forgot it during an await.)
+            if running.tables_left == 0 and state.running.pop(job_id, None) is not None:
                 if running.aborted:
                     await asyncio.to_thread(self.queue.release, settings.name, job_id)
                 else:

@@ -138,7 +138,10 @@ class LiveTable:
         self._bank = [spec.rules.time_bank_seconds] * n
         self._seq = spec.first_sequence
         self._hand: _HandRun | None = None
-        self._hands_played = 0
+        self._hands_played = spec.earlier_hands  # a resumed match's result covers the whole match
+        for seat, nets in enumerate(spec.earlier_seat_nets[:n]):
+            self._net[seat] = sum(nets)
+            self._hand_nets[seat] = list(nets)
         self._button_draw: tuple[tuple[int, Card], ...] = ()
         self.summary: MatchSummary | None = None
         self._places: tuple[int, ...] = ()  # MatchSeatResult.place (tournaments)

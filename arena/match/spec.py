@@ -46,3 +46,7 @@ class MatchSpec:
     # matches share the deals (duplicate copies, a league): the seed is published later.
     reveal_seed: bool = True
     first_sequence: int = 0  # resume: event sequence numbers continue after this one
+    # resume: per seat, its net chips in each hand completed before ``first_hand`` (a seat out of
+    # a hand has no entry for it), so that the match's result covers the whole match
+    earlier_seat_nets: tuple[tuple[int, ...], ...] = ()
+    earlier_hands: int = 0  # resume: hands completed before ``first_hand`` (voided ones not)

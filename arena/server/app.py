@@ -73,6 +73,8 @@ class DealerServer:
         self.lobby = Lobby()
         self.guest = TrioGuest()
         self.tables: list[LiveTable] = []
+        self._table_scopes: dict[int, trio.CancelScope] = {}  # by place in `tables`, while it runs
+        self._ended_tables: set[int] = set()  # places `end_tables` ended
         self._max_tables_at_once = max_tables_at_once
         self.instances = instances
         for spec in config.matches:
@@ -152,21 +154,29 @@ class DealerServer:
         limiter = trio.CapacityLimiter(limit)
 
         async def run_one(index: int) -> None:
-            while True:
-                async with limiter:
-                    table = self.tables[index]
-                    if self.instances is None:
-                        summary = await table.run()
-                    else:
-                        async with self.instances(table.spec, self.service):
-                            summary = await table.run()
-                if not summary.postponed:
-                    return
-                # Bots missing (absent = "wait"): give the slot to the matches queued behind
-                # this one (the limiter is FIFO), then deal this match when its turn comes again.
-                self.postponements += 1
-                self.tables[index] = self.tables[index].again()
-                await trio.lowlevel.checkpoint()
+            with trio.CancelScope() as scope:  # `end_tables` ends this table alone
+                self._table_scopes[index] = scope
+                if index in self._ended_tables:
+                    scope.cancel()
+                try:
+                    while True:
+                        async with limiter:
+                            table = self.tables[index]
+                            if self.instances is None:
+                                summary = await table.run()
+                            else:
+                                async with self.instances(table.spec, self.service):
+                                    summary = await table.run()
+                        if not summary.postponed:
+                            return
+                        # Bots missing (absent = "wait"): give the slot to the matches queued
+                        # behind this one (the limiter is FIFO), then deal this match when its
+                        # turn comes again.
+                        self.postponements += 1
+                        self.tables[index] = self.tables[index].again()
+                        await trio.lowlevel.checkpoint()
+                finally:
+                    del self._table_scopes[index]
 
         async with trio.open_nursery() as nursery:
             for index in range(len(self.tables)):  # in schedule order: first come, first served
@@ -185,6 +195,21 @@ class DealerServer:
             return False
         self.tables.append(LiveTable(spec, self.lobby, sink=sink))
         return self.guest.call_soon(self._intake.send_nowait, len(self.tables) - 1)
+
+    def end_tables(self, indices: Iterable[int]) -> None:
+        """End these tables now, the others deal on (a worker's job went to another worker): a
+        running hand is voided and the match ends aborted, a table waiting for its bots (or
+        for a free slot) stops waiting. Callable from any thread."""
+        chosen = set(indices)
+        self._ended_tables |= chosen
+
+        def cancel() -> None:
+            for index in chosen:
+                scope = self._table_scopes.get(index)
+                if scope is not None:
+                    scope.cancel()
+
+        self.guest.call_soon(cancel)
 
     def close_intake(self) -> None:
         """No more matches: the server ends when the running ones have."""

@@ -96,9 +96,10 @@ class _PostgresDb:
 class _Session:
     """What the store knows of its connection's server-side state: the statements prepared on it
     (``PREPARE``: parsed and planned once), by SQL text, and what the writer's batch sends with
-    its next message or its COMMIT. A rollback makes psycopg deallocate every prepared statement
-    of the connection (its cache's rule), so after one the store deallocates them all and
-    forgets their names; names are never used twice."""
+    its next message or its COMMIT. A prepared statement outlives a rollback (PREPARE is not
+    transactional, and psycopg's own preparing, which would deallocate them all, is off); after a
+    failed transaction outside the batch or a failed batch the store deallocates them all and
+    forgets their names all the same; names are never used twice."""
 
     MAX_STATEMENTS = 64  # a query whose text varies (a list of ``?``) is not kept past this many
 
@@ -304,6 +305,11 @@ class PostgresStore(SqlStore):
             raise StoreUnavailable(f"{self.where}: cannot connect: {str(exc).strip()}") from None
         except psycopg.ProgrammingError as exc:
             raise StoreError(f"{self.where}: bad connection URL: {exc}") from None
+        # psycopg prepares a query it sees often and, after any ROLLBACK (a savepoint's too),
+        # deallocates every prepared statement of the connection, the store's with its own: a
+        # write refused inside the writer's batch then failed the batch's COMMIT, whose marks
+        # EXECUTE statements prepared earlier. The store prepares its own statements only.
+        connection.prepare_threshold = None
         self._connection = connection
         self._session = _Session(self._numbers)
         return connection
@@ -377,8 +383,8 @@ class PostgresStore(SqlStore):
                 if self._depth == 0 or not ended_well:  # a rolled-back savepoint released its locks
                     self._checked.clear()
                     self._session.to_release = ""  # committed, rolled back or released
-                if not ended_well:
-                    self._forget_prepared(connection)
+                if not ended_well and self._depth == 0:  # (never inside the writer's batch: the
+                    self._forget_prepared(connection)  # statements its COMMIT sends stay prepared)
 
     def _forget_prepared(self, connection: psycopg.Connection[Any]) -> None:
         """After a rollback: psycopg deallocates its prepared statements (and with them the

@@ -150,6 +150,12 @@ class WorkQueue:
                 counts[str(row["status"])] = int(row["n"])
         return counts
 
+    def leagues_with_work(self) -> set[int]:
+        """The leagues that have a job queued or running (one query, however many leagues)."""
+        with self.store.transaction(write=False) as db:
+            return {int(row["league_id"]) for row in db.execute(
+                "SELECT DISTINCT league_id FROM jobs WHERE status IN ('queued', 'running')")}
+
     def workers(self, league_id: int) -> list[WorkerProgress]:
         """Per worker: jobs it runs now and completed hands of the matches it holds or held last."""
         with self.store.transaction(write=False) as db:

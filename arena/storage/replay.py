@@ -12,7 +12,7 @@ from arena.engine.rules import Rules, play_rules
 from arena.engine.state import HandState
 from arena.storage.logdamage import ReadLog, cut_short, is_arena_log, missing_hands, read_log
 from arena.storage.matchlog import match_seed_for, read_result
-from arena.storage.seedcheck import check_seed
+from arena.storage.seedcheck import check_seed, seed_from_secret
 from arena.storage.show import describe
 from arena.storage.verify import strategy_problem, verify_hand
 
@@ -42,19 +42,58 @@ def _seed_file_for(path: Path) -> Path:
         else path
 
 
-def _checked(path: str, hands: list[PhhHand], rules: Rules,
-             out: TextIO) -> Iterator[tuple[PhhHand, HandState | None, str | None]]:
-    """Arena match logs whose seed has been revealed are re-dealt and verified card by card;
-    other hand histories are replayed from the cards they list."""
-    seed = match_seed_for(_seed_file_for(Path(path)))
+def _deal_set(hands: list[PhhHand]) -> str | None:
+    """The deal set an arena match log's hands were dealt from (``_deal_id`` "SET/deal-N")."""
+    sets = {str(h.fields["_deal_id"]).rpartition("/deal-")[0] for h in hands if "_deal_id" in h.fields}
+    return sets.pop() if len(sets) == 1 and "" not in sets else None
+
+
+class Unchecked:
+    """Files whose hands could not be checked against the deal (no seed anywhere): said loudly,
+    per file and in the last line."""
+
+    def __init__(self) -> None:
+        self.files = 0
+
+
+def _as_listed(hands: list[PhhHand], rules: Rules) -> Iterator[tuple[PhhHand, HandState | None, str | None]]:
+    """Hands replayed from the cards they list (no seed to re-deal them from)."""
+    for hand, state, error in iter_replays(hands, rules):
+        yield hand, state, error or strategy_problem(hand, rules, None)
+
+
+def _checked(path: str, hands: list[PhhHand], rules: Rules, out: TextIO,
+             unchecked: Unchecked) -> Iterator[tuple[PhhHand, HandState | None, str | None]]:
+    """Arena match logs whose seed has been revealed (in the results file beside, or derived
+    from the league secret published beside) are re-dealt and verified card by card; other hand
+    histories are replayed from the cards they list, and an arena log among them is said to be
+    UNCHECKED: its cards were not compared with any deal."""
+    seed_file = _seed_file_for(Path(path))
+    seed = match_seed_for(seed_file)
+    note = ""
     if seed is None:
-        for hand, state, error in iter_replays(hands, rules):
-            yield hand, state, error or strategy_problem(hand, rules, None)
-        return
-    out.write(f"verifying {path} against the match seed\n")
-    ok, note = check_seed(Path(path), seed)
-    if not ok:
-        raise ReplayMismatch(f"{path}: {note}")
+        deal_set = _deal_set(hands)
+        if deal_set is None:  # not an arena match log (or an empty one): the cards it lists
+            yield from _as_listed(hands, rules)
+            return
+        seed, note, disagrees = seed_from_secret(seed_file, deal_set)
+        if disagrees:
+            raise ReplayMismatch(f"{path}: {note}")
+        if seed is None:
+            unchecked.files += 1
+            out.write(f"UNCHECKED {path}: {note}: its hands are replayed from the cards they list, "
+                      "NOT verified against the deal\n")
+            yield from _as_listed(hands, rules)
+            return
+        out.write(f"verifying {path} against the match seed\n")
+    else:
+        out.write(f"verifying {path} against the match seed\n")
+        ok, note = check_seed(Path(path), seed)
+        if not ok:
+            raise ReplayMismatch(f"{path}: {note}")
+        if "not checked" in note:
+            unchecked.files += 1
+            note = f"UNCHECKED commitment: {note}"
     out.write(f"  {note}\n")
     for hand in hands:
         state, mismatch = verify_hand(hand, seed, rules)
@@ -100,6 +139,7 @@ def replay_paths(paths: Sequence[str], *, rules: Rules, show: bool, hand_id: str
     check failed), 2 when a file cannot be read or is not a hand history (bad input; the
     other files are still checked)."""
     failures = replayed = voids = unreadable = 0
+    unchecked = Unchecked()
     selected: list[tuple[str, list[PhhHand]]] = []
     for path in paths:
         try:
@@ -118,7 +158,7 @@ def replay_paths(paths: Sequence[str], *, rules: Rules, show: bool, hand_id: str
     for path, hands in selected:
         _overridden(path, hands, rules, out)
         try:
-            checked = list(_checked(path, hands, rules, out))
+            checked = list(_checked(path, hands, rules, out, unchecked))
         except ArenaError as exc:
             out.write(f"FAIL {path}: {exc}\n")
             failures += 1
@@ -147,6 +187,9 @@ def replay_paths(paths: Sequence[str], *, rules: Rules, show: bool, hand_id: str
                 for line in describe(state, players, hand.fields):
                     out.write(line + "\n")
     void_note = f"; {voids} void hand(s) (misdeals: no result)" if voids else ""
+    if unchecked.files:
+        void_note += (f"; UNCHECKED: {unchecked.files} file(s) not verified against their seed or "
+                      "the league commitment (see above)")
     out.write(f"{replayed - failures} of {replayed} hands replayed to their logged stacks{void_note}\n"
               if failures == 0 else f"{failures} problem(s) in {replayed} hands{void_note}\n")
     return 2 if unreadable else 1 if failures else 0

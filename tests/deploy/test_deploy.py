@@ -176,3 +176,48 @@ def dashboard_metric_names() -> set[str]:
         for name in re.findall(r"\barena_[a-z_]+", text):
             names.add(re.sub(r"_(total|bucket|sum|count)$", "", name))
     return names
+
+
+def _under(path: Path, mount: str) -> bool:
+    return path == Path(mount) or Path(mount) in path.parents
+
+
+def test_the_coordinators_log_dir_is_on_a_writable_mount(tmp_path: Path) -> None:
+    """The league file sits on a read-only mount (the ConfigMap, compose's ``:ro``); a relative
+    ``log_dir`` would resolve beside it and the coordinator would fail at its first write. Its
+    log folder must lie on a writable volume of the coordinator's container, in both deploy files
+    (issue 38)."""
+    import tomllib
+
+    data = tomllib.loads((DEPLOY / "league.toml").read_text())
+    for bot in data["bots"]:
+        (tmp_path / bot["name"]).write_text(f"token-of-{bot['name']}\n")
+        bot["token_file"] = str(tmp_path / bot["name"])
+    job = next(d for _, d in k8s_documents() if d["kind"] == "Job")
+    container = job["spec"]["template"]["spec"]["containers"][0]
+    league_path = Path(container["args"][2])
+    config = league_from_mapping(data, base_dir=league_path.parent)  # as `league run` resolves it
+    mounts = container["volumeMounts"]
+    read_only = [m["mountPath"] for m in mounts if m.get("readOnly")]
+    writable = [m["mountPath"] for m in mounts if not m.get("readOnly")]
+    assert any(_under(league_path, m) for m in read_only)  # the case this test is about
+    assert not any(_under(config.log_dir, m) for m in read_only), config.log_dir
+    assert any(_under(config.log_dir, m) for m in writable), (config.log_dir, writable)
+    coordinator = yaml.safe_load((DEPLOY / "compose.yaml").read_text())["services"]["coordinator"]
+    volumes = [v.split(":") for v in coordinator["volumes"]]
+    assert not any(_under(config.log_dir, target) for _, target, *mode in volumes if mode == ["ro"])
+    assert any(_under(config.log_dir, target) for _, target, *mode in volumes if mode != ["ro"])
+
+
+def test_workers_and_bots_are_restarted() -> None:
+    """A worker or bot container that exits is started again (restarted in place, a worker takes
+    its jobs back; a bot reconnects): compose's restart policies, the Deployment's."""
+    services = yaml.safe_load((DEPLOY / "compose.yaml").read_text())["services"]
+    for name, service in services.items():
+        if name == "worker" or name.startswith("bot-"):
+            assert service.get("restart") in ("on-failure", "always", "unless-stopped"), name
+        if name.startswith("bot-"):
+            assert "--connect-seconds" in service["entrypoint"][2], name  # waits for its league
+    for _, doc in k8s_documents():
+        if doc["kind"] == "Deployment":
+            assert doc["spec"]["template"]["spec"].get("restartPolicy", "Always") == "Always"

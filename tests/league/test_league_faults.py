@@ -3,6 +3,7 @@ process of its own (issue 38). Each league finishes with every hand dealt once."
 
 from __future__ import annotations
 
+import json
 import random
 import signal
 import subprocess
@@ -88,7 +89,6 @@ def test_a_worker_paused_inside_a_commit_loses_its_job_at_the_lease_and_stops_wh
     w1 = cluster.workers["w1"]
     try:
         until_worker_played(url, "w1")
-        job = query(url, "SELECT job_id FROM jobs WHERE worker = 'w1' AND status = 'running'")[0][0]
         deadline = time.monotonic() + 120
         while True:  # pause w1 until once it is paused inside a commit (a few ms in each hand)
             assert time.monotonic() < deadline, "w1 was never paused inside a commit"
@@ -97,7 +97,8 @@ def test_a_worker_paused_inside_a_commit_loses_its_job_at_the_lease_and_stops_wh
                 break
             w1.send_signal(signal.SIGCONT)
             time.sleep(random.uniform(0.0, 0.03))
-        assert query(url, "SELECT worker FROM jobs WHERE job_id = %s", (job,)) == [("w1",)]
+        # (Read while w1 is stopped: the job whose row its open commit holds, one at a time.)
+        [(job,)] = query(url, "SELECT job_id FROM jobs WHERE worker = 'w1' AND status = 'running'")
         wait_for(lambda: query(url, "SELECT worker FROM jobs WHERE job_id = %s", (job,)) == [("w2",)],
                  "w2 to claim the job of the paused w1", timeout_seconds=90)
         held_back = hands_played(url)
@@ -178,3 +179,108 @@ def test_bots_started_before_the_coordinator_wait_for_their_league(tmp_path: Pat
                 proc.kill()
                 proc.wait()
     every_hand_once(url, hands_per_match)
+
+
+def test_a_worker_whose_waiting_job_was_claimed_ends_its_tables_and_leaves(
+        tmp_path: Path, postgres: PostgresServer) -> None:
+    """w1 claims a job whose bots are not there (absent = "wait": its tables wait), is paused past
+    its lease, and w2, with the bots, takes the job. Continued, w1 learns from its heartbeat that
+    the job is gone, ends its tables, and leaves with the league (``--exit-when-done``)."""
+    url = postgres.new_database()
+    hands_per_match = 10
+    league = with_token_files(write_league(tmp_path, BOTS, store=url, hands_per_match=hands_per_match,
+                                           tables_at_once=2, absent="wait", start_timeout_seconds=1))
+    coordinator = subprocess.Popen(
+        [sys.executable, "-m", "arena.cli", "league", "run", str(league), "--no-worker"],
+        cwd=tmp_path, env=env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert coordinator.stdout is not None
+    first = coordinator.stdout.readline()
+    assert "jobs queued" in first, first + coordinator.stdout.read()
+    w1 = worker(url, "w1", free_port(), tmp_path, extra=("--tables", "2"))
+    procs = [coordinator, w1]
+    try:
+        # Its tables made and waiting: it noted a postponement of the job (its bots are absent).
+        wait_for(lambda: bool(query(url, "SELECT 1 FROM job_waits WHERE worker = 'w1'")),
+                 "w1's tables to wait for their bots")
+        job = query(url, "SELECT job_id FROM job_waits WHERE worker = 'w1'")[0][0]
+        w1.send_signal(signal.SIGSTOP)
+        wait_for(lambda: query(url, "SELECT heartbeat_at < EXTRACT(EPOCH FROM clock_timestamp()) - 4 "
+                                    "FROM jobs WHERE job_id = %s", (job,)) == [(True,)],
+                 "w1's lease to run out")
+        port = free_port()
+        procs.append(worker(url, "w2", port, tmp_path))
+        procs += [subprocess.Popen(
+            [sys.executable, "-m", "arena.cli", "bot", kind, "--server", f"127.0.0.1:{port}",
+             "--token", f"token-{bot}-0001", "--name", bot, "--seed", "1", "--connect-seconds", "120",
+             "--reconnect-seconds", "60"],
+            cwd=ROOT, env=env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for bot, kind in BOTS]
+        wait_for(lambda: query(url, "SELECT worker FROM jobs WHERE job_id = %s", (job,)) == [("w2",)],
+                 "w2 to claim w1's job")
+        w1.send_signal(signal.SIGCONT)
+        out, _ = coordinator.communicate(timeout=300)
+        assert coordinator.returncode == 0, out
+        assert w1.wait(timeout=120) == 0, (tmp_path / "w1.out").read_text()
+    finally:
+        w1.send_signal(signal.SIGCONT)
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    assert "was claimed by another worker: its tables end here" in (tmp_path / "w1.out").read_text()
+    every_hand_once(url, hands_per_match)
+
+
+def test_every_copys_log_in_every_workers_folder_verifies_after_a_worker_kill(
+        tmp_path: Path, postgres: PostgresServer) -> None:
+    """w1 is SIGKILLed mid-match; w2 takes its job and finishes the copies; w1, started again,
+    plays on. Every log in both workers' folders then replays against its seed, checked against
+    the league commitment (no file UNCHECKED), and each ``.result.json`` covers its whole copy."""
+    url = postgres.new_database()
+    hands_per_match = 40
+    league = with_token_files(write_league(tmp_path, BOTS, store=url, hands_per_match=hands_per_match,
+                                           tables_at_once=2))
+    cluster = Cluster(league, workers=2, connect={bot: "w2" for bot, _ in BOTS},  # w1's seats relayed
+                      lease_seconds=4.0, first_holds_a_job=True, worker_args=("--tables", "2"))
+    try:
+        until_worker_played(url, "w1")
+        # (Its log lines follow its commits: wait for some, so that its folder holds a cut copy.)
+        wait_for(lambda: any(p.stat().st_size for p in (tmp_path / "w1").rglob("*.phhs")),
+                 "w1's first logged hands")
+        [(job,)] = query(url, "SELECT job_id FROM jobs WHERE worker = 'w1' AND status = 'running'")
+        cluster.workers["w1"].send_signal(signal.SIGKILL)
+        cluster.workers["w1"].wait()
+        wait_for(lambda: query(url, "SELECT worker FROM jobs WHERE job_id = %s", (job,)) == [("w2",)],
+                 "w2 to take w1's job")
+        cluster.workers["w1"] = worker(url, "w1", cluster.ports["w1"], tmp_path, extra=("--tables", "2"))
+        output = cluster.wait(timeout=300)
+        for name in ("w1", "w2"):
+            assert cluster.workers[name].wait(timeout=60) == 0, name
+    finally:
+        cluster.stop()
+    every_hand_once(url, hands_per_match)
+    assert "league secret revealed" in output
+    logs = sorted(str(p) for name in ("w1", "w2") for p in (tmp_path / name).rglob("*.phhs"))
+    assert any("/w1/" in p for p in logs) and any("/w2/" in p for p in logs)
+    replay = subprocess.run([sys.executable, "-m", "arena.cli", "replay", *logs], cwd=tmp_path, env=env(),
+                            capture_output=True, text=True, timeout=300)
+    assert replay.returncode == 0, replay.stdout[-3000:] + replay.stderr[-3000:]
+    assert "UNCHECKED" not in replay.stdout, replay.stdout
+    assert replay.stdout.count("verifying ") == len(logs)
+    assert replay.stdout.count("against the league commitment") + \
+        replay.stdout.count("derived from the league secret") == len(logs)
+    completed: dict[tuple[str, int], int] = {}
+    for deal_set, copy_index, count in query(
+            url, "SELECT j.deal_set, h.copy_index, COUNT(*) FROM hands h JOIN jobs j USING (match_id) "
+                 "WHERE h.status = 'completed' GROUP BY j.deal_set, h.copy_index"):
+        assert isinstance(copy_index, int) and isinstance(count, int)
+        completed[(str(deal_set), copy_index)] = count
+    results = [json.loads(p.read_text()) for name in ("w1", "w2")
+               for p in (tmp_path / name).rglob("*.result.json")]
+    assert len(results) >= len(completed)  # every copy ended somewhere (once more where it was cut)
+    ended = [r for r in results if not r["aborted"]]
+    for result in ended:
+        copy_index = next(c for (d, c) in completed if d == result["deal_set"]
+                          and result["match_id"].endswith(f"c{c + 1}"))
+        assert result["hands_played"] == completed[(result["deal_set"], copy_index)], result
+        assert isinstance(result["match_seed"], int)
+        assert sum(seat["net_chips"] for seat in result["results"]) == 0
