@@ -140,6 +140,8 @@ async def play_agent(url: str, *, text: bool) -> dict[str, Any]:
                     reply = {"action_reply": {"decision_id": request["decision_id"],
                                               "seat": request["your_seat"],
                                               "action": choose(request, k)}}
+                if k == 1:
+                    await asyncio.sleep(0.5)  # thinks: the gateway reports it as think time
                 await ws.send(json.dumps(reply))
                 k += 1
         await asyncio.wait_for(ws.wait_closed(), 10)
@@ -191,6 +193,12 @@ def test_an_agent_plays_horse_through_the_gateway_and_the_match_replays(tmp_path
     assert sorted({h.fields["variant"] for h in hands}) == ["F7S", "F7S/8", "FO/8", "FR", "FT"]
     for _hand, state, error in iter_replays(hands):
         assert error is None and state is not None
+    # Think time (the gateway's measure, from the request written to the reply read) and the
+    # dealer's round trip are logged apart: their difference is the gateway and the network.
+    think = [t for h in hands for t in h.fields["_think_seconds"]]
+    wire = [t for h in hands for t in h.fields["_wire_seconds"]]
+    assert max(think) >= 0.45
+    assert all(0 <= t <= w + 1e-3 for t, w in zip(think, wire, strict=True) if w >= 0)
     phhs = str(tmp_path / "logs" / "agents.phhs")
     replay = subprocess.run([sys.executable, "-m", "arena.cli", "replay", phhs],
                             cwd=ROOT, env=env(), capture_output=True, text=True, timeout=120)
