@@ -490,6 +490,9 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+EXIT_INTERRUPTED = 3  # as a league, tournament or worker stopped by a signal once running
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     args = (bot_parser() if words[:1] == ["bot"] else build_parser()).parse_args(words)
@@ -505,6 +508,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
+    except KeyboardInterrupt:
+        # Ctrl-C before a command handles it itself (a league or server starting up): what
+        # was done is kept, as after an interruption once running (run it again to resume).
+        print(f"arena {words[0] if words else ''}: interrupted (Ctrl-C)", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except Exception as exc:
         if not _said(exc):
             raise

@@ -6,14 +6,19 @@ league's progress and leaderboard, where the logs are, and verifies the logs wit
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import secrets
+import shlex
 import socket
 import subprocess
 import sys
 import tempfile
+import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TextIO
 
 from arena.practice import stop_processes
 
@@ -110,24 +115,65 @@ def main() -> int:
                                 capture_output=True, text=True, cwd=workdir)
         print(verify.stdout.splitlines()[-1] if verify.stdout else verify.stderr)
         code = code or verify.returncode
-    if web_url is not None and sys.stdin.isatty():
-        _linger(league_file, web_url)
+    if web_url is not None:
+        keep_page(league_file, web_url, interactive=sys.stdin.isatty())
     return code
 
 
-def _linger(league_file: Path, url: str) -> None:
-    """Keep the web app up at the same address (interactive runs only) until Enter."""
+def reopen_command(league_file: Path, port: str) -> list[str]:
+    """The command that serves the finished league's pages again at the same address."""
+    return [sys.executable, "-m", "arena.cli", "web", "--league", str(league_file), "--port", port]
+
+
+def keep_page(league_file: Path, url: str, *, interactive: bool,
+              ask: Callable[[str], object] = input, out: TextIO = sys.stdout) -> None:
+    """The league's web page after the league: kept up at the same address until the user is
+    done (Enter or Ctrl-C) when someone is at the terminal; either way, the command that
+    opens it again is printed."""
     port = url.rstrip("/").rsplit(":", 1)[1]
-    web = subprocess.Popen([sys.executable, "-m", "arena.cli", "web", "--league", str(league_file),
-                            "--port", port], stdout=subprocess.DEVNULL, cwd=league_file.parent)
-    try:
-        input(f"\nthe league is over; leaderboard and replayer still at {url} (Enter stops it) ")
-    except (EOFError, KeyboardInterrupt):
-        pass
-    finally:
-        web.terminate()
-        web.wait(timeout=10)
+    command = reopen_command(league_file, port)
+    again = f"to open the leaderboard and replayer again: {shlex.join(command)} (then {url})"
+    if not interactive:
+        print(f"\nthe league is over; {again}", file=out, flush=True)
+        return
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as errors:  # not a pipe: none reads it
+        web = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=errors,
+                               cwd=league_file.parent, text=True)
+        try:
+            if not _serving(web, int(port)):
+                errors.seek(0)
+                lines = errors.read().strip().splitlines()
+                print(f"\ncould not keep the page up ({lines[-1] if lines else 'it did not start'}"
+                      f"); {again}", file=out, flush=True)
+                return
+            with contextlib.suppress(EOFError, KeyboardInterrupt):
+                ask(f"\nthe league is over; leaderboard and replayer still at {url} "
+                    "(Enter or Ctrl-C stops it) ")
+            print(f"\nstopped; {again}", file=out, flush=True)
+        finally:
+            web.terminate()
+            try:
+                web.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                web.kill()
+                web.wait(timeout=10)
+
+
+def _serving(web: subprocess.Popen[str], port: int, timeout_seconds: float = 30.0) -> bool:
+    """Whether the web app came up on ``port`` (False when it exited or never listened)."""
+    deadline = time.monotonic() + timeout_seconds
+    while time.monotonic() < deadline and web.poll() is None:
+        with socket.socket() as probe:
+            probe.settimeout(0.5)
+            if probe.connect_ex(("127.0.0.1", port)) == 0:
+                return True
+        time.sleep(0.1)
+    return False
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:  # Ctrl-C while the league ran: its processes were stopped
+        print("\ndemo interrupted (Ctrl-C)", file=sys.stderr)
+        sys.exit(3)

@@ -7,6 +7,7 @@ bots; any other bot is counted as ``other``, so a flood of names cannot flood Pr
 
 from __future__ import annotations
 
+import errno
 import logging
 import socket
 import threading
@@ -20,7 +21,13 @@ from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, make_wsgi_app
 from prometheus_client.metrics_core import GaugeMetricFamily, Metric
 
-from arena.engine.errors import AmountOutOfRange, MalformedInput, NotYourTurn, StaleDecision
+from arena.engine.errors import (
+    AmountOutOfRange,
+    ConfigError,
+    MalformedInput,
+    NotYourTurn,
+    StaleDecision,
+)
 from arena.engine.games import ALL_GAMES, HORSE, VARIANTS
 from arena.host import fastpaths
 from arena.match.messages import WrongSeat
@@ -308,6 +315,9 @@ class ArenaMetrics:
                                       registry=r)
         self.disconnects = Counter("arena_bot_disconnects", "Connections a bot lost during a hand.",
                                    ["bot"], registry=r)
+        self.sdk_fallbacks = Counter("arena_sdk_fallbacks",
+                                     "Replies a bot's SDK sent in place of its code's (the code "
+                                     "failed, or its reply was refused).", ["bot"], registry=r)
         self.connected_bots = Gauge("arena_connected_bots", "Bots connected now.", registry=r)
         self.active_tables = Gauge("arena_active_tables", "Tables dealing now.", registry=r)
         self._refused: set[str] = set()
@@ -325,6 +335,7 @@ class ArenaMetrics:
     def _init_bot_series(self, label: str) -> None:
         self.decisions.labels(bot=label)
         self.disconnects.labels(bot=label)
+        self.sdk_fallbacks.labels(bot=label)
         for reason in TIMEOUT_REASONS:
             self.timeouts.labels(bot=label, reason=reason.value)
         for reason in INVALID_ACTION_REASONS:
@@ -363,6 +374,10 @@ class ArenaMetrics:
 
     def disconnected(self, *, bot: str | None = None) -> None:
         self.disconnects.labels(bot=self.bot_labels.label(bot)).inc()
+
+    def sdk_fallback(self, *, bot: str | None = None) -> None:
+        """An accepted reply the bot's SDK chose in place of its code."""
+        self.sdk_fallbacks.labels(bot=self.bot_labels.label(bot)).inc()
 
     def bot_connected(self, delta: int = 1) -> None:
         """+1 when a bot connects, -1 when it goes."""
@@ -470,15 +485,24 @@ class MetricsServer:
 
 
 def start_metrics_server(port: int, registry: CollectorRegistry, addr: str = "127.0.0.1", *,
-                         poll_interval_seconds: float = 0.05) -> MetricsServer:
+                         poll_interval_seconds: float = 0.05,
+                         setting: str = "metrics_port") -> MetricsServer:
     """Serve ``registry`` at ``/metrics`` on a daemon thread; port 0 picks a free port (``.port``).
 
     Binds to localhost by default: metrics name the bots, so exposing them is a deliberate choice.
     ``poll_interval_seconds`` bounds how long `MetricsServer.stop` waits for the serving loop.
+    A port that cannot be bound is a `ConfigError` naming it and ``setting`` (the key or option
+    that chose it).
     """
     server_class = _ThreadingServer6 if ":" in addr else _ThreadingServer
-    server = make_server(addr, port, _metrics_only(make_wsgi_app(registry)), server_class,
-                         handler_class=_QuietHandler)
+    try:
+        server = make_server(addr, port, _metrics_only(make_wsgi_app(registry)), server_class,
+                             handler_class=_QuietHandler)
+    except OSError as exc:
+        shown = f"[{addr}]:{port}" if ":" in addr else f"{addr}:{port}"
+        why = "the port is in use" if exc.errno == errno.EADDRINUSE else exc.strerror or str(exc)
+        raise ConfigError(f"cannot serve /metrics on {shown} ({setting} = {port}): {why}; "
+                          f"choose another {setting} (0 picks a free port)") from None
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": poll_interval_seconds},
                               name=f"arena-metrics-{server.server_address[1]}", daemon=True)
     thread.start()

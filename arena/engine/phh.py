@@ -43,6 +43,11 @@ def loads(text: str, *, name: str = "<text>") -> list[PhhHand]:
         raise MalformedInput(f"{name}: not valid TOML: {exc}") from None
     except RecursionError:
         raise MalformedInput(f"{name}: not a hand history (nested too deeply)") from None
+    return hands_of(data, name=name)
+
+
+def hands_of(data: dict[str, Any], *, name: str) -> list[PhhHand]:
+    """The hands of a parsed ``.phh`` (one hand) or ``.phhs`` (tables of hands) document."""
     if "variant" in data or "actions" in data:
         return [PhhHand(name, data)]
     hands: list[PhhHand] = []

@@ -68,6 +68,13 @@ _PHH_EVENTS: Final[dict[type, int]] = {ActionTaken: _ACTION_TAKEN, HoleCardsDeal
                                        BoardDealt: _BOARD, HandShown: _SHOWN, HandMucked: _MUCKED}
 
 
+def phh_action_lines(state: HandState) -> int:
+    """How many lines the hand's PHH ``actions`` list has so far (:func:`phh_actions`' length,
+    without building it)."""
+    phh_events = _PHH_EVENTS
+    return sum([1 for event in state.events if type(event) in phh_events])
+
+
 def phh_actions(state: HandState) -> list[str]:
     """The hand's PHH ``actions`` list, built from its events."""
     out: list[str] = []

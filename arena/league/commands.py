@@ -4,20 +4,29 @@ from __future__ import annotations
 
 import dataclasses
 import sys
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import Any, Literal, Protocol, TextIO
 
 from arena.engine.errors import ConfigError
 from arena.league.config import LeagueConfig, load_league
 from arena.league.coordinator import describe_waits
-from arena.league.leaderboard import CsvTable, faults_csv, render_faults, render_table, to_csv, to_json
+from arena.league.leaderboard import (
+    CsvTable,
+    faults_csv,
+    render_faults,
+    render_left_out,
+    render_table,
+    to_csv,
+    to_json,
+)
 from arena.league.runner import LeagueRun
 from arena.match.spectator import Spectator
 from arena.metrics import start_metrics_server
 from arena.server.commands import log_connections
 from arena.server.peer_tls import PEER_SERVER_NAME, PeerTls, check_key_file
 from arena.storage.queue import JobWaits
+from arena.storage.records import LeftOutHand
 from arena.storage.sqlstore import SqlStore
 from arena.storage.store import is_postgres_url, shown_location
 
@@ -110,7 +119,8 @@ def _finish(run: LeagueRun, complete: bool, out: TextIO) -> int:
     """The leaderboard, its files, and where everything is."""
     config = run.config
     board = run.leaderboard()
-    out.write("\n" + render_table(board) + "\n" + render_faults(run.faults()))
+    out.write("\n" + render_table(board) + "\n" + render_faults(run.faults())
+              + render_left_out(run.left_out()))
     for written in run.write_leaderboard_files(board):
         out.write(f"wrote {written}\n")
     out.write(f"hand logs: {config.log_dir}/*.phhs (verify with: arena replay FILE)\n")
@@ -178,7 +188,8 @@ def run_worker(store_url: str, *, name: str | None, listen: str, advertise: str 
     metrics.watch_queue(queue.depth)
     metrics_server = None
     if metrics_port is not None:
-        metrics_server = start_metrics_server(metrics_port, metrics.registry, metrics_addr)
+        metrics_server = start_metrics_server(metrics_port, metrics.registry, metrics_addr,
+                                              setting="--metrics-port")
         out.write(f"metrics: {metrics_server.url}\n")
     host = listen.rsplit(":", 1)[0]
 
@@ -202,16 +213,27 @@ def league_status(path: str, *, store: str | None = None, out: TextIO = sys.stdo
     run = LeagueRun(config, out=out)
     try:
         standing = run.standing()  # read only: the league may be running now
+        left_out = run.left_out()
         out.write(f"league {config.name!r}: {standing.done_hands} of {standing.total_hands} hands "
                   f"played, {standing.void_hands} void (misdeals: every chip went back; not "
-                  f"counted); {standing.copies_left} of {len(run.schedule)} matches still to play\n")
-        out.write(render_table(run.leaderboard()) + "\n" + render_faults(run.faults()))
+                  f"counted){_left_out_count(left_out)}; {standing.copies_left} of "
+                  f"{len(run.schedule)} matches still to play\n")
+        out.write(render_table(run.leaderboard()) + "\n" + render_faults(run.faults())
+                  + render_left_out(left_out))
         waits = _waits(run)
         if waits:
             out.write(waits + "\n")
         return 0
     finally:
         run.close()
+
+
+def _left_out_count(left_out: Sequence[LeftOutHand]) -> str:
+    """The status line's note of the played hands the leaderboard does not score."""
+    if not left_out:
+        return ""
+    return (f", {len(left_out)} played but left out of the leaderboard (other copies of voided "
+            "deals: listed below)")
 
 
 def _waits(run: LeagueRun) -> str:
@@ -230,14 +252,15 @@ def show_leaderboard(path: str, *, fmt: str, table: CsvTable | Literal["faults"]
     try:
         board = run.leaderboard()
         if fmt == "json":
-            out.write(to_json(board, faults=run.faults()) + "\n")
+            out.write(to_json(board, faults=run.faults(), left_out=run.left_out()) + "\n")
         elif fmt == "csv":
             if table == "faults":
                 out.write(faults_csv(run.faults()))
             else:
                 out.write(to_csv(board, table=table))
         else:
-            out.write(render_table(board) + "\n" + render_faults(run.faults()))
+            out.write(render_table(board) + "\n" + render_faults(run.faults())
+                      + render_left_out(run.left_out()))
         return 0
     finally:
         run.close()

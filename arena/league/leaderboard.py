@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from arena.engine.games import VARIANTS, GameCode
 from arena.league.stats import ALL_GAMES, Z_95, Estimate, Leaderboard
-from arena.storage.records import FaultCounts
+from arena.storage.records import FaultCounts, LeftOutHand
 
 CsvTable = Literal["results", "crosstable", "rankings"]
 CSV_TABLES: tuple[CsvTable, ...] = ("results", "crosstable", "rankings")
@@ -117,48 +117,78 @@ def to_dict(board: Leaderboard) -> dict[str, Any]:
 
 
 def to_json(board: Leaderboard, *, indent: int | None = 2,
-            faults: Sequence[FaultCounts] | None = None) -> str:
+            faults: Sequence[FaultCounts] | None = None,
+            left_out: Sequence[LeftOutHand] | None = None) -> str:
     data = to_dict(board)
     if faults is not None:
-        data["faults"] = [{"bot": f.bot, "match_id": f.match_id, "hands": f.hands,
-                           "timeouts": f.timeouts, "absent_decisions": f.absent_decisions,
-                           "rejected_replies": f.rejected_replies, "disconnects": f.disconnects}
-                          for f in faults]
+        data["faults"] = [dict(zip(FAULT_HEADERS, fault_row(f), strict=True)) for f in faults]
+    if left_out is not None:
+        data["left_out"] = [{"match_id": h.match_id, "copy_index": h.copy_index,
+                             "hand_number": h.hand_number, "deal_id": h.deal_id,
+                             "why": f"{LEFT_OUT_WHY}: {h.void_reason}"} for h in left_out]
     return json.dumps(_clean(data), indent=indent, allow_nan=False) + "\n"
 
 
-FAULT_HEADERS = ("bot", "match_id", "hands", "timeouts", "absent_decisions", "rejected_replies",
-                 "disconnects")
+LEFT_OUT_WHY = "another copy of its deal was voided"
+LEFT_OUT_SHOWN = 20  # hands named one by one; the rest are counted
 
 
-def faults_per_bot(faults: Sequence[FaultCounts]) -> dict[str, tuple[int, int, int, int, int, int]]:
-    """Per bot: (matches, hands, timeouts, absent decisions, rejected replies, disconnects)."""
+def render_left_out(hands: Sequence[LeftOutHand]) -> str:
+    """The completed hands the leaderboard does not score, and why: "" when none."""
+    if not hands:
+        return ""
+    named = "; ".join(f"match {h.match_id} copy {h.copy_index} hand {h.hand_number} "
+                      f"(deal {h.deal_id}: {h.void_reason})" for h in hands[:LEFT_OUT_SHOWN])
+    more = f"; and {len(hands) - LEFT_OUT_SHOWN} more" if len(hands) > LEFT_OUT_SHOWN else ""
+    return (f"Left out: {len(hands)} completed hand(s) whose deal was voided in another copy "
+            f"(a voided deal is scored in no copy, so luck still cancels): {named}{more}\n"
+            "(all of them: arena leaderboard --format json, \"left_out\")\n")
+
+
+# Per bot and stored match (a duplicate deal set's copies share one: ``matches`` counts them).
+FAULT_HEADERS = ("bot", "match_id", "matches", "hands", "timeouts", "absent_decisions",
+                 "rejected_replies", "sdk_fallbacks", "disconnects")
+# Per bot: the columns of :func:`faults_per_bot` (docs/cli.md "Faults").
+FAULT_TOTAL_HEADERS = ("matches", "hands", "timeouts", "absent", "rejected", "sdk_fallbacks",
+                       "disconnects")
+
+
+def fault_row(f: FaultCounts) -> tuple[str | int, ...]:
+    """One bot's faults in one stored match, in :data:`FAULT_HEADERS` order."""
+    return (f.bot, f.match_id, f.matches, f.hands, f.timeouts, f.absent_decisions,
+            f.rejected_replies, f.sdk_fallbacks, f.disconnects)
+
+
+def faults_per_bot(faults: Sequence[FaultCounts]) -> dict[str, tuple[int, ...]]:
+    """Per bot, in :data:`FAULT_TOTAL_HEADERS` order: (matches played, hands, timeouts, absent
+    decisions, rejected replies, SDK fallbacks, disconnects)."""
     totals: dict[str, list[int]] = {}
+    width = len(FAULT_TOTAL_HEADERS)
     for f in faults:
-        row = totals.setdefault(f.bot, [0] * 6)
-        for k, value in enumerate((1, f.hands, f.timeouts, f.absent_decisions, f.rejected_replies,
-                                   f.disconnects)):
+        row = totals.setdefault(f.bot, [0] * width)
+        for k, value in enumerate((f.matches, f.hands, f.timeouts, f.absent_decisions,
+                                   f.rejected_replies, f.sdk_fallbacks, f.disconnects)):
             row[k] += value
-    return {bot: (row[0], row[1], row[2], row[3], row[4], row[5]) for bot, row in sorted(totals.items())}
+    return {bot: tuple(row) for bot, row in sorted(totals.items())}
 
 
 def render_faults(faults: Sequence[FaultCounts]) -> str:
-    """Per bot: decisions the dealer made for it and replies it refused, over its completed hands."""
+    """Per bot: decisions the dealer made for it, replies it refused and replies its SDK sent
+    in place of its code's, over its completed hands."""
     rows = [[bot, *(str(v) for v in counts)] for bot, counts in faults_per_bot(faults).items()]
     if not rows:
         return ""
     return ("Faults (in completed hands; per match: arena leaderboard --format csv --table faults)\n"
-            + format_table(["bot", "matches", "hands", "timeouts", "absent", "rejected", "disconnects"],
-                           rows) + "\n")
+            + format_table(["bot", "matches", "hands", "timeouts", "absent", "rejected",
+                            "fallbacks", "disconnects"], rows) + "\n")
 
 
 def faults_csv(faults: Sequence[FaultCounts]) -> str:
-    """Per bot and match, with a header row."""
+    """Per bot and stored match, with a header row."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(FAULT_HEADERS)
-    writer.writerows((f.bot, f.match_id, f.hands, f.timeouts, f.absent_decisions, f.rejected_replies,
-                      f.disconnects) for f in faults)
+    writer.writerows(fault_row(f) for f in faults)
     return out.getvalue()
 
 

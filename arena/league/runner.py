@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import sys
 import threading
 import time
@@ -28,6 +27,7 @@ from arena.league.leaderboard import (
     CSV_TABLES,
     faults_csv,
     render_faults,
+    render_left_out,
     render_table,
     to_csv,
     to_json,
@@ -64,10 +64,11 @@ from arena.storage.matchlog import (
     hand_in_flight,
     last_sequence,
     make_private_dir,
+    make_private_store,
     reveal_seed,
     write_private,
 )
-from arena.storage.records import FaultCounts, HandRecord, League, MatchStatus, VoidHand
+from arena.storage.records import FaultCounts, HandRecord, League, LeftOutHand, MatchStatus, VoidHand
 from arena.storage.store import Match, ResultsStore, open_store
 from arena.storage.writer import After, Writer
 
@@ -116,9 +117,7 @@ class LeagueRun:
         self._own_store = store is None
         if store is None:
             if isinstance(config.store, Path):
-                config.store.parent.mkdir(parents=True, exist_ok=True)
-                if not config.store.exists():  # owner-only; SQLite gives its -wal and -shm the same mode
-                    os.close(os.open(config.store, os.O_WRONLY | os.O_CREAT, 0o600))
+                make_private_store(config.store)
             store = open_store(config.store)
         self.secret = league_secret(config, store)
         self.store = store
@@ -539,9 +538,10 @@ class LeagueRun:
         ``leaderboard-crosstable.csv``, ``leaderboard-rankings.csv``, ``leaderboard-faults.csv``."""
         base = self.config.log_dir / "leaderboard"
         faults = self.faults()
-        written = {Path(f"{base}.json"): to_json(board, faults=faults),
+        left_out = self.left_out()
+        written = {Path(f"{base}.json"): to_json(board, faults=faults, left_out=left_out),
                    Path(f"{base}.txt"): render_table(board) + "\n" + render_faults(faults)
-                   + f"\ndeals: {describe_secret(self.secret)}\n"}
+                   + render_left_out(left_out) + f"\ndeals: {describe_secret(self.secret)}\n"}
         for table in CSV_TABLES:
             name = f"{base}.csv" if table == "results" else f"{base}-{table}.csv"
             written[Path(name)] = to_csv(board, table=table)
@@ -553,3 +553,7 @@ class LeagueRun:
     def faults(self) -> list[FaultCounts]:
         """Per bot and match: timeouts, absent decisions, rejected replies, disconnects."""
         return self.store.fault_counts(self._league().league_id)
+
+    def left_out(self) -> list[LeftOutHand]:
+        """The completed hands the leaderboard leaves out: other copies of voided deals."""
+        return self.store.left_out_hands(self._league().league_id)

@@ -39,7 +39,7 @@ _Finished = tuple[PlayedHand, list[tuple[Notice, list[int], float]], datetime, d
 
 
 # A seat's `SeatResult` fields: seat, bot, net chips, final stack, the four fault counts.
-SeatFields = tuple[int, str, int, int, int, int, int, int]
+SeatFields = tuple[int, str, int, int, int, int, int, int, int]
 
 
 def _now() -> datetime:
@@ -328,10 +328,12 @@ class LeagueSink:
             bot = players[seat] if seat is not None and seat < len(players) else None
             metrics.decision(think_s, max(0.0, total - think_s), bot=bot)
         for seat, bot in enumerate(players):
-            timeouts, absent, _rejected, disconnects = timings.faults(seat)
+            timeouts, absent, _rejected, disconnects, fallbacks = timings.faults(seat)
             for _ in range(timeouts):
                 metrics.timeout("timeout", bot=bot)
             for _ in range(absent):
                 metrics.timeout("absent", bot=bot)
             for _ in range(disconnects):
                 metrics.disconnected(bot=bot)
+            for _ in range(fallbacks):
+                metrics.sdk_fallback(bot=bot)

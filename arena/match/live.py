@@ -24,6 +24,7 @@ from arena.engine.actions import ActionKind
 from arena.engine.cards import Card, Deck, derive_seed
 from arena.engine.errors import ArenaError, MalformedAction
 from arena.engine.games import GameCode, variant_for
+from arena.engine.phhtext import phh_action_lines
 from arena.engine.rules import Rules
 from arena.engine.state import HandState
 from arena.engine.strategy import draw_strategy, strategy_key
@@ -68,6 +69,8 @@ class _HandRun:
     absent: list[int] = field(default_factory=list)
     rejected: list[int] = field(default_factory=list)
     disconnects: list[int] = field(default_factory=list)
+    sdk_fallbacks: list[int] = field(default_factory=list)
+    fault_lines: list[tuple[int, str]] = field(default_factory=list)  # see DecisionTimings
     decisions: int = 0
     trigger: float | None = None
     strategies: list[StrategyRecord] = field(default_factory=list)  # issue 40: the draws
@@ -282,7 +285,7 @@ class LiveTable:
         feed = HandFeed(state, ctx, lambda p: self._presences[p].is_connected)
         n = state.seat_count
         run = _HandRun(index, state, feed, ctx, timeouts=[0] * n, absent=[0] * n,
-                       rejected=[0] * n, disconnects=[0] * n)
+                       rejected=[0] * n, disconnects=[0] * n, sdk_fallbacks=[0] * n)
         self._hand = run
         if self.sink is not None:
             self.sink.hand_started(spec.match_id, index + 1)
@@ -347,6 +350,7 @@ class LiveTable:
         """Apply a reply if it is legal; otherwise refuse it (the state is unchanged)."""
         state = run.state
         try:
+            line = 0  # the PHH line of an SDK fallback's action (DecisionTimings.fault_lines)
             if reply.strategy is not None and not reply.problem:
                 self._draw(run, engine_seat, reply)
             else:
@@ -354,6 +358,7 @@ class LiveTable:
                     raise MalformedAction(reply.problem or "no action")
                 raise_to = reply.raise_to_chips if reply.kind is ActionKind.RAISE else None
                 run.feed.note_action(reply.decision_id, None)
+                line = phh_action_lines(state) + 1 if reply.fallback else 0
                 state.act(engine_seat, reply.kind, raise_to)
         except ArenaError as exc:
             now = self._now()
@@ -365,6 +370,10 @@ class LiveTable:
                                          reply=reply, retry_allowed=True,
                                          time_left_seconds=clock.total_left(now)))
             return False
+        if line:
+            self.stats.sdk_fallbacks += 1
+            run.sdk_fallbacks[engine_seat] += 1
+            run.fault_lines.append((line, "fallback"))
         now = self._now()
         seat = run.ctx.order[engine_seat]
         self._bank[seat] = clock.bank_left(now)
@@ -403,13 +412,16 @@ class LiveTable:
         state = run.state
         action = state.legal_actions().default_action()
         run.feed.note_action(decision_id, reason)
+        line = phh_action_lines(state) + 1
         state.act(engine_seat, action.kind, action.raise_to_chips, automatic=True)
         if reason is m.AutoReason.TIMEOUT:
             self.stats.timeouts += 1
             run.timeouts[engine_seat] += 1
+            run.fault_lines.append((line, "timeout"))
         else:
             self.stats.absent_actions += 1
             run.absent[engine_seat] += 1
+            run.fault_lines.append((line, "absent"))
         run.trigger = None
 
     # ------------------------------------------------------------------ ending
@@ -495,7 +507,8 @@ class LiveTable:
             action_seconds=_rounded(run.action_seconds), wire_seconds=_rounded(run.wire_seconds),
             think_seconds=_rounded(run.think_seconds), timeouts=tuple(run.timeouts),
             absent=tuple(run.absent), action_seats=tuple(run.action_seats),
-            rejected=tuple(run.rejected), disconnects=tuple(run.disconnects))
+            rejected=tuple(run.rejected), disconnects=tuple(run.disconnects),
+            sdk_fallbacks=tuple(run.sdk_fallbacks), fault_lines=tuple(run.fault_lines))
         return PlayedHand(run.ctx, run.state, timings, void_reason, tuple(run.strategies))
 
     # ------------------------------------------------------------------ telling the seats

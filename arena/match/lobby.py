@@ -16,11 +16,12 @@ from typing import Final
 
 import trio
 
-from arena.engine.errors import ArenaError, IllegalAction, StaleDecision
+from arena.engine.errors import ArenaError, IllegalAction, MalformedInput, StaleDecision
 from arena.match.clock import DecisionClock, Now
 from arena.match.messages import Outbox, Outgoing, Prompt, Rejection, Reply, WrongSeat
 
 REPLY_BUFFER: Final = 8  # replies queued for one open decision; more in a burst are refused
+MAX_DECISION_ID_CHARS: Final = 128  # the dealer's ids are far shorter; longer ones are never echoed
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,6 +219,9 @@ class Lobby:
         presence = self._bots.get(bot_id)
         if presence is None:
             return
+        if len(reply.decision_id) > MAX_DECISION_ID_CHARS:
+            self._refuse_malformed_id(presence, reply)
+            return
         decision = presence.open.get(reply.decision_id)
         if decision is None:
             self.refused_unknown[bot_id] += 1
@@ -240,6 +244,23 @@ class Lobby:
             flood = IllegalAction(f"too many replies to decision {reply.decision_id} at once")
             presence.deliver(Rejection(decision_id=reply.decision_id, error=flood, reply=reply,
                                        retry_allowed=True, time_left_seconds=left))
+
+
+    def _refuse_malformed_id(self, presence: Presence, reply: Reply) -> None:
+        """A reply whose decision id is too long to be the dealer's: it names no open decision,
+        so it counts as the replies to none do (per bot; in the bot's first seated match) and
+        is refused as malformed with the id cut short (never echoed whole)."""
+        self.refused_unknown[presence.bot_id] += 1
+        match_id = presence.seats[0].match_id if presence.seats else None
+        if match_id is not None:
+            self.refused_unknown_by_match[match_id] += 1
+        shown = reply.decision_id[:16] + "..."
+        error = MalformedInput(f"malformed decision id: {len(reply.decision_id)} characters "
+                               f"(at most {MAX_DECISION_ID_CHARS})")
+        short = Reply(decision_id=shown, seat=reply.seat, kind=reply.kind,
+                      raise_to_chips=reply.raise_to_chips)
+        presence.deliver(Rejection(decision_id=shown, error=error, reply=short,
+                                   retry_allowed=True, time_left_seconds=0.0))
 
 
 def _match_named(presence: Presence, decision_id: str) -> str | None:

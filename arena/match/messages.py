@@ -136,6 +136,7 @@ class Reply:
     received_at: float = 0.0  # perf_counter when the transport read it
     wire_seconds: float | None = None  # transport: request written -> this reply read
     problem: str = ""  # why ``kind`` is None
+    fallback: bool = False  # sent by the bot's SDK in place of its code's (ActionReply.fallback)
     # A declared strategy instead of an action (issue 40): (kind, raise to, weight) per entry,
     # unchecked (`arena.engine.strategy.validate_strategy` checks it); ``kind`` is then None.
     strategy: tuple[tuple[ActionKind | None, int | None, float], ...] | None = None

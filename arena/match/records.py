@@ -52,14 +52,21 @@ class DecisionTimings:
     action_seats: tuple[int, ...] = ()  # the engine seat of each answered decision
     rejected: tuple[int, ...] = ()  # replies refused as invalid, per engine seat
     disconnects: tuple[int, ...] = ()  # connections lost during the hand, per engine seat
+    # Accepted replies the bot's SDK sent in place of its code's, per engine seat.
+    sdk_fallbacks: tuple[int, ...] = ()
+    # (line of the PHH ``actions`` from 1, "timeout" | "absent" | "fallback"): the actions the
+    # dealer took for a seat, and those its SDK's fallback chose; replays mark them.
+    fault_lines: tuple[tuple[int, str], ...] = ()
 
-    def faults(self, engine_seat: int) -> tuple[int, int, int, int]:
-        """(timeouts, absent decisions, rejected replies, disconnects) of one engine seat."""
+    def faults(self, engine_seat: int) -> tuple[int, int, int, int, int]:
+        """(timeouts, absent decisions, rejected replies, disconnects, SDK fallbacks) of one
+        engine seat: `arena.storage.records.SeatResult`'s order."""
 
         def at(counts: tuple[int, ...]) -> int:
             return counts[engine_seat] if engine_seat < len(counts) else 0
 
-        return at(self.timeouts), at(self.absent), at(self.rejected), at(self.disconnects)
+        return (at(self.timeouts), at(self.absent), at(self.rejected), at(self.disconnects),
+                at(self.sdk_fallbacks))
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,7 +114,10 @@ def phh_fields(hand: PlayedHand) -> dict[str, Any]:
         "_absent": list(timings.absent),
         "_rejected": list(timings.rejected),
         "_disconnects": list(timings.disconnects),
+        "_sdk_fallbacks": list(timings.sdk_fallbacks),
     }
+    if timings.fault_lines:
+        extra["_fault_lines"] = [[line, why] for line, why in timings.fault_lines]
     if hand.strategies:
         extra[COPY_FIELD] = ctx.copy_index
         extra[STRATEGIES_FIELD] = [r.to_phh() for r in hand.strategies]
@@ -147,6 +157,7 @@ class TableStats:
     rejected_no_open_decision: int = 0  # replies to a closed or unknown decision of the match
     timeouts: int = 0
     absent_actions: int = 0
+    sdk_fallbacks: int = 0  # accepted replies the bot's SDK sent in place of its code's
     strategy_replies: int = 0  # issue 40: answered replies that declared a strategy (in answered)
     lateness_seconds: deque[float] = field(default_factory=_samples)  # auto action - deadline
     answer_seconds: deque[float] = field(default_factory=_samples)  # prompt -> accepted reply
@@ -160,6 +171,7 @@ class TableStats:
             "prompts": self.prompts, "answered": self.answered, "rejected": self.rejected,
             "rejected_no_open_decision": self.rejected_no_open_decision,
             "timeouts": self.timeouts, "absent_actions": self.absent_actions,
+            "sdk_fallbacks": self.sdk_fallbacks,
             "strategy_replies": self.strategy_replies,
             "answer_seconds_p50": sorted_percentile(answers, 0.5),
             "answer_seconds_p99": sorted_percentile(answers, 0.99),

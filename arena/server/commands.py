@@ -61,7 +61,8 @@ def print_result(result: ServeResult, out: TextIO, *, log_dir: Path | None) -> N
         stats = summary.stats
         out.write(f"  decisions: {stats.answered} answered, {stats.timeouts} timed out, "
                   f"{stats.absent_actions} absent, {stats.rejected} replies rejected "
-                  f"(+{stats.rejected_no_open_decision} to no open decision)\n")
+                  f"(+{stats.rejected_no_open_decision} to no open decision), "
+                  f"{stats.sdk_fallbacks} answered by the bot's SDK fallback\n")
         if log_dir is not None:
             out.write(f"  hand histories: {MatchLogPaths.of(log_dir, summary.match_id).hands}\n")
     out.flush()

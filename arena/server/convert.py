@@ -320,7 +320,7 @@ def reply(message: pb.ActionReply, received_at: float,
                    think_seconds=think_seconds(message.think_seconds,
                                                wire_seconds), received_at=received_at,
                                                wire_seconds=wire_seconds,
-                   problem=problem)
+                   problem=problem, fallback=message.fallback != pb.FALLBACK_UNSPECIFIED)
 
 
 def _strategy_reply(message: pb.ActionReply, received_at: float,

@@ -17,7 +17,6 @@ from arena.v1 import arena_pb2 as pb
 
 log = logging.getLogger("arena.server")
 
-MAX_DECISION_ID_CHARS = 128  # the dealer's ids are far shorter; longer ones are never echoed
 FALLBACK_WHY = {pb.FALLBACK_AFTER_REJECTION: "after a rejected reply",
                 pb.FALLBACK_AFTER_EXCEPTION: "the bot's code failed"}
 
@@ -50,15 +49,10 @@ class ReplyInbox:
         self._replies: list[tuple[str, m.Reply]] = []
 
     def take(self, conn: Connection, action_reply: pb.ActionReply) -> None:
-        """A reply read from ``conn``'s stream: refused at once when its decision id is
-        malformed, else converted and handed to trio (:meth:`_hand_over`)."""
+        """A reply read from ``conn``'s stream, converted and handed to trio
+        (:meth:`_hand_over`); the lobby refuses, and counts, a malformed decision id
+        (`arena.match.lobby.MAX_DECISION_ID_CHARS`)."""
         decision_id = action_reply.decision_id
-        if len(decision_id) > MAX_DECISION_ID_CHARS:
-            conn.deliver(pb.DealerMessage(action_rejected=pb.ActionRejected(
-                decision_id=decision_id[:16] + "...", code=pb.REJECT_CODE_INVALID_ARGUMENT,
-                message=f"malformed decision id: {len(decision_id)} characters "
-                        f"(at most {MAX_DECISION_ID_CHARS})", retry_allowed=True)))
-            return
         now = time.perf_counter()
         reply = convert.reply(action_reply, now, conn.wire_seconds(decision_id, now))
         fallback = action_reply.fallback

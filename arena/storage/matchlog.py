@@ -232,6 +232,14 @@ def make_private_dir(directory: Path) -> None:
     directory.mkdir(mode=0o700, parents=True, exist_ok=True)
 
 
+def make_private_store(path: Path) -> None:
+    """Create an empty SQLite store file readable by its owner only, before SQLite opens it
+    (SQLite gives its -wal and -shm files the same mode); an existing one keeps its mode."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.exists():
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
+
+
 def write_private(path: Path, text: str) -> None:
     """Replace a file's content; a new file is created readable by its owner only."""
     with open_private(path, "w") as fh:

@@ -211,6 +211,12 @@ MIGRATIONS: tuple[Migration, ...] = (
             PRIMARY KEY (job_id)
         )""",
     )),
+    # A reply the bot's SDK sent in place of its code's (its code raised, or its reply was
+    # refused and the SDK checked or folded): per seat and hand, as the other faults.
+    Migration(9, "SDK fallbacks per seat and hand", (
+        "ALTER TABLE hand_seats ADD COLUMN sdk_fallbacks INTEGER NOT NULL DEFAULT 0 "
+        "CHECK (sdk_fallbacks >= 0)",
+    )),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

@@ -48,11 +48,12 @@ _RECORD_HAND = """WITH ok AS (
     ON CONFLICT (match_id, hand_number, copy_index) DO NOTHING RETURNING hand_id
 ), seated AS (
     INSERT INTO hand_seats (hand_id, seat, bot_id, net_chips, final_stack_chips, timeouts,
-                            absent_decisions, rejected_replies, disconnects)
-    SELECT h.hand_id, v.seat, b.bot_id, v.net, v.stack, v.timeouts, v.absent, v.rejected, v.disconnects
+                            absent_decisions, rejected_replies, disconnects, sdk_fallbacks)
+    SELECT h.hand_id, v.seat, b.bot_id, v.net, v.stack, v.timeouts, v.absent, v.rejected,
+           v.disconnects, v.fallbacks
     FROM h CROSS JOIN unnest(?::integer[], ?::text[], ?::integer[], ?::integer[], ?::integer[],
-                             ?::integer[], ?::integer[], ?::integer[])
-         AS v(seat, name, net, stack, timeouts, absent, rejected, disconnects)
+                             ?::integer[], ?::integer[], ?::integer[], ?::integer[])
+         AS v(seat, name, net, stack, timeouts, absent, rejected, disconnects, fallbacks)
     JOIN bots b ON b.name = v.name
 )
 SELECT hand_id FROM h"""
@@ -486,7 +487,7 @@ class PostgresStore(SqlStore):
                 [s.seat for s in seats], [s.bot for s in seats], [s.net_chips for s in seats],
                 [s.final_stack_chips for s in seats], [s.timeouts for s in seats],
                 [s.absent_decisions for s in seats], [s.rejected_replies for s in seats],
-                [s.disconnects for s in seats])).fetchone()
+                [s.disconnects for s in seats], [s.sdk_fallbacks for s in seats])).fetchone()
         return True if row is not None else super().record_hand(hand, guard=guard)
 
     @_retrying

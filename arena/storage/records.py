@@ -76,11 +76,14 @@ class SeatResult:
     absent_decisions: int = 0  # automatic actions while disconnected
     rejected_replies: int = 0  # invalid replies refused
     disconnects: int = 0  # connections lost during the hand
+    sdk_fallbacks: int = 0  # replies the bot's SDK sent in place of its code's (check or fold)
 
 
 @dataclass(frozen=True, slots=True)
 class FaultCounts:
-    """A bot's faults in one match (summed over its completed hands)."""
+    """A bot's faults in one stored match (summed over its completed hands). A duplicate
+    match stores its copies (each a match of the schedule) under one id: ``matches`` counts
+    the copies the bot played a completed hand in (1 for any other match)."""
 
     bot: str
     match_id: int
@@ -89,6 +92,20 @@ class FaultCounts:
     absent_decisions: int
     rejected_replies: int
     disconnects: int
+    sdk_fallbacks: int = 0
+    matches: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class LeftOutHand:
+    """A completed hand the leaderboard does not score: another copy of its deal was voided
+    (duplicate practice: a fouled board is scored in no copy, so that luck still cancels)."""
+
+    match_id: int
+    copy_index: int
+    hand_number: int
+    deal_id: str
+    void_reason: str  # why the other copy was voided
 
 
 @dataclass(frozen=True, slots=True)

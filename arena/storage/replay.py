@@ -10,8 +10,8 @@ from arena.engine.errors import ArenaError, ConfigError, ReplayMismatch
 from arena.engine.phh import PhhHand, iter_replays
 from arena.engine.rules import Rules, play_rules
 from arena.engine.state import HandState
-from arena.host.phhfile import load_file
-from arena.storage.matchlog import match_seed_for
+from arena.storage.logdamage import ReadLog, cut_short, is_arena_log, missing_hands, read_log
+from arena.storage.matchlog import match_seed_for, read_result
 from arena.storage.seedcheck import check_seed
 from arena.storage.show import describe
 from arena.storage.verify import strategy_problem, verify_hand
@@ -76,15 +76,39 @@ def _overridden(path: str, hands: list[PhhHand], rules: Rules, out: TextIO) -> N
                   f"--set {settings} is not applied to them\n")
 
 
+def _damage(path: str, log: ReadLog, *, whole_file: bool) -> list[str]:
+    """What is wrong with a log besides its hands' replays (docs/faults.md "Damaged logs"):
+    where the file breaks, and (the whole file checked) the hands its results file counts
+    that it lacks."""
+    problems = [f"{d.hand}: line {d.line}: {d.problem}" for d in log.damage]
+    if whole_file and not path.endswith(".void.phhs"):
+        voided = Path(path).with_name(Path(path).name.removesuffix(".phhs") + ".void.phhs")
+        try:
+            others = read_log(voided.read_bytes(), name=str(voided)).hands if voided.is_file() else []
+            result = read_result(Path(path))
+        except (OSError, ArenaError):
+            return problems  # an unreadable results file fails the seed's check, saying so
+        missing = missing_hands(log.hands, others, result)
+        if missing is not None:
+            problems.append(f"{path}: {missing}")
+    return problems
+
+
 def replay_paths(paths: Sequence[str], *, rules: Rules, show: bool, hand_id: str | None,
                  out: TextIO) -> int:
-    """0 when every hand replays to its log, 1 when one does not (a check failed), 2 when a file
-    cannot be read or is not a hand history (bad input; the other files are still checked)."""
+    """0 when every hand replays to its log, 1 when one does not or the log is damaged (a
+    check failed), 2 when a file cannot be read or is not a hand history (bad input; the
+    other files are still checked)."""
     failures = replayed = voids = unreadable = 0
     selected: list[tuple[str, list[PhhHand]]] = []
     for path in paths:
         try:
-            selected.append((path, _select(path, load_file(path), hand_id)))
+            with open(path, "rb") as fh:
+                log = read_log(fh.read(), name=path)
+            selected.append((path, _select(path, log.hands, hand_id)))
+            for problem in _damage(path, log, whole_file=hand_id is None):
+                out.write(f"FAIL {problem}\n")
+                failures += 1
         except UsageError:
             raise
         except (OSError, ArenaError) as exc:
@@ -99,7 +123,9 @@ def replay_paths(paths: Sequence[str], *, rules: Rules, show: bool, hand_id: str
             out.write(f"FAIL {path}: {exc}\n")
             failures += 1
             continue
+        arena_log = is_arena_log(hands)
         for hand, state, error in checked:
+            error = cut_short(hand, arena_log=arena_log) or error
             if hand.fields.get("_voided"):
                 voids += 1
                 reason = hand.fields.get("_void_reason", "voided")

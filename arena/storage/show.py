@@ -24,7 +24,13 @@ from arena.engine.state import HandState
 
 LEGEND = ("  legend: [A♠] a face-down card (only its owner saw it until the showdown); "
           "A♠ a face-up card; pN = the N-th player in PHH order; "
-          "raises to N, completes to N: N in all this round; calls N: N more")
+          "bets N, raises to N, completes to N: N in all this round; calls N: N more; "
+          "(timed out), (absent): the dealer checked or folded for the seat; "
+          "(SDK fallback): the bot's SDK chose it, its code having failed or its reply refused")
+
+# What a hand log's ``_fault_lines`` entries say, after the action (docs/faults.md).
+FAULT_NOTES = {"timeout": "timed out", "absent": "absent", "fallback": "SDK fallback"}
+AUTOMATIC_NOTE = "automatic: timed out or absent"  # a log without ``_fault_lines`` entries
 
 _HALVES = {PotShare.WHOLE: "whole pot", PotShare.HIGH: "high half", PotShare.LOW: "low half"}
 _BLINDS = (ForcedBet.SMALL_BLIND, ForcedBet.BIG_BLIND)  # bets of the first round (antes are not)
@@ -63,7 +69,11 @@ def describe(state: HandState, players: Sequence[str],
     hi_lo = state.variant.showdown is Showdown.HIGH_LOW_8
     street = -1
     bet_chips = 0  # the round's bet so far ("raise to" total): 0 before anyone bets
+    marks = fault_marks(fields)
+    line = 0  # the PHH ``actions`` line of the event (from 1), as ``_fault_lines`` counts
     for event in state.events:
+        if isinstance(event, HoleCardsDealt | BoardDealt | HandShown | HandMucked):
+            line += 1
         if isinstance(event, HoleCardsDealt | BoardDealt | ActionTaken) and event.street != street:
             if street >= 0:
                 bet_chips = 0
@@ -84,9 +94,9 @@ def describe(state: HandState, players: Sequence[str],
             label = "common card" if event.is_stud_common_card else "board"
             lines.append(f"    {label}: {_cards(event.cards)}")
         elif isinstance(event, ActionTaken):
-            flags = " (all in)" if event.is_all_in else ""
-            flags += " (automatic: timed out or absent)" if event.is_automatic else ""
-            lines.append(f"    {names[event.seat]} {_said(state, event, bet_chips)}{flags}")
+            line += 1
+            said = action_words(state, event, bet_chips, marks.get(line))
+            lines.append(f"    {names[event.seat]} {said}")
             bet_chips = max(bet_chips, event.to_chips)
         elif isinstance(event, HandShown):
             if not shown:
@@ -106,10 +116,24 @@ def describe(state: HandState, players: Sequence[str],
     return lines
 
 
-def _said(state: HandState, event: ActionTaken, bet_chips: int) -> str:
-    """An action in words, given the round's bet before it: "bets 20" opens a round, "raises to
-    40" (a round total) and "calls 20" (what it adds); in stud, "brings in for 5", and the first
-    full bet of third street "completes to 20" (with or without a bring-in before it)."""
+def action_words(state: HandState, event: ActionTaken, bet_chips: int,
+                 fault: str | None = None) -> str:
+    """An action in words, as `arena replay --show` and the web replayer both say it, given
+    the round's bet before it: "bets 20" opens a round, "raises to 40" (a round total) and
+    "calls 20" (what it adds); in stud, "brings in for 5", and the first full bet of third
+    street "completes to 20" (with or without a bring-in before it). Then "(all in)", and the
+    fault that chose it (a ``_fault_lines`` reason: :data:`FAULT_NOTES`), else "(automatic:
+    ...)" for an automatic action a log does not explain."""
+    said = _verb(state, event, bet_chips)
+    if event.is_all_in:
+        said += " (all in)"
+    note = FAULT_NOTES.get(fault or "")
+    if note is None and event.is_automatic:
+        note = AUTOMATIC_NOTE
+    return f"{said} ({note})" if note else said
+
+
+def _verb(state: HandState, event: ActionTaken, bet_chips: int) -> str:
     kind = event.kind
     if kind is ActionKind.RAISE:
         stakes = state.stakes
@@ -122,6 +146,21 @@ def _said(state: HandState, event: ActionTaken, bet_chips: int) -> str:
     if kind is ActionKind.BRING_IN:
         return f"brings in for {event.to_chips}"
     return "checks" if kind is ActionKind.CHECK else "folds"
+
+
+def fault_marks(fields: Mapping[str, Any]) -> dict[int, str]:
+    """A hand log's ``_fault_lines`` (``[[line, reason], ...]``, docs/faults.md) by line; the
+    log is untrusted: entries that are not a positive line and a known reason are skipped."""
+    raw = fields.get("_fault_lines")
+    marks: dict[int, str] = {}
+    if not isinstance(raw, list):
+        return marks
+    for entry in raw[:10_000]:
+        if isinstance(entry, list) and len(entry) == 2:
+            line, reason = entry
+            if type(line) is int and line > 0 and reason in FAULT_NOTES:
+                marks[line] = reason
+    return marks
 
 
 def _award(event: PotAwarded, names: Sequence[str], shown: Mapping[int, ShownValue]) -> str:

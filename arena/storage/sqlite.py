@@ -187,7 +187,7 @@ class SqliteStore(SqlStore):
                 db.execute(_record_seats_sql(len(seats)), (inserted.lastrowid, *(
                     value for s in seats for value in (
                         s.seat, s.bot, s.net_chips, s.final_stack_chips, s.timeouts,
-                        s.absent_decisions, s.rejected_replies, s.disconnects))))
+                        s.absent_decisions, s.rejected_replies, s.disconnects, s.sdk_fallbacks))))
                 return True
         return super().record_hand(hand, guard=guard)
 
@@ -246,11 +246,11 @@ def _record_hand_sql(seat_count: int) -> str:
 @functools.cache
 def _record_seats_sql(seat_count: int) -> str:
     """The seats of a hand just inserted, their bots by name, in one statement."""
-    rows = ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?)"] * seat_count)
+    rows = ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?, ?)"] * seat_count)
     return ("INSERT INTO hand_seats (hand_id, seat, bot_id, net_chips, final_stack_chips, timeouts, "
-            "absent_decisions, rejected_replies, disconnects) "
+            "absent_decisions, rejected_replies, disconnects, sdk_fallbacks) "
             "SELECT ?, v.column1, b.bot_id, v.column3, v.column4, v.column5, v.column6, v.column7, "
-            f"v.column8 FROM (VALUES {rows}) AS v JOIN bots b ON b.name = v.column2")
+            f"v.column8, v.column9 FROM (VALUES {rows}) AS v JOIN bots b ON b.name = v.column2")
 
 
 _MARK_IN_FLIGHT = ("INSERT INTO hands_in_flight (match_id, copy_index, hand_number) VALUES (?, ?, ?) "

@@ -14,7 +14,7 @@ from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime
 from typing import Any, Protocol
 
-from arena.storage import tokens
+from arena.storage import faultrows, tokens
 from arena.storage.errors import AlreadyExists, HandConflict, InvalidRecord, NotFound
 from arena.storage.records import (
     Bot,
@@ -23,6 +23,7 @@ from arena.storage.records import (
     HandRecord,
     HandStatus,
     League,
+    LeftOutHand,
     LuckPending,
     Match,
     MatchFormat,
@@ -238,9 +239,11 @@ class SqlStore(ABC):
             hand_id = int(row["hand_id"])
             db.executemany(
                 "INSERT INTO hand_seats (hand_id, seat, bot_id, net_chips, final_stack_chips, timeouts, "
-                "absent_decisions, rejected_replies, disconnects) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "absent_decisions, rejected_replies, disconnects, sdk_fallbacks) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [(hand_id, s.seat, bot_ids[s.bot], s.net_chips, s.final_stack_chips, s.timeouts,
-                  s.absent_decisions, s.rejected_replies, s.disconnects) for s in hand.seats])
+                  s.absent_decisions, s.rejected_replies, s.disconnects, s.sdk_fallbacks)
+                 for s in hand.seats])
         return True
 
     def void_hand(self, hand: VoidHand, *, guard: Guard | None = None) -> bool:
@@ -338,18 +341,14 @@ class SqlStore(ABC):
         return int(row["last"] or 0) + 1
 
     def fault_counts(self, league_id: int) -> list[FaultCounts]:
-        """Per bot and match: completed hands and the faults in them (timeouts, absent decisions,
-        rejected replies, disconnects), bots by name, matches in order."""
+        """Per bot and stored match: `arena.storage.faultrows.fault_counts`."""
         with self._transaction(write=False) as db:
-            rows = db.execute(
-                "SELECT b.name, h.match_id, COUNT(*) AS hands, SUM(s.timeouts) AS timeouts, "
-                "SUM(s.absent_decisions) AS absent, SUM(s.rejected_replies) AS rejected, "
-                "SUM(s.disconnects) AS disconnects FROM hand_seats s JOIN hands h USING (hand_id) "
-                "JOIN matches m ON m.match_id = h.match_id JOIN bots b ON b.bot_id = s.bot_id "
-                "WHERE m.league_id = ? AND h.status = 'completed' "
-                "GROUP BY b.name, h.match_id ORDER BY b.name, h.match_id", (league_id,)).fetchall()
-        return [FaultCounts(r["name"], r["match_id"], r["hands"], r["timeouts"], r["absent"],
-                            r["rejected"], r["disconnects"]) for r in rows]
+            return faultrows.fault_counts(db, league_id)
+
+    def left_out_hands(self, league_id: int) -> list[LeftOutHand]:
+        """The hands `iter_results` leaves out: `arena.storage.faultrows.left_out_hands`."""
+        with self._transaction(write=False) as db:
+            return faultrows.left_out_hands(db, league_id)
 
     def iter_results(self, league_id: int, *,
                      statuses: Iterable[MatchStatus] = (MatchStatus.RUNNING, MatchStatus.FINISHED),
@@ -576,12 +575,13 @@ def _hands(db: Db, match_id: int, key: tuple[int, int] | None) -> list[HandRecor
     seats: dict[int, list[SeatResult]] = {}
     for r in db.execute(
             "SELECT s.hand_id, s.seat, b.name, s.net_chips, s.final_stack_chips, s.timeouts, "
-            "s.absent_decisions, s.rejected_replies, s.disconnects FROM hand_seats s "
+            "s.absent_decisions, s.rejected_replies, s.disconnects, s.sdk_fallbacks FROM hand_seats s "
             f"JOIN hands h USING (hand_id) JOIN bots b ON b.bot_id = s.bot_id WHERE {where} "
             "ORDER BY s.hand_id, s.seat", params):
         seats.setdefault(r["hand_id"], []).append(
             SeatResult(r["seat"], r["name"], r["net_chips"], r["final_stack_chips"], r["timeouts"],
-                       r["absent_decisions"], r["rejected_replies"], r["disconnects"]))
+                       r["absent_decisions"], r["rejected_replies"], r["disconnects"],
+                       r["sdk_fallbacks"]))
     return [HandRecord(match_id, r["hand_number"], r["copy_index"], r["deal_id"], r["game_code"],
                        r["small_bet_chips"], r["button_seat"], tuple(seats.get(r["hand_id"], ())),
                        r["phh_text"], parse_timestamp(r["started_at"]), parse_timestamp(r["finished_at"]))

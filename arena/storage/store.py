@@ -30,6 +30,7 @@ from arena.storage.records import (
     HandRecord,
     HandStatus,
     League,
+    LeftOutHand,
     LuckPending,
     Match,
     MatchFormat,
@@ -45,9 +46,9 @@ from arena.storage.tokens import hash_token, verify_token
 
 __all__ = [
     "LATEST_VERSION", "MIGRATIONS", "AlreadyExists", "Bot", "CorruptStore", "FaultCounts", "HandConflict",
-    "HandLuckRecord", "HandRecord", "HandStatus", "InvalidRecord", "League", "LuckPending", "Match",
-    "MatchFormat", "MatchStatus", "Migration", "NotFound", "ResultRow", "ResultsStore", "SchemaTooNew",
-    "SeatResult", "SqliteStore", "StoreError", "TournamentPlacing", "VoidHand",
+    "HandLuckRecord", "HandRecord", "HandStatus", "InvalidRecord", "League", "LeftOutHand", "LuckPending",
+    "Match", "MatchFormat", "MatchStatus", "Migration", "NotFound", "ResultRow", "ResultsStore",
+    "SchemaTooNew", "SeatResult", "SqliteStore", "StoreError", "TournamentPlacing", "VoidHand",
     "apply_migrations", "hash_token", "is_postgres_url", "open_store", "shown_location", "verify_token",
 ]
 
@@ -102,6 +103,8 @@ class ResultsStore(Protocol):
     def next_hand_number(self, match_id: int, *, copy_index: int | None = None) -> int: ...
 
     def fault_counts(self, league_id: int) -> list[FaultCounts]: ...
+
+    def left_out_hands(self, league_id: int) -> list[LeftOutHand]: ...
 
     def iter_results(self, league_id: int, *,
                      statuses: Iterable[MatchStatus] = (MatchStatus.RUNNING, MatchStatus.FINISHED),

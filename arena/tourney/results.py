@@ -17,6 +17,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from arena.storage.matchlog import make_private_dir
 from arena.storage.records import TournamentPlacing
 from arena.tourney.event import EventState
 from arena.tourney.formats import FormatResult
@@ -132,7 +133,7 @@ def standings_csv(doc: dict[str, Any]) -> str:
 
 
 def write_results(log_dir: Path, doc: dict[str, Any]) -> list[Path]:
-    log_dir.mkdir(parents=True, exist_ok=True)
+    make_private_dir(log_dir)
     paths = [log_dir / "results.json", log_dir / "standings.txt", log_dir / "standings.csv"]
     write_private(paths[0], json.dumps(doc, indent=2) + "\n")
     write_private(paths[1], render_standings(doc))

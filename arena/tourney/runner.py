@@ -28,7 +28,8 @@ from arena.match.records import MatchSummary, PlayedHand, phh_fields
 from arena.match.spec import MatchSpec, SeatSpec
 from arena.metrics import GAME_LABELS, ArenaMetrics, TournamentSnapshot, start_metrics_server
 from arena.server.config import BotEntry, ServerConfig
-from arena.storage.matchlog import PhhAppender
+from arena.storage.matchlog import PhhAppender, make_private_dir
+from arena.storage.phhappend import open_private
 from arena.tourney.config import TournamentConfig
 from arena.tourney.event import EventSpec, EventState, HandOutcome, HandPlan, RoundReport
 from arena.tourney.formats import FormatResult, run_format
@@ -85,7 +86,7 @@ class TournamentRun:
     def __init__(self, config: TournamentConfig, *, out: TextIO = sys.stdout) -> None:
         self.config = config
         self.out = out
-        config.log_dir.mkdir(parents=True, exist_ok=True)
+        make_private_dir(config.log_dir)  # hole cards and the state: owner-only, as a league's
         self.state_path = config.log_dir / STATE_FILE
         self.done: list[list[dict[str, Any]]] = []
         self.current: list[EventState] = []
@@ -147,7 +148,7 @@ class TournamentRun:
             path = self.config.log_dir / name
             if not name.endswith(".phhs"):
                 if not (path.exists() and path.read_text(encoding="utf-8").endswith(text)):
-                    with path.open("a", encoding="utf-8") as fh:
+                    with open_private(path, "a") as fh:
                         fh.write(text)
                 continue
             appender = self._appenders.get(path)
@@ -173,6 +174,9 @@ class TournamentRun:
                 for seat, count in enumerate(fields.get(key, [])):
                     for _ in range(int(count)):
                         self.metrics.timeout(reason, bot=plan.players[seat])
+            for seat, count in enumerate(fields.get("_sdk_fallbacks", [])):
+                for _ in range(int(count)):
+                    self.metrics.sdk_fallback(bot=plan.players[seat])
 
     def log_event(self, kind: str, **values: Any) -> None:
         """Queue a line for ``tournament.jsonl``; it is written after the next save."""

@@ -18,6 +18,7 @@ from typing import Any
 from arena.engine.errors import ConfigError
 from arena.league.config import LeagueBot
 from arena.storage import store as st
+from arena.storage.matchlog import make_private_store
 from arena.tourney.event import EventState
 from arena.tourney.formats import FormatResult
 from arena.tourney.results import OVERALL
@@ -27,7 +28,7 @@ class TournamentStore:
     def __init__(self, location: Path | str, *, name: str, source_toml: str,
                  bots: tuple[LeagueBot, ...]) -> None:
         if isinstance(location, Path):
-            location.parent.mkdir(parents=True, exist_ok=True)
+            make_private_store(location)
         self.store = st.open_store(location)
         league = self.store.find_league(name)
         if league is None:
@@ -119,7 +120,7 @@ def hand_entry(*, hand_id: str, fields: dict[str, Any], phh_text: str, seed: int
         return [int(values[k]) if k < len(values) else 0 for k in range(n)]
 
     faults = list(zip(per_seat("_timeouts"), per_seat("_absent"), per_seat("_rejected"),
-                      per_seat("_disconnects"), strict=True))
+                      per_seat("_disconnects"), per_seat("_sdk_fallbacks"), strict=True))
     return {"hand_id": hand_id, "players": list(fields["players"]), "game": fields["variant"],
             "small_bet": int(fields.get("small_bet") or big_blind),
             "starting": list(fields["starting_stacks"]),

@@ -147,12 +147,14 @@ class WebApp(Pages):
         return self.render(
             "leaderboard.html", board=board, game=game, games=GAME_KEYS, rows=rows,
             error_bars=charts.error_bars(intervals), heat_map=charts.heat_map(board.bots, cells),
-            bankroll=charts.bankroll_curves(bankroll), faults=faults, pots=pots)
+            bankroll=charts.bankroll_curves(bankroll), faults=faults, pots=pots,
+            left_out=self.site.left_out())
 
     def leaderboard_json(self, request: Request) -> Response:
         """What ``arena leaderboard --format json`` prints."""
         board, _ = self._leaderboard()
-        return Response(to_json(board, faults=self.site.fault_counts()), media_type="application/json")
+        return Response(to_json(board, faults=self.site.fault_counts(), left_out=self.site.left_out()),
+                        media_type="application/json")
 
     def match(self, request: Request) -> Response:
         info = self.site.match(request.path_params["match_id"])

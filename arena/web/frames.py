@@ -27,6 +27,7 @@ from arena.engine.phh import PhhHand, replay
 from arena.engine.pots import build_pots
 from arena.engine.rules import Rules
 from arena.engine.shown import shown_value
+from arena.storage.show import action_words, fault_marks
 
 HIDDEN = "??"
 
@@ -65,24 +66,6 @@ class _Table:
     board: list[Card]
     common_card: bool = False
     street: int = 0
-
-
-def _action_text(event: ActionTaken, names: Sequence[str], bet_before: int) -> str:
-    kind = event.kind.value
-    name = names[event.seat]
-    if kind == "raise":
-        text = f"{name} {'bets' if bet_before == 0 else 'raises to'} {event.to_chips}"
-    elif kind == "call":
-        text = f"{name} calls {event.to_chips}"
-    elif kind == "bring_in":
-        text = f"{name} brings in for {event.to_chips}"
-    else:
-        text = f"{name} {kind}s"
-    if event.is_all_in:
-        text += " (all in)"
-    if event.is_automatic:
-        text += " (automatic: timeout or absent)"
-    return text
 
 
 def hand_steps(hand: PhhHand, *, reveal: bool, rules: Rules | None = None,
@@ -133,6 +116,7 @@ def hand_steps(hand: PhhHand, *, reveal: bool, rules: Rules | None = None,
 
     started = False
     equity_live = [True] * n
+    marks = fault_marks(fields)
     for event in state.events:
         if isinstance(event, ForcedBetPosted):
             table.stacks[event.seat] -= event.amount_chips
@@ -163,7 +147,7 @@ def hand_steps(hand: PhhHand, *, reveal: bool, rules: Rules | None = None,
         elif isinstance(event, ActionTaken):
             line += 1
             equity_live = [not f for f in table.folded]
-            text = _action_text(event, names, max(table.bets))
+            text = f"{names[event.seat]} {action_words(state, event, max(table.bets), marks.get(line))}"
             table.stacks[event.seat] -= event.added_chips
             table.bets[event.seat] = event.to_chips
             table.committed[event.seat] += event.added_chips
@@ -219,6 +203,8 @@ def hand_steps(hand: PhhHand, *, reveal: bool, rules: Rules | None = None,
         "net_chips": net, "revealed": reveal, "steps": steps, "showdown": showdown,
         "awards": awards,
         "timeouts": _ints(fields.get("_timeouts"), n), "absent": _ints(fields.get("_absent"), n),
+        "sdk_fallbacks": _ints(fields.get("_sdk_fallbacks"), n),
+        "faults": {str(line): reason for line, reason in sorted(marks.items())},
     }
 
 

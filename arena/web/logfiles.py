@@ -57,7 +57,8 @@ def summarize(hand: PhhHand, log_id: str, index: int) -> HandSummary:
     net = tuple(f - s for f, s in zip(finish, start, strict=True))
     players = fields.get("players")
     names = tuple(str(p) for p in players[:n]) if isinstance(players, list) else ()
-    hand_number = fields.get("_hand", index + 1)
+    # A tournament's table log numbers its hands by table (each hand is a one-hand match).
+    hand_number = fields.get("_table_hand", fields.get("_hand", index + 1))
     return HandSummary(
         hand_id=str(fields.get("_hand_id", f"{log_id}-h{index + 1}")), match_id=log_id,
         index=index, hand_number=hand_number if isinstance(hand_number, int) else index + 1,

@@ -65,7 +65,8 @@ def clean_result(loaded: object) -> dict[str, Any] | None:
     decisions = raw if isinstance(raw, dict) else {}
     return {"results": results, "aborted": bool(loaded.get("aborted", False)),
             "decisions": {key: int(number(decisions.get(key))) for key in
-                          ("prompts", "answered", "rejected", "timeouts", "absent_actions")}}
+                          ("prompts", "answered", "rejected", "rejected_no_open_decision",
+                           "timeouts", "absent_actions", "sdk_fallbacks")}}
 
 
 @dataclass
@@ -227,12 +228,24 @@ class LeagueSite:
         finally:
             store.close()
 
+    def left_out(self) -> list[st.LeftOutHand]:
+        """The completed hands the leaderboard leaves out (other copies of voided deals)."""
+        if not self._has_store():
+            return []
+        store = open_store(self.config.store)
+        try:
+            league = store.find_league(self.config.name)
+            return store.left_out_hands(league.league_id) if league is not None else []
+        finally:
+            store.close()
+
     def faults(self) -> dict[str, dict[str, int]]:
-        """Per bot: hands, timeouts, absent decisions, rejected replies and disconnects over its
-        completed hands."""
+        """Per bot: matches, hands, timeouts, absent decisions, rejected replies, SDK fallbacks
+        and disconnects over its completed hands."""
         counts = self.fault_counts()
-        return {bot: {"hands": row[1], "timeouts": row[2], "absent": row[3], "rejected": row[4],
-                      "disconnects": row[5]} for bot, row in faults_per_bot(counts).items()}
+        return {bot: dict(zip(("matches", "hands", "timeouts", "absent", "rejected", "fallbacks",
+                               "disconnects"), row, strict=True))
+                for bot, row in faults_per_bot(counts).items()}
 
     def biggest_pots(self, bot: str, count: int = 5) -> list[tuple[HandSummary, int]]:
         """The bot's hands with the largest pots, with its net chips in each."""

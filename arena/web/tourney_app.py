@@ -3,6 +3,7 @@ the hand replayer, over a :class:`TournamentSite`."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 from urllib.parse import quote
 
@@ -14,10 +15,16 @@ from starlette.routing import Route
 from arena.engine.errors import ArenaError
 from arena.web.app import Pages, json_for_script
 from arena.web.frames import hand_steps
-from arena.web.logfiles import NotFound
+from arena.web.logfiles import HandSummary, NotFound
 from arena.web.tourney_site import TournamentSite, table_of
 
 TOURNAMENT_NAV = [("/", "standings and tables")]
+
+
+def table_columns(hands: Sequence[HandSummary]) -> list[str]:
+    """The bots that played at a table, in the order they first appear: one column each, so
+    that a bot's net chips line up from hand to hand whatever its seat."""
+    return list(dict.fromkeys(name for hand in hands for name in hand.players))
 
 
 class TournamentApp(Pages):
@@ -35,8 +42,11 @@ class TournamentApp(Pages):
         hands = self.site.summaries(table_id)
         if not hands:
             raise NotFound(table_id)
-        return self.render("table.html", table_id=table_id, hands=hands,
-                           finished=self.site.is_finished())
+        columns = table_columns(hands)
+        rows = [(h, [dict(zip(h.players, h.net_chips, strict=False)).get(name) for name in columns])
+                for h in hands]
+        return self.render("table.html", table_id=table_id, hands=hands, columns=columns,
+                           rows=rows, finished=self.site.is_finished())
 
     def _steps(self, hand_id: str) -> dict[str, Any]:
         hand, _, finished = self.site.hand(hand_id)

@@ -112,16 +112,25 @@ def test_a_huge_decision_id_is_refused_as_malformed_without_echo(tmp_path: Path)
     """Before: a 60 KB decision id was repeated twice in the refusal (id and message), so a
     bot that never read made the dealer hold about 470 MiB."""
     config = make_config(tmp_path, ["alice", "bob"], hands=1)
+    observed: list[str] = []
 
     async def scenario() -> None:
-        async with running(config) as (_server, address):
+        async with running(config) as (server, address):
+            server.lobby.rejection_observers.append(
+                lambda bot, error: observed.append(f"{bot} {type(error).__name__}"))
             bot = await RawBot(address, token_for("alice"), name="alice").connect()
             big_id = "d" * 60_000
             await bot.reply(big_id, 0, pb.ACTION_KIND_CALL)
             message = await bot.expect(lambda m: m.WhichOneof("payload") == "action_rejected")
             assert message.action_rejected.code == pb.REJECT_CODE_INVALID_ARGUMENT
             assert "malformed decision id" in message.action_rejected.message
+            assert message.action_rejected.decision_id == "d" * 16 + "..."
             assert message.ByteSize() < 300
+            # Issue 39: counted as every refusal is (before: counted nowhere), and told to the
+            # lobby's observers (the league's metrics: arena_invalid_actions_total "malformed").
+            assert server.lobby.refused_unknown == {"alice": 1}
+            assert sum(server.lobby.refused_unknown_by_match.values()) == 1
+            assert observed == ["alice MalformedInput"]
             await bot.close()
 
     asyncio.run(scenario())

@@ -51,6 +51,11 @@ def _rows(fetch: Callable[[str], list[Any]]) -> dict[str, list[tuple[object, ...
     return {table: sorted(tuple(row) for row in fetch(f"SELECT * FROM {table}")) for table in V6_TABLES}
 
 
+def upgraded(rows: dict[str, list[tuple[object, ...]]]) -> dict[str, list[tuple[object, ...]]]:
+    """Rows as later migrations leave them: migration 9 adds ``hand_seats.sdk_fallbacks`` (0)."""
+    return {**rows, "hand_seats": sorted((*row, 0) for row in rows["hand_seats"])}
+
+
 def _check_secrets(store: ResultsStore) -> None:
     """Secrets are per league; the first one kept wins; a damaged one is refused."""
     assert stored_secret(store, "old") is None
@@ -77,11 +82,11 @@ def test_a_version_6_sqlite_store_is_upgraded_keeping_every_row(tmp_path: Path) 
     before = _rows(lambda sql: db.execute(sql).fetchall())
     db.close()
     with SqliteStore(path) as store:
-        assert store.schema_version == LATEST_VERSION == 8
+        assert store.schema_version == LATEST_VERSION == 9
         after = _rows(lambda sql: store._connection.execute(sql).fetchall())
         assert [r[:2] for r in after.pop("schema_version")] == STEPS
         before.pop("schema_version")
-        assert after == before and all(after.values())  # every table had rows: all kept
+        assert after == upgraded(before) and all(after.values())  # every table had rows: all kept
         assert store.check_integrity() == []
         _check_secrets(store)
 
@@ -99,7 +104,7 @@ def test_a_version_6_postgresql_store_is_upgraded_keeping_every_row(postgres: Po
             after = _rows(lambda sql: db.execute(sql).fetchall())
         assert [r[:2] for r in after.pop("schema_version")] == STEPS
         before.pop("schema_version")
-        assert after == before and all(after.values())
+        assert after == upgraded(before) and all(after.values())
         _check_secrets(store)
     finally:
         store.close()

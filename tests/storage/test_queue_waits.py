@@ -18,13 +18,14 @@ import pytest
 import arena.storage.tokens as tokens_module
 from arena.league.coordinator import describe_waits
 from arena.storage.errors import InvalidRecord
+from arena.storage.migrations import LATEST_VERSION
 from arena.storage.postgres import PostgresStore
 from arena.storage.queue import JobWaits, PostponedJob, WorkQueue
 from arena.storage.sqlite import SqliteStore
 from arena.storage.sqlstore import SqlStore
 from arena.storage.store import apply_migrations, open_store
 from tests.pgserver import PostgresServer
-from tests.storage.test_league_secrets import V6_TABLES, _fill_v6
+from tests.storage.test_league_secrets import V6_TABLES, _fill_v6, upgraded
 from tests.storage.test_placings import migrate_postgresql
 
 
@@ -244,12 +245,12 @@ def test_a_version_7_store_is_upgraded_keeping_every_row(backend: str, tmp_path:
         before = _all_rows(lambda sql: old.execute(sql).fetchall())
     store = open_store(target)
     try:
-        assert isinstance(store, SqlStore) and store.schema_version == 8  # type: ignore[attr-defined]
+        assert isinstance(store, SqlStore) and store.schema_version == LATEST_VERSION  # type: ignore[attr-defined]
         with closing(_raw(backend, target)) as new:
             after = _all_rows(lambda sql: new.execute(sql).fetchall())
-        assert [r[0] for r in after.pop("schema_version")] == list(range(1, 9))
+        assert [r[0] for r in after.pop("schema_version")] == list(range(1, LATEST_VERSION + 1))
         before.pop("schema_version")
-        assert after == before and all(after.values())  # every table had rows: all kept
+        assert after == upgraded(before) and all(after.values())  # every table had rows: all kept
         if isinstance(store, SqliteStore):
             assert store.check_integrity() == []
         _check_v8(store)

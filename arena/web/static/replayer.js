@@ -59,6 +59,8 @@
     hand.steps.forEach((step, i) => {
       const li = el("li", "step-" + step.kind, step.text);
       li.dataset.a = step.a;
+      const fault = hand.faults && step.kind === "decision" ? hand.faults[String(step.a)] : undefined;
+      if (fault) { li.classList.add("fault", "fault-" + fault); li.dataset.fault = fault; }
       if (self.primary) li.id = "a" + step.a;
       li.addEventListener("click", () => self.go(i));
       self.log.append(li);

@@ -1,0 +1,172 @@
+"""Damaged hand logs, for `arena replay` (docs/faults.md "Damaged logs"): a ``.phhs`` file cut
+mid-hand or with garbage appended is read hand by hand, so every intact hand is still checked
+and the broken one is named with its line; a log with fewer hands than its results file
+counts names the hands it is missing.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from arena.engine.errors import MalformedInput
+from arena.engine.phh import PhhHand, hands_of, loads
+
+_HEADER = re.compile(r"\[\s*(\d+)\s*\]\s*(#.*)?")  # a hand's table header in a .phhs file
+_AT_LINE = re.compile(r"\(at line (\d+), column \d+\)")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Damage:
+    """Where a file stops being a hand history."""
+
+    line: int  # the file's line (from 1) where the damage is
+    hand: str  # the hand it is in or after (``name[K]``), or the file's name
+    problem: str  # what is wrong there, in words
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReadLog:
+    """A hand log read hand by hand: the hands that could be read, and the damage found."""
+
+    hands: list[PhhHand]
+    damage: list[Damage]
+
+
+def read_log(raw: bytes, *, name: str) -> ReadLog:
+    """The hands of a ``.phh`` or ``.phhs`` file's bytes. An intact file reads as
+    `arena.engine.phh.loads` reads it; a damaged ``.phhs`` file is read table by table (a hand
+    whose lines break part-way is read up to the break, and checked as such)."""
+    text, damage = _text(raw, name)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        pass
+    except RecursionError:
+        raise MalformedInput(f"{name}: not a hand history (nested too deeply)") from None
+    else:
+        if not damage:
+            return ReadLog(hands=hands_of(data, name=name), damage=[])
+    lines = text.split("\n")
+    starts = [k for k, line in enumerate(lines) if _HEADER.fullmatch(line.strip())]
+    if not starts:  # a single hand (.phh), or not a hand history at all: one error, as before
+        if damage:
+            raise MalformedInput(f"{name}: not a hand history ({damage[0].problem})")
+        return ReadLog(hands=loads(text, name=name), damage=damage)
+    hands: list[PhhHand] = []
+    preamble = [line for line in lines[:starts[0]] if line.strip() and not line.strip().startswith("#")]
+    if preamble:
+        damage.append(Damage(line=1, hand=name, problem="text before the first hand's [N] header"))
+    for k, start in enumerate(starts):
+        end = starts[k + 1] if k + 1 < len(starts) else len(lines)
+        hand, broken = _table(lines, start, end, name)
+        if hand is not None:
+            hands.append(hand)
+        if broken is not None:
+            damage.append(broken)
+    return ReadLog(hands=hands, damage=sorted(damage, key=lambda d: d.line))
+
+
+def _text(raw: bytes, name: str) -> tuple[str, list[Damage]]:
+    """The file as text; bytes from the first that is not UTF-8 on are damage."""
+    try:
+        return raw.decode("utf-8"), []
+    except UnicodeDecodeError as exc:
+        text = raw[:exc.start].decode("utf-8")
+        line = text.count("\n") + 1
+        return text, [Damage(line=line, hand=name,
+                             problem=f"not UTF-8 text at byte {exc.start}")]
+
+
+def _table(lines: Sequence[str], start: int, end: int,
+           name: str) -> tuple[PhhHand | None, Damage | None]:
+    """One ``[N]`` table (file lines ``start`` to ``end``, 0-based, header first): its hand,
+    read up to the first line that breaks it, and that break."""
+    key = _HEADER.fullmatch(lines[start].strip())
+    assert key is not None
+    label = f"{name}[{key.group(1)}]"
+    body = lines[start + 1:end]
+    try:
+        return PhhHand(label, _fields(body)), None
+    except tomllib.TOMLDecodeError as exc:
+        found = _AT_LINE.search(str(exc))
+        at = int(found.group(1)) if found else len(_trimmed(body))
+        problem = _AT_LINE.sub("", str(exc)).strip()
+    except RecursionError:
+        at, problem = 1, "nested too deeply"
+    broken = Damage(line=start + 1 + at, hand=label,
+                    problem=f"not a hand history from here on ({problem})")
+    try:
+        fields = _fields(body[:at - 1])
+    except (tomllib.TOMLDecodeError, RecursionError):
+        return None, broken
+    return (PhhHand(label, fields) if fields else None), broken
+
+
+def _fields(body: Sequence[str]) -> dict[str, Any]:
+    return tomllib.loads("\n".join(body))
+
+
+def _trimmed(body: Sequence[str]) -> list[str]:
+    """The table's lines without trailing blank ones (where "end of document" is)."""
+    out = list(body)
+    while out and not out[-1].strip():
+        out.pop()
+    return out
+
+
+def is_arena_log(hands: Sequence[PhhHand]) -> bool:
+    """Whether the hands come from the dealer's log (its hands carry ``_match_id``)."""
+    return any("_match_id" in hand.fields for hand in hands)
+
+
+def cut_short(hand: PhhHand, *, arena_log: bool) -> str | None:
+    """Why a hand of the dealer's log (``arena_log``) is incomplete, or None: every hand the
+    dealer logs ends with ``_rules``, and a completed one has ``finishing_stacks`` (a file cut
+    at a line's end still parses)."""
+    fields = hand.fields
+    if not arena_log:
+        return None  # another program's log: nothing says what its last field is
+    missing = [key for key in ("finishing_stacks", "_rules")
+               if key not in fields and not (key == "finishing_stacks" and fields.get("_voided"))]
+    if missing:
+        return (f"{hand.name}: the hand is cut short (no {', '.join(missing)}: every hand the "
+                "dealer logs has them)")
+    return None
+
+
+def missing_hands(hands: Sequence[PhhHand], voided: Sequence[PhhHand],
+                  result: dict[str, Any] | None) -> str | None:
+    """Why a match's log holds fewer completed hands than its results file counts, naming
+    the hands it lacks (by ``_hand`` number; voided hands are in ``.void.phhs``), or None."""
+    if result is None:
+        return None
+    played = result.get("hands_played")
+    if not isinstance(played, int) or isinstance(played, bool) or played < 0:
+        return None
+    completed = [h for h in hands if not h.fields.get("_voided")]
+    if len(completed) >= played:
+        return None
+    present = {n for h in [*hands, *voided] if type(n := h.fields.get("_hand")) is int}
+    last = max([played + len(voided), *present], default=played)
+    gone = [n for n in range(1, last + 1) if n not in present]
+    which = f": missing hand(s) {_ranges(gone)}" if gone else ""
+    return (f"the results file counts {played} played hand(s), the log holds "
+            f"{len(completed)}{which}")
+
+
+def _ranges(numbers: Sequence[int]) -> str:
+    """``1, 3-5, 9`` for [1, 3, 4, 5, 9] (at most 20 ranges, then a count)."""
+    spans: list[tuple[int, int]] = []
+    for n in numbers:
+        if spans and spans[-1][1] == n - 1:
+            spans[-1] = (spans[-1][0], n)
+        else:
+            spans.append((n, n))
+    words = [str(a) if a == b else f"{a}-{b}" for a, b in spans[:20]]
+    if len(spans) > 20:
+        words.append(f"and {sum(b - a + 1 for a, b in spans[20:])} more")
+    return ", ".join(words)
