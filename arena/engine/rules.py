@@ -14,6 +14,7 @@ from typing import Any, Final
 from arena.engine.configfile import FILLED_BY_CODE, Check, read_dataclass, require
 from arena.engine.errors import ConfigError
 from arena.engine.games import HORSE, VARIANTS, AnteKind, Betting, GameCode, game_with_betting
+from arena.engine.timecontrol import expand_time_control
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +63,7 @@ class Rules:
         """Build from a TOML `[rules]` table; unknown keys, wrong types and values out of
         range are errors naming ``where`` (e.g. ``league.toml [rules]``) and the key."""
         values = dict(values)
+        expand_time_control(values, where)
         given: dict[str, Any] = {}
         if "games" in values:
             given["games"] = _games(values.pop("games"), where)
@@ -79,6 +81,11 @@ class Rules:
             key, sep, raw = assignment.partition("=")
             if not sep:
                 raise ConfigError(f"expected KEY=VALUE, got {assignment!r}")
+            if key.strip() == "time_control":  # sets both clock keys; a later --set may change one
+                clocks = {"time_control": parse_value(raw.strip())}
+                expand_time_control(clocks, "--set")
+                values.update(clocks)
+                continue
             values[key.strip()] = parse_value(raw.strip())
         return Rules.from_mapping(values, where="--set")
 
