@@ -24,6 +24,11 @@ from arena.v1 import arena_pb2_grpc as pb_grpc
 
 log = logging.getLogger("arena.mcp")
 MAX_WAIT_SECONDS = 600.0
+# Stream ends after which the next tool call connects again (the dealer re-sends an open
+# decision then); after any other end (OK: the matches are over; a refused token) it says why.
+RECONNECT_AFTER = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED,
+                             grpc.StatusCode.INTERNAL, grpc.StatusCode.UNKNOWN,
+                             grpc.StatusCode.DEADLINE_EXCEEDED})
 ACT_WAIT_SECONDS = 30.0
 
 INSTRUCTIONS = """\
@@ -50,17 +55,26 @@ class SeatLink:
     call: object = None
     task: asyncio.Task[None] | None = None
     channel: grpc.aio.Channel | None = None
+    code: grpc.StatusCode | None = None  # how the last stream ended
+    connects: int = 0
 
     async def start(self) -> None:
-        if self.task is not None:
+        """Open the stream, or open it again after an end a reconnect may cure."""
+        if self.task is not None and not (self.task.done() and self.code in RECONNECT_AFTER):
             return
+        if self.channel is not None:
+            await self.channel.close()
+        self.ended, self.code, self.open = "", None, None
+        self.connects += 1
         self.channel = grpc.aio.insecure_channel(self.server)
         call = pb_grpc.DealerStub(self.channel).Play(metadata=(("authorization",
                                                                f"Bearer {self.token}"),))
         self.call = call
-        await call.write(pb.BotMessage(hello=pb.Hello(bot_name=self.name, bot_version="arena-mcp",
-                                                      protocol_version=1)))
         self.task = asyncio.ensure_future(self._read(call))
+        with contextlib.suppress(grpc.aio.AioRpcError, grpc.aio.UsageError,
+                                 asyncio.InvalidStateError):  # the reader records how it ended
+            await call.write(pb.BotMessage(hello=pb.Hello(
+                bot_name=self.name, bot_version="arena-mcp", protocol_version=1)))
 
     async def _read(self, call: grpc.aio.StreamStreamCall[pb.BotMessage, pb.DealerMessage]
                     ) -> None:
@@ -74,7 +88,16 @@ class SeatLink:
                 self._take(message)
         except grpc.aio.AioRpcError as exc:
             code, details = exc.code(), exc.details() or ""
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if task is not None and task.cancelling():
+                raise  # this reader is being stopped
+            code, details = grpc.StatusCode.CANCELLED, "the stream was cancelled"  # not by us
+        self.code = code
+        self.open = None  # not answerable on this stream; a new one gets it again if still open
         self.ended = f"the dealer ended the stream: {code.name}" + (f" ({details})" if details else "")
+        if code in RECONNECT_AFTER:
+            self.ended += "; the next call connects again"
         for future in self.answers.values():
             if not future.done():
                 future.set_result(self.ended)
@@ -119,6 +142,12 @@ class SeatLink:
         while True:
             if self.open is not None:
                 return render(self.open) + "Answer with act(decision_id, reply).\n"
+            if self.ended and self.code in RECONNECT_AFTER:
+                if loop.time() >= deadline:
+                    return f"{self.ended}. No decision yet; call wait_for_decision again.\n"
+                await asyncio.sleep(min(1.0, deadline - loop.time()))
+                await self.start()  # the dealer sends the open decision again, if any
+                continue
             if self.ended:
                 return "\n".join([*self.matches_ended, self.ended, "No more decisions."]) + "\n"
             self.changed.clear()
@@ -142,8 +171,13 @@ class SeatLink:
         answer: asyncio.Future[str] = asyncio.get_running_loop().create_future()
         self.answers[decision_id] = answer
         assert isinstance(self.call, grpc.aio.StreamStreamCall)
-        await self.call.write(pb.BotMessage(action_reply=pb.ActionReply(
-            decision_id=decision_id, seat=request.your_seat, action=action)))
+        try:
+            await self.call.write(pb.BotMessage(action_reply=pb.ActionReply(
+                decision_id=decision_id, seat=request.your_seat, action=action)))
+        except (grpc.aio.AioRpcError, grpc.aio.UsageError, asyncio.InvalidStateError):
+            self.answers.pop(decision_id, None)
+            return ("not sent: the connection to the dealer was lost; call wait_for_decision "
+                    "(it connects again, and the dealer re-sends the decision if still open)\n")
         try:
             return await asyncio.wait_for(answer, ACT_WAIT_SECONDS) + "\n"
         except TimeoutError:

@@ -6,7 +6,6 @@ import asyncio
 import contextlib
 import json
 import re
-import socket
 import subprocess
 import sys
 from collections.abc import AsyncIterator
@@ -16,7 +15,7 @@ import uvicorn
 from websockets.asyncio.client import ClientConnection, connect
 
 from arena.gateway.limits import GatewayLimits
-from arena.gateway.server import Gateway
+from arena.gateway.server import Gateway, listening_socket
 from tests.server.procs import ROOT, env
 
 
@@ -59,9 +58,7 @@ async def gateway_running(dealer: str, limits: GatewayLimits | None = None) -> A
     """The gateway app in this event loop, served by uvicorn as `arena gateway` serves it; its
     ws://.../play URL."""
     gateway = Gateway(dealer, limits=limits)
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(16)
+    sock = listening_socket("127.0.0.1", 0)
     server = uvicorn.Server(uvicorn.Config(
         gateway.starlette(), lifespan="off", log_level="warning", ws="websockets-sansio",
         ws_max_size=gateway.limits.hard_frame_bytes))

@@ -145,3 +145,19 @@ def test_a_stale_reply_is_refused_and_a_reconnect_gets_the_open_decision_again(t
         await ws.close()
 
     scenario(tmp_path, body)
+
+
+def test_the_gateway_s_connections_do_not_wait_for_acks() -> None:
+    """Nagle's algorithm held a decision request written right after an event until the agent
+    acknowledged the event: 40 ms a decision (Linux's delayed ACK). Accepted connections inherit
+    TCP_NODELAY from the listening socket."""
+    import socket
+
+    from arena.gateway.server import listening_socket
+
+    listener = listening_socket("127.0.0.1", 0)
+    listener.setblocking(True)
+    with listener, socket.create_connection(listener.getsockname()[:2]) as _client:
+        accepted, _ = listener.accept()
+        with accepted:
+            assert accepted.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0

@@ -1,0 +1,56 @@
+"""`arena mcp`'s seat link: a lost stream is opened again by the next tool call, and the dealer
+re-sends the decision still open; a refused token is said, not retried."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import grpc
+import pytest
+from arena_bot import play
+from arena_bot.examples import calling_station
+
+from arena.gateway.mcpserver import SeatLink
+from tests.server.harness import make_config, running, token_for
+
+pytestmark = pytest.mark.timeout(60)
+
+
+def test_a_lost_stream_is_opened_again_and_the_open_decision_comes_back(tmp_path: Path) -> None:
+    config = make_config(tmp_path, ["agent", "station"], hands=2,
+                         rules={"games": ["FT"], "decision_seconds": 20.0})
+
+    async def scenario() -> None:
+        async with running(config) as (_server, address):
+            other = asyncio.ensure_future(play(calling_station, server=address,
+                                               token=token_for("station"), name="station"))
+            refused = SeatLink(address, "token-nobody-0123456789", "nobody")
+            text = await refused.wait_for_decision(10)
+            assert "UNAUTHENTICATED" in text and "No more decisions." in text
+            assert refused.connects == 1  # a refused token is not retried
+            await refused.close()
+
+            link = SeatLink(address, token_for("agent"), "agent")
+            view = await link.wait_for_decision(20)
+            decision = view.split()[1]
+            assert view.startswith("decision ") and link.connects == 1
+            assert isinstance(link.call, grpc.aio.StreamStreamCall)
+            link.call.cancel()  # the connection drops
+            assert link.task is not None
+            await asyncio.wait_for(link.task, 10)
+            assert link.open is None and "connects again" in link.ended
+            again = await link.wait_for_decision(20)
+            assert link.connects == 2 and again.split()[1] == decision
+            kinds = "check" if "\n  check\n" in again else "call"
+            assert (await link.act(decision, kinds)).startswith("done: seat")
+            while "No more decisions." not in (view := await link.wait_for_decision(20)):
+                if view.startswith("decision "):
+                    reply = "check" if "\n  check\n" in view else "call"
+                    await link.act(view.split()[1], reply)
+            assert "the dealer ended the stream: OK" in view
+            await link.close()
+            await asyncio.wait_for(other, 20)
+
+
+    asyncio.run(scenario())
