@@ -20,10 +20,12 @@ from typing import TextIO
 
 from arena.engine.errors import ConfigError
 from arena.engine.luck import LuckSettings
+from arena.host.botpackage import is_package, load_package
 from arena.league.config import LeagueBot, LeagueConfig
 from arena.league.luck import deal_observations
 from arena.league.runner import LeagueRun
 from arena.league.sprt import Decision, Sprt, SprtBounds
+from arena.match.spec import AbsentPolicy
 from arena.practice import bot_command, stop_processes
 
 EXAMPLE_KINDS = ("random", "call", "rules")
@@ -34,7 +36,7 @@ HORSE_ROTATION_HEADS_UP = 10  # five games, two hands each (one per seat)
 class AbTest:
     """What `arena match` was asked for."""
 
-    bot_a: str  # an example bot (random, call, rules), file.py:function, or a command
+    bot_a: str  # an example bot (random, call, rules), file.py:function, a command or a package
     bot_b: str
     bounds: SprtBounds
     max_hands: int = 20_000
@@ -68,8 +70,14 @@ def run_ab_test(spec: AbTest, *, out: TextIO = sys.stdout) -> int:
     directory.mkdir(parents=True, exist_ok=True)
     name_a, name_b = _name(spec.bot_a, "a"), _name(spec.bot_b, "b")
     tokens = (secrets.token_hex(16), secrets.token_hex(16))
+    # A bot package (a directory with an arena-bot.toml) is hosted: a sandboxed instance per copy.
+    packages = tuple(load_package(bot) if is_package(bot) else None
+                     for bot in (spec.bot_a, spec.bot_b))
+    bots = tuple(LeagueBot(name, "" if package else token, package)
+                 for name, token, package in zip((name_a, name_b), tokens, packages, strict=True))
     config = LeagueConfig(
-        name="ab-test", bots=(LeagueBot(name_a, tokens[0]), LeagueBot(name_b, tokens[1])),
+        name="ab-test", bots=bots,
+        absent=AbsentPolicy.CHECK_FOLD if any(packages) else AbsentPolicy.WAIT,
         format="round_robin", rounds=spec.max_hands // (2 * spec.hands_per_match),
         hands_per_match=spec.hands_per_match, duplicate=True, tables_at_once=2, seed=spec.seed,
         listen="127.0.0.1:0", store=directory / "match.sqlite", log_dir=directory / "logs",
@@ -100,6 +108,8 @@ def run_ab_test(spec: AbTest, *, out: TextIO = sys.stdout) -> int:
     def ready(port: int) -> None:
         server = f"127.0.0.1:{port}"
         for k, (bot, name) in enumerate(((spec.bot_a, name_a), (spec.bot_b, name_b))):
+            if packages[k] is not None:
+                continue  # started by the league, one instance per copy
             procs.append(subprocess.Popen(_command(bot, server, tokens[k], name, spec.seed + k),
                                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
 

@@ -364,8 +364,9 @@ def build_parser() -> argparse.ArgumentParser:
                                    "dealer, then your biggest losing hands")
     practice.add_argument("--bot", required=True, metavar="BOT",
                           help="your bot: file.py:function or module:function (run through "
-                               "`arena bot`), or a command that gets --server HOST:PORT --token "
-                               "TOKEN appended (or substituted for {server} and {token})")
+                               "`arena bot`), a bot package directory (arena-bot.toml: built and "
+                               "run in its sandbox), or a command that gets --server HOST:PORT "
+                               "--token TOKEN appended (or substituted for {server} and {token})")
     practice.add_argument("--hands", type=int, default=50, help="hands to play")
     practice.add_argument("--games", default=None,
                           help="comma-separated games, e.g. FT,FR (none: the whole H.O.R.S.E. rotation)")
@@ -490,12 +491,74 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def cmd_bot_check(args: argparse.Namespace) -> int:
+    """Validate a bot package and run its build in the sandbox play uses."""
+    from arena.host.botpackage import PackageError, load_package
+    from arena.host.sandbox import build, probe
+
+    try:
+        package = load_package(args.dir)
+    except PackageError as exc:
+        print(f"arena bot check: {args.dir}: {len(exc.problems)} problem(s)", file=sys.stderr)
+        for problem in exc.problems:
+            print(f"  - {problem}", file=sys.stderr)
+        return 1
+    why = probe()
+    if why:
+        print(f"arena bot check: {why}", file=sys.stderr)
+        return 2
+    result = build(package)
+    if result.output:
+        print(result.output.rstrip())
+    if not result.ok:
+        print(f"arena bot check: {package.directory}: {result.problem}", file=sys.stderr)
+        return 1
+    print(f"{package.name}: arena-bot.toml valid; build "
+          f"{'done' if package.build.strip() else '(none) skipped'} in the sandbox; run: {package.run}")
+    return 0
+
+
+def cmd_bot_logs(args: argparse.Namespace) -> int:
+    """One hosted bot's logs (and no other bot's), packed for its author."""
+    from pathlib import Path
+
+    from arena.storage.botlogs import export_bot_logs
+
+    try:
+        count = export_bot_logs(Path(args.log_dir), args.bot, Path(args.out))
+    except FileNotFoundError as exc:
+        print(f"arena bot logs: {exc}", file=sys.stderr)
+        return 1
+    print(f"wrote {args.out}: {count} log file(s) of bot {args.bot!r} (owner-only)")
+    return 0
+
+
+def bot_tools_parser() -> argparse.ArgumentParser:
+    """`arena bot check DIR` and `arena bot logs LOG_DIR BOT`: hosted bots' packages and logs
+    (BOT of `arena bot BOT` is never "check" or "logs": those are no example nor module:function)."""
+    parser = argparse.ArgumentParser(prog="arena bot")
+    sub = parser.add_subparsers(dest="tool", required=True)
+    check = sub.add_parser("check", help="validate a bot package (arena-bot.toml) and run its "
+                                         "build in the sandbox")
+    check.add_argument("dir", metavar="DIR", help="the package directory")
+    check.set_defaults(func=cmd_bot_check)
+    logs = sub.add_parser("logs", help="pack one hosted bot's stdout/stderr logs for its author")
+    logs.add_argument("log_dir", metavar="LOG_DIR", help="the league's log_dir")
+    logs.add_argument("bot", metavar="BOT", help="the bot's name in the league")
+    logs.add_argument("--out", "-o", required=True, help="the .tar.gz to write (mode 0600)")
+    logs.set_defaults(func=cmd_bot_logs)
+    return parser
+
+
 EXIT_INTERRUPTED = 3  # as a league, tournament or worker stopped by a signal once running
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
-    args = (bot_parser() if words[:1] == ["bot"] else build_parser()).parse_args(words)
+    if words[:1] == ["bot"] and words[1:2] in (["check"], ["logs"]):
+        args = bot_tools_parser().parse_args(words[1:])
+    else:
+        args = (bot_parser() if words[:1] == ["bot"] else build_parser()).parse_args(words)
     if getattr(args, "players", 8) is not None and not 2 <= getattr(args, "players", 2) <= 8:
         print("arena: error: --players must be 2 to 8", file=sys.stderr)
         return 2

@@ -299,6 +299,9 @@ class ArenaMetrics:
         self.hands = Counter("arena_hands", "Hands played to the end, by game (PHH code).", ["game"],
                              registry=r)
         self.decisions = Counter("arena_decisions", "Decisions answered by bots.", ["bot"], registry=r)
+        self.strategy_replies = Counter(
+            "arena_strategy_replies", "Decisions answered with a declared strategy the dealer drew "
+            "from (issue 40; a share of arena_decisions_total).", ["bot"], registry=r)
         self.think_seconds = Histogram("arena_decision_think_seconds",
                                        "Time a bot spent deciding, as measured at the bot.",
                                        buckets=LATENCY_BUCKETS_SECONDS, registry=r)
@@ -334,6 +337,7 @@ class ArenaMetrics:
 
     def _init_bot_series(self, label: str) -> None:
         self.decisions.labels(bot=label)
+        self.strategy_replies.labels(bot=label)
         self.disconnects.labels(bot=label)
         self.sdk_fallbacks.labels(bot=label)
         for reason in TIMEOUT_REASONS:
@@ -363,6 +367,10 @@ class ArenaMetrics:
         self.decisions.labels(bot=self.bot_labels.label(bot)).inc()
         self.think_seconds.observe(max(0.0, think_seconds))
         self.network_seconds.observe(max(0.0, network_seconds))
+
+    def strategy_reply(self, *, bot: str | None = None) -> None:
+        """One decision the bot answered with a strategy (also counted by `decision`)."""
+        self.strategy_replies.labels(bot=self.bot_labels.label(bot)).inc()
 
     def timeout(self, reason: Reason | str = Reason.TIMEOUT, *, bot: str | None = None) -> None:
         code = _reason(reason, TIMEOUT_REASONS)

@@ -12,6 +12,7 @@ import contextlib
 import logging
 import secrets
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -22,12 +23,16 @@ from typing import Any, TextIO
 
 from arena.engine.errors import ConfigError
 from arena.engine.rules import Rules
+from arena.host.botpackage import BotPackage, is_package, load_package
 from arena.host.phhfile import load_file
+from arena.host.sandbox import build, probe
 from arena.host.sdk import sdk_module
+from arena.league.hosting import instance_id
 from arena.match.records import MatchSummary
 from arena.match.spec import AbsentPolicy, MatchSpec, SeatSpec
 from arena.server.app import DealerServer, serve
 from arena.server.config import BotEntry, ServerConfig
+from arena.storage.botlogs import bot_log_dir
 
 YOU = "you"
 OPPONENTS = ("rules", "call", "random")
@@ -108,7 +113,9 @@ def run_practice(bot: str, *, hands: int, games: Sequence[str] | None, opponents
     unknown = [o for o in opponents if o not in OPPONENTS]
     if unknown or not 1 <= len(opponents) <= 7:
         raise ConfigError(f"--opponents: 1 to 7 of {', '.join(OPPONENTS)}, got {','.join(opponents)}")
-    _bot_words(bot)  # before anything starts
+    package = load_package(bot) if is_package(bot) else None
+    if package is None:
+        _bot_words(bot)  # before anything starts
     rules = Rules().with_overrides(rule_overrides)
     if games:  # --games wins over --set games=...
         rules = Rules.from_mapping({**rules.to_mapping(), "games": list(games)}, where="--games")
@@ -120,16 +127,29 @@ def run_practice(bot: str, *, hands: int, games: Sequence[str] | None, opponents
         raise ConfigError(f"{log_dir} already holds a practice match; give another --out")
     names = [YOU] + [f"{kind}-{k + 1}" for k, kind in enumerate(opponents)]
     tokens = {name: secrets.token_hex(16) for name in names}  # never starts with "-"
-    spec = MatchSpec(MATCH_ID, tuple(SeatSpec(n, n) for n in names), rules, hands, seed,
-                     start_timeout_seconds=connect_seconds, absent=AbsentPolicy.FORFEIT)
-    config = ServerConfig(listen="127.0.0.1:0", bots=tuple(BotEntry(n, n, tokens[n]) for n in names),
-                          matches=(spec,), log_dir=log_dir)
+    your_id = instance_id(YOU, MATCH_ID) if package is not None else YOU
+    spec = MatchSpec(MATCH_ID, tuple(SeatSpec(n, your_id if n == YOU else n) for n in names), rules,
+                     hands, seed, start_timeout_seconds=connect_seconds, absent=AbsentPolicy.FORFEIT)
+    run_dir = Path(tempfile.mkdtemp(prefix="arena-dealer-")) if package is not None else None
+    config = ServerConfig(listen="127.0.0.1:0", bots=tuple(
+        BotEntry(n, n, tokens[n]) for n in names if package is None or n != YOU),
+        matches=(spec,), log_dir=log_dir,
+        unix_socket=run_dir / "dealer.sock" if run_dir is not None else None)
     examples = sdk_module("examples")  # the built-in opponents are the SDK's examples
     play = sdk_module("client").play
+    if package is not None:
+        _build(package, out)
     out.write(f"practice: {hands} hands of {', '.join(rules.games)}; {YOU} ({bot}) against "
               f"{', '.join(names[1:])}; logs in {log_dir}\n")
     out.flush()
-    played = asyncio.run(_play(config, bot, tokens, names, opponents, seed, examples.BOTS, play))
+    try:
+        played = asyncio.run(
+            _play(config, bot, tokens, names, opponents, seed, examples.BOTS, play)
+            if package is None else
+            _play_hosted(config, package, tokens, names, opponents, seed, examples.BOTS, play))
+    finally:
+        if run_dir is not None:
+            shutil.rmtree(run_dir, ignore_errors=True)
     summary, bot_exit, bot_err = played.summary, played.bot_exit, played.bot_err
     if summary is None or summary.hands_played == 0:
         if bot_exit is not None and not played.connected:  # the dealer stopped when it exited
@@ -141,6 +161,8 @@ def run_practice(bot: str, *, hands: int, games: Sequence[str] | None, opponents
             out.write(f"your bot exited with code {bot_exit} before connecting:\n{bot_err.strip()}\n")
         return 1
     _report(summary, log_dir, show_worst, out)
+    if package is not None:
+        out.write(f"your bot's stdout and stderr: {bot_log_dir(log_dir, YOU)}\n")
     if bot_exit not in (0, None):
         out.write(f"your bot exited with code {bot_exit}:\n{bot_err.strip()}\n")
     return 0 if not summary.aborted else 3
@@ -197,6 +219,49 @@ async def _play(config: ServerConfig, bot: str, tokens: dict[str, str], names: l
         await asyncio.gather(*built_in, exited, return_exceptions=True)
     return _Played(result.summaries[0] if result.summaries else None, None if stopped else code,
                    err, connected())
+
+
+def _build(package: BotPackage, out: TextIO) -> None:
+    """The package's build in its sandbox; a ConfigError with its output when it fails."""
+    if probe():
+        raise ConfigError(f"--bot {package.directory}: a bot package needs the sandbox: {probe()}")
+    result = build(package)
+    if not result.ok:
+        raise ConfigError(f"--bot {package.directory}: {result.problem}; its output ends:\n"
+                          + "\n".join(result.output.strip().splitlines()[-20:]))
+    if package.build.strip():
+        out.write(f"built {package.name} in its sandbox\n")
+
+
+async def _play_hosted(config: ServerConfig, package: BotPackage, tokens: dict[str, str],
+                       names: list[str], opponents: Sequence[str], seed: int,
+                       examples: dict[str, Any], play: Any) -> _Played:
+    """:func:`_play` with the author's bot a package: one sandboxed instance for the match."""
+    from arena.server.hosted import HostedBots
+
+    assert config.unix_socket is not None and config.log_dir is not None
+    hosted = HostedBots({YOU: package}, socket=config.unix_socket, log_dir=config.log_dir)
+    ready: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+    servers: list[DealerServer] = []
+    server_task = asyncio.ensure_future(serve(config, on_ready=ready.set_result,
+                                              on_server=servers.append, instances=hosted.around))
+    port = await asyncio.wait_for(asyncio.shield(ready), 30)
+    address = f"127.0.0.1:{port}"
+    connected = _watch_connection(servers[0], instance_id(YOU, MATCH_ID))
+    built_in = [asyncio.ensure_future(play(examples[kind](seed + k), server=address,
+                                           token=tokens[name], name=name))
+                for k, (kind, name) in enumerate(zip(opponents, names[1:], strict=True))]
+    try:
+        result = await server_task
+    finally:
+        for task in built_in:
+            task.cancel()
+        await asyncio.gather(*built_in, return_exceptions=True)
+    exit_code = hosted.ends[-1].exit_code if hosted.ends else None
+    err = bot_log_dir(config.log_dir, YOU) / f"{MATCH_ID}.stderr.log"
+    text = err.read_bytes()[-4096:].decode(errors="replace") if err.is_file() else ""
+    return _Played(result.summaries[0] if result.summaries else None, exit_code, text,
+                   connected())
 
 
 def _watch_connection(server: DealerServer, bot_id: str) -> Callable[[], bool]:

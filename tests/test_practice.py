@@ -111,3 +111,31 @@ def test_bad_practice_options_are_one_line_errors_before_anything_starts(tmp_pat
         assert out.returncode == 2, (args, out.stdout, out.stderr)
         assert out.stdout == "" and not (tmp_path / "logs").exists(), (args, out.stdout)
         assert len(out.stderr.splitlines()) == 1 and out.stderr.startswith(message), (args, out.stderr)
+
+
+def test_practice_runs_a_bot_package_in_its_sandbox(tmp_path: Path) -> None:
+    """Issue 36: `--bot DIR` with an arena-bot.toml: built, then one sandboxed instance."""
+    from arena.host.sandbox import probe
+
+    if probe():
+        pytest.skip(f"no sandbox here: {probe()}")
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "my_bot.py").write_text(MY_BOT)
+    (package / "arena-bot.toml").write_text(
+        'name = "mine"\nbuild = "echo built > note.txt"\n'
+        'run = "echo hello from the sandbox; python3 -m arena_bot my_bot.py:decide"\n')
+    out = subprocess.run([sys.executable, "-m", "arena.cli", "practice", "--bot", str(package),
+                          "--hands", "6", "--games", "FT", "--out", str(tmp_path / "logs")],
+                         cwd=tmp_path, env=env(), capture_output=True, text=True, timeout=200)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "built mine in its sandbox" in out.stdout and "6 hands played" in out.stdout
+    assert (package / "note.txt").read_text() == "built\n"
+    logs = tmp_path / "logs" / "bots" / "you"
+    assert "hello from the sandbox" in (logs / "practice.stdout.log").read_text()
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "arena-bot.toml").write_text('name = "b"\nbuild = "exit 7"\nrun = "true"\n')
+    out = subprocess.run([sys.executable, "-m", "arena.cli", "practice", "--bot", str(broken)],
+                         cwd=tmp_path, env=env(), capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2 and "the build failed with exit code 7" in out.stderr

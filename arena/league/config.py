@@ -20,6 +20,7 @@ from arena.engine.configfile import (
 from arena.engine.errors import ConfigError
 from arena.engine.luck import DEFAULT_LUCK_EXACT_LIMIT, DEFAULT_LUCK_SAMPLES, LuckSettings, ValueFunction
 from arena.engine.rules import Rules
+from arena.host.botpackage import BotPackage, load_package
 from arena.host.configfile import read_toml
 from arena.league.schedule import FORMATS
 from arena.match.spec import AbsentPolicy
@@ -30,8 +31,16 @@ MAX_MATCHES = 100_000  # a schedule larger than this is a typo, not a league
 
 @dataclass(frozen=True, slots=True)
 class LeagueBot:
+    """A league's bot: a remote one connects with its ``token``; a hosted one is a ``package``
+    the league runs itself, a fresh sandboxed instance per match (docs/hosted-bots.md)."""
+
     name: str
-    token: str
+    token: str = ""
+    package: BotPackage | None = field(default=None, metadata=FILLED_BY_CODE)
+
+    @property
+    def hosted(self) -> bool:
+        return self.package is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +63,8 @@ class LeagueConfig:
     start_timeout_seconds: float = 30.0
     absent: AbsentPolicy = AbsentPolicy.WAIT
     rules: Rules = field(default_factory=Rules)
+    # Stdout and stderr kept per hosted instance and stream (bytes beyond are dropped).
+    bot_log_bytes: int = 1024 * 1024
     source_toml: str = field(default="", metadata=FILLED_BY_CODE)  # the file's text, as read
     # The luck adjustment's value function and Monte Carlo runouts: fixed before the league
     # starts (the store keeps each hand's luck under these settings' name).
@@ -84,6 +95,7 @@ CHECKS: dict[str, Check] = {
     "seed": Check(min=0),
     "metrics_port": PORT,
     "start_timeout_seconds": Check(min=0.001, max=86_400),
+    "bot_log_bytes": Check(min=0, max=1024 * 1024 * 1024),
     "luck_samples": Check(min=1, max=100_000),
     "sprt_low_mbb": Check(min=-1e6, max=1e6),
     "sprt_high_mbb": Check(min=-1e6, max=1e6),
@@ -123,7 +135,16 @@ def _token_from_file(value: object, base_dir: Path, where: str) -> str:
 
 
 def _read_bot(entry: dict[str, Any], base_dir: Path, where: str) -> LeagueBot:
-    """A ``[[bots]]`` entry; its token may live in a file (``token_file``) instead."""
+    """A ``[[bots]]`` entry; its token may live in a file (``token_file``) instead, or it is a
+    hosted bot: a ``package`` directory, relative to the league file."""
+    if "package" in entry:
+        require("token" not in entry and "token_file" not in entry, where,
+                "a hosted bot ('package') has no token: the league gives each instance its own")
+        value = entry["package"]
+        if not isinstance(value, str) or not value or "\0" in value:
+            raise ConfigError(f"{where}: 'package' must be the path of a bot package directory")
+        return read_dataclass(LeagueBot, entry, where=where, skip=frozenset({"package"}),
+                              package=load_package(base_dir / value))
     if "token_file" not in entry:
         return read_dataclass(LeagueBot, entry, where=where)
     if "token" in entry:
@@ -154,11 +175,19 @@ def league_from_mapping(data: dict[str, Any], *, base_dir: Path = Path("."), sou
         require(0 < len(bot.name) <= MAX_ID_CHARS and bot.name.isprintable(), where,
                 f"bot names must be 1 to {MAX_ID_CHARS} printable characters, "
                 f"got {bot.name[:80]!r}")
-        require(8 <= len(bot.token) <= 512, where,
-                f"bot {bot.name!r} needs a token of 8 to 512 characters")
+        require(bot.hosted or 8 <= len(bot.token) <= 512, where,
+                f"bot {bot.name!r} needs a token of 8 to 512 characters (or a 'package')")
     names = [b.name for b in bots]
     require(len(set(names)) == len(names), where, "bot names must be unique")
-    require(len({b.token for b in bots}) == len(bots), where, "every bot needs its own token")
+    remote = [b for b in bots if not b.hosted]
+    require(len({b.token for b in remote}) == len(remote), where, "every bot needs its own token")
+    if len(remote) < len(bots) and "absent" not in data:
+        config = replace(config, absent=AbsentPolicy.CHECK_FOLD)
+    if len(remote) < len(bots):
+        require(config.absent is not AbsentPolicy.WAIT, where,
+                "a league with hosted bots ('package') needs absent = \"check_fold\" or "
+                "\"forfeit\": the league starts their instances itself, so waiting for one that "
+                "cannot start would wait forever")
     check_listen(config.listen, where)
     if config.format == "round_robin" and config.seats_per_table != 2:
         raise ConfigError(f"{where}: a round robin is heads-up: seats_per_table must be 2")

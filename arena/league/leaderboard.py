@@ -10,6 +10,7 @@ from typing import Any, Literal
 
 from arena.engine.games import VARIANTS, GameCode
 from arena.league.stats import ALL_GAMES, Z_95, Estimate, Leaderboard
+from arena.league.strategy_share import StrategyShare
 from arena.storage.records import FaultCounts, LeftOutHand
 
 CsvTable = Literal["results", "crosstable", "rankings"]
@@ -118,8 +119,19 @@ def to_dict(board: Leaderboard) -> dict[str, Any]:
 
 def to_json(board: Leaderboard, *, indent: int | None = 2,
             faults: Sequence[FaultCounts] | None = None,
-            left_out: Sequence[LeftOutHand] | None = None) -> str:
+            left_out: Sequence[LeftOutHand] | None = None,
+            strategy_shares: Sequence[StrategyShare] | None = None,
+            trusted: Collection[str] = (), trust_note: str = "") -> str:
+    """``trusted``: remote bots of a duplicate league (``duplicate_trusts_bots``, with
+    ``trust_note`` saying what that means; docs/hosted-bots.md)."""
     data = to_dict(board)
+    data["duplicate_trusts_bots"] = sorted(trusted)
+    if trust_note:
+        data["trust_note"] = trust_note
+    if strategy_shares is not None:  # issue 40: decisions answered with a declared strategy
+        data["strategy_replies"] = [{"bot": s.bot, "decisions": s.decisions,
+                                     "strategy_replies": s.strategy_replies, "share": s.share}
+                                    for s in strategy_shares]
     if faults is not None:
         data["faults"] = [dict(zip(FAULT_HEADERS, fault_row(f), strict=True)) for f in faults]
     if left_out is not None:
@@ -196,7 +208,8 @@ CSV_HEADERS: dict[str, tuple[str, ...]] = {
     "results": ("bot", "game", "hands", "chips_won", "mbb_per_hand", "stderr_mbb", "ci_low_mbb",
                 "ci_high_mbb", "dup_observations", "dup_stderr_mbb", "dup_ci_low_mbb", "dup_ci_high_mbb",
                 "luck_hands", "luck_mbb_per_hand", "luck_stderr_mbb", "luck_ci_low_mbb", "luck_ci_high_mbb",
-                "dup_luck_stderr_mbb", "dup_luck_ci_low_mbb", "dup_luck_ci_high_mbb"),
+                "dup_luck_stderr_mbb", "dup_luck_ci_low_mbb", "dup_luck_ci_high_mbb",
+                "dup_trusts_bot"),
     "crosstable": ("bot", "opponent", "hands", "chips_won", "mbb_per_hand", "stderr_mbb", "ci_low_mbb",
                    "ci_high_mbb", "dup_stderr_mbb", "dup_ci_low_mbb", "dup_ci_high_mbb", "p_value",
                    "is_significant"),
@@ -232,15 +245,19 @@ def _cell(value: object) -> str:
     return repr(clean_number(value)) if isinstance(value, float) else str(value)
 
 
-def to_csv(board: Leaderboard, *, table: CsvTable = "results") -> str:
-    """One table as CSV with a header row: ``results`` (bot x game), ``crosstable`` or ``rankings``."""
+def to_csv(board: Leaderboard, *, table: CsvTable = "results",
+           trusted: Collection[str] = ()) -> str:
+    """One table as CSV with a header row: ``results`` (bot x game), ``crosstable`` or ``rankings``.
+    ``trusted``: remote bots of a duplicate league, whose duplicate results trust them not to
+    link copies (``dup_trusts_bot`` true on their rows; docs/hosted-bots.md)."""
     rows: list[Sequence[object]] = []
     if table == "results":
         rows = [(s.bot, s.game, s.hands, s.chips_won, s.mean_mbb, s.raw.stderr_mbb, s.raw.ci_low_mbb,
                  s.raw.ci_high_mbb, s.duplicate.observations, s.duplicate.stderr_mbb, s.duplicate.ci_low_mbb,
                  s.duplicate.ci_high_mbb, s.luck.hands, s.luck.mean_mbb if s.luck.hands else None,
                  s.luck.stderr_mbb, s.luck.ci_low_mbb, s.luck.ci_high_mbb, s.duplicate_luck.stderr_mbb,
-                 s.duplicate_luck.ci_low_mbb, s.duplicate_luck.ci_high_mbb) for s in board.stats]
+                 s.duplicate_luck.ci_low_mbb, s.duplicate_luck.ci_high_mbb, s.bot in trusted)
+                for s in board.stats]
     elif table == "crosstable":
         rows = [(p.bot, p.opponent, p.hands, p.chips_won, p.mean_mbb, p.raw.stderr_mbb, p.raw.ci_low_mbb,
                  p.raw.ci_high_mbb, p.duplicate.stderr_mbb, p.duplicate.ci_low_mbb, p.duplicate.ci_high_mbb,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 import sys
 import threading
 import time
@@ -23,6 +24,14 @@ from typing import TYPE_CHECKING, Any, TextIO
 from arena.engine import phh
 from arena.engine.errors import ConfigError
 from arena.league.config import LeagueConfig
+from arena.league.hosting import (
+    build_packages,
+    describe_ends,
+    hosting,
+    remote_duplicate,
+    seat_id,
+    trust_note,
+)
 from arena.league.leaderboard import (
     CSV_TABLES,
     faults_csv,
@@ -47,6 +56,7 @@ from arena.league.significance import PairTests, pair_of
 from arena.league.sink import InFlightBook, LeagueSink, StoreBook
 from arena.league.sprt import SprtBounds
 from arena.league.stats import Leaderboard, compute_leaderboard
+from arena.league.strategy_share import StrategyShare, render_strategy_shares, strategy_shares
 from arena.match.records import MatchSink, MatchSummary
 from arena.match.rotation import game_for_hand
 from arena.match.spec import MatchSpec, SeatSpec
@@ -57,6 +67,7 @@ from arena.storage.errors import InvalidRecord, NotFound
 
 if TYPE_CHECKING:
     from arena.server.app import DealerServer
+    from arena.server.hosted import HostedBots
 from arena.storage.matchlog import (
     MatchLogPaths,
     catch_up,
@@ -176,10 +187,10 @@ class LeagueRun:
         for bot in config.bots:
             try:
                 self.store.get_bot(bot.name)
-            except NotFound:
-                self.store.register_bot(bot.name, bot.token)
+            except NotFound:  # a hosted bot's stored token is never used: its instances have theirs
+                self.store.register_bot(bot.name, bot.token or secrets.token_urlsafe(32))
                 continue
-            if not self.store.verify_bot_token(bot.name, bot.token):
+            if not bot.hosted and not self.store.verify_bot_token(bot.name, bot.token):
                 raise ConfigError(f"bot {bot.name!r}: the token differs from the one this league "
                                   "registered; a bot keeps its token for the whole league")
         self._checked_league = league
@@ -283,7 +294,9 @@ class LeagueRun:
             if not config.rules.reset_stacks and next_number > 1:
                 initial_stacks = self._carried_stacks(store_id, scheduled)
             specs.append(MatchSpec(
-                scheduled.match_id, tuple(SeatSpec(n, n) for n in scheduled.seats), config.rules,
+                scheduled.match_id,
+                tuple(SeatSpec(n, seat_id(config, n, scheduled.match_id)) for n in scheduled.seats),
+                config.rules,
                 config.hands_per_match, scheduled.seed, config.start_timeout_seconds,
                 first_hand=next_number - 1, copy_index=scheduled.copy_index,
                 copies_total=scheduled.copies, deal_set_id=scheduled.deal_set,
@@ -452,12 +465,15 @@ class LeagueRun:
         ``spectator`` is told of every event and decision (live tables on the web);
         ``background`` runs as a task on the dealer's loop while the league plays (the web app).
         """
-        from arena.server.app import serve
 
         prepared = self.prepare()
         config = self.config
+        if prepared.specs:
+            build_packages(config.bots, self.out)  # before anything starts: a failed build stops here
         publish_commitment(config, self.secret)
         self.out.write(f"deals: {describe_secret(self.secret)}\n")
+        if trust_note(config):
+            self.out.write(f"note: {trust_note(config)}\n")
         metrics_server: MetricsServer | None = None
         if self.metrics is not None and config.metrics_port is not None:
             metrics_server = start_metrics_server(config.metrics_port, self.metrics.registry)
@@ -468,10 +484,23 @@ class LeagueRun:
                 metrics_server.stop()
             reveal_league_secret(config, self.secret)
             return True
+        with hosting(config.bots, log_dir=config.log_dir,
+                     max_log_bytes=config.bot_log_bytes) as hosted:
+            return self._play(prepared, on_ready=on_ready, spectator=spectator,
+                              background=background, metrics_server=metrics_server, hosted=hosted)
+
+    def _play(self, prepared: PreparedLeague, *, on_ready: Callable[[int], None] | None,
+              spectator: Spectator | None,
+              background: Callable[[], Coroutine[Any, Any, None]] | None,
+              metrics_server: MetricsServer | None, hosted: HostedBots | None) -> bool:
+        from arena.server.app import serve
+
+        config = self.config
         server_config = ServerConfig(
             listen=config.listen,
-            bots=tuple(BotEntry(b.name, b.name, b.token) for b in config.bots),
-            matches=tuple(prepared.specs))
+            bots=tuple(BotEntry(b.name, b.name, b.token) for b in config.bots if not b.hosted),
+            matches=tuple(prepared.specs),
+            unix_socket=hosted.socket if hosted is not None else None)
         display: list[asyncio.Task[None]] = []
         holder: list[DealerServer] = []
 
@@ -511,7 +540,8 @@ class LeagueRun:
             try:
                 result = await serve(server_config, on_ready=on_ready,
                                      sink_factory=sink_for,
-                                     max_tables_at_once=config.tables_at_once, on_server=started)
+                                     max_tables_at_once=config.tables_at_once, on_server=started,
+                                     instances=hosted.around if hosted is not None else None)
             finally:
                 for task in display:
                     task.cancel()
@@ -529,6 +559,8 @@ class LeagueRun:
             if metrics_server is not None:
                 metrics_server.stop()
         self.forfeited = prepared.progress.forfeited
+        for line in describe_ends(hosted):
+            self.out.write(f"{line}\n")
         if complete:
             reveal_league_secret(config, self.secret)
         return complete
@@ -539,16 +571,26 @@ class LeagueRun:
         base = self.config.log_dir / "leaderboard"
         faults = self.faults()
         left_out = self.left_out()
-        written = {Path(f"{base}.json"): to_json(board, faults=faults, left_out=left_out),
+        shares = self.strategy_shares()
+        trusted, note = remote_duplicate(self.config), trust_note(self.config)
+        written = {Path(f"{base}.json"): to_json(board, faults=faults, left_out=left_out,
+                                                 strategy_shares=shares, trusted=trusted,
+                                                 trust_note=note),
                    Path(f"{base}.txt"): render_table(board) + "\n" + render_faults(faults)
-                   + render_left_out(left_out) + f"\ndeals: {describe_secret(self.secret)}\n"}
+                   + render_left_out(left_out) + render_strategy_shares(shares)
+                   + f"\ndeals: {describe_secret(self.secret)}\n"
+                   + (f"note: {note}\n" if note else "")}
         for table in CSV_TABLES:
             name = f"{base}.csv" if table == "results" else f"{base}-{table}.csv"
-            written[Path(name)] = to_csv(board, table=table)
+            written[Path(name)] = to_csv(board, table=table, trusted=trusted)
         written[Path(f"{base}-faults.csv")] = faults_csv(faults)
         for path, text in written.items():
             write_private(path, text)
         return list(written)
+
+    def strategy_shares(self) -> tuple[StrategyShare, ...]:
+        """Issue 40: per bot, the decisions it answered with a declared strategy."""
+        return strategy_shares(self.store.iter_hand_texts(self._league().league_id))
 
     def faults(self) -> list[FaultCounts]:
         """Per bot and match: timeouts, absent decisions, rejected replies, disconnects."""

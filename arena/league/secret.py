@@ -116,5 +116,6 @@ def reveal_league_secret(config: LeagueConfig, secret: LeagueSecret) -> Path:
 def without_tokens(text: str, config: LeagueConfig) -> str:
     """The league file as stored: every bot token replaced (the store keeps only hashes)."""
     for bot in config.bots:
-        text = text.replace(bot.token, "<token withheld>")
+        if bot.token:  # a hosted bot has none
+            text = text.replace(bot.token, "<token withheld>")
     return text

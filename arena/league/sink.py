@@ -327,6 +327,9 @@ class LeagueSink:
             think_s = think if think >= 0 else 0.0
             bot = players[seat] if seat is not None and seat < len(players) else None
             metrics.decision(think_s, max(0.0, total - think_s), bot=bot)
+        for record in hand.strategies:  # issue 40: the share of strategy replies per bot
+            if record.seat < len(players):
+                metrics.strategy_reply(bot=players[record.seat])
         for seat, bot in enumerate(players):
             timeouts, absent, _rejected, disconnects, fallbacks = timings.faults(seat)
             for _ in range(timeouts):

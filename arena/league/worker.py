@@ -18,9 +18,11 @@ import contextlib
 import dataclasses
 import logging
 import os
+import shutil
 import signal
 import socket
 import sys
+import tempfile
 import threading
 import time
 import tomllib
@@ -30,8 +32,10 @@ from pathlib import Path
 from typing import TextIO
 
 from arena.engine.errors import ConfigError
+from arena.host.botpackage import BotPackage
 from arena.host.process import tuned_for_dealing
 from arena.league.config import LeagueConfig, league_from_mapping
+from arena.league.hosting import build_packages
 from arena.league.runner import LeagueRun
 from arena.league.sink import LeagueSink
 from arena.match.live import LiveTable
@@ -39,6 +43,7 @@ from arena.match.records import MatchSummary, PlayedHand
 from arena.metrics import ArenaMetrics
 from arena.server.app import DealerServer
 from arena.server.config import BotEntry, ServerConfig, TlsConfig
+from arena.server.hosted import HostedBots
 from arena.server.peer_tls import PeerTls
 from arena.server.relay import Relay
 from arena.storage import store as st
@@ -195,6 +200,7 @@ class Worker:
         self.jobs_done = 0
         self._state = _State()
         self.server: DealerServer | None = None
+        self._packages: dict[str, BotPackage] = {}  # hosted bots of the leagues played here
         self._wake: Callable[[], object] = lambda: None
 
     def run(self, *, on_ready: Callable[[int], None] | None = None) -> bool:
@@ -209,9 +215,14 @@ class Worker:
     async def _main(self, on_ready: Callable[[int], None] | None) -> bool:
         settings, state = self.settings, self._state
         peer = settings.peer_tls.load() if settings.peer_tls is not None else None
-        server = DealerServer(ServerConfig(listen=settings.listen, bots=(), matches=(), tls=settings.tls),
+        # Hosted bots' instances reach this dealer through a Unix socket in a private directory.
+        run_dir = Path(tempfile.mkdtemp(prefix="arena-worker-"))
+        hosted = HostedBots(self._packages, socket=run_dir / "dealer.sock", log_dir=settings.log_dir)
+        server = DealerServer(ServerConfig(listen=settings.listen, bots=(), matches=(), tls=settings.tls,
+                                           unix_socket=hosted.socket),
                               open_ended=True, max_tables_at_once=settings.tables,
-                              peer=None if peer is None else (settings.peer_listen, peer.server()))
+                              peer=None if peer is None else (settings.peer_listen, peer.server()),
+                              instances=hosted.around)
         self.server = server
         loop = asyncio.get_running_loop()
         signals = (signal.SIGINT, signal.SIGTERM) if threading.current_thread() is threading.main_thread() \
@@ -297,6 +308,7 @@ class Worker:
                 run.close()  # its writer thread (the store is the worker's)
             if self.queue.store is not self.store:
                 self.queue.store.close()
+            shutil.rmtree(run_dir, ignore_errors=True)
         return left_because_done
 
     def _own_address(self, listen: str, port: int) -> str:
@@ -342,7 +354,11 @@ class Worker:
                             in_flight=JobBook(self.queue, self.settings.name, store=self.store),
                             board_on_scrape=True)
             self._state.runs[league.league_id] = run
-            server.add_bots(BotEntry(b.name, b.name, b.token) for b in config.bots)
+            hosted = {b.name: b.package for b in config.bots if b.package is not None}
+            if hosted:  # built here, once per worker; an instance per table (docs/hosted-bots.md)
+                build_packages(config.bots, self.out)
+                self._packages.update(hosted)
+            server.add_bots(BotEntry(b.name, b.name, b.token) for b in config.bots if not b.hosted)
         return run
 
     def league_config(self, league: st.League) -> LeagueConfig:

@@ -27,8 +27,7 @@ from arena.engine.games import GameCode, variant_for
 from arena.engine.phhtext import phh_action_lines
 from arena.engine.rules import Rules
 from arena.engine.state import HandState
-from arena.engine.strategy import draw_strategy, strategy_key
-from arena.engine.strategy_log import StrategyRecord, record_of
+from arena.engine.strategy_log import StrategyRecord
 from arena.engine.units import mbb_per_hand
 from arena.match import messages as m
 from arena.match.clock import DecisionClock, Now, clock_reader
@@ -45,6 +44,7 @@ from arena.match.records import (
 )
 from arena.match.rotation import engine_order, game_for_hand, next_button
 from arena.match.spec import AbsentPolicy, MatchSpec
+from arena.match.strategy_draw import StrategyDrawer
 from arena.match.timer import DecisionTimer
 
 log = logging.getLogger("arena.match")
@@ -139,7 +139,7 @@ class LiveTable:
         self._timer = DecisionTimer()
         self._now: Now = trio.current_time  # the run's clock_reader() once it runs
         self.postponements = 0  # times this match was put back because bots were missing
-        self._strategy_key: int | None = None  # issue 40: this copy's draw key, once needed
+        self._drawer = StrategyDrawer(spec.seed, spec.copy_index)  # issue 40
 
     @property
     def seat_count(self) -> int:
@@ -351,8 +351,10 @@ class LiveTable:
         state = run.state
         try:
             line = 0  # the PHH line of an SDK fallback's action (DecisionTimings.fault_lines)
-            if reply.strategy is not None and not reply.problem:
-                self._draw(run, engine_seat, reply)
+            if reply.strategy is not None and not reply.problem:  # issue 40: the dealer draws
+                run.strategies.append(self._drawer.apply(state, run.feed, engine_seat, reply,
+                                                         run.ctx.hand_number))
+                self.stats.strategy_replies += 1
             else:
                 if reply.kind is None:
                     raise MalformedAction(reply.problem or "no action")
@@ -389,22 +391,6 @@ class LiveTable:
         run.wire_seconds.append(reply.wire_seconds if reply.wire_seconds is not None else -1.0)
         run.trigger = reply.received_at or None
         return True
-
-    def _draw(self, run: _HandRun, engine_seat: int, reply: m.Reply) -> None:
-        """Issue 40: validate a declared strategy, draw its action with this copy's key and
-        apply it (raises, changing nothing, for a strategy that is not valid here)."""
-        assert reply.strategy is not None
-        if self._strategy_key is None:
-            self._strategy_key = strategy_key(self.spec.seed, self.spec.copy_index)
-        draw = draw_strategy(run.state, engine_seat, reply.strategy, key=self._strategy_key,
-                             hand_number=run.ctx.hand_number)
-        record = record_of(draw, engine_seat)
-        run.feed.note_action(reply.decision_id, None,
-                             tuple(zip(record.actions, record.weights, strict=True)))
-        action = draw.action
-        run.state.act(engine_seat, action.kind, action.raise_to_chips)
-        run.strategies.append(record)
-        self.stats.strategy_replies += 1
 
     def _act_for(self, run: _HandRun, engine_seat: int, reason: m.AutoReason,
                  decision_id: str = "") -> None:

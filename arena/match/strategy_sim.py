@@ -102,17 +102,18 @@ def sample_privately(entries: Entries, rng: random.Random) -> Action:
 
 def play(bots: Sequence[SimBot], *, rules: Rules, game: str, hands: int, seed: int,
          copy_index: int = 0) -> Iterator[SimHand]:
-    """Heads-up hands (stacks reset every hand, the button alternating; copy 1 swaps the
-    seats of copy 0, as a duplicate match's second copy): the dealer draws for the bots that
-    declare, from the key of this copy of the match."""
-    if len(bots) != 2:
-        raise ValueError("the simulation is heads-up")
+    """Hands of 2 to 6 bots (stacks reset every hand; the seats rotate by one each hand, and
+    copy ``k`` of a duplicate match starts rotated by ``k``: heads-up, copy 1 swaps the seats of
+    copy 0): the dealer draws for the bots that declare, from the key of this copy of the match."""
+    n = len(bots)
+    if not 2 <= n <= 6:
+        raise ValueError("the simulation seats 2 to 6 bots")
     key = strategy_key(seed, copy_index)
-    private = [random.Random(derive_seed(seed, "private", copy_index, b)) for b in range(2)]
+    private = [random.Random(derive_seed(seed, "private", copy_index, b)) for b in range(n)]
     variant = variant_for(GameCode(game))
     for index in range(hands):
-        order = (index + copy_index) % 2, (index + copy_index + 1) % 2
-        state = HandState(variant, [rules.starting_stack] * 2, rules=rules,
+        order = tuple((index + copy_index + k) % n for k in range(n))
+        state = HandState(variant, [rules.starting_stack] * n, rules=rules,
                           seed=derive_seed(seed, "hand", index))
         decisions: dict[int, StrategyDecision] = {}
         records: list[StrategyRecord] = []

@@ -36,6 +36,8 @@ from arena.server.service import SERVICE_NAME, DealerService
 from arena.storage.matchlog import MatchLog
 
 log = logging.getLogger("arena.server")
+# Around each table's deal: starts what its seats need (hosted bots) and stops it after.
+TableInstances = Callable[[MatchSpec, DealerService], contextlib.AbstractAsyncContextManager[None]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,8 +57,11 @@ class DealerServer:
                  sink_factory: Callable[[MatchSpec], MatchSink | None] | None = None,
                  max_tables_at_once: int | None = None, open_ended: bool = False,
                  driver: Callable[[DealerServer], Awaitable[None]] | None = None,
-                 peer: tuple[str, grpc.ServerCredentials] | None = None) -> None:
-        """``open_ended``: more matches may be added while it runs (`add_match`), until
+                 peer: tuple[str, grpc.ServerCredentials] | None = None,
+                 instances: TableInstances | None = None) -> None:
+        """``instances``: what runs around each table's deal (the hosted bots' sandboxes, one
+        set per match and try: :class:`arena.server.hosted.HostedBots`). ``open_ended``: more
+        matches may be added while it runs (`add_match`), until
         `close_intake`; a worker's server lives across many jobs. ``peer``: a second address, with
         its TLS credentials, where other workers' relays connect (`arena.server.peer_tls`)."""
         self.config = config
@@ -69,6 +74,7 @@ class DealerServer:
         self.guest = TrioGuest()
         self.tables: list[LiveTable] = []
         self._max_tables_at_once = max_tables_at_once
+        self.instances = instances
         for spec in config.matches:
             sink: MatchSink | None
             if sink_factory is not None:
@@ -114,6 +120,11 @@ class DealerServer:
                 port = server.add_secure_port(self.config.listen, credentials)
         except (OSError, RuntimeError) as exc:
             raise ConfigError(f"cannot listen on {self.config.listen}: {exc}") from None
+        if self.config.unix_socket is not None:
+            try:
+                server.add_insecure_port(f"unix:{self.config.unix_socket}")
+            except (OSError, RuntimeError) as exc:
+                raise ConfigError(f"cannot listen on {self.config.unix_socket}: {exc}") from None
         if self._peer is not None:
             try:
                 self.peer_port = server.add_secure_port(*self._peer)
@@ -143,7 +154,12 @@ class DealerServer:
         async def run_one(index: int) -> None:
             while True:
                 async with limiter:
-                    summary = await self.tables[index].run()
+                    table = self.tables[index]
+                    if self.instances is None:
+                        summary = await table.run()
+                    else:
+                        async with self.instances(table.spec, self.service):
+                            summary = await table.run()
                 if not summary.postponed:
                     return
                 # Bots missing (absent = "wait"): give the slot to the matches queued behind
@@ -212,13 +228,14 @@ async def serve(config: ServerConfig, *, on_ready: Callable[[int], None] | None 
                 sink_factory: Callable[[MatchSpec], MatchSink | None] | None = None,
                 max_tables_at_once: int | None = None,
                 on_server: Callable[[DealerServer], None] | None = None,
-                driver: Callable[[DealerServer], Awaitable[None]] | None = None) -> ServeResult:
+                driver: Callable[[DealerServer], Awaitable[None]] | None = None,
+                instances: TableInstances | None = None) -> ServeResult:
     """Run a config's matches to the end (or to SIGINT/SIGTERM) and return what happened."""
     started = time.perf_counter()
     cpu = time.process_time()
     loop = asyncio.get_running_loop()
     server = DealerServer(config, sink_factory=sink_factory, max_tables_at_once=max_tables_at_once,
-                          driver=driver)
+                          driver=driver, instances=instances)
     if on_server is not None:
         on_server(server)
     signals = (signal.SIGINT, signal.SIGTERM) if handle_signals else ()

@@ -26,6 +26,11 @@ class TokenBook:
         known = {b.bot_id for _, b in self._bots}
         self._bots += [(b.token.encode(), b) for b in bots if b.bot_id not in known]
 
+    def remove(self, bot_ids: Iterable[str]) -> None:
+        """Forget bots (a hosted instance whose match has ended): their tokens stop working."""
+        gone = set(bot_ids)
+        self._bots = [(token, b) for token, b in self._bots if b.bot_id not in gone]
+
     def token_of(self, bot_id: str) -> str | None:
         return next((b.token for _, b in self._bots if b.bot_id == bot_id), None)
 

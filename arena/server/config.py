@@ -68,6 +68,9 @@ class ServerConfig:
     log_dir: Path | None = None
     tls: TlsConfig | None = None
     limits: Limits = field(default_factory=Limits)
+    # Also listen on this Unix socket (plaintext, owner-only directory): hosted bots' sandboxes
+    # reach the dealer through it (arena.server.hosted).
+    unix_socket: Path | None = None
 
 
 LIMIT_CHECKS: dict[str, Check] = {

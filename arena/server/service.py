@@ -96,6 +96,16 @@ class DealerService:
     def add_bots(self, bots: Iterable[BotEntry]) -> None:
         self._book.add(bots)
 
+    def remove_bots(self, bot_ids: Iterable[str]) -> None:
+        """Forget bots' tokens and end their streams (OK, after what is queued for them): a
+        hosted instance whose match has ended."""
+        bot_ids = list(bot_ids)
+        self._book.remove(bot_ids)
+        for bot_id in bot_ids:
+            conn = self._connections.get(bot_id)
+            if conn is not None:
+                conn.finish(None)
+
     def token_of(self, bot_id: str) -> str | None:
         return self._book.token_of(bot_id)
 
@@ -203,6 +213,17 @@ class DealerService:
         """The bot of the call's token. A failed attempt waits (:meth:`_failed_attempt`), and a
         peer with many delayed failures is refused at once, unchecked."""
         peer = peer_host(_peer(context))
+        if peer.startswith("unix:"):
+            # Hosted instances share the dealer's Unix socket, and so one peer: a right token
+            # (each instance's own, 256 bits) is let in whatever another instance tried.
+            try:
+                return self._book.identify(context.invocation_metadata())
+            except Unauthenticated:
+                if self._pending_failures.get(peer, 0) >= MAX_PENDING_FAILURES:
+                    raise Busy("too many failed authentications from this socket; slow down") \
+                        from None
+                await self._failed_attempt(peer)
+                raise
         if self._pending_failures.get(peer, 0) >= MAX_PENDING_FAILURES:
             raise Busy("too many failed authentications or refused streams from this address; "
                        "slow down")

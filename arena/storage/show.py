@@ -21,6 +21,7 @@ from arena.engine.events import (
 from arena.engine.games import ForcedBet, Showdown
 from arena.engine.shown import ShownValue, shown_value
 from arena.engine.state import HandState
+from arena.engine.strategy_log import STRATEGIES_FIELD
 
 LEGEND = ("  legend: [A♠] a face-down card (only its owner saw it until the showdown); "
           "A♠ a face-up card; pN = the N-th player in PHH order; "
@@ -53,6 +54,23 @@ def _words(value: ShownValue, *, hi_lo: bool) -> str:
     return "; ".join(p for p in (value.high_description, low) if p)
 
 
+def _declared(fields: Mapping[str, Any]) -> dict[int, str]:
+    """Issue 40: each strategy-answered action's declared distribution, in words, by action
+    index (none when the hand has none or its ``_strategies`` are not readable)."""
+    raw = fields.get(STRATEGIES_FIELD)
+    if not isinstance(raw, list):
+        return {}
+    out: dict[int, str] = {}
+    for item in raw:
+        if (isinstance(item, Mapping) and isinstance(item.get("action"), int)
+                and isinstance(item.get("actions"), list) and isinstance(item.get("weights"), list)):
+            out[item["action"]] = ", ".join(
+                f"{action} {weight:g}" for action, weight in zip(item["actions"], item["weights"],
+                                                                  strict=False)
+                if isinstance(action, str) and isinstance(weight, int | float))
+    return out
+
+
 def describe(state: HandState, players: Sequence[str],
              fields: Mapping[str, Any] | None = None) -> list[str]:
     """The hand for people: who sits where, cards with suit symbols (face-down cards in
@@ -71,6 +89,8 @@ def describe(state: HandState, players: Sequence[str],
     bet_chips = 0  # the round's bet so far ("raise to" total): 0 before anyone bets
     marks = fault_marks(fields)
     line = 0  # the PHH ``actions`` line of the event (from 1), as ``_fault_lines`` counts
+    declared = _declared(fields)
+    action_index = -1
     for event in state.events:
         if isinstance(event, HoleCardsDealt | BoardDealt | HandShown | HandMucked):
             line += 1
@@ -96,6 +116,9 @@ def describe(state: HandState, players: Sequence[str],
         elif isinstance(event, ActionTaken):
             line += 1
             said = action_words(state, event, bet_chips, marks.get(line))
+            action_index += 1
+            if action_index in declared:
+                said += f" (drawn by the dealer from {declared[action_index]})"
             lines.append(f"    {names[event.seat]} {said}")
             bet_chips = max(bet_chips, event.to_chips)
         elif isinstance(event, HandShown):

@@ -14,7 +14,7 @@ from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime
 from typing import Any, Protocol
 
-from arena.storage import faultrows, tokens
+from arena.storage import faultrows, handtexts, tokens
 from arena.storage.errors import AlreadyExists, HandConflict, InvalidRecord, NotFound
 from arena.storage.records import (
     Bot,
@@ -404,6 +404,15 @@ class SqlStore(ABC):
                                     luck_chips=float(r["luck_chips"]) if has_luck else None,
                                     opponents_luck_chips=tuple(float(o["luck_chips"]) for o in others)
                                     if has_luck else ())
+
+    def iter_hand_texts(self, league_id: int) -> Iterator[str]:
+        """The league's completed hands' PHH texts, a match per transaction (`handtexts`)."""
+        with self._transaction(write=False) as db:
+            match_ids = handtexts.league_match_ids(db, league_id)
+        for match_id in match_ids:
+            with self._transaction(write=False) as db:
+                texts = handtexts.completed_hand_texts(db, match_id)
+            yield from texts
 
     # ------------------------------------------------------------ luck
 

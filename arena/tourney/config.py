@@ -105,7 +105,7 @@ def tournament_from_mapping(data: dict[str, Any], *, base_dir: Path = Path("."),
         raise ConfigError(f"{where}: unknown format {fmt_name!r}; known: {', '.join(FORMATS)}")
     # The bots and the [rules] table are read as a league file reads them.
     league = league_from_mapping({"bots": data.get("bots"), "rules": data.get("rules", {})},
-                                 where=where)
+                                 base_dir=base_dir, where=where)  # packages: beside the file
     rules = league.rules
     is_seed_003 = fmt_name == "seed-003"
     rules_table = data.get("rules", {})

@@ -21,6 +21,7 @@ import trio
 
 from arena.engine.errors import ArenaError, ConfigError
 from arena.engine.phh import dumps_hand
+from arena.league.hosting import build_packages, hosting
 from arena.match.live import LiveTable
 from arena.match.lobby import Lobby
 from arena.match.messages import TournamentInfo
@@ -28,6 +29,7 @@ from arena.match.records import MatchSummary, PlayedHand, phh_fields
 from arena.match.spec import MatchSpec, SeatSpec
 from arena.metrics import GAME_LABELS, ArenaMetrics, TournamentSnapshot, start_metrics_server
 from arena.server.config import BotEntry, ServerConfig
+from arena.storage.botlogs import DEFAULT_MAX_BYTES
 from arena.storage.matchlog import PhhAppender, make_private_dir
 from arena.storage.phhappend import open_private
 from arena.tourney.config import TournamentConfig
@@ -404,15 +406,27 @@ class TournamentRun:
             self.out.write(f"metrics: {metrics_server.url}\n")
         self.store = TournamentStore(config.store, name=config.name, source_toml=config.source_toml,
                                      bots=config.bots)
-        server_config = ServerConfig(
-            listen=config.listen,
-            bots=tuple(BotEntry(b.name, b.name, b.token) for b in config.bots), matches=())
+        # Hosted bots (a package each): built now, then one sandboxed instance per bot for the
+        # whole tournament (no duplicate copies here), its seats' bot id its name.
+        hosted_seats = [(k, b.name, b.name) for k, b in enumerate(config.bots) if b.hosted]
 
         async def drive(server: DealerServer) -> None:
-            await self.drive(server.lobby)
+            if hosted is None:
+                await self.drive(server.lobby)
+                return
+            async with hosted.session("tournament", hosted_seats, server.service):
+                await self.drive(server.lobby)
 
         try:
-            result = asyncio.run(serve(server_config, on_ready=on_ready, driver=drive))
+            build_packages(config.bots, self.out)
+            with hosting(config.bots, log_dir=config.log_dir, max_log_bytes=DEFAULT_MAX_BYTES
+                         ) as hosted:
+                server_config = ServerConfig(
+                    listen=config.listen,
+                    bots=tuple(BotEntry(b.name, b.name, b.token) for b in config.bots
+                               if not b.hosted), matches=(),
+                    unix_socket=hosted.socket if hosted is not None else None)
+                result = asyncio.run(serve(server_config, on_ready=on_ready, driver=drive))
         finally:
             for appender in self._appenders.values():
                 appender.close()

@@ -10,6 +10,7 @@ so a resumed tournament never stores a hand twice, and a match left empty by a k
 from __future__ import annotations
 
 import re
+import secrets
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -37,10 +38,10 @@ class TournamentStore:
         for bot in bots:
             try:
                 self.store.get_bot(bot.name)
-            except st.NotFound:
-                self.store.register_bot(bot.name, bot.token)
+            except st.NotFound:  # a hosted bot's stored token is never used: its instance has its own
+                self.store.register_bot(bot.name, bot.token or secrets.token_urlsafe(32))
                 continue
-            if not self.store.verify_bot_token(bot.name, bot.token):
+            if not bot.hosted and not self.store.verify_bot_token(bot.name, bot.token):
                 raise ConfigError(f"bot {bot.name!r}: the token differs from the one this store "
                                   "registered; a bot keeps its token")
         self.stored: set[str] = set()

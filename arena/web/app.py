@@ -28,6 +28,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from arena.engine.errors import ArenaError
 from arena.engine.games import ALL_GAMES
+from arena.league.hosting import remote_duplicate, trust_note
 from arena.league.leaderboard import game_label, to_json
 from arena.league.stats import GAME_KEYS, Leaderboard
 from arena.web import charts
@@ -148,12 +149,14 @@ class WebApp(Pages):
             "leaderboard.html", board=board, game=game, games=GAME_KEYS, rows=rows,
             error_bars=charts.error_bars(intervals), heat_map=charts.heat_map(board.bots, cells),
             bankroll=charts.bankroll_curves(bankroll), faults=faults, pots=pots,
-            left_out=self.site.left_out())
+            left_out=self.site.left_out(), trust_note=trust_note(self.site.config))
 
     def leaderboard_json(self, request: Request) -> Response:
         """What ``arena leaderboard --format json`` prints."""
         board, _ = self._leaderboard()
-        return Response(to_json(board, faults=self.site.fault_counts(), left_out=self.site.left_out()),
+        config = self.site.config
+        return Response(to_json(board, faults=self.site.fault_counts(), left_out=self.site.left_out(),
+                                trusted=remote_duplicate(config), trust_note=trust_note(config)),
                         media_type="application/json")
 
     def match(self, request: Request) -> Response:

@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import json
 import logging
+from collections import Counter
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,6 +29,7 @@ QUEUE_ITEMS = 256
 MAX_SPECTATORS = 64
 ENDED = "event: ended\ndata: {}\n\n"  # the last message of every stream when the server stops
 RECENT_ACTIONS = 8
+HIDDEN = "??"  # a card not shown (as the hand replayer shows one)
 
 
 def _cards(cards: tuple[int, ...]) -> list[str]:
@@ -45,6 +47,11 @@ class _Table:
     # is sent, from the last hand started on (what came before it is moot by then).
     pending: list[m.Notice | m.Prompt] = field(default_factory=list)
     hand_start: int = -1  # the index in ``pending`` of the last HandStarted
+    # Duplicate copies: the match's copies of its deal set, the deal of the hand last started
+    # here and whether this copy has ended it (the hub counts each deal's ends over all copies).
+    copies: int = 1
+    deal_id: str = ""
+    deal_ended: bool = False
 
 
 class _Spectator:
@@ -59,6 +66,18 @@ class _Spectator:
             self.dropped = True
             return False
         return True
+
+
+def _without_cards(state: dict[str, Any]) -> dict[str, Any]:
+    """``state`` with every card of the deal hidden (``??``): the board, up cards, the showdown."""
+    hidden = dict(state)
+    hidden["board"] = [HIDDEN] * len(state.get("board", []))
+    hidden["seats"] = [{**seat, "up": [HIDDEN] * len(seat.get("up", []))}
+                       for seat in state.get("seats", [])]
+    hidden["shown"] = [{"seat": h["seat"], "cards": [HIDDEN] * len(h["cards"]), "high": "",
+                        "low": ""} for h in state.get("shown", [])]
+    hidden["cards_withheld"] = "another copy of this deal has not played this hand yet"
+    return hidden
 
 
 def _rest_of(queue: asyncio.Queue[str | None], first: str | None) -> str:
@@ -83,6 +102,7 @@ class SpectatorHub:
         self._spectators: set[_Spectator] = set()
         self.dropped_spectators = 0
         self._closed = False  # the web server is stopping: every stream ends
+        self._deal_ends: Counter[str] = Counter()  # deal id -> copies that have ended its hand
 
     # ------------------------------------------------------------ fed by the dealer
 
@@ -98,8 +118,16 @@ class SpectatorHub:
         if notice.sequence <= table.last_sequence:
             return
         table.last_sequence = notice.sequence
-        if type(notice.payload) is m.HandStarted:
+        kind = type(notice.payload)
+        if kind is m.HandStarted:
             table.hand_start = len(table.pending)
+            table.deal_id, table.deal_ended = notice.payload.deal_id, False  # type: ignore[union-attr]
+        elif (kind is m.HandEnded or kind is m.HandSummary) and table.deal_id \
+                and not table.deal_ended:
+            table.deal_ended = True
+            self._deal_ends[table.deal_id] += 1
+        elif kind is m.MatchStarted:
+            table.copies = max(1, notice.payload.duplicate_copies)  # type: ignore[union-attr]
         table.pending.append(notice)
         self._dirty.add(table.match_id)
 
@@ -242,7 +270,15 @@ class SpectatorHub:
     def snapshot(self) -> list[dict[str, Any]]:
         for table in self.tables.values():
             self._catch_up(table)
-        return [t.state for t in self.tables.values() if t.state]
+        return [self._public(t) for t in self.tables.values() if t.state]
+
+    def _public(self, table: _Table) -> dict[str, Any]:
+        """The table's state as it may be shown: with no card of its hand's deal while another
+        duplicate copy has that hand still to play (a bot there could read its cards here)."""
+        others_ended = self._deal_ends[table.deal_id] - table.deal_ended if table.deal_id else 0
+        if table.copies <= 1 or others_ended >= table.copies - 1:
+            return table.state
+        return _without_cards(table.state)
 
     def _message(self, state: dict[str, Any]) -> str:
         return f"event: table\ndata: {json.dumps(state, separators=(',', ':'))}\n\n"
@@ -256,7 +292,8 @@ class SpectatorHub:
             self._catch_up(self.tables[match_id])
         if not self._spectators:
             return 0
-        messages = [self._message(self.tables[k].state) for k in sorted(dirty) if self.tables[k].state]
+        messages = [self._message(self._public(self.tables[k])) for k in sorted(dirty)
+                    if self.tables[k].state]
         for spectator in list(self._spectators):
             for text in messages:
                 if not spectator.offer(text):

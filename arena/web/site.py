@@ -152,8 +152,28 @@ class LeagueSite:
         parsed = self._parsed(match_id)
         for hand, summary in zip(parsed.hands, parsed.summaries, strict=True):
             if summary.hand_id == hand_id:
-                return hand, summary, self.is_finished(match_id)
+                finished = self.is_finished(match_id)
+                if not finished and not self.played_by_every_copy(summary):
+                    # Its cards are another copy's future (issue 36): not even the board yet.
+                    raise NotFound(f"{hand_id} (shown once every copy of its deal has played it)")
+                return hand, summary, finished
         raise NotFound(hand_id)
+
+    def played_by_every_copy(self, summary: HandSummary) -> bool:
+        """Whether no duplicate copy of the hand's deal set still has this hand to play: each
+        has logged it or a later hand (a copy that ended without it: once every copy has
+        ended, :meth:`is_finished` shows everything)."""
+        entries = self.schedule()
+        deal_set = next((e[3] for e in entries if e[0] == summary.match_id), None)
+        if deal_set is None:
+            return False
+        for match_id, _, _, entry_set in entries:
+            if entry_set != deal_set or match_id == summary.match_id:
+                continue
+            played = self.summaries(match_id)
+            if not played or max(s.hand_number for s in played) < summary.hand_number:
+                return False
+        return True
 
     def deal_copies(self, deal_id: str) -> list[str]:
         """Hand ids of every copy of one duplicate deal (``r1-t1/deal-3``), in copy order."""

@@ -4,7 +4,7 @@
 //   npm install
 //   node bot.js --server 127.0.0.1:50051 --token <token> [--name node-bot]
 //                [--connect-seconds 10] [--reconnect-seconds N] [--verbose]
-//                [--policy pairs|call] [--stats]
+//                [--policy pairs|call|mixed] [--stats]
 //
 // It loads the wire contract (protos/arena/v1/arena.proto) at run time with
 // @grpc/proto-loader, opens one Dealer.Play stream with the token in the
@@ -12,7 +12,9 @@
 // it raises with a pair among its own cards (or a big enough pocket pair),
 // calls one bet otherwise, and folds to more. Amounts are "raise to" totals,
 // exactly the min or max of the legal RAISE. `--policy call` only checks or calls
-// (a calling station, as bench.dealer's heads-up match uses); `--stats` prints, at the
+// (a calling station, as bench.dealer's heads-up match uses); `--policy mixed` declares a
+// mixed strategy per decision and lets the dealer draw the action (ActionReply.strategy,
+// docs/strategy-replies.md); `--stats` prints, at the
 // end, one JSON line with its decisions, the monotonic times of the first and last
 // request (seconds) and its CPU seconds between them.
 //
@@ -27,13 +29,13 @@ const path = require('path');
 
 const PROTO_ROOT = process.env.ARENA_PROTO_ROOT || path.join(__dirname, '..', '..', 'protos');
 const OPTIONS = {
-  server: { value: true, help: 'HOST:PORT of the dealer' },
-  token: { value: true, help: "the bot's token" },
+  server: { value: true, help: 'HOST:PORT or unix:/PATH of the dealer (default: $ARENA_SERVER)' },
+  token: { value: true, help: "the bot's token (default: $ARENA_TOKEN)" },
   name: { value: true, help: 'display name (default: node-bot)' },
   'connect-seconds': { value: true, help: 'give up when the dealer cannot be reached at first for this long (default: 10)' },
   'reconnect-seconds': { value: true, help: 'after losing the dealer, give up after this long (default: keep trying)' },
   verbose: { value: false, help: 'log connects and rejections' },
-  policy: { value: true, help: 'pairs (raise with a pair, default) or call (check or call)' },
+  policy: { value: true, help: 'pairs (raise with a pair, default), call (check or call) or mixed (declares a mixed strategy: the dealer draws)' },
   stats: { value: false, help: 'print decisions and CPU seconds as one JSON line at the end' },
   help: { value: false, help: 'show this help' },
 };
@@ -57,7 +59,7 @@ function usage() {
 }
 
 function parseArgs(argv) {
-  const args = { server: '', token: '', name: 'node-bot', 'connect-seconds': '10',
+  const args = { server: process.env.ARENA_SERVER || '', token: process.env.ARENA_TOKEN || '', name: 'node-bot', 'connect-seconds': '10',
     'reconnect-seconds': '', verbose: false, help: false, policy: 'pairs', stats: false };
   for (let i = 0; i < argv.length; i += 1) {
     const key = argv[i].replace(/^--/, '');
@@ -130,7 +132,34 @@ function checkOrCall(request) {
   return { kind: 'ACTION_KIND_CALL', raise_to_chips: 0 };
 }
 
-const POLICIES = { pairs: choose, call: checkOrCall };
+// A mixed strategy declared to the dealer, which draws the action (docs/strategy-replies.md):
+// with a pair, raise 70% of the time; without, raise 15%, else check or call (fold a fifth of
+// the time to a bet of more than one small bet). Returns { strategy } instead of an action.
+function mixed(request) {
+  const legal = legalMap(request);
+  const me = request.seats.find((s) => s.seat === request.your_seat) || { up_cards: [] };
+  const ranks = request.hole_cards.concat(me.up_cards || []).map(rankOf);
+  const paired = ranks.some((r, i) => ranks.indexOf(r) !== i);
+  const entries = [];
+  const pRaise = legal.ACTION_KIND_RAISE ? (paired ? 0.7 : 0.15) : 0;
+  if (pRaise > 0) {
+    entries.push({ action: { kind: 'ACTION_KIND_RAISE',
+      raise_to_chips: legal.ACTION_KIND_RAISE.min_raise_to_chips }, probability: pRaise });
+  }
+  if (legal.ACTION_KIND_BRING_IN) {
+    entries.push({ action: { kind: 'ACTION_KIND_BRING_IN' }, probability: 1 - pRaise });
+  } else if (legal.ACTION_KIND_CHECK) {
+    entries.push({ action: { kind: 'ACTION_KIND_CHECK' }, probability: 1 - pRaise });
+  } else {
+    const big = Number(request.amount_to_call_chips) > Number(request.bet_size_chips);
+    const pFold = big && !paired ? 0.2 * (1 - pRaise) : 0;
+    entries.push({ action: { kind: 'ACTION_KIND_CALL' }, probability: 1 - pRaise - pFold });
+    if (pFold > 0) entries.push({ action: { kind: 'ACTION_KIND_FOLD' }, probability: pFold });
+  }
+  return { strategy: { actions: entries } };
+}
+
+const POLICIES = { pairs: choose, call: checkOrCall, mixed };
 
 // The safe default after a rejection: post a due bring-in, check if free, else fold.
 function checkOrFold(request) {
@@ -208,10 +237,12 @@ function session(grpc, arena, args, totals) {
             totals.last = started;
             totals.lastCpu = process.cpuUsage();
           }
-          const action = POLICIES[args.policy](request);
+          const choice = POLICIES[args.policy](request);
           const thinkSeconds = Number(process.hrtime.bigint() - started) / 1e9;
+          // An action, or a declared strategy ({ strategy }) the dealer draws from.
+          const answer = choice.strategy ? { strategy: choice.strategy } : { action: choice };
           call.write({ action_reply: { decision_id: request.decision_id, seat: request.your_seat,
-            action, think_seconds: thinkSeconds } });
+            ...answer, think_seconds: thinkSeconds } });
           totals.decisions += 1;
         } else if (message.payload === 'action_rejected') {
           const rejected = message.action_rejected;

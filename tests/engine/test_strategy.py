@@ -7,6 +7,8 @@ import math
 import statistics
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from arena.engine.actions import Action, ActionKind
 from arena.engine.errors import IllegalAction, MalformedAction, NotYourTurn
@@ -154,3 +156,33 @@ def test_draws_of_one_copy_say_nothing_about_another() -> None:
     assert abs(statistics.correlation(u1, u2)) < 4 / math.sqrt(n)
     agree = sum((a < 0.5) == (b < 0.5) for a, b in zip(u1, u2, strict=True))
     assert abs(agree / n - 0.5) < 4 * 0.5 / math.sqrt(n)
+
+
+_weights = st.floats(allow_nan=True, allow_infinity=True) | st.sampled_from(
+    [0.0, -0.0, 1.0, 0.5, 1e-300, 1e300, -1e-9, 1.0 + 1e-7, 1.0 - 1e-7])
+_kinds = st.sampled_from([None, *ActionKind])
+_amounts = st.none() | st.integers(-5, 5000) | st.sampled_from([2 ** 63, -(2 ** 63)])
+
+
+@given(entries=st.lists(st.tuples(_kinds, _amounts, _weights), max_size=70),
+       game=st.sampled_from(["FT", "NT", "F7S"]), seed=st.integers(0, 50), key=st.integers(0, 2 ** 256 - 1))
+def test_any_declared_strategy_is_refused_cleanly_or_drawn_legally(
+        entries: list[tuple[ActionKind | None, int | None, float]], game: str, seed: int,
+        key: int) -> None:
+    """Property: whatever a bot declares, the dealer either refuses it with an arena error and
+    changes nothing, or draws an entry of positive weight that the engine then accepts."""
+    state = holdem(game, seed)
+    actor = state.actor
+    assert actor is not None
+    events = len(state.events)
+    try:
+        draw = draw_strategy(state, actor, entries, key=key, hand_number=1)
+    except (MalformedAction, IllegalAction):
+        assert len(state.events) == events and state.actor == actor
+        return
+    assert len(draw.strategy.entries) <= MAX_STRATEGY_ACTIONS
+    assert all(math.isfinite(e.weight) and e.weight >= 0 for e in draw.strategy.entries)
+    assert abs(draw.strategy.total_weight - 1.0) <= SUM_TOLERANCE
+    assert draw.strategy.entries[draw.drawn].weight > 0
+    state.act(actor, draw.action.kind, draw.action.raise_to_chips)  # the one legality path
+    assert len(state.events) > events

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import io
 import json
 import os
 import shutil
@@ -16,8 +17,11 @@ from arena_bot import play
 from arena_bot.examples import rule_based
 
 from arena.engine.phh import iter_replays
+from arena.engine.rules import Rules
+from arena.engine.strategy_log import parse_strategies
 from arena.host.phhfile import load_file
 from arena.server.config import ServerConfig
+from arena.storage.replay import replay_paths
 from tests.server.harness import make_config, running, token_for
 
 pytestmark = pytest.mark.timeout(120)
@@ -74,6 +78,26 @@ def test_the_node_bot_plays_a_horse_match(tmp_path: Path, node_bot: Path) -> Non
     node_actions = sum(1 for h in hands for a in h.fields["actions"]
                        if a.startswith(f"p{h.fields['players'].index('node') + 1} "))
     assert node_actions >= 10
+
+
+def test_the_node_bot_declares_mixed_strategies_the_dealer_draws(tmp_path: Path, node_bot: Path) -> None:
+    """Issue 40: `--policy mixed` answers with strategies; the dealer draws, logs the draws, and
+    the log replays with every draw re-drawn from the revealed seed."""
+    config = make_config(tmp_path, ["node", "python"], hands=6, seed=9,
+                         rules={"games": ["FT", "FR"], "decision_seconds": 5.0})
+    code, _out, err = _node_against_python(config, node_bot, "--policy", "mixed")
+    assert code == 0, err
+    assert "rejected" not in err
+    logs = tmp_path / "logs"
+    hands = load_file(str(logs / "match.phhs"))
+    records = [r for h in hands for r in parse_strategies(h)]
+    assert records and all(h.fields["players"][r.seat] == "node" for h in hands
+                           for r in parse_strategies(h))
+    text = io.StringIO()
+    assert replay_paths([str(logs / "match.phhs")], rules=Rules(), show=False, hand_id=None,
+                        out=text) == 0, text.getvalue()
+    decisions = json.loads((logs / "match.result.json").read_text())["decisions"]
+    assert decisions["strategy_replies"] == len(records)
 
 
 def _node(node_bot: Path, *args: str, extra_env: dict[str, str] | None = None

@@ -130,8 +130,9 @@ def test_malformed_strategies_are_refused_and_a_valid_one_is_drawn(tmp_path: Pat
     _state, decisions = replay_strategies(hands[0], Rules(), key=key, hand_number=1)
     assert sorted(decisions) == [r.action_index for r in records]
     out = io.StringIO()
-    assert replay_paths([str(logs / "match.phhs")], rules=Rules(), show=False, hand_id=None,
+    assert replay_paths([str(logs / "match.phhs")], rules=Rules(), show=True, hand_id=None,
                         out=out) == 0, out.getvalue()
+    assert "(drawn by the dealer from f 0, cc 0.25, cbr 40 0.75)" in out.getvalue()
     # A tampered distribution, still valid, under which the key draws the other entry: caught
     # by the re-draw.
     text = (logs / "match.phhs").read_text()

@@ -530,3 +530,18 @@ def test_luck_is_stored_once_per_hand_and_value_function(store: SqliteStore) -> 
         store.record_luck([HandLuckRecord(match.match_id, 2, 0, "v", (1.0, -1.0, 0.0))])
     with pytest.raises(NotFound):
         store.record_luck([HandLuckRecord(match.match_id, 9, 0, "v", (1.0, -1.0))])
+
+
+def test_iter_hand_texts_gives_the_completed_hands_logs_of_the_league(store: ResultsStore) -> None:
+    """Issue 40 (the leaderboard's share of strategy replies reads them): completed hands only,
+    of this league only, match by match in hand order."""
+    match = new_match(store)
+    store.record_hand(make_hand(match.match_id, 2, ("alice", "bob"), (20, -20)))
+    store.record_hand(make_hand(match.match_id, 1, ("alice", "bob"), (-5, 5)))
+    store.void_hand(VoidHand(match.match_id, 3, 0, "deal-3", "FT", 20, 1, "dealer shut down", "",
+                             T0, T0))
+    other = new_match(store, league_name="other")
+    store.record_hand(make_hand(other.match_id, 1, ("alice", "bob"), (1, -1)))
+    texts = list(store.iter_hand_texts(match.league_id))
+    assert texts == [h.phh_text for h in store.completed_hands(match.match_id)]
+    assert len(texts) == 2

@@ -64,8 +64,13 @@ def _import(module_name: str) -> Any:
 
 
 def server_address(text: str) -> str:
-    """``HOST:PORT`` of a dealer (``[::1]:PORT`` for IPv6), checked before any dialing: gRPC dials
-    port 443 for a bare host and wraps a port above 65535 (argparse makes the error a usage error)."""
+    """``HOST:PORT`` of a dealer (``[::1]:PORT`` for IPv6), or ``unix:/PATH`` of its Unix socket
+    (a hosted bot's sandbox), checked before any dialing: gRPC dials port 443 for a bare host and
+    wraps a port above 65535 (argparse makes the error a usage error)."""
+    if text.startswith("unix:"):
+        if not text.startswith("unix:/") or len(text) > 4096 or "\0" in text:
+            raise argparse.ArgumentTypeError(f"a Unix socket must be unix:/ABSOLUTE/PATH, got {text!r}")
+        return text
     host, _, port = text.rpartition(":")
     bare = host[1:-1] if host.startswith("[") and host.endswith("]") else host
     if not bare or ("[" in bare or "]" in bare) or (":" in bare and bare == host) \
@@ -82,8 +87,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("bot", metavar="BOT",
                         help=f"an example ({', '.join(sorted(BOTS))}) or module:function "
                              "or file.py:function")
-    parser.add_argument("--server", required=True, type=server_address,
-                        help="HOST:PORT of the arena dealer ([::1]:PORT for IPv6)")
+    parser.add_argument("--server", default=None, type=server_address,
+                        help="HOST:PORT of the arena dealer ([::1]:PORT for IPv6) or unix:/PATH "
+                             "(default: the ARENA_SERVER environment variable, which a hosted "
+                             "bot's sandbox sets)")
     parser.add_argument("--token", default=None,
                         help="the bot's token (default: the ARENA_TOKEN environment variable, "
                              "which other users cannot see in the process list)")
@@ -108,6 +115,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not token:
         print("arena-bot: error: give --token or set ARENA_TOKEN", file=sys.stderr)
         return 2
+    if args.server is None:
+        try:
+            args.server = server_address(os.environ.get("ARENA_SERVER", ""))
+        except argparse.ArgumentTypeError as exc:
+            print(f"arena-bot: error: give --server or set ARENA_SERVER ({exc})", file=sys.stderr)
+            return 2
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
     try:
