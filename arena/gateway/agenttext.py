@@ -59,6 +59,13 @@ or folds for you. If your socket closes your seat is absent: it is still dealt i
 checks or folds for it until you connect again with the same token; an open decision is sent
 again then.
 
+## Refused connections
+After a refused token your address waits before the next stream (0.1 s, doubling with each
+refusal): {"stream_ended": {"code": "UNAVAILABLE", "message": "... connect again in N s"}},
+socket code 4014. At most {max_pending_per_address} of your connections may wait for their
+welcome at once (RESOURCE_EXHAUSTED, code 4008). If the dealer cannot be reached: UNAVAILABLE;
+connect again later.
+
 ## End
 The stream ends with {"stream_ended": {"code": "OK" or a gRPC status name, "message": ...}},
 then the socket closes: code 1000 if OK, else 4000 + the status number (4016 UNAUTHENTICATED).
@@ -69,6 +76,7 @@ def agent_text(limits: GatewayLimits) -> str:
     values = {"max_message_bytes": str(limits.max_message_bytes),
               "hard_frame_bytes": str(limits.hard_frame_bytes),
               "message_burst": str(limits.message_burst),
+              "max_pending_per_address": str(limits.max_pending_per_address),
               "messages_per_second:g": f"{limits.messages_per_second:g}"}
     text = _TEXT
     for name, value in values.items():

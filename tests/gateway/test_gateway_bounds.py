@@ -71,7 +71,31 @@ def test_no_token_and_an_unknown_token_end_the_stream_unauthenticated(tmp_path: 
         await asyncio.wait_for(ws.wait_closed(), 10)
         assert ws.close_code == 4016
 
-    scenario(tmp_path, body)
+    scenario(tmp_path, body, limits=GatewayLimits(auth_failure_delay_seconds=0.0,
+                                                  auth_failure_max_delay_seconds=0.0))
+
+
+def test_an_address_whose_token_was_refused_waits_before_the_next_stream(tmp_path: Path) -> None:
+    """To the dealer every agent comes from the gateway's address, so the gateway keeps the
+    dealer's rule per agent address: after a refused token the address waits, doubling."""
+    async def body(url: str) -> None:
+        ws = await open_agent(url, "token-nobody-0123456789")
+        await ws.send(HELLO)
+        assert (await recv(ws))["stream_ended"]["code"] == "UNAUTHENTICATED"
+        ws = await open_agent(url, token_for("agent"))  # at once: refused by the gateway
+        ended = (await recv(ws))["stream_ended"]
+        assert ended["code"] == "UNAVAILABLE"
+        assert ended["message"].startswith("1 refused token(s) from your address: connect again in")
+        await asyncio.wait_for(ws.wait_closed(), 10)
+        assert ws.close_code == 4014
+        await asyncio.sleep(0.6)  # the backoff (0.5 s) is over
+        ws = await open_agent(url, token_for("agent"))
+        await ws.send(HELLO)
+        assert (await until(ws, "welcome"))["bot_name"] == "agent"
+        await ws.close()
+
+    scenario(tmp_path, body, limits=GatewayLimits(auth_failure_delay_seconds=0.5,
+                                                  auth_failure_max_delay_seconds=4.0))
 
 
 def test_a_flood_of_frames_closes_the_socket_and_the_seat_is_absent(tmp_path: Path) -> None:
@@ -161,3 +185,20 @@ def test_the_gateway_s_connections_do_not_wait_for_acks() -> None:
         accepted, _ = listener.accept()
         with accepted:
             assert accepted.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0
+
+
+def test_streams_not_yet_welcomed_are_bounded_per_address(tmp_path: Path) -> None:
+    async def body(url: str) -> None:
+        first = await open_agent(url, token_for("agent"))  # no hello yet: not welcomed
+        await asyncio.sleep(0.2)
+        second = await open_agent(url, token_for("agent"))
+        ended = (await recv(second))["stream_ended"]
+        assert ended["code"] == "RESOURCE_EXHAUSTED" and "still waiting" in ended["message"]
+        await first.send(HELLO)
+        assert (await until(first, "welcome"))["bot_name"] == "agent"
+        third = await open_agent(url, token_for("station"))  # the first was welcomed: room again
+        await third.send(json.dumps({"ping": {"nonce": "3"}}))  # not a hello: the dealer says so
+        assert (await recv(third))["stream_ended"]["code"] == "FAILED_PRECONDITION"
+        await first.close()
+
+    scenario(tmp_path, body, limits=GatewayLimits(max_pending_per_address=1))

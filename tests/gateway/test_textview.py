@@ -188,3 +188,10 @@ def test_every_listed_reply_parses_to_a_legal_action() -> None:
             parsed = parse_reply(shown.split(" (")[0], request)
             assert any(parsed.kind == k and (parsed.kind != RAISE or lo <= parsed.raise_to_chips <= hi)
                        for k, lo, hi in legal), (shown, parsed)
+
+
+def test_a_kind_newer_than_the_grammar_is_named_not_hidden() -> None:
+    request = holdem_facing_blind()
+    request.legal_actions.add(kind=pb.ACTION_KIND_POST_ANTE)  # stands for a kind added later
+    assert legal_replies(request)[-1] == ("ACTION_KIND_POST_ANTE (not in the text grammar: send "
+                                          "an action_reply)")
