@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from dataclasses import dataclass, field
 
 import grpc
@@ -48,6 +49,7 @@ class SeatLink:
     name: str
     book: HandBook = field(default_factory=HandBook)
     open: pb.DecisionRequest | None = None
+    opened_at: float = 0.0  # monotonic: when the open decision arrived
     answers: dict[str, asyncio.Future[str]] = field(default_factory=dict)
     ended: str = ""
     matches_ended: list[str] = field(default_factory=list)
@@ -107,6 +109,7 @@ class SeatLink:
         kind = message.WhichOneof("payload")
         if kind == "decision_request":
             self.open = message.decision_request
+            self.opened_at = time.monotonic()
         elif kind == "action_rejected":
             r = message.action_rejected
             self._answer(r.decision_id, f"refused ({pb.RejectCode.Name(r.code)}): {r.message}"
@@ -141,7 +144,8 @@ class SeatLink:
         deadline = loop.time() + max(0.0, min(MAX_WAIT_SECONDS, timeout_seconds))
         while True:
             if self.open is not None:
-                return render(self.open) + "Answer with act(decision_id, reply).\n"
+                return render(clock_now(self.open, time.monotonic() - self.opened_at)) + (
+                    "Answer with act(decision_id, reply).\n")
             if self.ended and self.code in RECONNECT_AFTER:
                 if loop.time() >= deadline:
                     return f"{self.ended}. No decision yet; call wait_for_decision again.\n"
@@ -189,6 +193,18 @@ class SeatLink:
             await asyncio.gather(self.task, return_exceptions=True)
         if self.channel is not None:
             await self.channel.close()
+
+
+def clock_now(request: pb.DecisionRequest, elapsed_seconds: float) -> pb.DecisionRequest:
+    """``request`` with its clock as it stands ``elapsed_seconds`` after it arrived: the
+    decision's own time spent first, then the bank (an agent may read it long after)."""
+    out = pb.DecisionRequest()
+    out.CopyFrom(request)
+    own = request.decision_time_left_seconds
+    out.decision_time_left_seconds = max(0.0, own - elapsed_seconds)
+    out.time_bank_left_seconds = max(0.0, request.time_bank_left_seconds
+                                     - max(0.0, elapsed_seconds - own))
+    return out
 
 
 def build_server(link: SeatLink) -> MCPServer:

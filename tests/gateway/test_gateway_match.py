@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import subprocess
 import sys
 import urllib.request
@@ -167,6 +168,8 @@ def test_an_agent_plays_horse_through_the_gateway_and_the_match_replays(tmp_path
                                        timeout=10).read().decode()
         assert "Authorization: Bearer" in guide and "text_reply" in guide
         seen = asyncio.run(play_agent(url, text=text))
+        metrics = urllib.request.urlopen(url.replace("ws://", "http://").replace("/play", "/metrics"),
+                                         timeout=10).read().decode()
         out, err = server.communicate(timeout=60)
     finally:
         stop_processes([server, gateway, bot])
@@ -175,6 +178,10 @@ def test_an_agent_plays_horse_through_the_gateway_and_the_match_replays(tmp_path
     assert server.returncode == 0, err
     assert "match agents: 10 hands, finished" in out, out
     assert seen["requests"] > 10
+    counts = {name: float(value) for name, value in re.findall(
+        r"^(arena_gateway_\w+_seconds_count) (\S+)$", metrics, re.M)}
+    assert counts["arena_gateway_agent_think_seconds_count"] >= seen["requests"]
+    assert counts["arena_gateway_relay_seconds_count"] >= seen["requests"]
     # Secrecy: the other seat's hidden cards never reach the agent before showdown.
     my_seat = next(m["welcome"] for m in seen["frames"] if "welcome" in m)
     assert my_seat["bot_name"] == AGENT

@@ -54,3 +54,16 @@ def test_a_lost_stream_is_opened_again_and_the_open_decision_comes_back(tmp_path
 
 
     asyncio.run(scenario())
+
+
+def test_the_view_shows_the_clock_as_it_stands_when_read() -> None:
+    from arena.gateway.mcpserver import clock_now
+    from arena.v1 import arena_pb2 as pb
+
+    request = pb.DecisionRequest(decision_time_left_seconds=30.0, time_bank_left_seconds=600.0)
+    assert (clock_now(request, 10).decision_time_left_seconds,
+            clock_now(request, 10).time_bank_left_seconds) == (20.0, 600.0)
+    assert (clock_now(request, 45).decision_time_left_seconds,
+            clock_now(request, 45).time_bank_left_seconds) == (0.0, 585.0)
+    assert clock_now(request, 9999).time_bank_left_seconds == 0.0
+    assert request.decision_time_left_seconds == 30.0  # the request itself is left alone
