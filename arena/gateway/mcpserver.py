@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import grpc
 from mcp.server.mcpserver import MCPServer
 
+from arena.gateway.dealerlink import dealer_channel
 from arena.gateway.handlog import HandBook
 from arena.gateway.replytext import ReplyRefused, parse_reply
 from arena.gateway.textview import action_text, render
@@ -47,6 +48,7 @@ class SeatLink:
     server: str
     token: str
     name: str
+    root_certificates: bytes | None = None
     book: HandBook = field(default_factory=HandBook)
     open: pb.DecisionRequest | None = None
     opened_at: float = 0.0  # monotonic: when the open decision arrived
@@ -68,7 +70,7 @@ class SeatLink:
             await self.channel.close()
         self.ended, self.code, self.open = "", None, None
         self.connects += 1
-        self.channel = grpc.aio.insecure_channel(self.server)
+        self.channel = dealer_channel(self.server, self.root_certificates)
         call = pb_grpc.DealerStub(self.channel).Play(metadata=(("authorization",
                                                                f"Bearer {self.token}"),))
         self.call = call
@@ -230,9 +232,9 @@ def build_server(link: SeatLink) -> MCPServer:
     return server
 
 
-def run_mcp(server: str, token: str, *, name: str) -> int:
+def run_mcp(server: str, token: str, *, name: str, root_certificates: bytes | None = None) -> int:
     """Serve MCP on stdin/stdout until the client closes it."""
-    link = SeatLink(server, token, name)
+    link = SeatLink(server, token, name, root_certificates=root_certificates)
     mcp = build_server(link)
 
     async def main() -> None:

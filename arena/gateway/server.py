@@ -26,6 +26,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from arena.engine.errors import ConfigError
 from arena.gateway.agenttext import agent_text
+from arena.gateway.dealerlink import dealer_channel
 from arena.gateway.limits import GatewayLimits
 from arena.gateway.session import AgentSession, Flooded, frame
 from arena.server.guard import Backoff
@@ -49,8 +50,10 @@ def bearer(header: str | None) -> str | None:
 class Gateway:
     """The gateway's app: one gRPC channel to the dealer, one ``Play`` call per socket."""
 
-    def __init__(self, dealer: str, *, limits: GatewayLimits | None = None) -> None:
+    def __init__(self, dealer: str, *, limits: GatewayLimits | None = None,
+                 root_certificates: bytes | None = None) -> None:
         self.dealer = dealer
+        self.root_certificates = root_certificates
         self.limits = limits or GatewayLimits()
         self.registry = CollectorRegistry()
         self.relay = Histogram("arena_gateway_relay_seconds", "Time from reading a decision "
@@ -98,7 +101,7 @@ class Gateway:
             await ws.close(code=4000 + code.value[0])
             return
         if self.channel is None:
-            self.channel = grpc.aio.insecure_channel(self.dealer)
+            self.channel = dealer_channel(self.dealer, self.root_certificates)
         call = pb_grpc.DealerStub(self.channel).Play(metadata=(("authorization",
                                                                 f"Bearer {token}"),))
         self.pending[address] = self.pending.get(address, 0) + 1
@@ -210,10 +213,11 @@ def listening_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
-def run_gateway(dealer: str, listen: str, *, limits: GatewayLimits | None = None) -> int:
+def run_gateway(dealer: str, listen: str, *, limits: GatewayLimits | None = None,
+                root_certificates: bytes | None = None) -> int:
     """Serve until interrupted; prints the URL first (one line, flushed)."""
     host, port = split_listen(listen)
-    gateway = Gateway(dealer, limits=limits)
+    gateway = Gateway(dealer, limits=limits, root_certificates=root_certificates)
     sock = listening_socket(host, port)
     bound_host, bound_port = sock.getsockname()[:2]
     shown = f"[{bound_host}]" if ":" in bound_host else bound_host

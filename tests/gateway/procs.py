@@ -54,10 +54,11 @@ def flat(frame: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 @contextlib.asynccontextmanager
-async def gateway_running(dealer: str, limits: GatewayLimits | None = None) -> AsyncIterator[str]:
+async def gateway_running(dealer: str, limits: GatewayLimits | None = None, *,
+                          root_certificates: bytes | None = None) -> AsyncIterator[str]:
     """The gateway app in this event loop, served by uvicorn as `arena gateway` serves it; its
     ws://.../play URL."""
-    gateway = Gateway(dealer, limits=limits)
+    gateway = Gateway(dealer, limits=limits, root_certificates=root_certificates)
     sock = listening_socket("127.0.0.1", 0)
     server = uvicorn.Server(uvicorn.Config(
         gateway.starlette(), lifespan="off", log_level="warning", ws="websockets-sansio",
