@@ -26,6 +26,7 @@ from arena.v1 import arena_pb2_grpc as pb_grpc
 
 log = logging.getLogger("arena.mcp")
 MAX_WAIT_SECONDS = 600.0
+MAX_OPEN = 64  # open decisions remembered (a seat at this many tables at once)
 # Stream ends after which the next tool call connects again (the dealer re-sends an open
 # decision then); after any other end (OK: the matches are over; a refused token) it says why.
 RECONNECT_AFTER = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED,
@@ -50,8 +51,9 @@ class SeatLink:
     name: str
     root_certificates: bytes | None = None
     book: HandBook = field(default_factory=HandBook)
-    open: pb.DecisionRequest | None = None
-    opened_at: float = 0.0  # monotonic: when the open decision arrived
+    # Open decisions, oldest first (one per table when the seat plays several at once), with
+    # when each arrived (monotonic).
+    open: dict[str, tuple[pb.DecisionRequest, float]] = field(default_factory=dict)
     answers: dict[str, asyncio.Future[str]] = field(default_factory=dict)
     ended: str = ""
     matches_ended: list[str] = field(default_factory=list)
@@ -68,7 +70,8 @@ class SeatLink:
             return
         if self.channel is not None:
             await self.channel.close()
-        self.ended, self.code, self.open = "", None, None
+        self.ended, self.code = "", None
+        self.open.clear()
         self.connects += 1
         self.channel = dealer_channel(self.server, self.root_certificates)
         call = pb_grpc.DealerStub(self.channel).Play(metadata=(("authorization",
@@ -98,7 +101,7 @@ class SeatLink:
                 raise  # this reader is being stopped
             code, details = grpc.StatusCode.CANCELLED, "the stream was cancelled"  # not by us
         self.code = code
-        self.open = None  # not answerable on this stream; a new one gets it again if still open
+        self.open.clear()  # not answerable on this stream; a new one gets them again if still open
         self.ended = f"the dealer ended the stream: {code.name}" + (f" ({details})" if details else "")
         if code in RECONNECT_AFTER:
             self.ended += "; the next call connects again"
@@ -110,23 +113,24 @@ class SeatLink:
     def _take(self, message: pb.DealerMessage) -> None:
         kind = message.WhichOneof("payload")
         if kind == "decision_request":
-            self.open = message.decision_request
-            self.opened_at = time.monotonic()
+            request = message.decision_request
+            self.open[request.decision_id] = (request, time.monotonic())
+            while len(self.open) > MAX_OPEN:
+                del self.open[next(iter(self.open))]
         elif kind == "action_rejected":
             r = message.action_rejected
             self._answer(r.decision_id, f"refused ({pb.RejectCode.Name(r.code)}): {r.message}"
                          + (f"; you may reply again ({r.time_left_seconds:.1f} s left)"
                             if r.retry_allowed else ""))
-            if not r.retry_allowed and self.open is not None and self.open.decision_id == r.decision_id:
-                self.open = None
+            if not r.retry_allowed:
+                self.open.pop(r.decision_id, None)
         elif kind == "event":
             event = message.event
             self.book.add(event)
             which = event.WhichOneof("payload")
             if which == "action_taken" and event.action_taken.decision_id:
                 taken = event.action_taken
-                if self.open is not None and self.open.decision_id == taken.decision_id:
-                    self.open = None
+                self.open.pop(taken.decision_id, None)
                 self._answer(taken.decision_id, "done: " + action_text(taken.action))
             elif which == "match_ended":
                 ended = event.match_ended
@@ -145,8 +149,11 @@ class SeatLink:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + max(0.0, min(MAX_WAIT_SECONDS, timeout_seconds))
         while True:
-            if self.open is not None:
-                return render(clock_now(self.open, time.monotonic() - self.opened_at)) + (
+            if self.open:
+                request, arrived = next(iter(self.open.values()))  # the oldest: least time left
+                more = len(self.open) - 1
+                return render(clock_now(request, time.monotonic() - arrived)) + (
+                    f"({more} more decision(s) of other tables waiting.)\n" if more else "") + (
                     "Answer with act(decision_id, reply).\n")
             if self.ended and self.code in RECONNECT_AFTER:
                 if loop.time() >= deadline:
@@ -166,8 +173,9 @@ class SeatLink:
 
     async def act(self, decision_id: str, reply: str) -> str:
         await self.start()
-        request = self.open
-        if request is None or request.decision_id != decision_id:
+        entry = self.open.get(decision_id)
+        request = entry[0] if entry is not None else None
+        if request is None:
             return (f"refused: decision {decision_id[:80]!r} is not open (answered, timed out, or "
                     "unknown); call wait_for_decision\n")
         try:

@@ -39,7 +39,7 @@ def test_a_lost_stream_is_opened_again_and_the_open_decision_comes_back(tmp_path
             link.call.cancel()  # the connection drops
             assert link.task is not None
             await asyncio.wait_for(link.task, 10)
-            assert link.open is None and "connects again" in link.ended
+            assert not link.open and "connects again" in link.ended
             again = await link.wait_for_decision(20)
             assert link.connects == 2 and again.split()[1] == decision
             kinds = "check" if "\n  check\n" in again else "call"
