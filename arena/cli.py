@@ -338,7 +338,8 @@ def build_parser() -> argparse.ArgumentParser:
     sim = command("simulate", "play hands in-process with built-in policies")
     sim.add_argument("--game", default="horse", choices=("horse", *(g.value for g in GameCode)),
                      help="the game, or horse for the rotation")
-    sim.add_argument("--players", type=int, default=6, help="seats at the table (2 to 8)")
+    sim.add_argument("--players", type=int, default=6,
+                     help="seats at the table (2 to 8; hold'em 11, Omaha 10)")
     sim.add_argument("--hands", type=_count, default=1000, help="hands to play")
     sim.add_argument("--seed", type=int, default=1, help="match seed: the same seed deals the same cards")
     sim.add_argument("--out", default=None, help="directory for hands.phhs (none: not written)")
@@ -566,9 +567,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = bot_tools_parser().parse_args(words[1:])
     else:
         args = (bot_parser() if words[:1] == ["bot"] else build_parser()).parse_args(words)
-    if getattr(args, "players", 8) is not None and not 2 <= getattr(args, "players", 2) <= 8:
-        print("arena: error: --players must be 2 to 8", file=sys.stderr)
-        return 2
+    players = getattr(args, "players", None)
+    if players is not None:
+        # docs/house-rules.md §20: the table size depends on the games (hold'em 11, Omaha 10,
+        # stud 8).
+        from arena.engine.games import HORSE, max_seats
+
+        game = getattr(args, "game", "horse")
+        most = max_seats(HORSE if game == "horse" else (game,))
+        if not 2 <= players <= most:
+            print(f"arena: error: --players must be 2 to {most} for {game}", file=sys.stderr)
+            return 2
     try:
         result: int = args.func(args)
         sys.stdout.flush()

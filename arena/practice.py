@@ -1,8 +1,11 @@
-"""`arena practice`: the author's bot against built-in bots on a local dealer, then its worst hands.
+"""`arena practice`: the author's bot against built-in bots on a local dealer, then its faults and
+worst hands.
 
 The dealer runs in this process; the author's bot is a separate process (any command, or a
-Python ``file.py:function`` / ``module:function`` run through ``arena bot``); the built-in
-opponents are the SDK's example bots on the same event loop.
+Python ``file.py:function`` / ``module:function`` run through ``arena bot``) whose output is
+shown as it comes, each line prefixed with the bot's name (as compose does for its services);
+the built-in opponents are the SDK's example bots on the same event loop. At the end, the
+bot's faults by cause (:mod:`arena.match.fault_report`), told by the dealer as they happen.
 """
 
 from __future__ import annotations
@@ -10,12 +13,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import secrets
 import shlex
 import shutil
 import subprocess
 import sys
 import tempfile
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +33,8 @@ from arena.host.phhfile import load_file
 from arena.host.sandbox import build, probe
 from arena.host.sdk import sdk_module
 from arena.league.hosting import instance_id
+from arena.match.fault_report import report
+from arena.match.faults import BotFault
 from arena.match.records import MatchSummary
 from arena.match.spec import AbsentPolicy, MatchSpec, SeatSpec
 from arena.server.app import DealerServer, serve
@@ -35,6 +42,8 @@ from arena.server.config import BotEntry, ServerConfig
 from arena.storage.botlogs import bot_log_dir
 
 YOU = "you"
+TAIL_LINES = 20  # of the bot's output, repeated when it exits with an error
+MAX_LINE_CHARS = 2000
 OPPONENTS = ("rules", "call", "random")
 MATCH_ID = "practice"
 
@@ -49,12 +58,14 @@ class LosingHand:
 @dataclass(frozen=True, slots=True)
 class _Played:
     """What :func:`_play` saw: the match's summary (None: the dealer stopped without one), the
-    bot process's exit code (None: it was stopped) and stderr, and whether the bot connected."""
+    bot process's exit code (None: it was stopped) and the last lines of its output, whether
+    the bot connected, and its faults as the dealer told them."""
 
     summary: MatchSummary | None
     bot_exit: int | None
     bot_err: str
     connected: bool
+    faults: tuple[BotFault, ...]
 
 
 def _bot_words(bot: str) -> list[str]:
@@ -144,7 +155,8 @@ def run_practice(bot: str, *, hands: int, games: Sequence[str] | None, opponents
     out.flush()
     try:
         played = asyncio.run(
-            _play(config, bot, tokens, names, opponents, seed, examples.BOTS, play)
+            _play(config, bot, tokens, names, opponents, seed, examples.BOTS, play,
+                  out)
             if package is None else
             _play_hosted(config, package, tokens, names, opponents, seed, examples.BOTS, play))
     finally:
@@ -163,14 +175,15 @@ def run_practice(bot: str, *, hands: int, games: Sequence[str] | None, opponents
     _report(summary, log_dir, show_worst, out)
     if package is not None:
         out.write(f"your bot's stdout and stderr: {bot_log_dir(log_dir, YOU)}\n")
+    out.write("\n".join(report(played.faults)) + "\n")
     if bot_exit not in (0, None):
         out.write(f"your bot exited with code {bot_exit}:\n{bot_err.strip()}\n")
     return 0 if not summary.aborted else 3
 
 
 async def _play(config: ServerConfig, bot: str, tokens: dict[str, str], names: list[str],
-                opponents: Sequence[str], seed: int, examples: dict[str, Any], play: Any
-                ) -> _Played:
+                opponents: Sequence[str], seed: int, examples: dict[str, Any], play: Any,
+                out: TextIO) -> _Played:
     ready: asyncio.Future[int] = asyncio.get_running_loop().create_future()
     servers: list[DealerServer] = []
     server_task = asyncio.ensure_future(serve(config, on_ready=ready.set_result,
@@ -178,9 +191,14 @@ async def _play(config: ServerConfig, bot: str, tokens: dict[str, str], names: l
     port = await asyncio.wait_for(asyncio.shield(ready), 30)
     address = f"127.0.0.1:{port}"
     command = bot_command(bot, address, tokens[YOU])
+    faults: list[BotFault] = []
+    servers[0].lobby.fault_observers.append(
+        lambda fault: faults.append(fault) if fault.bot_id == YOU else None)
     try:
-        proc = await asyncio.create_subprocess_exec(*command, stdout=asyncio.subprocess.DEVNULL,
-                                                    stderr=asyncio.subprocess.PIPE)
+        # Unbuffered: a Python bot's lines show as they are printed, not when it exits.
+        proc = await asyncio.create_subprocess_exec(*command, stdout=asyncio.subprocess.PIPE,
+                                                    stderr=asyncio.subprocess.STDOUT,
+                                                    env={**os.environ, "PYTHONUNBUFFERED": "1"})
     except OSError as exc:  # no such program, not executable: stop the server, then say so
         # Stopped as on Ctrl-C (its streams and gRPC closed), not cancelled: a cancelled server
         # leaves gRPC's threads to fail at the interpreter's exit.
@@ -188,8 +206,9 @@ async def _play(config: ServerConfig, bot: str, tokens: dict[str, str], names: l
         await asyncio.gather(server_task, return_exceptions=True)
         raise ConfigError(f"--bot {bot!r}: cannot start {command[0]!r} ({exc.strerror}); give a "
                           "command (e.g. 'python my_bot.py') or file.py:function") from None
-    assert proc.stderr is not None
-    stderr_task = asyncio.ensure_future(proc.stderr.read())
+    assert proc.stdout is not None
+    tail: deque[str] = deque(maxlen=TAIL_LINES)
+    output_task = asyncio.ensure_future(_show_output(proc.stdout, out, tail))
     connected = _watch_connection(servers[0], YOU)
     built_in = [asyncio.ensure_future(play(examples[kind](seed + k), server=address,
                                            token=tokens[name], name=name))
@@ -215,10 +234,31 @@ async def _play(config: ServerConfig, bot: str, tokens: dict[str, str], names: l
             with contextlib.suppress(ProcessLookupError):
                 proc.terminate()
         code = await proc.wait()
-        err = (await stderr_task).decode(errors="replace")
+        await asyncio.gather(output_task, return_exceptions=True)
         await asyncio.gather(*built_in, exited, return_exceptions=True)
     return _Played(result.summaries[0] if result.summaries else None, None if stopped else code,
-                   err, connected())
+                   "\n".join(tail), connected(), tuple(faults))
+
+
+async def _show_output(stream: asyncio.StreamReader, out: TextIO, tail: deque[str]) -> None:
+    """The bot's output (stdout and stderr), line by line as it comes, prefixed with its name;
+    the last lines kept in ``tail``. A line is cut at MAX_LINE_CHARS and unprintable
+    characters shown as ``?``."""
+    prefix = f"{YOU} | "
+    while True:
+        try:
+            data = await stream.readline()
+        except ValueError:  # a line over the reader's limit: what came of it
+            data = await stream.read(MAX_LINE_CHARS)
+        if not data:
+            return
+        text = data.decode(errors="replace").rstrip("\r\n")
+        if len(text) > MAX_LINE_CHARS:
+            text = text[:MAX_LINE_CHARS] + "..."
+        text = "".join(c if c.isprintable() or c == "\t" else "?" for c in text)
+        tail.append(text)
+        out.write(f"{prefix}{text}\n")
+        out.flush()
 
 
 def _build(package: BotPackage, out: TextIO) -> None:
@@ -248,6 +288,10 @@ async def _play_hosted(config: ServerConfig, package: BotPackage, tokens: dict[s
     port = await asyncio.wait_for(asyncio.shield(ready), 30)
     address = f"127.0.0.1:{port}"
     connected = _watch_connection(servers[0], instance_id(YOU, MATCH_ID))
+    faults: list[BotFault] = []
+    servers[0].lobby.fault_observers.append(
+        lambda fault: faults.append(fault)
+        if fault.bot_id in (YOU, instance_id(YOU, MATCH_ID)) else None)
     built_in = [asyncio.ensure_future(play(examples[kind](seed + k), server=address,
                                            token=tokens[name], name=name))
                 for k, (kind, name) in enumerate(zip(opponents, names[1:], strict=True))]
@@ -261,7 +305,7 @@ async def _play_hosted(config: ServerConfig, package: BotPackage, tokens: dict[s
     err = bot_log_dir(config.log_dir, YOU) / f"{MATCH_ID}.stderr.log"
     text = err.read_bytes()[-4096:].decode(errors="replace") if err.is_file() else ""
     return _Played(result.summaries[0] if result.summaries else None, exit_code, text,
-                   connected())
+                   connected(), tuple(faults))
 
 
 def _watch_connection(server: DealerServer, bot_id: str) -> Callable[[], bool]:

@@ -604,7 +604,7 @@ def _client_switches_per_decision(seen: list[dict[str, Any]]) -> float | None:
 
 def role_bot(address: str, seat: int) -> int:
     """One calling-station SDK bot of the heads-up match, in its own process, as a bot author
-    runs one (no ``on_message``: the SDK's own transport choice, ``ARENA_BOT_TRANSPORT``)."""
+    runs one (no ``on_message``)."""
     from arena_bot import Action, SeatView, eventloop, play
     from arena_bot.examples import calling_station
 
@@ -756,9 +756,9 @@ def role_pingpong_clients(address: str, tables: int, first: int = 0, seats: int 
     bot function on a ``SeatView``, the reply message, serialized by the channel; ``think``:
     seconds each waits before answering (the paced scenario's peer), then they print a window
     of ``seconds`` as the dealer's paced bots do (``_PacedWindow``)."""
-    from arena_bot import eventloop
-    from arena_bot.client import _answer, unbatch
+    from arena_bot import SeatView, eventloop
     from arena_bot.examples import calling_station
+    from arena_bot.session import _reply, unbatch
 
     from arena.v1 import arena_pb2 as pb
 
@@ -775,7 +775,8 @@ def role_pingpong_clients(address: str, tables: int, first: int = 0, seats: int 
                     if think > 0:
                         paced.request(table)
                         await asyncio.sleep(think)
-                    reply, _ = await _answer(calling_station, message.decision_request)
+                    request = message.decision_request
+                    reply = _reply(request, calling_station(SeatView(request)), 0.0)  # type: ignore[arg-type]
                     if think > 0:
                         paced.replied(table)
                     await call.write(reply)
@@ -847,12 +848,11 @@ def run_pingpong(tables: int, seconds: float, seats: int = SEATS,
 
 
 def role_pingpong_client(address: str, seat: int) -> int:
-    """One ping-pong client of the heads-up layout (table 0), in its own process, on the SDK's
-    own transport for a bot without ``on_message`` (its thread: ``arena_bot._direct``, else
-    grpc.aio on the SDK's event loop)."""
-    from arena_bot import _direct, eventloop
-    from arena_bot.client import _answer, _answer_now, unbatch
+    """One ping-pong client of the heads-up layout (table 0), in its own process, answering as
+    the SDK does: its session's per-decision path (``arena_bot.session``) on grpc.aio."""
+    from arena_bot import Action, SeatView, eventloop
     from arena_bot.examples import calling_station
+    from arena_bot.session import PlayResult, Session, unbatch
 
     from arena.v1 import arena_pb2 as pb
 
@@ -861,51 +861,27 @@ def role_pingpong_client(address: str, seat: int) -> int:
     count = [0]
     hello = pb.BotMessage(hello=pb.Hello(bot_name=f"0,{seat}"))
 
-    def seen() -> None:
+    def bot(view: SeatView) -> Action:
         count[0] += 1
         cpu[min(len(cpu), 1):] = [time.process_time()]
         switches[min(len(switches), 1):] = [resource.getrusage(resource.RUSAGE_SELF).ru_nvcsw]
-
-    def direct(loop: asyncio.AbstractEventLoop) -> None:
-        stream = _direct.Stream(address, "", None, tuple(LOCAL), method=PING_METHOD.encode())
-        try:
-            stream.write(hello)  # arena.v1 messages: the same wire bytes as the SDK's
-            while True:
-                stream.read()
-                data = stream.next()
-                if data is None:
-                    return
-                messages = unbatch(pb.DealerMessage.FromString(data))
-                for message in messages:
-                    if message is messages[-1]:  # its reply with the next read, as the SDK's
-                        stream.hold()
-                    if message.WhichOneof("payload") == "decision_request":
-                        seen()
-                        reply, _ = _answer_now(calling_station,
-                                               message.decision_request, loop)
-                        stream.write(reply)
-        finally:
-            stream.close()
+        return calling_station(view)
 
     async def main() -> None:
-        if _direct.chosen():
-            loop = asyncio.get_running_loop()
-            await loop.run_in_executor(None, direct, loop)
-            return
         async with grpc.aio.insecure_channel(address, options=LOCAL) as channel:
             call = channel.stream_stream(PING_METHOD,
                                          request_serializer=pb.BotMessage.SerializeToString,
                                          response_deserializer=pb.DealerMessage.FromString)()
+            session = Session(bot, PlayResult(), address)
             await call.write(hello)
+            writer = asyncio.ensure_future(session._write_all(call))
             try:
                 async for envelope in call:
-                    for message in unbatch(envelope):
-                        if message.WhichOneof("payload") == "decision_request":
-                            seen()
-                            reply, _ = await _answer(calling_station, message.decision_request)
-                            await call.write(reply)
+                    for message in unbatch(envelope):  # arena.v1 messages: the SDK's bytes
+                        session.handle(message)  # type: ignore[arg-type]
             except grpc.aio.AioRpcError:
                 pass
+            writer.cancel()
 
     eventloop.run(main())  # the SDK bots' loop
     print(json.dumps({"decisions": count[0], "cpu_seconds": cpu[-1] - cpu[0],

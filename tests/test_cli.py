@@ -301,3 +301,18 @@ def test_advertise_addresses_are_checked_at_parse_time(capsys: pytest.CaptureFix
     args = build_parser().parse_args(["worker", "--advertise", "10.0.0.7:50052"])
     assert args.advertise == "10.0.0.7:50052"
     assert build_parser().parse_args(["worker"]).advertise is None
+
+
+@pytest.mark.parametrize(("game", "most"), [("NT", 11), ("FT", 11), ("PO", 10), ("horse", 8)])
+def test_simulate_full_ring_tables(tmp_path: Path, game: str, most: int,
+                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/house-rules.md §20: hold'em deals 2 to 11 seats [000 "zwei bis maximal elf Personen"],
+    Omaha 10, a rotation with stud 8; one seat more is refused naming the limit, and the
+    hands written replay (`arena replay` checks every final stack)."""
+    out = tmp_path / game.replace("/", "")
+    assert main(["simulate", "--game", game, "--players", str(most), "--hands", "20",
+                 "--seed", "2", "--out", str(out)]) == 0
+    assert main(["replay", str(out / "hands.phhs")]) == 0
+    capsys.readouterr()
+    assert main(["simulate", "--game", game, "--players", str(most + 1), "--hands", "2"]) == 2
+    assert f"--players must be 2 to {most} for {game}" in capsys.readouterr().err

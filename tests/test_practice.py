@@ -113,6 +113,72 @@ def test_bad_practice_options_are_one_line_errors_before_anything_starts(tmp_pat
         assert len(out.stderr.splitlines()) == 1 and out.stderr.startswith(message), (args, out.stderr)
 
 
+FAULTY_BOT = '''\
+import itertools
+import time
+
+from arena_bot import Action, SeatView
+
+COUNT = itertools.count(1)
+
+
+def decide(view: SeatView) -> Action:
+    k = next(COUNT)
+    if k == 1:
+        print("thinking hard about decision", view.request.decision_id)
+    if k % 5 == 2:
+        raise ZeroDivisionError("my strategy divided by zero")
+    if k % 5 == 3 and view.can(Action.RAISE):
+        return view.raise_to(view.choices[Action.RAISE].max_to_chips + 7)  # never legal
+    if k == 4:
+        time.sleep(3.0)  # past the 1 s decision time: this decision times out
+    return view.check_or_call()
+'''
+
+
+def test_practice_shows_the_bots_output_and_its_faults_by_cause(tmp_path: Path) -> None:
+    """Issue 39: an exception every fifth decision showed nothing and an illegal raise only a
+    count. The bot's own lines are shown prefixed with its name, and the summary names each
+    exception with its traceback, each rejection with its reason, hand and seat, and the
+    timeout with its decision and how long it was open."""
+    (tmp_path / "faulty.py").write_text(FAULTY_BOT)
+    out = subprocess.run([sys.executable, "-m", "arena.cli", "practice", "--bot", "faulty.py:decide",
+                          "--hands", "8", "--games", "FT", "--opponents", "call",
+                          "--set", "decision_seconds=1", "--set", "time_bank_seconds=0",
+                          "--out", str(tmp_path / "logs")],
+                         cwd=tmp_path, env=env(), capture_output=True, text=True, timeout=200)
+    assert out.returncode == 0, out.stdout + out.stderr
+    text = out.stdout
+    assert re.search(r"^you \| thinking hard about decision practice-h1-d\d+$", text, re.M), text
+    assert re.search(r"^you \| .*ZeroDivisionError: my strategy divided by zero$", text, re.M)
+    summary = text[text.index("faults of your bot:"):]
+    counts = re.search(r"faults of your bot: (\d+) rejected repl(?:y|ies), (\d+) exceptions?, "
+                       r"(\d+) timeouts?", summary)
+    assert counts is not None, summary
+    rejected, exceptions, timeouts = map(int, counts.groups())
+    assert rejected >= 1 and exceptions >= 2 and timeouts == 1, summary
+    # An exception with its traceback, and where.
+    assert re.search(r"exceptions in your bot's code \(\d+; each answered by check/fold\):\n"
+                     r"    at hand \d+, seat \d, \w+ \(decision practice-h\d+-d\d+\):\n"
+                     r"      Traceback \(most recent call last\):\n", summary), summary
+    assert 'faulty.py", line' in summary and "ZeroDivisionError: my strategy" in summary
+    assert "arena_bot" not in summary  # the bot's own frames only, not the SDK's
+    # The illegal raise: the dealer's reason, then hand and seat.
+    assert re.search(r"    raise to \d+ is not legal[^\n]*; allowed: [^\n]+\n"
+                     r"      at hand \d+, seat \d, \w+ \(decision practice-h\d+-d\d+\)",
+                     summary), summary
+    # The timeout: its decision and the time it was open.
+    assert re.search(r"timeouts \(1; the dealer acted for the seat\):\n"
+                     r"    hand \d+, seat \d, \w+ \(decision practice-h\d+-d\d+\): no answer within "
+                     r"1\.\d\d s; the dealer (checked|folded) for the seat", summary), summary
+
+
+def test_a_bot_without_faults_is_told_so(tmp_path: Path) -> None:
+    from arena.match.fault_report import report
+
+    assert report([]) == ["faults of your bot: none (no rejection, exception or timeout)"]
+
+
 def test_practice_runs_a_bot_package_in_its_sandbox(tmp_path: Path) -> None:
     """Issue 36: `--bot DIR` with an arena-bot.toml: built, then one sandboxed instance."""
     from arena.host.sandbox import probe

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from arena.engine.cards import format_cards, parse_cards
 from arena.engine.errors import MalformedAction
 
 
@@ -14,16 +15,19 @@ class ActionKind(StrEnum):
     CALL = "call"
     BRING_IN = "bring_in"
     RAISE = "raise"  # bet, raise or complete: carries the "raise to" total for the round
+    EXCHANGE = "exchange"  # draw games: discard the cards named (none: stand pat) for new ones
 
 
 @dataclass(frozen=True, slots=True)
 class Action:
     kind: ActionKind
     raise_to_chips: int | None = None
+    cards: tuple[int, ...] = ()  # EXCHANGE: the cards given away (none: stand pat)
 
     @classmethod
     def parse(cls, text: str) -> Action:
-        """``fold``, ``check``, ``call``, ``bring_in`` or ``raise 40`` (raise to 40)."""
+        """``fold``, ``check``, ``call``, ``bring_in``, ``raise 40`` (raise to 40), or
+        ``exchange 7h6c`` (discard those cards; ``exchange`` alone stands pat)."""
         words = text.split()
         if not words:
             raise MalformedAction("empty action")
@@ -33,6 +37,8 @@ class Action:
             raise MalformedAction(
                 f"unknown action {words[0]!r}; expected one of {', '.join(k.value for k in ActionKind)}"
             ) from None
+        if kind is ActionKind.EXCHANGE:
+            return cls(kind, None, tuple(parse_cards("".join(words[1:]))))
         if kind is ActionKind.RAISE:
             if len(words) != 2 or not words[1].isdigit():
                 raise MalformedAction("a raise needs one whole 'raise to' amount, e.g. 'raise 40'")
@@ -44,6 +50,8 @@ class Action:
     def __str__(self) -> str:
         if self.kind is ActionKind.RAISE:
             return f"raise {self.raise_to_chips}"
+        if self.kind is ActionKind.EXCHANGE and self.cards:
+            return f"exchange {format_cards(self.cards)}"
         return self.kind.value
 
 
@@ -67,6 +75,13 @@ class LegalActions:
     raise_max_to: int | None
     raise_is_all_in: bool
     raise_is_range: bool = False
+    # Draw games (docs/house-rules.md §25, §21): an exchange round asks each seat in turn to give away
+    # up to ``exchange_max_cards`` of ``exchangeable`` (0 cards: stand pat), paying
+    # ``exchange_price_chips`` into the pot when it exchanges; nothing else is legal then.
+    can_exchange: bool = False
+    exchangeable: tuple[int, ...] = ()
+    exchange_max_cards: int = 0
+    exchange_price_chips: int = 0
 
     @property
     def can_raise(self) -> bool:
@@ -84,6 +99,8 @@ class LegalActions:
             out.append(ActionKind.BRING_IN)
         if self.raise_min_to is not None:
             out.append(ActionKind.RAISE)
+        if self.can_exchange:
+            out.append(ActionKind.EXCHANGE)
         return tuple(out)
 
     def is_legal_raise(self, raise_to: int) -> bool:
@@ -103,7 +120,10 @@ class LegalActions:
         return (self.raise_min_to, self.raise_max_to)
 
     def default_action(self) -> Action:
-        """The timeout action (docs/house-rules.md §6): forced bets are posted; check if legal, else fold."""
+        """The timeout action (docs/house-rules.md §6): forced bets are posted; check if legal,
+        else fold; in an exchange round, stand pat (docs/house-rules.md §26)."""
+        if self.can_exchange:
+            return Action(ActionKind.EXCHANGE)
         if self.bring_in_to_chips is not None:
             return Action(ActionKind.BRING_IN)
         if self.can_check:

@@ -154,6 +154,13 @@ class Deck:
         self._top = 0
         self.burned = []
 
+    def recycle(self, discards: Sequence[Card]) -> None:
+        """Put the burn cards and ``discards`` back into the stub (draw games, docs/house-rules.md §25
+        and §21: the discards are reshuffled when the stub runs out)."""
+        self._cards = self._cards[self._top :] + self.burned + list(discards)
+        self._top = 0
+        self.burned = []
+
 
 class SeededDeck(Deck):
     """A deck from a per-hand seed, as a card source (``HandState`` deals it fastest)."""

@@ -41,6 +41,10 @@ def deal_street(hand: HandState) -> None:
         hand.board.extend(cards)
         hand.events.append(BoardDealt(street_index, cards))
         return
+    if not (street.down_cards or street.up_cards):
+        return  # an exchange round only (draw games)
+    if street.is_optional_card and not (hand.rules.english_seventh_card and hand.seat_count <= 5):
+        return  # docs/house-rules.md §25: English Stud's seventh card only by the rules, at most 5 seats
     is_stud = hand.variant.is_stud
     if street_index == 0 and hand.rules.burn_before_hole_cards and not is_stud:
         source.burn()
@@ -140,6 +144,8 @@ def stud_opener(hand: HandState) -> int:
     best_key = 0
     if hand.street_index == 0:
         high_card = variant.bring_in_by_high_card
+        if variant.code == "FLL":  # docs/house-rules.md §22: the key `london_lowball_bring_in`
+            high_card = hand.rules.london_lowball_bring_in == "high"
         for seat in range(hand.seat_count):
             if folded[seat]:
                 continue

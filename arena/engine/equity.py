@@ -167,8 +167,8 @@ def _plan(variant: Variant, hands: tuple[tuple[Card, ...], ...], board: tuple[Ca
           dead: tuple[Card, ...]) -> _Plan:
     if not hands:
         raise ValueError("equity needs at least one hand")
-    if len(hands) > 10:
-        raise ValueError(f"at most 10 hands, got {len(hands)}")
+    if len(hands) > variant.max_seats:  # docs/house-rules.md §20: hold'em 11, Omaha 10, stud 8
+        raise ValueError(f"at most {variant.max_seats} hands in {variant.code}, got {len(hands)}")
     known = [c for h in hands for c in h] + list(board) + list(dead)
     if len(set(known)) != len(known):
         raise ValueError("a card is given twice (hands, board and dead must be distinct)")

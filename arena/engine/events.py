@@ -53,6 +53,22 @@ class ActionTaken:
 
 
 @dataclass(frozen=True, slots=True)
+class CardsExchanged:
+    """A seat's exchange in a draw round (docs/house-rules.md §21, §25): ``discarded`` given away
+    (empty: it stood pat) and ``drawn`` dealt in their place, each new card face up exactly
+    when the card it replaces was (``is_up``). The discards and drawn down cards are the
+    seat's secret; how many it exchanged is public."""
+
+    seat: int
+    street: int
+    discarded: tuple[Card, ...]
+    drawn: tuple[Card, ...]
+    is_up: tuple[bool, ...]
+    price_chips: int = 0  # paid into the pot for the exchange (not a bet)
+    is_automatic: bool = False  # stood pat for it by the dealer on timeout or absence
+
+
+@dataclass(frozen=True, slots=True)
 class UncalledBetReturned:
     seat: int
     amount_chips: int
@@ -83,6 +99,7 @@ Event = (
     | HoleCardsDealt
     | BoardDealt
     | ActionTaken
+    | CardsExchanged
     | UncalledBetReturned
     | HandShown
     | HandMucked

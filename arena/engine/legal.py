@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from arena.engine.actions import LegalActions
+from arena.engine.exchange import exchange_legal
 
 if TYPE_CHECKING:
     from arena.engine.state import HandState
@@ -43,6 +44,8 @@ _RANGE_VALUES: dict[_ActionKey, LegalActions] = {}
 
 
 def compute_legal_actions(hand: HandState, seat: int) -> LegalActions:
+    if hand.exchanging:
+        return exchange_legal(hand, seat)
     if seat == hand._bring_in_seat:
         bring_in_to = min(hand.stakes.bring_in, hand.stacks[seat])
         raise_min, raise_max, raise_all_in = raise_range(hand, seat)

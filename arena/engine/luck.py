@@ -146,8 +146,9 @@ def hand_luck(variant: Variant, events: Sequence[Event], seat_count: int, *, han
     do not make a hand (a card dealt twice, a seat out of range) or a decision that does not
     match its action (another seat, or no option doing what the drawn one did).
     """
-    if not 2 <= seat_count <= 10:
-        raise ValueError(f"a hand has 2 to 10 seats, got {seat_count}")
+    if not 2 <= seat_count <= variant.max_seats:  # docs/house-rules.md §20
+        raise ValueError(f"a {variant.code} hand has 2 to {variant.max_seats} seats, got "
+                         f"{seat_count}")
     walker = _Walker(variant, seat_count, hand_seed, settings, small_bet_chips, big_bet_chips)
     decisions = decisions or {}
     action_index = 0

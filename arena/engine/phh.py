@@ -13,7 +13,7 @@ from typing import Any
 from arena.engine.actions import ActionKind
 from arena.engine.cards import DECK_SIZE, Card, parse_cards
 from arena.engine.errors import ArenaError, MalformedInput
-from arena.engine.games import Betting, GameCode, Variant, game_with_betting, variant_for
+from arena.engine.games import Betting, EngineGame, GameCode, Variant, game_with_betting, variant_for
 from arena.engine.phhtext import BETTING_FIELD as BETTING_FIELD
 from arena.engine.phhtext import dumps_hand as dumps_hand
 from arena.engine.phhtext import dumps_hands as dumps_hands
@@ -105,6 +105,10 @@ class ScriptedCards:
         self._remaining += self._burned
         self._burned = 0
 
+    def recycle(self, discards: Sequence[Card]) -> None:
+        self._remaining += self._burned + len(discards)
+        self._burned = 0
+
     def leftover(self) -> list[str]:
         out = [f"p{s + 1}: {len(q)} card(s)" for s, q in self._hole.items() if q]
         if self._board:
@@ -147,7 +151,10 @@ def int_list(hand: PhhHand, key: str, length: int) -> list[int]:
 
 def variant_of(hand: PhhHand) -> Variant:
     """The game of a hand: its PHH ``variant``, and arena's ``_betting`` where PHH has no code."""
-    code = GameCode.parse(_required(hand, "variant", str))
+    text = _required(hand, "variant", str)
+    if text == EngineGame.DEUCE_TO_SEVEN_TRIPLE_DRAW and BETTING_FIELD not in hand.fields:
+        return variant_for(text)  # docs/house-rules.md §21: PokerKit's F2L3D (engine only)
+    code = GameCode.parse(text)
     if BETTING_FIELD in hand.fields:
         betting = _required(hand, BETTING_FIELD, str)
         if betting not in tuple(Betting):
@@ -285,6 +292,8 @@ def _apply(state: HandState, seat: int, words: list[str], name: str) -> None:
         state.act(seat, ActionKind.BRING_IN)
     elif code == "cbr" and len(words) == 2 and words[1].isdigit():
         state.act(seat, ActionKind.RAISE, int(words[1]))
+    elif code == "sd" and len(words) <= 2:  # stand pat or discard (docs/house-rules.md §26)
+        state.exchange(seat, parse_cards(words[1]) if len(words) == 2 else [])
     else:
         raise MalformedInput(f"unknown or malformed action {' '.join(words)!r}")
 

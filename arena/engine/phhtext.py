@@ -15,7 +15,14 @@ from typing import Any, Final, cast
 
 from arena.engine.actions import ActionKind
 from arena.engine.cards import format_card
-from arena.engine.events import ActionTaken, BoardDealt, HandMucked, HandShown, HoleCardsDealt
+from arena.engine.events import (
+    ActionTaken,
+    BoardDealt,
+    CardsExchanged,
+    HandMucked,
+    HandShown,
+    HoleCardsDealt,
+)
 from arena.engine.games import Betting
 from arena.engine.rules import play_rules
 from arena.engine.state import HandState
@@ -64,24 +71,42 @@ _HOLE_CARDS: Final = 2
 _BOARD: Final = 3
 _SHOWN: Final = 4
 _MUCKED: Final = 5
+_EXCHANGED: Final = 6
 _PHH_EVENTS: Final[dict[type, int]] = {ActionTaken: _ACTION_TAKEN, HoleCardsDealt: _HOLE_CARDS,
-                                       BoardDealt: _BOARD, HandShown: _SHOWN, HandMucked: _MUCKED}
+                                       BoardDealt: _BOARD, HandShown: _SHOWN, HandMucked: _MUCKED,
+                                       CardsExchanged: _EXCHANGED}
 
 
 def phh_action_lines(state: HandState) -> int:
     """How many lines the hand's PHH ``actions`` list has so far (:func:`phh_actions`' length,
     without building it)."""
     phh_events = _PHH_EVENTS
-    return sum([1 for event in state.events if type(event) in phh_events])
+    # An exchange is two lines when it draws cards: its discard and, after the round's
+    # discards, its deal.
+    return sum([2 if isinstance(event, CardsExchanged) and event.drawn else 1
+                for event in state.events if type(event) in phh_events])
 
 
 def phh_actions(state: HandState) -> list[str]:
     """The hand's PHH ``actions`` list, built from its events."""
     out: list[str] = []
     phh_events = _PHH_EVENTS
+    drawn: list[str] = []  # an exchange round's deals, written after its discards (PokerKit)
+    round_street = -1
     for event in state.events:
         which = phh_events.get(type(event), 0)
-        if which == _ACTION_TAKEN:
+        if drawn and (which != _EXCHANGED or cast(CardsExchanged, event).street != round_street):
+            out += drawn
+            drawn = []
+        if which == _EXCHANGED:
+            exchange = cast(CardsExchanged, event)
+            round_street = exchange.street
+            player = _player(exchange.seat)
+            out.append(f"{player} sd {_cards(exchange.discarded)}" if exchange.discarded
+                       else f"{player} sd")
+            if exchange.drawn:
+                drawn.append(f"d dh {player} {_cards(exchange.drawn)}")
+        elif which == _ACTION_TAKEN:
             action = cast(ActionTaken, event)
             kind = action.kind
             if kind is _RAISE:
@@ -104,7 +129,7 @@ def phh_actions(state: HandState) -> list[str]:
             out.append(f"{_player(shown.seat)} sm {_cards(shown.cards)}")
         elif which == _MUCKED:
             out.append(f"{_player(cast(HandMucked, event).seat)} sm")
-    return out
+    return out + drawn
 
 
 def _toml_value(value: object) -> str:

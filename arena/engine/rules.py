@@ -11,9 +11,18 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Final
 
+from arena.engine.cards import RANKS
 from arena.engine.configfile import FILLED_BY_CODE, Check, read_dataclass, require
 from arena.engine.errors import ConfigError
-from arena.engine.games import HORSE, VARIANTS, AnteKind, Betting, GameCode, game_with_betting
+from arena.engine.games import (
+    ENGINE_VARIANTS,
+    HORSE,
+    VARIANTS,
+    AnteKind,
+    Betting,
+    GameCode,
+    game_with_betting,
+)
 from arena.engine.timecontrol import expand_time_control
 
 
@@ -31,6 +40,14 @@ class Stakes:
 
 _CODES: frozenset[str] = frozenset(GameCode)
 STAKES_KEYS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Stakes))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameEntry:
+    """What a `games` entry sets beyond its game (docs/house-rules.md §27, mixed rotations)."""
+
+    hands: int | None = None  # hands dealt before the next game; None: `hands_per_game`
+    stakes: Stakes | None = None  # this game's stakes; None: the match's
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +68,37 @@ class Rules:
     decision_seconds: float = 2.0
     time_bank_seconds: float = 30.0
     timeout_action: str = "check_fold"
+    # docs/house-rules.md §23: the wild ranks of seven-card stud with wild cards, as rank letters
+    # (the usual preset: deuces wild). Engine-only so far (issue 42).
+    wild_ranks: str = "2"
+    # docs/house-rules.md §25 English Stud: the seventh card (down, five players or fewer) and the
+    # price of one exchange, paid into the pot (not a bet). Engine-only so far (issue 42).
+    english_seventh_card: bool = False
+    exchange_price: int = 0
+    # docs/house-rules.md §22 London Lowball: who brings it in, `"high"` (the highest up card,
+    # as razz) or `"low"` (the lowest, as stud); §24 Low Hole: whether the ace is the highest
+    # rank when finding the lowest down card. Engine-only so far (issue 42).
+    london_lowball_bring_in: str = "high"
+    low_hole_ace_high: bool = True
+    # Per `games` entry (the same order; empty: none sets anything): its hands and stakes.
+    game_entries: tuple[GameEntry | None, ...] = field(default=(), metadata=FILLED_BY_CODE)
+
+    def stakes_for(self, entry: int) -> Stakes:
+        """The stakes of the ``entry``-th game of the rotation."""
+        settings = self.game_entries[entry] if self.game_entries else None
+        return settings.stakes if settings is not None and settings.stakes else self.stakes
+
+    def hands_for(self, entry: int, starting_seats: int) -> int:
+        """How many hands the ``entry``-th game of the rotation deals in a row."""
+        settings = self.game_entries[entry] if self.game_entries else None
+        if settings is not None and settings.hands is not None:
+            return settings.hands
+        return self.hands_per_game or starting_seats
+
+    @property
+    def wild_rank_set(self) -> frozenset[int]:
+        """The ranks of :attr:`wild_ranks` (deuce 0 .. ace 12)."""
+        return frozenset(RANKS.index(r) for r in self.wild_ranks)
 
     def __post_init__(self) -> None:
         # Known codes given as plain strings become GameCode members (unknown ones are left
@@ -65,10 +113,12 @@ class Rules:
         values = dict(values)
         expand_time_control(values, where)
         given: dict[str, Any] = {}
-        if "games" in values:
-            given["games"] = _games(values.pop("games"), where)
         stakes = read_dataclass(Stakes, {k: v for k, v in values.items() if k in STAKES_KEYS},
                                 where=where, checks=CHECKS)
+        if "games" in values:
+            given["games"], entries = _games(values.pop("games"), where, stakes)
+            if any(entry is not None for entry in entries):
+                given["game_entries"] = entries
         rules = read_dataclass(cls, values, where=where, checks=CHECKS,
                                skip=frozenset(STAKES_KEYS), stakes=stakes, **given)
         rules.validate(where)
@@ -92,9 +142,18 @@ class Rules:
     def validate(self, where: str = "[rules]") -> None:
         """The checks across keys (each key's own range is in :data:`CHECKS`)."""
         require(bool(self.games), where, "'games' must name at least one game")
+        require(not self.game_entries or len(self.game_entries) == len(self.games), where,
+                "'game_entries' must have one entry per game")
         for game in self.games:
+            require(game not in ENGINE_VARIANTS, where,
+                    f"game {game!r} is dealt by the rules engine only so far: the wire, logs "
+                    f"and replays do not carry it yet (docs/games.md §4)")
             require(game in VARIANTS, where,
                     f"unknown game {game!r} in 'games'; known: {', '.join(VARIANTS)}")
+        require(all(r in RANKS for r in self.wild_ranks)
+                and len(set(self.wild_ranks)) == len(self.wild_ranks) and len(self.wild_ranks) < 13,
+                where, f"'wild_ranks' must name distinct ranks of {RANKS} (e.g. \"2\" for deuces "
+                f"wild, \"\" for none), got {self.wild_ranks[:20]!r}")
         stakes = self.stakes
         require(stakes.big_bet >= stakes.small_bet, where,
                 f"'big_bet' ({stakes.big_bet}) must be at least 'small_bet' ({stakes.small_bet})")
@@ -108,6 +167,15 @@ class Rules:
             else:
                 out[f.name] = getattr(self, f.name)
         out["games"] = [str(g) for g in self.games]
+        del out["game_entries"]
+        for k, entry in enumerate(self.game_entries):
+            if entry is not None:
+                table: dict[str, Any] = {"game": str(self.games[k])}
+                if entry.hands is not None:
+                    table["hands"] = entry.hands
+                if entry.stakes is not None:
+                    table.update(dataclasses.asdict(entry.stakes))
+                out["games"][k] = table
         out["ante_kind"] = str(self.ante_kind)
         if out["hands_per_game"] is None:
             del out["hands_per_game"]
@@ -176,9 +244,11 @@ CHECKS: dict[str, Check] = {
     "big_blind": Check(min=1, max=MAX_CHIPS),
     "ante": Check(min=0, max=MAX_CHIPS),
     "bring_in": Check(min=0, max=MAX_CHIPS),
+    "exchange_price": Check(min=0, max=MAX_CHIPS),
     "starting_stack": Check(min=1, max=MAX_CHIPS),
     "max_raises": Check(min=0, max=1000),
     "stud_tie_break": Check(choices=("suit", "seat")),
+    "london_lowball_bring_in": Check(choices=("high", "low")),
     "timeout_action": Check(choices=("check_fold",)),
     "decision_seconds": Check(min=0.001, max=MAX_SECONDS),
     "time_bank_seconds": Check(min=0.0, max=MAX_SECONDS),
@@ -187,27 +257,54 @@ CHECKS: dict[str, Check] = {
 _BETTINGS: tuple[str, ...] = tuple(b.value for b in Betting)
 
 
-def _games(value: Any, where: str) -> tuple[GameCode | str, ...]:
-    """The `games` key: one code, or a list of entries (docs/house-rules.md §4); unknown codes are left
-    for :meth:`Rules.validate` to name."""
+def _games(value: Any, where: str, stakes: Stakes
+           ) -> tuple[tuple[GameCode | str, ...], tuple[GameEntry | None, ...]]:
+    """The `games` key: one code, or a list of entries (docs/house-rules.md §4 and §27), and
+    what each entry sets beyond its game; unknown codes are left for :meth:`Rules.validate`."""
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, list | tuple):
         raise ConfigError(f"{where}: 'games' must be an array of game codes, got {value!r}")
-    return tuple(_game_entry(entry, where) for entry in value)
+    if len(value) > 1000:
+        raise ConfigError(f"{where}: 'games' may list at most 1000 games, got {len(value)}")
+    codes = tuple(_game_entry(entry, where) for entry in value)
+    return codes, tuple(_entry_settings(entry, where, stakes) for entry in value)
+
+
+_ENTRY_KEYS = frozenset({"game", "betting", "hands", *STAKES_KEYS})
+
+
+def _entry_settings(entry: Any, where: str, stakes: Stakes) -> GameEntry | None:
+    """The hands and stakes a `games` table sets (its stakes keys over the match's)."""
+    if not isinstance(entry, Mapping) or not (_ENTRY_KEYS - {"game", "betting"}) & set(entry):
+        return None
+    hands = entry.get("hands")
+    if hands is not None and (type(hands) is not int or not 1 <= hands <= 10**6):
+        raise ConfigError(f"{where}: 'hands' of a 'games' entry must be an integer from 1 to "
+                          f"1000000, got {hands!r}")
+    given = {k: v for k, v in entry.items() if k in STAKES_KEYS}
+    game_stakes = None
+    if given:
+        game_stakes = read_dataclass(Stakes, {**dataclasses.asdict(stakes), **given},
+                                     where=f"{where} 'games' entry {entry.get('game')!r}",
+                                     checks=CHECKS)
+        require(game_stakes.big_bet >= game_stakes.small_bet, where,
+                f"'big_bet' must be at least 'small_bet' in 'games' entry {entry.get('game')!r}")
+    return GameEntry(hands=hands, stakes=game_stakes)
 
 
 def _game_entry(entry: Any, where: str) -> GameCode | str:
-    """A `games` entry: a game code, or a table ``{game = CODE, betting = ...}``."""
+    """A `games` entry: a game code, or a table ``{game = CODE, betting = ..., hands = ...,
+    small_bet = ..., ...}`` (its stakes keys: :data:`STAKES_KEYS`)."""
     if isinstance(entry, str):
         return entry
     if not isinstance(entry, Mapping):
         raise ConfigError(f"{where}: a 'games' entry must be a game code or a table "
-                          f"{{game, betting}}, got {entry!r}")
-    unknown = set(entry) - {"game", "betting"}
+                          f"{{game, betting, hands, stakes keys}}, got {entry!r}")
+    unknown = set(entry) - _ENTRY_KEYS
     if unknown:
         raise ConfigError(f"{where}: unknown key {sorted(unknown)[0]!r} in 'games' entry "
-                          f"{entry!r}; known: game, betting")
+                          f"{entry!r}; known: game, betting, hands, {', '.join(STAKES_KEYS)}")
     game = entry.get("game")
     if not isinstance(game, str):
         raise ConfigError(f"{where}: a 'games' entry needs a 'game' code, got {entry!r}")

@@ -18,10 +18,22 @@ from arena.engine.events import (
     UncalledBetReturned,
 )
 from arena.engine.games import Showdown
+from arena.engine.lowball import ace_to_six_value, deuce_to_seven_value
 from arena.engine.pots import award_pot, build_pots, with_dead_chips
+from arena.engine.wild import (
+    low_hole_low_wild_ranks,
+    low_hole_wild_ranks,
+    wild_high_value,
+    wild_low_value,
+)
 
 if TYPE_CHECKING:
     from arena.engine.state import HandState
+
+
+_WILD = frozenset({Showdown.WILD_HIGH, Showdown.WILD_LOW, Showdown.WILD_HIGH_LOW_8})
+_SPLIT = frozenset({Showdown.HIGH_LOW_8, Showdown.WILD_HIGH_LOW_8, Showdown.LOW_HOLE_HI_LO})
+_HIGH_ONLY = frozenset({Showdown.HIGH, Showdown.WILD_HIGH, Showdown.LOW_HOLE})
 
 
 def award_uncontested(hand: HandState, winner: int) -> None:
@@ -128,6 +140,24 @@ def settle(hand: HandState) -> None:
             seen = cards + board if board else cards
             if kind is Showdown.LOW:
                 low[seat] = ev.low_value(seen)
+            elif kind is Showdown.DEUCE_TO_SEVEN:
+                low[seat] = deuce_to_seven_value(seen)
+            elif kind is Showdown.ACE_TO_SIX:
+                low[seat] = ace_to_six_value(seen)
+            elif kind is Showdown.LOW_HOLE or kind is Showdown.LOW_HOLE_HI_LO:
+                ups = hand.is_up[seat]
+                high[seat] = wild_high_value(seen, low_hole_wild_ranks(
+                    cards, ups, ace_high=hand.rules.low_hole_ace_high))
+                if kind is Showdown.LOW_HOLE_HI_LO:
+                    low[seat] = wild_low_value(seen, low_hole_low_wild_ranks(cards, ups),
+                                               eight_or_better=True)
+            elif kind in _WILD:
+                wild = hand.rules.wild_rank_set
+                if kind is not Showdown.WILD_LOW:
+                    high[seat] = wild_high_value(seen, wild)
+                if kind is not Showdown.WILD_HIGH:
+                    low[seat] = wild_low_value(seen, wild,
+                                               eight_or_better=kind is Showdown.WILD_HIGH_LOW_8)
             else:
                 high[seat] = ev.high_value(seen)
                 if kind is Showdown.HIGH_LOW_8:
@@ -135,8 +165,8 @@ def settle(hand: HandState) -> None:
     pots = with_dead_chips(build_pots(hand.committed, contenders), hand.dead_chips,
                            contenders)
     awards: list[PotAwarded] = []
-    split = kind is Showdown.HIGH_LOW_8
-    lows = low if kind is not Showdown.HIGH else None
+    split = kind in _SPLIT
+    lows = None if kind in _HIGH_ONLY else low
     stacks = hand.stacks
     events = hand.events
     for index, pot in enumerate(pots):

@@ -25,11 +25,13 @@ from arena.engine.errors import (
 )
 from arena.engine.events import (
     ActionTaken,
+    CardsExchanged,
     Event,
     ForcedBetPosted,
     HandResult,
     UncalledBetReturned,
 )
+from arena.engine.exchange import apply_exchange, begin_exchanges
 from arena.engine.games import AnteKind, Betting, ForcedBet, StreetName, Variant
 from arena.engine.legal import compute_legal_actions
 from arena.engine.rules import Rules, Stakes
@@ -46,6 +48,8 @@ class CardSource(Protocol):
     def burn(self) -> Card | None: ...
 
     def recycle_burned(self) -> None: ...
+
+    def recycle(self, discards: Sequence[Card]) -> None: ...
 
 
 _DEFAULT_RULES = Rules()
@@ -70,7 +74,7 @@ class HandState:
         "_last_aggressor", "_legal", "_level", "_live_count", "_pot_limit",
         "_short_all_in_chips", "_shown", "_to_act", "_unit", "_up", "_up_key", "_up_tie",
         "actor", "antes", "bets", "blinds", "board", "cards", "committed", "dead_antes",
-        "dead_chips", "events", "folded",
+        "dead_chips", "discards", "events", "exchange_price_chips", "exchanging", "folded",
         "is_over", "is_showdown_pending", "is_up", "manual_showdown", "result", "rules",
         "seat_count", "showdown_order", "source", "stacks", "stakes", "starting_stacks",
         "street_index", "variant",
@@ -92,8 +96,8 @@ class HandState:
     ) -> None:
         n = len(starting_stacks)
         is_stud = variant.is_stud
-        if not 2 <= n <= 8 + (0 if is_stud else 2):
-            raise IllegalAction(f"{variant.code} needs 2 to {8 if is_stud else 10} seats, got {n}")
+        if not 2 <= n <= variant.max_seats:
+            raise IllegalAction(f"{variant.code} needs 2 to {variant.max_seats} seats, got {n}")
         if min(starting_stacks) <= 0:
             raise IllegalAction("every seat dealt in needs a positive stack")
         self.variant = variant
@@ -162,6 +166,11 @@ class HandState:
         self._live_count = n
         self._able_count = n
         self._shown: list[bool | None] = [None] * n
+        # Draw games: the seats still to exchange in this exchange round, in turn (empty: a
+        # betting round or none), the dead discards, and the price of one exchange.
+        self.exchanging: list[int] = []
+        self.discards: list[Card] = []
+        self.exchange_price_chips = rules.exchange_price if variant.priced_exchanges else 0
         self._start()
 
     # ----------------------------------------------------------------- public queries
@@ -232,6 +241,11 @@ class HandState:
             legal = self._legal = compute_legal_actions(self, actor)
         if kind is None:
             return legal
+        if legal.can_exchange:
+            if kind is ActionKind.EXCHANGE:
+                raise MalformedAction("an exchange names its cards: HandState.exchange(seat, cards)")
+            raise IllegalAction(f"seat {seat} may not {kind.value} now: it is an exchange round "
+                                f"(exchange cards or stand pat)")
         if kind is ActionKind.RAISE:
             if raise_to is None:
                 raise MalformedAction("a raise needs a 'raise to' amount")
@@ -261,6 +275,8 @@ class HandState:
         elif kind is ActionKind.BRING_IN:
             if legal.bring_in_to_chips is None:
                 raise IllegalAction(f"seat {seat} has no bring-in to post")
+        elif kind is ActionKind.EXCHANGE:
+            raise IllegalAction(f"seat {seat} may not exchange now: it is a betting round")
         else:
             raise MalformedAction(f"unknown action kind {kind!r}")
         return legal
@@ -270,7 +286,8 @@ class HandState:
         """Apply one action of ``seat``; raises (changing nothing) if it is not legal now."""
         # The common case first, checked inline: a check, call or fold by the seat to act
         # (not the bring-in seat), legal by what it owes. Anything else goes through _verify.
-        if raise_to is None and seat == self.actor and seat != self._bring_in_seat:
+        if (raise_to is None and seat == self.actor and seat != self._bring_in_seat
+                and not self.exchanging):
             bets = self.bets
             bet = bets[seat]
             owed = self._level - bet
@@ -351,23 +368,49 @@ class HandState:
         self._advance(seat)
         return event
 
-    def apply(self, action: Action, *, automatic: bool = False) -> ActionTaken:
+    def apply(self, action: Action, *, automatic: bool = False) -> ActionTaken | CardsExchanged:
         if self.actor is None:
             raise HandOver("no seat is to act")
+        if action.kind is ActionKind.EXCHANGE:
+            return self.exchange(self.actor, action.cards, automatic=automatic)
         return self.act(self.actor, action.kind, action.raise_to_chips, automatic=automatic)
 
+    def exchange(self, seat: int, discards: Sequence[Card], *, face_up: bool | None = None,
+                 automatic: bool = False) -> CardsExchanged:
+        """Draw games: ``seat`` gives away ``discards`` (none: stands pat) and is dealt as many
+        new cards, each with the face of the card it replaces (``face_up``, when given, must
+        be that face); raises (changing nothing) if that is not legal now (docs/house-rules.md §25,
+        §21)."""
+        event = apply_exchange(self, seat, discards, automatic, face_up)
+        self._legal = None
+        exchanging = self.exchanging
+        del exchanging[0]
+        if exchanging:
+            self.actor = exchanging[0]
+            return event
+        self.actor = None
+        deal_street(self)  # the street's own cards, if any, come after its exchanges
+        if not self._bet_this_street():
+            self._deal_on()
+        return event
+
+    def _seat_to_act(self) -> int:
+        if self.actor is None:
+            raise HandOver("no seat is to act")
+        return self.actor
+
     def fold(self) -> ActionTaken:
-        return self.apply(Action(ActionKind.FOLD))
+        return self.act(self._seat_to_act(), ActionKind.FOLD)
 
     def check_or_call(self) -> ActionTaken:
         legal = self.legal_actions()
         kind = ActionKind.CHECK if legal.can_check else ActionKind.CALL
         if legal.bring_in_to_chips is not None:
             kind = ActionKind.BRING_IN
-        return self.apply(Action(kind))
+        return self.act(legal.seat, kind)
 
     def raise_to(self, amount: int) -> ActionTaken:
-        return self.apply(Action(ActionKind.RAISE, amount))
+        return self.act(self._seat_to_act(), ActionKind.RAISE, amount)
 
     def _apply_raise(self, seat: int, raise_to: int, automatic: bool) -> ActionTaken:
         added = raise_to - self.bets[seat]
@@ -626,19 +669,34 @@ class HandState:
         if folded.count(False) == 1:
             award_uncontested(self, folded.index(False))
             return
-        last_street = len(self.variant.streets) - 1
-        stacks = self.stacks
+        self._deal_on()
+
+    def _deal_on(self) -> None:
+        """Deal the next streets until one has betting or an exchange round, else show down."""
+        streets = self.variant.streets
+        last_street = len(streets) - 1
         while self.street_index < last_street:
             self.street_index += 1
+            if streets[self.street_index].exchange_max_cards:
+                begin_exchanges(self)
+                return  # the exchanges come first; the last one goes on (:meth:`exchange`)
             deal_street(self)
-            able = 0
-            for i in range(n):
-                if not folded[i] and stacks[i] > 0:
-                    able += 1
-            if able >= 2:
-                self._begin_round()
+            if self._bet_this_street():
                 return
         showdown(self)
+
+    def _bet_this_street(self) -> bool:
+        """Begin this street's betting round when two seats can bet (else it is skipped)."""
+        folded = self.folded
+        stacks = self.stacks
+        able = 0
+        for i in range(self.seat_count):
+            if not folded[i] and stacks[i] > 0:
+                able += 1
+        if able >= 2:
+            self._begin_round()
+            return True
+        return False
 
     def show(self, seat: int, cards: Sequence[Card] | None) -> None:
         """Replay only: seat shows (``cards``) or mucks (``None``).

@@ -104,6 +104,8 @@ class AgentSession:
                 self.open.pop(inner.event.action_taken.decision_id, None)
             elif kind == "action_rejected" and not inner.action_rejected.retry_allowed:
                 self.open.pop(inner.action_rejected.decision_id, None)
+            elif kind == "decision_closed":  # timed out: the dealer acted for the seat
+                self.open.pop(inner.decision_closed.decision_id, None)
 
     def _sent(self, message: pb.DealerMessage, now: float) -> None:
         inner = (list(message.batch.messages) if message.WhichOneof("payload") == "batch"

@@ -18,6 +18,7 @@ from arena.engine.configfile import (
     tables,
 )
 from arena.engine.errors import ConfigError
+from arena.engine.games import max_seats
 from arena.engine.luck import DEFAULT_LUCK_EXACT_LIMIT, DEFAULT_LUCK_SAMPLES, LuckSettings, ValueFunction
 from arena.engine.rules import Rules
 from arena.host.botpackage import BotPackage, load_package
@@ -87,7 +88,7 @@ class LeagueConfig:
 CHECKS: dict[str, Check] = {
     "name": Check(),
     "format": Check(choices=FORMATS),
-    "seats_per_table": Check(min=2, max=8),
+    "seats_per_table": Check(min=2, max=11),  # at most the games' table size (below)
     "tables": Check(min=1, max=10_000),
     "rounds": Check(min=1, max=1_000),
     "hands_per_match": Check(min=1, max=MAX_HANDS),
@@ -189,6 +190,9 @@ def league_from_mapping(data: dict[str, Any], *, base_dir: Path = Path("."), sou
                 "\"forfeit\": the league starts their instances itself, so waiting for one that "
                 "cannot start would wait forever")
     check_listen(config.listen, where)
+    most = max_seats(config.rules.games)  # docs/house-rules.md §20: hold'em 11, Omaha 10, stud 8
+    require(config.seats_per_table <= most, where,
+            f"'seats_per_table' must be 2 to {most} for {', '.join(config.rules.games)}")
     if config.format == "round_robin" and config.seats_per_table != 2:
         raise ConfigError(f"{where}: a round robin is heads-up: seats_per_table must be 2")
     if config.stop_when_significant:

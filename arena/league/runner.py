@@ -363,7 +363,7 @@ class LeagueRun:
             return
         self._finish_deal_set(scheduled.deal_set, seed=summary.seed)
         if observer(self._store_ids[scheduled.deal_set]) and self._server:
-            self._server.stop()
+            self._server.stop(over="the league stopped early: its results are significant")
         self._deal_sets_ended(ended)
 
     def _finish_written(self, deal_set: str, seed: int, ended: list[int]) -> After | None:

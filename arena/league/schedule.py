@@ -31,7 +31,7 @@ class ScheduledMatch:
 
 
 def rotations(seats: Sequence[str]) -> list[tuple[str, ...]]:
-    """Duplicate copies: heads-up the seats are swapped; 3-8 players they rotate one seat a copy,
+    """Duplicate copies: heads-up the seats are swapped; 3-11 players they rotate one seat a copy,
     so that every bot plays every seat's cards once."""
     n = len(seats)
     return [tuple(seats[(i - k) % n] for i in range(n)) for k in range(n)]
@@ -62,8 +62,8 @@ def balanced_tables(bots: Sequence[str], *, seats_per_table: int, tables: int,
                     seed: int) -> list[tuple[str, ...]]:
     """``tables`` line-ups of ``seats_per_table`` where every bot sits about equally often and
     every pair meets about equally often (greedy on the pair counts, deterministic by seed)."""
-    if not 2 <= seats_per_table <= min(8, len(bots)):
-        raise ConfigError(f"seats_per_table must be 2 to {min(8, len(bots))} for {len(bots)} bots")
+    if not 2 <= seats_per_table <= min(11, len(bots)):  # the games' limit: league/config.py
+        raise ConfigError(f"seats_per_table must be 2 to {min(11, len(bots))} for {len(bots)} bots")
     rng = random.Random(derive_seed(seed, "tables"))
     plays = dict.fromkeys(bots, 0)
     pairs: dict[tuple[str, str], int] = {}

@@ -23,7 +23,7 @@ import trio
 from arena.engine.actions import ActionKind
 from arena.engine.cards import Card, Deck, derive_seed
 from arena.engine.errors import ArenaError, MalformedAction
-from arena.engine.games import GameCode, variant_for
+from arena.engine.games import GameCode, max_seats, variant_for
 from arena.engine.phhtext import phh_action_lines
 from arena.engine.rules import Rules
 from arena.engine.state import HandState
@@ -32,6 +32,7 @@ from arena.engine.units import mbb_per_hand
 from arena.match import messages as m
 from arena.match.clock import DecisionClock, Now, clock_reader
 from arena.match.explain import explained
+from arena.match.faults import BotFault, CloseReason, DecisionClosed, FaultKind
 from arena.match.feed import FeedItem, HandFeed, Private
 from arena.match.lobby import Lobby, Presence, SeatRef
 from arena.match.records import (
@@ -42,7 +43,7 @@ from arena.match.records import (
     PlayedHand,
     TableStats,
 )
-from arena.match.rotation import engine_order, game_for_hand, next_button
+from arena.match.rotation import engine_order, game_for_hand, next_button, rotation_place
 from arena.match.spec import AbsentPolicy, MatchSpec
 from arena.match.strategy_draw import StrategyDrawer
 from arena.match.timer import DecisionTimer
@@ -76,6 +77,10 @@ class _HandRun:
     strategies: list[StrategyRecord] = field(default_factory=list)  # issue 40: the draws
 
 
+_ACTED: Final = {ActionKind.CHECK: "checked", ActionKind.FOLD: "folded",
+                 ActionKind.BRING_IN: "posted the bring-in"}
+
+
 def _rounded(seconds: list[float]) -> tuple[float, ...]:
     """A hand's timings as its record keeps them: to 0.1 ms (-1.0, "unknown", stays -1.0).
     Rounded when a sink records the hand, not per decision (a table without a sink never
@@ -94,8 +99,10 @@ class LiveTable:
     """One match at one table. Create it, then run :meth:`run` in a nursery."""
 
     def __init__(self, spec: MatchSpec, lobby: Lobby, *, sink: MatchSink | None = None) -> None:
-        if not 2 <= len(spec.seats) <= 8:
-            raise ArenaError(f"match {spec.match_id}: a table seats 2 to 8 bots")
+        most = max_seats(spec.rules.games)  # docs/house-rules.md §20: by the games it deals
+        if not 2 <= len(spec.seats) <= most:
+            raise ArenaError(f"match {spec.match_id}: a table dealing "
+                             f"{', '.join(spec.rules.games)} seats 2 to {most} bots")
         self.spec = spec
         self.rules: Rules = spec.rules
         self.sink = sink
@@ -271,13 +278,14 @@ class LiveTable:
         spec = self.spec
         rules = self.rules
         order = tuple(engine_order(button, in_play))
-        per_game = rules.hands_per_game or self.seat_count
+        entry, in_game = rotation_place(rules, index, self.seat_count)
+        per_game = rules.hands_for(entry, self.seat_count)
         hand_id = f"{spec.match_id}-h{index + 1}"
         state = HandState(variant_for(game), [self._stacks[p] for p in order], rules=rules,
-                          seed=derive_seed(spec.seed, "hand", index))
+                          stakes=rules.stakes_for(entry), seed=derive_seed(spec.seed, "hand", index))
         ctx = HandContext(
             match_id=spec.match_id, hand_id=hand_id, hand_number=index + 1,
-            game_hand_number=index % per_game + 1, hands_per_game=per_game, button_seat=button,
+            game_hand_number=in_game + 1, hands_per_game=per_game, button_seat=button,
             order=order, names=tuple(s.name for s in spec.seats),
             bot_ids=tuple(s.bot_id for s in spec.seats), table_stacks=tuple(self._stacks),
             rules=rules, deal_id=f"{spec.deal_set_id or spec.match_id}/deal-{index + 1}",
@@ -327,23 +335,45 @@ class LiveTable:
         replies = decision.replies
         timer = self._timer
         timer.arm(replies)
+        closed: CloseReason | None = CloseReason.HAND_STOPPED
+        acted: ActionKind | None = None
         try:
             while True:
                 reply = await replies.get()
                 if reply is None:
                     break
                 if self._try_reply(run, engine_seat, reply, clock, presence):
+                    closed = None
                     return
             self.stats.lateness_seconds.append(trio.current_time() - clock.deadline)
             self._bank[seat] = 0.0
             reason = m.AutoReason.TIMEOUT if presence.is_connected else m.AutoReason.ABSENT
-            self._act_for(run, engine_seat, reason, decision_id=prompt.decision_id)
+            acted = self._act_for(run, engine_seat, reason, decision_id=prompt.decision_id)
+            closed = CloseReason.TIMEOUT
         finally:
             timer.disarm()
             self._lobby.close(decision, "the seat has acted")
+            if closed is not None:
+                self._closed(prompt, closed, acted, self._now() - clock.opened_at, presence)
             # Refusals by the lobby count with the table's own (issue 7: counts that add up).
             self.stats.rejected += decision.refused
             run.rejected[engine_seat] += decision.refused
+
+    def _closed(self, prompt: m.Prompt, reason: CloseReason, acted: ActionKind | None,
+                open_seconds: float, presence: Presence) -> None:
+        """A decision closed without an accepted reply: its bot is told (it drops the work) and
+        a timeout is reported as a fault."""
+        presence.deliver(DecisionClosed(
+            decision_id=prompt.decision_id, match_id=prompt.match_id,
+            hand_number=prompt.hand_number, seat=prompt.seat, reason=reason, action=acted,
+            open_seconds=open_seconds))
+        if reason is CloseReason.TIMEOUT:
+            self._lobby.report(BotFault(
+                bot_id=presence.bot_id, kind=FaultKind.TIMEOUT, decision_id=prompt.decision_id,
+                match_id=prompt.match_id, hand_number=prompt.hand_number, seat=prompt.seat,
+                street=prompt.street, seconds=open_seconds,
+                detail=f"no answer within {open_seconds:.2f} s; the dealer "
+                       f"{_ACTED.get(acted, 'acted') if acted is not None else 'acted'} for the seat"))
 
     def _try_reply(self, run: _HandRun, engine_seat: int, reply: m.Reply, clock: DecisionClock,
                    presence: Presence) -> bool:
@@ -393,8 +423,9 @@ class LiveTable:
         return True
 
     def _act_for(self, run: _HandRun, engine_seat: int, reason: m.AutoReason,
-                 decision_id: str = "") -> None:
-        """docs/house-rules.md §6: check if legal, else fold; a due bring-in is posted."""
+                 decision_id: str = "") -> ActionKind:
+        """docs/house-rules.md §6: check if legal, else fold; a due bring-in is posted. Returns
+        the kind."""
         state = run.state
         action = state.legal_actions().default_action()
         run.feed.note_action(decision_id, reason)
@@ -409,6 +440,7 @@ class LiveTable:
             run.absent[engine_seat] += 1
             run.fault_lines.append((line, "absent"))
         run.trigger = None
+        return action.kind
 
     # ------------------------------------------------------------------ ending
 

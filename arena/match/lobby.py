@@ -18,6 +18,7 @@ import trio
 
 from arena.engine.errors import ArenaError, IllegalAction, MalformedInput, StaleDecision
 from arena.match.clock import DecisionClock, Now
+from arena.match.faults import BotFault, FaultKind
 from arena.match.messages import Outbox, Outgoing, Prompt, Rejection, Reply, WrongSeat
 
 REPLY_BUFFER: Final = 8  # replies queued for one open decision; more in a burst are refused
@@ -133,6 +134,9 @@ class Presence:
     listeners: list[Callable[[], None]] = field(default_factory=list)
     # Told of every refused reply (bot id, error), for metrics; shared by the lobby's presences.
     rejection_observers: list[Callable[[str, ArenaError], None]] = field(default_factory=list)
+    # Told of every fault (rejections here; timeouts and fallbacks by the table and the
+    # transport), with hand and seat; shared by the lobby's presences (:meth:`Lobby.report`).
+    fault_observers: list[Callable[[BotFault], None]] = field(default_factory=list)
 
     @property
     def is_connected(self) -> bool:
@@ -142,8 +146,22 @@ class Presence:
         if isinstance(item, Rejection):
             for observer in self.rejection_observers:
                 observer(self.bot_id, item.error)
+            if self.fault_observers:
+                self._rejected(item)
         if self.outbox is not None:
             self.outbox.deliver(item)
+
+    def _rejected(self, item: Rejection) -> None:
+        decision = self.open.get(item.decision_id)
+        prompt = decision.prompt if decision is not None else None
+        fault = BotFault(
+            bot_id=self.bot_id, kind=FaultKind.REJECTED, decision_id=item.decision_id,
+            match_id=prompt.match_id if prompt is not None else "",
+            hand_number=prompt.hand_number if prompt is not None else 0,
+            seat=prompt.seat if prompt is not None else -1,
+            street=prompt.street if prompt is not None else "", detail=str(item.error))
+        for observer in self.fault_observers:
+            observer(fault)
 
     def _changed(self) -> None:
         for listener in self.listeners:
@@ -156,6 +174,8 @@ class Lobby:
     def __init__(self) -> None:
         self._bots: dict[str, Presence] = {}
         self.rejection_observers: list[Callable[[str, ArenaError], None]] = []
+        # Told of every fault of every bot, with hand and seat (:class:`BotFault`).
+        self.fault_observers: list[Callable[[BotFault], None]] = []
         # Told of every decision opened (spectators: whose turn, the clock; never the cards).
         self.decision_observers: list[Callable[[Prompt], None]] = []
         # Replies to no open decision, per bot (metrics) and per match (its results): the
@@ -167,8 +187,20 @@ class Lobby:
         found = self._bots.get(bot_id)
         if found is None:
             found = self._bots[bot_id] = Presence(bot_id,
-                                                  rejection_observers=self.rejection_observers)
+                                                  rejection_observers=self.rejection_observers,
+                                                  fault_observers=self.fault_observers)
         return found
+
+    def report(self, fault: BotFault) -> None:
+        """Tell the fault observers of a timeout or a fallback."""
+        for observer in self.fault_observers:
+            observer(fault)
+
+    def open_prompt(self, bot_id: str, decision_id: str) -> Prompt | None:
+        """The request of a bot's decision while it is open (None once closed or unknown)."""
+        presence = self._bots.get(bot_id)
+        decision = presence.open.get(decision_id) if presence is not None else None
+        return decision.prompt if decision is not None else None
 
     def seats_of(self, bot_id: str) -> list[SeatRef]:
         found = self._bots.get(bot_id)

@@ -17,6 +17,7 @@ from arena.engine.cards import Card
 from arena.engine.errors import ArenaError
 from arena.engine.events import PotShare
 from arena.engine.rules import Stakes
+from arena.match.faults import DecisionClosed
 
 
 class SeatStatus(StrEnum):
@@ -35,6 +36,7 @@ class RecordKind(StrEnum):
     CALL = "call"
     BRING_IN = "bring_in"
     RAISE = "raise"
+    EXCHANGE = "exchange"  # draw games (engine only so far: not on the wire, issue 42)
     POST_ANTE = "post_ante"
     POST_SMALL_BLIND = "post_small_blind"
     POST_BIG_BLIND = "post_big_blind"
@@ -364,7 +366,7 @@ class Notice:
     payload: Payload
 
 
-Outgoing = Prompt | Notice | Rejection
+Outgoing = Prompt | Notice | Rejection | DecisionClosed
 
 
 class Outbox(Protocol):

@@ -13,7 +13,7 @@ from arena.engine.phh import dumps_hands, hand_fields
 from arena.engine.rules import Rules
 from arena.engine.state import HandState
 from arena.match.policies import make_policy
-from arena.match.rotation import engine_order, game_for_hand, next_button
+from arena.match.rotation import engine_order, game_for_hand, next_button, stakes_for_hand
 
 GAME_CHOICES = ("horse", "FT", "FO/8", "FR", "F7S", "F7S/8")
 
@@ -56,6 +56,7 @@ def iter_hands(
         order = engine_order(button, in_play)
         game = game_for_hand(rules, index, players)
         state = HandState(variant_for(game), [stacks[p] for p in order], rules=rules,
+                          stakes=stakes_for_hand(rules, index, players),
                           seed=derive_seed(seed, "hand", index))
         while not state.is_over:
             actor = state.actor

@@ -20,7 +20,6 @@ from typing import Any
 import grpc
 import trio
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
 
 from arena.engine.errors import ConfigError
 from arena.host.process import tuned_for_dealing
@@ -28,6 +27,7 @@ from arena.match.live import LiveTable
 from arena.match.lobby import Lobby
 from arena.match.records import MatchSink, MatchSummary
 from arena.match.spec import MatchSpec
+from arena.server import reflection
 from arena.server.auth import TokenBook
 from arena.server.bridge import TrioGuest
 from arena.server.config import BotEntry, ServerConfig
@@ -89,6 +89,7 @@ class DealerServer:
         self._server: grpc.aio.Server | None = None
         self._finished: asyncio.Future[None] | None = None
         self._stop_requested = False
+        self._over = ""  # why the matches are over although stopped early (stop(over=...))
         self.port = 0
         self.postponements = 0  # matches put back because their bots were not all connected
 
@@ -108,8 +109,7 @@ class DealerServer:
         ])
         server.add_generic_rpc_handlers((self.service.handler(),))
         health_pb2_grpc.add_HealthServicer_to_server(self.health, server)
-        reflection.enable_server_reflection(
-            (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
+        reflection.enable((SERVICE_NAME, health.SERVICE_NAME), server)  # v1 and v1alpha
         tls = self.config.tls
         try:
             if tls is None:
@@ -195,8 +195,11 @@ class DealerServer:
         """Let more bots in (their tokens), e.g. a new league's on a worker."""
         self.service.add_bots(bots)
 
-    def stop(self) -> None:
-        """Ask for a shutdown: running hands are voided and the matches end aborted."""
+    def stop(self, *, over: str = "") -> None:
+        """Ask for a shutdown: running hands are voided and the matches end aborted. ``over``:
+        the matches will not be resumed (e.g. a league decided early), said in these words, so
+        the bots are told every match is over rather than that the server is stopping."""
+        self._over = self._over or over
         self._stop_requested = True
         self.service.stop_accepting()
         self.guest.cancel()
@@ -209,11 +212,22 @@ class DealerServer:
     async def _finish(self) -> None:
         """When trio is done: flush and close the streams, then stop gRPC."""
         await self.guest.wait()
-        final = ShuttingDown("the server is shutting down") if self._stop_requested else None
-        await self.service.close_all(final, flush_seconds=self.config.limits.flush_on_close_seconds)
+        final = (ShuttingDown("the server is shutting down")
+                 if self._stop_requested and not self._over else None)
+        await self.service.close_all(final, flush_seconds=self.config.limits.flush_on_close_seconds,
+                                     farewell=self._farewell)
         await self.health.enter_graceful_shutdown()
         if self._server is not None:
             await self._server.stop(grace=0.5)
+
+    def _farewell(self, bot_id: str) -> str:
+        """What a bot is told when every match is over: that, and each of its matches that was
+        forfeited or never started, with why."""
+        unplayed = [f"match {s.match_id} {s.abort_reason}" for s in self.summaries()
+                    if s.hands_played == 0 and s.abort_reason
+                    and any(r.bot_id == bot_id for r in s.results)]
+        return "; ".join(["all your matches on this dealer are over", *unplayed,
+                          *([self._over] if self._over else [])])
 
     @property
     def stopped_early(self) -> bool:

@@ -14,6 +14,7 @@ from typing import Any
 
 from arena.engine.configfile import Check, check_keys, read_dataclass, require, table, tables
 from arena.engine.errors import ConfigError
+from arena.engine.games import max_seats
 from arena.engine.rules import Rules
 from arena.engine.seeds import derive_secret
 from arena.host.configfile import read_toml
@@ -166,9 +167,10 @@ def config_from_mapping(data: Mapping[str, Any], *, base_dir: Path = Path("."),
     if len(set(ids)) != len(ids):
         raise ConfigError(f"{where}: table ids must be unique, got {ids}")
     for match in matches:
-        if not 2 <= len(match.seats) <= 8:
-            raise ConfigError(f"{where}: table {match.match_id!r} needs 2 to 8 seats, "
-                              f"got {len(match.seats)}")
+        most = max_seats(match.rules.games)  # docs/house-rules.md §20: by the games it deals
+        if not 2 <= len(match.seats) <= most:
+            raise ConfigError(f"{where}: table {match.match_id!r} needs 2 to {most} seats for "
+                              f"{', '.join(match.rules.games)}, got {len(match.seats)}")
     return ServerConfig(
         listen=listen,
         bots=bots,

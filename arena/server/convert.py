@@ -17,6 +17,7 @@ from arena.engine.games import VARIANTS, Betting, GameCode
 from arena.engine.rules import Stakes
 from arena.engine.strategy import MAX_STRATEGY_ACTIONS
 from arena.match import messages as m
+from arena.match.faults import CloseReason, DecisionClosed
 from arena.server.errors import reject_code
 from arena.v1 import arena_pb2 as pb
 
@@ -176,6 +177,20 @@ def rejection(r: m.Rejection) -> pb.ActionRejected:
         decision_id=r.decision_id, code=reject_code(r.error), message=str(r.error),
         rejected_action=pb.Action(kind=kind, raise_to_chips=reply.raise_to_chips or 0),
         retry_allowed=r.retry_allowed, time_left_seconds=r.time_left_seconds)
+
+
+CLOSE_REASONS: Mapping[CloseReason, pb.DecisionCloseReason.ValueType] = {
+    CloseReason.TIMEOUT: pb.DECISION_CLOSE_REASON_TIMEOUT,
+    CloseReason.HAND_STOPPED: pb.DECISION_CLOSE_REASON_HAND_STOPPED,
+}
+
+
+def decision_closed(c: DecisionClosed) -> pb.DecisionClosed:
+    return pb.DecisionClosed(
+        decision_id=c.decision_id, match_id=c.match_id, hand_number=c.hand_number, seat=c.seat,
+        reason=CLOSE_REASONS[c.reason],
+        action=KINDS_OUT[c.action.value] if c.action is not None else pb.ACTION_KIND_UNSPECIFIED,
+        open_seconds=c.open_seconds)
 
 
 # ----------------------------------------------------------------------------- events

@@ -8,6 +8,7 @@ import logging
 import time
 
 from arena.match import messages as m
+from arena.match.faults import BotFault, FaultKind, bounded_detail
 from arena.match.lobby import Lobby
 from arena.server import convert
 from arena.server.bridge import TrioGuest
@@ -57,9 +58,31 @@ class ReplyInbox:
         reply = convert.reply(action_reply, now, conn.wire_seconds(decision_id, now))
         fallback = action_reply.fallback
         if fallback != pb.FALLBACK_UNSPECIFIED:
-            log.info("bot %s: decision %s answered by its SDK's check/fold fallback (%s)",
-                     conn.bot_id, decision_id, FALLBACK_WHY.get(fallback, "unknown reason"))
+            self._fell_back(conn.bot_id, action_reply)
         self._hand_over(conn.bot_id, reply)
+
+    def _fell_back(self, bot_id: str, action_reply: pb.ActionReply) -> None:
+        """A reply the SDK made by its check/fold fallback: logged, and a fault reported with
+        the hand and seat of its decision and what the SDK said went wrong (bounded)."""
+        decision_id = action_reply.decision_id
+        why = FALLBACK_WHY.get(action_reply.fallback, "unknown reason")
+        detail = bounded_detail(action_reply.fallback_detail)
+        last_line = detail.strip().rpartition("\n")[2]
+        log.info("bot %s: decision %s answered by its SDK's check/fold fallback (%s)%s",
+                 bot_id, decision_id, why, f": {last_line}" if last_line else "")
+        lobby = self._lobby
+        if not lobby.fault_observers:
+            return
+        prompt = lobby.open_prompt(bot_id, decision_id)
+        lobby.report(BotFault(
+            bot_id=bot_id, decision_id=decision_id,
+            kind=FaultKind.EXCEPTION if action_reply.fallback == pb.FALLBACK_AFTER_EXCEPTION
+            else FaultKind.FALLBACK,
+            match_id=prompt.match_id if prompt is not None else "",
+            hand_number=prompt.hand_number if prompt is not None else 0,
+            seat=prompt.seat if prompt is not None else action_reply.seat,
+            street=prompt.street if prompt is not None else "",
+            detail=detail or why))
 
     def _hand_over(self, bot_id: str, reply: m.Reply) -> None:
         """Straight into trio: at once when trio waits on this loop (the table's step and the

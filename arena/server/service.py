@@ -6,7 +6,7 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
 import grpc
@@ -310,11 +310,17 @@ class DealerService:
     def stop_accepting(self) -> None:
         self._accepting = False
 
-    async def close_all(self, final: StreamEnded | None, *, flush_seconds: float) -> None:
-        """End every stream after flushing its queue (for at most ``flush_seconds``)."""
+    async def close_all(self, final: StreamEnded | None, *, flush_seconds: float,
+                        farewell: Callable[[str], str] | None = None) -> None:
+        """End every stream after flushing its queue (for at most ``flush_seconds``). Each bot
+        connected here itself is sent a ``StreamEnding`` last: ``final`` None means every match
+        is over (``farewell(bot_id)`` says so in words, e.g. a forfeited match's reason), else
+        the server stops early (``final``'s message)."""
         self._accepting = False
         conns = list(self._connections.values())
         for conn in conns:
+            if conn.bot_id not in self._relayed and conn.is_open:
+                conn.deliver(pb.DealerMessage(stream_ending=_ending(conn.bot_id, final, farewell)))
             conn.finish(final)
         waits = [asyncio.ensure_future(conn.done.wait()) for conn in conns]
         if waits:
@@ -329,3 +335,13 @@ class DealerService:
             _, pending = await asyncio.wait(still, timeout=1.0)
             for task in pending:
                 task.cancel()
+
+
+def _ending(bot_id: str, final: StreamEnded | None,
+            farewell: Callable[[str], str] | None) -> pb.StreamEnding:
+    if final is not None:
+        return pb.StreamEnding(reason=pb.STREAM_END_REASON_SHUTTING_DOWN,
+                               message=f"{final.message}; reconnect to resume if it restarts")
+    words = farewell(bot_id) if farewell is not None else ""
+    return pb.StreamEnding(reason=pb.STREAM_END_REASON_MATCHES_OVER,
+                           message=words or "all your matches on this dealer are over")

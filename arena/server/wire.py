@@ -15,6 +15,7 @@ from typing import Any, Final, TypeVar
 from arena.engine.games import VARIANTS
 from arena.engine.rules import Stakes
 from arena.match import messages as m
+from arena.match.faults import DecisionClosed
 from arena.server.convert import (
     BETTING,
     CARD_TEXT,
@@ -24,6 +25,7 @@ from arena.server.convert import (
     REASONS,
     STATUSES,
     STREETS,
+    decision_closed,
     event,
     legal_action,
     pot,
@@ -315,6 +317,8 @@ class Encoder:
                 self._history(item.actions, item.hand_id)]))
         if isinstance(item, m.Rejection):
             return pb.DealerMessage(action_rejected=rejection(item)).SerializeToString()
+        if isinstance(item, DecisionClosed):
+            return pb.DealerMessage(decision_closed=decision_closed(item)).SerializeToString()
         return item.SerializeToString()
 
     def batch_of(self, encoded: Sequence[tuple[m.Outgoing | pb.DealerMessage, bytes]]) -> bytes:

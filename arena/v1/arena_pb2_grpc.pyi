@@ -88,18 +88,37 @@ class DealerStub:
          and the dealer checks or folds for it (docs/house-rules.md §6) until it
          reconnects with the same token. On reconnect the dealer re-sends any
          decision that is still open for the bot.
+      5. After a reconnect the bot gets a `Welcome` listing its seats, then
+         every decision still open for it (the same `decision_id`, its time
+         fields as of the re-send), then the events from then on. Events of
+         the time away are not re-sent: `Event.sequence` shows the gap.
+      6. The dealer sends `StreamEnding` as the last message of a stream it
+         ends: every match is over (status OK; a match that was forfeited or
+         never started is named in its message), or the server is stopping
+         early (status UNAVAILABLE; reconnect with backoff to resume).
 
     Errors: a rejected action does NOT end the stream; it is answered
     in-stream with `ActionRejected` and the bot may try again while its time
     lasts. The stream only ends with a non-OK gRPC status for errors that
-    leave no way to go on, for example:
+    leave no way to go on (docs/protocol.md lists every status and limit):
       UNAUTHENTICATED     missing, malformed or unknown token;
-      FAILED_PRECONDITION the first message was not `hello`, or the bot's
-                          protocol version is not supported;
-      ALREADY_EXISTS      another stream is already open with this token
-                          (the dealer may instead close the older stream);
-      UNAVAILABLE         the server is shutting down, or (a worker) the token is
-                          not known yet: its league is not queued yet.
+      FAILED_PRECONDITION the first message was not `hello` (or none came
+                          within 10 s), or the bot's protocol version is
+                          not supported;
+      ALREADY_EXISTS      by default: this NEW stream is refused because
+                          another stream with this token is still open (it
+                          must drop first); with the server's
+                          `allow_takeover`: the OLDER stream ends so, a
+                          newer one took over its seats;
+      RESOURCE_EXHAUSTED  the bot sent too much (messages or bytes), did
+                          not read what it was sent, or must wait after a
+                          flood or failed authentications;
+      INVALID_ARGUMENT    bytes that are not a `BotMessage`;
+      PERMISSION_DENIED   a table stream for a table the bot has no seat at;
+      INTERNAL            a dealer bug (named in the dealer's log);
+      UNAVAILABLE         the server is shutting down (or unreachable), or
+                          (a worker) the token is not known yet: its
+                          league is not queued yet.
     """
 
     @_typing.overload
@@ -143,18 +162,37 @@ class DealerAsyncStub(DealerStub):
          and the dealer checks or folds for it (docs/house-rules.md §6) until it
          reconnects with the same token. On reconnect the dealer re-sends any
          decision that is still open for the bot.
+      5. After a reconnect the bot gets a `Welcome` listing its seats, then
+         every decision still open for it (the same `decision_id`, its time
+         fields as of the re-send), then the events from then on. Events of
+         the time away are not re-sent: `Event.sequence` shows the gap.
+      6. The dealer sends `StreamEnding` as the last message of a stream it
+         ends: every match is over (status OK; a match that was forfeited or
+         never started is named in its message), or the server is stopping
+         early (status UNAVAILABLE; reconnect with backoff to resume).
 
     Errors: a rejected action does NOT end the stream; it is answered
     in-stream with `ActionRejected` and the bot may try again while its time
     lasts. The stream only ends with a non-OK gRPC status for errors that
-    leave no way to go on, for example:
+    leave no way to go on (docs/protocol.md lists every status and limit):
       UNAUTHENTICATED     missing, malformed or unknown token;
-      FAILED_PRECONDITION the first message was not `hello`, or the bot's
-                          protocol version is not supported;
-      ALREADY_EXISTS      another stream is already open with this token
-                          (the dealer may instead close the older stream);
-      UNAVAILABLE         the server is shutting down, or (a worker) the token is
-                          not known yet: its league is not queued yet.
+      FAILED_PRECONDITION the first message was not `hello` (or none came
+                          within 10 s), or the bot's protocol version is
+                          not supported;
+      ALREADY_EXISTS      by default: this NEW stream is refused because
+                          another stream with this token is still open (it
+                          must drop first); with the server's
+                          `allow_takeover`: the OLDER stream ends so, a
+                          newer one took over its seats;
+      RESOURCE_EXHAUSTED  the bot sent too much (messages or bytes), did
+                          not read what it was sent, or must wait after a
+                          flood or failed authentications;
+      INVALID_ARGUMENT    bytes that are not a `BotMessage`;
+      PERMISSION_DENIED   a table stream for a table the bot has no seat at;
+      INTERNAL            a dealer bug (named in the dealer's log);
+      UNAVAILABLE         the server is shutting down (or unreachable), or
+                          (a worker) the token is not known yet: its
+                          league is not queued yet.
     """
 
     def __init__(self, channel: _aio.Channel) -> None: ...
@@ -194,18 +232,37 @@ class DealerServicer(metaclass=_abc_1.ABCMeta):
          and the dealer checks or folds for it (docs/house-rules.md §6) until it
          reconnects with the same token. On reconnect the dealer re-sends any
          decision that is still open for the bot.
+      5. After a reconnect the bot gets a `Welcome` listing its seats, then
+         every decision still open for it (the same `decision_id`, its time
+         fields as of the re-send), then the events from then on. Events of
+         the time away are not re-sent: `Event.sequence` shows the gap.
+      6. The dealer sends `StreamEnding` as the last message of a stream it
+         ends: every match is over (status OK; a match that was forfeited or
+         never started is named in its message), or the server is stopping
+         early (status UNAVAILABLE; reconnect with backoff to resume).
 
     Errors: a rejected action does NOT end the stream; it is answered
     in-stream with `ActionRejected` and the bot may try again while its time
     lasts. The stream only ends with a non-OK gRPC status for errors that
-    leave no way to go on, for example:
+    leave no way to go on (docs/protocol.md lists every status and limit):
       UNAUTHENTICATED     missing, malformed or unknown token;
-      FAILED_PRECONDITION the first message was not `hello`, or the bot's
-                          protocol version is not supported;
-      ALREADY_EXISTS      another stream is already open with this token
-                          (the dealer may instead close the older stream);
-      UNAVAILABLE         the server is shutting down, or (a worker) the token is
-                          not known yet: its league is not queued yet.
+      FAILED_PRECONDITION the first message was not `hello` (or none came
+                          within 10 s), or the bot's protocol version is
+                          not supported;
+      ALREADY_EXISTS      by default: this NEW stream is refused because
+                          another stream with this token is still open (it
+                          must drop first); with the server's
+                          `allow_takeover`: the OLDER stream ends so, a
+                          newer one took over its seats;
+      RESOURCE_EXHAUSTED  the bot sent too much (messages or bytes), did
+                          not read what it was sent, or must wait after a
+                          flood or failed authentications;
+      INVALID_ARGUMENT    bytes that are not a `BotMessage`;
+      PERMISSION_DENIED   a table stream for a table the bot has no seat at;
+      INTERNAL            a dealer bug (named in the dealer's log);
+      UNAVAILABLE         the server is shutting down (or unreachable), or
+                          (a worker) the token is not known yet: its
+                          league is not queued yet.
     """
 
     @_abc_1.abstractmethod

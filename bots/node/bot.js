@@ -18,10 +18,13 @@
 // end, one JSON line with its decisions, the monotonic times of the first and last
 // request (seconds) and its CPU seconds between them.
 //
-// A lost connection (a league restart) is retried with exponential backoff
-// until the dealer ends the stream normally or the bot is stopped; a dealer
-// that cannot be reached at first, or a refused token, ends the bot with one
-// line on stderr and exit code 2. Exit 0 on a normal end (all matches over).
+// Every rejected reply is answered at once by the check/fold fallback (once
+// per decision); a decision the dealer closes (DecisionClosed: it timed out
+// and the dealer acted) is dropped and logged. A lost connection (a league
+// restart) is retried with exponential backoff until the dealer says every
+// match is over (StreamEnding) or the bot is stopped; a dealer that cannot be
+// reached at first, or a refused token, ends the bot with one line on stderr
+// and exit code 2. Exit 0 with a summary line once every match is over.
 'use strict';
 
 const fs = require('fs');
@@ -208,7 +211,17 @@ function session(grpc, arena, args, totals) {
     const metadata = new grpc.Metadata();
     metadata.set('authorization', `Bearer ${args.token}`);
     const call = client.Play(metadata);
-    const open = {};
+    // The decisions this bot holds, by id, and each table's (match and seat) open one: a seat
+    // has one decision at a time, so a new request at a table ends the one before.
+    const open = new Map();
+    const tables = new Map();
+    const drop = (decisionId) => {
+      const held = open.get(decisionId);
+      if (!held) return;
+      open.delete(decisionId);
+      const table = `${held.request.match_id}/${held.request.your_seat}`;
+      if (tables.get(table) === decisionId) tables.delete(table);
+    };
     let settled = false;
     const finish = (status, details) => {
       if (settled) return;
@@ -227,7 +240,10 @@ function session(grpc, arena, args, totals) {
           if (args.verbose) console.error(`arena-node-bot: connected to ${args.server}`);
         } else if (message.payload === 'decision_request') {
           const request = message.decision_request;
-          open[request.decision_id] = request;
+          const table = `${request.match_id}/${request.your_seat}`;
+          if (tables.has(table)) drop(tables.get(table));
+          tables.set(table, request.decision_id);
+          open.set(request.decision_id, { request, fellBack: false });
           const started = process.hrtime.bigint();
           if (args.stats) {
             if (totals.decisions === 0) {
@@ -247,16 +263,33 @@ function session(grpc, arena, args, totals) {
         } else if (message.payload === 'action_rejected') {
           const rejected = message.action_rejected;
           console.error(`arena-node-bot: reply to ${rejected.decision_id} rejected: ${rejected.message}`);
-          const request = open[rejected.decision_id];
-          delete open[rejected.decision_id];
-          if (rejected.retry_allowed && request) {
+          totals.rejections += 1;
+          const held = open.get(rejected.decision_id);
+          if (!rejected.retry_allowed) {
+            drop(rejected.decision_id);
+          } else if (held && !held.fellBack) {
+            held.fellBack = true;
+            const { request } = held;
             const safe = checkOrFold(request);
             console.error(`arena-node-bot: falling back to ${safe.kind} for ${rejected.decision_id}`);
+            totals.fallbacks += 1;
             call.write({ action_reply: { decision_id: request.decision_id, seat: request.your_seat,
-              action: safe, fallback: 'FALLBACK_AFTER_REJECTION' } });
+              action: safe, fallback: 'FALLBACK_AFTER_REJECTION',
+              fallback_detail: `rejected: ${rejected.message}` } });
           }
+        } else if (message.payload === 'decision_closed') {
+          const closed = message.decision_closed;
+          if (closed.reason === 'DECISION_CLOSE_REASON_TIMEOUT') totals.timeouts += 1;
+          console.error(`arena-node-bot: decision ${closed.decision_id} (match ${closed.match_id}, hand ${closed.hand_number}, seat ${closed.seat}) closed after ${closed.open_seconds.toFixed(2)} s (${closed.reason}); the dealer acted`);
+          drop(closed.decision_id);
+        } else if (message.payload === 'stream_ending') {
+          totals.endMessage = message.stream_ending.message;
+          totals.matchesOver = message.stream_ending.reason === 'STREAM_END_REASON_MATCHES_OVER';
         } else if (message.payload === 'event' && message.event.payload === 'match_ended') {
           totals.matchesEnded += 1;
+          for (const [decisionId, held] of open) {
+            if (held.request.match_id === message.event.match_id) drop(decisionId);
+          }
         }
       }
     });
@@ -282,7 +315,8 @@ async function main() {
   }
   const { grpc, arena } = contract;
   const totals = { connections: 0, decisions: 0, matchesEnded: 0, first: 0n, last: 0n,
-    firstCpu: null, lastCpu: null };
+    firstCpu: null, lastCpu: null, rejections: 0, fallbacks: 0, timeouts: 0, endMessage: '',
+    matchesOver: false };
   const connectSeconds = Number(args['connect-seconds']);
   const reconnectSeconds = args['reconnect-seconds'] === '' ? null : Number(args['reconnect-seconds']);
   let lostAt = Date.now();
@@ -290,17 +324,20 @@ async function main() {
   for (;;) {
     const before = totals.connections;
     const { status, details } = await session(grpc, arena, args, totals);
-    if (status === 'OK') {
+    if (status === 'OK' || totals.matchesOver) {
       if (args.stats && totals.decisions > 0) {
         const lastCpu = totals.lastCpu.user + totals.lastCpu.system;
         const firstCpu = totals.firstCpu.user + totals.firstCpu.system;
         console.log(JSON.stringify({ decisions: totals.decisions, first: Number(totals.first) / 1e9,
           last: Number(totals.last) / 1e9, cpu_seconds: (lastCpu - firstCpu) / 1e6 }));
       }
-      console.log(`arena-node-bot ${args.name}: ${totals.decisions} decisions, ${totals.matchesEnded} match(es) ended`);
+      console.log(`arena-node-bot ${args.name}: ${totals.decisions} decisions (${totals.fallbacks} by the check/fold fallback, ${totals.rejections} rejected, ${totals.timeouts} timed out), ${totals.matchesEnded} match(es) ended; ${totals.endMessage || `stream ${status}`}`);
       return 0;
     }
-    if (FATAL.has(status)) {
+    // A reconnect refused because the dealer still holds the stream it lost (it has not
+    // noticed the drop yet; by default the newer stream is refused): try again.
+    const stale = status === 'ALREADY_EXISTS' && totals.connections > 0 && totals.connections === before;
+    if (FATAL.has(status) && !stale) {
       const what = status === 'UNAUTHENTICATED' ? 'refused the token' : 'refused the bot';
       fail(`the dealer at ${args.server} ${what} (${status}: ${details})`);
     }

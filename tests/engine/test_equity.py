@@ -216,7 +216,8 @@ def test_shares_are_probabilities_summing_to_one(
         ({"game": "F7S", "hands": [list(range(8))]}, "at most 7"),
         ({"game": "F7S", "hands": [[0]], "board": [1, 2]}, "common card"),
         ({"game": "FT", "hands": []}, "at least one"),
-        ({"game": "FT", "hands": [[]] * 11}, "at most 10"),
+        ({"game": "FT", "hands": [[]] * 12}, "at most 11 hands in FT"),  # docs/house-rules.md §20
+        ({"game": "FO/8", "hands": [[]] * 11}, "at most 10 hands"),
         ({"game": "FT", "hands": [[0, 1]], "samples": 0}, "samples"),
         ({"game": "FT", "hands": [[0, 1]], "samples": float("nan")}, "samples"),
         ({"game": "FT", "hands": [[0, 1]], "samples": 10**9}, "samples"),

@@ -11,7 +11,14 @@ from hypothesis import strategies as st
 
 from arena.engine.actions import ActionKind
 from arena.engine.cards import format_cards
-from arena.engine.events import ActionTaken, BoardDealt, HandMucked, HandShown, HoleCardsDealt
+from arena.engine.events import (
+    ActionTaken,
+    BoardDealt,
+    CardsExchanged,
+    HandMucked,
+    HandShown,
+    HoleCardsDealt,
+)
 from arena.engine.games import GameCode, variant_for
 from arena.engine.phh import dumps_hand, hand_fields, iter_replays, loads_bytes
 from arena.engine.rules import Rules
@@ -101,5 +108,6 @@ def test_the_events_phh_actions_reads_are_final_classes() -> None:
     from arena.engine import phhtext
 
     classes = set(phhtext._PHH_EVENTS)
-    assert classes == {ActionTaken, HoleCardsDealt, BoardDealt, HandShown, HandMucked}
+    assert classes == {ActionTaken, HoleCardsDealt, BoardDealt, HandShown, HandMucked,
+                       CardsExchanged}
     assert all(not cls.__subclasses__() for cls in classes)

@@ -27,10 +27,10 @@ from arena.engine.actions import ActionKind, LegalActions
 from arena.engine.errors import ArenaError
 from arena.engine.rules import Rules
 from arena.engine.state import HandState
-from tests.hands import SETTINGS, assert_rejected, play_drawn, tables
+from tests.hands import ENGINE_GAMES, SETTINGS, assert_rejected, play_drawn, tables
 
 
-@given(data=st.data(), table=tables())
+@given(data=st.data(), table=tables(ENGINE_GAMES))
 @settings(SETTINGS, max_examples=400)
 def test_chips_are_conserved_and_hands_end(data: st.DataObject,
                                            table: tuple[str, list[int], Rules, int]) -> None:
@@ -81,11 +81,12 @@ def illegal_actions(state: HandState,
         yield seat, ActionKind.RAISE, -legal.raise_min_to
         if legal.raise_max_to - legal.raise_min_to > 1 and not legal.raise_is_range:
             yield seat, ActionKind.RAISE, legal.raise_min_to + 1  # fixed limit: two amounts only
+    yield seat, ActionKind.EXCHANGE, None  # an exchange names its cards (HandState.exchange)
     yield state.seat_count, ActionKind.CHECK, None  # no such seat
     yield -1, ActionKind.FOLD, None
 
 
-@given(data=st.data(), table=tables())
+@given(data=st.data(), table=tables(ENGINE_GAMES))
 @SETTINGS
 def test_illegal_actions_raise_and_change_nothing(
         data: st.DataObject, table: tuple[str, list[int], Rules, int]) -> None:

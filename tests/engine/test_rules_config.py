@@ -35,6 +35,11 @@ DEFAULTS: dict[str, Any] = {
     "time_bank_seconds": 30.0,
     "timeout_action": "check_fold",
     "ante_kind": "none",  # docs/house-rules.md §4 (keys of the no-limit and pot-limit games)
+    "wild_ranks": "2",  # docs/house-rules.md §23: deuces wild, the usual preset
+    "english_seventh_card": False,  # docs/house-rules.md §25 English Stud
+    "exchange_price": 0,
+    "london_lowball_bring_in": "high",  # docs/house-rules.md §22
+    "low_hole_ace_high": True,  # docs/house-rules.md §24
 }
 
 

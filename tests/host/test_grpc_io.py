@@ -76,6 +76,10 @@ def test_an_untested_grpcio_version_keeps_its_own_defaults(tmp_path: Path) -> No
     fake.mkdir()
     (fake / "__init__.py").write_text("")
     (fake / "_grpcio_metadata.py").write_text('__version__ = """9.0.0"""')
+    # The SDK reads the installed distribution's version (importlib.metadata): one found first.
+    (tmp_path / "grpcio-9.0.0.dist-info").mkdir()
+    (tmp_path / "grpcio-9.0.0.dist-info" / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: grpcio\nVersion: 9.0.0\n")
     assert _probe("arena", path=tmp_path)["chosen"] is False
     assert _probe("sdk", path=tmp_path)["chosen"] is False
     spec = grpc.__spec__

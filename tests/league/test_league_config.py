@@ -32,7 +32,9 @@ BOTS = [{"name": "a", "token": "token-aaaa"}, {"name": "b", "token": "token-bbbb
     ({"rules": {"big_bet": 10}}, "'big_bet' (10) must be at least 'small_bet' (20)"),
     ({"seed": -1}, "'seed' must be an integer (>= 0)"),
     ({"duplicate": "yes"}, "'duplicate' must be true or false"),
-    ({"seats_per_table": 9, "format": "multiway"}, "'seats_per_table' must be an integer (from 2"),
+    # docs/house-rules.md §20: a H.O.R.S.E. table seats at most 8 (stud); no game seats more than 11.
+    ({"seats_per_table": 9, "format": "multiway"}, "'seats_per_table' must be 2 to 8 for FT, "),
+    ({"seats_per_table": 12, "format": "multiway"}, "'seats_per_table' must be an integer (from 2"),
     ({"bots": [{"name": "a", "token": "short"}, BOTS[1]]}, "token of 8 to 512 characters"),
     ({"bots": [{"name": "a", "token": "token-aaaa", "colour": 1}, BOTS[1]]},
      "league.toml bots[0]: unknown key(s) 'colour'"),

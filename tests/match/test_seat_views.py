@@ -118,7 +118,8 @@ def test_no_seat_is_ever_sent_a_card_it_may_not_see(data: st.DataObject,
     holds only that seat's own cards, up cards, the board and hands shown at showdown."""
     code, stacks, rules, seed = table
     n = len(stacks)
-    table_size = n + data.draw(st.integers(0, 8 - n), label="seats out of the hand")
+    most = variant_for(code).max_seats  # docs/house-rules.md §20: hold'em 11, Omaha 10, stud 8
+    table_size = n + data.draw(st.integers(0, most - n), label="seats out of the hand")
     physical = data.draw(st.permutations(range(table_size)), label="seating")
     order = tuple(physical[:n])
     state = HandState(variant_for(code), stacks, rules=rules, seed=seed)

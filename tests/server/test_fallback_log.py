@@ -40,4 +40,5 @@ def test_an_exception_in_the_bot_is_logged_by_the_sdk_and_the_dealer(
     dealer = [r for r in caplog.records if r.name == "arena.server" and "fallback" in r.message]
     assert len(dealer) == fallbacks
     assert dealer[0].message.startswith("bot broken: decision ")
-    assert dealer[0].message.endswith("answered by its SDK's check/fold fallback (the bot's code failed)")
+    assert dealer[0].message.endswith("answered by its SDK's check/fold fallback (the bot's code "
+                                      "failed): ZeroDivisionError: my strategy divided by zero")

@@ -33,7 +33,7 @@ def test_four_example_bots_play_two_orbits_of_each_game(tmp_path: Path) -> None:
             proc.kill()
     for bot, (bot_out, bot_err) in zip(bots, outputs, strict=True):
         assert bot.returncode == 0, bot_err
-        assert "1 match(es) ended, stream OK" in bot_out, bot_out + bot_err
+        assert "1 match(es) ended; all your matches on this dealer are over" in bot_out, bot_out + bot_err
     assert server.returncode == 0, err
     assert "Traceback" not in err
     assert "match horse: 40 hands, finished" in out

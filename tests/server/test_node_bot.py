@@ -69,7 +69,7 @@ def test_the_node_bot_plays_a_horse_match(tmp_path: Path, node_bot: Path) -> Non
                          rules={"decision_seconds": 5.0})
     code, out, err = _node_against_python(config, node_bot, reconnect_seconds=2.0)
     assert code == 0, err
-    assert "1 match(es) ended" in out, out + err
+    assert "1 match(es) ended; all your matches on this dealer are over" in out, out + err
     assert "rejected" not in err
     hands = load_file(str(tmp_path / "logs" / "match.phhs"))
     assert {h.fields["variant"] for h in hands} == {"FT", "FO/8", "FR", "F7S", "F7S/8"}

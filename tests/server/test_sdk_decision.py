@@ -9,8 +9,8 @@ import sys
 import pytest
 from arena_bot import Action, Choice, SeatView, eventloop
 from arena_bot._proto import arena_pb2 as pb
-from arena_bot.client import _answer, _reply
 from arena_bot.examples import calling_station, random_bot, rule_based
+from arena_bot.session import PlayResult, Session, _reply
 
 LEGAL = {
     "check": [pb.LegalAction(kind=pb.ACTION_KIND_FOLD), pb.LegalAction(kind=pb.ACTION_KIND_CHECK),
@@ -133,8 +133,18 @@ def test_answer_accepts_plain_async_and_subclassed_actions_and_falls_back_otherw
         raise RuntimeError("bug")
 
     async def answers() -> list[tuple[pb.BotMessage, bool]]:
-        return [await _answer(bot, request) for bot in (
-            calling_station, thinking, lambda _view: Loud("check"), wrong, broken)]
+        out = []
+        for k, bot in enumerate((calling_station, thinking, lambda _view: Loud("check"), wrong,
+                                 broken)):
+            session = Session(bot, PlayResult(), "test")  # type: ignore[arg-type]
+            message = pb.DealerMessage(decision_request=request)
+            message.decision_request.decision_id = f"t-h1-d{k}"
+            session.handle(message)
+            task = session.open[f"t-h1-d{k}"].task
+            assert task is not None
+            await task
+            out.append((session.outbox.get_nowait(), bool(session.result.fallbacks)))
+        return out
 
     (plain, ok1), (awaited, ok2), (sub, ok3), (bad, fell1), (bug, fell2) = asyncio.run(answers())
     assert (ok1, ok2, ok3, fell1, fell2) == (False, False, False, True, True)
@@ -144,6 +154,9 @@ def test_answer_accepts_plain_async_and_subclassed_actions_and_falls_back_otherw
     for reply in (bad, bug):
         assert reply.action_reply.action.kind == pb.ACTION_KIND_CHECK
         assert reply.action_reply.fallback == pb.FALLBACK_AFTER_EXCEPTION
+    assert "TypeError: a bot must return an Action" in bad.action_reply.fallback_detail
+    assert "RuntimeError: bug" in bug.action_reply.fallback_detail
+    assert "Traceback" in bug.action_reply.fallback_detail
 
 
 def test_the_event_loop_is_uvloop_when_installed_unless_asyncio_is_chosen(

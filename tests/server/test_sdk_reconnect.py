@@ -135,7 +135,7 @@ def test_your_own_function_as_module_colon_function(tmp_path: Path) -> None:
 
     code, out, err = asyncio.run(scenario())
     assert code == 0, err
-    assert "1 match(es) ended, stream OK" in out
+    assert "1 match(es) ended; all your matches on this dealer are over" in out
     missing = asyncio.run(_arena_bot("nosuchmodule:decide", "--server", "127.0.0.1:1",
                                      "--token", "t" * 20))
     assert missing[0] == 2 and "cannot import 'nosuchmodule'" in missing[2]

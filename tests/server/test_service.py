@@ -41,6 +41,53 @@ def test_health_and_reflection_are_served(tmp_path: Path) -> None:
     asyncio.run(scenario())
 
 
+def test_reflection_is_served_as_v1_and_v1alpha(tmp_path: Path) -> None:
+    """Issue 39: grpcurl and recent tools ask ``grpc.reflection.v1`` first; the same answers
+    come under both names, and the v1 service describes itself in its own package."""
+    from google.protobuf import descriptor_pb2
+
+    config = make_config(tmp_path, ["a", "b"], hands=1)
+
+    async def ask(ch: grpc.aio.Channel, service: str,
+                  request: reflection_pb2.ServerReflectionRequest
+                  ) -> reflection_pb2.ServerReflectionResponse:
+        call = ch.stream_stream(
+            f"/{service}/ServerReflectionInfo",
+            request_serializer=reflection_pb2.ServerReflectionRequest.SerializeToString,
+            response_deserializer=reflection_pb2.ServerReflectionResponse.FromString)
+        responses = [r async for r in call(iter([request]))]
+        assert len(responses) == 1
+        return responses[0]  # type: ignore[no-any-return]
+
+    async def scenario() -> None:
+        async with running(config) as (_server, address), grpc.aio.insecure_channel(address) as ch:
+            for service in ("grpc.reflection.v1.ServerReflection",
+                            "grpc.reflection.v1alpha.ServerReflection"):
+                listed = await ask(ch, service, reflection_pb2.ServerReflectionRequest(
+                    list_services=""))
+                names = {s.name for s in listed.list_services_response.service}
+                assert names == {"arena.v1.Dealer", "grpc.health.v1.Health",
+                                 "grpc.reflection.v1.ServerReflection",
+                                 "grpc.reflection.v1alpha.ServerReflection"}, (service, names)
+                found = await ask(ch, service, reflection_pb2.ServerReflectionRequest(
+                    file_containing_symbol="arena.v1.Dealer"))
+                files = [descriptor_pb2.FileDescriptorProto.FromString(data) for data in
+                         found.file_descriptor_response.file_descriptor_proto]
+                assert "arena/v1/arena.proto" in {f.name for f in files}
+            own = await ask(ch, "grpc.reflection.v1.ServerReflection",
+                            reflection_pb2.ServerReflectionRequest(
+                                file_containing_symbol="grpc.reflection.v1.ServerReflection"))
+            file = descriptor_pb2.FileDescriptorProto.FromString(
+                own.file_descriptor_response.file_descriptor_proto[0])
+            assert file.name == "grpc/reflection/v1/reflection.proto"
+            assert file.package == "grpc.reflection.v1"
+            method = file.service[0].method[0]
+            assert (method.name, method.input_type) == (
+                "ServerReflectionInfo", ".grpc.reflection.v1.ServerReflectionRequest")
+
+    asyncio.run(scenario())
+
+
 @pytest.mark.skipif(shutil.which("openssl") is None, reason="needs the openssl command")
 def test_tls_from_the_config(tmp_path: Path) -> None:
     subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",

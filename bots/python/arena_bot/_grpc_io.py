@@ -8,10 +8,9 @@ so processes the bot starts do not inherit it. Only grpcio versions this SDK is 
 from __future__ import annotations
 
 import importlib
-import importlib.util
+import importlib.metadata
 import os
 import sys
-from pathlib import Path
 
 _ENV = "GRPC_EXPERIMENTS"
 _OLDER_IO = ("-event_engine_listener,-event_engine_client,"
@@ -23,13 +22,11 @@ def import_grpc() -> bool:
     """Import grpc now; whether on the older I/O path chosen here."""
     if "grpc" in sys.modules or _ENV in os.environ:
         return False
-    spec = importlib.util.find_spec("grpc")
-    origin = spec.origin if spec is not None else None
-    try:
-        version = Path(origin).with_name("_grpcio_metadata.py").read_text() if origin else ""
-    except OSError:
-        version = ""
-    if not version.partition('"""')[2].startswith(TESTED_VERSIONS):
+    try:  # the installed distribution's version (public metadata), before grpc is imported
+        version = importlib.metadata.version("grpcio")
+    except importlib.metadata.PackageNotFoundError:
+        return False
+    if not version.startswith(TESTED_VERSIONS):
         return False
     os.environ[_ENV] = _OLDER_IO
     try:

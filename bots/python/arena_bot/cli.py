@@ -17,9 +17,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from arena_bot import __version__, _direct, eventloop
-from arena_bot.client import BotError, BotFunction, play
+from arena_bot import __version__, eventloop
+from arena_bot.client import BotError, play
 from arena_bot.examples import BOTS, random_bot
+from arena_bot.session import BotFunction, PlayResult
 
 
 class LoadError(Exception):
@@ -134,8 +135,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                                     name=args.name or args.bot, version=__version__,
                                     root_certificates=roots, connect_seconds=args.connect_seconds,
                                     reconnect_seconds=args.reconnect_seconds))
-    except (BotError, LoadError, eventloop.EventLoopChoiceError,
-            _direct.TransportChoiceError) as exc:
+    except (BotError, LoadError, eventloop.EventLoopChoiceError) as exc:
         print(f"arena-bot: error: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:
@@ -143,7 +143,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
-    print(f"arena-bot {args.name or args.bot}: {result.decisions} decisions "
-          f"({result.fallbacks} by the check/fold fallback, {result.rejections} rejected), "
-          f"{len(result.matches_ended)} match(es) ended, stream {result.final_status or 'lost'}")
-    return 0 if result.connections and result.final_status == "OK" else 1
+    print(summary_line(args.name or args.bot, result))
+    done = result.final_status == "OK" or result.matches_over
+    return 0 if result.connections and done else 1
+
+
+def summary_line(name: str, result: PlayResult) -> str:
+    """The line a bot prints when it ends: what it answered, what went wrong, why it ended."""
+    ended = result.end_message or f"stream {result.final_status or 'lost'}"
+    return (f"arena-bot {name}: {result.decisions} decisions ({result.fallbacks} by the "
+            f"check/fold fallback, {result.rejections} rejected, {result.exceptions} raised, "
+            f"{result.timeouts} timed out), {len(result.matches_ended)} match(es) ended; {ended}")

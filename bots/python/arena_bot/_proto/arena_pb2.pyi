@@ -210,6 +210,66 @@ ACTION_KIND_POST_BIG_BLIND: ActionKind.ValueType  # 12
 """The big blind (hold'em and Omaha)."""
 Global___ActionKind: _TypeAlias = ActionKind
 
+class _DecisionCloseReason:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType
+
+class _DecisionCloseReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_DecisionCloseReason.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    DECISION_CLOSE_REASON_UNSPECIFIED: _DecisionCloseReason.ValueType  # 0
+    DECISION_CLOSE_REASON_TIMEOUT: _DecisionCloseReason.ValueType  # 1
+    """Your decision time and time bank ran out; the dealer acted for you."""
+    DECISION_CLOSE_REASON_HAND_STOPPED: _DecisionCloseReason.ValueType  # 2
+    """The hand or match stopped before you answered (a voided hand, a
+    server shutdown).
+    """
+
+class DecisionCloseReason(_DecisionCloseReason, metaclass=_DecisionCloseReasonEnumTypeWrapper):
+    """Why a decision closed without your reply (`DecisionClosed.reason`)."""
+
+DECISION_CLOSE_REASON_UNSPECIFIED: DecisionCloseReason.ValueType  # 0
+DECISION_CLOSE_REASON_TIMEOUT: DecisionCloseReason.ValueType  # 1
+"""Your decision time and time bank ran out; the dealer acted for you."""
+DECISION_CLOSE_REASON_HAND_STOPPED: DecisionCloseReason.ValueType  # 2
+"""The hand or match stopped before you answered (a voided hand, a
+server shutdown).
+"""
+Global___DecisionCloseReason: _TypeAlias = DecisionCloseReason
+
+class _StreamEndReason:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType
+
+class _StreamEndReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_StreamEndReason.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    STREAM_END_REASON_UNSPECIFIED: _StreamEndReason.ValueType  # 0
+    STREAM_END_REASON_MATCHES_OVER: _StreamEndReason.ValueType  # 1
+    """Every match this dealer had for you is over (played, forfeited or
+    never started): the stream ends with status OK. Do not reconnect;
+    exit.
+    """
+    STREAM_END_REASON_SHUTTING_DOWN: _StreamEndReason.ValueType  # 2
+    """The server is stopping before its matches are over (status
+    UNAVAILABLE). It may be restarted and resume them: reconnecting with
+    backoff gives your seats back.
+    """
+
+class StreamEndReason(_StreamEndReason, metaclass=_StreamEndReasonEnumTypeWrapper):
+    """Why the dealer ends a stream (`StreamEnding.reason`)."""
+
+STREAM_END_REASON_UNSPECIFIED: StreamEndReason.ValueType  # 0
+STREAM_END_REASON_MATCHES_OVER: StreamEndReason.ValueType  # 1
+"""Every match this dealer had for you is over (played, forfeited or
+never started): the stream ends with status OK. Do not reconnect;
+exit.
+"""
+STREAM_END_REASON_SHUTTING_DOWN: StreamEndReason.ValueType  # 2
+"""The server is stopping before its matches are over (status
+UNAVAILABLE). It may be restarted and resume them: reconnecting with
+backoff gives your seats back.
+"""
+Global___StreamEndReason: _TypeAlias = StreamEndReason
+
 class _RejectCode:
     ValueType = _typing.NewType("ValueType", _builtins.int)
     V: _TypeAlias = ValueType
@@ -634,6 +694,8 @@ class DealerMessage(_message.Message):
     EVENT_FIELD_NUMBER: _builtins.int
     ACTION_REJECTED_FIELD_NUMBER: _builtins.int
     PONG_FIELD_NUMBER: _builtins.int
+    DECISION_CLOSED_FIELD_NUMBER: _builtins.int
+    STREAM_ENDING_FIELD_NUMBER: _builtins.int
     BATCH_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def welcome(self) -> Global___Welcome:
@@ -656,6 +718,19 @@ class DealerMessage(_message.Message):
         """The answer to a `Ping`."""
 
     @_builtins.property
+    def decision_closed(self) -> Global___DecisionClosed:
+        """The dealer stopped waiting for one of your decisions (it acted for you
+        at the deadline, or the hand ended first): drop any work on it, a reply
+        to it now is rejected. Added after version 1.
+        """
+
+    @_builtins.property
+    def stream_ending(self) -> Global___StreamEnding:
+        """The last message before the dealer ends this stream: why, and whether
+        coming back can help. Added after version 1.
+        """
+
+    @_builtins.property
     def batch(self) -> Global___MessageBatch:
         """Several dealer messages in one, in order. Sent ONLY to bots that set
         `Hello.accept_batches`; handle each inner message as if it had come
@@ -670,13 +745,15 @@ class DealerMessage(_message.Message):
         event: Global___Event | None = ...,
         action_rejected: Global___ActionRejected | None = ...,
         pong: Global___Pong | None = ...,
+        decision_closed: Global___DecisionClosed | None = ...,
+        stream_ending: Global___StreamEnding | None = ...,
         batch: Global___MessageBatch | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["action_rejected", b"action_rejected", "batch", b"batch", "decision_request", b"decision_request", "event", b"event", "payload", b"payload", "pong", b"pong", "welcome", b"welcome"]
+    _HasFieldArgType: _TypeAlias = _typing.Literal["action_rejected", b"action_rejected", "batch", b"batch", "decision_closed", b"decision_closed", "decision_request", b"decision_request", "event", b"event", "payload", b"payload", "pong", b"pong", "stream_ending", b"stream_ending", "welcome", b"welcome"]
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["action_rejected", b"action_rejected", "batch", b"batch", "decision_request", b"decision_request", "event", b"event", "payload", b"payload", "pong", b"pong", "welcome", b"welcome"]
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["action_rejected", b"action_rejected", "batch", b"batch", "decision_closed", b"decision_closed", "decision_request", b"decision_request", "event", b"event", "payload", b"payload", "pong", b"pong", "stream_ending", b"stream_ending", "welcome", b"welcome"]
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_payload: _TypeAlias = _typing.Literal["welcome", "decision_request", "event", "action_rejected", "pong", "batch"]
+    _WhichOneofReturnType_payload: _TypeAlias = _typing.Literal["welcome", "decision_request", "event", "action_rejected", "pong", "decision_closed", "stream_ending", "batch"]
     _WhichOneofArgType_payload: _TypeAlias = _typing.Literal["payload", b"payload"]
     def WhichOneof(self, oneof_group: _WhichOneofArgType_payload) -> _WhichOneofReturnType_payload | None: ...
 
@@ -773,6 +850,7 @@ class ActionReply(_message.Message):
     ACTION_FIELD_NUMBER: _builtins.int
     THINK_SECONDS_FIELD_NUMBER: _builtins.int
     FALLBACK_FIELD_NUMBER: _builtins.int
+    FALLBACK_DETAIL_FIELD_NUMBER: _builtins.int
     STRATEGY_FIELD_NUMBER: _builtins.int
     decision_id: _builtins.str
     """Copy of `DecisionRequest.decision_id`. A reply with an id that is not
@@ -795,14 +873,19 @@ class ActionReply(_message.Message):
     dealer can log it as such. Informational only: the action is validated
     like any other.
     """
+    fallback_detail: _builtins.str
+    """Optional (added after version 1), with `fallback`: what went wrong, in
+    plain words, e.g. the bot's exception and the last lines of its
+    traceback. Shown to the bot's author (`arena practice`) and logged by
+    the dealer; at most 2000 characters are kept.
+    """
     @_builtins.property
     def action(self) -> Global___Action:
         """What the bot does."""
 
     @_builtins.property
     def strategy(self) -> Global___Strategy:
-        """Field 6 is reserved for another addition under way (`fallback_detail`).
-        Optional (added after version 1), instead of `action`: a mixed strategy.
+        """Optional (added after version 1), instead of `action`: a mixed strategy.
         The bot declares a probability for each of some legal actions and the
         dealer draws the action itself, with a secret key of its own for each
         match copy, revealed with the match seed so that anyone can re-draw it
@@ -819,11 +902,12 @@ class ActionReply(_message.Message):
         action: Global___Action | None = ...,
         think_seconds: _builtins.float = ...,
         fallback: Global___Fallback.ValueType = ...,
+        fallback_detail: _builtins.str = ...,
         strategy: Global___Strategy | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "strategy", b"strategy"]
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "decision_id", b"decision_id", "fallback", b"fallback", "seat", b"seat", "strategy", b"strategy", "think_seconds", b"think_seconds"]
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "decision_id", b"decision_id", "fallback", b"fallback", "fallback_detail", b"fallback_detail", "seat", b"seat", "strategy", b"strategy", "think_seconds", b"think_seconds"]
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1116,6 +1200,86 @@ class ActionRejected(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___ActionRejected: _TypeAlias = ActionRejected
+
+@_typing.final
+class DecisionClosed(_message.Message):
+    """The dealer no longer waits for a decision it sent you
+    (`DealerMessage.decision_closed`). Sent when the decision closed without
+    an accepted reply of yours: a reply to it now is rejected (ABORTED), so
+    an SDK stops working on it. Never sent for a decision you answered.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    DECISION_ID_FIELD_NUMBER: _builtins.int
+    MATCH_ID_FIELD_NUMBER: _builtins.int
+    HAND_NUMBER_FIELD_NUMBER: _builtins.int
+    SEAT_FIELD_NUMBER: _builtins.int
+    REASON_FIELD_NUMBER: _builtins.int
+    ACTION_FIELD_NUMBER: _builtins.int
+    OPEN_SECONDS_FIELD_NUMBER: _builtins.int
+    decision_id: _builtins.str
+    """The decision, as in `DecisionRequest.decision_id`."""
+    match_id: _builtins.str
+    """Its match, hand number (as `DecisionRequest.hand_number`) and your seat."""
+    hand_number: _builtins.int
+    seat: _builtins.int
+    reason: Global___DecisionCloseReason.ValueType
+    """Why it closed."""
+    action: Global___ActionKind.ValueType
+    """What the dealer did for your seat (check, else fold; a due bring-in is
+    posted); ACTION_KIND_UNSPECIFIED when it did not act (the hand stopped).
+    """
+    open_seconds: _builtins.float
+    """Seconds the decision was open, by the dealer's clock."""
+    def __init__(
+        self,
+        *,
+        decision_id: _builtins.str = ...,
+        match_id: _builtins.str = ...,
+        hand_number: _builtins.int = ...,
+        seat: _builtins.int = ...,
+        reason: Global___DecisionCloseReason.ValueType = ...,
+        action: Global___ActionKind.ValueType = ...,
+        open_seconds: _builtins.float = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "decision_id", b"decision_id", "hand_number", b"hand_number", "match_id", b"match_id", "open_seconds", b"open_seconds", "reason", b"reason", "seat", b"seat"]
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___DecisionClosed: _TypeAlias = DecisionClosed
+
+@_typing.final
+class StreamEnding(_message.Message):
+    """The dealer is about to end your stream (`DealerMessage.stream_ending`),
+    sent as the stream's last message.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    REASON_FIELD_NUMBER: _builtins.int
+    MESSAGE_FIELD_NUMBER: _builtins.int
+    reason: Global___StreamEndReason.ValueType
+    """Why."""
+    message: _builtins.str
+    """The same in plain words, e.g. "all your matches are over" or "match
+    practice forfeited: you not connected after 30 s".
+    """
+    def __init__(
+        self,
+        *,
+        reason: Global___StreamEndReason.ValueType = ...,
+        message: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["message", b"message", "reason", b"reason"]
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___StreamEnding: _TypeAlias = StreamEnding
 
 @_typing.final
 class Stakes(_message.Message):
@@ -1503,7 +1667,12 @@ class DecisionRequest(_message.Message):
 
     @_builtins.property
     def legal_actions(self) -> _containers.RepeatedCompositeFieldContainer[Global___LegalAction]:
-        """Exactly the actions the dealer accepts now, with their amounts."""
+        """Exactly the actions the dealer accepts now, with their amounts, always
+        in this order of kinds: FOLD, CHECK, CALL, BRING_IN, RAISE (those that
+        apply). FOLD is legal whenever the seat does not owe the stud bring-in,
+        also when CHECK is free (folding then gives the hand up for nothing);
+        the seat due the bring-in may only BRING_IN or RAISE (complete).
+        """
 
     @_builtins.property
     def stakes(self) -> Global___Stakes:

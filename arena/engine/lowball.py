@@ -1,0 +1,139 @@
+"""Lowball values in which straights and flushes count against a hand: deuce-to-seven (2-7
+triple draw, docs/house-rules.md §21) and ace-to-six (London Lowball, docs/house-rules.md §22).
+
+A lowball value is an int, bigger is better (the lowest hand), equal is a tie, like every value
+of :mod:`arena.engine.evaluate`. The hand is ranked as a high hand over ranks in the game's
+order (deuce-to-seven: the ace is high only, so A-2-3-4-5 is no straight; ace-to-six: the ace
+is low only, so A-2-3-4-5 is a straight and T-J-Q-K-A is not), and the lowest high hand wins.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import cache
+from itertools import combinations
+from typing import Final
+
+from arena.engine.evaluate import FLUSH_BITS, KEY, RANK_SHIFT, SUIT_OFFSET
+
+# High classes, worst first (a bigger class is a worse low).
+_HIGH_CARD, _PAIR, _TWO_PAIR, _TRIPS, _STRAIGHT, _FLUSH, _FULL_HOUSE, _QUADS, _STRAIGHT_FLUSH = (
+    range(9))
+_CLASS_SHIFT: Final = 20
+_BASE: Final = 9 << _CLASS_SHIFT  # above every high value: BASE - high is positive
+_ACE = 12
+
+
+def _high_of(ranks: tuple[int, ...], flush: bool) -> int:
+    """The high value of five cards given their ranks (0..12 in the game's order)."""
+    counts: dict[int, int] = {}
+    for rank in ranks:
+        counts[rank] = counts.get(rank, 0) + 1
+    # Groups by size, then rank, biggest first: the order in which hands compare.
+    groups = sorted(((c, r) for r, c in counts.items()), reverse=True)
+    order = [r for c, r in groups for _ in range(c)]
+    sizes = [c for c, _ in groups]
+    straight = len(counts) == 5 and max(ranks) - min(ranks) == 4
+    if straight and flush:
+        category = _STRAIGHT_FLUSH
+    elif sizes[0] == 4:
+        category = _QUADS
+    elif sizes[:2] == [3, 2]:
+        category = _FULL_HOUSE
+    elif flush:
+        category = _FLUSH
+    elif straight:
+        category = _STRAIGHT
+    elif sizes[0] == 3:
+        category = _TRIPS
+    elif sizes[:2] == [2, 2]:
+        category = _TWO_PAIR
+    elif sizes[0] == 2:
+        category = _PAIR
+    else:
+        category = _HIGH_CARD
+    value = category
+    for rank in order:
+        value = value << 4 | rank
+    return value
+
+
+@cache
+def _deuce_to_seven_five(ranks: tuple[int, ...], flush: bool) -> int:
+    return _BASE - _high_of(ranks, flush)
+
+
+@cache
+def _ace_to_six_five(ranks: tuple[int, ...], flush: bool) -> int:
+    # Ace-low order: the ace 0, the deuce 1, ..., the king 12.
+    return _BASE - _high_of(tuple((r + 1) % 13 for r in ranks), flush)
+
+
+def _best(cards: Sequence[int], value_of: Callable[[tuple[int, ...], bool], int]) -> int:
+    if not 5 <= len(cards) <= 8:
+        raise ValueError(f"expected 5 to 8 cards, got {len(cards)}")
+    best = -1
+    for five in combinations(cards, 5):
+        flush = len({c & 3 for c in five}) == 1
+        value = value_of(tuple(sorted(c >> 2 for c in five)), flush)
+        if value > best:
+            best = value
+    return best
+
+
+class _ByRankKey(dict[int, int]):
+    """Best value of cards holding no five of one suit, by their rank key (``evaluate.KEY``
+    sums: the rank multiset), computed on first use from the ranks alone."""
+
+    __slots__ = ("_five",)
+
+    def __init__(self, five: Callable[[tuple[int, ...], bool], int]) -> None:
+        super().__init__()
+        self._five = five
+
+    def __missing__(self, rank_key: int) -> int:
+        ranks: list[int] = []
+        rest = rank_key
+        for rank in range(13):
+            rest, count = divmod(rest, 5)
+            ranks += [rank] * count
+        value = max(self._five(five, False) for five in combinations(ranks, 5))
+        self[rank_key] = value
+        return value
+
+
+_D27: Final = _ByRankKey(_deuce_to_seven_five)
+_A6: Final = _ByRankKey(_ace_to_six_five)
+_KEY_AT: Final = KEY.__getitem__
+
+
+def deuce_to_seven_value(cards: Sequence[int]) -> int:
+    """Best deuce-to-seven low of 5 to 8 distinct cards (7-5-4-3-2 unsuited is the best)."""
+    t = sum(map(_KEY_AT, cards), SUIT_OFFSET)
+    if t & FLUSH_BITS or not 5 <= len(cards) <= 8:
+        return _best(cards, _deuce_to_seven_five)  # a flush may count (against) here
+    return _D27[t >> RANK_SHIFT]
+
+
+def ace_to_six_value(cards: Sequence[int]) -> int:
+    """Best ace-to-six low of 5 to 8 distinct cards (6-4-3-2-A unsuited is the best)."""
+    t = sum(map(_KEY_AT, cards), SUIT_OFFSET)
+    if t & FLUSH_BITS or not 5 <= len(cards) <= 8:
+        return _best(cards, _ace_to_six_five)
+    return _A6[t >> RANK_SHIFT]
+
+
+_NAMES_27: Final = "23456789TJQKA"
+_NAMES_A6: Final = "A23456789TJQK"
+_CLASS_WORDS: Final = ("", "pair", "two pair", "three of a kind", "straight", "flush",
+                       "full house", "four of a kind", "straight flush")
+
+
+def describe_lowball(value: int, *, ace_low: bool) -> str:
+    """Words for a lowball value: ``'7-5-4-3-2'``, ``'pair, 9-9-7-4-2'``, ``'straight, ...'``."""
+    high = _BASE - value
+    names = _NAMES_A6 if ace_low else _NAMES_27
+    ranks = [high >> shift & 15 for shift in (16, 12, 8, 4, 0)]
+    shown = "-".join(names[r] for r in ranks)
+    words = _CLASS_WORDS[high >> _CLASS_SHIFT]
+    return f"{words}, {shown}" if words else shown

@@ -1,0 +1,173 @@
+"""Hand values with wild cards (docs/house-rules.md §23 seven-card stud with wild cards, §24 Low Hole).
+
+docs/house-rules.md §23 Practice: a wild card stands for any card of any rank and
+suit, also one the hand already holds, so five of a kind exists and ranks above a straight
+flush; a hand made with wild cards ties the same natural hand. For low (ace-to-five) a wild
+card is the lowest rank the hand does not hold yet.
+
+Every value here is on one scale for all hands of a wild-card game, natural or not (bigger is
+better); a natural high hand's value is :func:`arena.engine.evaluate.high_value`'s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from functools import cache
+from itertools import combinations, combinations_with_replacement
+from typing import Final
+
+from arena.engine.evaluate import high_value
+
+_ACE = 12
+_FIVE_OF_A_KIND = 9
+(_HIGH_CARD, _PAIR, _TWO_PAIR, _TRIPS, _STRAIGHT, _FLUSH, _FULL_HOUSE, _QUADS,
+ _STRAIGHT_FLUSH) = range(9)
+_WHEEL: Final = frozenset((_ACE, 0, 1, 2, 3))
+
+
+def five_high_value(ranks: Sequence[int], flush: bool) -> int:
+    """The high value of five cards given their ranks (deuce 0 .. ace 12, repeats allowed up to
+    five of a kind) and whether they are of one suit: for natural hands the very value of
+    :func:`arena.engine.evaluate.high_value`, five of a kind a class above."""
+    counts: dict[int, int] = {}
+    for rank in ranks:
+        counts[rank] = counts.get(rank, 0) + 1
+    groups = sorted(((c, r) for r, c in counts.items()), reverse=True)
+    order = [r for _, r in groups]  # each rank once, by group: as evaluate.high_value packs
+    sizes = [c for c, _ in groups]
+    distinct = len(counts) == 5
+    straight_top = -1
+    if distinct:
+        if max(ranks) - min(ranks) == 4:
+            straight_top = max(ranks)
+        elif set(ranks) == _WHEEL:
+            straight_top = 3
+    if sizes[0] == 5:
+        category = _FIVE_OF_A_KIND
+    elif straight_top >= 0 and flush:
+        category, order = _STRAIGHT_FLUSH, [straight_top]
+    elif sizes[0] == 4:
+        category = _QUADS
+    elif sizes[:2] == [3, 2]:
+        category = _FULL_HOUSE
+    elif flush:
+        category = _FLUSH
+    elif straight_top >= 0:
+        category, order = _STRAIGHT, [straight_top]
+    elif sizes[0] == 3:
+        category = _TRIPS
+    elif sizes[:2] == [2, 2]:
+        category = _TWO_PAIR
+    elif sizes[0] == 2:
+        category = _PAIR
+    else:
+        category = _HIGH_CARD
+    value = category
+    for rank in order:
+        value = value << 4 | rank
+    return value << 4 * (5 - len(order))
+
+
+@cache
+def _best_completion(natural_ranks: tuple[int, ...], flush: bool, wilds: int) -> int:
+    """The best high value of ``natural_ranks`` (sorted) and ``wilds`` wild cards (five in
+    all); ``flush``: the natural cards are of one suit (or none), so the wild cards can be too.
+    Every rank for every wild card is tried (suits matter only for a flush)."""
+    best = -1
+    for extra in combinations_with_replacement(range(13), wilds):
+        value = five_high_value((*natural_ranks, *extra), flush)
+        if value > best:
+            best = value
+    return best
+
+
+def wild_high_value(cards: Sequence[int], wild_ranks: Collection[int]) -> int:
+    """Best five-card high hand of 5 to 8 distinct cards, every card of ``wild_ranks`` wild."""
+    naturals = [c for c in cards if c >> 2 not in wild_ranks]
+    wilds = min(len(cards) - len(naturals), 5)
+    if not wilds and len(cards) <= 7:
+        return high_value(cards)  # no wild card: the natural value, on the same scale
+    best = -1
+    for chosen in combinations(naturals, 5 - wilds):
+        flush = len({c & 3 for c in chosen}) <= 1
+        value = _best_completion(tuple(sorted(c >> 2 for c in chosen)), flush, wilds)
+        if value > best:
+            best = value
+    return best
+
+
+# Ace-to-five low with wild cards: badness of the best five, smaller is better, as a value
+# that is bigger for better hands (like every low value of the engine).
+_LOW_BASE: Final = 1 << 24
+
+
+def _low_five_badness(low_ranks: Sequence[int]) -> int:
+    """Ace-to-five badness of five ranks (ace 0 .. king 12): pairs and worse first, then from
+    the highest card down (straights and flushes do not count)."""
+    counts: dict[int, int] = {}
+    for rank in low_ranks:
+        counts[rank] = counts.get(rank, 0) + 1
+    groups = sorted(((c, r) for r, c in counts.items()), reverse=True)
+    sizes = tuple(c for c, _ in groups)
+    # No pair < one pair < two pair < trips < full house < quads < five of a kind.
+    category = {(1, 1, 1, 1, 1): 0, (2, 1, 1, 1): 1, (2, 2, 1): 2, (3, 1, 1): 3, (3, 2): 4,
+                (4, 1): 5, (5,): 6}[sizes]
+    value = category
+    for _, rank in groups:
+        value = value << 4 | rank
+    return value << 4 * (5 - len(groups))
+
+
+def wild_low_value(cards: Sequence[int], wild_ranks: Collection[int], *,
+                   eight_or_better: bool = False) -> int | None:
+    """Best ace-to-five low of 5 to 8 distinct cards with ``wild_ranks`` wild: each wild card
+    becomes the lowest rank the hand does not hold yet. ``eight_or_better``: None unless the
+    low has five distinct ranks of eight or lower."""
+    ranks = {(c >> 2) + 1 if c >> 2 != _ACE else 0 for c in cards if c >> 2 not in wild_ranks}
+    wilds = sum(1 for c in cards if c >> 2 in wild_ranks)
+    for _ in range(wilds):
+        ranks.add(next(r for r in range(13) if r not in ranks))  # the lowest rank not held
+        if len(ranks) == 13:
+            break
+    # Fewer than five distinct ranks even with the wild cards: some pair is needed.
+    best = sorted(ranks)[:5] if len(ranks) >= 5 else _paired_low(cards, wild_ranks)
+    if eight_or_better and (len(set(best)) < 5 or max(best) > 7):
+        return None
+    return _LOW_BASE - _low_five_badness(sorted(best, reverse=True))
+
+
+def _paired_low(cards: Sequence[int], wild_ranks: Collection[int]) -> list[int]:
+    """The best low of a hand too short of ranks for five distinct ones (brute force over
+    the wild cards' ranks; at most a few such hands)."""
+    natural = [(c >> 2) + 1 if c >> 2 != _ACE else 0 for c in cards if c >> 2 not in wild_ranks]
+    wilds = len(cards) - len(natural)
+    best: tuple[int, list[int]] | None = None
+    for extra in combinations_with_replacement(range(13), wilds):
+        for five in combinations((*natural, *extra), 5):
+            badness = _low_five_badness(sorted(five, reverse=True))
+            if best is None or badness < best[0]:
+                best = (badness, list(five))
+    assert best is not None
+    return best[1]
+
+
+def low_hole_wild_ranks(cards: Sequence[int], is_up: Sequence[bool], *,
+                        ace_high: bool = True) -> frozenset[int]:
+    """docs/house-rules.md §24 Low Hole: the rank of the seat's lowest down card is wild for it;
+    the seventh card, dealt down, changes it when it is lower. ``ace_high`` (the key
+    `low_hole_ace_high`): an ace is the highest rank, else the lowest."""
+    down = [c >> 2 for c, up in zip(cards, is_up, strict=True) if not up]
+    if not down:
+        return frozenset()
+    if not ace_high and _ACE in down:
+        return frozenset((_ACE,))
+    return frozenset((min(down),))
+
+
+def low_hole_low_wild_ranks(cards: Sequence[int], is_up: Sequence[bool]) -> frozenset[int]:
+    """docs/house-rules.md §24 Low Hole as a high-low game, the low half: with an ace among the seat's
+    down cards the aces are wild (for low only); otherwise the same rank as for high."""
+    down = [c >> 2 for c, up in zip(cards, is_up, strict=True) if not up]
+    if _ACE in down:
+        return frozenset((_ACE,))
+    return frozenset((min(down),)) if down else frozenset()
