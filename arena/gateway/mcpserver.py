@@ -57,6 +57,7 @@ class SeatLink:
     answers: dict[str, asyncio.Future[str]] = field(default_factory=dict)
     ended: str = ""
     matches_ended: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # closed decisions, the stream's end: said once
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     call: object = None
     task: asyncio.Task[None] | None = None
@@ -124,6 +125,18 @@ class SeatLink:
                             if r.retry_allowed else ""))
             if not r.retry_allowed:
                 self.open.pop(r.decision_id, None)
+        elif kind == "decision_closed":
+            closed = message.decision_closed
+            self.open.pop(closed.decision_id, None)
+            why = ("your time ran out" if closed.reason == pb.DECISION_CLOSE_REASON_TIMEOUT
+                   else "the hand stopped")
+            chose = pb.ActionKind.Name(closed.action).removeprefix("ACTION_KIND_").lower()
+            did = f"; the dealer chose {chose}" if closed.action else ""
+            self._answer(closed.decision_id, f"closed: {why}{did}")
+            self.notes.append(f"decision {closed.decision_id} of hand {closed.hand_number} closed "
+                              f"without your reply: {why}{did}")
+        elif kind == "stream_ending":
+            self.notes.append(f"the dealer is ending the stream: {message.stream_ending.message}")
         elif kind == "event":
             event = message.event
             self.book.add(event)
@@ -144,6 +157,12 @@ class SeatLink:
         if future is not None and not future.done():
             future.set_result(text)
 
+    def _said(self) -> str:
+        """The notes not yet told (closed decisions, the stream's end), told once."""
+        said = "".join(f"{note}\n" for note in self.notes)
+        self.notes.clear()
+        return said
+
     async def wait_for_decision(self, timeout_seconds: float) -> str:
         await self.start()
         loop = asyncio.get_running_loop()
@@ -152,7 +171,7 @@ class SeatLink:
             if self.open:
                 request, arrived = next(iter(self.open.values()))  # the oldest: least time left
                 more = len(self.open) - 1
-                return render(clock_now(request, time.monotonic() - arrived)) + (
+                return self._said() + render(clock_now(request, time.monotonic() - arrived)) + (
                     f"({more} more decision(s) of other tables waiting.)\n" if more else "") + (
                     "Answer with act(decision_id, reply).\n")
             if self.ended and self.code in RECONNECT_AFTER:
@@ -162,7 +181,8 @@ class SeatLink:
                 await self.start()  # the dealer sends the open decision again, if any
                 continue
             if self.ended:
-                return "\n".join([*self.matches_ended, self.ended, "No more decisions."]) + "\n"
+                lines = [*self.matches_ended, self.ended, "No more decisions."]
+                return self._said() + "\n".join(lines) + "\n"
             self.changed.clear()
             left = deadline - loop.time()
             if left <= 0:

@@ -22,9 +22,10 @@ HELLO = json.dumps({"hello": {"bot_name": "agent", "protocol_version": 1}})
 
 
 def scenario(tmp_path: Path, body: Any, *, limits: GatewayLimits | None = None,
-             hands: int = 4) -> None:
+             hands: int = 4, decision_seconds: float = 20.0) -> None:
     config = make_config(tmp_path, ["agent", "station"], hands=hands,
-                         rules={"games": ["FT"], "decision_seconds": 20.0, "time_bank_seconds": 5.0})
+                         rules={"games": ["FT"], "decision_seconds": decision_seconds,
+                                "time_bank_seconds": 0.0})
 
     async def run() -> None:
         async with running(config) as (_server, address), gateway_running(address, limits) as url:
@@ -168,7 +169,9 @@ def test_a_stale_reply_is_refused_and_a_reconnect_gets_the_open_decision_again(t
         assert taken["action_taken"]["action"]["automatic"] is False
         await ws.close()
 
-    scenario(tmp_path, body)
+    # Long enough to reconnect within a decision on a loaded machine; short enough that the
+    # decisions left open when the agent goes for good end soon.
+    scenario(tmp_path, body, decision_seconds=5.0)
 
 
 def test_the_gateway_s_connections_do_not_wait_for_acks() -> None:

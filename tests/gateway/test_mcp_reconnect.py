@@ -67,3 +67,28 @@ def test_the_view_shows_the_clock_as_it_stands_when_read() -> None:
             clock_now(request, 45).time_bank_left_seconds) == (0.0, 585.0)
     assert clock_now(request, 9999).time_bank_left_seconds == 0.0
     assert request.decision_time_left_seconds == 30.0  # the request itself is left alone
+
+
+def test_a_decision_that_timed_out_is_said_once(tmp_path: Path) -> None:
+    config = make_config(tmp_path, ["agent", "station"], hands=2,
+                         rules={"games": ["FT"], "decision_seconds": 0.3, "time_bank_seconds": 0.0})
+
+    async def scenario() -> None:
+        async with running(config) as (_server, address):
+            other = asyncio.ensure_future(play(calling_station, server=address,
+                                               token=token_for("station"), name="station"))
+            link = SeatLink(address, token_for("agent"), "agent")
+            first = (await link.wait_for_decision(20)).split()[1]
+            while first in link.open:  # the agent thinks too long
+                await asyncio.sleep(0.05)
+            late = await link.act(first, "fold")
+            assert late.startswith("refused: decision") and "is not open" in late
+            view = await link.wait_for_decision(20)
+            assert view.startswith(f"decision {first} of hand 1 closed without your reply: your "
+                                   "time ran out; the dealer chose "), view
+            assert f"decision {first} of hand" not in await link.wait_for_decision(0.5)  # once
+            await link.close()
+            other.cancel()
+            await asyncio.gather(other, return_exceptions=True)
+
+    asyncio.run(scenario())
