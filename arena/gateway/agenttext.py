@@ -55,7 +55,8 @@ frames included (more closes the socket, code 1008).
 ## Clock and absence
 decision_time_left_seconds is yours for this decision; past it you spend
 time_bank_left_seconds, the match's time bank. When both are gone the dealer checks (if legal)
-or folds for you. If your socket closes your seat is absent: it is still dealt in and the dealer
+or folds for you and says so: {"decision_closed": {"decision_id": ..., "reason":
+"DECISION_CLOSE_REASON_TIMEOUT", "action": ...}}; a reply to it now is refused (ABORTED). If your socket closes your seat is absent: it is still dealt in and the dealer
 checks or folds for it until you connect again with the same token; an open decision is sent
 again then.
 
@@ -67,7 +68,9 @@ welcome at once (RESOURCE_EXHAUSTED, code 4008). If the dealer cannot be reached
 connect again later.
 
 ## End
-The stream ends with {"stream_ended": {"code": "OK" or a gRPC status name, "message": ...}},
+The dealer's last message says why it ends the stream: {"stream_ending": {"reason":
+"STREAM_END_REASON_MATCHES_OVER" (do not come back) or "STREAM_END_REASON_SHUTTING_DOWN"
+(connect again with backoff), "message": ...}}. The stream ends with {"stream_ended": {"code": "OK" or a gRPC status name, "message": ...}},
 then the socket closes: code 1000 if OK, else 4000 + the status number (4016 UNAUTHENTICATED).
 """
 
