@@ -56,13 +56,14 @@ frames included (more closes the socket, code 1008).
 decision_time_left_seconds is yours for this decision; past it you spend
 time_bank_left_seconds, the match's time bank. When both are gone the dealer checks (if legal)
 or folds for you and says so: {"decision_closed": {"decision_id": ..., "reason":
-"DECISION_CLOSE_REASON_TIMEOUT", "action": ...}}; a reply to it now is refused (ABORTED). If your socket closes your seat is absent: it is still dealt in and the dealer
+"DECISION_CLOSE_REASON_TIMEOUT", "action": ...}}; a reply to it now is refused (ABORTED).
+If your socket closes your seat is absent: it is still dealt in and the dealer
 checks or folds for it until you connect again with the same token; an open decision is sent
 again then.
 
 ## Refused connections
-After a refused token your address waits before the next stream (0.1 s, doubling with each
-refusal): {"stream_ended": {"code": "UNAVAILABLE", "message": "... connect again in N s"}},
+After a refused token your address waits before the next stream ({auth_delay} s, doubling with
+each refusal): {"stream_ended": {"code": "UNAVAILABLE", "message": "... connect again in N s"}},
 socket code 4014. At most {max_pending_per_address} of your connections may wait for their
 welcome at once (RESOURCE_EXHAUSTED, code 4008). If the dealer cannot be reached: UNAVAILABLE;
 connect again later.
@@ -70,7 +71,8 @@ connect again later.
 ## End
 The dealer's last message says why it ends the stream: {"stream_ending": {"reason":
 "STREAM_END_REASON_MATCHES_OVER" (do not come back) or "STREAM_END_REASON_SHUTTING_DOWN"
-(connect again with backoff), "message": ...}}. The stream ends with {"stream_ended": {"code": "OK" or a gRPC status name, "message": ...}},
+(connect again with backoff), "message": ...}}. The stream ends with
+{"stream_ended": {"code": "OK" or a gRPC status name, "message": ...}},
 then the socket closes: code 1000 if OK, else 4000 + the status number (4016 UNAUTHENTICATED).
 """
 
@@ -80,6 +82,7 @@ def agent_text(limits: GatewayLimits) -> str:
               "hard_frame_bytes": str(limits.hard_frame_bytes),
               "message_burst": str(limits.message_burst),
               "max_pending_per_address": str(limits.max_pending_per_address),
+              "auth_delay": f"{limits.auth_failure_delay_seconds:g}",
               "messages_per_second:g": f"{limits.messages_per_second:g}"}
     text = _TEXT
     for name, value in values.items():
