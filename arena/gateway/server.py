@@ -12,6 +12,7 @@ import contextlib
 import logging
 import signal
 import socket
+import sys
 from collections.abc import Generator
 from typing import Any
 
@@ -97,6 +98,7 @@ class Gateway:
                 "<token>'")
         if refusal is not None or token is None:
             code, message = refusal or (grpc.StatusCode.UNAUTHENTICATED, "")
+            log.warning("refused a connection from %s: %s %s", address, code.name, message)
             await ws.send_text(frame("stream_ended", code=code.name, message=message))
             await ws.close(code=4000 + code.value[0])
             return
@@ -152,6 +154,8 @@ class Gateway:
             code, details = relay.result()
             if code == grpc.StatusCode.UNAUTHENTICATED.name:
                 self.auth_failures.strike(address)
+            log.info("agent %s from %s: the dealer ended the stream: %s %s",
+                     session.bot_name or "(no welcome)", address, code, details)
             with contextlib.suppress(Exception):  # the agent may be gone already
                 await ws.send_text(frame("stream_ended", code=code, message=details))
                 number = getattr(grpc.StatusCode, code).value[0]
@@ -159,6 +163,8 @@ class Gateway:
         else:
             call.cancel()  # the agent left: the dealer sees the seat disconnect
             why = reader.result()
+            log.info("agent %s from %s: %s", session.bot_name or "(no welcome)", address,
+                     why or "disconnected")
             if why:
                 with contextlib.suppress(Exception):
                     await ws.close(code=1008, reason=why[:120])
@@ -217,6 +223,9 @@ def run_gateway(dealer: str, listen: str, *, limits: GatewayLimits | None = None
                 root_certificates: bytes | None = None) -> int:
     """Serve until interrupted; prints the URL first (one line, flushed)."""
     host, port = split_listen(listen)
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
+                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    log.setLevel(logging.INFO)  # every agent's end of stream, refusals and floods, timestamped
     gateway = Gateway(dealer, limits=limits, root_certificates=root_certificates)
     sock = listening_socket(host, port)
     bound_host, bound_port = sock.getsockname()[:2]

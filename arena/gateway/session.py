@@ -62,6 +62,7 @@ class AgentSession:
     observe: Observe = lambda _name, _seconds: None
     clock: Callable[[], float] = time.monotonic
     on_welcome: Callable[[], None] = lambda: None
+    bot_name: str = ""  # as the dealer's welcome names it
     open: OrderedDict[str, _Open] = field(default_factory=OrderedDict)
     bucket: TokenBucket | None = None
 
@@ -92,6 +93,7 @@ class AgentSession:
         for inner, inner_data in pairs:
             kind = inner.WhichOneof("payload")
             if kind == "welcome":
+                self.bot_name = inner.welcome.bot_name
                 self.on_welcome()
             elif kind == "decision_request":
                 request = inner.decision_request

@@ -173,6 +173,8 @@ def test_an_agent_plays_horse_through_the_gateway_and_the_match_replays(tmp_path
         out, err = server.communicate(timeout=60)
     finally:
         stop_processes([server, gateway, bot])
+    gateway_log = gateway.communicate(timeout=10)[1]
+    assert "arena.gateway INFO agent agent from 127.0.0.1: the dealer ended the stream: OK" in gateway_log
     assert seen["ended"] == {"code": "OK", "message": ""}, seen["ended"]
     assert seen["close_code"] == 1000
     assert server.returncode == 0, err
