@@ -156,6 +156,7 @@ class WebApp(Pages):
         board, _ = self._leaderboard()
         config = self.site.config
         return Response(to_json(board, faults=self.site.fault_counts(), left_out=self.site.left_out(),
+                                strategy_shares=self.site.strategy_shares(),
                                 trusted=remote_duplicate(config), trust_note=trust_note(config)),
                         media_type="application/json")
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 import json
 import re
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from arena.engine.errors import ArenaError, MalformedInput
 from arena.engine.phh import PhhHand
@@ -22,10 +22,13 @@ from arena.league.leaderboard import faults_per_bot
 from arena.league.schedule import build_schedule
 from arena.league.secret import existing_league_secret
 from arena.league.stats import ALL_GAMES, Leaderboard, compute_leaderboard
+from arena.league.strategy_share import StrategyShare, strategy_shares
 from arena.storage import store as st
 from arena.storage.matchlog import MatchLogPaths, match_seed_for
 from arena.storage.store import is_postgres_url, open_store
 from arena.web.logfiles import HandSummary, LogCache, NotFound, ParsedLog, number
+
+_T = TypeVar("_T")
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,127}")
 DOWNLOADS = ("phhs", "events", "result", "void")
@@ -237,27 +240,29 @@ class LeagueSite:
                 series.append((series[-1] if series else 0) + row.net_chips)
         return compute_leaderboard(rows), {bot: dict(games) for bot, games in curves.items()}
 
-    def fault_counts(self) -> list[st.FaultCounts]:
-        """Per bot and match, from the results store."""
+    def _league_query(self, query: Callable[[Any, int], _T], empty: _T) -> _T:
+        """``query(store, league_id)`` on the results store, or ``empty`` with no league yet."""
         if not self._has_store():
-            return []
+            return empty
         store = open_store(self.config.store)
         try:
             league = store.find_league(self.config.name)
-            return store.fault_counts(league.league_id) if league is not None else []
+            return query(store, league.league_id) if league is not None else empty
         finally:
             store.close()
 
+    def fault_counts(self) -> list[st.FaultCounts]:
+        """Per bot and match, from the results store."""
+        return self._league_query(lambda store, league_id: store.fault_counts(league_id), [])
+
     def left_out(self) -> list[st.LeftOutHand]:
         """The completed hands the leaderboard leaves out (other copies of voided deals)."""
-        if not self._has_store():
-            return []
-        store = open_store(self.config.store)
-        try:
-            league = store.find_league(self.config.name)
-            return store.left_out_hands(league.league_id) if league is not None else []
-        finally:
-            store.close()
+        return self._league_query(lambda store, league_id: store.left_out_hands(league_id), [])
+
+    def strategy_shares(self) -> tuple[StrategyShare, ...]:
+        """Per bot, the decisions it answered with a declared strategy (docs/house-rules.md §19)."""
+        return self._league_query(
+            lambda store, league_id: strategy_shares(store.iter_hand_texts(league_id)), ())
 
     def faults(self) -> dict[str, dict[str, int]]:
         """Per bot: matches, hands, timeouts, absent decisions, rejected replies, SDK fallbacks

@@ -9,7 +9,7 @@ completions pre-draw and 4 after) and ``uncapped_heads_up=false`` as in
 legal actions and amounts, stacks and bets; at every exchange on the seat to exchange and on
 its cards; every card dealt (replacements included, after a reshuffle of the discards) must
 go to the same seat in the same order; the final stacks must be equal (or differ only by the
-documented pot rules of ORACLE.md, recomputed to the chip). PokerKit deals the replacements
+documented pot rules of docs/testing.md, recomputed to the chip). PokerKit deals the replacements
 after every seat has discarded, we deal each seat's at once: with one deck the card order is
 the same.
 """
@@ -122,7 +122,7 @@ def play_one(n: int, seed: int, stats: Stats, aggression: float) -> None:
     ours = HandState(variant_for(CODE), stacks, rules=RULES, cards=deck)
     where = f"{CODE} n={n} seed={seed} stacks={stacks}"
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # ORACLE.md: explicit (and recycled) cards warn
+        warnings.simplefilter("ignore")  # docs/testing.md (PokerKit as a test oracle): explicit (and recycled) cards warn
         pk = pokerkit_state(stacks, RULES)
         pos = 0
         for _step in range(600):
@@ -130,7 +130,7 @@ def play_one(n: int, seed: int, stats: Stats, aggression: float) -> None:
             mine, legal = ours_decision(ours)
             if ((legal is None or legal.can_exchange) and pk.actor_index is not None
                     and pokerkit_pointless(pk)):
-                pk.check_or_call()  # ORACLE.md: PokerKit asks a pointless check
+                pk.check_or_call()  # docs/testing.md (PokerKit as a test oracle): PokerKit asks a pointless check
                 continue
             if legal is not None and legal.can_exchange:
                 assert any(pk.standing_pat_or_discarding_statuses), (
@@ -151,7 +151,7 @@ def play_one(n: int, seed: int, stats: Stats, aggression: float) -> None:
             theirs = pokerkit_decision(pk)
             may_raise = True
             if mine != theirs:
-                # ORACLE.md / test_differential "short_all_in": a short all-in bet or big blind
+                # docs/testing.md / test_differential "short_all_in": a short all-in bet or big blind
                 # reopens differently in PokerKit; ours must follow docs/house-rules.md §3 to the chip.
                 variant = variant_for(CODE)
                 same = (mine.actor, mine.can_fold, mine.can_check, mine.call_chips) == (

@@ -98,7 +98,7 @@ _WATCH = """
 import json, sys
 import arena.engine
 from arena.engine import (actions, cards, configfile, dealing, equity, errors, evaluate, events,
-    frozen, games, legal, luck, phh, pots, rules, seeds, settlement, shown, shuffle, state, units)
+    games, legal, luck, phh, pots, rules, seeds, settlement, shown, shuffle, state, units)
 evaluate.fill_tables()
 seen = []
 PREFIXES = ("os.", "socket.", "subprocess.", "shutil.", "glob.", "pathlib.", "time.", "sqlite3.",
