@@ -43,8 +43,9 @@ From the dealer, as for every bot: {"action_rejected": {"code": "REJECT_CODE_...
   not legal now; OUT_OF_RANGE amount not legal; ABORTED decision no longer open (stale).
 From the gateway, for a frame it could not pass on:
   {"error": {"code": "...", "message": "...", "decision_id": "..."}}
-  INVALID_ARGUMENT not JSON, not an object, unknown field, wrong type, NaN, no payload, or a
-  text reply outside the grammar; RESOURCE_EXHAUSTED frame over {max_message_bytes} bytes;
+  INVALID_ARGUMENT not JSON, not an object, a key twice, unknown field, wrong type, NaN, no or
+  two payloads, or a text reply outside the grammar; RESOURCE_EXHAUSTED frame over
+  {max_message_bytes} bytes;
   ABORTED a text reply for a decision that is not open.
 
 ## Bounds
