@@ -178,22 +178,25 @@ def cmd_web(args: argparse.Namespace) -> int:
 
 
 def cmd_gateway(args: argparse.Namespace) -> int:
+    from arena.gateway.dealerlink import read_ca
     from arena.gateway.limits import GatewayLimits
     from arena.gateway.server import run_gateway
 
     return run_gateway(args.dealer, args.listen,
                        limits=GatewayLimits(max_message_bytes=args.max_message_bytes,
-                                            hard_frame_bytes=4 * args.max_message_bytes))
+                                            hard_frame_bytes=4 * args.max_message_bytes),
+                       root_certificates=read_ca(args.tls_ca))
 
 
 def cmd_mcp(args: argparse.Namespace) -> int:
+    from arena.gateway.dealerlink import read_ca
     from arena.gateway.mcpserver import run_mcp
 
     token = args.token or os.environ.get("ARENA_TOKEN")
     if not token:
         print("arena: error: give --token or set ARENA_TOKEN", file=sys.stderr)
         return 2
-    return run_mcp(args.server, token, name=args.name)
+    return run_mcp(args.server, token, name=args.name, root_certificates=read_ca(args.tls_ca))
 
 
 def cmd_match(args: argparse.Namespace) -> int:
@@ -442,6 +445,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="HOST:PORT for the WebSocket; port 0 picks a free one")
     gate.add_argument("--max-message-bytes", type=_count, default=64 * 1024,
                       help="largest frame an agent may send (the dealer's own default)")
+    gate.add_argument("--tls-ca", default=None,
+                      help="PEM root certificate of a TLS dealer (none: plain gRPC)")
     gate.set_defaults(func=cmd_gateway)
 
     mcp = command("mcp", "an MCP server (stdio) through which an MCP-capable agent plays one seat")
@@ -449,6 +454,8 @@ def build_parser() -> argparse.ArgumentParser:
     mcp.add_argument("--token", default=None,
                      help="the seat's token (none: the ARENA_TOKEN environment variable)")
     mcp.add_argument("--name", default="mcp-agent", help="display name sent in hello")
+    mcp.add_argument("--tls-ca", default=None,
+                     help="PEM root certificate of a TLS dealer (none: plain gRPC)")
     mcp.set_defaults(func=cmd_mcp)
 
     board = command("leaderboard", "the leaderboard of a league's results store")

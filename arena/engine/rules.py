@@ -23,6 +23,7 @@ from arena.engine.games import (
     GameCode,
     game_with_betting,
 )
+from arena.engine.timecontrol import expand_time_control
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +111,7 @@ class Rules:
         """Build from a TOML `[rules]` table; unknown keys, wrong types and values out of
         range are errors naming ``where`` (e.g. ``league.toml [rules]``) and the key."""
         values = dict(values)
+        expand_time_control(values, where)
         given: dict[str, Any] = {}
         stakes = read_dataclass(Stakes, {k: v for k, v in values.items() if k in STAKES_KEYS},
                                 where=where, checks=CHECKS)
@@ -129,6 +131,11 @@ class Rules:
             key, sep, raw = assignment.partition("=")
             if not sep:
                 raise ConfigError(f"expected KEY=VALUE, got {assignment!r}")
+            if key.strip() == "time_control":  # sets both clock keys; a later --set may change one
+                clocks = {"time_control": parse_value(raw.strip())}
+                expand_time_control(clocks, "--set")
+                values.update(clocks)
+                continue
             values[key.strip()] = parse_value(raw.strip())
         return Rules.from_mapping(values, where="--set")
 

@@ -43,8 +43,9 @@ From the dealer, as for every bot: {"action_rejected": {"code": "REJECT_CODE_...
   not legal now; OUT_OF_RANGE amount not legal; ABORTED decision no longer open (stale).
 From the gateway, for a frame it could not pass on:
   {"error": {"code": "...", "message": "...", "decision_id": "..."}}
-  INVALID_ARGUMENT not JSON, not an object, unknown field, wrong type, NaN, no payload, or a
-  text reply outside the grammar; RESOURCE_EXHAUSTED frame over {max_message_bytes} bytes;
+  INVALID_ARGUMENT not JSON, not an object, a key twice, unknown field, wrong type, NaN, no or
+  two payloads, or a text reply outside the grammar; RESOURCE_EXHAUSTED frame over
+  {max_message_bytes} bytes;
   ABORTED a text reply for a decision that is not open.
 
 ## Bounds
@@ -55,12 +56,24 @@ frames included (more closes the socket, code 1008).
 ## Clock and absence
 decision_time_left_seconds is yours for this decision; past it you spend
 time_bank_left_seconds, the match's time bank. When both are gone the dealer checks (if legal)
-or folds for you. If your socket closes your seat is absent: it is still dealt in and the dealer
+or folds for you and says so: {"decision_closed": {"decision_id": ..., "reason":
+"DECISION_CLOSE_REASON_TIMEOUT", "action": ...}}; a reply to it now is refused (ABORTED).
+If your socket closes your seat is absent: it is still dealt in and the dealer
 checks or folds for it until you connect again with the same token; an open decision is sent
 again then.
 
+## Refused connections
+After a refused token your address waits before the next stream ({auth_delay} s, doubling with
+each refusal): {"stream_ended": {"code": "UNAVAILABLE", "message": "... connect again in N s"}},
+socket code 4014. At most {max_pending_per_address} of your connections may wait for their
+welcome at once (RESOURCE_EXHAUSTED, code 4008). If the dealer cannot be reached: UNAVAILABLE;
+connect again later.
+
 ## End
-The stream ends with {"stream_ended": {"code": "OK" or a gRPC status name, "message": ...}},
+The dealer's last message says why it ends the stream: {"stream_ending": {"reason":
+"STREAM_END_REASON_MATCHES_OVER" (do not come back) or "STREAM_END_REASON_SHUTTING_DOWN"
+(connect again with backoff), "message": ...}}. The stream ends with
+{"stream_ended": {"code": "OK" or a gRPC status name, "message": ...}},
 then the socket closes: code 1000 if OK, else 4000 + the status number (4016 UNAUTHENTICATED).
 """
 
@@ -69,6 +82,8 @@ def agent_text(limits: GatewayLimits) -> str:
     values = {"max_message_bytes": str(limits.max_message_bytes),
               "hard_frame_bytes": str(limits.hard_frame_bytes),
               "message_burst": str(limits.message_burst),
+              "max_pending_per_address": str(limits.max_pending_per_address),
+              "auth_delay": f"{limits.auth_failure_delay_seconds:g}",
               "messages_per_second:g": f"{limits.messages_per_second:g}"}
     text = _TEXT
     for name, value in values.items():

@@ -22,6 +22,13 @@ class GatewayLimits:
         socket (code 1008, "flood") and the dealer sees the seat disconnect, as for a gRPC flood.
     max_open_decisions: decision requests remembered per connection for text replies and think
         time (oldest forgotten first).
+    auth_failure_delay_seconds, auth_failure_max_delay_seconds: after the dealer refuses a token
+        (UNAUTHENTICATED), the agent's address must wait this long before the gateway opens
+        another stream for it, doubling with every refusal up to the maximum (the dealer's own
+        rule, applied here per agent address, since to the dealer every agent comes from the
+        gateway's address and one agent guessing tokens would slow all the others).
+    max_pending_per_address: streams of one agent address not yet welcomed by the dealer; more
+        are refused at once (RESOURCE_EXHAUSTED).
     """
 
     max_message_bytes: int = _DEALER.max_message_bytes
@@ -29,21 +36,6 @@ class GatewayLimits:
     messages_per_second: float = _DEALER.messages_per_second
     message_burst: int = _DEALER.message_burst
     max_open_decisions: int = 64
-
-
-class TokenBucket:
-    """``rate`` tokens a second up to ``burst``; :meth:`take` is False when none is left."""
-
-    def __init__(self, rate: float, burst: int, now: float) -> None:
-        self.rate = rate
-        self.burst = float(burst)
-        self.tokens = float(burst)
-        self.at = now
-
-    def take(self, now: float) -> bool:
-        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
-        self.at = now
-        if self.tokens < 1.0:
-            return False
-        self.tokens -= 1.0
-        return True
+    auth_failure_delay_seconds: float = _DEALER.auth_failure_delay_seconds
+    auth_failure_max_delay_seconds: float = _DEALER.auth_failure_max_delay_seconds
+    max_pending_per_address: int = 16

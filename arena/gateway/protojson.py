@@ -4,7 +4,7 @@ Nothing here names a field: the ``.proto`` is the schema. Field names are the ``
 (``decision_id``, ``raise_to_chips``), enums their names (``"ACTION_KIND_RAISE"``), 64-bit
 integers strings (``"40"``, as the mapping says; numbers are accepted too), and every field is
 present even at its default, since 0 is a valid seat. Parsing refuses unknown fields, wrong
-types, NaN where a number is expected in a bounded field, and more than one payload.
+types, NaN and Infinity, a key given twice, and more than one payload.
 """
 
 from __future__ import annotations
@@ -44,10 +44,20 @@ def _no_constant(name: str) -> float:
     raise JsonRefused("INVALID_ARGUMENT", f"{name} is not a number JSON allows")
 
 
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise JsonRefused("INVALID_ARGUMENT", f"key {key[:40]!r} appears twice in one object")
+        out[key] = value
+    return out
+
+
 def load_object(text: str | bytes) -> dict[str, Any]:
-    """A frame's JSON object; anything else (bad syntax, NaN/Infinity, not an object) refused."""
+    """A frame's JSON object; anything else (bad syntax, NaN/Infinity, a key given twice, not
+    an object) refused."""
     try:
-        data = json.loads(text, parse_constant=_no_constant)
+        data = json.loads(text, parse_constant=_no_constant, object_pairs_hook=_no_duplicates)
     except JsonRefused:
         raise
     except (ValueError, RecursionError) as exc:  # UnicodeDecodeError is a ValueError

@@ -21,7 +21,7 @@ MAX_REPLY_CHARS = 200
 _WORDS = {"fold": pb.ACTION_KIND_FOLD, "check": pb.ACTION_KIND_CHECK,
           "call": pb.ACTION_KIND_CALL, "bring-in": pb.ACTION_KIND_BRING_IN,
           "bringin": pb.ACTION_KIND_BRING_IN, "bring in": pb.ACTION_KIND_BRING_IN}
-_RAISE = re.compile(r"(bet|raise|complete)(?: (?:to )?(\d{1,18}))?")
+_RAISE = re.compile(r"(bet|raise|complete)(?: (?:to )?([0-9]{1,18}))?")
 
 
 class ReplyRefused(ValueError):

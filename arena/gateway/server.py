@@ -11,7 +11,10 @@ import asyncio
 import contextlib
 import logging
 import signal
+import socket
+import sys
 from collections.abc import Generator
+from typing import Any
 
 import grpc
 import uvicorn
@@ -24,8 +27,10 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from arena.engine.errors import ConfigError
 from arena.gateway.agenttext import agent_text
+from arena.gateway.dealerlink import dealer_channel
 from arena.gateway.limits import GatewayLimits
 from arena.gateway.session import AgentSession, Flooded, frame
+from arena.server.guard import Backoff
 from arena.v1 import arena_pb2_grpc as pb_grpc
 
 log = logging.getLogger("arena.gateway")
@@ -46,8 +51,10 @@ def bearer(header: str | None) -> str | None:
 class Gateway:
     """The gateway's app: one gRPC channel to the dealer, one ``Play`` call per socket."""
 
-    def __init__(self, dealer: str, *, limits: GatewayLimits | None = None) -> None:
+    def __init__(self, dealer: str, *, limits: GatewayLimits | None = None,
+                 root_certificates: bytes | None = None) -> None:
         self.dealer = dealer
+        self.root_certificates = root_certificates
         self.limits = limits or GatewayLimits()
         self.registry = CollectorRegistry()
         self.relay = Histogram("arena_gateway_relay_seconds", "Time from reading a decision "
@@ -58,6 +65,9 @@ class Gateway:
                                "time as the gateway sees it)", registry=self.registry,
                                buckets=BUCKETS)
         self.channel: grpc.aio.Channel | None = None
+        self.auth_failures = Backoff(self.limits.auth_failure_delay_seconds,
+                                     self.limits.auth_failure_max_delay_seconds)
+        self.pending: dict[str, int] = {}  # agent address -> streams not yet welcomed
 
     def starlette(self) -> Starlette:
         return Starlette(routes=[
@@ -78,26 +88,74 @@ class Gateway:
 
     async def play(self, ws: WebSocket) -> None:
         await ws.accept()
+        address = ws.client.host if ws.client is not None else ""
+        refusal = self._refusal(address)
         token = bearer(ws.headers.get("authorization"))
-        if token is None:
-            await ws.send_text(frame("stream_ended", code="UNAUTHENTICATED", message=(
+        if refusal is None and token is None:
+            self.auth_failures.strike(address)
+            refusal = grpc.StatusCode.UNAUTHENTICATED, (
                 "send the seat token in the upgrade request's header 'Authorization: Bearer "
-                "<token>'")))
-            await ws.close(code=4000 + grpc.StatusCode.UNAUTHENTICATED.value[0])
+                "<token>'")
+        if refusal is not None or token is None:
+            code, message = refusal or (grpc.StatusCode.UNAUTHENTICATED, "")
+            log.warning("refused a connection from %s: %s %s", address, code.name, message)
+            await ws.send_text(frame("stream_ended", code=code.name, message=message))
+            await ws.close(code=4000 + code.value[0])
             return
         if self.channel is None:
-            self.channel = grpc.aio.insecure_channel(self.dealer)
+            self.channel = dealer_channel(self.dealer, self.root_certificates)
         call = pb_grpc.DealerStub(self.channel).Play(metadata=(("authorization",
                                                                 f"Bearer {token}"),))
+        self.pending[address] = self.pending.get(address, 0) + 1
+        welcomed = False
+
+        def on_welcome() -> None:
+            nonlocal welcomed
+            if not welcomed:
+                welcomed = True
+                self._unpend(address)
+
         session = AgentSession(call=call, send_text=ws.send_text, limits=self.limits,
                                text_mode=ws.query_params.get("view") == "text",
-                               observe=self._observe)
+                               observe=self._observe, on_welcome=on_welcome)
+        try:
+            await self._relay(ws, call, session, address)
+        finally:
+            if not welcomed:
+                self._unpend(address)
+
+    def _refusal(self, address: str) -> tuple[grpc.StatusCode, str] | None:
+        """Why the gateway opens no stream for an agent at ``address`` now (None: it may)."""
+        wait = self.auth_failures.wait_left(address)
+        if wait > 0:
+            return grpc.StatusCode.UNAVAILABLE, (
+                f"{self.auth_failures.strikes(address)} refused token(s) from your address: "
+                f"connect again in {wait:.1f} s")
+        if self.pending.get(address, 0) >= self.limits.max_pending_per_address:
+            return grpc.StatusCode.RESOURCE_EXHAUSTED, (
+                f"{self.limits.max_pending_per_address} connections from your address are "
+                "still waiting for the dealer's welcome")
+        return None
+
+    def _unpend(self, address: str) -> None:
+        left = self.pending.get(address, 1) - 1
+        if left > 0:
+            self.pending[address] = left
+        else:
+            self.pending.pop(address, None)
+
+    async def _relay(self, ws: WebSocket, call: Any, session: AgentSession, address: str
+                     ) -> None:
         relay = asyncio.ensure_future(session.relay_dealer())
         reader = asyncio.ensure_future(self._read_agent(ws, session))
         await asyncio.wait((relay, reader), return_when=asyncio.FIRST_COMPLETED)
         if relay.done():
             reader.cancel()
             code, details = relay.result()
+            if code == grpc.StatusCode.UNAUTHENTICATED.name:
+                self.auth_failures.strike(address)
+            log.info("agent %s from %s: the dealer ended the stream: %s %s",
+                     session.bot_name or "(no welcome)", address, code, details)
             with contextlib.suppress(Exception):  # the agent may be gone already
                 await ws.send_text(frame("stream_ended", code=code, message=details))
                 number = getattr(grpc.StatusCode, code).value[0]
@@ -105,6 +163,8 @@ class Gateway:
         else:
             call.cancel()  # the agent left: the dealer sees the seat disconnect
             why = reader.result()
+            log.info("agent %s from %s: %s", session.bot_name or "(no welcome)", address,
+                     why or "disconnected")
             if why:
                 with contextlib.suppress(Exception):
                     await ws.close(code=1008, reason=why[:120])
@@ -148,13 +208,26 @@ def split_listen(text: str) -> tuple[str, int]:
     return host.strip("[]") or "127.0.0.1", int(port)
 
 
-def run_gateway(dealer: str, listen: str, *, limits: GatewayLimits | None = None) -> int:
-    """Serve until interrupted; prints the URL first (one line, flushed)."""
+def listening_socket(host: str, port: int) -> socket.socket:
+    """The gateway's port, bound now, with Nagle's algorithm off: the connections accepted from it
+    inherit TCP_NODELAY, so a decision request written right after an event is not held back
+    until the agent acknowledges the event (up to 40 ms of delayed ACK on Linux)."""
     from arena.web.server import bind
 
-    host, port = split_listen(listen)
-    gateway = Gateway(dealer, limits=limits)
     sock = bind(host, port)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    return sock
+
+
+def run_gateway(dealer: str, listen: str, *, limits: GatewayLimits | None = None,
+                root_certificates: bytes | None = None) -> int:
+    """Serve until interrupted; prints the URL first (one line, flushed)."""
+    host, port = split_listen(listen)
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
+                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    log.setLevel(logging.INFO)  # every agent's end of stream, refusals and floods, timestamped
+    gateway = Gateway(dealer, limits=limits, root_certificates=root_certificates)
+    sock = listening_socket(host, port)
     bound_host, bound_port = sock.getsockname()[:2]
     shown = f"[{bound_host}]" if ":" in bound_host else bound_host
     server = _QuietServer(uvicorn.Config(

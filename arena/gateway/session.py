@@ -23,10 +23,11 @@ from typing import Any
 
 import grpc
 
-from arena.gateway.limits import GatewayLimits, TokenBucket
+from arena.gateway.limits import GatewayLimits
 from arena.gateway.protojson import JsonRefused, dealer_message_dict, load_object, parse_bot_message
 from arena.gateway.replytext import ReplyRefused, parse_reply
 from arena.gateway.textview import render
+from arena.server.guard import TokenBucket
 from arena.v1 import arena_pb2 as pb
 
 log = logging.getLogger("arena.gateway")
@@ -60,6 +61,8 @@ class AgentSession:
     text_mode: bool = False
     observe: Observe = lambda _name, _seconds: None
     clock: Callable[[], float] = time.monotonic
+    on_welcome: Callable[[], None] = lambda: None
+    bot_name: str = ""  # as the dealer's welcome names it
     open: OrderedDict[str, _Open] = field(default_factory=OrderedDict)
     bucket: TokenBucket | None = None
 
@@ -89,7 +92,10 @@ class AgentSession:
             pairs = list(zip(message.batch.messages, data["batch"]["messages"], strict=True))
         for inner, inner_data in pairs:
             kind = inner.WhichOneof("payload")
-            if kind == "decision_request":
+            if kind == "welcome":
+                self.bot_name = inner.welcome.bot_name
+                self.on_welcome()
+            elif kind == "decision_request":
                 request = inner.decision_request
                 self.open[request.decision_id] = _Open(request, now)
                 while len(self.open) > self.limits.max_open_decisions:
@@ -118,9 +124,8 @@ class AgentSession:
         """One frame from the agent: written to the stream, or answered with an ``error``."""
         now = self.clock()
         if self.bucket is None:
-            self.bucket = TokenBucket(self.limits.messages_per_second, self.limits.message_burst,
-                                      now)
-        if not self.bucket.take(now):
+            self.bucket = TokenBucket(self.limits.messages_per_second, self.limits.message_burst)
+        if not self.bucket.take():
             raise Flooded(f"more than {self.limits.message_burst} frames at once or "
                           f"{self.limits.messages_per_second:g} a second")
         size = len(text.encode() if isinstance(text, str) else text)

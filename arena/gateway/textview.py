@@ -77,6 +77,9 @@ def legal_replies(request: pb.DecisionRequest) -> list[str]:
             out.append(f"bring-in (posts {legal.min_raise_to_chips})")
         elif legal.kind == pb.ACTION_KIND_RAISE:
             out += _raise_replies(request, legal, all_in)
+        else:  # a kind newer than this grammar: named, to be sent as a JSON action_reply
+            out.append(f"{pb.ActionKind.Name(legal.kind)} (not in the text grammar: send an "
+                       "action_reply)")
     return out
 
 

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import re
 import subprocess
 import sys
+from collections.abc import AsyncIterator
 from typing import Any
 
+import uvicorn
 from websockets.asyncio.client import ClientConnection, connect
 
+from arena.gateway.limits import GatewayLimits
+from arena.gateway.server import Gateway, listening_socket
 from tests.server.procs import ROOT, env
 
 
@@ -36,8 +42,6 @@ async def open_agent(url: str, token: str | None, *, text: bool = False) -> Clie
 
 
 async def recv(ws: ClientConnection, timeout: float = 30.0) -> dict[str, Any]:
-    import asyncio
-
     data: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), timeout))
     return data
 
@@ -47,3 +51,24 @@ def flat(frame: dict[str, Any]) -> list[dict[str, Any]]:
     if "batch" in frame:
         return list(frame["batch"]["messages"])
     return [frame]
+
+
+@contextlib.asynccontextmanager
+async def gateway_running(dealer: str, limits: GatewayLimits | None = None, *,
+                          root_certificates: bytes | None = None) -> AsyncIterator[str]:
+    """The gateway app in this event loop, served by uvicorn as `arena gateway` serves it; its
+    ws://.../play URL."""
+    gateway = Gateway(dealer, limits=limits, root_certificates=root_certificates)
+    sock = listening_socket("127.0.0.1", 0)
+    server = uvicorn.Server(uvicorn.Config(
+        gateway.starlette(), lifespan="off", log_level="warning", ws="websockets-sansio",
+        ws_max_size=gateway.limits.hard_frame_bytes))
+    serving = asyncio.ensure_future(server.serve(sockets=[sock]))
+    try:
+        while not server.started:
+            await asyncio.sleep(0.01)
+        yield f"ws://127.0.0.1:{sock.getsockname()[1]}/play"
+    finally:
+        server.should_exit = True
+        await serving
+        await gateway.close()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import subprocess
 import sys
 import urllib.request
@@ -140,6 +141,8 @@ async def play_agent(url: str, *, text: bool) -> dict[str, Any]:
                     reply = {"action_reply": {"decision_id": request["decision_id"],
                                               "seat": request["your_seat"],
                                               "action": choose(request, k)}}
+                if k == 1:
+                    await asyncio.sleep(0.5)  # thinks: the gateway reports it as think time
                 await ws.send(json.dumps(reply))
                 k += 1
         await asyncio.wait_for(ws.wait_closed(), 10)
@@ -165,14 +168,22 @@ def test_an_agent_plays_horse_through_the_gateway_and_the_match_replays(tmp_path
                                        timeout=10).read().decode()
         assert "Authorization: Bearer" in guide and "text_reply" in guide
         seen = asyncio.run(play_agent(url, text=text))
+        metrics = urllib.request.urlopen(url.replace("ws://", "http://").replace("/play", "/metrics"),
+                                         timeout=10).read().decode()
         out, err = server.communicate(timeout=60)
     finally:
         stop_processes([server, gateway, bot])
+    gateway_log = gateway.communicate(timeout=10)[1]
+    assert "arena.gateway INFO agent agent from 127.0.0.1: the dealer ended the stream: OK" in gateway_log
     assert seen["ended"] == {"code": "OK", "message": ""}, seen["ended"]
     assert seen["close_code"] == 1000
     assert server.returncode == 0, err
     assert "match agents: 10 hands, finished" in out, out
     assert seen["requests"] > 10
+    counts = {name: float(value) for name, value in re.findall(
+        r"^(arena_gateway_\w+_seconds_count) (\S+)$", metrics, re.M)}
+    assert counts["arena_gateway_agent_think_seconds_count"] >= seen["requests"]
+    assert counts["arena_gateway_relay_seconds_count"] >= seen["requests"]
     # Secrecy: the other seat's hidden cards never reach the agent before showdown.
     my_seat = next(m["welcome"] for m in seen["frames"] if "welcome" in m)
     assert my_seat["bot_name"] == AGENT
@@ -191,6 +202,12 @@ def test_an_agent_plays_horse_through_the_gateway_and_the_match_replays(tmp_path
     assert sorted({h.fields["variant"] for h in hands}) == ["F7S", "F7S/8", "FO/8", "FR", "FT"]
     for _hand, state, error in iter_replays(hands):
         assert error is None and state is not None
+    # Think time (the gateway's measure, from the request written to the reply read) and the
+    # dealer's round trip are logged apart: their difference is the gateway and the network.
+    think = [t for h in hands for t in h.fields["_think_seconds"]]
+    wire = [t for h in hands for t in h.fields["_wire_seconds"]]
+    assert max(think) >= 0.45
+    assert all(0 <= t <= w + 1e-3 for t, w in zip(think, wire, strict=True) if w >= 0)
     phhs = str(tmp_path / "logs" / "agents.phhs")
     replay = subprocess.run([sys.executable, "-m", "arena.cli", "replay", phhs],
                             cwd=ROOT, env=env(), capture_output=True, text=True, timeout=120)

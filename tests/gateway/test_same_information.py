@@ -7,20 +7,17 @@ from __future__ import annotations
 
 import asyncio
 import json
-import socket
 from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
 from arena_bot import play
 from arena_bot.examples import calling_station
 from google.protobuf import json_format
 from google.protobuf.message import Message
 
-from arena.gateway.server import Gateway
 from arena.v1 import arena_pb2 as pb
-from tests.gateway.procs import open_agent, recv
+from tests.gateway.procs import gateway_running, open_agent, recv
 from tests.server.harness import RawBot, make_config, running, token_for
 
 pytestmark = pytest.mark.timeout(120)
@@ -67,17 +64,8 @@ async def over_grpc(address: str) -> list[pb.DealerMessage]:
 
 
 async def over_gateway(address: str) -> list[pb.DealerMessage]:
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(16)
-    server = uvicorn.Server(uvicorn.Config(Gateway(address).starlette(), lifespan="off",
-                                           log_level="warning", ws="websockets-sansio"))
-    serving = asyncio.ensure_future(server.serve(sockets=[sock]))
     got: list[pb.DealerMessage] = []
-    try:
-        while not server.started:
-            await asyncio.sleep(0.01)
-        url = f"ws://127.0.0.1:{sock.getsockname()[1]}/play"
+    async with gateway_running(address) as url:
         ws = await open_agent(url, token_for("agent"))
         await ws.send(json.dumps({"hello": {"bot_name": "agent", "protocol_version": 1}}))
         while "stream_ended" not in (frame := await recv(ws)):
@@ -90,9 +78,6 @@ async def over_gateway(address: str) -> list[pb.DealerMessage]:
                 await ws.send(json.dumps(json_format.MessageToDict(reply)))
         assert frame["stream_ended"]["code"] == "OK"
         await ws.close()
-    finally:
-        server.should_exit = True
-        await serving
     return got
 
 

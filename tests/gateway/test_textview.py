@@ -3,7 +3,11 @@ parses into exactly one legal typed action, anything ambiguous or illegal is ref
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from arena.gateway.replytext import ReplyRefused, parse_reply
 from arena.gateway.textview import legal_replies, render
@@ -111,6 +115,7 @@ def test_a_reply_becomes_the_typed_action(make: object, reply: str, expected: pb
     (holdem_facing_blind, "raise -40", "is not a reply this grammar knows"),
     (holdem_facing_blind, "raise 1234567890123456789012", "is not a reply this grammar knows"),
     (holdem_facing_blind, "raise forty", "is not a reply this grammar knows"),
+    (holdem_facing_blind, "raise \u0664\u0660", "is not a reply this grammar knows"),  # ASCII digits only
     (holdem_facing_blind, "x" * 500, "one short line"),
     (holdem_facing_blind, "complete", "complete is only the stud completion"),
     (holdem_facing_blind, "bring-in", "bring-in is not legal now"),
@@ -188,3 +193,43 @@ def test_every_listed_reply_parses_to_a_legal_action() -> None:
             parsed = parse_reply(shown.split(" (")[0], request)
             assert any(parsed.kind == k and (parsed.kind != RAISE or lo <= parsed.raise_to_chips <= hi)
                        for k, lo, hi in legal), (shown, parsed)
+
+
+def test_a_kind_newer_than_the_grammar_is_named_not_hidden() -> None:
+    request = holdem_facing_blind()
+    request.legal_actions.add(kind=pb.ACTION_KIND_POST_ANTE)  # stands for a kind added later
+    assert legal_replies(request)[-1] == ("ACTION_KIND_POST_ANTE (not in the text grammar: send "
+                                          "an action_reply)")
+
+
+REQUESTS = (holdem_facing_blind, stud_bring_in, stud_open_pair, no_limit)
+WORDS = st.sampled_from(["fold", "check", "call", "bring-in", "bring in", "complete", "bet",
+                         "raise", "raise to", "to", "or", "all-in", ".", " ", "FOLD", "Raise"])
+NUMBERS = st.one_of(st.integers(-10, 3000).map(str), st.sampled_from(["", "40.0", "1e3", "0x28",
+                                                                      "٤٠", "4 0", "99" * 12]))
+
+
+def _legal_action(action: pb.Action, request: pb.DecisionRequest) -> bool:
+    for legal in request.legal_actions:
+        if legal.kind != action.kind:
+            continue
+        if action.kind != RAISE:
+            return action.raise_to_chips == 0
+        low, high = legal.min_raise_to_chips, legal.max_raise_to_chips
+        return (low <= action.raise_to_chips <= high if legal.any_amount
+                else action.raise_to_chips in (low, high))
+    return False
+
+
+@settings(max_examples=400, deadline=500)  # pure string work: 0.5 s per example is generous
+@given(make=st.sampled_from(REQUESTS),
+       text=st.one_of(st.text(max_size=40),
+                      st.lists(st.one_of(WORDS, NUMBERS), max_size=4).map(" ".join)))
+def test_any_text_is_either_refused_or_exactly_one_legal_action(make: Any, text: str) -> None:
+    request = make()
+    try:
+        action = parse_reply(text, request)
+    except ReplyRefused as refused:
+        assert "Legal replies: " in str(refused)
+        return
+    assert _legal_action(action, request), (text, action)

@@ -1,0 +1,34 @@
+"""The gateway's and the MCP server's channel to the dealer: plain, or TLS with a root CA."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import grpc
+
+from arena.engine.errors import ConfigError
+
+MAX_CA_BYTES = 1024 * 1024
+
+
+def dealer_channel(address: str, root_certificates: bytes | None) -> grpc.aio.Channel:
+    """A channel to the dealer at ``address``: TLS checked against ``root_certificates`` (PEM)
+    when given, as the SDK's ``--tls-ca`` does, else plain (loopback and private networks)."""
+    if root_certificates is None:
+        return grpc.aio.insecure_channel(address)
+    return grpc.aio.secure_channel(address, grpc.ssl_channel_credentials(root_certificates))
+
+
+def read_ca(path: str | None) -> bytes | None:
+    """The PEM file of ``--tls-ca`` (None: no TLS); a clear error when it cannot be used."""
+    if path is None:
+        return None
+    try:
+        with Path(path).open("rb") as handle:
+            data = handle.read(MAX_CA_BYTES + 1)
+    except OSError as exc:
+        raise ConfigError(f"--tls-ca {path}: {exc.strerror}") from None
+    if len(data) > MAX_CA_BYTES or b"-----BEGIN CERTIFICATE-----" not in data:
+        raise ConfigError(f"--tls-ca {path}: not a PEM certificate file of at most "
+                          f"{MAX_CA_BYTES} bytes")
+    return data
