@@ -122,7 +122,7 @@ def play_one(n: int, seed: int, stats: Stats, aggression: float) -> None:
     ours = HandState(variant_for(CODE), stacks, rules=RULES, cards=deck)
     where = f"{CODE} n={n} seed={seed} stacks={stacks}"
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # docs/testing.md (PokerKit as a test oracle): explicit (and recycled) cards warn
+        warnings.simplefilter("ignore")  # docs/testing.md (oracle): explicit (and recycled) cards warn
         pk = pokerkit_state(stacks, RULES)
         pos = 0
         for _step in range(600):
@@ -130,7 +130,7 @@ def play_one(n: int, seed: int, stats: Stats, aggression: float) -> None:
             mine, legal = ours_decision(ours)
             if ((legal is None or legal.can_exchange) and pk.actor_index is not None
                     and pokerkit_pointless(pk)):
-                pk.check_or_call()  # docs/testing.md (PokerKit as a test oracle): PokerKit asks a pointless check
+                pk.check_or_call()  # docs/testing.md (oracle): PokerKit asks a pointless check
                 continue
             if legal is not None and legal.can_exchange:
                 assert any(pk.standing_pat_or_discarding_statuses), (
