@@ -1,7 +1,7 @@
 """Hosted bots' costs, in one run: starting a sandboxed instance against starting the same
 command unsandboxed, and the dealer's CPU per decision over a Unix socket against loopback TCP.
 
-    python -m bench.sandbox [--starts 20] [--hands 300] [--rounds 3]
+    python -m bench.sandbox [--starts 20] [--hands 300] [--rounds 3] [--only starts|transport|hog]
 
 1. ``starts``: ``--starts`` sandboxes (`arena.host.sandbox.prepare`, bubblewrap with its
    namespaces, prlimit and, where writable, cgroups) each running ``true`` and then a Python
@@ -12,9 +12,14 @@ command unsandboxed, and the dealer's CPU per decision over a Unix socket agains
    processes (not sandboxed: the transport alone differs), once over the dealer's Unix socket
    and once over loopback TCP, alternating ``--rounds`` times: the dealer process's CPU per
    decision, median per transport and their ratio.
-3. ``hog``: the heads-up match of 2. over TCP alone, then beside one sandboxed CPU hog
-   (``while True: pass``) with ``cpu_share`` 0.5 and beside the same hog with ``cpu_share`` 8
-   (no cap in effect): the match's hands/s with each hog over its hands/s alone.
+3. ``hog``: ``--tables`` heads-up matches at once whose bots are sandboxed instances (calling
+   stations of the Python SDK over the dealer's Unix socket, as a league's hosted bots), alone
+   and beside one sandboxed CPU hog (``while True: pass``) of each ``--hog-shares``
+   ``cpu_share``, alternated (which goes first alternates too) ``--hog-rounds`` times: the
+   tables' hands/s beside the hog over alone, per round and the median, and the CPU the hog
+   got (its cgroup's). The machine's load is printed first: compare only figures of one run.
+
+    python -m bench.sandbox --only hog [--tables 2] [--hog-rounds 5] [--hog-shares 1,0.5]
 """
 
 from __future__ import annotations
@@ -32,7 +37,7 @@ from pathlib import Path
 
 from arena.engine.rules import Rules
 from arena.host.botpackage import BotPackage
-from arena.host.sandbox import PYTHON_SDK, Instance, Prepared, kill, prepare
+from arena.host.sandbox import PYTHON_SDK, TOKEN_ENV, Instance, Prepared, kill, prepare
 from arena.match.spec import AbsentPolicy, MatchSpec, SeatSpec
 from arena.server.app import serve
 from arena.server.config import BotEntry, ServerConfig
@@ -85,31 +90,50 @@ async def _match(hands: int, *, unix: bool, run_dir: Path) -> float:
     return cpu_us
 
 
-async def _timed_match(hands: int, *, unix: bool, run_dir: Path) -> tuple[float, float]:
-    """The dealer's CPU per decision (us) and the match's hands per second."""
-    names = ("a", "b")
+async def _timed_match(hands: int, *, unix: bool, run_dir: Path, tables: int = 1,
+                       sandboxed: Path | None = None) -> tuple[float, float]:
+    """The dealer's CPU per decision (us) and the hands per second of ``tables`` heads-up
+    matches dealt at once; ``sandboxed``: a package directory, each bot then a sandboxed
+    instance of it reaching the dealer through its socket (as a league's hosted bots do)."""
+    names = [f"{seat}{table}" for table in range(tables) for seat in "ab"]
     tokens = {n: secrets.token_hex(16) for n in names}
-    spec = MatchSpec("bench", tuple(SeatSpec(n, n) for n in names), Rules.from_mapping(
-        {"games": ["FT"]}, where="bench"), hands, 7, start_timeout_seconds=30,
-        absent=AbsentPolicy.FORFEIT)
+    specs = tuple(MatchSpec(f"bench{t}", tuple(SeatSpec(n, n) for n in names[2 * t:2 * t + 2]),
+                            Rules.from_mapping({"games": ["FT"]}, where="bench"), hands, 7 + t,
+                            start_timeout_seconds=30, absent=AbsentPolicy.FORFEIT)
+                  for t in range(tables))
     socket_path = run_dir / "dealer.sock"
     socket_path.unlink(missing_ok=True)
     config = ServerConfig(listen="127.0.0.1:0", bots=tuple(BotEntry(n, n, tokens[n]) for n in names),
-                          matches=(spec,), unix_socket=socket_path)
+                          matches=specs, unix_socket=socket_path)
     ready: asyncio.Future[int] = asyncio.get_running_loop().create_future()
     task = asyncio.ensure_future(serve(config, on_ready=ready.set_result, handle_signals=False))
     port = await ready
     address = f"unix:{socket_path}" if unix else f"127.0.0.1:{port}"
     env = {**os.environ, "PYTHONPATH": str(PYTHON_SDK)}
-    bots = [await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "arena_bot", "call", "--server", address, "--token", tokens[n],
-        env=env, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
-        for n in names]
-    result = await task
-    for bot in bots:
-        await bot.wait()
+    bots: list[subprocess.Popen[bytes]] = []
+    sandboxes: list[Prepared] = []
+    try:
+        for name in names:
+            if sandboxed is None:
+                bots.append(subprocess.Popen(
+                    [sys.executable, "-m", "arena_bot", "call", "--server", address, "--token",
+                     tokens[name]], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+                continue
+            package = BotPackage(directory=sandboxed, name="honest", run="true")
+            sandboxes.append(prepare(Instance(
+                package=package, command="python3 -m arena_bot call", socket=socket_path,
+                env={TOKEN_ENV: tokens[name]})))
+            bots.append(subprocess.Popen(sandboxes[-1].argv, env=sandboxes[-1].env,
+                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                         start_new_session=True))
+        result = await task
+    finally:
+        for bot in bots:
+            kill(bot)
+        for sandbox in sandboxes:
+            sandbox.release()
     decisions = sum(s.stats.answered for s in result.summaries)
-    return result.cpu_seconds / max(decisions, 1) * 1e6, hands / result.wall_seconds
+    return result.cpu_seconds / max(decisions, 1) * 1e6, tables * hands / result.wall_seconds
 
 
 def transport(hands: int, rounds: int) -> None:
@@ -123,23 +147,47 @@ def transport(hands: int, rounds: int) -> None:
           f"unix socket {unix_us:.1f} us, loopback TCP {tcp_us:.1f} us, unix/TCP {unix_us / tcp_us:.3f}")
 
 
-def hog(hands: int) -> None:
+def tables(hands: int, rounds: int, count: int, share: float) -> None:
+    """Honest hosted tables alone and beside a sandboxed CPU hog of ``cpu_share`` ``share``,
+    alternated (which goes first alternates too), ``rounds`` times: the median of the rounds'
+    ratios."""
     with tempfile.TemporaryDirectory(prefix="arena-bench-") as directory:
         run_dir = Path(directory)
-        alone = asyncio.run(_timed_match(hands, unix=False, run_dir=run_dir))[1]
-        rates: dict[float, float] = {}
-        for share in (0.5, 8.0):
-            package = BotPackage(directory=run_dir, name="hog", run="true", cpu_share=share)
-            sandbox = prepare(Instance(package=package, command="python3 -c 'while True: pass'"))
-            proc = subprocess.Popen(sandbox.argv, env=sandbox.env, start_new_session=True)
-            try:
-                rates[share] = asyncio.run(_timed_match(hands, unix=False, run_dir=run_dir))[1]
-            finally:
-                kill(proc)
-                sandbox.release()
-        print(f"honest match beside a CPU hog ({hands} hands): alone {alone:.0f} hands/s; hog "
-              f"cpu_share 0.5: {rates[0.5]:.0f} hands/s ({rates[0.5] / alone:.2f} of alone); "
-              f"hog cpu_share 8: {rates[8.0]:.0f} hands/s ({rates[8.0] / alone:.2f})")
+        package_dir = run_dir / "package"
+        package_dir.mkdir()
+        ratios: list[float] = []
+        alone_rates: list[float] = []
+        hog_cpu: list[float] = []
+        for round_ in range(rounds):
+            rates: dict[bool, float] = {}
+            for with_hog in ((False, True) if round_ % 2 == 0 else (True, False)):
+                if not with_hog:
+                    rates[False] = asyncio.run(_timed_match(
+                        hands, unix=True, run_dir=run_dir, tables=count, sandboxed=package_dir))[1]
+                    continue
+                package = BotPackage(directory=package_dir, name="hog", run="true", cpu_share=share)
+                sandbox = prepare(Instance(package=package,
+                                           command="python3 -c 'while True: pass'"))
+                proc = subprocess.Popen(sandbox.argv, env=sandbox.env, start_new_session=True)
+                try:
+                    started, used = time.perf_counter(), sandbox.cpu_seconds() or 0.0
+                    rates[True] = asyncio.run(_timed_match(
+                        hands, unix=True, run_dir=run_dir, tables=count, sandboxed=package_dir))[1]
+                    wall = time.perf_counter() - started
+                    hog_cpu.append(((sandbox.cpu_seconds() or 0.0) - used) / wall)
+                finally:
+                    kill(proc)
+                    sandbox.release()
+            ratios.append(rates[True] / rates[False])
+            alone_rates.append(rates[False])
+            print(f"  round {round_ + 1}: alone {rates[False]:.0f} hands/s, beside the hog "
+                  f"{rates[True]:.0f} ({ratios[-1]:.2f}), hog used {hog_cpu[-1]:.2f} cores",
+                  flush=True)
+    print(f"{count} honest hosted table(s) ({hands} hands each) beside a sandboxed CPU hog, "
+          f"cpu_share {share:g}: median alone {statistics.median(alone_rates):.0f} hands/s, "
+          f"median ratio {statistics.median(ratios):.2f} over {rounds} rounds "
+          f"(min {min(ratios):.2f}, max {max(ratios):.2f}); hog's median CPU "
+          f"{statistics.median(hog_cpu):.2f} cores")
 
 
 def main() -> None:
@@ -148,10 +196,20 @@ def main() -> None:
     parser.add_argument("--starts", type=int, default=20)
     parser.add_argument("--hands", type=int, default=300)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--tables", type=int, default=2, help="honest tables beside the hog")
+    parser.add_argument("--hog-rounds", type=int, default=5)
+    parser.add_argument("--hog-shares", default="1,0.5",
+                        help="the hog's cpu_share, one measurement each (comma-separated)")
+    parser.add_argument("--only", choices=("starts", "transport", "hog"), default=None)
     args = parser.parse_args()
-    starts(args.starts)
-    transport(args.hands, args.rounds)
-    hog(args.hands)
+    if args.only in (None, "starts"):
+        starts(args.starts)
+    if args.only in (None, "transport"):
+        transport(args.hands, args.rounds)
+    if args.only in (None, "hog"):
+        print(f"load: {os.getloadavg()[0]:.2f} (1 min) on {os.cpu_count()} cores", flush=True)
+        for share in (float(x) for x in args.hog_shares.split(",")):
+            tables(args.hands, args.hog_rounds, args.tables, share)
 
 
 if __name__ == "__main__":

@@ -3,8 +3,9 @@
 One group per instance under this process's own group, in each controller found writable:
 ``pids`` (at most ``processes`` tasks: the limit that holds even when the arena runs as root,
 whose processes ``RLIMIT_NPROC`` never stops), ``memory`` (the instance's memory plus its two
-tmpfs directories, all of it in RAM) and ``cpu`` (``cpu_share`` of one core as a quota, and as
-a weight). cgroup v2 (one unified tree) and v1 (a tree per controller) are both read from
+tmpfs directories, all of it in RAM) and ``cpu`` (``cpu_share`` of one core as a quota; every
+instance the same weight, in one parent, :data:`BOTS_GROUP`, that weighs half an ordinary
+process). cgroup v2 (one unified tree) and v1 (a tree per controller) are both read from
 ``/proc/self/cgroup``; where none is writable the sandbox keeps its resource limits only
 (docs/hosted-bots.md).
 """
@@ -24,6 +25,16 @@ CONTROLLERS = ("pids", "memory", "cpu", "cpuacct")  # v1 trees used (cpuacct: ac
 PERIOD_US = 100_000
 REMOVE_TRIES = 500  # 10 ms apart: a group whose processes are still dying is retried
 EXTRA_TASKS = 4  # bwrap, its PID namespace's init and the shell that starts the bot
+# Every instance's CPU group sits in one parent, shared by every dealer of this machine: the
+# bots together weigh less than one ordinary process (the dealer, which serves every table), so
+# however many instances spin, the dealer is never starved by them.
+BOTS_GROUP = "arena-bots"
+BOTS_SHARES = 512  # v1 cpu.shares of the parent (an ordinary process weighs 1024)
+BOTS_WEIGHT = 50  # v2 cpu.weight of the parent (an ordinary group weighs 100)
+# Within that parent every instance weighs the same, whatever its package declares: a package
+# buys no priority over the others; its cpu_share is a quota (an upper bound) only.
+INSTANCE_SHARES = 1024  # v1 cpu.shares of each instance's group
+INSTANCE_WEIGHT = 100  # v2 cpu.weight of each instance's group
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -62,14 +73,30 @@ def _v1_settings(controller: str, package: BotPackage) -> dict[str, str]:
         return {}  # accounting only: cpu_seconds
     return {"cpu.cfs_period_us": str(PERIOD_US),
             "cpu.cfs_quota_us": str(max(1000, round(package.cpu_share * PERIOD_US))),
-            "cpu.shares": str(max(2, round(1024 * package.cpu_share)))}
+            "cpu.shares": str(INSTANCE_SHARES)}
 
 
 def _v2_settings(package: BotPackage) -> dict[str, str]:
     mib = 1024 * 1024
     return {"pids.max": str(package.processes + EXTRA_TASKS),
             "memory.max": str((package.memory_mib + 2 * package.disk_mib) * mib),
-            "cpu.max": f"{max(1000, round(package.cpu_share * PERIOD_US))} {PERIOD_US}"}
+            "cpu.max": f"{max(1000, round(package.cpu_share * PERIOD_US))} {PERIOD_US}",
+            "cpu.weight": str(INSTANCE_WEIGHT)}
+
+
+def bots_parent(own: Path, *, v2: bool) -> Path:
+    """The parent of every instance's CPU group under ``own`` (made, and its weight set, on
+    first use; kept: it is empty between instances), or ``own`` where it cannot be made."""
+    parent = own / BOTS_GROUP
+    settings = ({"cgroup.subtree_control": "+cpu +memory +pids", "cpu.weight": str(BOTS_WEIGHT)}
+                if v2 else {"cpu.shares": str(BOTS_SHARES)})
+    try:
+        parent.mkdir(exist_ok=True)
+        for key, value in settings.items():
+            (parent / key).write_text(value)
+    except OSError:
+        return own
+    return parent
 
 
 def create(package: BotPackage) -> InstanceGroup | None:
@@ -80,9 +107,10 @@ def create(package: BotPackage) -> InstanceGroup | None:
     groups = _own_groups()
     plans: list[tuple[Path, dict[str, str]]] = []
     if "unified" in groups and not any(c in groups for c in CONTROLLERS):
-        plans.append((groups["unified"], _v2_settings(package)))
+        plans.append((bots_parent(groups["unified"], v2=True), _v2_settings(package)))
     else:
-        plans += [(groups[c], _v1_settings(c, package)) for c in CONTROLLERS if c in groups]
+        plans += [(bots_parent(groups[c], v2=False) if c == "cpu" else groups[c],
+                   _v1_settings(c, package)) for c in CONTROLLERS if c in groups]
     for parent, settings in plans:
         directory = parent / name
         try:

@@ -66,6 +66,9 @@ class LeagueConfig:
     rules: Rules = field(default_factory=Rules)
     # Stdout and stderr kept per hosted instance and stream (bytes beyond are dropped).
     bot_log_bytes: int = 1024 * 1024
+    # The most CPU a hosted instance may have, in cores: a package declaring a larger
+    # cpu_share runs with this one (docs/hosted-bots.md "CPU hogs").
+    max_cpu_share: float = 1.0
     source_toml: str = field(default="", metadata=FILLED_BY_CODE)  # the file's text, as read
     # The luck adjustment's value function and Monte Carlo runouts: fixed before the league
     # starts (the store keeps each hand's luck under these settings' name).
@@ -97,6 +100,7 @@ CHECKS: dict[str, Check] = {
     "metrics_port": PORT,
     "start_timeout_seconds": Check(min=0.001, max=86_400),
     "bot_log_bytes": Check(min=0, max=1024 * 1024 * 1024),
+    "max_cpu_share": Check(min=0.05, max=8.0),  # a package's own cpu_share range
     "luck_samples": Check(min=1, max=100_000),
     "sprt_low_mbb": Check(min=-1e6, max=1e6),
     "sprt_high_mbb": Check(min=-1e6, max=1e6),
@@ -189,6 +193,7 @@ def league_from_mapping(data: dict[str, Any], *, base_dir: Path = Path("."), sou
                 "a league with hosted bots ('package') needs absent = \"check_fold\" or "
                 "\"forfeit\": the league starts their instances itself, so waiting for one that "
                 "cannot start would wait forever")
+    config = replace(config, bots=_capped(config.bots, config.max_cpu_share))
     check_listen(config.listen, where)
     most = max_seats(config.rules.games)  # docs/house-rules.md §20: hold'em 11, Omaha 10, stud 8
     require(config.seats_per_table <= most, where,
@@ -206,6 +211,13 @@ def league_from_mapping(data: dict[str, Any], *, base_dir: Path = Path("."), sou
             f"the schedule would have {matches:,} matches (at most {MAX_MATCHES:,}); "
             "check 'rounds', 'tables' and the number of bots")
     return replace(config, store=_store_location(store, base_dir), log_dir=base_dir / config.log_dir)
+
+
+def _capped(bots: tuple[LeagueBot, ...], max_cpu_share: float) -> tuple[LeagueBot, ...]:
+    """Hosted bots' packages with ``cpu_share`` at most the league's ``max_cpu_share``."""
+    return tuple(replace(b, package=replace(b.package, cpu_share=max_cpu_share))
+                 if b.package is not None and b.package.cpu_share > max_cpu_share else b
+                 for b in bots)
 
 
 def _tables_per_round(config: LeagueConfig) -> int:
