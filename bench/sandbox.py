@@ -14,12 +14,12 @@ command unsandboxed, and the dealer's CPU per decision over a Unix socket agains
    decision, median per transport and their ratio.
 3. ``hog``: ``--tables`` heads-up matches at once whose bots are sandboxed instances (calling
    stations of the Python SDK over the dealer's Unix socket, as a league's hosted bots), alone
-   and beside one sandboxed CPU hog (``while True: pass``) of each ``--hog-shares``
+   and beside ``--hogs`` sandboxed CPU hogs (``while True: pass``) of each ``--hog-shares``
    ``cpu_share``, alternated (which goes first alternates too) ``--hog-rounds`` times: the
    tables' hands/s beside the hog over alone, per round and the median, and the CPU the hog
    got (its cgroup's). The machine's load is printed first: compare only figures of one run.
 
-    python -m bench.sandbox --only hog [--tables 2] [--hog-rounds 5] [--hog-shares 1,0.5]
+    python -m bench.sandbox --only hog [--tables 2] [--hog-rounds 5] [--hog-shares 1,0.5] [--hogs 1]
 """
 
 from __future__ import annotations
@@ -147,10 +147,10 @@ def transport(hands: int, rounds: int) -> None:
           f"unix socket {unix_us:.1f} us, loopback TCP {tcp_us:.1f} us, unix/TCP {unix_us / tcp_us:.3f}")
 
 
-def tables(hands: int, rounds: int, count: int, share: float) -> None:
-    """Honest hosted tables alone and beside a sandboxed CPU hog of ``cpu_share`` ``share``,
-    alternated (which goes first alternates too), ``rounds`` times: the median of the rounds'
-    ratios."""
+def tables(hands: int, rounds: int, count: int, share: float, hogs: int = 1) -> None:
+    """Honest hosted tables alone and beside ``hogs`` sandboxed CPU hogs of ``cpu_share``
+    ``share``, alternated (which goes first alternates too), ``rounds`` times: the median of the
+    rounds' ratios."""
     with tempfile.TemporaryDirectory(prefix="arena-bench-") as directory:
         run_dir = Path(directory)
         package_dir = run_dir / "package"
@@ -158,36 +158,44 @@ def tables(hands: int, rounds: int, count: int, share: float) -> None:
         ratios: list[float] = []
         alone_rates: list[float] = []
         hog_cpu: list[float] = []
+
+        def honest() -> float:
+            return asyncio.run(_timed_match(hands, unix=True, run_dir=run_dir, tables=count,
+                                            sandboxed=package_dir))[1]
+
         for round_ in range(rounds):
             rates: dict[bool, float] = {}
             for with_hog in ((False, True) if round_ % 2 == 0 else (True, False)):
                 if not with_hog:
-                    rates[False] = asyncio.run(_timed_match(
-                        hands, unix=True, run_dir=run_dir, tables=count, sandboxed=package_dir))[1]
+                    rates[False] = honest()
                     continue
                 package = BotPackage(directory=package_dir, name="hog", run="true", cpu_share=share)
-                sandbox = prepare(Instance(package=package,
-                                           command="python3 -c 'while True: pass'"))
-                proc = subprocess.Popen(sandbox.argv, env=sandbox.env, start_new_session=True)
+                sandboxes = [prepare(Instance(package=package,
+                                              command="python3 -c 'while True: pass'"))
+                             for _ in range(hogs)]
+                procs = [subprocess.Popen(s.argv, env=s.env, start_new_session=True)
+                         for s in sandboxes]
                 try:
-                    started, used = time.perf_counter(), sandbox.cpu_seconds() or 0.0
-                    rates[True] = asyncio.run(_timed_match(
-                        hands, unix=True, run_dir=run_dir, tables=count, sandboxed=package_dir))[1]
+                    started = time.perf_counter()
+                    used = sum(s.cpu_seconds() or 0.0 for s in sandboxes)
+                    rates[True] = honest()
                     wall = time.perf_counter() - started
-                    hog_cpu.append(((sandbox.cpu_seconds() or 0.0) - used) / wall)
+                    hog_cpu.append((sum(s.cpu_seconds() or 0.0 for s in sandboxes) - used) / wall)
                 finally:
-                    kill(proc)
-                    sandbox.release()
+                    for proc in procs:
+                        kill(proc)
+                    for sandbox in sandboxes:
+                        sandbox.release()
             ratios.append(rates[True] / rates[False])
             alone_rates.append(rates[False])
-            print(f"  round {round_ + 1}: alone {rates[False]:.0f} hands/s, beside the hog "
-                  f"{rates[True]:.0f} ({ratios[-1]:.2f}), hog used {hog_cpu[-1]:.2f} cores",
+            print(f"  round {round_ + 1}: alone {rates[False]:.0f} hands/s, beside the hog(s) "
+                  f"{rates[True]:.0f} ({ratios[-1]:.2f}), hogs used {hog_cpu[-1]:.2f} cores",
                   flush=True)
-    print(f"{count} honest hosted table(s) ({hands} hands each) beside a sandboxed CPU hog, "
-          f"cpu_share {share:g}: median alone {statistics.median(alone_rates):.0f} hands/s, "
-          f"median ratio {statistics.median(ratios):.2f} over {rounds} rounds "
-          f"(min {min(ratios):.2f}, max {max(ratios):.2f}); hog's median CPU "
-          f"{statistics.median(hog_cpu):.2f} cores")
+    print(f"{count} honest hosted table(s) ({hands} hands each) beside {hogs} sandboxed CPU "
+          f"hog(s) of cpu_share {share:g}: median alone {statistics.median(alone_rates):.0f} "
+          f"hands/s, median ratio {statistics.median(ratios):.2f} over {rounds} rounds "
+          f"(min {min(ratios):.2f}, max {max(ratios):.2f}); hogs' median CPU "
+          f"{statistics.median(hog_cpu):.2f} cores", flush=True)
 
 
 def main() -> None:
@@ -200,6 +208,7 @@ def main() -> None:
     parser.add_argument("--hog-rounds", type=int, default=5)
     parser.add_argument("--hog-shares", default="1,0.5",
                         help="the hog's cpu_share, one measurement each (comma-separated)")
+    parser.add_argument("--hogs", type=int, default=1, help="hog instances at once")
     parser.add_argument("--only", choices=("starts", "transport", "hog"), default=None)
     args = parser.parse_args()
     if args.only in (None, "starts"):
@@ -209,7 +218,7 @@ def main() -> None:
     if args.only in (None, "hog"):
         print(f"load: {os.getloadavg()[0]:.2f} (1 min) on {os.cpu_count()} cores", flush=True)
         for share in (float(x) for x in args.hog_shares.split(",")):
-            tables(args.hands, args.hog_rounds, args.tables, share)
+            tables(args.hands, args.hog_rounds, args.tables, share, args.hogs)
 
 
 if __name__ == "__main__":
