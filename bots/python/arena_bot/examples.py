@@ -211,6 +211,7 @@ def mixed(view: SeatView) -> Strategy:
     raise_min = view.raise_min() if view.can(Action.RAISE) else None
     fold = view.fold() if view.can(Action.FOLD) and passive.kind == Action.CALL else None
     weights: dict[Action, float] = {}
+    options: list[tuple[Action | None, float]]
     if chosen.kind == Action.RAISE:
         options = [(chosen, 0.8), (passive, 0.2)]
     elif chosen.kind == Action.FOLD:

@@ -61,7 +61,7 @@ class Strategy(Mapping[Action, float]):
         if count > MAX_STRATEGY_ACTIONS:
             raise StrategyError(f"the strategy lists {count} actions; at most "
                                 f"{MAX_STRATEGY_ACTIONS}")
-        entries = []
+        entries: list[tuple[Action, float]] = []
         for k, (action, probability) in enumerate(probabilities.items()):
             where = f"strategy entry {k + 1} ({_label(action)})"
             _check_action(action, where)
@@ -82,6 +82,9 @@ class Strategy(Mapping[Action, float]):
 
     def __setattr__(self, name: str, value: object) -> NoReturn:
         raise AttributeError(f"a Strategy is immutable (cannot set {name!r})")
+
+    def __delattr__(self, name: str) -> NoReturn:
+        raise AttributeError(f"a Strategy is immutable (cannot delete {name!r})")
 
     def __getitem__(self, action: Action) -> float:
         return self._index[action]
