@@ -303,7 +303,7 @@ def bot_parser() -> argparse.ArgumentParser:
 
 def _bot_command(sub: Commands) -> None:
     bot = _command(sub, "bot", "run a Python bot (an example or your own module:function) against a dealer")
-    bot.add_argument("bot", metavar="BOT", help="random, call, rules, or your function as "
+    bot.add_argument("bot", metavar="BOT", help="random, call, rules, mixed, or your function as "
                                                 "module:function or file.py:function")
     bot.add_argument("--server", required=True, type=_server_address,
                      help="HOST:PORT of the dealer ([::1]:PORT for IPv6)")

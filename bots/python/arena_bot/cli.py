@@ -1,7 +1,7 @@
 """`arena-bot BOT --server HOST:PORT --token TOKEN`: run an example bot or your own function.
 
-BOT is an example (random, call, rules) or your function as ``module:function`` (importable
-from the current directory) or ``path/to/file.py:function``.
+BOT is an example (random, call, rules, mixed) or your function as ``module:function``
+(importable from the current directory) or ``path/to/file.py:function``.
 """
 
 from __future__ import annotations

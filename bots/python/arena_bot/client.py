@@ -13,6 +13,7 @@ import grpc
 from arena_bot import eventloop
 from arena_bot._proto import arena_pb2 as pb
 from arena_bot.session import BotFunction, PlayResult, Session
+from arena_bot.strategy import Drawn
 
 log = logging.getLogger("arena_bot")
 
@@ -47,6 +48,7 @@ async def play(bot: BotFunction, *, server: str, token: str, name: str = "bot",
                reconnect_seconds: float | None = None, connect_seconds: float = 10.0,
                max_backoff_seconds: float = 1.0,
                on_message: Callable[[pb.DealerMessage], None] | None = None,
+               on_drawn: Callable[[Drawn], None] | None = None,
                events: bool | None = None,
                clock: Callable[[], float] = time.monotonic,
                sleep: Callable[[float], Awaitable[object]] = asyncio.sleep) -> PlayResult:
@@ -66,13 +68,21 @@ async def play(bot: BotFunction, *, server: str, token: str, name: str = "bot",
     A refused token raises :class:`BotError` at once. ``on_message`` sees every dealer message
     (batches already unpacked); ``clock`` and ``sleep`` are for tests.
 
+    ``on_drawn``: called with a :class:`arena_bot.strategy.Drawn` (the decision, the declared
+    :class:`~arena_bot.strategy.Strategy` and the action the dealer drew from it) whenever the
+    dealer has drawn the action of a strategy the bot returned, on the event loop (keep it
+    short). It needs every event (the dealer's ``ActionTaken``), so ``events`` may not be False.
+
     ``events``: whether to receive every event. The bot function sees decision requests only,
     so by default (None) every event is asked for only when ``on_message`` is given; otherwise
     the bot subscribes to requests and results (``SUBSCRIPTION_REQUESTS_AND_RESULTS``: match,
     game and hand starts, its own cards, showdowns, hand and match ends), which costs the
     dealer and the bot less per decision.
     """
-    every_event = on_message is not None if events is None else events
+    if on_drawn is not None and events is False:
+        raise ValueError("on_drawn needs every event (the dealer's ActionTaken): "
+                         "leave events unset or True")
+    every_event = (on_message is not None or on_drawn is not None) if events is None else events
     # Each bot gets its own connection, even when several bots share a process: one bot's
     # flow control (a slow reader) then never holds up another's stream.
     options = (("grpc.use_local_subchannel_pool", 1),)
@@ -87,7 +97,7 @@ async def play(bot: BotFunction, *, server: str, token: str, name: str = "bot",
     backoff = 0.05
     while True:
         connections_before = result.connections
-        session = Session(bot, result, server, on_message)
+        session = Session(bot, result, server, on_message, on_drawn)
         try:
             await session.run(hello, token=token, credentials=credentials, options=options)
             result.final_status = "OK"

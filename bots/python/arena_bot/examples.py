@@ -1,4 +1,6 @@
-"""Example bots: random, calling station, and a rule-based bot that plays all five games sensibly."""
+"""Example bots: random, calling station, a rule-based bot that plays all five games sensibly,
+and a mixed one that declares the rule-based bot's hand reading as strategies the dealer draws
+from."""
 
 from __future__ import annotations
 
@@ -6,6 +8,7 @@ import random
 from collections.abc import Callable
 
 from arena_bot import handeval as he
+from arena_bot.strategy import Strategy
 from arena_bot.view import Action, SeatView
 
 
@@ -195,8 +198,36 @@ _BY_GAME: dict[str, Callable[[SeatView], Action]] = {
     "NT": _holdem, "PT": _holdem, "PO": _omaha,  # no-limit/pot-limit: the same hand reading,
 }                                                # minimum raises (always within the bounds)
 
-BOTS: dict[str, Callable[[int | None], Callable[[SeatView], Action]]] = {
+# ----------------------------------------------------------------------------- mixed
+
+
+def mixed(view: SeatView) -> Strategy:
+    """The rule-based bot's hand reading, declared as a mixed strategy for the dealer to draw
+    from (docs/strategy-replies.md): a strong hand raises 80% of the time and slow-plays the
+    rest; a fair one mostly checks or calls, raises 15% and, facing a bet, folds 10%; a weak
+    one facing a bet folds 85% and calls the rest. Every decision is a :class:`Strategy`."""
+    chosen = rule_based(view)
+    passive = view.check_or_call()  # a due bring-in, a free check, else a call
+    raise_min = view.raise_min() if view.can(Action.RAISE) else None
+    fold = view.fold() if view.can(Action.FOLD) and passive.kind == Action.CALL else None
+    weights: dict[Action, float] = {}
+    options: list[tuple[Action | None, float]]
+    if chosen.kind == Action.RAISE:
+        options = [(chosen, 0.8), (passive, 0.2)]
+    elif chosen.kind == Action.FOLD:
+        options = [(chosen, 0.85), (passive, 0.15)]
+    else:
+        options = [(passive, 0.75), (raise_min, 0.15), (fold, 0.1)]
+    for action, weight in options:
+        if action is not None:
+            weights[action] = weights.get(action, 0.0) + weight
+    total = sum(weights.values())
+    return Strategy({action: weight / total for action, weight in weights.items()})
+
+
+BOTS: dict[str, Callable[[int | None], Callable[[SeatView], Action | Strategy]]] = {
     "random": random_bot,
     "call": lambda _seed: calling_station,
     "rules": lambda _seed: rule_based,
+    "mixed": lambda _seed: mixed,
 }

@@ -26,14 +26,19 @@ import grpc.aio
 
 from arena_bot._proto import arena_pb2 as pb
 from arena_bot._proto import arena_pb2_grpc as pb_grpc
+from arena_bot.strategy import Drawn, Strategy
 from arena_bot.view import Action, SeatView
 from arena_bot.workers import WORKERS
 
 log = logging.getLogger("arena_bot")
 
-BotFunction = Callable[[SeatView], Action | Awaitable[Action]]
+Answer = Action | Strategy  # what a bot function returns: an action, or a strategy to draw from
+BotFunction = Callable[[SeatView], Answer | Awaitable[Answer]]
 _PACKAGE_DIR = str(Path(__file__).resolve().parent) + os.sep
 MAX_DETAIL_CHARS = 2000  # of a fallback's detail (the dealer keeps no more)
+_ACTION_KINDS = {pb.ACTION_KIND_FOLD: Action.FOLD, pb.ACTION_KIND_CHECK: Action.CHECK,
+                 pb.ACTION_KIND_CALL: Action.CALL, pb.ACTION_KIND_BRING_IN: Action.BRING_IN,
+                 pb.ACTION_KIND_RAISE: Action.RAISE}
 _FALLBACKS = {"": pb.FALLBACK_UNSPECIFIED, "rejected": pb.FALLBACK_AFTER_REJECTION,
               "exception": pb.FALLBACK_AFTER_EXCEPTION}
 
@@ -45,7 +50,9 @@ class PlayResult:
     decisions: int = 0  # replies sent: the bot's own and its fallbacks
     rejections: int = 0  # replies the dealer refused
     fallbacks: int = 0  # replies by check/fold after a rejection or a bot exception
-    exceptions: int = 0  # decisions where the bot's function raised (or returned no Action)
+    exceptions: int = 0  # decisions where the bot's function raised (or returned no Action,
+    # or a Strategy that is not valid for the decision)
+    strategy_replies: int = 0  # replies sent as a Strategy (the dealer draws the action)
     timeouts: int = 0  # decisions the dealer closed before a reply came (it acted)
     dropped: int = 0  # answers not sent because their decision had closed
     connections: int = 0
@@ -74,11 +81,15 @@ class Session:
     """The messages of one Play stream and the decisions they open."""
 
     def __init__(self, bot: BotFunction, result: PlayResult, server: str,
-                 on_message: Callable[[pb.DealerMessage], None] | None = None) -> None:
+                 on_message: Callable[[pb.DealerMessage], None] | None = None,
+                 on_drawn: Callable[[Drawn], None] | None = None) -> None:
         self.bot = bot
         self.result = result
         self.server = server
         self.on_message = on_message
+        self.on_drawn = on_drawn
+        # With on_drawn: the strategies sent, by decision id, until their ActionTaken comes.
+        self.declared: dict[str, tuple[pb.DecisionRequest, Strategy]] = {}
         self.is_async = inspect.iscoroutinefunction(bot) or inspect.iscoroutinefunction(
             getattr(bot, "__call__", None))  # noqa: B004 - an object with an async __call__
         self.open: dict[str, _Open] = {}  # by decision id
@@ -134,9 +145,31 @@ class Session:
             result.end_message = ending.message
             result.matches_over = ending.reason == pb.STREAM_END_REASON_MATCHES_OVER
             log.info("the dealer ends the stream: %s", ending.message)
-        elif kind == "event" and message.event.WhichOneof("payload") == "match_ended":
-            result.matches_ended.append(message.event.match_ended)
-            self._forget_match(message.event.match_id)
+        elif kind == "event":
+            payload = message.event.WhichOneof("payload")
+            if payload == "action_taken" and self.declared:
+                self._taken(message.event)
+            elif payload == "match_ended":
+                result.matches_ended.append(message.event.match_ended)
+                self._forget_match(message.event.match_id)
+
+    def _taken(self, event: pb.Event) -> None:
+        """Tell ``on_drawn`` the action the dealer drew from one of the bot's strategies."""
+        taken = event.action_taken
+        declared = self.declared.pop(taken.decision_id, None)
+        if declared is None or not taken.drawn_from_strategy or self.on_drawn is None:
+            return  # not ours, or answered otherwise (a fallback after a rejection)
+        request, strategy = declared
+        record = taken.action
+        drawn = Drawn(match_id=event.match_id, hand_id=event.hand_id,
+                      decision_id=taken.decision_id, seat=request.your_seat, strategy=strategy,
+                      action=Action(_ACTION_KINDS.get(record.kind, ""),
+                                    record.raise_to_chips if record.kind == pb.ACTION_KIND_RAISE
+                                    else 0))
+        try:
+            self.on_drawn(drawn)
+        except Exception:  # the bot's callback: logged, never the end of the stream
+            log.exception("on_drawn failed for decision %s", taken.decision_id)
 
     def _opened(self, request: pb.DecisionRequest) -> None:
         decision_id = request.decision_id
@@ -200,6 +233,9 @@ class Session:
         for decision_id in [d for d, held in self.open.items()
                             if held.request.match_id == match_id]:
             self._drop(decision_id)
+        for decision_id in [d for d, (request, _) in self.declared.items()
+                            if request.match_id == match_id]:
+            del self.declared[decision_id]
 
     # ------------------------------------------------------------------ answers
 
@@ -222,17 +258,24 @@ class Session:
             return
         self.result.decisions += 1
         self.result.fallbacks += bool(fallback)
+        if isinstance(action, Strategy):
+            self.result.strategy_replies += 1
+            if self.on_drawn is not None:
+                self.declared[request.decision_id] = (request, action)
         self.outbox.put_nowait(_reply(request, action, time.perf_counter() - started,
                                       fallback=fallback, detail=detail))
 
-    async def _think(self, view: SeatView) -> Action:
+    async def _think(self, view: SeatView) -> Answer:
         chosen: object = self.bot(view) if self.is_async else await WORKERS.run(self.bot, view)
         if type(chosen) is Action:  # the common case first: a plain Action
             return chosen
         if inspect.isawaitable(chosen):
             chosen = await chosen
+        if isinstance(chosen, Strategy):
+            chosen.check(view)  # StrategyError (an action not legal now): the fallback
+            return chosen
         if not isinstance(chosen, Action):
-            raise TypeError(f"a bot must return an Action, not {chosen!r}")
+            raise TypeError(f"a bot must return an Action or a Strategy, not {chosen!r}")
         return chosen
 
     async def _write_all(self, call: grpc.aio.StreamStreamCall[pb.BotMessage, pb.DealerMessage]
@@ -256,13 +299,16 @@ def _traceback(exc: BaseException) -> str:
     return "".join(shown.format())[-MAX_DETAIL_CHARS:]
 
 
-def _reply(request: pb.DecisionRequest, action: Action, think_seconds: float, *,
+def _reply(request: pb.DecisionRequest, action: Answer, think_seconds: float, *,
            fallback: str = "", detail: str = "") -> pb.BotMessage:
     message = pb.BotMessage()  # set field by field: half the cost of nested constructors
     reply = message.action_reply
     reply.decision_id = request.decision_id
     reply.seat = request.your_seat
-    action.fill_proto(reply.action)
+    if isinstance(action, Strategy):
+        action.fill_proto(reply.strategy)
+    else:
+        action.fill_proto(reply.action)
     reply.think_seconds = think_seconds
     reply.fallback = _FALLBACKS[fallback]
     if detail:
