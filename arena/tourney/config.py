@@ -17,7 +17,7 @@ from arena.tourney.levels import Level, LevelPlan, first_level_from_rules
 
 _KEYS = {"name", "format", "seed", "listen", "log_dir", "store", "metrics_port", "start_timeout_seconds",
          "starting_stack", "seats_per_table", "tables", "advance_per_table", "tournaments",
-         "tie_break_stack", "levels", "tie_break_levels", "rules", "bots"}
+         "tie_break_stack", "levels", "tie_break_levels", "rules", "bots", "max_cpu_share"}
 _LEVEL_KEYS = {"small_blind", "big_blind", "ante", "bring_in", "small_bet", "big_bet", "hands",
                "minutes"}
 TOURNAMENT_DEFAULTS = {"store": "tournament.sqlite", "log_dir": "tournament-logs"}
@@ -104,8 +104,10 @@ def tournament_from_mapping(data: dict[str, Any], *, base_dir: Path = Path("."),
     if fmt_name not in FORMATS:
         raise ConfigError(f"{where}: unknown format {fmt_name!r}; known: {', '.join(FORMATS)}")
     # The bots and the [rules] table are read as a league file reads them.
-    league = league_from_mapping({"bots": data.get("bots"), "rules": data.get("rules", {})},
-                                 base_dir=base_dir, where=where)  # packages: beside the file
+    # (and hosted bots' packages capped by 'max_cpu_share', as a league caps them).
+    shared = {k: data[k] for k in ("max_cpu_share",) if k in data}
+    league = league_from_mapping({"bots": data.get("bots"), "rules": data.get("rules", {}),
+                                  **shared}, base_dir=base_dir, where=where)  # packages: beside the file
     rules = league.rules
     is_seed_003 = fmt_name == "seed-003"
     rules_table = data.get("rules", {})

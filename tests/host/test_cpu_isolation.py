@@ -20,6 +20,7 @@ from arena.host import cgroups
 from arena.host.botpackage import BotPackage
 from arena.host.sandbox import Instance, Prepared, kill, prepare, probe
 from arena.league.config import league_from_mapping
+from arena.tourney.config import tournament_from_mapping
 
 pytestmark = [pytest.mark.timeout(120)]
 
@@ -119,3 +120,13 @@ def test_max_cpu_share_is_validated(tmp_path: Path, value: object) -> None:
     data = _league(tmp_path, {"small": 0.25, "big": 8.0}, max_cpu_share=value)
     with pytest.raises(ConfigError, match="max_cpu_share"):
         league_from_mapping(data, base_dir=tmp_path)
+
+
+def test_a_tournament_file_caps_packages_as_a_league_does(tmp_path: Path) -> None:
+    data = _league(tmp_path, {"small": 0.25, "big": 8.0}, seed=7)
+    assert [b.package.cpu_share for b in tournament_from_mapping(data, base_dir=tmp_path).bots
+            if b.package] == [0.25, 1.0]
+    tight = tournament_from_mapping({**data, "max_cpu_share": 0.1}, base_dir=tmp_path)
+    assert [b.package.cpu_share for b in tight.bots if b.package] == [0.1, 0.1]
+    with pytest.raises(ConfigError, match="max_cpu_share"):
+        tournament_from_mapping({**data, "max_cpu_share": math.nan}, base_dir=tmp_path)
