@@ -385,6 +385,9 @@ class LiveTable:
         try:
             line = 0  # the PHH line of an SDK fallback's action (DecisionTimings.fault_lines)
             if reply.strategy is not None and not reply.problem:  # issue 40: the dealer draws
+                if any(kind is ActionKind.EXCHANGE for kind, _, _ in reply.strategy):
+                    raise MalformedAction("an exchange cannot be drawn from a strategy; answer "
+                                          "with one EXCHANGE action naming its cards")
                 run.strategies.append(self._drawer.apply(state, run.feed, engine_seat, reply,
                                                          run.ctx.hand_number))
                 self.stats.strategy_replies += 1
@@ -394,7 +397,10 @@ class LiveTable:
                 raise_to = reply.raise_to_chips if reply.kind is ActionKind.RAISE else None
                 run.feed.note_action(reply.decision_id, None)
                 line = phh_action_lines(state) + 1 if reply.fallback else 0
-                state.act(engine_seat, reply.kind, raise_to)
+                if reply.kind is ActionKind.EXCHANGE:  # docs/house-rules.md §26
+                    state.exchange(engine_seat, reply.cards)
+                else:
+                    state.act(engine_seat, reply.kind, raise_to)
         except ArenaError as exc:
             now = self._now()
             self.stats.rejected += 1
@@ -433,7 +439,10 @@ class LiveTable:
         action = state.legal_actions().default_action()
         run.feed.note_action(decision_id, reason)
         line = phh_action_lines(state) + 1
-        state.act(engine_seat, action.kind, action.raise_to_chips, automatic=True)
+        if action.kind is ActionKind.EXCHANGE:  # docs/house-rules.md §26: stand pat
+            state.exchange(engine_seat, (), automatic=True)
+        else:
+            state.act(engine_seat, action.kind, action.raise_to_chips, automatic=True)
         if reason is m.AutoReason.TIMEOUT:
             self.stats.timeouts += 1
             run.timeouts[engine_seat] += 1

@@ -1559,10 +1559,13 @@ class ActionRecord(_message.Message):
     """
     @_builtins.property
     def exchanged_cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
-        """For EXCHANGE: the cards given up, in dealing order. Filled in ONLY for
-        the seat that exchanged, or for everyone when they were up cards
-        (English Stud, `exchange_face_up`); empty otherwise (§26: discards are
-        the seat's secret, only the count is public).
+        """For EXCHANGE: the cards given up, in dealing order. Filled in ONLY in
+        the `ActionTaken` event sent to the seat that exchanged, or for everyone
+        when they were up cards (English Stud, `exchange_face_up`); empty
+        otherwise, and in the histories (`DecisionRequest.actions`,
+        `HandEnded.actions`) always the public form (§26: discards are the
+        seat's secret, only the count is public; your own current cards are in
+        `hole_cards` and your `SeatState.up_cards`).
         """
 
     @_builtins.property
