@@ -280,7 +280,7 @@ for _variant in VARIANTS.values():
 
 def max_seats(games: Iterable[GameCode | str]) -> int:
     """The most seats a table dealing every one of ``games`` can have (docs/house-rules.md §20)."""
-    return min((variant_for(GameCode.parse(str(g))).max_seats for g in games), default=8)
+    return min((variant_for(str(g)).max_seats for g in games), default=8)
 
 
 def variant_for(code: GameCode | EngineGame | str) -> Variant:

@@ -1,0 +1,54 @@
+"""Issue 42 over gRPC: matches of the exchange and wild-card games between SDK bots play to
+the end and `arena replay` replays their logs exactly (docs/house-rules.md §21-§26)."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from pathlib import Path
+
+import pytest
+from arena_bot import PlayResult, play
+from arena_bot.examples import random_bot, rule_based
+
+from arena.engine.rules import Rules
+from arena.host.phhfile import load_file
+from arena.storage.replay import replay_paths
+from tests.server.harness import make_config, running, token_for
+
+
+def _match(tmp_path: Path, games: list[str], hands: int) -> tuple[PlayResult, PlayResult]:
+    config = make_config(tmp_path, ["rules", "random"], hands=hands, seed=7,
+                         rules={"games": games, "hands_per_game": 2, "decision_seconds": 5.0})
+
+    async def scenario() -> tuple[PlayResult, PlayResult]:
+        async with running(config) as (server, address):
+            results = await asyncio.gather(
+                play(rule_based, server=address, token=token_for("rules"), name="rules"),
+                play(random_bot(3), server=address, token=token_for("random"), name="random"))
+            await server.run_until_done()
+        return results[0], results[1]
+
+    return asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("games", [["F2L3D"], ["FES", "F7SW", "FLH/8"]])
+def test_sdk_bots_play_the_new_games_and_the_match_replays(tmp_path: Path,
+                                                           games: list[str]) -> None:
+    """Both bots answer every decision themselves, exchanges included (no rejection, no
+    fallback); the logs hold every hand of each game; `arena replay` replays them."""
+    hands = 2 * len(games) * 2
+    rules_bot, random_player = _match(tmp_path, games, hands)
+    for result in (rules_bot, random_player):
+        assert result.final_status == "OK" and result.matches_over
+        assert (result.rejections, result.fallbacks, result.exceptions) == (0, 0, 0)
+        assert result.decisions > 0
+    logs = tmp_path / "logs"
+    played = load_file(str(logs / "match.phhs"))
+    assert len(played) == hands
+    assert {h.fields["variant"] for h in played} == set(games)
+    if "F2L3D" in games:  # the draws happened: PokerKit's `sd` lines
+        assert sum(" sd" in a for h in played for a in h.fields["actions"]) > 0
+    out = io.StringIO()
+    assert replay_paths([str(logs / "match.phhs")], rules=Rules(), show=False, hand_id=None,
+                        out=out) == 0, out.getvalue()
