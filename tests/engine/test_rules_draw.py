@@ -228,7 +228,7 @@ def test_the_new_games_are_accepted_by_a_match(code: str) -> None:
     from arena.engine.rules import Rules
 
     assert [str(g) for g in Rules.from_mapping({"games": [code]}).games] == [code]
-    with pytest.raises(ConfigError, match="unknown game 'F2L4D'.*F2L3D"):
+    with pytest.raises(ConfigError, match=r"unknown game 'F2L4D'.*F2L3D"):
         Rules.from_mapping({"games": ["F2L4D"]})
 
 
