@@ -8,7 +8,7 @@ import io
 from pathlib import Path
 
 import pytest
-from arena_bot import PlayResult, play
+from arena_bot import Action, PlayResult, play
 from arena_bot.examples import random_bot, rule_based
 
 from arena.engine.rules import Rules
@@ -52,3 +52,47 @@ def test_sdk_bots_play_the_new_games_and_the_match_replays(tmp_path: Path,
     out = io.StringIO()
     assert replay_paths([str(logs / "match.phhs")], rules=Rules(), show=False, hand_id=None,
                         out=out) == 0, out.getvalue()
+
+
+def test_illegal_exchanges_over_grpc_are_refused_in_words_and_change_nothing(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """docs/house-rules.md §26: a name that is not a card, a card named twice, and a card the
+    seat does not hold are each refused with the reason; the SDK then stands pat for the bot
+    (its fallback), and every hand still replays exactly."""
+    import logging
+
+    from arena_bot import SeatView
+    from arena_bot.examples import calling_station
+
+    caplog.set_level(logging.WARNING, logger="arena_bot")
+    config = make_config(tmp_path, ["cheat", "station"], hands=4, seed=3,
+                         rules={"games": ["F2L3D"], "decision_seconds": 5.0})
+    tries = [0]
+
+    def cheat(view: SeatView) -> Action:
+        if not view.is_exchange_round:
+            return view.check_or_call()
+        tries[0] += 1
+        mine = view.hole_cards
+        other = next(c for c in ("2c", "3c", "4c", "5c", "6c", "7c") if c not in mine)
+        return view.exchange([["Zz"], [mine[0], mine[0]], [other]][tries[0] % 3])
+
+    async def scenario() -> PlayResult:
+        async with running(config) as (server, address):
+            result, _ = await asyncio.gather(
+                play(cheat, server=address, token=token_for("cheat"), name="cheat"),
+                play(calling_station, server=address, token=token_for("station"),
+                     name="station"))
+            await server.run_until_done()
+        return result
+
+    result = asyncio.run(scenario())
+    assert result.final_status == "OK" and tries[0] >= 3
+    assert result.rejections == result.fallbacks == tries[0]
+    said = caplog.text
+    assert "'Zz' is not a card" in said
+    assert "names a card twice" in said or "twice" in said
+    assert "does not hold" in said and "it may exchange only its own cards" in said
+    out = io.StringIO()
+    assert replay_paths([str(tmp_path / "logs" / "match.phhs")], rules=Rules(), show=False,
+                        hand_id=None, out=out) == 0, out.getvalue()

@@ -208,7 +208,7 @@ def _deuce_to_seven_keep(cards: list[str]) -> list[str]:
     ranks: set[int] = set()
     for card in sorted(cards, key=he.rank):
         r = he.rank(card)
-        if r <= he.RANKS.index("8") and r not in ranks and len(keep) < 5:
+        if r <= 8 and r not in ranks and len(keep) < 5:  # deuce (2) to eight
             keep.append(card)
             ranks.add(r)
     return keep
