@@ -277,6 +277,9 @@ for _code in (GameCode.NO_LIMIT_HOLDEM, GameCode.POT_LIMIT_HOLDEM):
 for _variant in VARIANTS.values():
     _BY_BETTING.setdefault((GameCode(_variant.code), _variant.betting), GameCode(_variant.code))
 
+# Every game a match may deal: the arena's codes and issue 42's (docs/house-rules.md §21-§25).
+ALL_VARIANTS: dict[str, Variant] = {**{code.value: v for code, v in VARIANTS.items()}, **ENGINE_VARIANTS}
+
 
 def max_seats(games: Iterable[GameCode | str]) -> int:
     """The most seats a table dealing every one of ``games`` can have (docs/house-rules.md §20)."""
