@@ -290,7 +290,7 @@ def variant_for(code: GameCode | EngineGame | str) -> Variant:
     """The variant of a game code: the arena's games, and the engine-only ones
     (:class:`EngineGame`)."""
     try:
-        return VARIANTS[code]  # type: ignore[index]
+        return VARIANTS[code]  # type: ignore[index]  # an EngineGame or str is looked up too: KeyError
     except KeyError:
         engine = ENGINE_VARIANTS.get(code)
         if engine is not None:
