@@ -5,16 +5,31 @@ from __future__ import annotations
 
 import asyncio
 import io
+import random
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from arena_bot import Action, PlayResult, play
+from arena_bot import Action, PlayResult, SeatView, play
 from arena_bot.examples import random_bot, rule_based
 
 from arena.engine.rules import Rules
 from arena.host.phhfile import load_file
 from arena.storage.replay import replay_paths
 from tests.server.harness import make_config, running, token_for
+
+
+def drawer(seed: int) -> Callable[[SeatView], Action]:
+    """Never folds, never raises; exchanges a random number of random cards of its own."""
+    rng = random.Random(seed)
+    exchange = random_bot(seed)
+
+    def choose(view: SeatView) -> Action:
+        if view.is_exchange_round:
+            return exchange(view)
+        return view.check_or_call() if rng.random() < 0.8 else view.bet_or_raise()
+
+    return choose
 
 
 def _match(tmp_path: Path, games: list[str], hands: int) -> tuple[PlayResult, PlayResult]:
@@ -25,7 +40,7 @@ def _match(tmp_path: Path, games: list[str], hands: int) -> tuple[PlayResult, Pl
         async with running(config) as (server, address):
             results = await asyncio.gather(
                 play(rule_based, server=address, token=token_for("rules"), name="rules"),
-                play(random_bot(3), server=address, token=token_for("random"), name="random"))
+                play(drawer(3), server=address, token=token_for("random"), name="random"))
             await server.run_until_done()
         return results[0], results[1]
 
@@ -47,11 +62,17 @@ def test_sdk_bots_play_the_new_games_and_the_match_replays(tmp_path: Path,
     played = load_file(str(logs / "match.phhs"))
     assert len(played) == hands
     assert {h.fields["variant"] for h in played} == set(games)
-    if "F2L3D" in games:  # the draws happened: PokerKit's `sd` lines
-        assert sum(" sd" in a for h in played for a in h.fields["actions"]) > 0
+    # Exchanges of cards happened in each exchange game (PokerKit's `pN sd CARDS` lines).
+    for game in {"F2L3D", "FES"} & set(games):
+        assert any(len(a.split()) == 3 and a.split()[1] == "sd" for h in played
+                   if h.fields["variant"] == game for a in h.fields["actions"]), game
     out = io.StringIO()
-    assert replay_paths([str(logs / "match.phhs")], rules=Rules(), show=False, hand_id=None,
+    assert replay_paths([str(logs / "match.phhs")], rules=Rules(), show=True, hand_id=None,
                         out=out) == 0, out.getvalue()
+    # `--show` tells every exchange (docs/house-rules.md §26): one line per `sd`.
+    shown = out.getvalue()
+    sd_lines = sum(a.split()[1:2] == ["sd"] for h in played for a in h.fields["actions"])
+    assert shown.count(" exchanges ") + shown.count(" stands pat") == sd_lines
 
 
 def test_illegal_exchanges_over_grpc_are_refused_in_words_and_change_nothing(
@@ -61,7 +82,6 @@ def test_illegal_exchanges_over_grpc_are_refused_in_words_and_change_nothing(
     (its fallback), and every hand still replays exactly."""
     import logging
 
-    from arena_bot import SeatView
     from arena_bot.examples import calling_station
 
     caplog.set_level(logging.WARNING, logger="arena_bot")
