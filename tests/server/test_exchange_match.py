@@ -113,6 +113,7 @@ def test_illegal_exchanges_over_grpc_are_refused_in_words_and_change_nothing(
     assert "'Zz' is not a card" in said
     assert "names a card twice" in said or "twice" in said
     assert "does not hold" in said and "it may exchange only its own cards" in said
+    assert "allowed: exchange up to 5 of your cards, or stand pat" in said
     out = io.StringIO()
     assert replay_paths([str(tmp_path / "logs" / "match.phhs")], rules=Rules(), show=False,
                         hand_id=None, out=out) == 0, out.getvalue()
