@@ -85,7 +85,7 @@ def test_the_node_bot_stands_pat_in_triple_draw(tmp_path: Path, node_bot: Path) 
     an exchange of no cards): no rejection, no timeout; the match replays."""
     config = make_config(tmp_path, ["node", "python"], hands=6, seed=4,
                          rules={"games": ["F2L3D"], "decision_seconds": 5.0})
-    code, out, err = _node_against_python(config, node_bot, "--policy", "call")
+    code, _out, err = _node_against_python(config, node_bot, "--policy", "call")
     assert code == 0, err
     assert "rejected" not in err
     hands = load_file(str(tmp_path / "logs" / "match.phhs"))
