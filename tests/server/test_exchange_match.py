@@ -117,3 +117,42 @@ def test_illegal_exchanges_over_grpc_are_refused_in_words_and_change_nothing(
     out = io.StringIO()
     assert replay_paths([str(tmp_path / "logs" / "match.phhs")], rules=Rules(), show=False,
                         hand_id=None, out=out) == 0, out.getvalue()
+
+
+def test_a_seat_that_does_not_answer_an_exchange_stands_pat(tmp_path: Path) -> None:
+    """docs/house-rules.md §26: 'the timeout action is to stand pat' over gRPC: a bot that
+    never answers in exchange rounds gets `pN sd` (no cards) and a timeout mark for each; the
+    match ends and replays."""
+    from arena_bot.examples import calling_station
+
+    config = make_config(tmp_path, ["sleepy", "station"], hands=2, seed=5,
+                         rules={"games": ["F2L3D"], "decision_seconds": 0.2,
+                                "time_bank_seconds": 0.1})
+
+    async def sleepy(view: SeatView) -> Action:
+        if view.is_exchange_round:
+            await asyncio.sleep(1.5)  # past the decision time and the bank
+        return view.check_or_call()
+
+    async def scenario() -> None:
+        async with running(config) as (server, address):
+            await asyncio.gather(
+                play(sleepy, server=address, token=token_for("sleepy"), name="sleepy"),
+                play(calling_station, server=address, token=token_for("station"),
+                     name="station"))
+            await server.run_until_done()
+
+    asyncio.run(scenario())
+    played = load_file(str(tmp_path / "logs" / "match.phhs"))
+    pats = timeouts = 0
+    for hand in played:
+        me = f"p{hand.fields['players'].index('sleepy') + 1}"
+        mine = [a for a in hand.fields["actions"] if a.startswith(f"{me} sd")]
+        assert all(a == f"{me} sd" for a in mine)  # stood pat for it, every time
+        pats += len(mine)
+        timeouts += hand.fields["_timeouts"][hand.fields["players"].index("sleepy")]
+    assert pats >= 3 and timeouts == pats
+    out = io.StringIO()
+    assert replay_paths([str(tmp_path / "logs" / "match.phhs")], rules=Rules(), show=True,
+                        hand_id=None, out=out) == 0, out.getvalue()
+    assert out.getvalue().count("stands pat (timed out)") == pats
