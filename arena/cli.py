@@ -277,7 +277,7 @@ def _bot_command(sub: Commands) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from arena.engine.games import GameCode
+    from arena.engine.games import EngineGame, GameCode
     from arena.league.leaderboard import CSV_TABLES
 
     parser, sub = _root()
@@ -287,7 +287,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     rules_help = "override a [rules] key (repeatable), e.g. decision_seconds=5"
     sim = command("simulate", "play hands in-process with built-in policies")
-    sim.add_argument("--game", default="horse", choices=("horse", *(g.value for g in GameCode)),
+    sim.add_argument("--game", default="horse",
+                     choices=("horse", *(g.value for g in GameCode), *(g.value for g in EngineGame)),
                      help="the game, or horse for the rotation")
     sim.add_argument("--players", type=int, default=6,
                      help="seats at the table (2 to 8; hold'em 11, Omaha 10)")
