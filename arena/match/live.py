@@ -385,9 +385,6 @@ class LiveTable:
         try:
             line = 0  # the PHH line of an SDK fallback's action (DecisionTimings.fault_lines)
             if reply.strategy is not None and not reply.problem:  # issue 40: the dealer draws
-                if any(kind is ActionKind.EXCHANGE for kind, _, _ in reply.strategy):
-                    raise MalformedAction("an exchange cannot be drawn from a strategy; answer "
-                                          "with one EXCHANGE action naming its cards")
                 run.strategies.append(self._drawer.apply(state, run.feed, engine_seat, reply,
                                                          run.ctx.hand_number))
                 self.stats.strategy_replies += 1

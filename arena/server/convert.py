@@ -382,6 +382,9 @@ def _strategy_reply(message: pb.ActionReply, received_at: float,
         problem = "the reply sets both an action and a strategy; set exactly one"
     elif len(entries) > MAX_STRATEGY_ACTIONS:
         problem = f"the strategy lists {len(entries)} actions; at most {MAX_STRATEGY_ACTIONS}"
+    elif any(e.action.kind == pb.ACTION_KIND_EXCHANGE for e in entries):
+        problem = ("an exchange cannot be drawn from a strategy; answer with one EXCHANGE "
+                   "action naming its cards (docs/house-rules.md §26)")
     else:
         strategy = tuple([(KINDS_IN.get(e.action.kind) if e.HasField("action") else None,
                            e.action.raise_to_chips, e.probability) for e in entries])

@@ -549,6 +549,10 @@ _AR_ROUND_BET: Final = _tag("round_bet_chips", 0, pb.ActionRecord)
 _AR_ALL_IN: Final = _tag("is_all_in", 0, pb.ActionRecord)
 _AR_AUTOMATIC: Final = _tag("automatic", 0, pb.ActionRecord)
 _AR_REASON: Final = _tag("automatic_reason", 0, pb.ActionRecord)
+_AR_EXCHANGE_COUNT: Final = _tag("exchange_card_count", 0, pb.ActionRecord)
+_AR_EXCHANGED_ENTRIES: Final = _card_entries(_tag("exchanged_cards", 2, pb.ActionRecord))
+_AR_DRAWN_ENTRIES: Final = _card_entries(_tag("drawn_cards", 2, pb.ActionRecord))
+_AR_FACE_UP: Final = _tag("exchange_face_up", 0, pb.ActionRecord) + b"\x01"
 _AR_STREETS: Final = _enum_fields(_AR_STREET, STREETS)
 _AR_KINDS: Final = _enum_fields(_AR_KIND, KINDS_OUT)
 _AR_REASONS: Final = {reason: (_AR_AUTOMATIC + b"\x01" if reason is not None else b"")
@@ -565,23 +569,10 @@ def _action_record(a: m.ActionRecord) -> bytes:
         _AR_AMOUNT + _signed(a.amount_chips) if a.amount_chips else b"",
         _AR_ROUND_BET + _signed(a.round_bet_chips) if a.round_bet_chips else b"",
         _AR_ALL_IN + b"\x01" if a.is_all_in else b"",
-        _AR_REASONS[a.automatic],
-        *(_exchange_fields(a) if a.exchange_card_count or a.exchanged_cards or a.drawn_cards
-          or a.exchange_face_up else ())])
-
-
-_AR_EXCHANGE_COUNT: Final = _tag("exchange_card_count", 0, pb.ActionRecord)
-_AR_EXCHANGED_ENTRIES: Final = _card_entries(_tag("exchanged_cards", 2, pb.ActionRecord))
-_AR_DRAWN_ENTRIES: Final = _card_entries(_tag("drawn_cards", 2, pb.ActionRecord))
-_AR_FACE_UP: Final = _tag("exchange_face_up", 0, pb.ActionRecord) + b"\x01"
-
-
-def _exchange_fields(a: m.ActionRecord) -> list[bytes]:
-    """An EXCHANGE record's own fields (docs/house-rules.md §26), in field order."""
-    return [_AR_EXCHANGE_COUNT + _signed(a.exchange_card_count) if a.exchange_card_count else b"",
-            *[_AR_EXCHANGED_ENTRIES[c] for c in a.exchanged_cards],
-            *[_AR_DRAWN_ENTRIES[c] for c in a.drawn_cards],
-            _AR_FACE_UP if a.exchange_face_up else b""]
+        _AR_REASONS[a.automatic],  # then an exchange's fields (docs/house-rules.md §26)
+        _AR_EXCHANGE_COUNT + _signed(a.exchange_card_count) if a.exchange_card_count else b"",
+        *[_AR_EXCHANGED_ENTRIES[c] for c in a.exchanged_cards],
+        *[_AR_DRAWN_ENTRIES[c] for c in a.drawn_cards], _AR_FACE_UP if a.exchange_face_up else b""])
 
 
 _SHOWDOWN_FIELD: Final = _number(pb.Event, "showdown")

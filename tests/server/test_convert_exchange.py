@@ -68,3 +68,12 @@ def test_the_exchange_choice_and_record_on_the_wire() -> None:
 def test_every_new_game_code_has_its_enum() -> None:
     from arena.engine.games import EngineGame
     assert {convert.GAMES[g.value] for g in EngineGame} == set(range(9, 17))
+
+
+def test_an_exchange_in_a_strategy_is_refused_with_the_reason() -> None:
+    """An exchange is not drawn from a strategy (docs/games.md §4): the reply is malformed."""
+    reply = convert.reply(pb.ActionReply(decision_id="d", seat=1, strategy=pb.Strategy(actions=[
+        pb.WeightedAction(action=pb.Action(kind=pb.ACTION_KIND_EXCHANGE), probability=1.0)])),
+        received_at=0.0)
+    assert reply.kind is None and reply.strategy is None
+    assert reply.problem.startswith("an exchange cannot be drawn from a strategy")
