@@ -12,6 +12,8 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from arena import cliargs
+
 if TYPE_CHECKING:
     from arena.engine.rules import Rules
     from arena.league.commands import PeerOptions
@@ -135,7 +137,7 @@ def _peer_arguments(parser: argparse.ArgumentParser) -> None:
                              "DNS:arena-worker): relays between workers use mutual TLS")
     parser.add_argument("--peer-key", default=None, help="PEM private key of --peer-cert (owner-only)")
     parser.add_argument("--peer-ca", default=None, help="PEM certificate of the CA of every worker")
-    parser.add_argument("--peer-listen", default="0.0.0.0:50052", type=_listen,
+    parser.add_argument("--peer-listen", default="0.0.0.0:50052", type=cliargs.listen,
                         help="HOST:PORT other workers' relays connect to (with --peer-cert)")
     parser.add_argument("--peer-name", default="arena-worker",
                         help="the name every worker certificate carries (checked by relays)")
@@ -226,49 +228,6 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     return show_standings(args.file, fmt=args.format)
 
 
-def _count(text: str) -> int:
-    """A number of hands: 1 to 100 million (argparse turns the error into a usage error)."""
-    value = int(text)
-    if not 1 <= value <= 100_000_000:
-        raise argparse.ArgumentTypeError(f"must be from 1 to 100000000, got {value}")
-    return value
-
-
-def _port(text: str) -> int:
-    """A TCP port to listen on: 0 (a free one) to 65535 (argparse turns the error into a usage error)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
-    if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"must be from 0 to 65535, got {value}")
-    return value
-
-
-def _listen(text: str) -> str:
-    """HOST:PORT to listen on, checked as a file's 'listen' is (a port past 65535 was bound
-    modulo 65536)."""
-    return _host_port(text, any_free_port=True)
-
-
-def _advertise(text: str) -> str:
-    """HOST:PORT other workers connect to: as `_listen`, but port 0 (any free one) names no port."""
-    return _host_port(text, any_free_port=False)
-
-
-def _host_port(text: str, *, any_free_port: bool) -> str:
-    from arena.server.config import check_listen
-
-    try:
-        if int(check_listen(text, "").rpartition(":")[2]) > 0 or any_free_port:
-            return text
-    except ValueError:
-        pass
-    free = " (0: any free port)" if any_free_port else ""
-    raise argparse.ArgumentTypeError(f"must be HOST:PORT with a port from 1 to 65535{free}, "
-                                     f"got {text[:80]!r}")
-
-
 if TYPE_CHECKING:
     Commands = argparse._SubParsersAction[argparse.ArgumentParser]  # the commands of `arena`
 
@@ -285,14 +244,6 @@ def _command(sub: Commands, name: str, text: str) -> argparse.ArgumentParser:
     return parser
 
 
-def _server_address(text: str) -> str:
-    """The SDK's check of a dealer's HOST:PORT (the SDK is what dials it)."""
-    from arena.host.sdk import sdk_module
-
-    address: str = sdk_module("cli").server_address(text)
-    return address
-
-
 def bot_parser() -> argparse.ArgumentParser:
     """`arena bot`'s parser alone: the same usage, help and errors as in :func:`build_parser`,
     without what the other commands' choices import (the engine's games, the leaderboard)."""
@@ -305,7 +256,7 @@ def _bot_command(sub: Commands) -> None:
     bot = _command(sub, "bot", "run a Python bot (an example or your own module:function) against a dealer")
     bot.add_argument("bot", metavar="BOT", help="random, call, rules, mixed, or your function as "
                                                 "module:function or file.py:function")
-    bot.add_argument("--server", required=True, type=_server_address,
+    bot.add_argument("--server", required=True, type=cliargs.server_address,
                      help="HOST:PORT of the dealer ([::1]:PORT for IPv6)")
     bot.add_argument("--token", default=None,
                      help="the bot's token, as in the league or match file (none: the ARENA_TOKEN "
@@ -326,7 +277,7 @@ def _bot_command(sub: Commands) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from arena.engine.games import GameCode
+    from arena.engine.games import EngineGame, GameCode
     from arena.league.leaderboard import CSV_TABLES
 
     parser, sub = _root()
@@ -336,11 +287,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     rules_help = "override a [rules] key (repeatable), e.g. decision_seconds=5"
     sim = command("simulate", "play hands in-process with built-in policies")
-    sim.add_argument("--game", default="horse", choices=("horse", *(g.value for g in GameCode)),
+    sim.add_argument("--game", default="horse",
+                     choices=("horse", *(g.value for g in GameCode), *(g.value for g in EngineGame)),
                      help="the game, or horse for the rotation")
     sim.add_argument("--players", type=int, default=6,
                      help="seats at the table (2 to 8; hold'em 11, Omaha 10)")
-    sim.add_argument("--hands", type=_count, default=1000, help="hands to play")
+    sim.add_argument("--hands", type=cliargs.count, default=1000, help="hands to play")
     sim.add_argument("--seed", type=int, default=1, help="match seed: the same seed deals the same cards")
     sim.add_argument("--out", default=None, help="directory for hands.phhs (none: not written)")
     sim.add_argument("--policy", default="random", choices=("random", "call"),
@@ -360,7 +312,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     srv = command("serve", "run the dealer: the matches of a TOML config over gRPC")
     srv.add_argument("--config", required=True, help="match config, e.g. deploy/match.toml")
-    srv.add_argument("--listen", default=None, type=_listen, help="HOST:PORT, overrides the config's")
+    srv.add_argument("--listen", default=None, type=cliargs.listen, help="HOST:PORT, overrides the config's")
     srv.add_argument("--log-dir", default=None, help="log directory, overrides the config's")
     srv.set_defaults(func=cmd_serve)
 
@@ -391,7 +343,7 @@ def build_parser() -> argparse.ArgumentParser:
     league = command("league", "run a league of connected bots, or show its status")
     league.add_argument("action", choices=("run", "status"), help="run (resumable) or status")
     league.add_argument("file", help="the league file (TOML), see docs/league-file.md")
-    league.add_argument("--listen", default=None, type=_listen, help="HOST:PORT, overrides the file's")
+    league.add_argument("--listen", default=None, type=cliargs.listen, help="HOST:PORT, overrides the file's")
     league.add_argument("--store", default=None,
                         help="results store (SQLite file or postgresql:// URL), overrides the file's "
                              "(none: $ARENA_STORE if set)")
@@ -401,9 +353,9 @@ def build_parser() -> argparse.ArgumentParser:
     worker = command("worker", "deal jobs of a PostgreSQL work queue (leagues on many machines)")
     worker.add_argument("--store", default=None,
                         help="postgresql://USER:PASSWORD@HOST:PORT/DB (none: $ARENA_STORE)")
-    worker.add_argument("--listen", default="0.0.0.0:50051", type=_listen,
+    worker.add_argument("--listen", default="0.0.0.0:50051", type=cliargs.listen,
                         help="HOST:PORT the bots connect to")
-    worker.add_argument("--advertise", default=None, type=_advertise,
+    worker.add_argument("--advertise", default=None, type=cliargs.advertise,
                         help="HOST:PORT other workers use to reach this one: its peer port with "
                              "--peer-cert, else --listen (none: the bound host, or for 0.0.0.0 the "
                              "address the database sees this worker connect from)")
@@ -412,7 +364,7 @@ def build_parser() -> argparse.ArgumentParser:
     worker.add_argument("--tls-key", default=None, help="PEM private key of --tls-cert")
     worker.add_argument("--name", default=None, help="worker identity (none: host name and process id)")
     worker.add_argument("--log-dir", default="worker-logs", help="hand logs go to LOG_DIR/<league>/")
-    worker.add_argument("--metrics-port", type=_port, default=None, help="serve /metrics on this port")
+    worker.add_argument("--metrics-port", type=cliargs.port, default=None, help="serve /metrics on this port")
     worker.add_argument("--metrics-addr", default="127.0.0.1", help="address for /metrics")
     worker.add_argument("--lease-seconds", type=float, default=15.0,
                         help="a job whose worker was silent this long is taken by another worker")
@@ -420,7 +372,7 @@ def build_parser() -> argparse.ArgumentParser:
     worker.add_argument("--exit-when-done", action="store_true", help="leave when no job is left")
     _peer_arguments(worker)
     worker.set_defaults(func=cmd_worker)
-    league.add_argument("--web-port", type=_port, default=None,
+    league.add_argument("--web-port", type=cliargs.port, default=None,
                         help="serve the web app (live tables, leaderboard, replayer) on this port "
                              "while the league runs; 0 picks a free port; off by default")
     league.add_argument("--web-host", default="127.0.0.1", help="address for --web-port")
@@ -434,23 +386,23 @@ def build_parser() -> argparse.ArgumentParser:
                                         "as a tournament)")
     which.add_argument("--tournament", help="the tournament file (TOML)")
     web.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    web.add_argument("--port", type=_port, default=8080, help="port; 0 picks a free port")
+    web.add_argument("--port", type=cliargs.port, default=8080, help="port; 0 picks a free port")
     web.set_defaults(func=cmd_web)
 
     gate = command("gateway", "let agents play over a WebSocket of JSON (proto3 JSON of the gRPC "
                    "messages), relayed to a dealer; /agent.txt describes it")
-    gate.add_argument("--dealer", required=True, type=_server_address,
+    gate.add_argument("--dealer", required=True, type=cliargs.server_address,
                       help="HOST:PORT of the dealer (or league) the agents' seats are at")
-    gate.add_argument("--listen", default="127.0.0.1:8765", type=_listen,
+    gate.add_argument("--listen", default="127.0.0.1:8765", type=cliargs.listen,
                       help="HOST:PORT for the WebSocket; port 0 picks a free one")
-    gate.add_argument("--max-message-bytes", type=_count, default=64 * 1024,
+    gate.add_argument("--max-message-bytes", type=cliargs.count, default=64 * 1024,
                       help="largest frame an agent may send (the dealer's own default)")
     gate.add_argument("--tls-ca", default=None,
                       help="PEM root certificate of a TLS dealer (none: plain gRPC)")
     gate.set_defaults(func=cmd_gateway)
 
     mcp = command("mcp", "an MCP server (stdio) through which an MCP-capable agent plays one seat")
-    mcp.add_argument("--server", required=True, type=_server_address, help="HOST:PORT of the dealer")
+    mcp.add_argument("--server", required=True, type=cliargs.server_address, help="HOST:PORT of the dealer")
     mcp.add_argument("--token", default=None,
                      help="the seat's token (none: the ARENA_TOKEN environment variable)")
     mcp.add_argument("--name", default="mcp-agent", help="display name sent in hello")
@@ -490,7 +442,7 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("action", choices=("run", "standings"),
                       help="run (resumable) or standings")
     tour.add_argument("file", help="the tournament file (TOML)")
-    tour.add_argument("--listen", default=None, type=_listen, help="HOST:PORT, overrides the file")
+    tour.add_argument("--listen", default=None, type=cliargs.listen, help="HOST:PORT, overrides the file")
     tour.add_argument("--simulate", default=None, choices=("random", "call"),
                       help="play in-process with this built-in policy instead of bots")
     tour.add_argument("--format", default="table", choices=("table", "json", "csv"),

@@ -28,7 +28,7 @@ from arena.engine.errors import (
     NotYourTurn,
     StaleDecision,
 )
-from arena.engine.games import ALL_GAMES, HORSE, VARIANTS
+from arena.engine.games import ALL_GAMES, ALL_VARIANTS, HORSE, VARIANTS
 from arena.host import fastpaths
 from arena.match.messages import WrongSeat
 
@@ -358,8 +358,8 @@ class ArenaMetrics:
         return bot
 
     def hand_played(self, game: str) -> None:
-        if game not in VARIANTS:
-            raise ValueError(f"unknown game {game!r}; known: {', '.join(VARIANTS)}")
+        if game not in ALL_VARIANTS:
+            raise ValueError(f"unknown game {game!r}; known: {', '.join(ALL_VARIANTS)}")
         self.hands.labels(game=game).inc()
 
     def decision(self, think_seconds: float, network_seconds: float, *, bot: str | None = None) -> None:

@@ -61,7 +61,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("tournaments", ("arena.tourney",)),
     ("web", ("arena.web",)),
     ("gateway", ("arena.gateway",)),
-    ("cli", ("arena.cli", "arena.demo", "arena.practice", "arena.abtest")),
+    ("cli", ("arena.cli", "arena.cliargs", "arena.demo", "arena.practice", "arena.abtest")),
 )
 # Third-party packages a room must not use: concurrency, network and storage stay in their rooms.
 BANNED: dict[str, tuple[str, ...]] = {

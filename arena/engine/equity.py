@@ -130,7 +130,7 @@ def runout_count(
 
 def _variant(game: GameCode | str) -> Variant:
     try:
-        return variant_for(GameCode.parse(str(game)))
+        return variant_for(str(game))
     except Exception as error:  # ConfigError: re-raised as the ValueError documented above
         raise ValueError(str(error)) from None
 

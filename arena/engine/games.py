@@ -277,17 +277,20 @@ for _code in (GameCode.NO_LIMIT_HOLDEM, GameCode.POT_LIMIT_HOLDEM):
 for _variant in VARIANTS.values():
     _BY_BETTING.setdefault((GameCode(_variant.code), _variant.betting), GameCode(_variant.code))
 
+# Every game a match may deal: the arena's codes and issue 42's (docs/house-rules.md §21-§25).
+ALL_VARIANTS: dict[str, Variant] = {**{code.value: v for code, v in VARIANTS.items()}, **ENGINE_VARIANTS}
+
 
 def max_seats(games: Iterable[GameCode | str]) -> int:
     """The most seats a table dealing every one of ``games`` can have (docs/house-rules.md §20)."""
-    return min((variant_for(GameCode.parse(str(g))).max_seats for g in games), default=8)
+    return min((variant_for(str(g)).max_seats for g in games), default=8)
 
 
 def variant_for(code: GameCode | EngineGame | str) -> Variant:
     """The variant of a game code: the arena's games, and the engine-only ones
     (:class:`EngineGame`)."""
     try:
-        return VARIANTS[code]  # type: ignore[index]
+        return VARIANTS[code]  # type: ignore[index]  # an EngineGame or str is looked up too: KeyError
     except KeyError:
         engine = ENGINE_VARIANTS.get(code)
         if engine is not None:

@@ -149,11 +149,15 @@ def int_list(hand: PhhHand, key: str, length: int) -> list[int]:
     return [int(v) for v in values]
 
 
+_ENGINE_CODES: frozenset[str] = frozenset(EngineGame)
+
+
 def variant_of(hand: PhhHand) -> Variant:
     """The game of a hand: its PHH ``variant``, and arena's ``_betting`` where PHH has no code."""
     text = _required(hand, "variant", str)
-    if text == EngineGame.DEUCE_TO_SEVEN_TRIPLE_DRAW and BETTING_FIELD not in hand.fields:
-        return variant_for(text)  # docs/house-rules.md §21: PokerKit's F2L3D (engine only)
+    if text in _ENGINE_CODES and BETTING_FIELD not in hand.fields:
+        # docs/house-rules.md §21-§25: PokerKit's F2L3D, and the arena's codes of the others.
+        return variant_for(text)
     code = GameCode.parse(text)
     if BETTING_FIELD in hand.fields:
         betting = _required(hand, BETTING_FIELD, str)

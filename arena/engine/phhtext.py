@@ -23,7 +23,7 @@ from arena.engine.events import (
     HandShown,
     HoleCardsDealt,
 )
-from arena.engine.games import Betting
+from arena.engine.games import ENGINE_VARIANTS, Betting
 from arena.engine.rules import play_rules
 from arena.engine.state import HandState
 
@@ -271,7 +271,9 @@ def hand_fields(state: HandState, *, extra: Mapping[str, Any] | None = None,
     if extra:
         for key, value in extra.items():
             fields[key if key.startswith("_") else f"_{key}"] = value
-    fields["_rules"] = play_rules(state.rules)  # what a replay plays the hand by
+    # What a replay plays the hand by (the issue-42 games' own keys too: docs/house-rules.md §22-§25).
+    fields["_rules"] = play_rules(state.rules,
+                                  game_keys=state.variant.code in ENGINE_VARIANTS)
     return fields
 
 

@@ -145,11 +145,11 @@ class Rules:
         require(not self.game_entries or len(self.game_entries) == len(self.games), where,
                 "'game_entries' must have one entry per game")
         for game in self.games:
-            require(game not in ENGINE_VARIANTS, where,
-                    f"game {game!r} is dealt by the rules engine only so far: the wire, logs "
-                    f"and replays do not carry it yet (docs/games.md §4)")
-            require(game in VARIANTS, where,
-                    f"unknown game {game!r} in 'games'; known: {', '.join(VARIANTS)}")
+            # The games of issue 42 are on the wire (docs/house-rules.md §21-§26), logged and
+            # replayed; what they still lack is listed in docs/games.md §4.
+            require(game in VARIANTS or game in ENGINE_VARIANTS, where,
+                    f"unknown game {game!r} in 'games'; known: "
+                    f"{', '.join([*VARIANTS, *ENGINE_VARIANTS])}")
         require(all(r in RANKS for r in self.wild_ranks)
                 and len(set(self.wild_ranks)) == len(self.wild_ranks) and len(self.wild_ranks) < 13,
                 where, f"'wild_ranks' must name distinct ranks of {RANKS} (e.g. \"2\" for deuces "
@@ -187,13 +187,19 @@ class Rules:
 # the hand plays by them (`arena.engine.phh.replay`).
 PLAY_KEYS: Final = ("max_raises", "uncapped_heads_up", "stud_open_pair_big_bet", "stud_tie_break",
                     "burn_before_hole_cards", "ante_kind")
+# The keys of the games of issue 42 (docs/house-rules.md §22-§25): written to a hand's `_rules`
+# only for those games (the other games' logs stay as they were), read back by a replay.
+GAME_PLAY_KEYS: Final = ("wild_ranks", "english_seventh_card", "exchange_price",
+                         "london_lowball_bring_in", "low_hole_ace_high")
 
 
 @functools.lru_cache(maxsize=64)
-def play_rules(rules: Rules) -> Mapping[str, Any]:
-    """The :data:`PLAY_KEYS` of ``rules`` (read-only: one mapping per rules, shared by its hands)."""
+def play_rules(rules: Rules, *, game_keys: bool = False) -> Mapping[str, Any]:
+    """The :data:`PLAY_KEYS` of ``rules`` (read-only: one mapping per rules, shared by its hands),
+    and with ``game_keys`` the :data:`GAME_PLAY_KEYS` too."""
     values = rules.to_mapping()
-    return MappingProxyType({key: values[key] for key in PLAY_KEYS})
+    keys = (*PLAY_KEYS, *GAME_PLAY_KEYS) if game_keys else PLAY_KEYS
+    return MappingProxyType({key: values[key] for key in keys})
 
 
 @functools.lru_cache(maxsize=64)
@@ -210,10 +216,11 @@ def with_play_rules(rules: Rules, logged: object, *, where: str) -> Rules:
     with plain values (anything else is a :class:`ConfigError` naming ``where``, the hand)."""
     if not isinstance(logged, Mapping):
         raise ConfigError(f"{where}: _rules: expected a table of rules, got {type(logged).__name__}")
-    unknown = sorted(str(key)[:40] for key in logged if key not in PLAY_KEYS)
+    unknown = sorted(str(key)[:40] for key in logged
+                     if key not in PLAY_KEYS and key not in GAME_PLAY_KEYS)
     if unknown:
         raise ConfigError(f"{where}: _rules: not a rule a hand is played by: {', '.join(unknown)} "
-                          f"(known: {', '.join(PLAY_KEYS)})")
+                          f"(known: {', '.join([*PLAY_KEYS, *GAME_PLAY_KEYS])})")
     items = tuple(sorted((key, type(value), value) for key, value in logged.items()))
     for key, kind, value in items:
         if kind not in (bool, int, str):

@@ -11,18 +11,10 @@ from typing import Any, Literal, Protocol, TextIO
 from arena.engine.errors import ConfigError
 from arena.league.config import LeagueConfig, load_league
 from arena.league.coordinator import describe_waits
-from arena.league.hosting import remote_duplicate, trust_note
 from arena.league.leaderboard import (
     CsvTable,
-    faults_csv,
-    render_faults,
-    render_left_out,
-    render_table,
-    to_csv,
-    to_json,
 )
 from arena.league.runner import LeagueRun
-from arena.league.strategy_share import render_strategy_shares
 from arena.match.spectator import Spectator
 from arena.metrics import start_metrics_server
 from arena.server.commands import log_connections
@@ -120,13 +112,9 @@ def run_league(path: str, *, listen: str | None = None, store: str | None = None
 def _finish(run: LeagueRun, complete: bool, out: TextIO) -> int:
     """The leaderboard, its files, and where everything is."""
     config = run.config
-    board = run.leaderboard()
-    out.write("\n" + render_table(board) + "\n" + render_faults(run.faults())
-              + render_left_out(run.left_out())
-              + render_strategy_shares(run.strategy_shares()))
-    if trust_note(config):
-        out.write(f"note: {trust_note(config)}\n")
-    for written in run.write_leaderboard_files(board):
+    report = run.report(run.leaderboard())
+    out.write("\n" + report.text())
+    for written in run.write_leaderboard_files(report):
         out.write(f"wrote {written}\n")
     out.write(f"hand logs: {config.log_dir}/*.phhs (verify with: arena replay FILE)\n")
     out.write(f"results store: {shown_location(config.store)}\n")
@@ -223,10 +211,7 @@ def league_status(path: str, *, store: str | None = None, out: TextIO = sys.stdo
                   f"played, {standing.void_hands} void (misdeals: every chip went back; not "
                   f"counted){_left_out_count(left_out)}; {standing.copies_left} of "
                   f"{len(run.schedule)} matches still to play\n")
-        out.write(render_table(run.leaderboard()) + "\n" + render_faults(run.faults())
-                  + render_left_out(left_out) + render_strategy_shares(run.strategy_shares()))
-        if trust_note(config):
-            out.write(f"note: {trust_note(config)}\n")
+        out.write(run.report(run.leaderboard()).text())
         waits = _waits(run)
         if waits:
             out.write(waits + "\n")
@@ -257,22 +242,9 @@ def show_leaderboard(path: str, *, fmt: str, table: CsvTable | Literal["faults"]
     config = _load_run(path, store)
     run = LeagueRun(config, out=out)
     try:
-        board = run.leaderboard()
-        trusted, note = remote_duplicate(config), trust_note(config)
-        if fmt == "json":
-            out.write(to_json(board, faults=run.faults(), left_out=run.left_out(),
-                              strategy_shares=run.strategy_shares(), trusted=trusted,
-                              trust_note=note) + "\n")
-        elif fmt == "csv":
-            if table == "faults":
-                out.write(faults_csv(run.faults()))
-            else:
-                out.write(to_csv(board, table=table, trusted=trusted))
-        else:
-            out.write(render_table(board) + "\n" + render_faults(run.faults())
-                      + render_left_out(run.left_out())
-                      + render_strategy_shares(run.strategy_shares())
-                      + (f"note: {note}\n" if note else ""))
+        report = run.report(run.leaderboard())
+        out.write(report.json() + "\n" if fmt == "json" else report.csv(table) if fmt == "csv"
+                  else report.text())
         return 0
     finally:
         run.close()

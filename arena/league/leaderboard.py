@@ -8,7 +8,7 @@ import json
 from collections.abc import Collection, Sequence
 from typing import Any, Literal
 
-from arena.engine.games import VARIANTS, GameCode
+from arena.engine.games import ALL_VARIANTS
 from arena.league.stats import ALL_GAMES, Z_95, Estimate, Leaderboard
 from arena.league.strategy_share import StrategyShare
 from arena.storage.records import FaultCounts, LeftOutHand
@@ -20,7 +20,7 @@ JSON_FORMAT_VERSION = 1
 
 def game_label(game: str) -> str:
     """``H FT``, ``O FO/8``, ... and ``all``: the H.O.R.S.E. letter beside the PHH code."""
-    return ALL_GAMES if game == ALL_GAMES else f"{VARIANTS[GameCode(game)].letter} {game}"
+    return ALL_GAMES if game == ALL_GAMES else f"{ALL_VARIANTS[game].letter} {game}"
 
 
 def _num(value: float | None, spec: str = "+.1f") -> str:

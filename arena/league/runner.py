@@ -32,18 +32,10 @@ from arena.league.hosting import (
     seat_id,
     trust_note,
 )
-from arena.league.leaderboard import (
-    CSV_TABLES,
-    faults_csv,
-    render_faults,
-    render_left_out,
-    render_table,
-    to_csv,
-    to_json,
-)
 from arena.league.luck import update_luck
 from arena.league.progress import Progress, ProgressDisplay
 from arena.league.refresher import Refresher
+from arena.league.report import BoardReport
 from arena.league.schedule import ScheduledMatch, build_schedule
 from arena.league.secret import (
     describe_secret,
@@ -56,7 +48,7 @@ from arena.league.significance import PairTests, pair_of
 from arena.league.sink import InFlightBook, LeagueSink, StoreBook
 from arena.league.sprt import SprtBounds
 from arena.league.stats import Leaderboard, compute_leaderboard
-from arena.league.strategy_share import StrategyShare, render_strategy_shares, strategy_shares
+from arena.league.strategy_share import StrategyShare, strategy_shares
 from arena.match.records import MatchSink, MatchSummary
 from arena.match.rotation import game_for_hand
 from arena.match.spec import MatchSpec, SeatSpec
@@ -77,7 +69,6 @@ from arena.storage.matchlog import (
     make_private_dir,
     make_private_store,
     reveal_seed,
-    write_private,
 )
 from arena.storage.records import FaultCounts, HandRecord, League, LeftOutHand, MatchStatus, VoidHand
 from arena.storage.store import Match, ResultsStore, open_store
@@ -582,28 +573,17 @@ class LeagueRun:
             reveal_league_secret(config, self.secret)
         return complete
 
-    def write_leaderboard_files(self, board: Leaderboard) -> list[Path]:
-        """``leaderboard.json``, ``.txt`` and one CSV per table: ``leaderboard.csv`` (results),
-        ``leaderboard-crosstable.csv``, ``leaderboard-rankings.csv``, ``leaderboard-faults.csv``."""
-        base = self.config.log_dir / "leaderboard"
-        faults = self.faults()
-        left_out = self.left_out()
-        shares = self.strategy_shares()
-        trusted, note = remote_duplicate(self.config), trust_note(self.config)
-        written = {Path(f"{base}.json"): to_json(board, faults=faults, left_out=left_out,
-                                                 strategy_shares=shares, trusted=trusted,
-                                                 trust_note=note),
-                   Path(f"{base}.txt"): render_table(board) + "\n" + render_faults(faults)
-                   + render_left_out(left_out) + render_strategy_shares(shares)
-                   + f"\ndeals: {describe_secret(self.secret)}\n"
-                   + (f"note: {note}\n" if note else "")}
-        for table in CSV_TABLES:
-            name = f"{base}.csv" if table == "results" else f"{base}-{table}.csv"
-            written[Path(name)] = to_csv(board, table=table, trusted=trusted)
-        written[Path(f"{base}-faults.csv")] = faults_csv(faults)
-        for path, text in written.items():
-            write_private(path, text)
-        return list(written)
+    def report(self, board: Leaderboard) -> BoardReport:
+        """The leaderboard with its faults, left-out hands, strategy shares and trust note."""
+        return BoardReport(board=board, faults=self.faults(), left_out=self.left_out(),
+                           strategy_shares=self.strategy_shares(),
+                           trusted=remote_duplicate(self.config), trust_note=trust_note(self.config))
+
+    def write_leaderboard_files(self, board: Leaderboard | BoardReport) -> list[Path]:
+        """``leaderboard.json``, ``.txt`` and one CSV per table beside the logs."""
+        report = board if isinstance(board, BoardReport) else self.report(board)
+        return report.write_files(self.config.log_dir / "leaderboard",
+                                  deals=describe_secret(self.secret))
 
     def strategy_shares(self) -> tuple[StrategyShare, ...]:
         """Issue 40: per bot, the decisions it answered with a declared strategy."""

@@ -21,12 +21,14 @@ from typing import Protocol
 
 from arena.engine.errors import MalformedInput
 from arena.engine.games import ALL_GAMES as ALL_GAMES
-from arena.engine.games import VARIANTS
+from arena.engine.games import ALL_VARIANTS, VARIANTS
 from arena.engine.student import t_95, two_sided_p
 from arena.engine.units import Z_95 as Z_95
 from arena.engine.units import mbb
 
 GAME_KEYS: tuple[str, ...] = (*VARIANTS, ALL_GAMES)  # per-game keys: the PHH codes, then "all"
+# Rows by game: the arena's codes, issue 42's games (docs/house-rules.md §21-§25), then "all".
+_ROW_ORDER: tuple[str, ...] = (*ALL_VARIANTS, ALL_GAMES)
 
 
 class PerHandResult(Protocol):
@@ -272,7 +274,7 @@ def compute_leaderboard(results: Iterable[PerHandResult]) -> Leaderboard:
     luck_pair: dict[tuple[str, str], _Accumulator] = {}
     chips: dict[tuple[str, str], int] = {}
     for row in results:
-        if row.game_code not in VARIANTS:
+        if row.game_code not in ALL_VARIANTS:
             raise MalformedInput(f"match {row.match_id}: unknown game {row.game_code!r}")
         if row.small_bet_chips <= 0:
             raise MalformedInput(f"match {row.match_id}: small bet {row.small_bet_chips} is not positive")
@@ -303,7 +305,7 @@ def compute_leaderboard(results: Iterable[PerHandResult]) -> Leaderboard:
         return (EMPTY, EMPTY) if acc is None else (acc.raw(), acc.duplicate())
 
     bots = tuple(sorted({bot for bot, _ in per_game} | {b for pair in per_pair for b in pair}))
-    order = {game: i for i, game in enumerate(GAME_KEYS)}
+    order = {game: i for i, game in enumerate(_ROW_ORDER)}
     stats = tuple(
         BotGameStats(bot, game, acc.hands, chips[(bot, game)], acc.raw(), acc.duplicate(),
                      *luck_of(luck_game, (bot, game)))

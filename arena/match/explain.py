@@ -23,6 +23,10 @@ def in_table_seats(message: str, order: Sequence[int]) -> str:
 
 def allowed(legal: LegalActions) -> str:
     """What the seat may do, in words: ``post the bring-in (5) or complete to 20``."""
+    if legal.can_exchange:  # docs/house-rules.md §26
+        price = f", paying {legal.exchange_price_chips}" if legal.exchange_price_chips else ""
+        return (f"exchange up to {legal.exchange_max_cards} of your cards{price}, or stand pat "
+                f"(an exchange of none)")
     parts: list[str] = []
     if legal.bring_in_to_chips is not None:
         parts.append(f"post the bring-in ({legal.bring_in_to_chips})")

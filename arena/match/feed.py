@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Final
 
@@ -18,16 +18,18 @@ from arena.engine.cards import Card
 from arena.engine.events import (
     ActionTaken,
     BoardDealt,
+    CardsExchanged,
     ForcedBetPosted,
     HandShown,
     HoleCardsDealt,
     PotAwarded,
     UncalledBetReturned,
 )
-from arena.engine.games import ForcedBet
+from arena.engine.games import ForcedBet, Showdown
 from arena.engine.pots import build_pots, with_dead_chips
 from arena.engine.shown import shown_value
 from arena.engine.state import HandState
+from arena.engine.wild import low_hole_low_wild_ranks, low_hole_wild_ranks
 from arena.match import messages as m
 from arena.match.clock import DecisionClock
 from arena.match.records import HandContext
@@ -190,6 +192,7 @@ class HandFeed:
             self._last_down[e] = (dealt, down)
         pots = self._pots(state, order)
         bet_size, raises_left = round_info(state)
+        wild = seat_wild_ranks(state, e)
         call_to = legal.call_to_chips
         wall = time.time()
         return m.Prompt(
@@ -211,7 +214,8 @@ class HandFeed:
             actions=tuple(self.records),
             current_bet_chips=max(state.bets),
             to_call_chips=call_to - state.bets[e] if call_to is not None else 0,
-            legal=legal_choices(legal, state.bets[e] + state.stacks[e]),
+            legal=legal_choices(legal, state.bets[e] + state.stacks[e],
+                                keeps_face=state.variant.is_stud),
             stakes=state.stakes,
             bet_size_chips=bet_size,
             raises_left=raises_left,
@@ -220,6 +224,8 @@ class HandFeed:
             deadline_unix_seconds=wall + clock.total_left(now),
             sent_unix_seconds=wall,
             trigger_received_at=trigger_received_at,
+            wild_ranks=wild[0],
+            low_wild_ranks=wild[1],
         )
 
     def _pots(self, state: HandState, order: tuple[int, ...]) -> tuple[m.PotInfo, ...]:
@@ -292,6 +298,9 @@ class HandFeed:
                 out.append(m.BoardAnnounced(street=streets[event.street].name, cards=event.cards,
                                             board_cards=board,
                                         is_common_card=event.is_stud_common_card))
+            elif isinstance(event, CardsExchanged):
+                self._to_street(event.street, out)
+                out.append(self._exchange(event))
             elif isinstance(event, UncalledBetReturned):
                 e = event.seat
                 self._stack[e] += event.amount_chips
@@ -345,6 +354,38 @@ class HandFeed:
         return m.ActionAnnounced(action=record, stack_after_chips=self._stack[e],
                                  pot_total_after_chips=self._pot_chips(), decision_id=decision_id,
                                  strategy=strategy)
+
+    def _exchange(self, event: CardsExchanged) -> Private:
+        """docs/house-rules.md §26: the exchanging seat is told its cards; everybody else only
+        how many, and the cards themselves when they are up cards (English Stud, §25)."""
+        e = event.seat
+        p = self.ctx.order[e]
+        self._stack[e] -= event.price_chips
+        self._committed[e] += event.price_chips
+        self._last_down.pop(e, None)  # its down cards changed, their count did not
+        self._last_infos[p] = None  # and maybe its up cards
+        decision_id, reason = self._pending if self._pending is not None else ("", None)
+        self._pending = None
+        self._pending_strategy = ()
+        if reason is None and event.is_automatic:
+            reason = m.AutoReason.TIMEOUT
+        face_up = any(event.is_up)
+        public = m.ActionRecord(
+            seat=p, street=self.state.variant.streets[event.street].name,
+            kind=m.RecordKind.EXCHANGE, raise_to_chips=0, amount_chips=event.price_chips,
+            round_bet_chips=self._bet[e], is_all_in=False, automatic=reason,
+            exchange_card_count=len(event.discarded),
+            exchanged_cards=event.discarded if face_up else (),
+            drawn_cards=event.drawn if face_up else (), exchange_face_up=face_up)
+        own = public if face_up or not event.discarded else replace(
+            public, exchanged_cards=event.discarded, drawn_cards=event.drawn)
+        self.records.append(public)
+        pot_chips = self._pot_chips()
+        return Private(seat=p, own=m.ActionAnnounced(
+            action=own, stack_after_chips=self._stack[e], pot_total_after_chips=pot_chips,
+            decision_id=decision_id), others=m.ActionAnnounced(
+            action=public, stack_after_chips=self._stack[e], pot_total_after_chips=pot_chips,
+            decision_id=decision_id))
 
     def _to_street(self, street: int, out: list[FeedItem]) -> None:
         while self._street < street:
@@ -411,13 +452,27 @@ class HandFeed:
                            went_to_showdown=False)
 
 
-def legal_choices(legal: LegalActions, all_in_to: int) -> tuple[m.LegalChoice, ...]:
+def legal_choices(legal: LegalActions, all_in_to: int, *,
+                  keeps_face: bool = False) -> tuple[m.LegalChoice, ...]:
     """The choices of ``legal``; equal choices are the same tuple (the encoder reuses its
-    bytes), so a decision costs a lookup rather than a tuple of new choices."""
+    bytes), so a decision costs a lookup rather than a tuple of new choices. In an exchange
+    round the one choice is EXCHANGE (docs/house-rules.md §26; ``keeps_face``: English Stud)."""
+    if legal.can_exchange:
+        return _exchange_choice(legal.exchangeable, legal.exchange_max_cards,
+                                legal.exchange_price_chips, keeps_face)
     bring_in = legal.bring_in_to_chips
     return _choices(legal.can_fold, legal.can_check, legal.call_to_chips, legal.call_is_all_in,
                     bring_in, bring_in is not None and bring_in >= all_in_to, legal.raise_min_to,
                     legal.raise_max_to, legal.raise_is_all_in, legal.raise_is_range)
+
+
+@lru_cache(maxsize=1024)
+def _exchange_choice(exchangeable: tuple[Card, ...], most: int, price: int, keeps_face: bool
+                     ) -> tuple[m.LegalChoice, ...]:
+    return (m.LegalChoice(kind=ActionKind.EXCHANGE, min_to_chips=0, max_to_chips=0,
+                          is_all_in=False, min_exchanged=0, max_exchanged=most,
+                          exchangeable_cards=exchangeable, price_chips=price if most else 0,
+                          keeps_face=keeps_face),)
 
 
 @lru_cache(maxsize=1024)
@@ -452,3 +507,29 @@ def round_info(state: HandState) -> tuple[int, int]:
 def own_down_cards(state: HandState, engine_seat: int) -> tuple[Card, ...]:
     return tuple(c for c, up in zip(state.cards[engine_seat], state.is_up[engine_seat], strict=True)
                  if not up)
+
+
+_NO_WILD: Final[tuple[tuple[int, ...], tuple[int, ...]]] = ((), ())
+
+
+def seat_wild_ranks(state: HandState, seat: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The ranks wild for ``seat``'s hand now, (for high, for low): the game's `wild_ranks` in
+    wild-card stud (docs/house-rules.md §23), the seat's own lowest down card in Low Hole (§24;
+    aces for low in hi-lo with an ace in the hole); nothing in the other games."""
+    kind = state.variant.showdown
+    if kind in _WILD_SHOWDOWNS:
+        ranks = tuple(sorted(state.rules.wild_rank_set))
+        return (() if kind is Showdown.WILD_LOW else ranks,
+                () if kind is Showdown.WILD_HIGH else ranks)
+    if kind is Showdown.LOW_HOLE or kind is Showdown.LOW_HOLE_HI_LO:
+        cards, ups = state.cards[seat], state.is_up[seat]
+        high = tuple(sorted(low_hole_wild_ranks(cards, ups,
+                                                ace_high=state.rules.low_hole_ace_high)))
+        low = (tuple(sorted(low_hole_low_wild_ranks(cards, ups)))
+               if kind is Showdown.LOW_HOLE_HI_LO else ())
+        return high, low
+    return _NO_WILD
+
+
+_WILD_SHOWDOWNS: Final = frozenset({Showdown.WILD_HIGH, Showdown.WILD_LOW,
+                                    Showdown.WILD_HIGH_LOW_8})

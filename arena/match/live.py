@@ -394,7 +394,10 @@ class LiveTable:
                 raise_to = reply.raise_to_chips if reply.kind is ActionKind.RAISE else None
                 run.feed.note_action(reply.decision_id, None)
                 line = phh_action_lines(state) + 1 if reply.fallback else 0
-                state.act(engine_seat, reply.kind, raise_to)
+                if reply.kind is ActionKind.EXCHANGE:  # docs/house-rules.md §26
+                    state.exchange(engine_seat, reply.cards)
+                else:
+                    state.act(engine_seat, reply.kind, raise_to)
         except ArenaError as exc:
             now = self._now()
             self.stats.rejected += 1
@@ -433,7 +436,10 @@ class LiveTable:
         action = state.legal_actions().default_action()
         run.feed.note_action(decision_id, reason)
         line = phh_action_lines(state) + 1
-        state.act(engine_seat, action.kind, action.raise_to_chips, automatic=True)
+        if action.kind is ActionKind.EXCHANGE:  # docs/house-rules.md §26: stand pat
+            state.exchange(engine_seat, (), automatic=True)
+        else:
+            state.act(engine_seat, action.kind, action.raise_to_chips, automatic=True)
         if reason is m.AutoReason.TIMEOUT:
             self.stats.timeouts += 1
             run.timeouts[engine_seat] += 1

@@ -36,7 +36,7 @@ class RecordKind(StrEnum):
     CALL = "call"
     BRING_IN = "bring_in"
     RAISE = "raise"
-    EXCHANGE = "exchange"  # draw games (engine only so far: not on the wire, issue 42)
+    EXCHANGE = "exchange"  # draw games (docs/house-rules.md §26): cards given up, none: stand pat
     POST_ANTE = "post_ante"
     POST_SMALL_BLIND = "post_small_blind"
     POST_BIG_BLIND = "post_big_blind"
@@ -82,6 +82,13 @@ class ActionRecord:
     round_bet_chips: int
     is_all_in: bool
     automatic: AutoReason | None = None
+    # EXCHANGE (docs/house-rules.md §26): how many cards went (public); the cards given up and
+    # the new ones in the same order, filled only in the exchanging seat's own copy, or for
+    # everyone when they are up cards (``exchange_face_up``, English Stud §25).
+    exchange_card_count: int = 0
+    exchanged_cards: tuple[Card, ...] = ()
+    drawn_cards: tuple[Card, ...] = ()
+    exchange_face_up: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -91,6 +98,14 @@ class LegalChoice:
     max_to_chips: int
     is_all_in: bool
     is_range: bool = False  # a raise to any whole amount from min to max (no-limit, pot-limit)
+    # EXCHANGE (docs/house-rules.md §26): give up min..max of ``exchangeable_cards`` (0: stand pat),
+    # paying ``price_chips`` when giving any (§25); ``keeps_face``: each new card takes the
+    # face of the card it replaces (English Stud).
+    min_exchanged: int = 0
+    max_exchanged: int = 0
+    exchangeable_cards: tuple[Card, ...] = ()
+    price_chips: int = 0
+    keeps_face: bool = False
 
 
 @dataclass(frozen=True, slots=True, eq=False, kw_only=True)
@@ -124,6 +139,10 @@ class Prompt:
     deadline_unix_seconds: float
     sent_unix_seconds: float
     trigger_received_at: float | None = None  # perf_counter of the reply that led here (stats)
+    # The ranks (deuce 0 .. ace 12) wild for this seat's hand now, for high and for low
+    # (docs/house-rules.md §23 wild-card stud, §24 Low Hole); empty in the other games.
+    wild_ranks: tuple[int, ...] = ()
+    low_wild_ranks: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -142,6 +161,9 @@ class Reply:
     # A declared strategy instead of an action (issue 40): (kind, raise to, weight) per entry,
     # unchecked (`arena.engine.strategy.validate_strategy` checks it); ``kind`` is then None.
     strategy: tuple[tuple[ActionKind | None, int | None, float], ...] | None = None
+    # EXCHANGE: the cards given up (empty: stand pat), parsed but not yet checked against
+    # the hand (the engine refuses cards the seat does not hold).
+    cards: tuple[Card, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

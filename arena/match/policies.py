@@ -15,10 +15,13 @@ _PLAIN_ACTIONS: dict[ActionKind, Action] = {kind: Action(kind) for kind in Actio
 _BRING_IN = _PLAIN_ACTIONS[ActionKind.BRING_IN]
 _CHECK = _PLAIN_ACTIONS[ActionKind.CHECK]
 _CALL = _PLAIN_ACTIONS[ActionKind.CALL]
+_STAND_PAT = _PLAIN_ACTIONS[ActionKind.EXCHANGE]  # an exchange of no cards (house-rules §26)
 
 
 def call_policy(legal: LegalActions) -> Action:
-    """Never fold: post the bring-in, check, or call."""
+    """Never fold: post the bring-in, check, or call; stand pat in an exchange round."""
+    if legal.can_exchange:
+        return _STAND_PAT
     if legal.bring_in_to_chips is not None:
         return _BRING_IN
     if legal.can_check:
@@ -27,10 +30,14 @@ def call_policy(legal: LegalActions) -> Action:
 
 
 def random_policy(rng: random.Random) -> Policy:
-    """Uniform over the legal kinds, then over the legal raise amounts."""
+    """Uniform over the legal kinds, then over the legal raise amounts; in an exchange round,
+    a uniform number of cards (up to the most allowed), chosen at random."""
     random_ = rng.random
 
     def choose(legal: LegalActions) -> Action:
+        if legal.can_exchange:
+            count = int(random_() * (legal.exchange_max_cards + 1))
+            return Action(ActionKind.EXCHANGE, None, tuple(rng.sample(legal.exchangeable, count)))
         kinds = legal.kinds()
         kind = kinds[int(random_() * len(kinds))]
         if kind is ActionKind.RAISE:

@@ -61,8 +61,7 @@ def iter_hands(
         while not state.is_over:
             actor = state.actor
             assert actor is not None
-            action = policies[order[actor]](state.legal_actions())
-            state.act(actor, action.kind, action.raise_to_chips)
+            state.apply(policies[order[actor]](state.legal_actions()))
         for k, p in enumerate(order):
             stacks[p] = state.stacks[k]
         yield state, order, index

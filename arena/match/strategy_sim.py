@@ -13,7 +13,7 @@ from typing import Any
 
 from arena.engine.actions import Action, ActionKind, LegalActions
 from arena.engine.cards import derive_seed, rank_of
-from arena.engine.games import GameCode, variant_for
+from arena.engine.games import variant_for
 from arena.engine.phh import hand_fields
 from arena.engine.rules import Rules
 from arena.engine.state import HandState
@@ -110,7 +110,7 @@ def play(bots: Sequence[SimBot], *, rules: Rules, game: str, hands: int, seed: i
         raise ValueError("the simulation seats 2 to 6 bots")
     key = strategy_key(seed, copy_index)
     private = [random.Random(derive_seed(seed, "private", copy_index, b)) for b in range(n)]
-    variant = variant_for(GameCode(game))
+    variant = variant_for(game)
     for index in range(hands):
         order = tuple((index + copy_index + k) % n for k in range(n))
         state = HandState(variant, [rules.starting_stack] * n, rules=rules,

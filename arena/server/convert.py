@@ -11,9 +11,9 @@ from collections.abc import Callable, Iterable, Mapping
 from google.protobuf.timestamp_pb2 import Timestamp
 
 from arena.engine.actions import ActionKind
-from arena.engine.cards import DECK_SIZE, Card, format_card
+from arena.engine.cards import DECK_SIZE, RANKS, Card, format_card
 from arena.engine.events import PotShare
-from arena.engine.games import VARIANTS, Betting, GameCode
+from arena.engine.games import Betting, EngineGame, GameCode, variant_for
 from arena.engine.rules import Stakes
 from arena.engine.strategy import MAX_STRATEGY_ACTIONS
 from arena.match import messages as m
@@ -30,6 +30,15 @@ GAMES: Mapping[str, pb.Game.ValueType] = {
     GameCode.NO_LIMIT_HOLDEM.value: pb.GAME_NO_LIMIT_HOLDEM,
     GameCode.POT_LIMIT_OMAHA.value: pb.GAME_POT_LIMIT_OMAHA,
     GameCode.POT_LIMIT_HOLDEM.value: pb.GAME_POT_LIMIT_HOLDEM,
+    # issue 42 (docs/house-rules.md §21-§25)
+    EngineGame.DEUCE_TO_SEVEN_TRIPLE_DRAW.value: pb.GAME_DEUCE_TO_SEVEN_TRIPLE_DRAW,
+    EngineGame.LONDON_LOWBALL.value: pb.GAME_LONDON_LOWBALL,
+    EngineGame.STUD_WILD.value: pb.GAME_STUD_WILD,
+    EngineGame.STUD_WILD_LOW.value: pb.GAME_STUD_WILD_LOW,
+    EngineGame.STUD_WILD_HI_LO.value: pb.GAME_STUD_WILD_HI_LO,
+    EngineGame.LOW_HOLE.value: pb.GAME_LOW_HOLE,
+    EngineGame.LOW_HOLE_HI_LO.value: pb.GAME_LOW_HOLE_HI_LO,
+    EngineGame.ENGLISH_STUD.value: pb.GAME_ENGLISH_STUD,
 }
 BETTING: Mapping[Betting, pb.BettingStructure.ValueType] = {
     Betting.FIXED: pb.BETTING_STRUCTURE_FIXED_LIMIT,
@@ -40,17 +49,20 @@ STREETS: Mapping[str, pb.Street.ValueType] = {
     "preflop": pb.STREET_PREFLOP, "flop": pb.STREET_FLOP, "turn": pb.STREET_TURN,
     "river": pb.STREET_RIVER, "third": pb.STREET_THIRD, "fourth": pb.STREET_FOURTH,
     "fifth": pb.STREET_FIFTH, "sixth": pb.STREET_SIXTH, "seventh": pb.STREET_SEVENTH,
+    "predraw": pb.STREET_PREDRAW, "first draw": pb.STREET_FIRST_DRAW,
+    "second draw": pb.STREET_SECOND_DRAW, "third draw": pb.STREET_THIRD_DRAW,
 }
 KINDS_OUT: Mapping[str, pb.ActionKind.ValueType] = {
     "fold": pb.ACTION_KIND_FOLD, "check": pb.ACTION_KIND_CHECK, "call": pb.ACTION_KIND_CALL,
     "bring_in": pb.ACTION_KIND_BRING_IN, "raise": pb.ACTION_KIND_RAISE,
-    "post_ante": pb.ACTION_KIND_POST_ANTE, "post_small_blind": pb.ACTION_KIND_POST_SMALL_BLIND,
+    "exchange": pb.ACTION_KIND_EXCHANGE, "post_ante": pb.ACTION_KIND_POST_ANTE,
+    "post_small_blind": pb.ACTION_KIND_POST_SMALL_BLIND,
     "post_big_blind": pb.ACTION_KIND_POST_BIG_BLIND,
 }
 KINDS_IN: Mapping[int, ActionKind] = {
     pb.ACTION_KIND_FOLD: ActionKind.FOLD, pb.ACTION_KIND_CHECK: ActionKind.CHECK,
     pb.ACTION_KIND_CALL: ActionKind.CALL, pb.ACTION_KIND_BRING_IN: ActionKind.BRING_IN,
-    pb.ACTION_KIND_RAISE: ActionKind.RAISE,
+    pb.ACTION_KIND_RAISE: ActionKind.RAISE, pb.ACTION_KIND_EXCHANGE: ActionKind.EXCHANGE,
 }
 STATUSES: Mapping[m.SeatStatus, pb.SeatStatus.ValueType] = {
     m.SeatStatus.ACTIVE: pb.SEAT_STATUS_ACTIVE, m.SeatStatus.FOLDED: pb.SEAT_STATUS_FOLDED,
@@ -82,7 +94,7 @@ def timestamp(unix_seconds: float) -> Timestamp:
 
 def stakes(value: Stakes, *, game: str | None = None) -> pb.Stakes:
     """The stakes; for one hand (``game`` given) the forced bets of the other family are 0."""
-    variant = VARIANTS[GameCode(game)] if game is not None and game in GAMES else None
+    variant = variant_for(game) if game is not None and game in GAMES else None
     stud = variant is not None and variant.is_stud
     flop = variant is not None and not stud
     fixed = variant is None or variant.betting is Betting.FIXED
@@ -111,13 +123,21 @@ def action_record(record: m.ActionRecord) -> pb.ActionRecord:
                            amount_chips=record.amount_chips,
                            round_bet_chips=record.round_bet_chips, is_all_in=record.is_all_in,
                            automatic=record.automatic is not None,
-                           automatic_reason=REASONS[record.automatic])
+                           automatic_reason=REASONS[record.automatic],
+                           exchange_card_count=record.exchange_card_count,
+                           exchanged_cards=cards(record.exchanged_cards),
+                           drawn_cards=cards(record.drawn_cards),
+                           exchange_face_up=record.exchange_face_up)
 
 
 def legal_action(choice: m.LegalChoice) -> pb.LegalAction:
     return pb.LegalAction(kind=KINDS_OUT[choice.kind], min_raise_to_chips=choice.min_to_chips,
                           max_raise_to_chips=choice.max_to_chips, is_all_in=choice.is_all_in,
-                          any_amount=choice.is_range)
+                          any_amount=choice.is_range, min_exchange_cards=choice.min_exchanged,
+                          max_exchange_cards=choice.max_exchanged,
+                          exchangeable_cards=cards(choice.exchangeable_cards),
+                          exchange_price_chips=choice.price_chips,
+                          replacement_keeps_face=choice.keeps_face)
 
 
 def decision_request(p: m.Prompt, *, with_actions: bool = True,
@@ -142,7 +162,7 @@ def request_head(p: m.Prompt, *, stakes_of: Callable[[Stakes, str], pb.Stakes] |
         stakes=(stakes_of(p.stakes, p.game) if stakes_of is not None
                 else stakes(p.stakes, game=p.game)),
         game_hand_number=p.game_hand_number, hands_per_game=p.hands_per_game,
-        betting=BETTING[VARIANTS[GameCode(p.game)].betting])
+        betting=BETTING[variant_for(p.game).betting])
 
 
 def request_changes(p: m.Prompt, *, with_pots: bool = True) -> pb.DecisionRequest:
@@ -156,7 +176,9 @@ def request_changes(p: m.Prompt, *, with_pots: bool = True) -> pb.DecisionReques
         legal_actions=[legal_action(c) for c in p.legal],
         bet_size_chips=p.bet_size_chips, raises_left=p.raises_left,
         decision_time_left_seconds=p.decision_time_left_seconds,
-        time_bank_left_seconds=p.time_bank_left_seconds)
+        time_bank_left_seconds=p.time_bank_left_seconds,
+        wild_ranks=[RANKS[r] for r in p.wild_ranks],
+        low_wild_ranks=[RANKS[r] for r in p.low_wild_ranks])
     if with_pots:
         out.pots.extend(pot(x) for x in p.pots)
     _set_time(out.decision_deadline, p.deadline_unix_seconds)
@@ -175,7 +197,8 @@ def rejection(r: m.Rejection) -> pb.ActionRejected:
     kind = KINDS_OUT[reply.kind.value] if reply.kind is not None else pb.ACTION_KIND_UNSPECIFIED
     return pb.ActionRejected(
         decision_id=r.decision_id, code=reject_code(r.error), message=str(r.error),
-        rejected_action=pb.Action(kind=kind, raise_to_chips=reply.raise_to_chips or 0),
+        rejected_action=pb.Action(kind=kind, raise_to_chips=reply.raise_to_chips or 0,
+                                  exchange_cards=cards(reply.cards)),
         retry_allowed=r.retry_allowed, time_left_seconds=r.time_left_seconds)
 
 
@@ -329,8 +352,17 @@ def reply(message: pb.ActionReply, received_at: float,
     elif kind is None:
         name = (pb.ActionKind.Name(action.kind) if action.kind in pb.ActionKind.values()
                 else str(action.kind))
-        problem = f"action kind {name} is not a bot action; send FOLD, CHECK, CALL, BRING_IN or RAISE"
-    return m.Reply(decision_id=message.decision_id, seat=message.seat, kind=kind,
+        problem = (f"action kind {name} is not a bot action; send FOLD, CHECK, CALL, BRING_IN, "
+                   f"RAISE or EXCHANGE")
+    exchanged: tuple[Card, ...] = ()
+    if action.exchange_cards:
+        exchanged, why = exchange_cards(action.exchange_cards)
+        if why and not problem:
+            kind, problem = None, why
+        elif kind is not ActionKind.EXCHANGE and not problem:
+            kind, problem = None, (f"exchange_cards is only for ACTION_KIND_EXCHANGE, not "
+                                   f"{pb.ActionKind.Name(action.kind)}")
+    return m.Reply(decision_id=message.decision_id, seat=message.seat, kind=kind, cards=exchanged,
                    raise_to_chips=action.raise_to_chips if kind is ActionKind.RAISE else None,
                    think_seconds=think_seconds(message.think_seconds,
                                                wire_seconds), received_at=received_at,
@@ -350,6 +382,9 @@ def _strategy_reply(message: pb.ActionReply, received_at: float,
         problem = "the reply sets both an action and a strategy; set exactly one"
     elif len(entries) > MAX_STRATEGY_ACTIONS:
         problem = f"the strategy lists {len(entries)} actions; at most {MAX_STRATEGY_ACTIONS}"
+    elif any(e.action.kind == pb.ACTION_KIND_EXCHANGE for e in entries):
+        problem = ("an exchange cannot be drawn from a strategy; answer with one EXCHANGE "
+                   "action naming its cards (docs/house-rules.md §26)")
     else:
         strategy = tuple([(KINDS_IN.get(e.action.kind) if e.HasField("action") else None,
                            e.action.raise_to_chips, e.probability) for e in entries])
@@ -358,3 +393,28 @@ def _strategy_reply(message: pb.ActionReply, received_at: float,
                    think_seconds=think_seconds(message.think_seconds, wire_seconds),
                    received_at=received_at, wire_seconds=wire_seconds, problem=problem,
                    strategy=strategy)
+
+
+MAX_EXCHANGE_CARDS = 7  # more than any hand holds (docs/house-rules.md §26)
+CARD_OF_TEXT: Mapping[str, Card] = {text: card for card, text in enumerate(CARD_TEXT)}
+
+
+def exchange_cards(names: Iterable[str]) -> tuple[tuple[Card, ...], str]:
+    """A bot's ``Action.exchange_cards`` as cards, and why they are refused ("" if not): an
+    unknown card name, a card named twice, or more cards than any hand holds. Whether the seat
+    holds them and may give that many is the engine's check (docs/house-rules.md §26)."""
+    names = list(names)
+    if len(names) > MAX_EXCHANGE_CARDS:
+        return (), (f"exchange_cards names {len(names)} cards; a hand never holds more than "
+                    f"{MAX_EXCHANGE_CARDS}")
+    out: list[Card] = []
+    for name in names:
+        card = CARD_OF_TEXT.get(name)
+        if card is None:
+            shown = name[:12] + ("..." if len(name) > 12 else "")
+            return (), (f"exchange_cards: {shown!r} is not a card; name cards as rank and suit, "
+                        f"e.g. 'Th', '7c'")
+        if card in out:
+            return (), f"exchange_cards names {name} twice"
+        out.append(card)
+    return tuple(out), ""

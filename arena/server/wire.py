@@ -12,7 +12,8 @@ from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import Any, Final, TypeVar
 
-from arena.engine.games import VARIANTS
+from arena.engine.cards import RANKS
+from arena.engine.games import variant_for
 from arena.engine.rules import Stakes
 from arena.match import messages as m
 from arena.match.faults import DecisionClosed
@@ -265,6 +266,9 @@ class Encoder:
         if p.time_bank_left_seconds:
             out += (_BANK_LEFT_TAG, _double(p.time_bank_left_seconds))
         out.append(_timestamp(_SERVER_TIME_TAG, p.sent_unix_seconds))
+        if p.wild_ranks or p.low_wild_ranks:  # docs/house-rules.md §23, §24
+            out += [_WILD_RANK_ENTRIES[r] for r in p.wild_ranks]
+            out += [_LOW_WILD_RANK_ENTRIES[r] for r in p.low_wild_ranks]
         return b"".join(out)
 
     def _head(self, p: m.Prompt) -> bytes:
@@ -410,7 +414,7 @@ _RH_GAME_HAND_TAG: Final = _tag("game_hand_number", 0)
 _RH_HANDS_PER_GAME_TAG: Final = _tag("hands_per_game", 0)
 _RH_BETTING_TAG: Final = _tag("betting", 0)
 # A game's betting structure by its code (``request_head``'s ``betting``).
-_BETTINGS: Final[dict[str, int]] = {code.value: BETTING[v.betting] for code, v in VARIANTS.items()}
+_BETTINGS: Final[dict[str, int]] = {code: BETTING[variant_for(code).betting] for code in GAMES}
 
 
 def _text(tag: bytes, value: str) -> bytes:
@@ -434,6 +438,8 @@ def _enum_fields(tag: bytes, numbers: Mapping[_K, int]) -> dict[_K, bytes]:
 
 _HOLE_CARD_ENTRIES: Final = _card_entries(_tag("hole_cards", 2))
 _BOARD_CARD_ENTRIES: Final = _card_entries(_tag("board_cards", 2))
+_WILD_RANK_ENTRIES: Final = tuple(_text(_tag("wild_ranks", 2), r) for r in RANKS)
+_LOW_WILD_RANK_ENTRIES: Final = tuple(_text(_tag("low_wild_ranks", 2), r) for r in RANKS)
 _double: Final = struct.Struct("<d").pack
 
 _EVENT_FIELD: Final = _number(pb.DealerMessage, "event")
@@ -543,6 +549,10 @@ _AR_ROUND_BET: Final = _tag("round_bet_chips", 0, pb.ActionRecord)
 _AR_ALL_IN: Final = _tag("is_all_in", 0, pb.ActionRecord)
 _AR_AUTOMATIC: Final = _tag("automatic", 0, pb.ActionRecord)
 _AR_REASON: Final = _tag("automatic_reason", 0, pb.ActionRecord)
+_AR_EXCHANGE_COUNT: Final = _tag("exchange_card_count", 0, pb.ActionRecord)
+_AR_EXCHANGED_ENTRIES: Final = _card_entries(_tag("exchanged_cards", 2, pb.ActionRecord))
+_AR_DRAWN_ENTRIES: Final = _card_entries(_tag("drawn_cards", 2, pb.ActionRecord))
+_AR_FACE_UP: Final = _tag("exchange_face_up", 0, pb.ActionRecord) + b"\x01"
 _AR_STREETS: Final = _enum_fields(_AR_STREET, STREETS)
 _AR_KINDS: Final = _enum_fields(_AR_KIND, KINDS_OUT)
 _AR_REASONS: Final = {reason: (_AR_AUTOMATIC + b"\x01" if reason is not None else b"")
@@ -559,7 +569,10 @@ def _action_record(a: m.ActionRecord) -> bytes:
         _AR_AMOUNT + _signed(a.amount_chips) if a.amount_chips else b"",
         _AR_ROUND_BET + _signed(a.round_bet_chips) if a.round_bet_chips else b"",
         _AR_ALL_IN + b"\x01" if a.is_all_in else b"",
-        _AR_REASONS[a.automatic]])
+        _AR_REASONS[a.automatic],  # then an exchange's fields (docs/house-rules.md §26)
+        _AR_EXCHANGE_COUNT + _signed(a.exchange_card_count) if a.exchange_card_count else b"",
+        *[_AR_EXCHANGED_ENTRIES[c] for c in a.exchanged_cards],
+        *[_AR_DRAWN_ENTRIES[c] for c in a.drawn_cards], _AR_FACE_UP if a.exchange_face_up else b""])
 
 
 _SHOWDOWN_FIELD: Final = _number(pb.Event, "showdown")

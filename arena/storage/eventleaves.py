@@ -311,10 +311,19 @@ def _action_record(out: list[str], value: object) -> None:
     out.append(',"is_all_in":')
     out.append(_bool(value.is_all_in))
     automatic = value.automatic
-    out.append(',"automatic":null}' if automatic is None else ',"automatic":')
+    out.append(',"automatic":null' if automatic is None else ',"automatic":')
     if automatic is not None:
         out.append(_str(automatic))
-        out.append("}")
+    # An exchange (docs/house-rules.md §26); zeros and empties for the other kinds.
+    out.append(',"exchange_card_count":')
+    out.append(_int(value.exchange_card_count))
+    out.append(',"exchanged_cards":')
+    _cards(out, value.exchanged_cards)
+    out.append(',"drawn_cards":')
+    _cards(out, value.drawn_cards)
+    out.append(',"exchange_face_up":')
+    out.append(_bool(value.exchange_face_up))
+    out.append("}")
 
 
 def _action_records(out: list[str], value: object) -> None:

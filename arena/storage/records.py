@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from enum import StrEnum
 
 from arena.engine.errors import ConfigError
-from arena.engine.games import VARIANTS
+from arena.engine.games import ALL_VARIANTS
 from arena.storage.errors import InvalidRecord
 
 
@@ -243,8 +243,8 @@ def check_match(seat_bots: Sequence[str], games: Sequence[str]) -> None:
         raise InvalidRecord(f"a match needs at least two seats, got {len(seat_bots)}")
     if len(set(seat_bots)) != len(seat_bots):
         raise InvalidRecord(f"a bot sits at most once in a match: {', '.join(seat_bots)}")
-    if not games or any(g not in VARIANTS for g in games):
-        raise InvalidRecord(f"games must be PHH codes among {', '.join(VARIANTS)}, not {list(games)}")
+    if not games or any(g not in ALL_VARIANTS for g in games):
+        raise InvalidRecord(f"games must be PHH codes among {', '.join(ALL_VARIANTS)}, not {list(games)}")
 
 
 def result_fields(hand: HandRecord) -> tuple[object, ...]:
@@ -256,7 +256,7 @@ def check_hand(hand: HandRecord) -> None:
     where = f"match {hand.match_id} hand {hand.hand_number} copy {hand.copy_index}"
     if hand.hand_number < 1 or hand.copy_index < 0:
         raise InvalidRecord(f"{where}: hand numbers start at 1, copies at 0")
-    if hand.game_code not in VARIANTS:
+    if hand.game_code not in ALL_VARIANTS:
         raise InvalidRecord(f"{where}: unknown game {hand.game_code!r}")
     if hand.small_bet_chips <= 0:
         raise InvalidRecord(f"{where}: small bet must be positive, not {hand.small_bet_chips}")
@@ -298,7 +298,7 @@ def check_placing(placing: TournamentPlacing) -> None:
 def check_void(hand: VoidHand) -> None:
     if hand.hand_number < 1 or hand.copy_index < 0:
         raise InvalidRecord(f"hand number {hand.hand_number} / copy {hand.copy_index} out of range")
-    if hand.game_code not in VARIANTS:
+    if hand.game_code not in ALL_VARIANTS:
         raise InvalidRecord(f"unknown game {hand.game_code!r}")
     if not hand.reason.strip():
         raise InvalidRecord("a void hand needs a reason")

@@ -10,6 +10,7 @@ from arena.engine.cards import pretty_card
 from arena.engine.events import (
     ActionTaken,
     BoardDealt,
+    CardsExchanged,
     ForcedBetPosted,
     HandMucked,
     HandShown,
@@ -94,7 +95,8 @@ def describe(state: HandState, players: Sequence[str],
     for event in state.events:
         if isinstance(event, HoleCardsDealt | BoardDealt | HandShown | HandMucked):
             line += 1
-        if isinstance(event, HoleCardsDealt | BoardDealt | ActionTaken) and event.street != street:
+        if isinstance(event, HoleCardsDealt | BoardDealt | ActionTaken | CardsExchanged) \
+                and event.street != street:
             if street >= 0:
                 bet_chips = 0
             street = event.street
@@ -121,6 +123,14 @@ def describe(state: HandState, players: Sequence[str],
                 said += f" (drawn by the dealer from {declared[action_index]})"
             lines.append(f"    {names[event.seat]} {said}")
             bet_chips = max(bet_chips, event.to_chips)
+        elif isinstance(event, CardsExchanged):
+            line += 1  # its `sd` line (and, when it drew, its `d dh` line after the round's)
+            note = FAULT_NOTES.get(marks.get(line) or "")
+            if note is None and event.is_automatic:
+                note = AUTOMATIC_NOTE
+            lines.append(f"    {names[event.seat]} {exchange_words(event)}"
+                         + (f" ({note})" if note else ""))
+            line += 1 if event.drawn else 0
         elif isinstance(event, HandShown):
             if not shown:
                 lines.append("  -- showdown")
@@ -137,6 +147,20 @@ def describe(state: HandState, players: Sequence[str],
                                              for name, net in zip(names, result.net_chips, strict=True)))
     lines.append(LEGEND)
     return lines
+
+
+def exchange_words(event: CardsExchanged) -> str:
+    """docs/house-rules.md §26 in words: ``stands pat``, or ``exchanges [7♥] [K♦] for [2♣]
+    [3♦]`` (down cards in brackets, up cards bare), with the price paid, if any."""
+    if not event.discarded:
+        return "stands pat"
+
+    def shown(cards: Sequence[int]) -> str:
+        return " ".join(pretty_card(c) if up else f"[{pretty_card(c)}]"
+                        for c, up in zip(cards, event.is_up, strict=True))
+
+    paid = f", paying {event.price_chips}" if event.price_chips else ""
+    return f"exchanges {shown(event.discarded)} for {shown(event.drawn)}{paid}"
 
 
 def action_words(state: HandState, event: ActionTaken, bet_chips: int,

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.engine.actions import ActionKind
-from arena.engine.cards import derive_seed
+from arena.engine.cards import derive_seed, parse_cards
 from arena.engine.errors import ArenaError, MalformedInput
 from arena.engine.phh import (
     PhhHand,
@@ -95,6 +95,8 @@ def verify_hand(hand: PhhHand, match_seed: int,
                 state.act(seat, kind)
             elif code == "cbr":
                 state.act(seat, ActionKind.RAISE, int(words[2]))
+            elif code == "sd":  # an exchange; alone: stand pat (docs/house-rules.md §26)
+                state.exchange(seat, parse_cards(words[2]) if len(words) > 2 else ())
             else:
                 state.act(seat, _CODES[code])
         except (ArenaError, KeyError, IndexError, ValueError) as exc:

@@ -7,7 +7,7 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 
 from arena.engine.cards import derive_seed
-from arena.engine.games import GameCode, variant_for
+from arena.engine.games import variant_for
 from arena.engine.rules import Rules
 from arena.engine.state import HandState
 from arena.match.policies import Policy, make_policy
@@ -32,7 +32,7 @@ def play_hand(plan: HandPlan, *, rules: Rules, policies: Mapping[str, Policy],
               absent: Collection[str] = ()) -> tuple[HandOutcome, HandState]:
     """Deal ``plan``; an absent player posts its forced bets and checks or folds (docs/house-rules.md §6)."""
     hand_rules = rules_for_level(rules, plan.level, plan.game)
-    state = HandState(variant_for(GameCode.parse(plan.game)), list(plan.stacks), rules=hand_rules,
+    state = HandState(variant_for(plan.game), list(plan.stacks), rules=hand_rules,
                       seed=plan.seed)
     while not state.is_over:
         actor = state.actor

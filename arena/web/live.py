@@ -118,16 +118,17 @@ class SpectatorHub:
         if notice.sequence <= table.last_sequence:
             return
         table.last_sequence = notice.sequence
-        kind = type(notice.payload)
-        if kind is m.HandStarted:
+        payload = notice.payload
+        kind = type(payload)
+        if isinstance(payload, m.HandStarted):
             table.hand_start = len(table.pending)
-            table.deal_id, table.deal_ended = notice.payload.deal_id, False  # type: ignore[union-attr]
+            table.deal_id, table.deal_ended = payload.deal_id, False
         elif (kind is m.HandEnded or kind is m.HandSummary) and table.deal_id \
                 and not table.deal_ended:
             table.deal_ended = True
             self._deal_ends[table.deal_id] += 1
-        elif kind is m.MatchStarted:
-            table.copies = max(1, notice.payload.duplicate_copies)  # type: ignore[union-attr]
+        elif isinstance(payload, m.MatchStarted):
+            table.copies = max(1, payload.duplicate_copies)
         table.pending.append(notice)
         self._dirty.add(table.match_id)
 

@@ -164,9 +164,16 @@ function mixed(request) {
 
 const POLICIES = { pairs: choose, call: checkOrCall, mixed };
 
-// The safe default after a rejection: post a due bring-in, check if free, else fold.
+// Draw games (docs/house-rules.md §26): keep every card, an exchange of none.
+function standPat() {
+  return { kind: 'ACTION_KIND_EXCHANGE', raise_to_chips: 0, exchange_cards: [] };
+}
+
+// The safe default after a rejection: post a due bring-in, check if free, else fold; in an
+// exchange round, stand pat.
 function checkOrFold(request) {
   const legal = legalMap(request);
+  if (legal.ACTION_KIND_EXCHANGE) return standPat();
   if (legal.ACTION_KIND_BRING_IN) return { kind: 'ACTION_KIND_BRING_IN', raise_to_chips: 0 };
   if (legal.ACTION_KIND_CHECK) return { kind: 'ACTION_KIND_CHECK', raise_to_chips: 0 };
   return { kind: 'ACTION_KIND_FOLD', raise_to_chips: 0 };
@@ -253,7 +260,9 @@ function session(grpc, arena, args, totals) {
             totals.last = started;
             totals.lastCpu = process.cpuUsage();
           }
-          const choice = POLICIES[args.policy](request);
+          // Draw games: every policy stands pat (an exchange of no cards; docs/house-rules.md §26).
+          const choice = legalMap(request).ACTION_KIND_EXCHANGE ? standPat()
+            : POLICIES[args.policy](request);
           const thinkSeconds = Number(process.hrtime.bigint() - started) / 1e9;
           // An action, or a declared strategy ({ strategy }) the dealer draws from.
           const answer = choice.strategy ? { strategy: choice.strategy } : { action: choice };

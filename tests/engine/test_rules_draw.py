@@ -219,15 +219,17 @@ def test_london_lowball_bring_in_is_the_highest_up_card() -> None:
         assert state.cards == razz.cards and state.actor == razz.actor
 
 
-@pytest.mark.parametrize("code", ["F2L3D", "FLL", "F7SW", "FLH", "FES"])
-def test_engine_only_games_are_refused_by_a_match(code: str) -> None:
-    """docs/games.md status: the new games are dealt by the engine only; a match's `games`
-    key refuses them with the reason, until the wire and the logs carry them."""
+@pytest.mark.parametrize("code", ["F2L3D", "FLL", "F7SW", "F7SWL", "F7SW/8", "FLH", "FLH/8",
+                                  "FES"])
+def test_the_new_games_are_accepted_by_a_match(code: str) -> None:
+    """docs/games.md §4: the wire carries the new games (issue 42), so a match's `games` key
+    accepts them; an unknown code is still refused, naming the known ones."""
     from arena.engine.errors import ConfigError
     from arena.engine.rules import Rules
 
-    with pytest.raises(ConfigError, match="rules engine only"):
-        Rules.from_mapping({"games": [code]})
+    assert [str(g) for g in Rules.from_mapping({"games": [code]}).games] == [code]
+    with pytest.raises(ConfigError, match=r"unknown game 'F2L4D'.*F2L3D"):
+        Rules.from_mapping({"games": ["F2L4D"]})
 
 
 def test_london_lowball_bring_in_key() -> None:

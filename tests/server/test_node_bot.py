@@ -80,6 +80,22 @@ def test_the_node_bot_plays_a_horse_match(tmp_path: Path, node_bot: Path) -> Non
     assert node_actions >= 10
 
 
+def test_the_node_bot_stands_pat_in_triple_draw(tmp_path: Path, node_bot: Path) -> None:
+    """docs/house-rules.md §26: the Node.js bot answers every exchange itself (it stands pat,
+    an exchange of no cards): no rejection, no timeout; the match replays."""
+    config = make_config(tmp_path, ["node", "python"], hands=6, seed=4,
+                         rules={"games": ["F2L3D"], "decision_seconds": 5.0})
+    code, _out, err = _node_against_python(config, node_bot, "--policy", "call")
+    assert code == 0, err
+    assert "rejected" not in err
+    hands = load_file(str(tmp_path / "logs" / "match.phhs"))
+    assert all(error is None for _, _, error in iter_replays(hands))
+    assert all(h.fields["_timeouts"] == [0, 0] for h in hands)
+    node_pats = sum(1 for h in hands for a in h.fields["actions"]
+                    if a == f"p{h.fields['players'].index('node') + 1} sd")
+    assert node_pats >= 3
+
+
 def test_the_node_bot_declares_mixed_strategies_the_dealer_draws(tmp_path: Path, node_bot: Path) -> None:
     """Issue 40: `--policy mixed` answers with strategies; the dealer draws, logs the draws, and
     the log replays with every draw re-drawn from the revealed seed."""

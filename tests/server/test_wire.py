@@ -20,7 +20,8 @@ from arena.server import convert, wire
 from arena.server.wire import Encoder, batch
 from arena.v1 import arena_pb2 as pb
 
-GAMES = ["FT", "FO/8", "FR", "F7S", "F7S/8", "NT", "PO"]
+# The exchange and wild-card games too (docs/house-rules.md §21-§26).
+GAMES = ["FT", "FO/8", "FR", "F7S", "F7S/8", "NT", "PO", "F2L3D", "FES", "F7SW", "FLH/8"]
 
 
 def _hands(game: str, count: int, seed: int, *, calling: bool = False
@@ -47,6 +48,12 @@ def _hands(game: str, count: int, seed: int, *, calling: bool = False
                                        rng.random(), None))
             legal = state.legal_actions()
             assert state.actor is not None
+            if legal.can_exchange:  # docs/house-rules.md §26: any of its cards, or none
+                feed.note_action(prompts[-1].decision_id, None)
+                state.exchange(state.actor, rng.sample(legal.exchangeable,
+                                                       rng.randint(0, legal.exchange_max_cards)))
+                _publish(feed, notices)
+                continue
             kind = rng.choice(legal.kinds())
             if calling:
                 kind = next(k for k in (ActionKind.BRING_IN, ActionKind.CHECK, ActionKind.CALL)

@@ -44,7 +44,9 @@ def test_seat_state_is_protobufs(seat: m.SeatInfo) -> None:
 @given(st.builds(m.ActionRecord, seat=INT32, street=st.sampled_from(list(convert.STREETS)),
                  kind=st.sampled_from(list(convert.KINDS_OUT)), raise_to_chips=INT64, amount_chips=INT64,
                  round_bet_chips=INT64, is_all_in=st.booleans(),
-                 automatic=st.sampled_from([None, *m.AutoReason])))
+                 automatic=st.sampled_from([None, *m.AutoReason]),
+                 exchange_card_count=st.integers(0, 7), exchanged_cards=CARDS, drawn_cards=CARDS,
+                 exchange_face_up=st.booleans()))
 def test_action_record_is_protobufs(record: m.ActionRecord) -> None:
     assert wire._action_record(record) == convert.action_record(record).SerializeToString()
 
@@ -53,11 +55,13 @@ SEATS = st.builds(m.SeatInfo, seat=st.integers(0, 9), name=st.text(max_size=8),
                   bot_id=st.text(max_size=8), stack_chips=INT64, bet_chips=INT64,
                   committed_chips=INT64, up_cards=CARDS, hole_card_count=st.integers(0, 7),
                   status=st.sampled_from(list(m.SeatStatus)))
-# The kinds the wire carries (an exchange of the draw games is engine-only so far: issue 42).
+# Every kind the wire carries, the exchanges of the draw games too (docs/house-rules.md §26).
 RECORDS = st.builds(m.ActionRecord, seat=st.integers(0, 9), street=st.sampled_from(list(convert.STREETS)),
                     kind=st.sampled_from(list(convert.KINDS_OUT)), raise_to_chips=INT64, amount_chips=INT64,
                     round_bet_chips=INT64, is_all_in=st.booleans(),
-                    automatic=st.sampled_from([None, *m.AutoReason]))
+                    automatic=st.sampled_from([None, *m.AutoReason]),
+                    exchange_card_count=st.integers(0, 7), exchanged_cards=CARDS,
+                    drawn_cards=CARDS, exchange_face_up=st.booleans())
 SUMMARIES = st.builds(
     m.HandSummary,
     results=st.lists(st.builds(m.HandSeatResult, seat=st.integers(0, 9), net_chips=INT64,

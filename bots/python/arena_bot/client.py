@@ -131,4 +131,4 @@ async def play(bot: BotFunction, *, server: str, token: str, name: str = "bot",
 def run(bot: BotFunction, **kwargs: object) -> PlayResult:
     """Blocking form of :func:`play`, on uvloop's event loop when it is installed, else
     asyncio's (``ARENA_BOT_EVENT_LOOP``: :mod:`arena_bot.eventloop`)."""
-    return eventloop.run(play(bot, **kwargs))  # type: ignore[arg-type]
+    return eventloop.run(play(bot, **kwargs))  # type: ignore[arg-type]  # play's keywords, passed on

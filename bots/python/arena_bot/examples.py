@@ -26,6 +26,10 @@ def random_bot(seed: int | None = None, *, per_decision: bool = False
     def choose(view: SeatView) -> Action:
         rng = random.Random(f"{seed}/{view.request.decision_id}") if per_decision else shared
         kind = rng.choice(sorted(view.choices))
+        if kind == Action.EXCHANGE:  # any of its cards, up to the most it may give up
+            choice = view.choices[kind]
+            return view.exchange(rng.sample(choice.exchangeable_cards,
+                                            rng.randint(choice.min_cards, choice.max_cards)))
         if kind == Action.RAISE:
             choice = view.choices[kind]
             if choice.any_amount and rng.random() < 0.5:
@@ -45,7 +49,11 @@ def calling_station(view: SeatView) -> Action:
 
 
 def rule_based(view: SeatView) -> Action:
-    """Fixed-limit rules of thumb per game: raise strong hands, call fair ones, fold the rest."""
+    """Fixed-limit rules of thumb per game: raise strong hands, call fair ones, fold the rest;
+    in 2-7 triple draw keep the distinct low cards and draw to the rest; stand pat in the
+    other exchange games."""
+    if view.is_exchange_round:
+        return triple_draw_exchange(view) if view.game == "F2L3D" else view.stand_pat()
     play = _BY_GAME.get(view.game, _stud)
     return play(view)
 
@@ -193,20 +201,56 @@ def _stud_hi_lo(view: SeatView) -> Action:
     return view.check_or_fold()
 
 
+def _deuce_to_seven_keep(cards: list[str]) -> list[str]:
+    """The cards a 2-7 lowball draw keeps: one of each rank from deuce to eight (aces are high
+    there), lowest first, at most five."""
+    keep: list[str] = []
+    ranks: set[int] = set()
+    for card in sorted(cards, key=he.rank):
+        r = he.rank(card)
+        if r <= 8 and r not in ranks and len(keep) < 5:  # deuce (2) to eight
+            keep.append(card)
+            ranks.add(r)
+    return keep
+
+
+def triple_draw_exchange(view: SeatView) -> Action:
+    """2-7 triple draw (docs/house-rules.md §21): give up every card that is not a distinct
+    deuce-to-eight (pairs, nines and up, aces), as many as the round allows."""
+    keep = _deuce_to_seven_keep(view.hole_cards)
+    discard = [c for c in view.hole_cards if c not in keep][:view.max_exchange_cards]
+    return view.exchange(discard)
+
+
+def _triple_draw(view: SeatView) -> Action:
+    """Bet a made deuce-to-eight low, call with four to one (one bet), else check or fold."""
+    good = len(_deuce_to_seven_keep(view.hole_cards))
+    if good == 5:
+        return _strong(view)
+    if good == 4 or (good == 3 and view.street == "predraw"):
+        return _fair(view)
+    return view.check_or_fold()
+
+
 _BY_GAME: dict[str, Callable[[SeatView], Action]] = {
     "FT": _holdem, "FO/8": _omaha, "FR": _razz, "F7S": _stud, "F7S/8": _stud_hi_lo,
     "NT": _holdem, "PT": _holdem, "PO": _omaha,  # no-limit/pot-limit: the same hand reading,
-}                                                # minimum raises (always within the bounds)
+    "F2L3D": _triple_draw,                       # minimum raises (always within the bounds)
+}
 
 # ----------------------------------------------------------------------------- mixed
 
 
-def mixed(view: SeatView) -> Strategy:
+def mixed(view: SeatView) -> Strategy | Action:
     """The rule-based bot's hand reading, declared as a mixed strategy for the dealer to draw
     from (docs/strategy-replies.md): a strong hand raises 80% of the time and slow-plays the
     rest; a fair one mostly checks or calls, raises 15% and, facing a bet, folds 10%; a weak
-    one facing a bet folds 85% and calls the rest. Every decision is a :class:`Strategy`."""
+    one facing a bet folds 85% and calls the rest. Every betting decision is a
+    :class:`Strategy`; an exchange (draw games) is the rule-based bot's own action, since the
+    dealer does not draw exchanges from strategies."""
     chosen = rule_based(view)
+    if view.is_exchange_round:
+        return chosen
     passive = view.check_or_call()  # a due bring-in, a free check, else a call
     raise_min = view.raise_min() if view.can(Action.RAISE) else None
     fold = view.fold() if view.can(Action.FOLD) and passive.kind == Action.CALL else None

@@ -10,25 +10,30 @@ from arena_bot._proto import arena_pb2 as pb
 _KIND_NAMES = {
     pb.ACTION_KIND_FOLD: "fold", pb.ACTION_KIND_CHECK: "check", pb.ACTION_KIND_CALL: "call",
     pb.ACTION_KIND_BRING_IN: "bring_in", pb.ACTION_KIND_RAISE: "raise",
-    pb.ACTION_KIND_POST_ANTE: "post_ante", pb.ACTION_KIND_POST_SMALL_BLIND: "post_small_blind",
+    pb.ACTION_KIND_EXCHANGE: "exchange", pb.ACTION_KIND_POST_ANTE: "post_ante",
+    pb.ACTION_KIND_POST_SMALL_BLIND: "post_small_blind",
     pb.ACTION_KIND_POST_BIG_BLIND: "post_big_blind",
 }
 _KINDS = {name: kind for kind, name in _KIND_NAMES.items()}
-_STREETS = {v: k.removeprefix("STREET_").lower() for k, v in pb.Street.items()}
+_STREETS = {v: k.removeprefix("STREET_").lower().replace("_draw", " draw")
+            for k, v in pb.Street.items()}
 
 
 @dataclass(frozen=True, slots=True)
 class Action:
-    """A bot's choice: ``fold``, ``check``, ``call``, ``bring_in`` or ``raise`` (to a total)."""
+    """A bot's choice: ``fold``, ``check``, ``call``, ``bring_in``, ``raise`` (to a total), or
+    in the draw games ``exchange`` (the cards given up; none: stand pat)."""
 
     kind: str
     raise_to_chips: int = 0
+    exchange_cards: tuple[str, ...] = ()
 
     FOLD: ClassVar[str] = "fold"
     CHECK: ClassVar[str] = "check"
     CALL: ClassVar[str] = "call"
     BRING_IN: ClassVar[str] = "bring_in"
     RAISE: ClassVar[str] = "raise"
+    EXCHANGE: ClassVar[str] = "exchange"
 
     def to_proto(self) -> pb.Action:
         message = pb.Action()
@@ -42,6 +47,8 @@ class Action:
             raise ValueError(f"unknown action kind {self.kind!r}")
         message.kind = kind
         message.raise_to_chips = self.raise_to_chips
+        if self.exchange_cards:
+            message.exchange_cards[:] = self.exchange_cards
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +61,12 @@ class Choice:
     max_to_chips: int
     is_all_in: bool
     any_amount: bool = False
+    # exchange (docs/house-rules.md §26): give up ``min_cards`` to ``max_cards`` of
+    # ``exchangeable_cards`` (0: stand pat), paying ``price_chips`` for any.
+    min_cards: int = 0
+    max_cards: int = 0
+    exchangeable_cards: tuple[str, ...] = ()
+    price_chips: int = 0
 
 
 class SeatView:
@@ -70,7 +83,10 @@ class SeatView:
         if self._choices is None:
             self._choices = {
                 _KIND_NAMES[la.kind]: Choice(_KIND_NAMES[la.kind], la.min_raise_to_chips,
-                                             la.max_raise_to_chips, la.is_all_in, la.any_amount)
+                                             la.max_raise_to_chips, la.is_all_in, la.any_amount,
+                                             la.min_exchange_cards, la.max_exchange_cards,
+                                             tuple(la.exchangeable_cards),
+                                             la.exchange_price_chips)
                 for la in self.request.legal_actions if la.kind in _KIND_NAMES
             }
         return self._choices
@@ -82,12 +98,14 @@ class SeatView:
     # -- the table
     @property
     def game(self) -> str:
-        """PHH code: FT, FO/8, FR, F7S or F7S/8."""
+        """The game code: FT, FO/8, FR, F7S, F7S/8, NT, PO, PT, F2L3D, FLL, F7SW, F7SWL,
+        F7SW/8, FLH, FLH/8 or FES."""
         return self.request.game_code
 
     @property
     def street(self) -> str:
-        """preflop, flop, turn, river, third, fourth, fifth, sixth or seventh."""
+        """preflop, flop, turn, river, third, fourth, fifth, sixth, seventh, predraw,
+        first draw, second draw or third draw."""
         return _STREETS.get(self.request.street, "")
 
     @property
@@ -173,13 +191,49 @@ class SeatView:
     def raise_max(self) -> Action:
         return Action(Action.RAISE, self.choices[Action.RAISE].max_to_chips)
 
+    def exchange(self, cards: list[str] | tuple[str, ...]) -> Action:
+        """Draw games: give up ``cards`` (some of ``exchangeable_cards``) for as many new ones
+        (docs/house-rules.md §26); an empty list stands pat."""
+        return Action(Action.EXCHANGE, 0, tuple(cards))
+
+    def stand_pat(self) -> Action:
+        """Draw games: keep every card (an exchange of none)."""
+        return Action(Action.EXCHANGE)
+
+    @property
+    def is_exchange_round(self) -> bool:
+        """Whether this decision is an exchange (then it is the only legal kind)."""
+        return self.can(Action.EXCHANGE)
+
+    @property
+    def max_exchange_cards(self) -> int:
+        """How many cards you may give up now (0 outside an exchange round)."""
+        choice = self.choices.get(Action.EXCHANGE)
+        return choice.max_cards if choice is not None else 0
+
+    @property
+    def wild_ranks(self) -> list[str]:
+        """Ranks wild for your hand's high (wild-card stud, Low Hole; docs/house-rules.md §23,
+        §24), e.g. ["2"]; empty in the other games."""
+        return list(self.request.wild_ranks)
+
+    @property
+    def low_wild_ranks(self) -> list[str]:
+        """Ranks wild for your hand's low (the low and hi-lo wild games)."""
+        return list(self.request.low_wild_ranks)
+
     def check_or_fold(self) -> Action:
-        """The safe default: post a due bring-in, check if free, else fold."""
+        """The safe default: post a due bring-in, check if free, else fold; in an exchange
+        round, stand pat."""
+        if self.can(Action.EXCHANGE):
+            return self.stand_pat()
         if self.can(Action.BRING_IN):
             return self.bring_in()
         return self.check() if self.can(Action.CHECK) else self.fold()
 
     def check_or_call(self) -> Action:
+        if self.can(Action.EXCHANGE):
+            return self.stand_pat()
         if self.can(Action.BRING_IN):
             return self.bring_in()
         return self.check() if self.can(Action.CHECK) else self.call()

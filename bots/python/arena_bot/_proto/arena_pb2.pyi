@@ -166,6 +166,13 @@ class _ActionKindEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ActionKind
     """Put in more chips than the current bet: the opening bet of a round, a
     raise, or the stud completion. Carries `raise_to_chips`.
     """
+    ACTION_KIND_EXCHANGE: _ActionKind.ValueType  # 6
+    """Draw games (2-7 triple draw, English Stud; docs/house-rules.md §21, §25,
+    §26): in an exchange round, give up the cards named in
+    `Action.exchange_cards` for as many new ones. Standing pat is an
+    EXCHANGE of zero cards (there is no separate kind). In an exchange round
+    it is the only legal kind. Added after version 1.
+    """
     ACTION_KIND_POST_ANTE: _ActionKind.ValueType  # 10
     """The kinds below are forced posts made by the dealer for a seat. They
     appear only in `ActionRecord` (history and `ActionTaken` events); they
@@ -196,6 +203,13 @@ which there means completing to the small bet.
 ACTION_KIND_RAISE: ActionKind.ValueType  # 5
 """Put in more chips than the current bet: the opening bet of a round, a
 raise, or the stud completion. Carries `raise_to_chips`.
+"""
+ACTION_KIND_EXCHANGE: ActionKind.ValueType  # 6
+"""Draw games (2-7 triple draw, English Stud; docs/house-rules.md §21, §25,
+§26): in an exchange round, give up the cards named in
+`Action.exchange_cards` for as many new ones. Standing pat is an
+EXCHANGE of zero cards (there is no separate kind). In an exchange round
+it is the only legal kind. Added after version 1.
 """
 ACTION_KIND_POST_ANTE: ActionKind.ValueType  # 10
 """The kinds below are forced posts made by the dealer for a seat. They
@@ -347,6 +361,24 @@ class _GameEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Game.ValueType],
     """"PT": pot-limit Texas hold'em (arena's code; PHH has none, its logs say
     variant "NT" with `_betting = "pot-limit"`).
     """
+    GAME_DEUCE_TO_SEVEN_TRIPLE_DRAW: _Game.ValueType  # 9
+    """The games below were added after version 1 (issue 42).
+    "F2L3D": fixed-limit 2-7 triple draw (docs/house-rules.md §21).
+    """
+    GAME_LONDON_LOWBALL: _Game.ValueType  # 10
+    """"FLL": London Lowball, stud for ace-to-six low (§22; arena's code)."""
+    GAME_STUD_WILD: _Game.ValueType  # 11
+    """"F7SW": seven card stud with wild cards, high (§23; arena's code)."""
+    GAME_STUD_WILD_LOW: _Game.ValueType  # 12
+    """"F7SWL": seven card stud with wild cards, ace-to-five low (§23)."""
+    GAME_STUD_WILD_HI_LO: _Game.ValueType  # 13
+    """"F7SW/8": seven card stud with wild cards, hi-lo 8 or better (§23)."""
+    GAME_LOW_HOLE: _Game.ValueType  # 14
+    """"FLH": Low Hole, high (§24; arena's code)."""
+    GAME_LOW_HOLE_HI_LO: _Game.ValueType  # 15
+    """"FLH/8": Low Hole, hi-lo 8 or better (§24)."""
+    GAME_ENGLISH_STUD: _Game.ValueType  # 16
+    """"FES": English Stud, with two exchange rounds (§25; arena's code)."""
 
 class Game(_Game, metaclass=_GameEnumTypeWrapper):
     """=========================================================================
@@ -375,6 +407,24 @@ GAME_POT_LIMIT_HOLDEM: Game.ValueType  # 8
 """"PT": pot-limit Texas hold'em (arena's code; PHH has none, its logs say
 variant "NT" with `_betting = "pot-limit"`).
 """
+GAME_DEUCE_TO_SEVEN_TRIPLE_DRAW: Game.ValueType  # 9
+"""The games below were added after version 1 (issue 42).
+"F2L3D": fixed-limit 2-7 triple draw (docs/house-rules.md §21).
+"""
+GAME_LONDON_LOWBALL: Game.ValueType  # 10
+""""FLL": London Lowball, stud for ace-to-six low (§22; arena's code)."""
+GAME_STUD_WILD: Game.ValueType  # 11
+""""F7SW": seven card stud with wild cards, high (§23; arena's code)."""
+GAME_STUD_WILD_LOW: Game.ValueType  # 12
+""""F7SWL": seven card stud with wild cards, ace-to-five low (§23)."""
+GAME_STUD_WILD_HI_LO: Game.ValueType  # 13
+""""F7SW/8": seven card stud with wild cards, hi-lo 8 or better (§23)."""
+GAME_LOW_HOLE: Game.ValueType  # 14
+""""FLH": Low Hole, high (§24; arena's code)."""
+GAME_LOW_HOLE_HI_LO: Game.ValueType  # 15
+""""FLH/8": Low Hole, hi-lo 8 or better (§24)."""
+GAME_ENGLISH_STUD: Game.ValueType  # 16
+""""FES": English Stud, with two exchange rounds (§25; arena's code)."""
 Global___Game: _TypeAlias = Game
 
 class _Street:
@@ -397,10 +447,20 @@ class _StreetEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Street.ValueTy
     """Seventh street: the last card, dealt face down (or a common card; see
     `BoardDealt.is_common_card`).
     """
+    STREET_PREDRAW: _Street.ValueType  # 10
+    """2-7 triple draw (docs/house-rules.md §21; added after version 1): the
+    betting before any draw, then each draw's exchanges and its betting.
+    """
+    STREET_FIRST_DRAW: _Street.ValueType  # 11
+    STREET_SECOND_DRAW: _Street.ValueType  # 12
+    STREET_THIRD_DRAW: _Street.ValueType  # 13
 
 class Street(_Street, metaclass=_StreetEnumTypeWrapper):
     """A betting round. Hold'em and Omaha use PREFLOP..RIVER; the stud games
-    (razz, stud, stud hi-lo) use THIRD..SEVENTH.
+    (razz, stud, stud hi-lo and the other stud games) use THIRD..SEVENTH;
+    2-7 triple draw uses PREDRAW..THIRD_DRAW. A round with an exchange round
+    (the draws; English Stud's sixth and seventh streets, §25) carries the
+    exchanges first, then the betting.
     """
 
 STREET_UNSPECIFIED: Street.ValueType  # 0
@@ -417,6 +477,13 @@ STREET_SEVENTH: Street.ValueType  # 9
 """Seventh street: the last card, dealt face down (or a common card; see
 `BoardDealt.is_common_card`).
 """
+STREET_PREDRAW: Street.ValueType  # 10
+"""2-7 triple draw (docs/house-rules.md §21; added after version 1): the
+betting before any draw, then each draw's exchanges and its betting.
+"""
+STREET_FIRST_DRAW: Street.ValueType  # 11
+STREET_SECOND_DRAW: Street.ValueType  # 12
+STREET_THIRD_DRAW: Street.ValueType  # 13
 Global___Street: _TypeAlias = Street
 
 class _SeatStatus:
@@ -977,6 +1044,7 @@ class Action(_message.Message):
 
     KIND_FIELD_NUMBER: _builtins.int
     RAISE_TO_CHIPS_FIELD_NUMBER: _builtins.int
+    EXCHANGE_CARDS_FIELD_NUMBER: _builtins.int
     kind: Global___ActionKind.ValueType
     """What to do. Must be one of the kinds in `DecisionRequest.legal_actions`."""
     raise_to_chips: _builtins.int
@@ -986,15 +1054,27 @@ class Action(_message.Message):
     the RAISE entry in `legal_actions`. Ignored for every other kind (the
     dealer knows the amount of a call or bring-in).
     """
+    @_builtins.property
+    def exchange_cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """Only for kind = ACTION_KIND_EXCHANGE (docs/house-rules.md §26): the
+        cards you give up, named as in `hole_cards` ("7h"), each one of the
+        `exchangeable_cards` of the EXCHANGE entry in `legal_actions`, no card
+        twice, from `min_exchange_cards` to `max_exchange_cards` of them. Empty:
+        stand pat. Each new card is dealt with the face of the card it replaces
+        (English Stud, §25: a down card for a down card, an up card for an up
+        card). Added after version 1.
+        """
+
     def __init__(
         self,
         *,
         kind: Global___ActionKind.ValueType = ...,
         raise_to_chips: _builtins.int = ...,
+        exchange_cards: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["kind", b"kind", "raise_to_chips", b"raise_to_chips"]
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["exchange_cards", b"exchange_cards", "kind", b"kind", "raise_to_chips", b"raise_to_chips"]
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1433,6 +1513,10 @@ class ActionRecord(_message.Message):
     IS_ALL_IN_FIELD_NUMBER: _builtins.int
     AUTOMATIC_FIELD_NUMBER: _builtins.int
     AUTOMATIC_REASON_FIELD_NUMBER: _builtins.int
+    EXCHANGE_CARD_COUNT_FIELD_NUMBER: _builtins.int
+    EXCHANGED_CARDS_FIELD_NUMBER: _builtins.int
+    DRAWN_CARDS_FIELD_NUMBER: _builtins.int
+    EXCHANGE_FACE_UP_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     """Who acted (or for whom the dealer acted)."""
     street: Global___Street.ValueType
@@ -1464,6 +1548,32 @@ class ActionRecord(_message.Message):
     """
     automatic_reason: Global___AutomaticReason.ValueType
     """Why `automatic` is true."""
+    exchange_card_count: _builtins.int
+    """For EXCHANGE (docs/house-rules.md §26; added after version 1): how many
+    cards the seat gave up (0: it stood pat). Public: every seat sees it.
+    Any exchange price paid is in `amount_chips` (§25; not a bet).
+    """
+    exchange_face_up: _builtins.bool
+    """For EXCHANGE in English Stud: true when an up card was exchanged for an
+    up card (then both are public), false for down cards (§25).
+    """
+    @_builtins.property
+    def exchanged_cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """For EXCHANGE: the cards given up, in dealing order. Filled in ONLY in
+        the `ActionTaken` event sent to the seat that exchanged, or for everyone
+        when they were up cards (English Stud, `exchange_face_up`); empty
+        otherwise, and in the histories (`DecisionRequest.actions`,
+        `HandEnded.actions`) always the public form (§26: discards are the
+        seat's secret, only the count is public; your own current cards are in
+        `hole_cards` and your `SeatState.up_cards`).
+        """
+
+    @_builtins.property
+    def drawn_cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """For EXCHANGE: the new cards, one per card given up and in the same
+        order, with the same visibility as `exchanged_cards`.
+        """
+
     def __init__(
         self,
         *,
@@ -1476,10 +1586,14 @@ class ActionRecord(_message.Message):
         is_all_in: _builtins.bool = ...,
         automatic: _builtins.bool = ...,
         automatic_reason: Global___AutomaticReason.ValueType = ...,
+        exchange_card_count: _builtins.int = ...,
+        exchanged_cards: _abc.Iterable[_builtins.str] | None = ...,
+        drawn_cards: _abc.Iterable[_builtins.str] | None = ...,
+        exchange_face_up: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["amount_chips", b"amount_chips", "automatic", b"automatic", "automatic_reason", b"automatic_reason", "is_all_in", b"is_all_in", "kind", b"kind", "raise_to_chips", b"raise_to_chips", "round_bet_chips", b"round_bet_chips", "seat", b"seat", "street", b"street"]
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["amount_chips", b"amount_chips", "automatic", b"automatic", "automatic_reason", b"automatic_reason", "drawn_cards", b"drawn_cards", "exchange_card_count", b"exchange_card_count", "exchange_face_up", b"exchange_face_up", "exchanged_cards", b"exchanged_cards", "is_all_in", b"is_all_in", "kind", b"kind", "raise_to_chips", b"raise_to_chips", "round_bet_chips", b"round_bet_chips", "seat", b"seat", "street", b"street"]
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1496,6 +1610,11 @@ class LegalAction(_message.Message):
     MAX_RAISE_TO_CHIPS_FIELD_NUMBER: _builtins.int
     IS_ALL_IN_FIELD_NUMBER: _builtins.int
     ANY_AMOUNT_FIELD_NUMBER: _builtins.int
+    MIN_EXCHANGE_CARDS_FIELD_NUMBER: _builtins.int
+    MAX_EXCHANGE_CARDS_FIELD_NUMBER: _builtins.int
+    EXCHANGEABLE_CARDS_FIELD_NUMBER: _builtins.int
+    EXCHANGE_PRICE_CHIPS_FIELD_NUMBER: _builtins.int
+    REPLACEMENT_KEEPS_FACE_FIELD_NUMBER: _builtins.int
     kind: Global___ActionKind.ValueType
     """The kind to send in `Action.kind`."""
     min_raise_to_chips: _builtins.int
@@ -1522,6 +1641,29 @@ class LegalAction(_message.Message):
     amount from `min_raise_to_chips` to `max_raise_to_chips` is legal.
     Added after version 1; false in fixed limit.
     """
+    min_exchange_cards: _builtins.int
+    """For EXCHANGE (docs/house-rules.md §26; added after version 1): how many
+    cards `Action.exchange_cards` may name, from `min_exchange_cards` (0:
+    standing pat is allowed) to `max_exchange_cards` (5 in 2-7 triple draw,
+    §21; 1 in English Stud, §25; 0 when the seat cannot pay the price).
+    """
+    max_exchange_cards: _builtins.int
+    exchange_price_chips: _builtins.int
+    """For EXCHANGE: chips an exchange of one card or more puts into the pot
+    (English Stud's `exchange_price`, §25: not a bet); standing pat is free.
+    """
+    replacement_keeps_face: _builtins.bool
+    """For EXCHANGE in English Stud (§25): true, each new card is dealt with
+    the face of the card it replaces (a down card for a down card, an up
+    card for an up card; the new up cards are public). False in triple draw,
+    where every card is down.
+    """
+    @_builtins.property
+    def exchangeable_cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """For EXCHANGE: the cards you may give up (all your cards, up and down,
+        in dealing order).
+        """
+
     def __init__(
         self,
         *,
@@ -1530,10 +1672,15 @@ class LegalAction(_message.Message):
         max_raise_to_chips: _builtins.int = ...,
         is_all_in: _builtins.bool = ...,
         any_amount: _builtins.bool = ...,
+        min_exchange_cards: _builtins.int = ...,
+        max_exchange_cards: _builtins.int = ...,
+        exchangeable_cards: _abc.Iterable[_builtins.str] | None = ...,
+        exchange_price_chips: _builtins.int = ...,
+        replacement_keeps_face: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["any_amount", b"any_amount", "is_all_in", b"is_all_in", "kind", b"kind", "max_raise_to_chips", b"max_raise_to_chips", "min_raise_to_chips", b"min_raise_to_chips"]
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["any_amount", b"any_amount", "exchange_price_chips", b"exchange_price_chips", "exchangeable_cards", b"exchangeable_cards", "is_all_in", b"is_all_in", "kind", b"kind", "max_exchange_cards", b"max_exchange_cards", "max_raise_to_chips", b"max_raise_to_chips", "min_exchange_cards", b"min_exchange_cards", "min_raise_to_chips", b"min_raise_to_chips", "replacement_keeps_face", b"replacement_keeps_face"]
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1581,6 +1728,8 @@ class DecisionRequest(_message.Message):
     GAME_HAND_NUMBER_FIELD_NUMBER: _builtins.int
     HANDS_PER_GAME_FIELD_NUMBER: _builtins.int
     BETTING_FIELD_NUMBER: _builtins.int
+    WILD_RANKS_FIELD_NUMBER: _builtins.int
+    LOW_WILD_RANKS_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     """The match, the hand and this decision."""
     hand_id: _builtins.str
@@ -1671,7 +1820,8 @@ class DecisionRequest(_message.Message):
         in this order of kinds: FOLD, CHECK, CALL, BRING_IN, RAISE (those that
         apply). FOLD is legal whenever the seat does not owe the stud bring-in,
         also when CHECK is free (folding then gives the hand up for nothing);
-        the seat due the bring-in may only BRING_IN or RAISE (complete).
+        the seat due the bring-in may only BRING_IN or RAISE (complete). In an
+        exchange round (docs/house-rules.md §26) the only entry is EXCHANGE.
         """
 
     @_builtins.property
@@ -1688,6 +1838,19 @@ class DecisionRequest(_message.Message):
     def server_time(self) -> _timestamp_pb2.Timestamp:
         """The server's clock when it sent this request."""
 
+    @_builtins.property
+    def wild_ranks(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The ranks wild for YOUR hand now, as rank letters ("2", "J"), for high
+        and, in the games with a low half, for low (added after version 1).
+        Seven card stud with wild cards (docs/house-rules.md §23): the game's
+        `wild_ranks`, the same for every seat. Low Hole (§24): the rank of your
+        lowest down card (re-decided by the seventh card), yours alone; in
+        Low Hole hi-lo with an ace among your down cards, aces are wild for low
+        only. Empty in every other game.
+        """
+
+    @_builtins.property
+    def low_wild_ranks(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
     def __init__(
         self,
         *,
@@ -1719,10 +1882,12 @@ class DecisionRequest(_message.Message):
         game_hand_number: _builtins.int = ...,
         hands_per_game: _builtins.int = ...,
         betting: Global___BettingStructure.ValueType = ...,
+        wild_ranks: _abc.Iterable[_builtins.str] | None = ...,
+        low_wild_ranks: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["decision_deadline", b"decision_deadline", "server_time", b"server_time", "stakes", b"stakes"]
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["actions", b"actions", "amount_to_call_chips", b"amount_to_call_chips", "bet_size_chips", b"bet_size_chips", "betting", b"betting", "board_cards", b"board_cards", "button_seat", b"button_seat", "current_bet_chips", b"current_bet_chips", "decision_deadline", b"decision_deadline", "decision_id", b"decision_id", "decision_time_left_seconds", b"decision_time_left_seconds", "game", b"game", "game_code", b"game_code", "game_hand_number", b"game_hand_number", "hand_id", b"hand_id", "hand_number", b"hand_number", "hands_per_game", b"hands_per_game", "hole_cards", b"hole_cards", "legal_actions", b"legal_actions", "match_id", b"match_id", "pot_total_chips", b"pot_total_chips", "pots", b"pots", "raises_left", b"raises_left", "seats", b"seats", "server_time", b"server_time", "stakes", b"stakes", "street", b"street", "time_bank_left_seconds", b"time_bank_left_seconds", "your_seat", b"your_seat"]
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["actions", b"actions", "amount_to_call_chips", b"amount_to_call_chips", "bet_size_chips", b"bet_size_chips", "betting", b"betting", "board_cards", b"board_cards", "button_seat", b"button_seat", "current_bet_chips", b"current_bet_chips", "decision_deadline", b"decision_deadline", "decision_id", b"decision_id", "decision_time_left_seconds", b"decision_time_left_seconds", "game", b"game", "game_code", b"game_code", "game_hand_number", b"game_hand_number", "hand_id", b"hand_id", "hand_number", b"hand_number", "hands_per_game", b"hands_per_game", "hole_cards", b"hole_cards", "legal_actions", b"legal_actions", "low_wild_ranks", b"low_wild_ranks", "match_id", b"match_id", "pot_total_chips", b"pot_total_chips", "pots", b"pots", "raises_left", b"raises_left", "seats", b"seats", "server_time", b"server_time", "stakes", b"stakes", "street", b"street", "time_bank_left_seconds", b"time_bank_left_seconds", "wild_ranks", b"wild_ranks", "your_seat", b"your_seat"]
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
