@@ -36,6 +36,7 @@ log = logging.getLogger("arena.server")
 
 Item = m.Outgoing | pb.DealerMessage
 MAX_BATCH = 256  # messages per batch write
+WRITE_DRAIN_SECONDS = 0.5  # how long a closing stream waits for its write in flight
 
 # Events that go out at once; the others ride with the seat's next request (one write per
 # decision), or go at most ``Limits.event_flush_seconds`` later.
@@ -170,6 +171,11 @@ class Connection:
             return await self._result
         finally:
             reader.cancel()
+            if isinstance(self._writing, asyncio.Task):
+                # A write still in gRPC's hands would make the closing status a second
+                # operation, which gRPC refuses (the bot would see UNAVAILABLE, not the reason):
+                # let it finish, for a bounded time (a bot that reads nothing never lets it).
+                await asyncio.wait([self._writing], timeout=WRITE_DRAIN_SECONDS)
             if self._writing is not None:
                 self._writing.cancel()
             await asyncio.gather(reader, return_exceptions=True)
