@@ -21,6 +21,7 @@ from collections.abc import Callable
 
 from arena.engine.actions import ActionKind
 from arena.engine.evaluate import fill_tables
+from arena.engine.lowball import fill_tables as fill_lowball_tables
 from arena.engine.games import variant_for
 from arena.engine.rules import Rules
 from arena.engine.state import HandState
@@ -98,6 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args(argv)
     fill_tables()
+    fill_lowball_tables()
     print("| game | players | policy | ours hands/s | peer | peer hands/s | ratio |")
     print("|---|---|---|---|---|---|---|")
     for game, players, policy, peer in CELLS:
