@@ -21,8 +21,8 @@ from collections.abc import Callable
 
 from arena.engine.actions import ActionKind
 from arena.engine.evaluate import fill_tables
-from arena.engine.lowball import fill_tables as fill_lowball_tables
 from arena.engine.games import variant_for
+from arena.engine.lowball import fill_tables as fill_lowball_tables
 from arena.engine.rules import Rules
 from arena.engine.state import HandState
 from bench.engine import _pokerkit_game
