@@ -20,7 +20,7 @@ from arena.engine.events import (
     UncalledBetReturned,
 )
 from arena.engine.games import ForcedBet, Showdown
-from arena.engine.shown import ShownValue, shown_value
+from arena.engine.shown import ShownValue, shown_value_in
 from arena.engine.state import HandState
 from arena.engine.strategy_log import STRATEGIES_FIELD
 
@@ -50,8 +50,14 @@ def _button(fields: Mapping[str, Any], seat_count: int) -> int:
     return seat_count - 1
 
 
+def low_words(description: str) -> str:
+    """A low description as said: ``"7-5-4-2-A low"``; the lowball and wild-card words already
+    say "low" (``"seven-five low: 7-5-4-3-2"``, arena.engine.describe_lowball)."""
+    return description if "low" in description else f"{description} low"
+
+
 def _words(value: ShownValue, *, hi_lo: bool) -> str:
-    low = f"{value.low_description} low" if value.low_description else ("no low" if hi_lo else "")
+    low = low_words(value.low_description) if value.low_description else ("no low" if hi_lo else "")
     return "; ".join(p for p in (value.high_description, low) if p)
 
 
@@ -134,7 +140,7 @@ def describe(state: HandState, players: Sequence[str],
         elif isinstance(event, HandShown):
             if not shown:
                 lines.append("  -- showdown")
-            value = shown_value(state.variant, event.cards, state.board)
+            value = shown_value_in(state, event.seat, event.cards)
             shown[event.seat] = value
             lines.append(f"    {names[event.seat]} shows {_cards(event.cards)}: {_words(value, hi_lo=hi_lo)}")
         elif isinstance(event, HandMucked):
@@ -218,7 +224,7 @@ def _award(event: PotAwarded, names: Sequence[str], shown: Mapping[int, ShownVal
         why = ""
         if value is not None:
             # A razz pot is whole, won by the best low: its hand has only a low description.
-            words = f"{value.low_description} low" \
+            words = low_words(value.low_description) \
                 if event.share is PotShare.LOW or not value.high_description else value.high_description
             why = f" with {words}" if value.low_description or value.high_description else ""
         winners.append(f"{names[seat]} wins {amount}{why}")

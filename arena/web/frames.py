@@ -26,8 +26,8 @@ from arena.engine.events import (
 from arena.engine.phh import PhhHand, replay
 from arena.engine.pots import build_pots
 from arena.engine.rules import Rules
-from arena.engine.shown import shown_value
-from arena.storage.show import action_words, fault_marks
+from arena.engine.shown import shown_value_in
+from arena.storage.show import action_words, fault_marks, low_words
 
 HIDDEN = "??"
 
@@ -161,7 +161,7 @@ def hand_steps(hand: PhhHand, *, reveal: bool, rules: Rules | None = None,
             table.bets[event.seat] -= event.amount_chips
         elif isinstance(event, HandShown):
             line += 1
-            value = shown_value(variant, event.cards, state.board)
+            value = shown_value_in(state, event.seat, event.cards)
             showdown.append({"seat": event.seat, "cards": [format_card(c) for c in event.cards],
                              "high": value.high_description,
                              "high_cards": [format_card(c) for c in value.high_cards],
@@ -169,7 +169,8 @@ def hand_steps(hand: PhhHand, *, reveal: bool, rules: Rules | None = None,
                              "low_cards": [format_card(c) for c in value.low_cards]})
             words = value.high_description or ""
             if value.low_description:
-                words = f"{words}; low {value.low_description}" if words else value.low_description
+                low = low_words(value.low_description)
+                words = f"{words}; {low}" if words else low
             snapshot(f"{names[event.seat]} shows {' '.join(format_card(c) for c in event.cards)}"
                      + (f": {words}" if words else ""), event.seat, "show")
         elif isinstance(event, HandMucked):
