@@ -24,6 +24,7 @@ from arena.engine.events import (
     HoleCardsDealt,
 )
 from arena.engine.games import ENGINE_VARIANTS, Betting
+from arena.engine.phhext import extension_fields
 from arena.engine.rules import play_rules
 from arena.engine.state import HandState
 
@@ -263,7 +264,7 @@ def hand_fields(state: HandState, *, extra: Mapping[str, Any] | None = None,
         if variant.phh_code:  # PHH has no code for it (pot-limit hold'em is written as NT)
             fields[BETTING_FIELD] = variant.betting.value
     fields["starting_stacks"] = list(state.starting_stacks)
-    fields["actions"] = phh_actions(state)
+    actions = fields["actions"] = phh_actions(state)
     if players is not None:
         fields["players"] = list(players)
     if state.is_over:
@@ -271,6 +272,7 @@ def hand_fields(state: HandState, *, extra: Mapping[str, Any] | None = None,
     if extra:
         for key, value in extra.items():
             fields[key if key.startswith("_") else f"_{key}"] = value
+    fields.update(extension_fields(state, actions))  # the new games' `_` fields (docs/hand-logs.md)
     # What a replay plays the hand by (the issue-42 games' own keys too: docs/house-rules.md §22-§25).
     fields["_rules"] = play_rules(state.rules,
                                   game_keys=state.variant.code in ENGINE_VARIANTS)

@@ -20,6 +20,8 @@ from arena.engine.events import (
     UncalledBetReturned,
 )
 from arena.engine.games import ForcedBet, Showdown
+from arena.engine.phhext import extension_fields, wild_summary
+from arena.engine.phhtext import phh_actions
 from arena.engine.shown import ShownValue, shown_value_in
 from arena.engine.state import HandState
 from arena.engine.strategy_log import STRATEGIES_FIELD
@@ -36,6 +38,7 @@ AUTOMATIC_NOTE = "automatic: timed out or absent"  # a log without ``_fault_line
 
 _HALVES = {PotShare.WHOLE: "whole pot", PotShare.HIGH: "high half", PotShare.LOW: "low half"}
 _BLINDS = (ForcedBet.SMALL_BLIND, ForcedBet.BIG_BLIND)  # bets of the first round (antes are not)
+_HI_LO = frozenset({Showdown.HIGH_LOW_8, Showdown.WILD_HIGH_LOW_8, Showdown.LOW_HOLE_HI_LO})
 
 
 def _cards(cards: Sequence[int]) -> str:
@@ -90,8 +93,11 @@ def describe(state: HandState, players: Sequence[str],
         f"{name}{' [button]' if k == button else ''} {stack}"
         for k, (name, stack) in enumerate(zip(names, fields.get("starting_stacks", state.stacks),
                                               strict=False)))]
+    wild = wild_summary(extension_fields(state, phh_actions(state)), names)
+    if wild:  # docs/house-rules.md §23, §24 (the log's `_wild_ranks`, checked by the replay)
+        lines.append(f"  {wild}")
     shown: dict[int, ShownValue] = {}
-    hi_lo = state.variant.showdown is Showdown.HIGH_LOW_8
+    hi_lo = state.variant.showdown in _HI_LO
     street = -1
     bet_chips = 0  # the round's bet so far ("raise to" total): 0 before anyone bets
     marks = fault_marks(fields)
