@@ -88,6 +88,23 @@ def phh_action_lines(state: HandState) -> int:
                 for event in state.events if type(event) in phh_events])
 
 
+def phh_next_line(state: HandState) -> int:
+    """The line number (from 1) the next player action will have in the hand's PHH
+    ``actions`` (a decision's ``_fault_lines`` entry, docs/faults.md). In an exchange round the
+    next exchange's ``sd`` line comes before the round's ``d dh`` lines (:func:`phh_actions`
+    writes them after its last exchange), so it is not the line after those."""
+    lines = phh_action_lines(state)
+    if state.actor is None or not state.legal_actions().can_exchange:
+        return lines + 1
+    street = state.street_index
+    pending = 0
+    for event in reversed(state.events):
+        if not isinstance(event, CardsExchanged) or event.street != street:
+            break
+        pending += 1 if event.drawn else 0
+    return lines - pending + 1
+
+
 def phh_actions(state: HandState) -> list[str]:
     """The hand's PHH ``actions`` list, built from its events."""
     out: list[str] = []

@@ -104,7 +104,11 @@ def describe(state: HandState, players: Sequence[str],
     line = 0  # the PHH ``actions`` line of the event (from 1), as ``_fault_lines`` counts
     declared = _declared(fields)
     action_index = -1
+    draw_lines = 0  # the `d dh` lines of an exchange round, written after its last exchange
     for event in state.events:
+        if draw_lines and not (isinstance(event, CardsExchanged) and event.street == street):
+            line += draw_lines
+            draw_lines = 0
         if isinstance(event, HoleCardsDealt | BoardDealt | HandShown | HandMucked):
             line += 1
         if isinstance(event, HoleCardsDealt | BoardDealt | ActionTaken | CardsExchanged) \
@@ -136,13 +140,13 @@ def describe(state: HandState, players: Sequence[str],
             lines.append(f"    {names[event.seat]} {said}")
             bet_chips = max(bet_chips, event.to_chips)
         elif isinstance(event, CardsExchanged):
-            line += 1  # its `sd` line (and, when it drew, its `d dh` line after the round's)
+            line += 1  # its `sd` line (when it drew, its `d dh` line comes after the round's)
             note = FAULT_NOTES.get(marks.get(line) or "")
             if note is None and event.is_automatic:
                 note = AUTOMATIC_NOTE
             lines.append(f"    {names[event.seat]} {exchange_words(event)}"
                          + (f" ({note})" if note else ""))
-            line += 1 if event.drawn else 0
+            draw_lines += 1 if event.drawn else 0
         elif isinstance(event, HandShown):
             if not shown:
                 lines.append("  -- showdown")

@@ -124,3 +124,62 @@ def test_a_field_of_another_game_is_refused(tmp_path: Path) -> None:
     path.write_text(text.replace(name, f"{name}\n_wild_ranks = ['2']", 1))
     code, out = _replay(path)
     assert code == 1 and "_wild_ranks is not a field of FLL hands" in out
+
+
+@pytest.mark.parametrize("code", ["F2L3D", "FES"])
+def test_the_next_line_is_where_the_action_is_written(code: str) -> None:
+    """docs/faults.md `_fault_lines`: before each player action `phh_next_line` is the line the
+    action gets in `actions`: in an exchange round the `sd` lines come before the round's
+    `d dh` lines (§26), so an exchange after one that drew cards is not after its draw."""
+    import random
+
+    from arena.engine.actions import ActionKind
+    from arena.engine.games import variant_for
+    from arena.engine.phhtext import phh_actions, phh_next_line
+    from arena.engine.state import HandState
+    from tests.hands import choices
+
+    rng = random.Random(3)
+    checked = 0
+    for seed in range(30):
+        state = HandState(variant_for(code), [2000] * (2 + seed % 4), seed=seed)
+        predicted = []
+        while not state.is_over:
+            predicted.append(phh_next_line(state))
+            legal = state.legal_actions()
+            if legal.can_exchange:
+                k = rng.randint(0, legal.exchange_max_cards)
+                state.exchange(legal.seat, rng.sample(legal.exchangeable, k))
+            else:
+                options = choices(legal)
+                staying = [o for o in options if o[0] is not ActionKind.FOLD]
+                kind, amount = rng.choice(staying if staying and rng.random() < 0.9 else options)
+                state.act(legal.seat, kind, amount)
+        actions = phh_actions(state)
+        player_lines = [n for n, a in enumerate(actions, 1) if not a.startswith("d ") and " sm" not in a]
+        assert predicted == player_lines, (seed, actions)
+        checked += sum(1 for a in actions if " sd " in a)
+    assert checked > 20
+
+
+def test_replay_show_marks_the_exchange_its_fault_line_names(tmp_path: Path) -> None:
+    """docs/faults.md: a `_fault_lines` entry naming an `sd` line marks that exchange in
+    `arena replay --show`, also after an exchange of the same round that drew cards (its
+    `d dh` line is written after the round's last exchange)."""
+    from arena.engine.phh import replay
+    from arena.storage.show import describe
+
+    path = _simulated(tmp_path, "F2L3D", hands=20, players=4)
+    for hand in loads(path.read_text()):
+        actions = hand.fields["actions"]
+        # The second `sd` line of a round whose first exchange drew cards.
+        for n in range(1, len(actions)):
+            if " sd " in actions[n - 1] and actions[n].split()[1:2] == ["sd"]:
+                fields = {**hand.fields, "_fault_lines": [[n + 1, "timeout"]]}
+                lines = describe(replay(hand), hand.fields["players"], fields)
+                marked = [t for t in lines if "(timed out)" in t and "legend" not in t]
+                seat = int(actions[n].split()[0][1:]) - 1
+                assert len(marked) == 1 and f"(p{seat + 1}) " in marked[0], lines
+                assert (" stands pat" in marked[0]) == (actions[n] == f"p{seat + 1} sd")
+                return
+    raise AssertionError("no exchange round with two exchanges, the first drawing")
