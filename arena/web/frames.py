@@ -86,8 +86,11 @@ def hand_steps(hand: PhhHand, *, reveal: bool, rules: Rules | None = None,
     n = state.seat_count
     names = [str(p) for p in fields.get("players", [f"p{i + 1}" for i in range(n)])][:n]
     names += [f"p{i + 1}" for i in range(len(names), n)]
-    shown_seats = {e.seat for e in state.events if isinstance(e, HandShown)}
-    visible = [reveal or seat in shown_seats for seat in range(n)]
+    # The cards a spectator may see besides up cards: all of them (``reveal``), else a seat's
+    # cards shown at the showdown (never its discards: docs/house-rules.md §21).
+    shown_cards = {e.seat: frozenset(e.cards) for e in state.events if isinstance(e, HandShown)}
+    known: list[frozenset[Card] | None] = [None if reveal else shown_cards.get(seat, frozenset())
+                                           for seat in range(n)]
     table = _Table(list(state.starting_stacks), [0] * n, [0] * n, [False] * n, [False] * n,
                    [[] for _ in range(n)], [])
     steps: list[dict[str, Any]] = []
@@ -104,9 +107,9 @@ def hand_steps(hand: PhhHand, *, reveal: bool, rules: Rules | None = None,
                 "stack": table.stacks[seat], "bet": table.bets[seat],
                 "committed": table.committed[seat], "folded": table.folded[seat],
                 "all_in": table.all_in[seat],
-                "cards": [[format_card(c) if up or visible[seat] else HIDDEN, up]
+                "cards": [[format_card(c) if _seen(known[seat], c, up) else HIDDEN, up]
                           for c, up in cards],
-                **_wild_marks(variant, state.rules, cards, visible[seat]),
+                **_wild_marks(variant, state.rules, cards, known[seat]),
                 "drawn": [k for k in range(len(cards)) if (seat, k) in table.drawn],
             })
         live = [not f for f in table.folded]
@@ -163,7 +166,7 @@ def hand_steps(hand: PhhHand, *, reveal: bool, rules: Rules | None = None,
         if isinstance(event, HoleCardsDealt):
             line += 1
             table.cards[event.seat].extend(zip(event.cards, event.is_up, strict=True))
-            shown = " ".join(format_card(c) if up or visible[event.seat] else HIDDEN
+            shown = " ".join(format_card(c) if _seen(known[event.seat], c, up) else HIDDEN
                              for c, up in zip(event.cards, event.is_up, strict=True))
             snapshot(f"dealt to {names[event.seat]}: {shown}", None, "deal")
         elif isinstance(event, BoardDealt):
@@ -189,8 +192,8 @@ def hand_steps(hand: PhhHand, *, reveal: bool, rules: Rules | None = None,
             draw_lines += 1 if event.drawn else 0
             table.stacks[event.seat] -= event.price_chips
             table.committed[event.seat] += event.price_chips
-            exchange = _exchanged(table, event, visible[event.seat])
-            words = exchange_words(event) if visible[event.seat] else _public_exchange_words(event)
+            exchange = _exchanged(table, event, known[event.seat])
+            words = exchange_words(event) if reveal else _public_exchange_words(event)
             snapshot(f"{names[event.seat]} {words}", event.seat, "exchange", exchange)
         elif isinstance(event, UncalledBetReturned):
             table.stacks[event.seat] += event.amount_chips
@@ -201,7 +204,7 @@ def hand_steps(hand: PhhHand, *, reveal: bool, rules: Rules | None = None,
             value = shown_value_in(state, event.seat, event.cards)
             wild = _wild_marks(variant, state.rules, list(zip(state.cards[event.seat],
                                                               state.is_up[event.seat], strict=True)),
-                               True)
+                               None)  # a shown hand: every card seen
             final = [format_card(c) for c in state.cards[event.seat]]
             showdown.append({"seat": event.seat, "cards": [format_card(c) for c in event.cards],
                              "wild": [final[k] for k in wild.get("wild", [])],
@@ -270,23 +273,28 @@ def _wild_text(variant: Variant, rules: Rules) -> str:
 
 
 def _wild_marks(variant: Variant, rules: Rules, cards: Sequence[tuple[Card, bool]],
-                visible: bool) -> dict[str, list[int]]:
+                known: frozenset[Card] | None) -> dict[str, list[int]]:
     """The indexes of a seat's cards that are wild for it (``wild``: for its high hand, or its
     only hand; ``wild_low``: for its low hand only), among the cards a spectator sees. In Low
     Hole the seat's own wild rank depends on its down cards: marked only when they are seen."""
     if variant.code not in ENGINE_VARIANTS:
         return {}
     wild = seat_wild(variant, rules, [c for c, _ in cards], [up for _, up in cards])
-    if wild.own and not visible:
+    if wild.own and not all(_seen(known, c, up) for c, up in cards):
         return {"wild": [], "wild_low": []}
     main = wild.high or wild.low
     low_only = wild.low - wild.high if wild.high else frozenset()
-    seen = [(k, c >> 2) for k, (c, up) in enumerate(cards) if up or visible]
+    seen = [(k, c >> 2) for k, (c, up) in enumerate(cards) if _seen(known, c, up)]
     return {"wild": [k for k, rank in seen if rank in main],
             "wild_low": [k for k, rank in seen if rank in low_only]}
 
 
-def _exchanged(table: _Table, event: CardsExchanged, visible: bool) -> dict[str, Any]:
+def _seen(known: frozenset[Card] | None, card: Card, up: bool) -> bool:
+    """Whether a spectator may see ``card`` of a seat whose ``known`` cards (None: all) it may."""
+    return up or known is None or card in known
+
+
+def _exchanged(table: _Table, event: CardsExchanged, known: frozenset[Card] | None) -> dict[str, Any]:
     """Put the drawn cards where the discarded ones were (each takes its card's face) and say
     what went and what came: the cards a spectator may see, ``??`` for the others."""
     cards = table.cards[event.seat]
@@ -298,7 +306,7 @@ def _exchanged(table: _Table, event: CardsExchanged, visible: bool) -> dict[str,
     table.drawn = frozenset(drawn)
 
     def names(given: Sequence[Card]) -> list[list[Any]]:
-        return [[format_card(c) if up or visible else HIDDEN, up]
+        return [[format_card(c) if _seen(known, c, up) else HIDDEN, up]
                 for c, up in zip(given, event.is_up, strict=True)]
 
     return {"seat": event.seat, "gave": names(event.discarded), "got": names(event.drawn),
