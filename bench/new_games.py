@@ -1,19 +1,19 @@
-"""Throughput of issue 42's games and table sizes, ours against PokerKit 0.7.7 in one run:
-2-7 triple draw (F2L3D, 6 players), full-ring hold'em (FT, 10 and 11 players) and Omaha hi-lo
-(FO/8, 10 players); the games PokerKit does not have (London Lowball FLL, stud with wild
-cards F7SW and F7SW/8, Low Hole FLH, English Stud FES) against our own seven-card stud (F7S)
-at the same table, with seven-card stud itself against PokerKit's for scale. Every seat checks
-or calls and stands pat, or (policy ``draw``) exchanges 0 to 3 random cards in each draw
-(English Stud: at most the one card allowed). Both engines' bots draw the same random numbers
-the same way; PokerKit runs with all its automations (dealing, showdown, chip pushing), as in
-``bench.engine``.
+"""Throughput of issue 42's games and table sizes, ours against PokerKit 0.7.7 in one run: 2-7
+triple draw (F2L3D, 6 players), full-ring hold'em (FT, 10 and 11 players) and Omaha hi-lo
+(FO/8, 10 players); the games PokerKit does not have (London Lowball FLL, stud with wild cards
+F7SW, F7SWL and F7SW/8, Low Hole FLH and FLH/8, English Stud FES) against our own seven-card
+stud (F7S) at the same table, with seven-card stud itself against PokerKit's for scale. Every
+seat checks or calls and stands pat, or (policy ``draw``) exchanges 0 to 3 random cards in
+each draw (English Stud: at most the one card allowed). Both engines' bots draw the same
+random numbers the same way; PokerKit runs with all its automations (dealing, showdown, chip
+pushing), as in ``bench.engine``.
 
     python -m bench.new_games [--seconds 2.0] [--rounds 3]
 
 Time is this process's CPU time; each cell warms both sides up, then alternates them for
 ``--rounds`` rounds and keeps each one's best round, as ``bench.engine`` does. Our evaluators'
-tables are filled first (``evaluate.fill_tables``, ``lowball.fill_tables``), as in a running
-dealer; the wild-card tables fill as they are used.
+tables are filled first (``fill_tables`` of ``evaluate``, ``lowball`` and ``wild``, about 15 s
+in all), as in a dealer that has played a while: the cells measure the steady state.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from arena.engine.games import variant_for
 from arena.engine.lowball import fill_tables as fill_lowball_tables
 from arena.engine.rules import Rules
 from arena.engine.state import HandState
+from arena.engine.wild import fill_tables as fill_wild_tables
 from bench.engine import _pokerkit_game
 
 RULES = Rules()
@@ -95,7 +96,8 @@ def theirs(game: str, players: int, policy: str, seconds: float) -> float:
 CELLS = (("F2L3D", 6, "call", "F2L3D"), ("F2L3D", 6, "draw", "F2L3D"), ("FT", 10, "call", "FT"),
          ("FT", 11, "call", "FT"), ("FO/8", 10, "call", "FO/8"), ("F7S", 6, "call", "F7S"),
          ("FLL", 6, "call", "ours F7S"), ("F7SW", 6, "call", "ours F7S"),
-         ("F7SW/8", 6, "call", "ours F7S"), ("FLH", 6, "call", "ours F7S"),
+         ("F7SWL", 6, "call", "ours F7S"), ("F7SW/8", 6, "call", "ours F7S"),
+         ("FLH", 6, "call", "ours F7S"), ("FLH/8", 6, "call", "ours F7S"),
          ("FES", 6, "call", "ours F7S"), ("FES", 6, "draw", "ours F7S"))
 WARM_UP_SECONDS = 0.2
 
@@ -113,6 +115,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     fill_tables()
     fill_lowball_tables()
+    fill_wild_tables()
     print("| game | players | policy | ours hands/s | ours µs/hand | peer | peer hands/s | "
           "peer µs/hand | ratio |")
     print("|---|---|---|---|---|---|---|---|---|")

@@ -224,6 +224,25 @@ def _paired_low(natural: Sequence[int], wilds: int) -> list[int]:
     return best[1]
 
 
+def fill_tables() -> None:
+    """Compute now every entry the tables above can hold for five to seven cards (they fill on
+    first use otherwise; a few seconds): for benchmarks and long runs, like
+    :func:`arena.engine.evaluate.fill_tables`."""
+    for naturals in range(8):
+        for ranks in combinations_with_replacement(range(13), naturals):
+            if naturals and max(map(ranks.count, ranks)) > 4:
+                continue
+            rank_key = sum(5 ** r for r in ranks)
+            for wilds in range(max(0, 5 - naturals), 8 - naturals):
+                _ = _LOW_BY_RANKS[rank_key << 4 | wilds], _LOW8_BY_RANKS[rank_key << 4 | wilds]
+                if 1 <= wilds <= 5:
+                    _ = _BY_RANKS[rank_key << 4 | wilds]
+    for mask in range(1, 1 << 13):
+        bits = mask.bit_count()
+        for wilds in range(max(1, 5 - bits), min(5, 8 - bits)):
+            _ = _BY_SUIT[mask << 4 | wilds]
+
+
 def low_hole_wild_ranks(cards: Sequence[int], is_up: Sequence[bool], *,
                         ace_high: bool = True) -> frozenset[int]:
     """docs/house-rules.md §24 Low Hole: the rank of the seat's lowest down card is wild for it;
