@@ -83,7 +83,7 @@ def test_tournaments_and_simulations_refuse_dealers_choice(tmp_path: Path) -> No
     from arena.tourney.config import tournament_from_mapping
 
     bots = [{"name": n, "token": f"token-{n}-0123456789abcdef"} for n in ("a", "b")]
-    with pytest.raises(ConfigError, match="dealer's choice .* is dealt in matches and leagues"):
+    with pytest.raises(ConfigError, match=r"dealer's choice .* is dealt in matches and leagues"):
         tournament_from_mapping({"bots": bots, "rules": MENU}, base_dir=tmp_path)
     with pytest.raises(ConfigError, match="dealer's choice needs bots"):
         simulate(game="horse", players=2, hands=2, seed=1, out_dir=None,
