@@ -58,6 +58,9 @@ class LiveTable:
         if not 2 <= len(spec.seats) <= most:
             raise ArenaError(f"match {spec.match_id}: a table dealing "
                              f"{', '.join(spec.rules.games)} seats 2 to {most} bots")
+        if spec.rules.dealers_choice and spec.copies_total > 1:  # docs/house-rules.md §28
+            raise ArenaError(f"match {spec.match_id}: dealer's choice cannot be dealt as "
+                             f"duplicate copies (each copy's chooser is another bot)")
         self.spec = spec
         self.rules: Rules = spec.rules
         self.sink = sink
@@ -187,7 +190,8 @@ class LiveTable:
                 button = self._draw_button(eligible) if button < 0 else next_button(
                     button, eligible, self.seat_count)
             if self.rules.dealers_choice:  # docs/house-rules.md §28
-                place = await self._orbits.place(index, button, in_play, self._table_seats())
+                place = await self._orbits.place(index, button, in_play, self._table_seats(),
+                                                 spec.hands - index)
             else:
                 entry, in_game = rotation_place(self.rules, index, self.seat_count)
                 place = (entry, in_game, self.rules.hands_for(entry, self.seat_count))

@@ -44,10 +44,10 @@ class OrbitChooser:
             self._chooser = self._next_chooser(button, seats)
 
     async def place(self, index: int, button: int, in_play: Sequence[int],
-                    seats: tuple[m.SeatInfo, ...]) -> tuple[int, int, int]:
+                    seats: tuple[m.SeatInfo, ...], hands_left: int) -> tuple[int, int, int]:
         """Hand ``index``'s (from 0) game entry, its number (from 0) in the orbit and the
         orbit's length; before an orbit's first hand (or a resumed match's first), its choice
-        is made and announced."""
+        is made and announced (for the orbit's hands, at most ``hands_left``, the match's)."""
         length = self._length
         in_orbit = index % length
         if self._entry is None or in_orbit == 0:
@@ -55,7 +55,7 @@ class OrbitChooser:
                 self._chooser = self._next_chooser(button, in_play)
             if self._chooser not in in_play:  # out of chips: the next seat in play chooses
                 self._chooser = next_button(self._chooser, in_play, self._seat_count)
-            hands = length - in_orbit
+            hands = min(length - in_orbit, hands_left)
             previous = self._entry
             orbit = Orbit(number=index // length + 1, first_hand=index + 1, hands=hands,
                           button=button, current=previous)

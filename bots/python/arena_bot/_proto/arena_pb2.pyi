@@ -2822,7 +2822,8 @@ class GameChanged(_message.Message):
     """
     hands: _builtins.int
     """With `dealers_choice`: how many hands the chosen game is dealt (the
-    rest of the orbit), from `first_hand_number` on.
+    rest of the orbit, or of the match if it ends first), from
+    `first_hand_number` on.
     """
     def __init__(
         self,
