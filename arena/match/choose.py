@@ -79,8 +79,9 @@ class ChoiceDesk:
         self._timer = timer
         self._drawer = drawer
 
-    def _prompt(self, orbit: Orbit, chooser: int, seats: tuple[m.SeatInfo, ...],
+    def request(self, orbit: Orbit, chooser: int, seats: tuple[m.SeatInfo, ...],
                 clock: DecisionClock, now: float) -> m.Prompt:
+        """The chooser's decision request for ``orbit``, its clock as of ``now``."""
         rules = self.rules
         default = default_entry(rules, orbit.current)
         wall = time.time()
@@ -110,7 +111,7 @@ class ChoiceDesk:
         opened = now()
         clock = DecisionClock(opened_at=opened, decision_seconds=rules.choice_time_seconds,
                               bank_seconds=0.0)
-        prompt = self._prompt(orbit, chooser, seats, clock, opened)
+        prompt = self.request(orbit, chooser, seats, clock, opened)
         self.stats.prompts += 1
         decision = self._lobby.open(presence, prompt, clock, now)
         replies = decision.replies

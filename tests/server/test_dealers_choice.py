@@ -27,6 +27,7 @@ def _watching(bot: Callable[[SeatView], Any], seen: list[tuple[int, list[str], s
     """``bot``, noting every dealer's-choice request it gets: (hand number, menu, default)."""
     def choose(view: SeatView) -> Any:
         if view.is_game_choice:
+            assert view.street == "game choice" and not view.hole_cards and not view.board
             seen.append((view.request.hand_number, view.choosable_games, view.game))
         return bot(view)
     return choose
@@ -36,9 +37,13 @@ _REASONS = {pb.AUTOMATIC_REASON_UNSPECIFIED: None, pb.AUTOMATIC_REASON_TIMEOUT: 
             pb.AUTOMATIC_REASON_ABSENT: "absent"}
 
 
-def _changes(into: dict[int, dict[str, Any]]) -> Callable[[pb.DealerMessage], None]:
-    """An ``on_message`` keeping each GameChanged event a seat is sent, by its first hand."""
+def _changes(into: dict[int, dict[str, Any]], refusals: list[pb.ActionRejected] | None = None
+             ) -> Callable[[pb.DealerMessage], None]:
+    """An ``on_message`` keeping each GameChanged event a seat is sent, by its first hand (and
+    each refusal in ``refusals``)."""
     def seen(message: pb.DealerMessage) -> None:
+        if message.WhichOneof("payload") == "action_rejected" and refusals is not None:
+            refusals.append(message.action_rejected)
         if message.WhichOneof("payload") == "event" and message.event.HasField("game_changed"):
             c = message.event.game_changed
             into[c.first_hand_number] = {
@@ -114,6 +119,7 @@ def test_a_silent_chooser_gets_the_next_game_and_illegal_choices_are_refused(
     tries = [0]
     messages: list[str] = []
     changes: dict[int, dict[str, Any]] = {}
+    refusals: list[pb.ActionRejected] = []
 
     def picky(view: SeatView) -> Action:
         if view.is_game_choice:
@@ -139,7 +145,7 @@ def test_a_silent_chooser_gets_the_next_game_and_illegal_choices_are_refused(
             async with running(config) as (server, address):
                 results = await asyncio.gather(
                     play(picky, server=address, token=token_for("picky"), name="picky",
-                         on_message=_changes(changes)),
+                         on_message=_changes(changes, refusals)),
                     play(sleepy, server=address, token=token_for("sleepy"), name="sleepy"))
                 await server.run_until_done()
         finally:
@@ -152,6 +158,10 @@ def test_a_silent_chooser_gets_the_next_game_and_illegal_choices_are_refused(
     assert tries[0] >= 1 and picky_result.rejections == picky_result.fallbacks == tries[0]
     said = "\n".join(messages)
     assert "NT is not on this match's menu; choose one of FT, F7S, FR" in said
+    # Clear statuses, the decision still open, the refused action echoed with its game.
+    assert refusals and all(r.retry_allowed and r.time_left_seconds > 0 for r in refusals)
+    assert {r.code for r in refusals} == {pb.REJECT_CODE_FAILED_PRECONDITION}
+    assert any(r.rejected_action.game == pb.GAME_NO_LIMIT_HOLDEM for r in refusals)
     assert sleepy_result.timeouts >= 1
     assert sorted(changes) == [1, 3, 5]
     menu = ["FT", "F7S", "FR"]

@@ -25,7 +25,7 @@ GAME_CODES = {
     pb.GAME_ENGLISH_STUD: "FES",
 }
 _GAMES = {code: game for game, code in GAME_CODES.items()}
-_STREETS = {v: k.removeprefix("STREET_").lower().replace("_draw", " draw")
+_STREETS = {v: k.removeprefix("STREET_").lower().replace("_", " ")
             for k, v in pb.Street.items()}
 
 
