@@ -1741,8 +1741,9 @@ class DecisionRequest(_message.Message):
     ("<match>-o3" for the third), `hand_number` is the orbit's first hand,
     `game`, `stakes` and `betting` are those of the default choice (what the
     dealer picks when the bot does not answer in time), `hands_per_game` is
-    the orbit's length; there are no cards, pots or actions, and the time
-    limit is the match's `choice_seconds` (the time bank is not used).
+    the orbit's length and `game_hand_number` 0; there are no cards, pots or
+    actions, and the time limit is the match's `choice_seconds` (the time
+    bank is not used).
     """
 
     DESCRIPTOR: _descriptor.Descriptor
