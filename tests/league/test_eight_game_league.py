@@ -136,3 +136,43 @@ def test_arena_simulate_deals_the_eight_game_mix_and_replays_it(tmp_path: Path) 
                             text=True, cwd=ROOT)
     assert replay.returncode == 0, replay.stdout + replay.stderr
     assert "16 of 16 hands replayed" in replay.stdout
+
+
+def test_a_league_of_the_seeds_other_games_is_ranked_with_luck(tmp_path: Path) -> None:
+    """[002]'s games (docs/house-rules.md §22 to §25) in a duplicate heads-up league: English
+    Stud with its seventh card and a priced exchange, two wild ranks; the luck of every hand
+    is recomputed from its log (the hand's own `_rules`) as stored (§29)."""
+    bots = [("alpha", "rules"), ("beta", "random")]
+    others = ["FLL", "F7SW", "F7SWL", "F7SW/8", "FLH", "FLH/8", "FES"]
+    games = ", ".join(f'"{g}"' for g in others)
+    rules = (f"hands_per_game = 1\ngames = [{games}]\nwild_ranks = \"2J\"\n"
+             "english_seventh_card = true\nexchange_price = 5\nstarting_stack = 400")
+    league = write_league(tmp_path, bots, rules=rules, hands_per_match=7, luck_samples=40)
+    code, output = LeagueProcess(league, bots).wait(timeout=300)
+    assert code == 0, output
+    hands = phh_tables(tmp_path / "logs")
+    assert sorted(str(h["variant"]) for h in hands) == sorted(others * 2)
+    config = load_league(league)
+    run = LeagueRun(config)
+    try:
+        board = run.leaderboard()
+    finally:
+        run.close()
+    for name, _kind in bots:
+        for game in others:
+            stat = board.stat(name, game)
+            assert stat is not None and stat.hands == stat.luck.hands == 2, (name, game)
+    with SqliteStore(config.store) as store:
+        found = store.find_league(config.name)
+        assert found is not None
+        rows = list(store.iter_results(found.league_id, value_function=config.luck.name))
+    by_key: dict[tuple[str, int], float] = {}
+    for row in rows:
+        assert row.luck_chips is not None
+        by_key[(row.bot, row.hand_number * 10 + row.copy_index)] = row.luck_chips
+    recomputed = []
+    for path in sorted((tmp_path / "logs").glob("*-c?.phhs")):
+        recomputed += [(players, luck) for _n, players, luck in
+                       luck_of_log_file(path, rules=config.rules, settings=config.luck)]
+    assert len(recomputed) == 14
+    assert sorted(v for _p, luck in recomputed for v in luck) == sorted(by_key.values())
