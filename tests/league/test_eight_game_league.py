@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from arena.engine.errors import ConfigError
 from arena.league.config import league_from_mapping, load_league
 from arena.league.luck import luck_of_log_file
 from arena.league.runner import LeagueRun
@@ -176,3 +177,41 @@ def test_a_league_of_the_seeds_other_games_is_ranked_with_luck(tmp_path: Path) -
                        luck_of_log_file(path, rules=config.rules, settings=config.luck)]
     assert len(recomputed) == 14
     assert sorted(v for _p, luck in recomputed for v in luck) == sorted(by_key.values())
+
+
+def test_a_six_max_eight_game_league_over_grpc(tmp_path: Path) -> None:
+    """docs/house-rules.md §20: 2-7 triple draw seats six, so the mix plays six-handed; the
+    documented six-max file is valid, and a small one plays to the end with every hand's luck
+    (§29) and replays."""
+    text = (ROOT / "docs" / "eight-game-mix.md").read_text()
+    blocks = re.findall(r"```toml\n(.*?)```", text, re.S)
+    six_max = {**_documented_league(), **tomllib.loads(blocks[1])}
+    for bot in ("alice", "bob", "carol"):
+        (tmp_path / f"{bot}.token").write_text(f"token-of-{bot}-0001\n")
+    six_max["bots"] = [{"name": f"b{k}", "token": f"token-of-b{k}-0001"} for k in range(6)]
+    config = league_from_mapping(six_max, base_dir=tmp_path)
+    assert config.seats_per_table == 6 and [str(g) for g in config.rules.games] == EIGHT
+    with pytest.raises(ConfigError, match="seats_per_table"):
+        league_from_mapping({**six_max, "seats_per_table": 7}, base_dir=tmp_path)
+    bots = [(f"s{k}", ("rules", "random", "call")[k % 3]) for k in range(6)]
+    games = ", ".join(f'"{g}"' for g in EIGHT)
+    league = write_league(tmp_path, bots, rules=f"hands_per_game = 1\ngames = [{games}]",
+                          format="multiway", seats_per_table=6, tables=1, hands_per_match=8,
+                          tables_at_once=6, luck_samples=20)
+    code, output = LeagueProcess(league, bots).wait(timeout=300)
+    assert code == 0, output
+    hands = phh_tables(tmp_path / "logs")
+    assert len(hands) == 6 * 8 and all(len(h["players"]) == 6 for h in hands)  # type: ignore[arg-type]
+    run = LeagueRun(load_league(league))
+    try:
+        board = run.leaderboard()
+    finally:
+        run.close()
+    for name, _kind in bots:
+        stat = board.stat(name, "F2L3D")
+        assert stat is not None and stat.hands == stat.luck.hands == 6
+    replay = subprocess.run([sys.executable, "-m", "arena.cli", "replay",
+                             *map(str, sorted((tmp_path / "logs").glob("*-c?.phhs")))],
+                            env=env(), capture_output=True, text=True, cwd=ROOT)
+    assert replay.returncode == 0, replay.stdout + replay.stderr
+    assert "48 of 48 hands replayed" in replay.stdout
