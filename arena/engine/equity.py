@@ -94,6 +94,8 @@ def equity(
     low_hole_ace_high: bool = True,
     plans: Sequence[Sequence[int]] | None = None,
     discards: Sequence[Card] = (),
+    held_back: Sequence[Card] = (),
+    held_back_hand: int = 0,
 ) -> Equity:
     """Each live seat's expected share of a pot all of them contest to the showdown.
 
@@ -110,9 +112,12 @@ def equity(
     hand's down cards (the first two and the seventh of its dealing order).
     ``plans``: per hand, what is still to come to it, in order: a positive count of cards
     dealt, or 0 for an exchange that the fixed policy of docs/house-rules.md §29 plays (triple
-    draw, English Stud). None: every hand is dealt to its game's full count (stud 7, English
-    Stud 6, triple draw 5) with no exchange. ``discards``: dead cards that go back into the
-    stub when it runs out (§21: earlier exchanges' discards).
+    draw, English Stud), the plans aligned at their ends (a hand's last step is in the last
+    round). None: every hand is dealt to its game's full count (stud 7, English Stud 6, triple
+    draw 5) with no exchange. ``discards``: dead cards that go back into the stub when it
+    cannot serve a step (§21: earlier exchanges' discards); ``held_back``: the discards of the
+    exchange being served, whose replacement cards are the first step of hand
+    ``held_back_hand``'s plan: out of play until then, then discards like the others.
 
     When at most ``exact_limit`` runouts remain and no exchange is to come they are all
     enumerated (``is_exact``); otherwise ``samples`` runouts are drawn with
@@ -133,8 +138,15 @@ def equity(
     if any(type(r) is not int or not 0 <= r < 13 for r in wild_t):
         raise ValueError(f"wild ranks must be rank indexes 0..12, got {sorted(wild_t)!r}")
     plans_t = None if plans is None else _checked_plans(plans, len(hands_t))
+    held_t = tuple(_checked_cards(held_back, "held_back"))
+    if held_t and (plans_t is None or type(held_back_hand) is not int
+                   or not 0 <= held_back_hand < len(hands_t) or not plans_t[held_back_hand]
+                   or plans_t[held_back_hand][0] != len(held_t)):
+        raise ValueError("held_back: the discards of hand held_back_hand, whose plan starts "
+                         "with as many replacement cards")
     return _equity_cached(variant, hands_t, board_t, dead_t, samples, exact_limit, seed,
-                          _Showdown(wild_t, bool(low_hole_ace_high)), plans_t, discards_t)
+                          _Showdown(wild_t, bool(low_hole_ace_high)), plans_t, discards_t,
+                          held_t, held_back_hand if held_t else 0)
 
 
 def runout_count(
@@ -489,15 +501,17 @@ def _iter_sampled(stub: tuple[Card, ...], missing: tuple[int, ...], samples: int
 def _equity_cached(variant: Variant, hands: tuple[tuple[Card, ...], ...], board: tuple[Card, ...],
                    dead: tuple[Card, ...], samples: int, exact_limit: int, seed: int,
                    showdown: _Showdown, plans: tuple[tuple[int, ...], ...] | None,
-                   discards: tuple[Card, ...]) -> Equity:
-    plan = _plan(variant, hands, board, dead, plans, discards)
+                   discards: tuple[Card, ...], held_back: tuple[Card, ...],
+                   held_back_hand: int) -> Equity:
+    plan = _plan(variant, hands, board, (*dead, *held_back), plans, discards)
     score = _scorer(variant, showdown)
     tally = _Tally(len(hands))
     if plans is not None and any(0 in p for p in plans):
         # Exchanges to come (docs/house-rules.md §29): sampled, each played by the policy.
-        known = {c for h in hands for c in h} | set(board) | set(dead) | set(discards)
+        known = {c for h in hands for c in h} | {*board, *dead, *discards, *held_back}
         stub = tuple(c for c in range(DECK_SIZE) if c not in known)
-        for final in sample_exchanges(variant, hands, plans, stub, discards, samples, seed):
+        for final in sample_exchanges(variant, hands, plans, stub, discards, samples, seed,
+                                      held_back=held_back, held_back_hand=held_back_hand):
             tally.add(score(final, board))
         return tally.result(samples, is_exact=False)
     is_exact = plan.runouts <= exact_limit

@@ -271,15 +271,18 @@ class _Walker:
                 out[s] = 1.0 / len(live)
             return out
         dead = [c for s in range(self.seats) if self.folded[s] for c in self.cards[s]]
-        dead += self.serving
         plans = None
+        held_back_hand = 0
         if self.steps is not None:
             plans = [self._plan(s) for s in live]
+            if self.drawing is not None:
+                held_back_hand = live.index(self.drawing[0])
         result = equity(self.variant, [self.cards[s] for s in live], board=self.board, dead=dead,
                         samples=self.settings.samples, exact_limit=self.settings.exact_limit,
                         seed=seed, wild_ranks=self.wild_ranks,
                         low_hole_ace_high=self.low_hole_ace_high, plans=plans,
-                        discards=self.discards)
+                        discards=self.discards, held_back=self.serving,
+                        held_back_hand=held_back_hand)
         for s, share in zip(live, result.totals, strict=True):
             out[s] = share
         return out

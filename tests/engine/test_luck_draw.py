@@ -134,3 +134,35 @@ def test_bad_plans_are_value_errors() -> None:
         equity("F2L3D", hands, plans=[(9,), ()])
     with pytest.raises(ValueError, match="given twice"):
         equity("F2L3D", hands, plans=[(), ()], discards=parse_cards("Kd"))
+
+
+def test_a_draw_from_a_short_stub_has_zero_mean_luck() -> None:
+    """§21 with §29: when the unseen cards run short the runouts shuffle the earlier discards
+    back in, and the discards of the exchange being served only after its replacement cards.
+    The equity before that draw is the mean of the equities after each way it can come (three
+    here), up to the Monte Carlo error."""
+    kept = parse_cards("7c 5d 4h")
+    other = parse_cards("9c 6d 4s 3c Kd")
+    served = parse_cards("2h 3d")  # the seat gives these away and gets two of the three left
+    left = parse_cards("8h Qs Jc")
+    known = {*kept, *other, *served, *left}
+    rest = [c for c in range(52) if c not in known]
+    # Earlier exchanges' discards (nines and up: the served deuce and trey, once back among
+    # them, are what the later draws hope for); the rest are folded hands' cards.
+    discards, dead = rest[-12:], rest[:-12]
+    samples = 6000
+    before = equity("F2L3D", [kept, other], plans=[(2, 0), (0,)], dead=dead, discards=discards,
+                    held_back=served, held_back_hand=0, samples=samples, seed=3).totals
+    afters = []
+    for k, (a, b) in enumerate([(0, 1), (0, 2), (1, 2)]):
+        hand = [*kept, left[a], left[b]]
+        afters.append(equity("F2L3D", [hand, other], plans=[(0,), (0,)], dead=dead,
+                             discards=[*discards, *served], samples=samples, seed=10 + k).totals)
+    for seat in (0, 1):
+        assert sum(a[seat] for a in afters) / 3 == pytest.approx(before[seat], abs=0.025)
+    # Were the served cards dead for good, the draws to come would be worse by about 0.1.
+    never_back = equity("F2L3D", [kept, other], plans=[(2, 0), (0,)], dead=[*dead, *served],
+                        discards=discards, samples=samples, seed=3).totals
+    assert before[0] - never_back[0] > 0.05
+    with pytest.raises(ValueError, match="held_back"):
+        equity("F2L3D", [kept, other], plans=[(1, 0), (0,)], held_back=served)
