@@ -4,6 +4,7 @@ results of the example bots, and the cost of the adjustment against playing the 
     python -m bench.luck variance [--deals 300] [--seats 2 6] [--games FT FO/8 FR F7S F7S/8]
     python -m bench.luck cost [--hands 2000]
     python -m bench.luck strategies [--deals 400] [--games FT NT]   (bench/luck_strategies.py)
+    python -m bench.luck games [--hands 30] [--seats 2 6]   (bench/luck_games.py: cost per game)
 
 ``variance`` plays the SDK's example bots in-process (`bench.selfplay`), every deal once per
 rotation of the seats, and reports the first rules bot's standard deviation per hand (for the
@@ -24,7 +25,7 @@ import sys
 import time
 
 from arena.engine.luck import LuckSettings, hand_luck
-from bench import luck_strategies
+from bench import luck_games, luck_strategies
 from bench.scratch import scratch_dir
 from bench.selfplay import iter_duplicate
 
@@ -161,6 +162,12 @@ def main() -> None:
     strategies.add_argument("--games", nargs="+", default=["FT", "NT"])
     strategies.add_argument("--seed", type=int, default=1)
     strategies.set_defaults(func=lambda a: luck_strategies.run(a.deals, a.games, a.seed))
+    games = sub.add_parser("games", help="the luck's cost per hand in each game, vs F7S")
+    games.add_argument("--hands", type=int, default=30)
+    games.add_argument("--seats", type=int, nargs="+", default=[2, 6])
+    games.add_argument("--games", nargs="+", default=list(luck_games.GAMES))
+    games.add_argument("--seed", type=int, default=1)
+    games.set_defaults(func=lambda a: luck_games.run(a.hands, a.seats, a.games, a.seed))
     args = parser.parse_args()
     args.func(args)
 

@@ -218,7 +218,7 @@ class _Walker:
                     steps.append((k, 1, cards))
             self.steps = tuple(steps)
         self.taken = [0] * seats
-        self.discards: list[Card] = []  # earlier exchanges' discards (back in the stub if short)
+        self.discards: set[Card] = set()  # earlier exchanges' discards (back in the stub if short)
         self.serving: tuple[Card, ...] = ()  # the discards of the exchange being served
         self.drawing: tuple[int, int] | None = None  # (seat, cards) of the exchange being served
         self.seats = seats
@@ -281,7 +281,7 @@ class _Walker:
                         samples=self.settings.samples, exact_limit=self.settings.exact_limit,
                         seed=seed, wild_ranks=self.wild_ranks,
                         low_hole_ace_high=self.low_hole_ace_high, plans=plans,
-                        discards=self.discards, held_back=self.serving,
+                        discards=sorted(self.discards), held_back=self.serving,
                         held_back_hand=held_back_hand)
         for s, share in zip(live, result.totals, strict=True):
             out[s] = share
@@ -336,7 +336,7 @@ class _Walker:
             self.drawing = (drawing, len(hole[drawing]))
             before = self._equities(live, derive_seed(chance_seed(self.hand_seed, k), "draw"))
             self.drawing = None
-            self.discards += self.serving  # the next exchanges may get them back (§21)
+            self.discards.update(self.serving)  # the next exchanges may get them back (§21)
             self.serving = ()
         else:
             before = self._equities(live, chance_seed(self.hand_seed, k - 1) if k else 0)
@@ -344,6 +344,8 @@ class _Walker:
             self.cards[seat] += cards
             if drawing is None:
                 self._take(seat, street, True)
+            if self.discards and not self.discards.isdisjoint(cards):
+                self.discards -= set(cards)  # §21: discards shuffled back in and dealt again
         if board and self.steps is not None and self.variant.is_stud:
             for seat in live:  # docs/house-rules.md §1: the street's card is a common card
                 self._take(seat, street, True)

@@ -166,3 +166,30 @@ def test_a_draw_from_a_short_stub_has_zero_mean_luck() -> None:
     assert before[0] - never_back[0] > 0.05
     with pytest.raises(ValueError, match="held_back"):
         equity("F2L3D", [kept, other], plans=[(1, 0), (0,)], held_back=served)
+
+
+def test_a_discard_dealt_again_after_the_stub_ran_out() -> None:
+    """§21: when the stub runs out the discards are shuffled back in, so a card given away may
+    come back to another seat; its luck is still computed (the card is live again)."""
+    from arena.engine.events import CardsExchanged
+
+    rules = rules_for_game("F2L3D", Rules())
+    settings = LuckSettings(samples=20, exact_limit=20)
+    found = 0
+    for state, _order, index in iter_hands(rules=rules, players=6, hands=40, seed=2,
+                                           policy="random"):
+        given: set[int] = set()
+        again = False
+        for event in state.events:
+            if isinstance(event, CardsExchanged):
+                again = again or bool(given & set(event.drawn))
+                given |= set(event.discarded)
+        if not again:
+            continue
+        luck = hand_luck(state.variant, state.events, state.seat_count, hand_seed=index,
+                         settings=settings, rules=state.rules)
+        assert sum(luck.luck_chips) == pytest.approx(0.0, abs=1e-6)
+        found += 1
+        if found == 2:
+            break
+    assert found == 2
