@@ -193,3 +193,32 @@ def test_a_discard_dealt_again_after_the_stub_ran_out() -> None:
         if found == 2:
             break
     assert found == 2
+
+
+@pytest.mark.parametrize("game", ["F2L3D", "FES", "F7SW", "FLH/8"])
+def test_terms_are_zero_mean_per_chance_event_on_simulated_hands(game: str) -> None:
+    """§29: over simulated hands (random bets and exchanges) each chance event's term of
+    seat 0, the replacement cards of exchanges included, averages to 0 within its CI."""
+    import math
+    import statistics
+
+    rules = rules_for_game(game, Rules())
+    settings = LuckSettings(samples=60, exact_limit=120)
+    by_event: dict[int, list[float]] = {}
+    hands = 50 if game in ("F7SW", "FLH/8") else 80
+    for state, _order, index in iter_hands(rules=rules, players=3, hands=hands, seed=13,
+                                           policy="random"):
+        luck = hand_luck(state.variant, state.events, state.seat_count, hand_seed=index,
+                         settings=settings, rules=state.rules)
+        for k, term in enumerate(luck.terms):
+            by_event.setdefault(k, []).append(term.luck_chips[0] / state.stakes.small_bet)
+    checked = 0
+    for k, values in by_event.items():
+        if len(values) < 30:
+            continue
+        mean = statistics.fmean(values)
+        se = statistics.stdev(values) / math.sqrt(len(values))
+        assert se > 0, (game, k)
+        assert abs(mean) < 4.5 * se, (game, k, mean, se)
+        checked += 1
+    assert checked >= 2
