@@ -222,3 +222,23 @@ def test_terms_are_zero_mean_per_chance_event_on_simulated_hands(game: str) -> N
         assert abs(mean) < 4.5 * se, (game, k, mean, se)
         checked += 1
     assert checked >= 2
+
+
+def test_an_english_stud_exchange_to_come_matches_brute_force() -> None:
+    """§25 with §29: seat 0 still has the second exchange round (no seventh card): the policy
+    gives away its lowest unpaired card; the exact equity is the mean over every replacement,
+    the best five of six cards against seat 1's six (both high, §5)."""
+    from arena.engine.evaluate import high_value
+
+    hands = [parse_cards("Kc Kd 9h 7s 4c 3d"), parse_cards("Qc Qd Jh Ts 8c 2h")]
+    assert english_stud_discards(hands[0]) == tuple(parse_cards("3d"))
+    kept = [c for c in hands[0] if c != parse_cards("3d")[0]]
+    stub = [c for c in range(52) if c not in {*hands[0], *hands[1]}]
+    theirs = high_value(hands[1])
+    exact = sum(1.0 if (v := high_value([*kept, c])) > theirs else 0.5 if v == theirs else 0.0
+                for c in stub) / len(stub)
+    sampled = equity("FES", hands, plans=[(0,), ()], samples=4000, seed=2)
+    assert sampled.totals[0] == pytest.approx(exact, abs=0.03)
+    served = equity("FES", [kept, hands[1]], plans=[(1,), ()], dead=parse_cards("3d"),
+                    exact_limit=100)
+    assert served.is_exact and served.totals[0] == pytest.approx(exact, abs=1e-12)
