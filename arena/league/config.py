@@ -195,6 +195,10 @@ def league_from_mapping(data: dict[str, Any], *, base_dir: Path = Path("."), sou
                 "cannot start would wait forever")
     config = replace(config, bots=_capped(config.bots, config.max_cpu_share))
     check_listen(config.listen, where)
+    require(not (config.rules.dealers_choice and config.duplicate), where,
+            "dealer's choice cannot be played duplicate: each copy's chooser is another bot, so "
+            "the copies would deal different games (docs/house-rules.md §28); set "
+            "duplicate = false")
     most = max_seats(config.rules.games)  # docs/house-rules.md §20: hold'em 11, Omaha 10, stud 8
     require(config.seats_per_table <= most, where,
             f"'seats_per_table' must be 2 to {most} for {', '.join(config.rules.games)}")

@@ -41,7 +41,7 @@ class DecisionDesk:
         self._presences = presences
         self._bank = bank
         self.stats = stats
-        self._drawer = drawer
+        self.drawer = drawer
         self.timer = DecisionTimer()
         self.now: Now = trio.current_time  # the run's clock_reader() once it runs
 
@@ -112,7 +112,7 @@ class DecisionDesk:
         try:
             line = 0  # the PHH line of an SDK fallback's action (DecisionTimings.fault_lines)
             if reply.strategy is not None and not reply.problem:  # issue 40: the dealer draws
-                run.strategies.append(self._drawer.apply(state, run.feed, engine_seat, reply,
+                run.strategies.append(self.drawer.apply(state, run.feed, engine_seat, reply,
                                                          run.ctx.hand_number))
                 self.stats.strategy_replies += 1
             else:
