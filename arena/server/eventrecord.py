@@ -44,7 +44,9 @@ class LogRecords:
         out = []
         for notice, seats, sent in held:
             record = b"".join([
-                field(_SEATS_FIELD, b"".join([signed(s) for s in seats])) if seats else b"",
+                # A seat below 128 is its own one-byte varint (a table has at most 11 seats).
+                field(_SEATS_FIELD, bytes(seats) if max(seats) < 0x80
+                      else b"".join([signed(s) for s in seats])) if seats else b"",
                 _LOGGED_TAG + double(sent) if sent else b"",
                 field(_EVENT_FIELD, event_message(notice))])
             payload = notice.payload

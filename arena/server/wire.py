@@ -32,7 +32,7 @@ from arena.server.convert import (
     rejection,
     stakes,
 )
-from arena.server.wirebytes import TRUE, number, tag, unframed
+from arena.server.wirebytes import TRUE, number, tag
 from arena.server.wirebytes import double as _double
 from arena.server.wirebytes import field as _field
 from arena.server.wirebytes import signed as _signed
@@ -76,22 +76,30 @@ class Encoder:
         self._stakes_bytes: dict[tuple[Stakes, str], bytes] = {}  # unframed ``Stakes``
         self._event_heads: OrderedDict[tuple[str, str], bytes] = OrderedDict()  # match, hand ids
 
+    def event_message(self, notice: m.Notice) -> bytes:
+        """The serialized ``Event`` of a notice, as :meth:`encode` sends it in a
+        ``DealerMessage`` (not cached: the event log's records hold it). The events every seat
+        gets one of per hand, street or action are written on the wire format directly; the
+        others are built as messages."""
+        payload = notice.payload
+        if isinstance(payload, m.ActionAnnounced):
+            return self._event_bytes(notice, _action_taken(payload))
+        if isinstance(payload, m.CardsDealt):
+            return self._event_bytes(notice, self._cards_dealt(payload))
+        if isinstance(payload, m.StreetEnded):
+            return self._event_bytes(notice, _street_ended(payload))
+        if isinstance(payload, m.HandStarted):
+            return self._event_bytes(notice, self._hand_started(payload))
+        if isinstance(payload, m.HandSummary):
+            return self._event_bytes(notice, self._hand_summary(payload, notice.hand_id))
+        if isinstance(payload, m.ShowdownAnnounced):
+            return self._event_bytes(notice, _showdown(payload))
+        return event(notice).SerializeToString()
+
     def _event(self, notice: m.Notice) -> tuple[m.Notice, bytes, bytes]:
         found = self._events.get(id(notice))
         if found is None:
-            # The events every seat gets one of per hand (or per street) are written on the
-            # wire format directly; the others are built as messages.
-            payload = notice.payload
-            if isinstance(payload, m.CardsDealt):
-                data = self._event_bytes(notice, self._cards_dealt(payload))
-            elif isinstance(payload, m.HandStarted):
-                data = self._event_bytes(notice, self._hand_started(payload))
-            elif isinstance(payload, m.HandSummary):
-                data = self._event_bytes(notice, self._hand_summary(payload, notice.hand_id))
-            elif isinstance(payload, m.ShowdownAnnounced):
-                data = self._event_bytes(notice, _showdown(payload))
-            else:
-                data = pb.DealerMessage(event=event(notice)).SerializeToString()
+            data = _field(_EVENT_FIELD, self.event_message(notice))
             found = (notice, data, _field(_BATCH_MESSAGES_FIELD, data))
             cache = self._events
             cache[id(notice)] = found
@@ -145,8 +153,8 @@ class Encoder:
         return found
 
     def _event_bytes(self, notice: m.Notice, payload: bytes) -> bytes:
-        """``DealerMessage.event``: what :func:`arena.server.convert.event` fills around the
-        payload (its field, framed), written directly."""
+        """An ``Event``: what :func:`arena.server.convert.event` fills around the payload (its
+        field, framed), written directly."""
         key = (notice.match_id, notice.hand_id)
         head = self._event_heads.get(key)
         if head is None:
@@ -156,9 +164,8 @@ class Encoder:
             if len(cache) > self._cache_size:
                 cache.popitem(last=False)
         sequence = notice.sequence
-        return _field(_EVENT_FIELD, b"".join([
-            head, _EVENT_SEQUENCE_TAG + _varint(sequence) if sequence else b"",
-            _timestamp(_EVENT_TIME_TAG, notice.unix_seconds), payload]))
+        return b"".join([head, _EVENT_SEQUENCE_TAG + _varint(sequence) if sequence else b"",
+                         _timestamp(_EVENT_TIME_TAG, notice.unix_seconds), payload])
 
     def _cards_dealt(self, p: m.CardsDealt) -> bytes:
         """``Event.cards_dealt``, framed (as :mod:`arena.server.convert` fills it)."""
@@ -311,11 +318,6 @@ class Encoder:
         if found is None:
             found = self._stakes_bytes[key] = stakes(value, game=game).SerializeToString()
         return found
-
-    def event_message(self, notice: m.Notice) -> bytes:
-        """The serialized ``Event`` of a notice, as :meth:`encode` sends it in a
-        ``DealerMessage`` (the event log's records hold it)."""
-        return unframed(self._event(notice)[1])
 
     def encode(self, item: m.Outgoing | pb.DealerMessage) -> bytes:
         """The serialized ``DealerMessage`` of one item."""
@@ -531,3 +533,43 @@ def _showdown(p: m.ShowdownAnnounced) -> bytes:
         *[_SH_HIGH_ENTRIES[c] for c in h.high_cards],
         _text(_SH_LOW_TAG, h.low_description) if h.low_description else b"",
         *[_SH_LOW_ENTRIES[c] for c in h.low_cards]])) for h in p.hands]))
+
+
+_ACTION_TAKEN_FIELD: Final = number(pb.Event, "action_taken")
+_AT_ACTION_FIELD: Final = number(pb.ActionTaken, "action")
+_AT_STACK: Final = tag(pb.ActionTaken, "stack_after_chips")
+_AT_POT: Final = tag(pb.ActionTaken, "pot_total_after_chips")
+_AT_DECISION_TAG: Final = tag(pb.ActionTaken, "decision_id")
+_AT_DRAWN: Final = tag(pb.ActionTaken, "drawn_from_strategy") + TRUE
+
+
+def _action_taken(p: m.ActionAnnounced) -> bytes:
+    """``Event.action_taken`` (what :mod:`arena.server.convert` fills), framed, on the wire
+    format directly (one per action, the same for every seat)."""
+    return _field(_ACTION_TAKEN_FIELD, b"".join([
+        _field(_AT_ACTION_FIELD, _action_record(p.action)),
+        _AT_STACK + _signed(p.stack_after_chips) if p.stack_after_chips else b"",
+        _AT_POT + _signed(p.pot_total_after_chips) if p.pot_total_after_chips else b"",
+        _text(_AT_DECISION_TAG, p.decision_id) if p.decision_id else b"",
+        _AT_DRAWN if p.strategy else b""]))
+
+
+_STREET_ENDED_FIELD: Final = number(pb.Event, "street_ended")
+_SE_STREETS: Final = _enum_fields(tag(pb.StreetEnded, "street"), STREETS)
+_SE_POTS_FIELD: Final = number(pb.StreetEnded, "pots")
+_SE_TOTAL: Final = tag(pb.StreetEnded, "pot_total_chips")
+_SE_RETURNED_FIELD: Final = number(pb.StreetEnded, "returned")
+_CR_SEAT: Final = tag(pb.ChipsReturned, "seat")
+_CR_AMOUNT: Final = tag(pb.ChipsReturned, "amount_chips")
+
+
+def _street_ended(p: m.StreetEnded) -> bytes:
+    """``Event.street_ended`` (what :mod:`arena.server.convert` fills), framed, on the wire
+    format directly (one per street, the same for every seat)."""
+    return _field(_STREET_ENDED_FIELD, b"".join([
+        _SE_STREETS[p.street],
+        *[_field(_SE_POTS_FIELD, pot(x).SerializeToString()) for x in p.pots],
+        _SE_TOTAL + _signed(p.pot_total_chips) if p.pot_total_chips else b"",
+        *[_field(_SE_RETURNED_FIELD, (_CR_SEAT + _signed(seat) if seat else b"")
+                 + (_CR_AMOUNT + _signed(chips) if chips else b""))
+          for seat, chips in p.returned]]))

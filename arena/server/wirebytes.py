@@ -105,13 +105,3 @@ def timestamp(tag: bytes, unix_seconds: float) -> bytes:
     body = head + _NANOS_TAG + signed(nanos) if nanos else head
     return tag + _VARINTS[len(body)] + body
 
-
-def unframed(data: bytes) -> bytes:
-    """The bytes of a message holding one length-delimited field (as :func:`field` frames it),
-    without their tag and length: e.g. the ``Event`` of a ``DealerMessage`` holding one."""
-    at = 0
-    for _ in range(2):  # the tag, then the length
-        while data[at] & 0x80:
-            at += 1
-        at += 1
-    return data[at:]

@@ -81,7 +81,9 @@ def test_each_record_is_the_event_the_wire_sends_byte_for_byte() -> None:
     assert len(records) == len(held)
     for record, (notice, seats, sent) in zip(records, held, strict=True):
         expected = LoggedEvent(seats=seats, logged_unix_seconds=sent, event=event(notice))
-        assert record == expected.SerializeToString(), notice
+        assert LoggedEvent.FromString(record) == expected, notice
+        if not isinstance(notice.payload, m.MatchStarted):  # a map's order is protobuf's own
+            assert record == expected.SerializeToString(), notice
 
 
 def test_the_log_file_is_owner_only_and_holds_one_record_per_copy(tmp_path: Path) -> None:
