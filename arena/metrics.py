@@ -28,14 +28,14 @@ from arena.engine.errors import (
     NotYourTurn,
     StaleDecision,
 )
-from arena.engine.games import ALL_GAMES, ALL_VARIANTS, HORSE, VARIANTS
+from arena.engine.games import ALL_GAMES, ALL_VARIANTS, HORSE
 from arena.host import fastpaths
 from arena.match.messages import WrongSeat
 
 if TYPE_CHECKING:
     from wsgiref.types import StartResponse, WSGIApplication
 
-GAME_LABELS: tuple[str, ...] = (*VARIANTS, ALL_GAMES)
+GAME_LABELS: tuple[str, ...] = (*ALL_VARIANTS, ALL_GAMES)  # every game code (issue 42 too), "all"
 OTHER_BOT = "other"
 DEFAULT_BOT_LABEL_CAP = 64
 # 1 ms .. 30 s: a local bot answers in milliseconds, the default limit is 2 s plus a 30 s time bank.

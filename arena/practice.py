@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from arena.engine.errors import ConfigError
+from arena.engine.games import max_seats
 from arena.engine.rules import Rules
 from arena.host.botpackage import BotPackage, is_package, load_package
 from arena.host.phhfile import load_file
@@ -132,6 +133,10 @@ def run_practice(bot: str, *, hands: int, games: Sequence[str] | None, opponents
         rules = Rules.from_mapping({**rules.to_mapping(), "games": list(games)}, where="--games")
     if hands < 1:
         raise ConfigError(f"--hands must be at least 1, got {hands}")
+    seats = max_seats(rules.games)  # docs/house-rules.md §20: English Stud and 2-7 triple draw 6
+    if len(opponents) + 1 > seats:
+        raise ConfigError(f"--opponents: a table dealing {', '.join(rules.games)} seats 2 to {seats}; "
+                          f"you and {len(opponents)} opponents would be {len(opponents) + 1}")
     log_dir = Path(out_dir) if out_dir else Path(tempfile.mkdtemp(prefix="arena-practice-"))
     log_dir.mkdir(parents=True, exist_ok=True)
     if (log_dir / f"{MATCH_ID}.phhs").exists():

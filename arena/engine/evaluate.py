@@ -1,5 +1,7 @@
 """Hand values for high, ace-to-five low, eight-or-better low, Omaha and stud showing hands.
 
+What a value means (its class, its words) is `arena.engine.handvalue`.
+
 Each value is an int, bigger is better, equal is a tie; cards (distinct) are not validated here.
 """
 
@@ -7,11 +9,37 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from enum import StrEnum
-from functools import cache
 from itertools import combinations, combinations_with_replacement, product, starmap
 from operator import add
 from typing import Final, TypeVar
+
+from arena.engine.handvalue import FLUSH as _FLUSH
+from arena.engine.handvalue import FULL_HOUSE as _FULL_HOUSE
+from arena.engine.handvalue import HIGH_CARD as _HIGH_CARD
+from arena.engine.handvalue import LOW_BASE as _LOW_BASE
+from arena.engine.handvalue import LOW_FULL_HOUSE as _LOW_FULL_HOUSE
+from arena.engine.handvalue import LOW_PAIR as _LOW_PAIR
+from arena.engine.handvalue import LOW_QUADS as _LOW_QUADS
+from arena.engine.handvalue import LOW_TRIPS as _LOW_TRIPS
+from arena.engine.handvalue import LOW_TWO_PAIR as _LOW_TWO_PAIR
+from arena.engine.handvalue import NO_PAIR as _NO_PAIR
+from arena.engine.handvalue import ONE_PAIR as _ONE_PAIR
+from arena.engine.handvalue import QUADS as _QUADS
+from arena.engine.handvalue import RANK_WEIGHTS as _RANK_WEIGHTS
+from arena.engine.handvalue import STRAIGHT as _STRAIGHT
+from arena.engine.handvalue import STRAIGHT_FLUSH as _STRAIGHT_FLUSH
+from arena.engine.handvalue import TRIPS as _TRIPS
+from arena.engine.handvalue import TWO_PAIR as _TWO_PAIR
+
+# The words and classes of values live in arena.engine.handvalue; named here too, as before.
+from arena.engine.handvalue import HandClass as HandClass
+from arena.engine.handvalue import describe_high as describe_high
+from arena.engine.handvalue import describe_low as describe_low
+from arena.engine.handvalue import hand_class as hand_class
+from arena.engine.handvalue import high_rank_key as high_rank_key
+from arena.engine.handvalue import is_flush_value as is_flush_value
+from arena.engine.handvalue import low_rank_key as low_rank_key
+from arena.engine.handvalue import pack as _pack
 
 __all__ = [
     "FLUSH_BITS",
@@ -45,7 +73,6 @@ __all__ = [
 # bits 16.. hold the ranks as a base-5 number (a rank occurs at most 4 times, so the sum
 # identifies the rank multiset), bits 0..15 hold one 4-bit counter per suit.
 RANK_SHIFT: Final = 16
-_RANK_WEIGHTS: Final[tuple[int, ...]] = tuple(5 ** rank for rank in range(13))  # deuce .. ace
 RANK_KEY: Final[tuple[int, ...]] = tuple(_RANK_WEIGHTS[card >> 2] for card in range(52))
 KEY: Final[tuple[int, ...]] = tuple(
     _RANK_WEIGHTS[card >> 2] << RANK_SHIFT | 1 << (4 * (card & 3)) for card in range(52)
@@ -69,38 +96,6 @@ _LOW8_BIT: Final[tuple[int, ...]] = tuple(
     for card in range(52)
 )
 
-_NAMES = ("deuce", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack",
-          "queen", "king", "ace")
-_PLURALS = ("deuces", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines", "tens",
-            "jacks", "queens", "kings", "aces")
-_HIGH_CHARS = "23456789TJQKA"
-_LOW_CHARS = "A23456789TJQK"
-
-
-class HandClass(StrEnum):
-    """The nine classes of a high hand, best first."""
-
-    STRAIGHT_FLUSH = "straight flush"
-    FOUR_OF_A_KIND = "four of a kind"
-    FULL_HOUSE = "full house"
-    FLUSH = "flush"
-    STRAIGHT = "straight"
-    THREE_OF_A_KIND = "three of a kind"
-    TWO_PAIR = "two pair"
-    ONE_PAIR = "one pair"
-    HIGH_CARD = "high card"
-
-
-# A high value is class << 20 | five 4-bit ranks in the order they are compared.
-(_HIGH_CARD, _ONE_PAIR, _TWO_PAIR, _TRIPS, _STRAIGHT, _FLUSH, _FULL_HOUSE, _QUADS,
- _STRAIGHT_FLUSH) = range(9)
-_CLASS_OF: Final[tuple[HandClass, ...]] = tuple(reversed(HandClass))
-_CLASS_SHIFT = 20
-# Low values count down from here, so that bigger is better there too.
-_LOW_BASE: Final = 6 << _CLASS_SHIFT
-# Categories of an ace-to-five low, best first (straights and flushes do not exist there).
-_NO_PAIR, _LOW_PAIR, _LOW_TWO_PAIR, _LOW_TRIPS, _LOW_FULL_HOUSE, _LOW_QUADS = range(6)
-
 _V = TypeVar("_V")
 
 
@@ -117,13 +112,6 @@ class _LazyTable(dict[int, _V]):
         value = self._compute(key)
         self[key] = value
         return value
-
-
-def _pack(category: int, ranks: Sequence[int]) -> int:
-    value = category
-    for rank in ranks:
-        value = value << 4 | rank
-    return value << 4 * (5 - len(ranks))
 
 
 def _rank_counts(rank_key: int) -> list[int]:
@@ -505,109 +493,3 @@ def fill_tables() -> None:
             _ = _LOW[rank_key], _LOW8[rank_key]
             if size == 7:
                 _HIGH7[sum(_RANK7[r] for r in ranks)] = high
-
-
-def hand_class(high_value: int) -> HandClass:
-    """Class of a value returned by `high_value`, `omaha_high_value` or `showing_high_value`."""
-    return _CLASS_OF[high_value >> _CLASS_SHIFT]
-
-
-def _nibbles(value: int) -> list[int]:
-    return [value >> shift & 15 for shift in (16, 12, 8, 4, 0)]
-
-
-def _high_words(value: int) -> tuple[str, list[int]]:
-    """The words of a high value after its class, and its five ranks (as shown)."""
-    category = value >> _CLASS_SHIFT
-    ranks = _nibbles(value)
-    first, second = ranks[0], ranks[1]
-    if category in (_STRAIGHT, _STRAIGHT_FLUSH):
-        cards = [first - i for i in range(5)] if first > 3 else [3, 2, 1, 0, _ACE]
-        text = f"{_NAMES[first]} high"
-    elif category == _QUADS:
-        cards = [first] * 4 + [second]
-        text = _PLURALS[first]
-    elif category == _FULL_HOUSE:
-        cards = [first] * 3 + [second] * 2
-        text = f"{_PLURALS[first]} over {_PLURALS[second]}"
-    elif category == _TRIPS:
-        cards = [first] * 3 + ranks[1:3]
-        text = _PLURALS[first]
-    elif category == _TWO_PAIR:
-        cards = [first, first, second, second, ranks[2]]
-        text = f"{_PLURALS[first]} and {_PLURALS[second]}"
-    elif category == _ONE_PAIR:
-        cards = [first, first, *ranks[1:4]]
-        text = _PLURALS[first]
-    else:
-        cards = ranks
-        text = f"{_NAMES[first]} high"
-    return text, cards
-
-
-# The words and rank keys below are memoized (``cache``): each depends on the value alone,
-# there are a few thousand values at most, and every hand shown at a showdown asks for them
-# (``arena.engine.shown``, per shown hand on the dealer's thread).
-@cache
-def describe_high(value: int) -> str:
-    """Words for a high value, e.g. ``'full house, kings over sevens (K-K-K-7-7)'``."""
-    category = value >> _CLASS_SHIFT
-    if category == _STRAIGHT_FLUSH and value >> 16 & 15 == _ACE:
-        return "royal flush"
-    text, cards = _high_words(value)
-    return f"{_CLASS_OF[category]}, {text} ({'-'.join(_HIGH_CHARS[r] for r in cards)})"
-
-
-@cache
-def high_rank_key(value: int) -> int:
-    """``sum(RANK_KEY[c] for c in five)`` of every five cards whose high value is ``value``
-    (with `is_flush_value`: those five are of one suit; else they are not)."""
-    return sum(_RANK_WEIGHTS[rank] for rank in _high_words(value)[1])
-
-
-def is_flush_value(value: int) -> bool:
-    """Whether a high value is a flush or a straight flush (five cards of one suit)."""
-    return value >> _CLASS_SHIFT in (_FLUSH, _STRAIGHT_FLUSH)
-
-
-def _low_words(value: int) -> tuple[str, list[int]]:
-    """The words of a low value before its cards ("" without a pair), and its five ranks
-    ace-to-five (the ace 0, the deuce 1, ..., the king 12), as shown."""
-    badness = _LOW_BASE - value
-    category = badness >> _CLASS_SHIFT
-    ranks = _nibbles(badness)
-    first, second = ranks[0], ranks[1]
-    if category == _NO_PAIR:
-        return "", ranks
-    if category == _LOW_PAIR:
-        cards, text = [first, first, *ranks[1:4]], f"pair of {_low_plural(first)}"
-    elif category == _LOW_TWO_PAIR:
-        cards = [first, first, second, second, ranks[2]]
-        text = f"two pair, {_low_plural(first)} and {_low_plural(second)}"
-    elif category == _LOW_TRIPS:
-        cards, text = [first] * 3 + ranks[1:3], f"three {_low_plural(first)}"
-    elif category == _LOW_FULL_HOUSE:
-        cards = [first] * 3 + [second] * 2
-        text = f"full house, {_low_plural(first)} over {_low_plural(second)}"
-    else:
-        cards, text = [first] * 4 + [second], f"four {_low_plural(first)}"
-    return text, cards
-
-
-@cache
-def describe_low(value: int) -> str:
-    """Words for a `low_value` or `low8_value`: ``'7-5-4-2-A'``, ``'pair of fours, 4-4-6-3-A'``."""
-    text, cards = _low_words(value)
-    shown = "-".join(_LOW_CHARS[r] for r in cards)
-    return f"{text}, {shown}" if text else shown
-
-
-@cache
-def low_rank_key(value: int) -> int:
-    """``sum(RANK_KEY[c] for c in five)`` of every five cards whose `low_value` (or
-    `low8_value`) is ``value``."""
-    return sum(_RANK_WEIGHTS[(rank - 1) % 13] for rank in _low_words(value)[1])  # ace-to-five
-
-
-def _low_plural(low_rank: int) -> str:
-    return _PLURALS[(low_rank - 1) % 13]

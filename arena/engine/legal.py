@@ -1,10 +1,12 @@
-"""Legal actions: the raise range of fixed, pot and no limit, and the shared LegalActions values."""
+"""Legal actions: the one legality check, the raise range of fixed, pot and no limit, and the
+shared LegalActions values."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from arena.engine.actions import LegalActions
+from arena.engine.actions import ActionKind, LegalActions
+from arena.engine.errors import AmountOutOfRange, HandOver, IllegalAction, MalformedAction, NotYourTurn
 from arena.engine.exchange import exchange_legal
 
 if TYPE_CHECKING:
@@ -75,6 +77,64 @@ def compute_legal_actions(hand: HandState, seat: int) -> LegalActions:
             seat, True, call_to is None, call_to, call_all_in, None, raise_min, raise_max,
             raise_all_in, raise_min is not None and not fixed))
     return value
+
+
+def verify_action(hand: HandState, seat: int | None, kind: ActionKind | None,
+                  raise_to: int | None) -> LegalActions:
+    """The one legality check (PokerKit's verify/can/do pattern).
+
+    Raises the typed error when ``seat`` may not take the action now, changing nothing;
+    returns the legal set it checked against. ``kind=None`` checks only whose turn it is.
+    """
+    actor = hand.actor
+    if actor is None:
+        raise HandOver("no seat is to act: the hand is over" if hand.is_over else "no seat is to act")
+    if seat != actor:
+        raise NotYourTurn(f"seat {seat} acted but seat {actor} is to act")
+    legal = hand._legal
+    if legal is None:
+        legal = hand._legal = compute_legal_actions(hand, actor)
+    if kind is None:
+        return legal
+    if legal.can_exchange:
+        if kind is ActionKind.EXCHANGE:
+            raise MalformedAction("an exchange names its cards: HandState.exchange(seat, cards)")
+        raise IllegalAction(f"seat {seat} may not {kind.value} now: it is an exchange round "
+                            f"(exchange cards or stand pat)")
+    if kind is ActionKind.RAISE:
+        if raise_to is None:
+            raise MalformedAction("a raise needs a 'raise to' amount")
+        if legal.raise_min_to is None:
+            raise IllegalAction(f"seat {seat} may not bet or raise now")
+        if raise_to != legal.raise_min_to and raise_to != legal.raise_max_to:
+            if not legal.raise_is_range:
+                amounts = " or ".join(str(a) for a in legal.raise_amounts())
+                raise AmountOutOfRange(f"raise to {raise_to} is not legal; raise to {amounts}")
+            assert legal.raise_max_to is not None
+            if not legal.raise_min_to <= raise_to <= legal.raise_max_to:
+                raise AmountOutOfRange(
+                    f"raise to {raise_to} is not legal; raise to {legal.raise_min_to} to "
+                    f"{legal.raise_max_to}")
+        return legal
+    if raise_to is not None:
+        raise MalformedAction(f"{kind.value} takes no amount")
+    if kind is ActionKind.CHECK:
+        if not legal.can_check:
+            raise IllegalAction(f"seat {seat} may not check: {hand._level - hand.bets[seat]} to call")
+    elif kind is ActionKind.CALL:
+        if legal.call_to_chips is None:
+            raise IllegalAction(f"seat {seat} has nothing to call; check instead")
+    elif kind is ActionKind.FOLD:
+        if not legal.can_fold:
+            raise IllegalAction(f"seat {seat} may not fold now (post the bring-in or complete)")
+    elif kind is ActionKind.BRING_IN:
+        if legal.bring_in_to_chips is None:
+            raise IllegalAction(f"seat {seat} has no bring-in to post")
+    elif kind is ActionKind.EXCHANGE:
+        raise IllegalAction(f"seat {seat} may not exchange now: it is a betting round")
+    else:
+        raise MalformedAction(f"unknown action kind {kind!r}")
+    return legal
 
 
 _NO_RAISE: tuple[None, None, bool] = (None, None, False)

@@ -24,6 +24,7 @@ from arena.engine.events import (
     HoleCardsDealt,
 )
 from arena.engine.games import ENGINE_VARIANTS, Betting
+from arena.engine.phhext import extension_fields
 from arena.engine.rules import play_rules
 from arena.engine.state import HandState
 
@@ -85,6 +86,23 @@ def phh_action_lines(state: HandState) -> int:
     # discards, its deal.
     return sum([2 if isinstance(event, CardsExchanged) and event.drawn else 1
                 for event in state.events if type(event) in phh_events])
+
+
+def phh_next_line(state: HandState) -> int:
+    """The line number (from 1) the next player action will have in the hand's PHH
+    ``actions`` (a decision's ``_fault_lines`` entry, docs/faults.md). In an exchange round the
+    next exchange's ``sd`` line comes before the round's ``d dh`` lines (:func:`phh_actions`
+    writes them after its last exchange), so it is not the line after those."""
+    lines = phh_action_lines(state)
+    if state.actor is None or not state.legal_actions().can_exchange:
+        return lines + 1
+    street = state.street_index
+    pending = 0
+    for event in reversed(state.events):
+        if not isinstance(event, CardsExchanged) or event.street != street:
+            break
+        pending += 1 if event.drawn else 0
+    return lines - pending + 1
 
 
 def phh_actions(state: HandState) -> list[str]:
@@ -263,7 +281,7 @@ def hand_fields(state: HandState, *, extra: Mapping[str, Any] | None = None,
         if variant.phh_code:  # PHH has no code for it (pot-limit hold'em is written as NT)
             fields[BETTING_FIELD] = variant.betting.value
     fields["starting_stacks"] = list(state.starting_stacks)
-    fields["actions"] = phh_actions(state)
+    actions = fields["actions"] = phh_actions(state)
     if players is not None:
         fields["players"] = list(players)
     if state.is_over:
@@ -271,6 +289,7 @@ def hand_fields(state: HandState, *, extra: Mapping[str, Any] | None = None,
     if extra:
         for key, value in extra.items():
             fields[key if key.startswith("_") else f"_{key}"] = value
+    fields.update(extension_fields(state, actions))  # the new games' `_` fields (docs/hand-logs.md)
     # What a replay plays the hand by (the issue-42 games' own keys too: docs/house-rules.md §22-§25).
     fields["_rules"] = play_rules(state.rules,
                                   game_keys=state.variant.code in ENGINE_VARIANTS)

@@ -6,10 +6,24 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations, islice, product, starmap
 from operator import add
+from typing import TYPE_CHECKING
 
 from arena.engine import evaluate as ev
 from arena.engine.cards import Card
+from arena.engine.describe_lowball import lowball_shown
+from arena.engine.describe_wild import (
+    LOW_HOLE_SHOWDOWNS,
+    NO_WILD,
+    WILD_SHOWDOWNS,
+    SeatWild,
+    seat_wild,
+    wild_high_shown,
+    wild_low_shown,
+)
 from arena.engine.games import Showdown, Variant
+
+if TYPE_CHECKING:
+    from arena.engine.state import HandState
 
 _NO_CARDS: tuple[Card, ...] = ()
 _RANK_KEY_AT = ev.RANK_KEY.__getitem__
@@ -65,8 +79,41 @@ def _best_low(variant: Variant, cards: Sequence[Card], board: Sequence[Card], *,
     return ev.low8_value(both) if eight else ev.low_value(both)
 
 
-def shown_value(variant: Variant, cards: Sequence[Card], board: Sequence[Card]) -> ShownValue:
+_SPECIAL = WILD_SHOWDOWNS | LOW_HOLE_SHOWDOWNS | {Showdown.DEUCE_TO_SEVEN, Showdown.ACE_TO_SIX}
+_LOWBALL = {Showdown.DEUCE_TO_SEVEN: False, Showdown.ACE_TO_SIX: True}  # kind: ace low
+
+
+def shown_value_in(state: HandState, seat: int, cards: Sequence[Card]) -> ShownValue:
+    """:func:`shown_value` of the ``cards`` ``seat`` shows in ``state`` (its wild ranks from the
+    hand's rules, and in Low Hole from its own down cards: docs/house-rules.md §23, §24)."""
+    variant = state.variant
+    wild = NO_WILD
+    if variant.showdown in WILD_SHOWDOWNS or variant.showdown in LOW_HOLE_SHOWDOWNS:
+        wild = seat_wild(variant, state.rules, state.cards[seat], state.is_up[seat])
+    return shown_value(variant, cards, state.board, wild=wild)
+
+
+def _special_value(variant: Variant, cards: Sequence[Card], wild: SeatWild) -> ShownValue:
+    """The lowball games (docs/house-rules.md §21, §22) and the wild-card games (§23, §24)."""
+    kind = variant.showdown
+    if kind in _LOWBALL:
+        text, five = lowball_shown(cards, ace_low=_LOWBALL[kind])
+        return ShownValue("", (), text, five)
+    high_text, high_cards = "", _NO_CARDS
+    if kind is not Showdown.WILD_LOW:
+        high_text, high_cards = wild_high_shown(cards, wild.high, own=wild.own)
+    low_text, low_cards = "", _NO_CARDS
+    if kind is not Showdown.WILD_HIGH and kind is not Showdown.LOW_HOLE:
+        low_text, low_cards = wild_low_shown(cards, wild.low, eight_or_better=kind is not Showdown.WILD_LOW,
+                                             own=wild.own)
+    return ShownValue(high_text, high_cards, low_text, low_cards)
+
+
+def shown_value(variant: Variant, cards: Sequence[Card], board: Sequence[Card], *,
+                wild: SeatWild = NO_WILD) -> ShownValue:
     """Describe a seat's hand: the high (not in razz) and the low (razz and the hi-lo games).
+
+    ``wild``: the seat's wild ranks in the wild-card games (:func:`shown_value_in` finds them).
 
     Up to seven cards (Omaha: two to four hole cards, three to five on the board). The best
     value comes from the evaluator over all the cards at once; the five cards shown are the
@@ -77,6 +124,8 @@ def shown_value(variant: Variant, cards: Sequence[Card], board: Sequence[Card]) 
             return ShownValue("", (), "", ())
     elif len(cards) + len(board) < 5:
         return ShownValue("", (), "", ())
+    if variant.showdown in _SPECIAL:
+        return _special_value(variant, cards, wild)
     high_text, high_cards = "", _NO_CARDS
     # The five cards shown are the first five (in `_fives` order) that make the value, found
     # by its five ranks rather than by valuing each five: a five-card high value stands for

@@ -11,29 +11,28 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from arena.engine.actions import Action, ActionKind, LegalActions
+from arena.engine.betting_round import begin_round
 from arena.engine.blinds import blind_plan
-from arena.engine.cards import DECK_SIZE, Card, rank_of
+from arena.engine.cards import DECK_SIZE, Card
 from arena.engine.cards import SeededDeck as SeededDeck
 from arena.engine.dealing import BOARD as BOARD
-from arena.engine.dealing import deal_street, stud_opener
+from arena.engine.dealing import deal_street
 from arena.engine.errors import (
-    AmountOutOfRange,
     HandOver,
     IllegalAction,
     MalformedAction,
-    NotYourTurn,
 )
 from arena.engine.events import (
     ActionTaken,
     CardsExchanged,
     Event,
-    ForcedBetPosted,
     HandResult,
     UncalledBetReturned,
 )
 from arena.engine.exchange import apply_exchange, begin_exchanges
-from arena.engine.games import AnteKind, Betting, ForcedBet, StreetName, Variant
-from arena.engine.legal import compute_legal_actions
+from arena.engine.forced_bets import antes_of, post_forced_bets
+from arena.engine.games import AnteKind, Betting, StreetName, Variant
+from arena.engine.legal import compute_legal_actions, verify_action
 from arena.engine.rules import Rules, Stakes
 from arena.engine.settlement import award_uncontested, show_cards, showdown
 
@@ -135,7 +134,7 @@ class HandState:
             self.blinds = ((self.stakes.big_blind, self.stakes.small_blind) if n == 2 else
                            (self.stakes.small_blind, self.stakes.big_blind) + (0,) * (n - 2))
         self._blind_plan = None if is_stud else blind_plan(self.blinds)
-        self.antes: tuple[int, ...] = self._antes_of(antes)
+        self.antes: tuple[int, ...] = antes_of(self, antes)
         # docs/house-rules.md §4: a big-blind ante is the table's ante, dead money in the main pot (not
         # the big blind's own contribution, which could come back to it as a side pot).
         self.dead_antes = (rules.ante_kind is AnteKind.BIG_BLIND and not is_stud
@@ -171,7 +170,9 @@ class HandState:
         self.exchanging: list[int] = []
         self.discards: list[Card] = []
         self.exchange_price_chips = rules.exchange_price if variant.priced_exchanges else 0
-        self._start()
+        post_forced_bets(self)
+        deal_street(self)
+        begin_round(self)
 
     # ----------------------------------------------------------------- public queries
 
@@ -212,74 +213,22 @@ class HandState:
             return legal
         actor = self.actor
         if actor is None:
-            return self._verify(None, None, None)  # raises HandOver
+            return verify_action(self, None, None, None)  # raises HandOver
         legal = self._legal = compute_legal_actions(self, actor)
         return legal
 
     def can(self, kind: ActionKind, raise_to: int | None = None) -> bool:
         """Whether the seat to act may take this action now (checked by :meth:`_verify`)."""
         try:
-            self._verify(self.actor, kind, raise_to)
+            verify_action(self, self.actor, kind, raise_to)
         except (IllegalAction, MalformedAction):
             return False
         return True
 
     def _verify(self, seat: int | None, kind: ActionKind | None,
                 raise_to: int | None) -> LegalActions:
-        """The one legality check (PokerKit's verify/can/do pattern).
-
-        Raises the typed error when ``seat`` may not take the action now, changing nothing;
-        returns the legal set it checked against. ``kind=None`` checks only whose turn it is.
-        """
-        actor = self.actor
-        if actor is None:
-            raise HandOver("no seat is to act: the hand is over" if self.is_over else "no seat is to act")
-        if seat != actor:
-            raise NotYourTurn(f"seat {seat} acted but seat {actor} is to act")
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = compute_legal_actions(self, actor)
-        if kind is None:
-            return legal
-        if legal.can_exchange:
-            if kind is ActionKind.EXCHANGE:
-                raise MalformedAction("an exchange names its cards: HandState.exchange(seat, cards)")
-            raise IllegalAction(f"seat {seat} may not {kind.value} now: it is an exchange round "
-                                f"(exchange cards or stand pat)")
-        if kind is ActionKind.RAISE:
-            if raise_to is None:
-                raise MalformedAction("a raise needs a 'raise to' amount")
-            if legal.raise_min_to is None:
-                raise IllegalAction(f"seat {seat} may not bet or raise now")
-            if raise_to != legal.raise_min_to and raise_to != legal.raise_max_to:
-                if not legal.raise_is_range:
-                    amounts = " or ".join(str(a) for a in legal.raise_amounts())
-                    raise AmountOutOfRange(f"raise to {raise_to} is not legal; raise to {amounts}")
-                assert legal.raise_max_to is not None
-                if not legal.raise_min_to <= raise_to <= legal.raise_max_to:
-                    raise AmountOutOfRange(
-                        f"raise to {raise_to} is not legal; raise to {legal.raise_min_to} to "
-                        f"{legal.raise_max_to}")
-            return legal
-        if raise_to is not None:
-            raise MalformedAction(f"{kind.value} takes no amount")
-        if kind is ActionKind.CHECK:
-            if not legal.can_check:
-                raise IllegalAction(f"seat {seat} may not check: {self._level - self.bets[seat]} to call")
-        elif kind is ActionKind.CALL:
-            if legal.call_to_chips is None:
-                raise IllegalAction(f"seat {seat} has nothing to call; check instead")
-        elif kind is ActionKind.FOLD:
-            if not legal.can_fold:
-                raise IllegalAction(f"seat {seat} may not fold now (post the bring-in or complete)")
-        elif kind is ActionKind.BRING_IN:
-            if legal.bring_in_to_chips is None:
-                raise IllegalAction(f"seat {seat} has no bring-in to post")
-        elif kind is ActionKind.EXCHANGE:
-            raise IllegalAction(f"seat {seat} may not exchange now: it is a betting round")
-        else:
-            raise MalformedAction(f"unknown action kind {kind!r}")
-        return legal
+        """The one legality check: :func:`arena.engine.legal.verify_action`."""
+        return verify_action(self, seat, kind, raise_to)
 
     def act(self, seat: int, kind: ActionKind, raise_to: int | None = None, *,
             automatic: bool = False) -> ActionTaken:
@@ -333,7 +282,7 @@ class HandState:
 
     def _act_verified(self, seat: int, kind: ActionKind, raise_to: int | None,
                       automatic: bool) -> ActionTaken:
-        self._verify(seat, kind, raise_to)
+        verify_action(self, seat, kind, raise_to)
         if raise_to is not None:  # a raise: _verify allows an amount only there
             return self._apply_raise(seat, raise_to, automatic)
         bets = self.bets
@@ -480,154 +429,6 @@ class HandState:
 
     # ----------------------------------------------------------------- flow
 
-    def _antes_of(self, antes: Sequence[int] | None) -> tuple[int, ...]:
-        """Each seat's ante: every seat in stud; in the blind games by ``ante_kind`` (docs/house-rules.md
-        §4: none, each seat, or the big blind for the whole table) or as a hand history says
-        (in PHH order, reversed heads-up like the blinds)."""
-        n = self.seat_count
-        ante = self.stakes.ante
-        if self._blind_plan is None:
-            return (ante,) * n
-        if antes is not None:
-            if len(antes) != n:
-                raise IllegalAction(f"{len(antes)} antes for {n} seats")
-            return tuple(reversed(antes)) if n == 2 else tuple(antes)
-        kind = self.rules.ante_kind
-        if kind is AnteKind.NONE or not ante:
-            return (0,) * n
-        if kind is AnteKind.EACH:
-            return (ante,) * n
-        out = [0] * n
-        out[self._blind_plan.big_blind_seat] = ante * n
-        return tuple(out)
-
-    def _start(self) -> None:
-        antes = self.antes
-        if any(antes):
-            # Antes first, before the blinds (a short stack antes first, as PokerKit does).
-            stacks = self.stacks
-            committed = self.committed
-            events = self.events
-            dead = self.dead_antes
-            kind = ForcedBet.BIG_BLIND_ANTE if dead else ForcedBet.ANTE
-            for seat in range(self.seat_count):
-                ante = antes[seat]
-                if not ante:
-                    continue
-                stack = stacks[seat]
-                amount = ante if ante < stack else stack
-                stacks[seat] = stack - amount
-                if dead:
-                    self.dead_chips += amount
-                else:
-                    committed[seat] += amount
-                events.append(ForcedBetPosted(seat, kind, amount, amount == stack))
-        if self._blind_plan is not None:
-            stacks = self.stacks
-            for seat, amount, kind in self._blind_plan.posts:
-                if not stacks[seat]:
-                    continue  # all in on the ante
-                posted = min(amount, stacks[seat])
-                self._put(seat, posted)
-                self.events.append(ForcedBetPosted(seat, kind, posted, stacks[seat] == 0))
-        deal_street(self)
-        self._begin_round()
-
-    def _begin_round(self) -> None:
-        """Set up the betting round of the current street, or skip it when nobody can bet."""
-        n = self.seat_count
-        street_index = self.street_index
-        variant = self.variant
-        is_stud = variant.is_stud
-        stakes = self.stakes
-        folded = self.folded
-        stacks = self.stacks
-        bets = self.bets
-        fixed = self._fixed
-        if fixed:
-            is_big_bet = variant.streets[street_index].is_big_bet
-            unit = self._unit = stakes.big_bet if is_big_bet else stakes.small_bet
-        else:
-            unit = self._unit = 0  # no full raise yet this round (the pre-flop blind: below)
-            self._short_all_in_chips = 0
-        self._big_allowed = False
-        self._last_aggressor = None
-        # The seats able to bet: live, with chips behind. They are all to act, unless a stud
-        # bring-in is due (below).
-        able = [False] * n
-        able_count = 0
-        for i in range(n):
-            if not folded[i] and stacks[i] > 0:
-                able[i] = True
-                able_count += 1
-        self._able_count = able_count
-        self._live_count = n - folded.count(True)
-        rules = self.rules
-        if not fixed or (rules.uncapped_heads_up and able_count == 2):
-            self._cap = None
-        else:
-            self._cap = 1 + rules.max_raises
-        self._acted_full = [False] * n
-        self._bring_in_seat = None
-        if street_index == 0 and not is_stud:
-            level = self._level = max(bets)
-            assert self._blind_plan is not None
-            bb_seat = self._blind_plan.big_blind_seat
-            big = bets[bb_seat]
-            # The big blind is the opening bet; a short one counts only if at least half a bet.
-            self._full_level = big if big * 2 >= unit else 0
-            self._bet_count = 1 if self._full_level else 0
-            if not fixed:
-                self._unit = level  # docs/house-rules.md §4: the big blind is the pre-flop opening bet
-            first = (bb_seat + 1) % n
-        else:
-            level = self._level = 0
-            self._full_level = 0
-            self._bet_count = 0
-            first = stud_opener(self) if is_stud else 0
-        if able_count < 2 and (able_count == 0 or bets[able.index(True)] >= level):
-            self._to_act = [False] * n  # nobody is to act
-            self._end_round()
-            return
-        if street_index == 0 and is_stud:
-            # A seat all in on its ante cannot bring it in: the next seat with chips does.
-            while stacks[first] == 0:
-                first = (first + 1) % n
-            if stakes.bring_in > 0:
-                self._bring_in_seat = first
-                able = [False] * n
-                able[first] = True
-        to_act = self._to_act = able
-        if (street_index == 1 and variant.open_pair_big_bet and rules.stud_open_pair_big_bet
-                and self._any_open_pair()):
-            self._big_allowed = True
-        # The first seat to act: ``first`` or the next seat clockwise that is to act.
-        actor: int | None = None
-        for i in range(first, n):
-            if to_act[i]:
-                actor = i
-                break
-        else:
-            for i in range(first):
-                if to_act[i]:
-                    actor = i
-                    break
-        self.actor = self._first_actor = actor
-
-    def _any_open_pair(self) -> bool:
-        folded = self.folded
-        for seat, up in enumerate(self._up):
-            if folded[seat]:
-                continue
-            if len(up) == 2:  # the usual fourth street: two up cards
-                if up[0] >> 2 == up[1] >> 2:
-                    return True
-                continue
-            ups = [rank_of(c) for c in up]
-            if len(ups) != len(set(ups)):
-                return True
-        return False
-
     def _advance(self, seat: int) -> None:
         self._legal = None
         able_count = self._able_count
@@ -694,7 +495,7 @@ class HandState:
             if not folded[i] and stacks[i] > 0:
                 able += 1
         if able >= 2:
-            self._begin_round()
+            begin_round(self)
             return True
         return False
 

@@ -21,12 +21,12 @@ from typing import Protocol
 
 from arena.engine.errors import MalformedInput
 from arena.engine.games import ALL_GAMES as ALL_GAMES
-from arena.engine.games import ALL_VARIANTS, VARIANTS
+from arena.engine.games import ALL_VARIANTS
 from arena.engine.student import t_95, two_sided_p
 from arena.engine.units import Z_95 as Z_95
 from arena.engine.units import mbb
 
-GAME_KEYS: tuple[str, ...] = (*VARIANTS, ALL_GAMES)  # per-game keys: the PHH codes, then "all"
+GAME_KEYS: tuple[str, ...] = (*ALL_VARIANTS, ALL_GAMES)  # per-game keys: every game code, then "all"
 # Rows by game: the arena's codes, issue 42's games (docs/house-rules.md §21-§25), then "all".
 _ROW_ORDER: tuple[str, ...] = (*ALL_VARIANTS, ALL_GAMES)
 

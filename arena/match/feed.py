@@ -27,7 +27,7 @@ from arena.engine.events import (
 )
 from arena.engine.games import ForcedBet, Showdown
 from arena.engine.pots import build_pots, with_dead_chips
-from arena.engine.shown import shown_value
+from arena.engine.shown import shown_value_in
 from arena.engine.state import HandState
 from arena.engine.wild import low_hole_low_wild_ranks, low_hole_wild_ranks
 from arena.match import messages as m
@@ -54,7 +54,8 @@ class Private:
 FeedItem = m.Payload | Private
 
 # An action's record kind by its engine kind (a dict read, not an enum lookup by value).
-_RECORD_KINDS: Final = {kind: m.RecordKind(kind.value) for kind in ActionKind}
+_RECORD_KINDS: Final[dict[ActionKind, m.RecordKind]] = {kind: m.RecordKind(kind.value) for kind in ActionKind
+                        if kind is not ActionKind.CHOOSE_GAME}  # a choice is no hand action
 
 _FOLDED: Final = m.SeatStatus.FOLDED
 _ALL_IN: Final = m.SeatStatus.ALL_IN
@@ -424,7 +425,7 @@ class HandFeed:
         if self._shown:
             hands = []
             for shown in self._shown:
-                value = shown_value(state.variant, shown.cards, state.board)
+                value = shown_value_in(state, shown.seat, shown.cards)
                 hands.append(m.ShownHand(seat=order[shown.seat], cards=shown.cards,
                                          high_description=value.high_description,
                                          high_cards=value.high_cards, low_description=value.low_description,

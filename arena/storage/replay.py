@@ -8,6 +8,8 @@ from typing import TextIO
 
 from arena.engine.errors import ArenaError, ConfigError, ReplayMismatch
 from arena.engine.phh import PhhHand, iter_replays
+from arena.engine.phhext import extension_problem
+from arena.engine.phhtext import phh_actions
 from arena.engine.rules import Rules, play_rules
 from arena.engine.state import HandState
 from arena.storage.logdamage import ReadLog, cut_short, is_arena_log, missing_hands, read_log
@@ -181,6 +183,11 @@ def replay_paths(paths: Sequence[str], *, rules: Rules, show: bool, hand_id: str
                 out.write(f"FAIL {error}\n")
                 continue
             assert state is not None
+            extension = extension_problem(hand.fields, state, phh_actions(state))
+            if extension is not None:  # docs/hand-logs.md: the new games' `_` fields
+                failures += 1
+                out.write(f"FAIL {hand.name}: {extension}\n")
+                continue
             out.write(f"ok   {hand.name}: {hand.fields['variant']} final stacks {state.stacks}\n")
             if show:
                 players = hand.fields.get("players") or [f"p{i + 1}" for i in range(state.seat_count)]

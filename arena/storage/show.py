@@ -20,7 +20,9 @@ from arena.engine.events import (
     UncalledBetReturned,
 )
 from arena.engine.games import ForcedBet, Showdown
-from arena.engine.shown import ShownValue, shown_value
+from arena.engine.phhext import extension_fields, wild_summary
+from arena.engine.phhtext import phh_actions
+from arena.engine.shown import ShownValue, shown_value_in
 from arena.engine.state import HandState
 from arena.engine.strategy_log import STRATEGIES_FIELD
 
@@ -36,6 +38,7 @@ AUTOMATIC_NOTE = "automatic: timed out or absent"  # a log without ``_fault_line
 
 _HALVES = {PotShare.WHOLE: "whole pot", PotShare.HIGH: "high half", PotShare.LOW: "low half"}
 _BLINDS = (ForcedBet.SMALL_BLIND, ForcedBet.BIG_BLIND)  # bets of the first round (antes are not)
+_HI_LO = frozenset({Showdown.HIGH_LOW_8, Showdown.WILD_HIGH_LOW_8, Showdown.LOW_HOLE_HI_LO})
 
 
 def _cards(cards: Sequence[int]) -> str:
@@ -50,8 +53,14 @@ def _button(fields: Mapping[str, Any], seat_count: int) -> int:
     return seat_count - 1
 
 
+def low_words(description: str) -> str:
+    """A low description as said: ``"7-5-4-2-A low"``; the lowball and wild-card words already
+    say "low" (``"seven-five low: 7-5-4-3-2"``, arena.engine.describe_lowball)."""
+    return description if "low" in description else f"{description} low"
+
+
 def _words(value: ShownValue, *, hi_lo: bool) -> str:
-    low = f"{value.low_description} low" if value.low_description else ("no low" if hi_lo else "")
+    low = low_words(value.low_description) if value.low_description else ("no low" if hi_lo else "")
     return "; ".join(p for p in (value.high_description, low) if p)
 
 
@@ -84,15 +93,22 @@ def describe(state: HandState, players: Sequence[str],
         f"{name}{' [button]' if k == button else ''} {stack}"
         for k, (name, stack) in enumerate(zip(names, fields.get("starting_stacks", state.stacks),
                                               strict=False)))]
+    wild = wild_summary(extension_fields(state, phh_actions(state)), names)
+    if wild:  # docs/house-rules.md §23, §24 (the log's `_wild_ranks`, checked by the replay)
+        lines.append(f"  {wild}")
     shown: dict[int, ShownValue] = {}
-    hi_lo = state.variant.showdown is Showdown.HIGH_LOW_8
+    hi_lo = state.variant.showdown in _HI_LO
     street = -1
     bet_chips = 0  # the round's bet so far ("raise to" total): 0 before anyone bets
     marks = fault_marks(fields)
     line = 0  # the PHH ``actions`` line of the event (from 1), as ``_fault_lines`` counts
     declared = _declared(fields)
     action_index = -1
+    draw_lines = 0  # the `d dh` lines of an exchange round, written after its last exchange
     for event in state.events:
+        if draw_lines and not (isinstance(event, CardsExchanged) and event.street == street):
+            line += draw_lines
+            draw_lines = 0
         if isinstance(event, HoleCardsDealt | BoardDealt | HandShown | HandMucked):
             line += 1
         if isinstance(event, HoleCardsDealt | BoardDealt | ActionTaken | CardsExchanged) \
@@ -124,17 +140,17 @@ def describe(state: HandState, players: Sequence[str],
             lines.append(f"    {names[event.seat]} {said}")
             bet_chips = max(bet_chips, event.to_chips)
         elif isinstance(event, CardsExchanged):
-            line += 1  # its `sd` line (and, when it drew, its `d dh` line after the round's)
+            line += 1  # its `sd` line (when it drew, its `d dh` line comes after the round's)
             note = FAULT_NOTES.get(marks.get(line) or "")
             if note is None and event.is_automatic:
                 note = AUTOMATIC_NOTE
             lines.append(f"    {names[event.seat]} {exchange_words(event)}"
                          + (f" ({note})" if note else ""))
-            line += 1 if event.drawn else 0
+            draw_lines += 1 if event.drawn else 0
         elif isinstance(event, HandShown):
             if not shown:
                 lines.append("  -- showdown")
-            value = shown_value(state.variant, event.cards, state.board)
+            value = shown_value_in(state, event.seat, event.cards)
             shown[event.seat] = value
             lines.append(f"    {names[event.seat]} shows {_cards(event.cards)}: {_words(value, hi_lo=hi_lo)}")
         elif isinstance(event, HandMucked):
@@ -218,7 +234,7 @@ def _award(event: PotAwarded, names: Sequence[str], shown: Mapping[int, ShownVal
         why = ""
         if value is not None:
             # A razz pot is whole, won by the best low: its hand has only a low description.
-            words = f"{value.low_description} low" \
+            words = low_words(value.low_description) \
                 if event.share is PotShare.LOW or not value.high_description else value.high_description
             why = f" with {words}" if value.low_description or value.high_description else ""
         winners.append(f"{names[seat]} wins {amount}{why}")

@@ -27,7 +27,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from arena.engine.errors import ArenaError
-from arena.engine.games import ALL_GAMES
+from arena.engine.games import ALL_GAMES, ALL_VARIANTS
 from arena.league.hosting import remote_duplicate, trust_note
 from arena.league.leaderboard import game_label, to_json
 from arena.league.stats import GAME_KEYS, Leaderboard
@@ -46,6 +46,13 @@ def json_for_script(data: Any) -> Markup:
     """JSON safe inside ``<script type="application/json">`` (no ``</script>``, no ``<!--``)."""
     text = json.dumps(data, separators=(",", ":"), allow_nan=False)
     return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
+
+
+def game_name(code: str) -> str:
+    """A game's name by its code (issue 42's games too); a code no game has (an untrusted log's)
+    as itself."""
+    variant = ALL_VARIANTS.get(code)
+    return variant.name if variant is not None else code
 
 
 class _Headers:
@@ -79,7 +86,7 @@ class Pages:
     def __init__(self, *, title: str, nav: list[tuple[str, str]]) -> None:
         self.env = Environment(loader=PackageLoader("arena.web", "templates"),
                                autoescape=select_autoescape(default=True, default_for_string=True))
-        self.env.globals.update(game_label=game_label, title=title, nav=nav)
+        self.env.globals.update(game_label=game_label, game_name=game_name, title=title, nav=nav)
 
     def render(self, template: str, status_code: int = 200, **context: Any) -> HTMLResponse:
         html = self.env.get_template(template).render(**context)

@@ -12,10 +12,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.engine.cards import Card, format_card
+from arena.engine.describe_wild import LOW_HOLE_SHOWDOWNS, seat_wild
 from arena.engine.equity import equity
 from arena.engine.events import (
     ActionTaken,
     BoardDealt,
+    CardsExchanged,
     ForcedBetPosted,
     HandMucked,
     HandShown,
@@ -23,11 +25,12 @@ from arena.engine.events import (
     PotAwarded,
     UncalledBetReturned,
 )
+from arena.engine.games import ENGINE_VARIANTS, Variant
 from arena.engine.phh import PhhHand, replay
 from arena.engine.pots import build_pots
 from arena.engine.rules import Rules
-from arena.engine.shown import shown_value
-from arena.storage.show import action_words, fault_marks
+from arena.engine.shown import shown_value_in
+from arena.storage.show import action_words, exchange_words, fault_marks, low_words
 
 HIDDEN = "??"
 
@@ -66,6 +69,7 @@ class _Table:
     board: list[Card]
     common_card: bool = False
     street: int = 0
+    drawn: frozenset[tuple[int, int]] = frozenset()  # (seat, index) of cards drawn at this step
 
 
 def hand_steps(hand: PhhHand, *, reveal: bool, rules: Rules | None = None,
@@ -82,8 +86,11 @@ def hand_steps(hand: PhhHand, *, reveal: bool, rules: Rules | None = None,
     n = state.seat_count
     names = [str(p) for p in fields.get("players", [f"p{i + 1}" for i in range(n)])][:n]
     names += [f"p{i + 1}" for i in range(len(names), n)]
-    shown_seats = {e.seat for e in state.events if isinstance(e, HandShown)}
-    visible = [reveal or seat in shown_seats for seat in range(n)]
+    # The cards a spectator may see besides up cards: all of them (``reveal``), else a seat's
+    # cards shown at the showdown (never its discards: docs/house-rules.md §21).
+    shown_cards = {e.seat: frozenset(e.cards) for e in state.events if isinstance(e, HandShown)}
+    known: list[frozenset[Card] | None] = [None if reveal else shown_cards.get(seat, frozenset())
+                                           for seat in range(n)]
     table = _Table(list(state.starting_stacks), [0] * n, [0] * n, [False] * n, [False] * n,
                    [[] for _ in range(n)], [])
     steps: list[dict[str, Any]] = []
@@ -91,15 +98,19 @@ def hand_steps(hand: PhhHand, *, reveal: bool, rules: Rules | None = None,
     awards: list[dict[str, Any]] = []
     line = 0
 
-    def snapshot(text: str, actor: int | None, kind: str) -> None:
+    def snapshot(text: str, actor: int | None, kind: str,
+                 exchange: dict[str, Any] | None = None) -> None:
         seats = []
         for seat in range(n):
+            cards = table.cards[seat]
             seats.append({
                 "stack": table.stacks[seat], "bet": table.bets[seat],
                 "committed": table.committed[seat], "folded": table.folded[seat],
                 "all_in": table.all_in[seat],
-                "cards": [[format_card(c) if up or visible[seat] else HIDDEN, up]
-                          for c, up in table.cards[seat]],
+                "cards": [[format_card(c) if _seen(known[seat], c, up) else HIDDEN, up]
+                          for c, up in cards],
+                **_wild_marks(variant, state.rules, cards, known[seat]),
+                "drawn": [k for k in range(len(cards)) if (seat, k) in table.drawn],
             })
         live = [not f for f in table.folded]
         pots = _pots_so_far(table.committed, live, table.all_in)
@@ -109,15 +120,34 @@ def hand_steps(hand: PhhHand, *, reveal: bool, rules: Rules | None = None,
             "board": [format_card(c) for c in table.board], "common_card": table.common_card,
             "pots": pots,
         }
-        if with_equity and reveal and kind == "decision":
-            step["equity"] = seat_equities(variant.code.value, [[c for c, _ in cs] for cs in table.cards],
-                                           table.board, equity_live)
+        if exchange is not None:
+            step["exchange"] = exchange
+        if with_equity and reveal and kind == "decision" and equity_dealt[0]:
+            try:
+                step["equity"] = seat_equities(variant.code.value,
+                                               [[c for c, _ in cs] for cs in table.cards],
+                                               table.board, equity_live)
+            except (ValueError, KeyError) as exc:
+                # Issue 42's games: the equity module may not deal them (yet); the replay
+                # goes on without equity and says why. Any other game's error is a bug, raised.
+                if variant.code not in ENGINE_VARIANTS:
+                    raise
+                equity_dealt[0] = False
+                equity_note[0] = f"no equity for {variant.name}: {str(exc)[:120]}"
         steps.append(step)
 
     started = False
     equity_live = [True] * n
+    equity_dealt = [True]
+    equity_note = [""]
     marks = fault_marks(fields)
+    draw_lines = 0  # the `d dh` lines of an exchange round, written after its last exchange
+    exchange_street = -1
     for event in state.events:
+        if draw_lines and not (isinstance(event, CardsExchanged) and event.street == exchange_street):
+            line += draw_lines
+            draw_lines = 0
+        table.drawn = frozenset()
         if isinstance(event, ForcedBetPosted):
             table.stacks[event.seat] -= event.amount_chips
             table.bets[event.seat] += event.amount_chips
@@ -129,13 +159,14 @@ def hand_steps(hand: PhhHand, *, reveal: bool, rules: Rules | None = None,
         if not started:
             started = True
             snapshot("forced bets posted", None, "start")
-        if isinstance(event, HoleCardsDealt | BoardDealt | ActionTaken) and event.street != table.street:
+        if isinstance(event, HoleCardsDealt | BoardDealt | ActionTaken | CardsExchanged) \
+                and event.street != table.street:
             table.street = event.street
             table.bets = [0] * n
         if isinstance(event, HoleCardsDealt):
             line += 1
             table.cards[event.seat].extend(zip(event.cards, event.is_up, strict=True))
-            shown = " ".join(format_card(c) if up or visible[event.seat] else HIDDEN
+            shown = " ".join(format_card(c) if _seen(known[event.seat], c, up) else HIDDEN
                              for c, up in zip(event.cards, event.is_up, strict=True))
             snapshot(f"dealt to {names[event.seat]}: {shown}", None, "deal")
         elif isinstance(event, BoardDealt):
@@ -155,21 +186,37 @@ def hand_steps(hand: PhhHand, *, reveal: bool, rules: Rules | None = None,
             if event.kind.value == "fold":
                 table.folded[event.seat] = True
             snapshot(text, event.seat, "decision")
+        elif isinstance(event, CardsExchanged):
+            line += 1  # its `sd` line
+            exchange_street = event.street
+            draw_lines += 1 if event.drawn else 0
+            table.stacks[event.seat] -= event.price_chips
+            table.committed[event.seat] += event.price_chips
+            exchange = _exchanged(table, event, known[event.seat])
+            words = exchange_words(event) if reveal else _public_exchange_words(event)
+            snapshot(f"{names[event.seat]} {words}", event.seat, "exchange", exchange)
         elif isinstance(event, UncalledBetReturned):
             table.stacks[event.seat] += event.amount_chips
             table.committed[event.seat] -= event.amount_chips
             table.bets[event.seat] -= event.amount_chips
         elif isinstance(event, HandShown):
             line += 1
-            value = shown_value(variant, event.cards, state.board)
+            value = shown_value_in(state, event.seat, event.cards)
+            wild = _wild_marks(variant, state.rules, list(zip(state.cards[event.seat],
+                                                              state.is_up[event.seat], strict=True)),
+                               None)  # a shown hand: every card seen
+            final = [format_card(c) for c in state.cards[event.seat]]
             showdown.append({"seat": event.seat, "cards": [format_card(c) for c in event.cards],
+                             "wild": [final[k] for k in wild.get("wild", [])],
+                             "wild_low": [final[k] for k in wild.get("wild_low", [])],
                              "high": value.high_description,
                              "high_cards": [format_card(c) for c in value.high_cards],
                              "low": value.low_description,
                              "low_cards": [format_card(c) for c in value.low_cards]})
             words = value.high_description or ""
             if value.low_description:
-                words = f"{words}; low {value.low_description}" if words else value.low_description
+                low = low_words(value.low_description)
+                words = f"{words}; {low}" if words else low
             snapshot(f"{names[event.seat]} shows {' '.join(format_card(c) for c in event.cards)}"
                      + (f": {words}" if words else ""), event.seat, "show")
         elif isinstance(event, HandMucked):
@@ -177,6 +224,7 @@ def hand_steps(hand: PhhHand, *, reveal: bool, rules: Rules | None = None,
             snapshot(f"{names[event.seat]} mucks", event.seat, "show")
         elif isinstance(event, PotAwarded):
             awards.append(_award(event))
+    line += draw_lines
     _mark_odd_half(awards)
     if not started:
         snapshot("forced bets posted", None, "start")
@@ -196,6 +244,7 @@ def hand_steps(hand: PhhHand, *, reveal: bool, rules: Rules | None = None,
         "deal_id": str(fields.get("_deal_id", "")),
         "hand_number": fields.get("_hand"),
         "game": variant.code.value, "game_name": variant.name, "is_stud": variant.is_stud,
+        "wild_text": _wild_text(variant, state.rules), "equity_note": equity_note[0],
         "players": names, "seats": [int(s) for s in fields.get("_seats", range(n))][:n],
         "button_seat": fields.get("_button_seat"),
         "small_bet": state.stakes.small_bet, "big_bet": state.stakes.big_bet,
@@ -206,6 +255,73 @@ def hand_steps(hand: PhhHand, *, reveal: bool, rules: Rules | None = None,
         "sdk_fallbacks": _ints(fields.get("_sdk_fallbacks"), n),
         "faults": {str(line): reason for line, reason in sorted(marks.items())},
     }
+
+
+_PLURALS = ("deuces", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines", "tens",
+            "jacks", "queens", "kings", "aces")
+
+
+def _wild_text(variant: Variant, rules: Rules) -> str:
+    """The hand's wild cards in words, for the replayer's head (docs/house-rules.md §23, §24)."""
+    wild = seat_wild(variant, rules, (), ())
+    ranks = wild.high | wild.low
+    if ranks:
+        return " and ".join(_PLURALS[r] for r in sorted(ranks)) + " wild"
+    if variant.showdown in LOW_HOLE_SHOWDOWNS:
+        return "each player's lowest down card wild for that player"
+    return ""
+
+
+def _wild_marks(variant: Variant, rules: Rules, cards: Sequence[tuple[Card, bool]],
+                known: frozenset[Card] | None) -> dict[str, list[int]]:
+    """The indexes of a seat's cards that are wild for it (``wild``: for its high hand, or its
+    only hand; ``wild_low``: for its low hand only), among the cards a spectator sees. In Low
+    Hole the seat's own wild rank depends on its down cards: marked only when they are seen."""
+    if variant.code not in ENGINE_VARIANTS:
+        return {}
+    wild = seat_wild(variant, rules, [c for c, _ in cards], [up for _, up in cards])
+    if wild.own and not all(_seen(known, c, up) for c, up in cards):
+        return {"wild": [], "wild_low": []}
+    main = wild.high or wild.low
+    low_only = wild.low - wild.high if wild.high else frozenset()
+    seen = [(k, c >> 2) for k, (c, up) in enumerate(cards) if _seen(known, c, up)]
+    return {"wild": [k for k, rank in seen if rank in main],
+            "wild_low": [k for k, rank in seen if rank in low_only]}
+
+
+def _seen(known: frozenset[Card] | None, card: Card, up: bool) -> bool:
+    """Whether a spectator may see ``card`` of a seat whose ``known`` cards (None: all) it may."""
+    return up or known is None or card in known
+
+
+def _exchanged(table: _Table, event: CardsExchanged, known: frozenset[Card] | None) -> dict[str, Any]:
+    """Put the drawn cards where the discarded ones were (each takes its card's face) and say
+    what went and what came: the cards a spectator may see, ``??`` for the others."""
+    cards = table.cards[event.seat]
+    drawn: set[tuple[int, int]] = set()
+    for old, new, up in zip(event.discarded, event.drawn, event.is_up, strict=True):
+        index = next(k for k, (c, _) in enumerate(cards) if c == old)
+        cards[index] = (new, up)
+        drawn.add((event.seat, index))
+    table.drawn = frozenset(drawn)
+
+    def names(given: Sequence[Card]) -> list[list[Any]]:
+        return [[format_card(c) if _seen(known, c, up) else HIDDEN, up]
+                for c, up in zip(given, event.is_up, strict=True)]
+
+    return {"seat": event.seat, "gave": names(event.discarded), "got": names(event.drawn),
+            "price": event.price_chips}
+
+
+def _public_exchange_words(event: CardsExchanged) -> str:
+    """An exchange as a spectator may see it: how many cards, the up cards named."""
+    if not event.discarded:
+        return "stands pat"
+    if all(event.is_up):
+        return exchange_words(event)
+    count = len(event.discarded)
+    paid = f", paying {event.price_chips}" if event.price_chips else ""
+    return f"exchanges {count} card{'s' if count > 1 else ''}{paid}"
 
 
 def _pots_so_far(committed: Sequence[int], live: Sequence[bool],

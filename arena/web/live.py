@@ -16,11 +16,15 @@ import contextlib
 import json
 import logging
 from collections import Counter
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from arena.engine.cards import format_card
+from arena.engine.cards import RANKS, format_card
+from arena.engine.describe_wild import LOW_HOLE_SHOWDOWNS, WILD_SHOWDOWNS, seat_wild
+from arena.engine.errors import ArenaError
+from arena.engine.games import ALL_VARIANTS, Variant
+from arena.engine.rules import Rules
 from arena.match import messages as m
 
 log = logging.getLogger("arena.web")
@@ -42,6 +46,7 @@ class _Table:
     last_sequence: int = 0
     state: dict[str, Any] = field(default_factory=dict)
     names: list[str] = field(default_factory=list)
+    rules: Rules = field(default_factory=Rules)  # the match's (wild ranks: §23, §24)
     # What the dealer told since the state was last brought up to date (by a flush or a
     # snapshot), in order: the dealer's thread only appends; the state is worked out when it
     # is sent, from the last hand started on (what came before it is moot by then).
@@ -74,10 +79,60 @@ def _without_cards(state: dict[str, Any]) -> dict[str, Any]:
     hidden["board"] = [HIDDEN] * len(state.get("board", []))
     hidden["seats"] = [{**seat, "up": [HIDDEN] * len(seat.get("up", []))}
                        for seat in state.get("seats", [])]
+    hidden["seats"] = [{**seat, "exchange": {**seat["exchange"],
+                                             "gave": [HIDDEN] * len(seat["exchange"]["gave"]),
+                                             "got": [HIDDEN] * len(seat["exchange"]["got"])}}
+                       if seat.get("exchange") else seat for seat in hidden["seats"]]
     hidden["shown"] = [{"seat": h["seat"], "cards": [HIDDEN] * len(h["cards"]), "high": "",
-                        "low": ""} for h in state.get("shown", [])]
+                        "low": "", "wild": []} for h in state.get("shown", [])]
     hidden["cards_withheld"] = "another copy of this deal has not played this hand yet"
     return hidden
+
+
+def _wild_rules(rules: Mapping[str, str]) -> Rules:
+    """The match's wild-card keys from ``MatchStarted.rules`` (JSON texts); the defaults when
+    they are missing or unreadable (only the marks shown depend on them)."""
+    try:
+        wild = json.loads(rules.get("wild_ranks", '"2"'))
+        ace_high = json.loads(rules.get("low_hole_ace_high", "true"))
+        if isinstance(wild, str) and isinstance(ace_high, bool):
+            return Rules.from_mapping({"wild_ranks": wild[:13], "low_hole_ace_high": ace_high})
+    except (ValueError, ArenaError):
+        pass
+    return Rules()
+
+
+def _variant(game: str) -> Variant | None:
+    return ALL_VARIANTS.get(game)
+
+
+def _game_words(game: str, rules: Rules) -> dict[str, Any]:
+    """A hand's game for spectators: its name, and the ranks wild for every seat (wild-card
+    stud, §23; in Low Hole each seat's own are its secret until the showdown, §24)."""
+    variant = _variant(game)
+    if variant is None:
+        return {"game_name": game, "wild": [], "wild_text": ""}
+    wild: list[str] = []
+    text = ""
+    if variant.showdown in WILD_SHOWDOWNS:
+        wild = [RANKS[r] for r in sorted(rules.wild_rank_set)]
+        text = f"wild: {' '.join(wild)}" if wild else ""
+    elif variant.showdown in LOW_HOLE_SHOWDOWNS:
+        text = "each player's lowest down card is wild for that player"
+    return {"game_name": variant.name, "wild": wild, "wild_text": text}
+
+
+def _shown_wild(game: str, rules: Rules, hand: m.ShownHand, seat: dict[str, Any] | None) -> list[str]:
+    """The wild cards of a hand shown at the showdown (in Low Hole its own, found from its
+    down cards: the shown cards that were not up)."""
+    variant = _variant(game)
+    if variant is None or not (variant.showdown in WILD_SHOWDOWNS or variant.showdown in LOW_HOLE_SHOWDOWNS):
+        return []
+    up = set(seat.get("up", [])) if seat is not None else set()
+    names = _cards(hand.cards)
+    wild = seat_wild(variant, rules, hand.cards, [n in up for n in names])
+    ranks = wild.high | wild.low
+    return [n for n, c in zip(names, hand.cards, strict=True) if c >> 2 in ranks]
 
 
 def _rest_of(queue: asyncio.Queue[str | None], first: str | None) -> str:
@@ -176,12 +231,14 @@ class SpectatorHub:
         state = table.state
         if isinstance(payload, m.MatchStarted):
             table.names = [s.name for s in payload.seats]
+            table.rules = _wild_rules(payload.rules)
             state.update(match_id=table.match_id, status="started", hand_id="", seats=[
                 {"seat": s.seat, "name": s.name, "stack": s.stack_chips, "bet": 0, "up": [],
                  "down": 0, "status": str(s.status)} for s in payload.seats])
         elif isinstance(payload, m.HandStarted):
             state.update(match_id=table.match_id, status="playing", hand_id=notice.hand_id,
                          hand_number=payload.hand_number, game=payload.game,
+                         **_game_words(payload.game, table.rules),
                          button_seat=payload.button_seat, board=[], common_card=False, pot=0,
                          pots=[], actor=None, deadline_unix_seconds=None, shown=[],
                          result=None, actions=[], street="")
@@ -202,13 +259,18 @@ class SpectatorHub:
             self._action(table, payload)
         elif isinstance(payload, m.StreetEnded):
             state["pot"] = payload.pot_total_chips
+            for seat in state.get("seats", []):
+                seat.pop("exchange", None)
             state["pots"] = [{"amount": p.amount_chips, "eligible": list(p.eligible_seats)}
                              for p in payload.pots]
             for seat in state.get("seats", []):
                 seat["bet"] = 0
         elif isinstance(payload, m.ShowdownAnnounced):
             state["shown"] = [{"seat": h.seat, "cards": _cards(h.cards), "high": h.high_description,
-                               "low": h.low_description} for h in payload.hands]
+                               "low": h.low_description,
+                               "wild": _shown_wild(state.get("game", ""), table.rules, h,
+                                                   self._seat(state, h.seat))}
+                              for h in payload.hands]
             state["actor"] = None
         elif isinstance(payload, m.HandEnded):
             self._ended(table, payload)
@@ -244,12 +306,35 @@ class SpectatorHub:
         state["actor"] = None
         state["deadline_unix_seconds"] = None
         name = table.names[action.seat] if action.seat < len(table.names) else f"seat {action.seat}"
+        if action.kind is m.RecordKind.EXCHANGE:
+            self._exchange(state, seat, name, action)
+            return
         amount = f" {action.raise_to_chips}" if action.kind in (
             m.RecordKind.RAISE, m.RecordKind.BRING_IN, m.RecordKind.POST_SMALL_BLIND,
             m.RecordKind.POST_BIG_BLIND, m.RecordKind.POST_ANTE) else ""
         auto = f" ({action.automatic})" if action.automatic else ""
         actions = [*state.get("actions", []), f"{name}: {action.kind}{amount}{auto}"]
         state["actions"] = actions[-RECENT_ACTIONS:]
+
+    @staticmethod
+    def _exchange(state: dict[str, Any], seat: dict[str, Any] | None, name: str,
+                  action: m.ActionRecord) -> None:
+        """docs/house-rules.md §26 for spectators: how many cards went; English Stud's up cards
+        by name (they are public, §25), the new up card in the old one's place. The cards of a
+        down exchange are the seat's secret: never read, even from its own copy."""
+        count = action.exchange_card_count
+        gave = _cards(action.exchanged_cards) if action.exchange_face_up else []
+        got = _cards(action.drawn_cards) if action.exchange_face_up else []
+        if seat is not None:
+            seat["exchange"] = {"count": count, "gave": gave, "got": got}
+            up = list(seat.get("up", []))
+            for old, new in zip(gave, got, strict=False):
+                if old in up:
+                    up[up.index(old)] = new
+            seat["up"] = up
+        auto = f" ({action.automatic})" if action.automatic else ""
+        said = f"exchange {count}{' face up' if gave else ''}" if count else "stand pat"
+        state["actions"] = [*state.get("actions", []), f"{name}: {said}{auto}"][-RECENT_ACTIONS:]
 
     def _ended(self, table: _Table, payload: m.HandEnded) -> None:
         state = table.state

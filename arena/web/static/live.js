@@ -35,8 +35,16 @@
     box.dataset.status = t.status || "";
     const head = el("h2");
     const link = el("a", null, t.match_id); link.href = "/match/" + encodeURIComponent(t.match_id);
-    head.append(link, el("span", "game", " " + (t.game || "") + (t.hand_number ? " · hand " + t.hand_number : "") + (t.street ? " · " + t.street : "") + (t.status === "ended" ? " · match over" : "")));
+    head.append(link, el("span", "game", " " + (t.game || "") + (t.game_name ? " · " + t.game_name : "") + (t.hand_number ? " · hand " + t.hand_number : "") + (t.street ? " · " + t.street : "") + (t.status === "ended" ? " · match over" : "")));
+    if (t.wild_text) head.append(el("span", "wild-text", " · " + t.wild_text));
     box.append(head);
+    // Issue 42: wild cards marked (the ranks wild for everyone; a shown hand's own).
+    const wildRanks = t.wild || [];
+    const wildCard = (c, own) => {
+      const node = card(c);
+      if (c !== "??" && ((own && own.indexOf(c) >= 0) || wildRanks.indexOf(c[0]) >= 0)) { node.classList.add("wild"); node.title = "wild"; }
+      return node;
+    };
     const seats = el("div", "live-seats");
     (t.seats || []).forEach((s) => {
       const row = el("div", "seat");
@@ -47,10 +55,23 @@
       if (t.button_seat === s.seat) name.append(el("span", "dealer-button", "D"));
       const cards = el("span", "cards");
       const shown = (t.shown || []).find((h) => h.seat === s.seat);
-      if (shown) shown.cards.forEach((c) => cards.append(card(c)));
-      else { for (let k = 0; k < s.down; k++) cards.append(back()); s.up.forEach((c) => cards.append(card(c))); }
+      if (shown) shown.cards.forEach((c) => cards.append(wildCard(c, shown.wild)));
+      else { for (let k = 0; k < s.down; k++) cards.append(back()); s.up.forEach((c) => cards.append(wildCard(c))); }
       row.append(name, cards, el("span", "stack", s.stack), el("span", "bet", s.bet ? "bet " + s.bet : ""));
-      if (shown && (shown.high || shown.low)) row.append(el("span", "hand-name", [shown.high, shown.low && "low " + shown.low].filter(Boolean).join("; ")));
+      if (s.exchange) {
+        // Issue 42: the seat's exchange this round: how many cards; up cards by name (English Stud).
+        const ex = el("span", "exchange");
+        ex.dataset.count = s.exchange.count;
+        if (!s.exchange.count) ex.textContent = "stood pat";
+        else if (s.exchange.gave.length) {
+          const gave = el("span", "gave"), got = el("span", "got");
+          s.exchange.gave.forEach((c) => gave.append(card(c)));
+          s.exchange.got.forEach((c) => got.append(card(c)));
+          ex.append(gave, el("span", "arrow", " \u2192 "), got);
+        } else ex.textContent = "drew " + s.exchange.count;
+        row.append(ex);
+      }
+      if (shown && (shown.high || shown.low)) row.append(el("span", "hand-name", [shown.high, shown.low && (shown.low.indexOf("low") >= 0 ? shown.low : "low " + shown.low)].filter(Boolean).join("; ")));
       if (t.actor === s.seat) row.append(el("span", "clock"));
       seats.append(row);
     });

@@ -28,6 +28,15 @@
     return node;
   }
 
+  // Issue 42: a seat's wild cards (for high or its only hand; for low only) and the cards it
+  // has just drawn in an exchange.
+  function mark(node, seat, k) {
+    if (seat.wild && seat.wild.indexOf(k) >= 0) { node.classList.add("wild"); node.title += ", wild"; }
+    if (seat.wild_low && seat.wild_low.indexOf(k) >= 0) { node.classList.add("wild-low"); node.title += ", wild for low"; }
+    if (seat.drawn && seat.drawn.indexOf(k) >= 0) { node.classList.add("drawn"); node.title += ", just drawn"; }
+    return node;
+  }
+
   function pct(x) { return (100 * x).toFixed(1) + "%"; }
 
   function Replayer(root, hand, primary) {
@@ -41,6 +50,7 @@
     const head = el("div", "replayer-head");
     const link = el("a", null, hand.hand_id); link.href = "/hand/" + encodeURIComponent(hand.hand_id);
     head.append(link, el("span", "game", " " + hand.game + " · " + hand.game_name));
+    if (hand.wild_text) head.append(el("span", "wild-text", " · " + hand.wild_text));
     const controls = el("div", "controls");
     const mk = (label, title, fn, cls) => { const b = el("button", cls, label); b.title = title; b.type = "button"; b.addEventListener("click", fn); controls.append(b); return b; };
     mk("|\u25c0", "first", () => self.go(0), "first");
@@ -109,7 +119,7 @@
       const name = el("div", "name", hand.players[i]);
       if (hand.button_seat !== null && hand.seats[i] === hand.button_seat && !hand.is_stud) name.append(el("span", "dealer-button", "D"));
       const cards = el("div", "cards");
-      seat.cards.forEach((c) => cards.append(card(c[0], c[1])));
+      seat.cards.forEach((c, k) => cards.append(mark(card(c[0], c[1]), seat, k)));
       const chips = el("div", "chips");
       chips.append(el("span", "stack", seat.stack), el("span", "bet", seat.bet ? "bet " + seat.bet : ""));
       box.append(name, cards, chips);
@@ -135,6 +145,16 @@
       pots.append(li);
     });
     this.center.append(pots, el("div", "action-text", step.text));
+    if (step.exchange && step.exchange.gave.length) {
+      // Issue 42: which cards went and which came (a spectator sees the up ones; "??" the others).
+      const box = el("div", "exchange");
+      box.dataset.seat = step.exchange.seat;
+      const gave = el("span", "gave"), got = el("span", "got");
+      step.exchange.gave.forEach((c) => gave.append(card(c[0], c[1])));
+      step.exchange.got.forEach((c) => got.append(card(c[0], c[1])));
+      box.append(el("span", "who", hand.players[step.exchange.seat] + ": "), gave, el("span", "arrow", " \u2192 "), got);
+      this.center.append(box);
+    }
     this.table.append(this.center);
     Array.from(this.log.children).forEach((li, k) => li.classList.toggle("current", k === this.index));
     const current = this.log.children[this.index];
@@ -154,7 +174,12 @@
         const li = el("li", "shown-hand");
         li.dataset.seat = s.seat;
         li.append(el("strong", null, hand.players[s.seat] + ": "));
-        s.cards.forEach((c) => li.append(card(c, true)));
+        s.cards.forEach((c) => {
+          const node = card(c, true);
+          if (s.wild && s.wild.indexOf(c) >= 0) { node.classList.add("wild"); node.title = "wild"; }
+          if (s.wild_low && s.wild_low.indexOf(c) >= 0) { node.classList.add("wild-low"); node.title = "wild for low"; }
+          li.append(node);
+        });
         if (s.high) li.append(el("span", "hand-name high", " " + s.high));
         if (s.low) li.append(el("span", "hand-name low", " low: " + s.low));
         list.append(li);
