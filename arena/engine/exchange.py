@@ -76,8 +76,7 @@ def check_exchange(hand: HandState, seat: int, discards: Sequence[Card],
     legal = hand._verify(seat, None, None)
     if not legal.can_exchange:
         raise IllegalAction(f"seat {seat} may not exchange now: it is a betting round")
-    if (type(discards) not in (tuple, list) and not isinstance(discards, Sequence)) \
-            or any(type(c) is not int for c in discards):
+    if not isinstance(discards, Sequence) or any(type(c) is not int for c in discards):
         raise MalformedAction("an exchange names its cards, e.g. 'exchange 7h6c'")
     if len(set(discards)) != len(discards):
         raise IllegalAction(f"seat {seat} names a card twice in one exchange")

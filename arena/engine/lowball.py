@@ -110,41 +110,31 @@ _D27: Final = _ByRankKey(_deuce_to_seven_five, flush=False)
 _D27_FLUSH: Final = _ByRankKey(_deuce_to_seven_five, flush=True)  # five cards of one suit
 _A6: Final = _ByRankKey(_ace_to_six_five, flush=False)
 _A6_FLUSH: Final = _ByRankKey(_ace_to_six_five, flush=True)
-_K: Final = KEY
 _KEY_AT: Final = KEY.__getitem__
 
 
 def deuce_to_seven_value(cards: Sequence[int]) -> int:
     """Best deuce-to-seven low of 5 to 8 distinct cards (7-5-4-3-2 unsuited is the best)."""
-    if len(cards) == 5:  # the triple-draw showdown: one table read, flush or not
-        a, b, c, d, e = cards
-        t = _K[a] + _K[b] + _K[c] + _K[d] + _K[e] + SUIT_OFFSET
-        if t & FLUSH_BITS:
-            return _D27_FLUSH[t >> RANK_SHIFT]
-        return _D27[t >> RANK_SHIFT]
-    t = sum(map(_KEY_AT, cards), SUIT_OFFSET)
-    if t & FLUSH_BITS or not 5 <= len(cards) <= 8:
-        return _best(cards, _deuce_to_seven_five)  # a flush may count (against) here
-    return _D27[t >> RANK_SHIFT]
+    return _value(cards, _D27, _D27_FLUSH, _deuce_to_seven_five)
 
 
 def ace_to_six_value(cards: Sequence[int]) -> int:
     """Best ace-to-six low of 5 to 8 distinct cards (6-4-3-2-A unsuited is the best)."""
-    if len(cards) == 7:  # the London Lowball showdown
-        a, b, c, d, e, f, g = cards
-        t = _K[a] + _K[b] + _K[c] + _K[d] + _K[e] + _K[f] + _K[g] + SUIT_OFFSET
-    elif len(cards) == 5:
-        a, b, c, d, e = cards
-        t = _K[a] + _K[b] + _K[c] + _K[d] + _K[e] + SUIT_OFFSET
-        if t & FLUSH_BITS:
-            return _A6_FLUSH[t >> RANK_SHIFT]
-    else:
-        t = sum(map(_KEY_AT, cards), SUIT_OFFSET)
-        if not 5 <= len(cards) <= 8:
-            return _best(cards, _ace_to_six_five)  # raises ValueError
-    if t & FLUSH_BITS:
-        return _best(cards, _ace_to_six_five)  # a flush may count (against) here
-    return _A6[t >> RANK_SHIFT]
+    return _value(cards, _A6, _A6_FLUSH, _ace_to_six_five)
+
+
+def _value(cards: Sequence[int], no_flush: _ByRankKey, flush: _ByRankKey,
+           five: Callable[[tuple[int, ...], bool], int]) -> int:
+    """A table read by the cards' rank key: of cards with no five of a suit, or of exactly
+    five cards of one suit; more cards with five of a suit among them search every five."""
+    t = sum(map(_KEY_AT, cards), SUIT_OFFSET)
+    if not 5 <= len(cards) <= 8:
+        return _best(cards, five)  # raises ValueError
+    if not t & FLUSH_BITS:
+        return no_flush[t >> RANK_SHIFT]
+    if len(cards) == 5:
+        return flush[t >> RANK_SHIFT]
+    return _best(cards, five)  # a flush may count (against) here
 
 
 def fill_tables() -> None:
