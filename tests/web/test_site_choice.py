@@ -1,0 +1,122 @@
+"""The match and hand pages of a dealer's-choice league (docs/house-rules.md §28): each orbit's
+chooser, or that the dealer chose for it, read from the match's event log records as the log's
+reader gives them (protobuf's JSON mapping of the wire's own events, made here by the
+dealer's converter from real notices)."""
+
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+from google.protobuf import json_format
+from starlette.testclient import TestClient
+
+from arena.engine.phh import dumps_hands
+from arena.engine.rules import Rules
+from arena.host.phhfile import load_file
+from arena.league.config import load_league
+from arena.match import messages as m
+from arena.match.simulate import simulate
+from arena.server.convert import event
+from arena.storage.matchlog import MatchLogPaths
+from arena.web.app import WebApp
+from arena.web.choice import orbit_choices
+from arena.web.site import LeagueSite
+
+EVIL = '<script>alert("x")</script>'
+
+
+def _record(seq: int, payload: m.Payload, seats: tuple[int, ...] = (0, 1)) -> dict[str, Any]:
+    wire = event(m.Notice(match_id="r1-t1", hand_id="", sequence=seq, unix_seconds=1.0,
+                          payload=payload))
+    return {"seats": list(seats), "logged_unix_seconds": 1.0,
+            "event": json_format.MessageToDict(wire, preserving_proto_field_name=True,
+                                               always_print_fields_with_no_presence=True)}
+
+
+def _seat(seat: int, name: str) -> m.SeatInfo:
+    return m.SeatInfo(seat=seat, name=name, bot_id=name, stack_chips=2000, bet_chips=0,
+                      committed_chips=0, up_cards=(), hole_card_count=0, status=m.SeatStatus.ACTIVE)
+
+
+def _records() -> list[dict[str, Any]]:
+    started = m.MatchStarted(seats=(_seat(0, EVIL), _seat(1, "beta")), your_seat=-1,
+                             games=("FT", "F7S"), hands_per_game=2, total_hands=4,
+                             stakes=Rules().stakes, starting_stack_chips=2000,
+                             decision_seconds=2.0, time_bank_seconds=5.0, rules={})
+    first = m.GameChanged(game="FT", previous_game="", first_hand_number=1, dealers_choice=True,
+                          chooser_seat=1, automatic=None, hands=2)
+    second = m.GameChanged(game="F7S", previous_game="FT", first_hand_number=3,
+                           dealers_choice=True, chooser_seat=0, automatic=m.AutoReason.TIMEOUT,
+                           hands=2)
+    return [_record(1, started, (0,)), _record(2, started, (1,)), _record(3, first),
+            _record(40, second, (0,)), _record(40, second, (1,)),  # one record a seat
+            {"event": {"game_changed": {"dealers_choice": "yes", "first_hand_number": 2}}},
+            {"event": {"game_changed": {"dealers_choice": True, "first_hand_number": [5],
+                                        "game_code": "FR"}}},
+            _record(80, m.GameChanged(game="FR", previous_game="F7S", first_hand_number=9)),
+            {"torn_tail": "cut"}]
+
+
+def test_the_records_give_one_choice_per_orbit_with_its_chooser() -> None:
+    choices = orbit_choices(_records())
+    assert [(c["first_hand"], c["hands"], c["game"], c["chooser_seat"], c["chooser"],
+             c["automatic"]) for c in choices] == [(1, 2, "FT", 1, "beta", None),
+                                                   (3, 2, "F7S", 0, EVIL, "timeout")]
+    assert choices[0]["text"] == ("dealer's choice: beta chose Fixed-limit Texas Hold'em (FT) "
+                                  "for hands 1-2")
+    assert choices[1]["text"] == (f"dealer's choice: {EVIL} timed out; the dealer chose "
+                                  "Seven Card Stud (F7S) for hands 3-4")
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> TestClient:
+    league = tmp_path / "league.toml"
+    league.write_text('name = "dc"\nformat = "round_robin"\nhands_per_match = 4\nduplicate = false\n'
+                      'log_dir = "logs"\nstore = "league.sqlite"\nseed = 3\n[rules]\n'
+                      'games = ["FT", "F7S"]\ndealers_choice = true\n[[bots]]\nname = "alpha"\n'
+                      'token = "alpha-token-1"\n[[bots]]\nname = "beta"\ntoken = "beta-token-12"\n',
+                      encoding="utf-8")
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    fields = []
+    for game in ("FT", "F7S"):
+        simulate(game=game, players=2, hands=2, seed=9, out_dir=str(tmp_path / game), policy="call")
+        for hand in load_file(str(tmp_path / game / "hands.phhs")):
+            k = len(fields) + 1
+            fields.append({**hand.fields, "players": [EVIL, "beta"], "_match_id": "r1-t1",
+                           "_hand_id": f"r1-t1-h{k}", "_hand": k, "_seats": [0, 1]})
+    (logs / "r1-t1.phhs").write_text(dumps_hands(fields), encoding="utf-8")
+    paths = MatchLogPaths.of(logs, "r1-t1")
+    paths.events.write_text("".join(json.dumps(r) + "\n" for r in _records()), encoding="utf-8")
+
+    def reader(path: Path) -> Iterator[Mapping[str, Any]]:  # the test's stand-in file format
+        for line in path.read_text(encoding="utf-8").splitlines():
+            yield json.loads(line)
+
+    return TestClient(WebApp(LeagueSite(load_league(league), event_reader=reader)).starlette())
+
+
+def test_the_match_page_lists_who_chose_each_orbit(client: TestClient) -> None:
+    page = client.get("/match/r1-t1")
+    assert page.status_code == 200
+    assert "<script>alert" not in page.text
+    listed = [html.unescape(line) for line in page.text.splitlines() if 'class="choice' in line]
+    assert len(listed) == 1  # the list is one line
+    assert "dealer's choice: beta chose Fixed-limit Texas Hold'em (FT) for hands 1-2" in listed[0]
+    assert (f"dealer's choice: {EVIL} timed out; the dealer chose Seven Card Stud "
+            "(F7S) for hands 3-4") in listed[0]
+    assert 'class="choice automatic" data-first-hand="3" data-chooser-seat="0"' in page.text
+
+
+def test_each_hand_carries_the_choice_it_was_dealt_under(client: TestClient) -> None:
+    for k, (chooser, automatic) in enumerate([("beta", None)] * 2 + [(EVIL, "timeout")] * 2):
+        data = client.get(f"/api/hand/r1-t1-h{k + 1}.json").json()
+        assert data["choice"]["chooser"] == chooser and data["choice"]["automatic"] == automatic
+        assert data["choice"]["game"] == data["game"]
+    page = client.get("/hand/r1-t1-h3").text
+    assert "<script>alert" not in page and "timed out; the dealer chose" in page
