@@ -13,6 +13,7 @@ from arena.engine.cards import parse_cards
 from arena.engine.equity import equity
 from arena.engine.luck import DEFAULT_LUCK_SAMPLES
 from arena.engine.phh import PhhHand, loads
+from arena.engine.rules import Rules
 from arena.match.simulate import simulate
 from arena.web.equityview import EQUITY_SAMPLES, EQUITY_SEED
 from arena.web.frames import hand_steps
@@ -105,3 +106,43 @@ def test_every_new_game_has_equity_summing_to_the_pot(tmp_path: Path, game: str)
                 _check_sums(step, low_only=game == "FLL")
                 steps += 1
     assert steps > 10
+
+
+FES_STREETS = ("third", "fourth", "fifth", "sixth", "seventh")
+
+
+def _english_plan(street: str, *, seventh_card: bool) -> tuple[int, ...]:
+    """§25, §29: what is still to come to a live seat at a decision of ``street``: fourth to
+    sixth street's up card, the exchange before sixth street's card and before seventh street
+    (and the seventh card, down, with `english_seventh_card` at five players or fewer)."""
+    steps = [(1, 1), (2, 1), (3, 0), (3, 1), (4, 0)] + ([(4, 1)] if seventh_card else [])
+    return tuple(cards for k, cards in steps if k > FES_STREETS.index(street))
+
+
+@pytest.mark.parametrize("seventh_card", [False, True])
+def test_english_stud_equity_plays_the_exchanges_to_come(tmp_path: Path, seventh_card: bool) -> None:
+    rules = Rules.from_mapping({"english_seventh_card": seventh_card})
+    simulate(game="FES", players=4, hands=6, seed=5, out_dir=str(tmp_path), policy="call",
+             rules=rules)
+    checked = set()
+    for hand in loads((tmp_path / "hands.phhs").read_text()):
+        discards: set[int] = set()
+        for step in hand_steps(hand, reveal=True, rules=rules)["steps"]:
+            if step["kind"] == "exchange":
+                discards |= set(parse_cards("".join(c for c, _ in step["exchange"]["gave"])))
+            if step["kind"] != "decision":
+                continue
+            _check_sums(step, high_only=True)
+            live = [k for k, e in enumerate(step["equity"]) if e is not None]
+            held = [_cards(s) for s in step["seats"]]
+            dead = [c for k, cards in enumerate(held) if k not in live for c in cards]
+            in_hands = {c for cards in held for c in cards}
+            plan = _english_plan(step["street"], seventh_card=seventh_card)
+            expected = equity("FES", [held[k] for k in live], dead=dead, plans=[plan] * len(live),
+                              discards=sorted(discards - in_hands),
+                              samples=DEFAULT_LUCK_SAMPLES if 0 in plan else EQUITY_SAMPLES,
+                              seed=EQUITY_SEED)
+            assert [step["equity"][k]["total"] for k in live] == pytest.approx(
+                list(expected.totals), abs=1e-12)
+            checked.add(step["street"])
+    assert checked == set(FES_STREETS)
