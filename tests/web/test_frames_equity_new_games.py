@@ -37,6 +37,11 @@ def _check_sums(step: dict[str, Any], *, low_only: bool = False, high_only: bool
         assert sum(e["low"] for e in shares) == pytest.approx(1.0)
     if high_only:
         assert sum(e["high"] for e in shares) == pytest.approx(1.0)
+    # Per half: the low half is at most half the pot (none without a qualifying low, which
+    # then goes whole to the high half); a scoop is part of a seat's share.
+    if not low_only:
+        assert sum(e["low"] for e in shares) <= 0.5 + 1e-9
+    assert all(e["scoop"] <= e["total"] + 1e-9 for e in shares)
 
 
 def test_triple_draw_equity_plays_the_draws_to_come_with_the_luck_policy(tmp_path: Path) -> None:
@@ -99,13 +104,17 @@ def test_every_new_game_has_equity_summing_to_the_pot(tmp_path: Path, game: str)
     """Hi-lo halves, Low Hole's own wild ranks, London Lowball's ace-to-six and English Stud's
     exchanges: every decision step has each live seat's share, and they make the whole pot."""
     steps = 0
+    lows = 0.0
     for hand in _hands(tmp_path, game, 4, "call", count=4):
         data = hand_steps(hand, reveal=True)
         for step in data["steps"]:
             if step["kind"] == "decision":
                 _check_sums(step, low_only=game == "FLL")
+                lows += sum(e["low"] for e in step["equity"] if e is not None)
                 steps += 1
     assert steps > 10
+    if game.endswith("/8"):
+        assert lows > 0  # the low half is played for
 
 
 FES_STREETS = ("third", "fourth", "fifth", "sixth", "seventh")
