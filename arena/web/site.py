@@ -74,6 +74,15 @@ def clean_result(loaded: object) -> dict[str, Any] | None:
                            "timeouts", "absent_actions", "sdk_fallbacks")}}
 
 
+def _until_damage(records: Iterable[Mapping[str, Any]]) -> Iterator[Mapping[str, Any]]:
+    """The records of an event log up to any damage the reader finds (the choices announced
+    before it are still shown)."""
+    try:
+        yield from records
+    except ArenaError:
+        return
+
+
 @dataclass
 class LeagueSite:
     """The league as the web app shows it. Thread-safe: pages are built in worker threads."""
@@ -164,9 +173,9 @@ class LeagueSite:
             cached = self._choices.get(path)
             if cached is not None and cached[0] == stamp:
                 return cached[1]
-            found = orbit_choices(self.event_reader(path))
-        except (OSError, ArenaError, NotFound):
-            return []  # no log yet, or a damaged one: the hands are shown all the same
+            found = orbit_choices(_until_damage(self.event_reader(path)))
+        except (OSError, NotFound):
+            return []  # no log yet: the hands are shown all the same
         self._choices[path] = (stamp, found)
         return found
 

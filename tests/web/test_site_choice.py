@@ -120,3 +120,24 @@ def test_each_hand_carries_the_choice_it_was_dealt_under(client: TestClient) -> 
         assert data["choice"]["game"] == data["game"]
     page = client.get("/hand/r1-t1-h3").text
     assert "<script>alert" not in page and "timed out; the dealer chose" in page
+
+
+def test_a_damaged_log_shows_the_choices_before_the_damage(tmp_path: Path) -> None:
+    from arena.engine.errors import MalformedInput
+
+    league = tmp_path / "league.toml"
+    league.write_text('name = "dc"\nformat = "round_robin"\nhands_per_match = 4\nduplicate = false\n'
+                      'log_dir = "logs"\nstore = "league.sqlite"\nseed = 3\n[rules]\n'
+                      'games = ["FT", "F7S"]\ndealers_choice = true\n[[bots]]\nname = "alpha"\n'
+                      'token = "alpha-token-1"\n[[bots]]\nname = "beta"\ntoken = "beta-token-12"\n',
+                      encoding="utf-8")
+    (tmp_path / "logs").mkdir()
+    MatchLogPaths.of(tmp_path / "logs", "r1-t1").events.write_bytes(b"\x00")
+
+    def reader(path: Path) -> Iterator[Mapping[str, Any]]:
+        yield from _records()[:3]
+        raise MalformedInput(f"{path}: record 4 is not an event log record")
+
+    site = LeagueSite(load_league(league), event_reader=reader)
+    assert [c["first_hand"] for c in site.choices("r1-t1")] == [1]
+    assert site.choices("no-such-match") == [] and site.choices("../x") == []
