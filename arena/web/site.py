@@ -23,6 +23,7 @@ from arena.league.schedule import build_schedule
 from arena.league.secret import existing_league_secret
 from arena.league.stats import ALL_GAMES, Leaderboard, compute_leaderboard
 from arena.league.strategy_share import StrategyShare, strategy_shares
+from arena.server.eventrecord import read_events
 from arena.storage import store as st
 from arena.storage.matchlog import MatchLogPaths, match_seed_for
 from arena.storage.store import is_postgres_url, open_store
@@ -91,7 +92,7 @@ class LeagueSite:
     logs: LogCache = field(default_factory=LogCache)
     # The event log's reader (its records as dicts): the dealer's-choice announcements are
     # read from the log (docs/house-rules.md §28). None: none are shown.
-    event_reader: EventReader | None = None
+    event_reader: EventReader | None = read_events
     _choices: dict[Path, tuple[tuple[int, int], list[dict[str, Any]]]] = field(default_factory=dict)
 
     @property

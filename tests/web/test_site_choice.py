@@ -1,18 +1,16 @@
 """The match and hand pages of a dealer's-choice league (docs/house-rules.md §28): each orbit's
-chooser, or that the dealer chose for it, read from the match's event log records as the log's
-reader gives them (protobuf's JSON mapping of the wire's own events, made here by the
-dealer's converter from real notices)."""
+chooser, or that the dealer chose for it, read from the match's event log: real notices
+written by the league's own log writer (`EventLog` of `LogRecords`) and read back by the log's
+one reader (`read_events`)."""
 
 from __future__ import annotations
 
 import html
-import json
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 import pytest
-from google.protobuf import json_format
 from starlette.testclient import TestClient
 
 from arena.engine.phh import dumps_hands
@@ -21,7 +19,9 @@ from arena.host.phhfile import load_file
 from arena.league.config import load_league
 from arena.match import messages as m
 from arena.match.simulate import simulate
-from arena.server.convert import event
+from arena.server.eventrecord import LogRecords, read_events
+from arena.storage.eventhold import Held
+from arena.storage.eventlog import EventLog
 from arena.storage.matchlog import MatchLogPaths
 from arena.web.app import WebApp
 from arena.web.choice import orbit_choices
@@ -30,12 +30,9 @@ from arena.web.site import LeagueSite
 EVIL = '<script>alert("x")</script>'
 
 
-def _record(seq: int, payload: m.Payload, seats: tuple[int, ...] = (0, 1)) -> dict[str, Any]:
-    wire = event(m.Notice(match_id="r1-t1", hand_id="", sequence=seq, unix_seconds=1.0,
-                          payload=payload))
-    return {"seats": list(seats), "logged_unix_seconds": 1.0,
-            "event": json_format.MessageToDict(wire, preserving_proto_field_name=True,
-                                               always_print_fields_with_no_presence=True)}
+def _record(seq: int, payload: m.Payload, seats: tuple[int, ...] = (0, 1)) -> Held:
+    return (m.Notice(match_id="r1-t1", hand_id="", sequence=seq, unix_seconds=1.0,
+                     payload=payload), list(seats), 1.0)
 
 
 def _seat(seat: int, name: str) -> m.SeatInfo:
@@ -43,7 +40,7 @@ def _seat(seat: int, name: str) -> m.SeatInfo:
                       committed_chips=0, up_cards=(), hole_card_count=0, status=m.SeatStatus.ACTIVE)
 
 
-def _records() -> list[dict[str, Any]]:
+def _held() -> list[Held]:
     started = m.MatchStarted(seats=(_seat(0, EVIL), _seat(1, "beta")), your_seat=-1,
                              games=("FT", "F7S"), hands_per_game=2, total_hands=4,
                              stakes=Rules().stakes, starting_stack_chips=2000,
@@ -55,15 +52,29 @@ def _records() -> list[dict[str, Any]]:
                            hands=2)
     return [_record(1, started, (0,)), _record(2, started, (1,)), _record(3, first),
             _record(40, second, (0,)), _record(40, second, (1,)),  # one record a seat
+            _record(80, m.GameChanged(game="FR", previous_game="F7S", first_hand_number=9))]
+
+
+def _write_log(path: Path) -> None:
+    log = EventLog(path, LogRecords())
+    log.write(_held())
+    log.close()
+
+
+def _records(tmp_path: Path) -> list[dict[str, Any]]:
+    """The log's records as its reader gives them, and records a damaged or hostile log could
+    hold (wrong types), which give no choice."""
+    path = tmp_path / "x.events.pb"
+    _write_log(path)
+    return [*read_events(path),
             {"event": {"game_changed": {"dealers_choice": "yes", "first_hand_number": 2}}},
             {"event": {"game_changed": {"dealers_choice": True, "first_hand_number": [5],
                                         "game_code": "FR"}}},
-            _record(80, m.GameChanged(game="FR", previous_game="F7S", first_hand_number=9)),
             {"torn_tail": "cut"}]
 
 
-def test_the_records_give_one_choice_per_orbit_with_its_chooser() -> None:
-    choices = orbit_choices(_records())
+def test_the_records_give_one_choice_per_orbit_with_its_chooser(tmp_path: Path) -> None:
+    choices = orbit_choices(_records(tmp_path))
     assert [(c["first_hand"], c["hands"], c["game"], c["chooser_seat"], c["chooser"],
              c["automatic"]) for c in choices] == [(1, 2, "FT", 1, "beta", None),
                                                    (3, 2, "F7S", 0, EVIL, "timeout")]
@@ -91,14 +102,8 @@ def client(tmp_path: Path) -> TestClient:
             fields.append({**hand.fields, "players": [EVIL, "beta"], "_match_id": "r1-t1",
                            "_hand_id": f"r1-t1-h{k}", "_hand": k, "_seats": [0, 1]})
     (logs / "r1-t1.phhs").write_text(dumps_hands(fields), encoding="utf-8")
-    paths = MatchLogPaths.of(logs, "r1-t1")
-    paths.events.write_text("".join(json.dumps(r) + "\n" for r in _records()), encoding="utf-8")
-
-    def reader(path: Path) -> Iterator[Mapping[str, Any]]:  # the test's stand-in file format
-        for line in path.read_text(encoding="utf-8").splitlines():
-            yield json.loads(line)
-
-    return TestClient(WebApp(LeagueSite(load_league(league), event_reader=reader)).starlette())
+    _write_log(MatchLogPaths.of(logs, "r1-t1").events)
+    return TestClient(WebApp(LeagueSite(load_league(league))).starlette())
 
 
 def test_the_match_page_lists_who_chose_each_orbit(client: TestClient) -> None:
@@ -135,9 +140,29 @@ def test_a_damaged_log_shows_the_choices_before_the_damage(tmp_path: Path) -> No
     MatchLogPaths.of(tmp_path / "logs", "r1-t1").events.write_bytes(b"\x00")
 
     def reader(path: Path) -> Iterator[Mapping[str, Any]]:
-        yield from _records()[:3]
+        yield from read_events(logged)
         raise MalformedInput(f"{path}: record 4 is not an event log record")
+
+    logged = tmp_path / "x.events.pb"
+    log = EventLog(logged, LogRecords())
+    log.write(_held()[:3])
+    log.close()
 
     site = LeagueSite(load_league(league), event_reader=reader)
     assert [c["first_hand"] for c in site.choices("r1-t1")] == [1]
     assert site.choices("no-such-match") == [] and site.choices("../x") == []
+
+
+def test_a_cut_log_shows_the_choices_before_the_cut(client: TestClient, tmp_path: Path) -> None:
+    """A log whose last record is cut short (a crash mid-write): its reader ends the records
+    there; the choices before it are shown, the page still served."""
+    path = MatchLogPaths.of(tmp_path / "logs", "r1-t1").events
+    path.unlink()
+    log = EventLog(path, LogRecords())
+    log.write(_held()[:4])  # the match's start, the first choice, the second (one copy)
+    log.close()
+    site = LeagueSite(load_league(tmp_path / "league.toml"))
+    assert [c["first_hand"] for c in site.choices("r1-t1")] == [1, 3]
+    path.write_bytes(path.read_bytes()[:-3])  # the second choice's record cut short
+    assert [c["first_hand"] for c in site.choices("r1-t1")] == [1]
+    assert client.get("/match/r1-t1").status_code == 200
