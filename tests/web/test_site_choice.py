@@ -84,8 +84,9 @@ def test_the_records_give_one_choice_per_orbit_with_its_chooser(tmp_path: Path) 
                                   "Seven Card Stud (F7S) for hands 3-4")
 
 
-@pytest.fixture
-def client(tmp_path: Path) -> TestClient:
+def dealers_choice_league(tmp_path: Path) -> Path:
+    """A dealer's-choice league whose match r1-t1 has logged 4 hands (FT, FT, F7S, F7S) and the
+    event log of its two choices; the league file's path."""
     league = tmp_path / "league.toml"
     league.write_text('name = "dc"\nformat = "round_robin"\nhands_per_match = 4\nduplicate = false\n'
                       'log_dir = "logs"\nstore = "league.sqlite"\nseed = 3\n[rules]\n'
@@ -103,7 +104,13 @@ def client(tmp_path: Path) -> TestClient:
                            "_hand_id": f"r1-t1-h{k}", "_hand": k, "_seats": [0, 1]})
     (logs / "r1-t1.phhs").write_text(dumps_hands(fields), encoding="utf-8")
     _write_log(MatchLogPaths.of(logs, "r1-t1").events)
-    return TestClient(WebApp(LeagueSite(load_league(league))).starlette())
+    (logs / "r1-t1.result.json").write_text('{"match_seed": 5, "results": []}', encoding="utf-8")
+    return league
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> TestClient:
+    return TestClient(WebApp(LeagueSite(load_league(dealers_choice_league(tmp_path)))).starlette())
 
 
 def test_the_match_page_lists_who_chose_each_orbit(client: TestClient) -> None:
