@@ -75,18 +75,24 @@ def test_triple_draw_equity_plays_the_draws_to_come_with_the_luck_policy(tmp_pat
     assert all(checked.values()), checked
 
 
-def test_wild_card_equity_is_the_engine_equity_with_the_wild_ranks(tmp_path: Path) -> None:
-    """§23 (deuces wild by default): each decision's shares are `equity` with the deuce wild."""
+@pytest.mark.parametrize(("wild", "ranks"), [("2", {0}), ("7K", {5, 11})])
+def test_wild_card_equity_is_the_engine_equity_with_the_wild_ranks(
+        tmp_path: Path, wild: str, ranks: set[int]) -> None:
+    """§23 (deuces wild by default; any ranks by `wild_ranks`): each decision's shares are
+    `equity` with the match's wild ranks."""
+    rules = Rules.from_mapping({"wild_ranks": wild})
+    simulate(game="F7SW", players=5, hands=6, seed=3, out_dir=str(tmp_path), policy="call",
+             rules=rules)
     checked = differ = 0
-    for hand in _hands(tmp_path, "F7SW", 5, "call", count=6):
-        for step in hand_steps(hand, reveal=True)["steps"]:
+    for hand in loads((tmp_path / "hands.phhs").read_text()):
+        for step in hand_steps(hand, reveal=True, rules=rules)["steps"]:
             if step["kind"] != "decision":
                 continue
             _check_sums(step, high_only=True)
             live = [k for k, e in enumerate(step["equity"]) if e is not None]
             held = [_cards(s) for s in step["seats"]]
             dead = [c for k, cards in enumerate(held) if k not in live for c in cards]
-            expected = equity("F7SW", [held[k] for k in live], dead=dead, wild_ranks={0},
+            expected = equity("F7SW", [held[k] for k in live], dead=dead, wild_ranks=ranks,
                               board=parse_cards("".join(step["board"])),
                               samples=EQUITY_SAMPLES, seed=EQUITY_SEED)
             assert [step["equity"][k]["total"] for k in live] == pytest.approx(
