@@ -3,7 +3,7 @@
 Every game's equity is `arena.engine.equity.equity` with the hand's own showdown keys (the wild
 ranks of §23, Low Hole's `low_hole_ace_high` of §24). In the games with exchanges (2-7 triple
 draw §21, English Stud §25) each live seat's *plan* says what is still to come to it, as
-`arena.engine.luck` keeps it: a street's exchange round (0, played by the fixed draw policy of
+`arena.engine.drawplans` keeps it for both: a street's exchange round (0, played by the fixed draw policy of
 docs/house-rules.md §29) before its cards (English Stud's seventh card only with
 `english_seventh_card` and five players or fewer, §25); the discards seen so far go back into the
 stub only when it runs short (§21). A replayer step shows no exchange half served, so no card is
@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from arena.engine.cards import Card
+from arena.engine.drawplans import DrawPlans
 from arena.engine.equity import equity
 from arena.engine.events import CardsExchanged
 from arena.engine.games import Variant
@@ -34,29 +35,13 @@ plays the §29 policy for every seat at every exchange, several times the cost o
 EQUITY_SEED: Final = 0
 
 
-class SeatPlans:
-    """What each seat of a hand with exchanges still has to come, as its events go by."""
+class SeatPlans(DrawPlans):
+    """The seats' plans (:class:`arena.engine.drawplans.DrawPlans`) and the discards seen so
+    far, as a replayed hand's events go by."""
 
     def __init__(self, variant: Variant, rules: Rules, seat_count: int) -> None:
-        seventh = rules.english_seventh_card and seat_count <= 5  # docs/house-rules.md §25
-        steps: list[tuple[int, int, int]] = []  # (street, 0 exchange | 1 cards, cards)
-        for k, street in enumerate(variant.streets):
-            if street.exchange_max_cards:
-                steps.append((k, 0, 0))
-            cards = street.down_cards + street.up_cards
-            if cards and (seventh or not street.is_optional_card):
-                steps.append((k, 1, cards))
-        self.steps = tuple(steps)
-        self.taken = [0] * seat_count
+        super().__init__(variant, rules, seat_count)
         self.discards: set[Card] = set()
-
-    def take(self, seat: int, street: int, *, is_deal: bool) -> None:
-        """``seat`` had its cards (or its exchange) of ``street``: its plan moves past them."""
-        kind = 1 if is_deal else 0
-        for k in range(self.taken[seat], len(self.steps)):
-            if self.steps[k][:2] == (street, kind):
-                self.taken[seat] = k + 1
-                return
 
     def dealt(self, seat: int, street: int, cards: Sequence[Card]) -> None:
         self.take(seat, street, is_deal=True)
@@ -66,9 +51,6 @@ class SeatPlans:
         self.take(event.seat, event.street, is_deal=False)
         self.discards -= set(event.drawn)
         self.discards |= set(event.discarded)
-
-    def plan(self, seat: int) -> tuple[int, ...]:
-        return tuple(cards for _, _, cards in self.steps[self.taken[seat]:])
 
 
 def seat_equities(variant: Variant, rules: Rules, cards: Sequence[Sequence[Card]],

@@ -13,6 +13,7 @@ from typing import Any
 
 from arena.engine.cards import Card, format_card
 from arena.engine.describe_wild import LOW_HOLE_SHOWDOWNS, seat_wild
+from arena.engine.drawplans import has_exchanges
 from arena.engine.events import (
     ActionTaken,
     BoardDealt,
@@ -109,8 +110,7 @@ def hand_steps(hand: PhhHand, *, reveal: bool, rules: Rules | None = None,
     started = False
     equity_live = [True] * n
     # Games with exchanges: what each seat still has to come (docs/house-rules.md §29).
-    plans = SeatPlans(variant, state.rules, n) if any(
-        s.exchange_max_cards for s in variant.streets) else None
+    plans = SeatPlans(variant, state.rules, n) if has_exchanges(variant) else None
     marks = fault_marks(fields)
     draw_lines = 0  # the `d dh` lines of an exchange round, written after its last exchange
     exchange_street = -1
