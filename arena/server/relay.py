@@ -27,7 +27,6 @@ from arena.v1 import arena_pb2 as pb
 from arena.v1 import arena_pb2_grpc as pb_grpc
 
 log = logging.getLogger("arena.relay")
-RETRY_SECONDS = 1.0
 LINGER_SECONDS = 30.0  # a relay no table needs is kept this long for the bot's next table there
 
 # bot -> worker address -> tables of that bot there

@@ -138,11 +138,6 @@ class SqlStore(ABC):
             raise NotFound(f"no bot named {name!r}")
         return _bot(row)
 
-    def list_bots(self) -> list[Bot]:
-        with self._transaction(write=False) as db:
-            rows = db.execute("SELECT bot_id, name, created_at FROM bots ORDER BY name").fetchall()
-        return [_bot(r) for r in rows]
-
     def verify_bot_token(self, name: str, token: str) -> bool:
         with self._transaction(write=False) as db:
             row = db.execute("SELECT token_hash FROM bots WHERE name = ?", (name,)).fetchone()
