@@ -86,15 +86,9 @@ class SqliteStore(SqlStore):
     """
 
     def __init__(self, path: str | os.PathLike[str], *, synchronous: Literal["FULL", "NORMAL"] = "FULL",
-                 busy_timeout_seconds: float = 5.0, clock: Callable[[], datetime] = now,
-                 write_savepoints: bool = True) -> None:
-        """``write_savepoints=False``: the writes inside a `batch` keep no savepoint of their
-        own (two statements fewer a write); a write that fails then leaves the batch half
-        written, so the batch must be given up (its block ends with the exception: all is rolled
-        back) and its writes made again, each alone (the writer process does so)."""
+                 busy_timeout_seconds: float = 5.0, clock: Callable[[], datetime] = now) -> None:
         self.path = Path(path)
         self.synchronous = synchronous
-        self._write_savepoints = write_savepoints
         self._clock = clock
         self._lock = threading.RLock()
         if synchronous not in ("FULL", "NORMAL"):
@@ -145,10 +139,6 @@ class SqliteStore(SqlStore):
         with self._lock:
             connection = self._connection
             nested = self._in_batch()  # a savepoint inside the batch's transaction
-            if nested and not self._write_savepoints:  # the batch's transaction alone
-                with _errors(self.path):
-                    yield _SqliteDb(connection)
-                return
             try:
                 connection.execute("SAVEPOINT write" if nested else
                                    "BEGIN IMMEDIATE" if write else "BEGIN DEFERRED")
