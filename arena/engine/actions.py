@@ -16,6 +16,9 @@ class ActionKind(StrEnum):
     BRING_IN = "bring_in"
     RAISE = "raise"  # bet, raise or complete: carries the "raise to" total for the round
     EXCHANGE = "exchange"  # draw games: discard the cards named (none: stand pat) for new ones
+    # Dealer's choice (docs/house-rules.md §28): the game of the coming orbit, chosen before its
+    # first hand by the match layer; never legal inside a hand (the engine refuses it there).
+    CHOOSE_GAME = "choose_game"
 
 
 @dataclass(frozen=True, slots=True)

@@ -80,6 +80,10 @@ class Rules:
     # rank when finding the lowest down card. Engine-only so far (issue 42).
     london_lowball_bring_in: str = "high"
     low_hole_ace_high: bool = True
+    # docs/house-rules.md §28 dealer's choice: `games` is the menu, and before each orbit a seat
+    # chooses the game from it, within `choice_seconds` (None: `decision_seconds`).
+    dealers_choice: bool = False
+    choice_seconds: float | None = None
     # Per `games` entry (the same order; empty: none sets anything): its hands and stakes.
     game_entries: tuple[GameEntry | None, ...] = field(default=(), metadata=FILLED_BY_CODE)
 
@@ -94,6 +98,11 @@ class Rules:
         if settings is not None and settings.hands is not None:
             return settings.hands
         return self.hands_per_game or starting_seats
+
+    @property
+    def choice_time_seconds(self) -> float:
+        """The time limit of a dealer's-choice decision (docs/house-rules.md §28)."""
+        return self.choice_seconds if self.choice_seconds is not None else self.decision_seconds
 
     @property
     def wild_rank_set(self) -> frozenset[int]:
@@ -154,6 +163,16 @@ class Rules:
                 and len(set(self.wild_ranks)) == len(self.wild_ranks) and len(self.wild_ranks) < 13,
                 where, f"'wild_ranks' must name distinct ranks of {RANKS} (e.g. \"2\" for deuces "
                 f"wild, \"\" for none), got {self.wild_ranks[:20]!r}")
+        if self.dealers_choice:  # docs/house-rules.md §28: a menu of distinct games
+            seen: set[str] = set()
+            for game in self.games:
+                require(game not in seen, where,
+                        f"dealer's choice: 'games' is the menu and names {str(game)!r} twice; list "
+                        f"each game once (a bot chooses a game, not an entry)")
+                seen.add(game)
+            require(all(e is None or e.hands is None for e in self.game_entries), where,
+                    "dealer's choice: a chosen game is dealt for the rest of the orbit "
+                    "('hands_per_game' hands); a 'games' entry may not set 'hands'")
         stakes = self.stakes
         require(stakes.big_bet >= stakes.small_bet, where,
                 f"'big_bet' ({stakes.big_bet}) must be at least 'small_bet' ({stakes.small_bet})")
@@ -179,6 +198,10 @@ class Rules:
         out["ante_kind"] = str(self.ante_kind)
         if out["hands_per_game"] is None:
             del out["hands_per_game"]
+        if not out["dealers_choice"]:  # as before §28: a fixed rotation's table is unchanged
+            del out["dealers_choice"]
+        if out["choice_seconds"] is None:
+            del out["choice_seconds"]
         return out
 
 
@@ -259,6 +282,7 @@ CHECKS: dict[str, Check] = {
     "timeout_action": Check(choices=("check_fold",)),
     "decision_seconds": Check(min=0.001, max=MAX_SECONDS),
     "time_bank_seconds": Check(min=0.0, max=MAX_SECONDS),
+    "choice_seconds": Check(min=0.001, max=MAX_SECONDS),
 }
 
 _BETTINGS: tuple[str, ...] = tuple(b.value for b in Betting)

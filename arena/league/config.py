@@ -199,6 +199,10 @@ def league_from_mapping(data: dict[str, Any], *, base_dir: Path = Path("."), sou
     require(not unranked, where,
             f"a league ranks by luck-adjusted results, and the luck adjustment does not cover "
             f"{', '.join(unranked)} yet (docs/games.md §4); deal them in a match (`arena serve`)")
+    require(not (config.rules.dealers_choice and config.duplicate), where,
+            "dealer's choice cannot be played duplicate: each copy's chooser is another bot, so "
+            "the copies would deal different games (docs/house-rules.md §28); set "
+            "duplicate = false")
     most = max_seats(config.rules.games)  # docs/house-rules.md §20: hold'em 11, Omaha 10, stud 8
     require(config.seats_per_table <= most, where,
             f"'seats_per_table' must be 2 to {most} for {', '.join(config.rules.games)}")

@@ -14,7 +14,7 @@ import trio
 
 from arena.engine.actions import ActionKind
 from arena.engine.errors import ArenaError, MalformedAction
-from arena.engine.phhtext import phh_action_lines
+from arena.engine.phhtext import phh_next_line
 from arena.engine.rules import Rules
 from arena.match import messages as m
 from arena.match.clock import DecisionClock, Now
@@ -41,7 +41,7 @@ class DecisionDesk:
         self._presences = presences
         self._bank = bank
         self.stats = stats
-        self._drawer = drawer
+        self.drawer = drawer
         self.timer = DecisionTimer()
         self.now: Now = trio.current_time  # the run's clock_reader() once it runs
 
@@ -112,7 +112,7 @@ class DecisionDesk:
         try:
             line = 0  # the PHH line of an SDK fallback's action (DecisionTimings.fault_lines)
             if reply.strategy is not None and not reply.problem:  # issue 40: the dealer draws
-                run.strategies.append(self._drawer.apply(state, run.feed, engine_seat, reply,
+                run.strategies.append(self.drawer.apply(state, run.feed, engine_seat, reply,
                                                          run.ctx.hand_number))
                 self.stats.strategy_replies += 1
             else:
@@ -120,7 +120,7 @@ class DecisionDesk:
                     raise MalformedAction(reply.problem or "no action")
                 raise_to = reply.raise_to_chips if reply.kind is ActionKind.RAISE else None
                 run.feed.note_action(reply.decision_id, None)
-                line = phh_action_lines(state) + 1 if reply.fallback else 0
+                line = phh_next_line(state) if reply.fallback else 0
                 if reply.kind is ActionKind.EXCHANGE:  # docs/house-rules.md §26
                     state.exchange(engine_seat, reply.cards)
                 else:
@@ -162,7 +162,7 @@ class DecisionDesk:
         state = run.state
         action = state.legal_actions().default_action()
         run.feed.note_action(decision_id, reason)
-        line = phh_action_lines(state) + 1
+        line = phh_next_line(state)
         if action.kind is ActionKind.EXCHANGE:  # docs/house-rules.md §26: stand pat
             state.exchange(engine_seat, (), automatic=True)
         else:

@@ -54,7 +54,8 @@ class Private:
 FeedItem = m.Payload | Private
 
 # An action's record kind by its engine kind (a dict read, not an enum lookup by value).
-_RECORD_KINDS: Final = {kind: m.RecordKind(kind.value) for kind in ActionKind}
+_RECORD_KINDS: Final[dict[ActionKind, m.RecordKind]] = {kind: m.RecordKind(kind.value) for kind in ActionKind
+                        if kind is not ActionKind.CHOOSE_GAME}  # a choice is no hand action
 
 _FOLDED: Final = m.SeatStatus.FOLDED
 _ALL_IN: Final = m.SeatStatus.ALL_IN

@@ -17,16 +17,18 @@ import trio
 
 from arena.engine.cards import Card, Deck, derive_seed
 from arena.engine.errors import ArenaError
-from arena.engine.games import GameCode, max_seats, variant_for
+from arena.engine.games import max_seats, variant_for
 from arena.engine.rules import Rules
 from arena.engine.state import HandState
 from arena.engine.units import mbb_per_hand
 from arena.match import messages as m
+from arena.match.choose import ChoiceDesk
 from arena.match.clock import clock_reader
 from arena.match.decide import DecisionDesk
 from arena.match.feed import HandFeed
 from arena.match.hand_run import HandRun, played_hand
 from arena.match.lobby import Lobby, Presence, SeatRef
+from arena.match.orbits import OrbitChooser
 from arena.match.publish import SeatPublisher
 from arena.match.records import (
     HandContext,
@@ -56,6 +58,9 @@ class LiveTable:
         if not 2 <= len(spec.seats) <= most:
             raise ArenaError(f"match {spec.match_id}: a table dealing "
                              f"{', '.join(spec.rules.games)} seats 2 to {most} bots")
+        if spec.rules.dealers_choice and spec.copies_total > 1:  # docs/house-rules.md §28
+            raise ArenaError(f"match {spec.match_id}: dealer's choice cannot be dealt as "
+                             f"duplicate copies (each copy's chooser is another bot)")
         self.spec = spec
         self.rules: Rules = spec.rules
         self.sink = sink
@@ -100,6 +105,12 @@ class LiveTable:
                                      current_hand=lambda: self._hand)
         self._publish = self._herald.publish
         self._publish_each = self._herald.publish_each
+        self._orbits = OrbitChooser(  # dealer's choice (docs/house-rules.md §28)
+            ChoiceDesk(match_id=spec.match_id, rules=spec.rules, lobby=lobby,
+                       presences=self._presences, stats=self.stats, timer=self._desk.timer,
+                       drawer=self._desk.drawer),
+            seat_count=n, publish=lambda item: self._publish([item], hand_id=""),
+            now=lambda: self._desk.now())
 
     @property
     def seat_count(self) -> int:
@@ -162,7 +173,10 @@ class LiveTable:
                 everyone = list(range(self.seat_count))
                 button = self._draw_button(everyone) if button < 0 else next_button(
                     button, everyone, self.seat_count)
-                previous = game_for_hand(self.rules, index, self.seat_count)
+                if self.rules.dealers_choice:  # §28: the choice moves on with every orbit
+                    self._orbits.skip(index, button, everyone)
+                else:
+                    previous = game_for_hand(self.rules, index, self.seat_count)
                 continue
             if self.rules.reset_stacks:
                 self._stacks = [self.rules.starting_stack] * self.seat_count
@@ -175,12 +189,18 @@ class LiveTable:
             else:
                 button = self._draw_button(eligible) if button < 0 else next_button(
                     button, eligible, self.seat_count)
-            game = game_for_hand(self.rules, index, self.seat_count)
-            if game != previous:
-                self._publish([m.GameChanged(game=game, previous_game=previous, first_hand_number=index + 1)],
-                              hand_id="")
-                previous = game
-            await self._play_hand(index, game, button, in_play)
+            if self.rules.dealers_choice:  # docs/house-rules.md §28
+                place = await self._orbits.place(index, button, in_play, self._table_seats(),
+                                                 spec.hands - index)
+            else:
+                entry, in_game = rotation_place(self.rules, index, self.seat_count)
+                place = (entry, in_game, self.rules.hands_for(entry, self.seat_count))
+                game = self.rules.games[entry]
+                if game != previous:
+                    self._publish([m.GameChanged(game=game, previous_game=previous,
+                                                 first_hand_number=index + 1)], hand_id="")
+                    previous = game
+            await self._play_hand(index, place, button, in_play)
         placer = getattr(self.sink, "seat_places", None)  # a tournament hand: places decided
         if placer is not None and self._hands_played:
             self._places = tuple(await placer(tuple(self._stacks)))
@@ -227,12 +247,15 @@ class LiveTable:
 
     # ------------------------------------------------------------------ one hand
 
-    async def _play_hand(self, index: int, game: GameCode, button: int, in_play: list[int]) -> None:
+    async def _play_hand(self, index: int, place: tuple[int, int, int], button: int,
+                         in_play: list[int]) -> None:
+        """Deal hand ``index`` (from 0); ``place``: its game's entry in `games`, its number
+        (from 0) among that game's hands in a row, and how many those are."""
         spec = self.spec
         rules = self.rules
         order = tuple(engine_order(button, in_play))
-        entry, in_game = rotation_place(rules, index, self.seat_count)
-        per_game = rules.hands_for(entry, self.seat_count)
+        entry, in_game, per_game = place
+        game = rules.games[entry]
         hand_id = f"{spec.match_id}-h{index + 1}"
         state = HandState(variant_for(game), [self._stacks[p] for p in order], rules=rules,
                           stakes=rules.stakes_for(entry), seed=derive_seed(spec.seed, "hand", index))
@@ -354,6 +377,16 @@ class LiveTable:
                                 stack_chips=self.rules.starting_stack, bet_chips=0,
                                 committed_chips=0, up_cards=(), hole_card_count=0,
                                 status=m.SeatStatus.ACTIVE if self._presences[p].is_connected
+                                else m.SeatStatus.ABSENT)
+                     for p, s in enumerate(self.spec.seats))
+
+    def _table_seats(self) -> tuple[m.SeatInfo, ...]:
+        """Every seat with its stack now, between hands (a dealer's-choice request's seats)."""
+        return tuple(m.SeatInfo(seat=p, name=s.name, bot_id=s.bot_id,
+                                stack_chips=self._stacks[p], bet_chips=0, committed_chips=0,
+                                up_cards=(), hole_card_count=0,
+                                status=m.SeatStatus.OUT if self._stacks[p] <= 0
+                                else m.SeatStatus.ACTIVE if self._presences[p].is_connected
                                 else m.SeatStatus.ABSENT)
                      for p, s in enumerate(self.spec.seats))
 

@@ -106,6 +106,8 @@ class LegalChoice:
     exchangeable_cards: tuple[Card, ...] = ()
     price_chips: int = 0
     keeps_face: bool = False
+    # CHOOSE_GAME (dealer's choice, docs/house-rules.md §28): the game codes of the menu.
+    games: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, eq=False, kw_only=True)
@@ -164,6 +166,10 @@ class Reply:
     # EXCHANGE: the cards given up (empty: stand pat), parsed but not yet checked against
     # the hand (the engine refuses cards the seat does not hold).
     cards: tuple[Card, ...] = ()
+    # CHOOSE_GAME (docs/house-rules.md §28): the game code chosen ("" if none or unknown); with
+    # a strategy, the game of each entry (the same order; "" for entries of other kinds).
+    game: str = ""
+    strategy_games: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -327,6 +333,12 @@ class GameChanged:
     game: str
     previous_game: str
     first_hand_number: int
+    # Dealer's choice (docs/house-rules.md §28): the seat that chose, why the dealer chose for
+    # it (None: it chose itself), and the hands the choice is dealt; False in a fixed rotation.
+    dealers_choice: bool = False
+    chooser_seat: int = 0
+    automatic: AutoReason | None = None
+    hands: int = 0
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

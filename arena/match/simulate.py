@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from arena.engine.cards import derive_seed
+from arena.engine.errors import ConfigError
 from arena.engine.games import variant_for
 from arena.engine.phh import dumps_hands, hand_fields
 from arena.engine.rules import Rules
@@ -71,6 +72,10 @@ def iter_hands(
 def simulate(*, game: str, players: int, hands: int, seed: int, out_dir: str | None,
              policy: str = "random", rules: Rules | None = None) -> SimulationSummary:
     rules = rules_for_game(game, rules or Rules())
+    if rules.dealers_choice:  # docs/house-rules.md §28: a bot chooses; policies do not
+        raise ConfigError("arena simulate deals a fixed rotation with in-process policies; "
+                          "dealer's choice needs bots to choose the games (use arena practice "
+                          "or arena serve)")
     summary = SimulationSummary(net_chips=[0] * players)
     records = []
     started = time.perf_counter()

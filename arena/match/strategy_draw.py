@@ -21,6 +21,13 @@ class StrategyDrawer:
         self._copy_index = copy_index
         self._key: int | None = None
 
+    @property
+    def key(self) -> int:
+        """The copy's secret drawing key (made on first use)."""
+        if self._key is None:
+            self._key = strategy_key(self._seed, self._copy_index)
+        return self._key
+
     def apply(self, state: HandState, feed: HandFeed, engine_seat: int, reply: m.Reply,
               hand_number: int) -> StrategyRecord:
         """Draw and apply; raises (changing nothing) for a strategy that is not valid here.

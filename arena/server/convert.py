@@ -51,6 +51,7 @@ STREETS: Mapping[str, pb.Street.ValueType] = {
     "fifth": pb.STREET_FIFTH, "sixth": pb.STREET_SIXTH, "seventh": pb.STREET_SEVENTH,
     "predraw": pb.STREET_PREDRAW, "first draw": pb.STREET_FIRST_DRAW,
     "second draw": pb.STREET_SECOND_DRAW, "third draw": pb.STREET_THIRD_DRAW,
+    "game choice": pb.STREET_GAME_CHOICE,  # dealer's choice (docs/house-rules.md §28)
 }
 KINDS_OUT: Mapping[str, pb.ActionKind.ValueType] = {
     "fold": pb.ACTION_KIND_FOLD, "check": pb.ACTION_KIND_CHECK, "call": pb.ACTION_KIND_CALL,
@@ -58,12 +59,15 @@ KINDS_OUT: Mapping[str, pb.ActionKind.ValueType] = {
     "exchange": pb.ACTION_KIND_EXCHANGE, "post_ante": pb.ACTION_KIND_POST_ANTE,
     "post_small_blind": pb.ACTION_KIND_POST_SMALL_BLIND,
     "post_big_blind": pb.ACTION_KIND_POST_BIG_BLIND,
+    "choose_game": pb.ACTION_KIND_CHOOSE_GAME,
 }
 KINDS_IN: Mapping[int, ActionKind] = {
     pb.ACTION_KIND_FOLD: ActionKind.FOLD, pb.ACTION_KIND_CHECK: ActionKind.CHECK,
     pb.ACTION_KIND_CALL: ActionKind.CALL, pb.ACTION_KIND_BRING_IN: ActionKind.BRING_IN,
     pb.ACTION_KIND_RAISE: ActionKind.RAISE, pb.ACTION_KIND_EXCHANGE: ActionKind.EXCHANGE,
+    pb.ACTION_KIND_CHOOSE_GAME: ActionKind.CHOOSE_GAME,
 }
+CODES_OF_GAMES: Mapping[int, str] = {number: code for code, number in GAMES.items()}
 STATUSES: Mapping[m.SeatStatus, pb.SeatStatus.ValueType] = {
     m.SeatStatus.ACTIVE: pb.SEAT_STATUS_ACTIVE, m.SeatStatus.FOLDED: pb.SEAT_STATUS_FOLDED,
     m.SeatStatus.ALL_IN: pb.SEAT_STATUS_ALL_IN, m.SeatStatus.ABSENT: pb.SEAT_STATUS_ABSENT,
@@ -137,7 +141,8 @@ def legal_action(choice: m.LegalChoice) -> pb.LegalAction:
                           max_exchange_cards=choice.max_exchanged,
                           exchangeable_cards=cards(choice.exchangeable_cards),
                           exchange_price_chips=choice.price_chips,
-                          replacement_keeps_face=choice.keeps_face)
+                          replacement_keeps_face=choice.keeps_face,
+                          choosable_games=[GAMES[g] for g in choice.games])
 
 
 def decision_request(p: m.Prompt, *, with_actions: bool = True,
@@ -198,7 +203,8 @@ def rejection(r: m.Rejection) -> pb.ActionRejected:
     return pb.ActionRejected(
         decision_id=r.decision_id, code=reject_code(r.error), message=str(r.error),
         rejected_action=pb.Action(kind=kind, raise_to_chips=reply.raise_to_chips or 0,
-                                  exchange_cards=cards(reply.cards)),
+                                  exchange_cards=cards(reply.cards),
+                                  game=GAMES.get(reply.game, pb.GAME_UNSPECIFIED)),
         retry_allowed=r.retry_allowed, time_left_seconds=r.time_left_seconds)
 
 
@@ -306,7 +312,9 @@ def _payload(payload: m.Payload) -> pb.Event:
             game=GAMES[payload.game], game_code=payload.game,
             previous_game=GAMES.get(payload.previous_game, pb.GAME_UNSPECIFIED),
             previous_game_code=payload.previous_game,
-            first_hand_number=payload.first_hand_number))
+            first_hand_number=payload.first_hand_number, dealers_choice=payload.dealers_choice,
+            chooser_seat=payload.chooser_seat, automatic_reason=REASONS[payload.automatic],
+            hands=payload.hands))
     return pb.Event(match_ended=pb.MatchEnded(
         results=[pb.MatchSeatResult(seat=r.seat, name=r.name, bot_id=r.bot_id,
                                     net_chips=r.net_chips, hands_played=r.hands_played,
@@ -353,7 +361,7 @@ def reply(message: pb.ActionReply, received_at: float,
         name = (pb.ActionKind.Name(action.kind) if action.kind in pb.ActionKind.values()
                 else str(action.kind))
         problem = (f"action kind {name} is not a bot action; send FOLD, CHECK, CALL, BRING_IN, "
-                   f"RAISE or EXCHANGE")
+                   f"RAISE, EXCHANGE or CHOOSE_GAME")
     exchanged: tuple[Card, ...] = ()
     if action.exchange_cards:
         exchanged, why = exchange_cards(action.exchange_cards)
@@ -362,7 +370,16 @@ def reply(message: pb.ActionReply, received_at: float,
         elif kind is not ActionKind.EXCHANGE and not problem:
             kind, problem = None, (f"exchange_cards is only for ACTION_KIND_EXCHANGE, not "
                                    f"{pb.ActionKind.Name(action.kind)}")
+    game = ""
+    if kind is ActionKind.CHOOSE_GAME and not problem:  # docs/house-rules.md §28
+        game, why = chosen_game(action.game)
+        if why:
+            kind, problem = None, why
+    elif action.game and not problem:
+        kind, problem = None, (f"game is only for ACTION_KIND_CHOOSE_GAME (dealer's choice), not "
+                               f"{pb.ActionKind.Name(action.kind)}")
     return m.Reply(decision_id=message.decision_id, seat=message.seat, kind=kind, cards=exchanged,
+                   game=game,
                    raise_to_chips=action.raise_to_chips if kind is ActionKind.RAISE else None,
                    think_seconds=think_seconds(message.think_seconds,
                                                wire_seconds), received_at=received_at,
@@ -388,11 +405,24 @@ def _strategy_reply(message: pb.ActionReply, received_at: float,
     else:
         strategy = tuple([(KINDS_IN.get(e.action.kind) if e.HasField("action") else None,
                            e.action.raise_to_chips, e.probability) for e in entries])
+    games = tuple([CODES_OF_GAMES.get(e.action.game, "") for e in entries]
+                  ) if strategy is not None and any(e.action.game for e in entries) else ()
     return m.Reply(decision_id=message.decision_id, seat=message.seat, kind=None,
-                   raise_to_chips=None,
+                   raise_to_chips=None, strategy_games=games,
                    think_seconds=think_seconds(message.think_seconds, wire_seconds),
                    received_at=received_at, wire_seconds=wire_seconds, problem=problem,
                    strategy=strategy)
+
+
+def chosen_game(number: int) -> tuple[str, str]:
+    """A bot's ``Action.game`` as a game code, and why it is refused ("" if not): unset or not
+    a game of the contract. Whether it is on the menu is the table's check (§28)."""
+    code = CODES_OF_GAMES.get(number)
+    if code is not None:
+        return code, ""
+    if number == pb.GAME_UNSPECIFIED:
+        return "", "CHOOSE_GAME needs a game: set Action.game to one of the choosable_games"
+    return "", f"Action.game {number} is not a game of the wire contract"
 
 
 MAX_EXCHANGE_CARDS = 7  # more than any hand holds (docs/house-rules.md §26)

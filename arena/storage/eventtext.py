@@ -181,6 +181,16 @@ def _game_changed(out: list[str], p: GameChanged) -> None:
     out.append(_str(p.previous_game))
     out.append(',"first_hand_number":')
     out.append(_int(p.first_hand_number))
+    # Dealer's choice (docs/house-rules.md §28): who chose, whether the dealer did for it.
+    out.append(',"dealers_choice":')
+    out.append(_bool(p.dealers_choice))
+    out.append(',"chooser_seat":')
+    out.append(_int(p.chooser_seat))
+    out.append(',"automatic":null' if p.automatic is None else ',"automatic":')
+    if p.automatic is not None:
+        out.append(_str(p.automatic))
+    out.append(',"hands":')
+    out.append(_int(p.hands))
     out.append("}")
 
 

@@ -106,6 +106,11 @@ def tournament_from_mapping(data: dict[str, Any], *, base_dir: Path = Path("."),
     # The bots and the [rules] table are read as a league file reads them.
     # (and hosted bots' packages capped by 'max_cpu_share', as a league caps them).
     shared = {k: data[k] for k in ("max_cpu_share",) if k in data}
+    rules_given = data.get("rules", {})
+    if isinstance(rules_given, dict) and rules_given.get("dealers_choice") is True:
+        raise ConfigError(f"{where}: a tournament changes the game with the level "
+                          f"(docs/house-rules.md §8); dealer's choice (§28) is dealt in matches "
+                          f"and leagues only")
     league = league_from_mapping({"bots": data.get("bots"), "rules": data.get("rules", {}),
                                   **shared}, base_dir=base_dir, where=where)  # packages: beside the file
     rules = league.rules

@@ -171,6 +171,12 @@ class _ActionKindEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ActionKind
     EXCHANGE of zero cards (there is no separate kind). In an exchange round
     it is the only legal kind. Added after version 1.
     """
+    ACTION_KIND_CHOOSE_GAME: _ActionKind.ValueType  # 7
+    """Dealer's choice (docs/house-rules.md §28; added after version 1): before
+    an orbit, the chooser names the game it is dealt in `Action.game`, one of
+    `LegalAction.choosable_games`. In such a decision it is the only legal
+    kind and no cards are dealt yet.
+    """
     ACTION_KIND_POST_ANTE: _ActionKind.ValueType  # 10
     """The kinds below are forced posts made by the dealer for a seat. They
     appear only in `ActionRecord` (history and `ActionTaken` events); they
@@ -208,6 +214,12 @@ ACTION_KIND_EXCHANGE: ActionKind.ValueType  # 6
 `Action.exchange_cards` for as many new ones. Standing pat is an
 EXCHANGE of zero cards (there is no separate kind). In an exchange round
 it is the only legal kind. Added after version 1.
+"""
+ACTION_KIND_CHOOSE_GAME: ActionKind.ValueType  # 7
+"""Dealer's choice (docs/house-rules.md §28; added after version 1): before
+an orbit, the chooser names the game it is dealt in `Action.game`, one of
+`LegalAction.choosable_games`. In such a decision it is the only legal
+kind and no cards are dealt yet.
 """
 ACTION_KIND_POST_ANTE: ActionKind.ValueType  # 10
 """The kinds below are forced posts made by the dealer for a seat. They
@@ -452,6 +464,10 @@ class _StreetEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Street.ValueTy
     STREET_FIRST_DRAW: _Street.ValueType  # 11
     STREET_SECOND_DRAW: _Street.ValueType  # 12
     STREET_THIRD_DRAW: _Street.ValueType  # 13
+    STREET_GAME_CHOICE: _Street.ValueType  # 14
+    """Dealer's choice (docs/house-rules.md §28; added after version 1): the
+    choice of the game before an orbit's first hand, before any card.
+    """
 
 class Street(_Street, metaclass=_StreetEnumTypeWrapper):
     """A betting round. Hold'em and Omaha use PREFLOP..RIVER; the stud games
@@ -482,6 +498,10 @@ betting before any draw, then each draw's exchanges and its betting.
 STREET_FIRST_DRAW: Street.ValueType  # 11
 STREET_SECOND_DRAW: Street.ValueType  # 12
 STREET_THIRD_DRAW: Street.ValueType  # 13
+STREET_GAME_CHOICE: Street.ValueType  # 14
+"""Dealer's choice (docs/house-rules.md §28; added after version 1): the
+choice of the game before an orbit's first hand, before any card.
+"""
 Global___Street: _TypeAlias = Street  # noqa: Y015
 
 class _SeatStatus:
@@ -1043,6 +1063,7 @@ class Action(_message.Message):
     KIND_FIELD_NUMBER: _builtins.int
     RAISE_TO_CHIPS_FIELD_NUMBER: _builtins.int
     EXCHANGE_CARDS_FIELD_NUMBER: _builtins.int
+    GAME_FIELD_NUMBER: _builtins.int
     kind: Global___ActionKind.ValueType
     """What to do. Must be one of the kinds in `DecisionRequest.legal_actions`."""
     raise_to_chips: _builtins.int
@@ -1051,6 +1072,12 @@ class Action(_message.Message):
     It must equal the `min_raise_to_chips` or the `max_raise_to_chips` of
     the RAISE entry in `legal_actions`. Ignored for every other kind (the
     dealer knows the amount of a call or bring-in).
+    """
+    game: Global___Game.ValueType
+    """Only for kind = ACTION_KIND_CHOOSE_GAME (dealer's choice,
+    docs/house-rules.md §28): the game chosen for the coming orbit, one of
+    the `choosable_games` of the CHOOSE_GAME entry in `legal_actions`.
+    Added after version 1.
     """
     @_builtins.property
     def exchange_cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
@@ -1069,10 +1096,11 @@ class Action(_message.Message):
         kind: Global___ActionKind.ValueType = ...,
         raise_to_chips: _builtins.int = ...,
         exchange_cards: _abc.Iterable[_builtins.str] | None = ...,
+        game: Global___Game.ValueType = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["exchange_cards", b"exchange_cards", "kind", b"kind", "raise_to_chips", b"raise_to_chips"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["exchange_cards", b"exchange_cards", "game", b"game", "kind", b"kind", "raise_to_chips", b"raise_to_chips"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1613,6 +1641,7 @@ class LegalAction(_message.Message):
     EXCHANGEABLE_CARDS_FIELD_NUMBER: _builtins.int
     EXCHANGE_PRICE_CHIPS_FIELD_NUMBER: _builtins.int
     REPLACEMENT_KEEPS_FACE_FIELD_NUMBER: _builtins.int
+    CHOOSABLE_GAMES_FIELD_NUMBER: _builtins.int
     kind: Global___ActionKind.ValueType
     """The kind to send in `Action.kind`."""
     min_raise_to_chips: _builtins.int
@@ -1662,6 +1691,13 @@ class LegalAction(_message.Message):
         in dealing order).
         """
 
+    @_builtins.property
+    def choosable_games(self) -> _containers.RepeatedScalarFieldContainer[Global___Game.ValueType]:
+        """For CHOOSE_GAME (dealer's choice, docs/house-rules.md §28; added after
+        version 1): the games you may choose from, in the order of the match's
+        menu (its `games` key), each once. Send one of them in `Action.game`.
+        """
+
     def __init__(
         self,
         *,
@@ -1675,10 +1711,11 @@ class LegalAction(_message.Message):
         exchangeable_cards: _abc.Iterable[_builtins.str] | None = ...,
         exchange_price_chips: _builtins.int = ...,
         replacement_keeps_face: _builtins.bool = ...,
+        choosable_games: _abc.Iterable[Global___Game.ValueType] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["any_amount", b"any_amount", "exchange_price_chips", b"exchange_price_chips", "exchangeable_cards", b"exchangeable_cards", "is_all_in", b"is_all_in", "kind", b"kind", "max_exchange_cards", b"max_exchange_cards", "max_raise_to_chips", b"max_raise_to_chips", "min_exchange_cards", b"min_exchange_cards", "min_raise_to_chips", b"min_raise_to_chips", "replacement_keeps_face", b"replacement_keeps_face"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["any_amount", b"any_amount", "choosable_games", b"choosable_games", "exchange_price_chips", b"exchange_price_chips", "exchangeable_cards", b"exchangeable_cards", "is_all_in", b"is_all_in", "kind", b"kind", "max_exchange_cards", b"max_exchange_cards", "max_raise_to_chips", b"max_raise_to_chips", "min_exchange_cards", b"min_exchange_cards", "min_raise_to_chips", b"min_raise_to_chips", "replacement_keeps_face", b"replacement_keeps_face"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1694,6 +1731,17 @@ class DecisionRequest(_message.Message):
     (docs/house-rules.md §9) so that a bot can decide from this message alone,
     without keeping state between messages. Answer with exactly one
     `ActionReply` carrying `decision_id` and `your_seat`.
+
+    Dealer's choice (docs/house-rules.md §28; added after version 1): before
+    an orbit the chooser gets a request whose only legal action is
+    CHOOSE_GAME (`choosable_games` lists the menu) and whose `street` is
+    STREET_GAME_CHOICE. No hand is running: `hand_id` names the orbit
+    ("<match>-o3" for the third), `hand_number` is the orbit's first hand,
+    `game`, `stakes` and `betting` are those of the default choice (what the
+    dealer picks when the bot does not answer in time), `hands_per_game` is
+    the orbit's length and `game_hand_number` 0; there are no cards, pots or
+    actions, and the time limit is the match's `choice_seconds` (the time
+    bank is not used).
     """
 
     DESCRIPTOR: _descriptor.Descriptor
@@ -2745,6 +2793,10 @@ class GameChanged(_message.Message):
     PREVIOUS_GAME_FIELD_NUMBER: _builtins.int
     PREVIOUS_GAME_CODE_FIELD_NUMBER: _builtins.int
     FIRST_HAND_NUMBER_FIELD_NUMBER: _builtins.int
+    DEALERS_CHOICE_FIELD_NUMBER: _builtins.int
+    CHOOSER_SEAT_FIELD_NUMBER: _builtins.int
+    AUTOMATIC_REASON_FIELD_NUMBER: _builtins.int
+    HANDS_FIELD_NUMBER: _builtins.int
     game: Global___Game.ValueType
     game_code: _builtins.str
     previous_game: Global___Game.ValueType
@@ -2752,6 +2804,26 @@ class GameChanged(_message.Message):
     previous_game_code: _builtins.str
     first_hand_number: _builtins.int
     """Number of the first hand of the new game in the match."""
+    dealers_choice: _builtins.bool
+    """Dealer's choice (docs/house-rules.md §28; added after version 1): true
+    when the game was chosen by a seat before an orbit. Every choice is
+    announced, also one that keeps the game (then `previous_game` is the
+    same game). False in a fixed rotation.
+    """
+    chooser_seat: _builtins.int
+    """With `dealers_choice`: the seat that chose (or whose choice the dealer
+    made for it, see `automatic_reason`).
+    """
+    automatic_reason: Global___AutomaticReason.ValueType
+    """With `dealers_choice`: UNSPECIFIED when the seat chose itself; TIMEOUT
+    or ABSENT when the dealer chose the default for it (§28: the menu's
+    next game after the current one).
+    """
+    hands: _builtins.int
+    """With `dealers_choice`: how many hands the chosen game is dealt (the
+    rest of the orbit, or of the match if it ends first), from
+    `first_hand_number` on.
+    """
     def __init__(
         self,
         *,
@@ -2760,10 +2832,14 @@ class GameChanged(_message.Message):
         previous_game: Global___Game.ValueType = ...,
         previous_game_code: _builtins.str = ...,
         first_hand_number: _builtins.int = ...,
+        dealers_choice: _builtins.bool = ...,
+        chooser_seat: _builtins.int = ...,
+        automatic_reason: Global___AutomaticReason.ValueType = ...,
+        hands: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["first_hand_number", b"first_hand_number", "game", b"game", "game_code", b"game_code", "previous_game", b"previous_game", "previous_game_code", b"previous_game_code"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["automatic_reason", b"automatic_reason", "chooser_seat", b"chooser_seat", "dealers_choice", b"dealers_choice", "first_hand_number", b"first_hand_number", "game", b"game", "game_code", b"game_code", "hands", b"hands", "previous_game", b"previous_game", "previous_game_code", b"previous_game_code"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -14,7 +14,9 @@
 // exactly the min or max of the legal RAISE. `--policy call` only checks or calls
 // (a calling station, as bench.dealer's heads-up match uses); `--policy mixed` declares a
 // mixed strategy per decision and lets the dealer draw the action (ActionReply.strategy,
-// docs/strategy-replies.md); `--stats` prints, at the
+// docs/strategy-replies.md). In dealer's choice (docs/house-rules.md §28) it
+// answers CHOOSE_GAME: hold'em if the menu has it (`pairs`), the menu's first game (`call`),
+// or a strategy over the menu (`mixed`). `--stats` prints, at the
 // end, one JSON line with its decisions, the monotonic times of the first and last
 // request (seconds) and its CPU seconds between them.
 //
@@ -164,15 +166,30 @@ function mixed(request) {
 
 const POLICIES = { pairs: choose, call: checkOrCall, mixed };
 
+// Dealer's choice (docs/house-rules.md §28): before an orbit the only legal kind is
+// CHOOSE_GAME, listing the menu in `choosable_games`. `pairs` deals hold'em if it may (its
+// pair reading suits it best), else the menu's first game; `call` always the menu's first;
+// `mixed` declares a strategy over the whole menu (the dealer draws).
+function chooseGame(request, policy) {
+  const menu = legalMap(request).ACTION_KIND_CHOOSE_GAME.choosable_games;
+  if (policy === 'mixed') {
+    return { strategy: { actions: menu.map((game) => ({
+      action: { kind: 'ACTION_KIND_CHOOSE_GAME', game }, probability: 1 / menu.length })) } };
+  }
+  const game = policy === 'pairs' && menu.includes('GAME_HOLDEM') ? 'GAME_HOLDEM' : menu[0];
+  return { kind: 'ACTION_KIND_CHOOSE_GAME', game };
+}
+
 // Draw games (docs/house-rules.md §26): keep every card, an exchange of none.
 function standPat() {
   return { kind: 'ACTION_KIND_EXCHANGE', raise_to_chips: 0, exchange_cards: [] };
 }
 
 // The safe default after a rejection: post a due bring-in, check if free, else fold; in an
-// exchange round, stand pat.
+// exchange round, stand pat; in dealer's choice, the menu's first game.
 function checkOrFold(request) {
   const legal = legalMap(request);
+  if (legal.ACTION_KIND_CHOOSE_GAME) return chooseGame(request, 'call');
   if (legal.ACTION_KIND_EXCHANGE) return standPat();
   if (legal.ACTION_KIND_BRING_IN) return { kind: 'ACTION_KIND_BRING_IN', raise_to_chips: 0 };
   if (legal.ACTION_KIND_CHECK) return { kind: 'ACTION_KIND_CHECK', raise_to_chips: 0 };
@@ -260,9 +277,12 @@ function session(grpc, arena, args, totals) {
             totals.last = started;
             totals.lastCpu = process.cpuUsage();
           }
-          // Draw games: every policy stands pat (an exchange of no cards; docs/house-rules.md §26).
-          const choice = legalMap(request).ACTION_KIND_EXCHANGE ? standPat()
-            : POLICIES[args.policy](request);
+          // Draw games: every policy stands pat (an exchange of no cards; docs/house-rules.md §26);
+          // dealer's choice: each policy chooses a game (§28).
+          const legalKinds = legalMap(request);
+          const choice = legalKinds.ACTION_KIND_CHOOSE_GAME ? chooseGame(request, args.policy)
+            : legalKinds.ACTION_KIND_EXCHANGE ? standPat()
+              : POLICIES[args.policy](request);
           const thinkSeconds = Number(process.hrtime.bigint() - started) / 1e9;
           // An action, or a declared strategy ({ strategy }) the dealer draws from.
           const answer = choice.strategy ? { strategy: choice.strategy } : { action: choice };

@@ -199,3 +199,31 @@ def test_the_node_bot_calls_with_the_calling_policy_and_prints_its_stats(
     assert mine and set(mine) == {"cc"}, mine  # checks and calls only
     assert stats["decisions"] == len(mine), (stats, mine)
     assert stats["first"] <= stats["last"] and 0 <= stats["cpu_seconds"] < 60
+
+
+@pytest.mark.parametrize("policy", ["pairs", "mixed"])
+def test_the_node_bot_chooses_games_in_dealers_choice(tmp_path: Path, node_bot: Path,
+                                                      policy: str) -> None:
+    """docs/house-rules.md §28: the Node.js bot answers its CHOOSE_GAME decisions itself (an
+    action, or with `--policy mixed` a strategy over the menu): no rejection, no timeout; every
+    hand is dealt in an allowed game and the match replays."""
+    menu = ["F7S", "FT", "FR"]
+    config = make_config(tmp_path, ["node", "python"], hands=8, seed=6,
+                         rules={"games": menu, "dealers_choice": True, "decision_seconds": 5.0,
+                                "choice_seconds": 5.0})
+    code, _out, err = _node_against_python(config, node_bot, "--policy", policy)
+    assert code == 0, err
+    assert "rejected" not in err
+    logs = tmp_path / "logs"
+    hands = load_file(str(logs / "match.phhs"))
+    assert len(hands) == 8
+    variants = [h.fields["variant"] for h in hands]
+    assert set(variants) <= set(menu)
+    assert all(variants[k] == variants[k + 1] for k in range(0, 8, 2))  # orbits of two hands
+    result = json.loads((logs / "match.result.json").read_text())["decisions"]
+    assert result["timeouts"] == 0 and result["rejected"] == 0
+    if policy == "pairs":  # its orbits (every other one) are hold'em
+        assert variants.count("FT") >= 4
+    text = io.StringIO()
+    assert replay_paths([str(logs / "match.phhs")], rules=Rules(), show=False, hand_id=None,
+                        out=text) == 0, text.getvalue()

@@ -119,3 +119,60 @@ def test_replays_mark_the_timeout_and_the_fallback_on_their_action_lines(tmp_pat
                           if line.endswith(("(timed out)", "(SDK fallback)")))
     assert len(marked_lines) == 2 and marked_lines[0].endswith("(SDK fallback)") \
         and marked_lines[1].endswith("(timed out)"), lines
+
+
+async def _draw_play(bot: RawBot, *, faulty: bool) -> int:
+    """2-7 triple draw: call or check every bet and give up two cards in every exchange; the
+    faulty bot lets time run out on its first exchange that comes after the other seat drew
+    in the same round (returns how many such timeouts it caused)."""
+    timeouts = 0
+    while (message := await bot.recv(20.0)) is not None:
+        if message.WhichOneof("payload") != "decision_request":
+            continue
+        request = message.decision_request
+        kinds = {a.kind for a in request.legal_actions}
+        reply = pb.ActionReply(decision_id=request.decision_id, seat=request.your_seat)
+        if pb.ACTION_KIND_EXCHANGE in kinds:
+            last = request.actions[-1] if request.actions else None
+            other_drew = (last is not None and last.kind == pb.ACTION_KIND_EXCHANGE
+                          and last.seat != request.your_seat and last.exchange_card_count > 0)
+            if faulty and not timeouts and other_drew:
+                timeouts += 1
+                continue
+            (choice,) = [a for a in request.legal_actions if a.kind == pb.ACTION_KIND_EXCHANGE]
+            reply.action.CopyFrom(pb.Action(kind=pb.ACTION_KIND_EXCHANGE,
+                                            exchange_cards=list(choice.exchangeable_cards[:2])))
+        else:
+            reply.action.CopyFrom(pb.Action(kind=pb.ACTION_KIND_CALL if pb.ACTION_KIND_CALL in kinds
+                                            else pb.ACTION_KIND_CHECK))
+        await bot.send(pb.BotMessage(action_reply=reply))
+    return timeouts
+
+
+def test_a_timeout_after_a_draw_marks_its_own_exchange_line(tmp_path: Path) -> None:
+    """docs/faults.md `_fault_lines`, docs/house-rules.md §26: in an exchange round the ``d dh``
+    lines of the seats that drew come after the round's last exchange, so a timeout that
+    follows a draw is marked on its own ``sd`` line, not one line later."""
+    config = make_config(tmp_path, ["alice", "bob"], hands=4,
+                         rules={"games": ["F2L3D"], "decision_seconds": 0.3,
+                                "time_bank_seconds": 0.0})
+
+    async def scenario() -> int:
+        async with running(config) as (server, address):
+            alice = await RawBot(address, token_for("alice"), name="alice").connect()
+            bob = await RawBot(address, token_for("bob"), name="bob").connect()
+            caused, _ = await asyncio.gather(_draw_play(alice, faulty=True),
+                                             _draw_play(bob, faulty=False))
+            await alice.close()
+            await bob.close()
+            await server.run_until_done()
+            return caused
+
+    assert asyncio.run(scenario()) == 1
+    hands = load_file(str(tmp_path / "logs" / "match.phhs"))
+    marked = [(hand, line) for hand in hands for line, why in hand.fields.get("_fault_lines", [])
+              if why == "timeout"]
+    assert len(marked) == 1
+    hand, line = marked[0]
+    alice = "p" + str(hand.fields["players"].index("alice") + 1)
+    assert hand.fields["actions"][line - 1] == f"{alice} sd", hand.fields["actions"]

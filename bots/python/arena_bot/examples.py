@@ -26,6 +26,8 @@ def random_bot(seed: int | None = None, *, per_decision: bool = False
     def choose(view: SeatView) -> Action:
         rng = random.Random(f"{seed}/{view.request.decision_id}") if per_decision else shared
         kind = rng.choice(sorted(view.choices))
+        if kind == Action.CHOOSE_GAME:  # dealer's choice: any game of the menu
+            return view.choose_game(rng.choice(view.choosable_games))
         if kind == Action.EXCHANGE:  # any of its cards, up to the most it may give up
             choice = view.choices[kind]
             return view.exchange(rng.sample(choice.exchangeable_cards,
@@ -51,7 +53,10 @@ def calling_station(view: SeatView) -> Action:
 def rule_based(view: SeatView) -> Action:
     """Fixed-limit rules of thumb per game: raise strong hands, call fair ones, fold the rest;
     in 2-7 triple draw keep the distinct low cards and draw to the rest; stand pat in the
-    other exchange games."""
+    other exchange games. In dealer's choice it deals the game it reads best (fixed-limit
+    hold'em, then stud, then the rest in its order of skill)."""
+    if view.is_game_choice:
+        return choose_known_game(view)
     if view.is_exchange_round:
         return triple_draw_exchange(view) if view.game == "F2L3D" else view.stand_pat()
     play = _BY_GAME.get(view.game, _stud)
@@ -238,6 +243,16 @@ _BY_GAME: dict[str, Callable[[SeatView], Action]] = {
     "F2L3D": _triple_draw,                       # minimum raises (always within the bounds)
 }
 
+# The games the rule-based bot reads best first (dealer's choice, docs/house-rules.md §28).
+PREFERRED_GAMES: tuple[str, ...] = ("FT", "F7S", "FO/8", "F7S/8", "FR", "F2L3D", "NT", "PO", "PT")
+
+
+def choose_known_game(view: SeatView) -> Action:
+    """Dealer's choice: the first of :data:`PREFERRED_GAMES` on the menu, else the menu's first."""
+    menu = view.choosable_games
+    return view.choose_game(next((g for g in PREFERRED_GAMES if g in menu), menu[0]))
+
+
 # ----------------------------------------------------------------------------- mixed
 
 
@@ -249,6 +264,11 @@ def mixed(view: SeatView) -> Strategy | Action:
     :class:`Strategy`; an exchange (draw games) is the rule-based bot's own action, since the
     dealer does not draw exchanges from strategies."""
     chosen = rule_based(view)
+    if view.is_game_choice:  # its favourite half the time, any game of the menu otherwise
+        menu = view.choosable_games
+        choice_weights = {view.choose_game(g): 0.5 / len(menu) for g in menu}
+        choice_weights[chosen] += 0.5
+        return Strategy(choice_weights)
     if view.is_exchange_round:
         return chosen
     passive = view.check_or_call()  # a due bring-in, a free check, else a call

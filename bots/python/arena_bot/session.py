@@ -38,7 +38,8 @@ _PACKAGE_DIR = str(Path(__file__).resolve().parent) + os.sep
 MAX_DETAIL_CHARS = 2000  # of a fallback's detail (the dealer keeps no more)
 _ACTION_KINDS = {pb.ACTION_KIND_FOLD: Action.FOLD, pb.ACTION_KIND_CHECK: Action.CHECK,
                  pb.ACTION_KIND_CALL: Action.CALL, pb.ACTION_KIND_BRING_IN: Action.BRING_IN,
-                 pb.ACTION_KIND_RAISE: Action.RAISE, pb.ACTION_KIND_EXCHANGE: Action.EXCHANGE}
+                 pb.ACTION_KIND_RAISE: Action.RAISE, pb.ACTION_KIND_EXCHANGE: Action.EXCHANGE,
+                 pb.ACTION_KIND_CHOOSE_GAME: Action.CHOOSE_GAME}
 _FALLBACKS = {"": pb.FALLBACK_UNSPECIFIED, "rejected": pb.FALLBACK_AFTER_REJECTION,
               "exception": pb.FALLBACK_AFTER_EXCEPTION}
 

@@ -28,7 +28,8 @@ SUM_TOLERANCE: Final = 1e-6
 """How far the probabilities may sum from one."""
 MAX_STRATEGY_ACTIONS: Final = 64
 """The most actions one strategy may list."""
-_BOT_KINDS: Final = (Action.FOLD, Action.CHECK, Action.CALL, Action.BRING_IN, Action.RAISE)
+_BOT_KINDS: Final = (Action.FOLD, Action.CHECK, Action.CALL, Action.BRING_IN, Action.RAISE,
+                     Action.CHOOSE_GAME)
 
 
 class StrategyError(ValueError):
@@ -117,6 +118,9 @@ class Strategy(Mapping[Action, float]):
             if choice is None:
                 allowed = ", ".join(view.choices) or "none"
                 raise StrategyError(f"{where}: {action.kind} is not legal now (legal: {allowed})")
+            if action.kind == Action.CHOOSE_GAME and action.game not in choice.games:
+                raise StrategyError(f"{where}: {action.game or 'no game'} is not on the menu "
+                                    f"(choose from {', '.join(choice.games)})")
             if action.kind != Action.RAISE:
                 continue
             amount = action.raise_to_chips
@@ -139,8 +143,10 @@ class Strategy(Mapping[Action, float]):
 
 
 def _label(action: object) -> str:
-    """``call``, ``raise to 40``; anything else as its repr."""
+    """``call``, ``raise to 40``, ``choose_game NT``; anything else as its repr."""
     if isinstance(action, Action):
+        if action.kind == Action.CHOOSE_GAME:
+            return f"choose_game {action.game}"
         return (f"raise to {action.raise_to_chips}" if action.kind == Action.RAISE
                 else str(action.kind))
     return repr(action)
@@ -152,7 +158,7 @@ def _check_action(action: object, where: str) -> None:
                             f"view.raise_to(40) ...), not {type(action).__name__}")
     if action.kind not in _KINDS or action.kind not in _BOT_KINDS:
         raise StrategyError(f"{where}: {action.kind!r} is not a bot's action; use fold, check, "
-                            "call, bring_in or raise")
+                            "call, bring_in, raise or choose_game")
     amount = action.raise_to_chips
     if isinstance(amount, bool) or not isinstance(amount, int):
         raise StrategyError(f"{where}: the amount {amount!r} is not a whole number of chips")

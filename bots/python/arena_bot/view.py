@@ -12,21 +12,33 @@ _KIND_NAMES = {
     pb.ACTION_KIND_BRING_IN: "bring_in", pb.ACTION_KIND_RAISE: "raise",
     pb.ACTION_KIND_EXCHANGE: "exchange", pb.ACTION_KIND_POST_ANTE: "post_ante",
     pb.ACTION_KIND_POST_SMALL_BLIND: "post_small_blind",
-    pb.ACTION_KIND_POST_BIG_BLIND: "post_big_blind",
+    pb.ACTION_KIND_POST_BIG_BLIND: "post_big_blind", pb.ACTION_KIND_CHOOSE_GAME: "choose_game",
 }
 _KINDS = {name: kind for kind, name in _KIND_NAMES.items()}
-_STREETS = {v: k.removeprefix("STREET_").lower().replace("_draw", " draw")
+# The wire's games by their codes (DecisionRequest.game_code), for dealer's choice.
+GAME_CODES = {
+    pb.GAME_HOLDEM: "FT", pb.GAME_OMAHA_HI_LO: "FO/8", pb.GAME_RAZZ: "FR", pb.GAME_STUD: "F7S",
+    pb.GAME_STUD_HI_LO: "F7S/8", pb.GAME_NO_LIMIT_HOLDEM: "NT", pb.GAME_POT_LIMIT_OMAHA: "PO",
+    pb.GAME_POT_LIMIT_HOLDEM: "PT", pb.GAME_DEUCE_TO_SEVEN_TRIPLE_DRAW: "F2L3D",
+    pb.GAME_LONDON_LOWBALL: "FLL", pb.GAME_STUD_WILD: "F7SW", pb.GAME_STUD_WILD_LOW: "F7SWL",
+    pb.GAME_STUD_WILD_HI_LO: "F7SW/8", pb.GAME_LOW_HOLE: "FLH", pb.GAME_LOW_HOLE_HI_LO: "FLH/8",
+    pb.GAME_ENGLISH_STUD: "FES",
+}
+_GAMES = {code: game for game, code in GAME_CODES.items()}
+_STREETS = {v: k.removeprefix("STREET_").lower().replace("_", " ")
             for k, v in pb.Street.items()}
 
 
 @dataclass(frozen=True, slots=True)
 class Action:
-    """A bot's choice: ``fold``, ``check``, ``call``, ``bring_in``, ``raise`` (to a total), or
-    in the draw games ``exchange`` (the cards given up; none: stand pat)."""
+    """A bot's choice: ``fold``, ``check``, ``call``, ``bring_in``, ``raise`` (to a total), in
+    the draw games ``exchange`` (the cards given up; none: stand pat), or in dealer's choice
+    ``choose_game`` (``game``: the code of the game chosen for the coming orbit)."""
 
     kind: str
     raise_to_chips: int = 0
     exchange_cards: tuple[str, ...] = ()
+    game: str = ""
 
     FOLD: ClassVar[str] = "fold"
     CHECK: ClassVar[str] = "check"
@@ -34,6 +46,7 @@ class Action:
     BRING_IN: ClassVar[str] = "bring_in"
     RAISE: ClassVar[str] = "raise"
     EXCHANGE: ClassVar[str] = "exchange"
+    CHOOSE_GAME: ClassVar[str] = "choose_game"
 
     def to_proto(self) -> pb.Action:
         message = pb.Action()
@@ -49,6 +62,11 @@ class Action:
         message.raise_to_chips = self.raise_to_chips
         if self.exchange_cards:
             message.exchange_cards[:] = self.exchange_cards
+        if self.game:
+            game = _GAMES.get(self.game)
+            if game is None:
+                raise ValueError(f"unknown game {self.game!r}; known: {', '.join(_GAMES)}")
+            message.game = game
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +85,8 @@ class Choice:
     max_cards: int = 0
     exchangeable_cards: tuple[str, ...] = ()
     price_chips: int = 0
+    # choose_game (dealer's choice, docs/house-rules.md §28): the codes you may choose from.
+    games: tuple[str, ...] = ()
 
 
 class SeatView:
@@ -86,7 +106,8 @@ class SeatView:
                                              la.max_raise_to_chips, la.is_all_in, la.any_amount,
                                              la.min_exchange_cards, la.max_exchange_cards,
                                              tuple(la.exchangeable_cards),
-                                             la.exchange_price_chips)
+                                             la.exchange_price_chips,
+                                             tuple(GAME_CODES.get(g, "") for g in la.choosable_games))
                 for la in self.request.legal_actions if la.kind in _KIND_NAMES
             }
         return self._choices
@@ -105,7 +126,7 @@ class SeatView:
     @property
     def street(self) -> str:
         """preflop, flop, turn, river, third, fourth, fifth, sixth, seventh, predraw,
-        first draw, second draw or third draw."""
+        first draw, second draw or third draw; "game choice" for a dealer's-choice decision."""
         return _STREETS.get(self.request.street, "")
 
     @property
@@ -222,9 +243,32 @@ class SeatView:
         """Ranks wild for your hand's low (the low and hi-lo wild games)."""
         return list(self.request.low_wild_ranks)
 
+    # -- dealer's choice (docs/house-rules.md §28)
+    @property
+    def is_game_choice(self) -> bool:
+        """Whether this decision is dealer's choice: choose the game of the coming orbit
+        (``choose_game``; then it is the only legal kind, and no cards are dealt)."""
+        return self.can(Action.CHOOSE_GAME)
+
+    @property
+    def choosable_games(self) -> list[str]:
+        """The game codes you may choose from now, in the menu's order (empty otherwise)."""
+        choice = self.choices.get(Action.CHOOSE_GAME)
+        return list(choice.games) if choice is not None else []
+
+    def choose_game(self, game: str) -> Action:
+        """Dealer's choice: deal ``game`` (one of :attr:`choosable_games`) for the orbit."""
+        return Action(Action.CHOOSE_GAME, game=game)
+
+    def first_game(self) -> Action:
+        """Dealer's choice: the first game of the menu (the helpers' default choice)."""
+        return self.choose_game(self.choosable_games[0])
+
     def check_or_fold(self) -> Action:
         """The safe default: post a due bring-in, check if free, else fold; in an exchange
-        round, stand pat."""
+        round, stand pat; in dealer's choice, the first game of the menu."""
+        if self.can(Action.CHOOSE_GAME):
+            return self.first_game()
         if self.can(Action.EXCHANGE):
             return self.stand_pat()
         if self.can(Action.BRING_IN):
@@ -232,6 +276,8 @@ class SeatView:
         return self.check() if self.can(Action.CHECK) else self.fold()
 
     def check_or_call(self) -> Action:
+        if self.can(Action.CHOOSE_GAME):
+            return self.first_game()
         if self.can(Action.EXCHANGE):
             return self.stand_pat()
         if self.can(Action.BRING_IN):
