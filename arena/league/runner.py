@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import secrets
 import sys
 import threading
 import time
@@ -22,12 +21,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from arena.engine import phh
-from arena.engine.errors import ConfigError
 from arena.league.config import LeagueConfig
 from arena.league.hosting import (
     build_packages,
     describe_ends,
     hosting,
+    register_league,
     remote_duplicate,
     seat_id,
     trust_note,
@@ -55,7 +54,7 @@ from arena.match.spec import MatchSpec, SeatSpec
 from arena.match.spectator import Spectator, TeeSink
 from arena.metrics import ArenaMetrics, MetricsServer, rejection_reason, start_metrics_server
 from arena.server.config import BotEntry, ServerConfig
-from arena.storage.errors import InvalidRecord, NotFound
+from arena.storage.errors import InvalidRecord
 
 if TYPE_CHECKING:
     from arena.server.app import DealerServer
@@ -171,19 +170,8 @@ class LeagueRun:
         if self._checked_league is not None:
             return self._checked_league  # tokens were checked once (scrypt is slow on purpose)
         config = self.config
-        league = self.store.find_league(config.name)
-        if league is None:
-            league = self.store.create_league(
-                config.name, without_tokens(config.source_toml, config) or "name = ''\n")
-        for bot in config.bots:
-            try:
-                self.store.get_bot(bot.name)
-            except NotFound:  # a hosted bot's stored token is never used: its instances have theirs
-                self.store.register_bot(bot.name, bot.token or secrets.token_urlsafe(32))
-                continue
-            if not bot.hosted and not self.store.verify_bot_token(bot.name, bot.token):
-                raise ConfigError(f"bot {bot.name!r}: the token differs from the one this league "
-                                  "registered; a bot keeps its token for the whole league")
+        league = register_league(self.store, config.name, without_tokens(config.source_toml, config),
+                                 config.bots)
         self._checked_league = league
         return league
 
