@@ -27,7 +27,7 @@ from psycopg.rows import dict_row
 from arena.storage.errors import InvalidRecord, SchemaTooNew, StoreError, StoreUnavailable
 from arena.storage.migrations import LATEST_VERSION, MIGRATIONS
 from arena.storage.records import HandRecord, VoidHand, check_hand, now, timestamp_text
-from arena.storage.sqlstore import Cursor, Db, Guard, SqlStore
+from arena.storage.sqlstore import MARK_IN_FLIGHT, Cursor, Db, Guard, SqlStore
 
 _MIGRATION_LOCK = 7_330_001  # pg_advisory_xact_lock key: one migrating process at a time
 _RETRIES = 5
@@ -57,8 +57,6 @@ _RECORD_HAND = """WITH ok AS (
     JOIN bots b ON b.name = v.name
 )
 SELECT hand_id FROM h"""
-_MARK_IN_FLIGHT = ("INSERT INTO hands_in_flight (match_id, copy_index, hand_number) VALUES (?, ?, ?) "
-                   "ON CONFLICT (match_id, copy_index) DO UPDATE SET hand_number = excluded.hand_number")
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -343,12 +341,6 @@ class PostgresStore(SqlStore):
             if self._connection is not None:
                 self._connection.close()
 
-    def __enter__(self) -> PostgresStore:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
-
     @contextmanager
     def _transaction(self, *, write: bool) -> Iterator[Db]:
         """One transaction under the lock (a savepoint inside another: in the writer's batch, one
@@ -470,7 +462,7 @@ class PostgresStore(SqlStore):
                     guard(db)
             connection = self._connection
             assert connection is not None
-            statements, _ = self._session.statements(psycopg.ClientCursor(connection), _MARK_IN_FLIGHT,
+            statements, _ = self._session.statements(psycopg.ClientCursor(connection), MARK_IN_FLIGHT,
                                                      (match_id, copy_index, hand_number))
             self._session.at_commit += statements
 

@@ -16,7 +16,7 @@ from arena.engine.errors import ConfigError
 from arena.storage.errors import CorruptStore, InvalidRecord, SchemaTooNew, StoreError
 from arena.storage.migrations import LATEST_VERSION, MIGRATIONS
 from arena.storage.records import HandRecord, check_hand, now, timestamp_text
-from arena.storage.sqlstore import Cursor, Guard, SqlStore
+from arena.storage.sqlstore import MARK_IN_FLIGHT, Cursor, Guard, SqlStore
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 
@@ -127,33 +127,24 @@ class SqliteStore(SqlStore):
         with self._lock:
             self._connection.close()
 
-    def __enter__(self) -> SqliteStore:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
-
     @contextmanager
     def _transaction(self, *, write: bool) -> Iterator[_SqliteDb]:
         """One transaction under the lock; sqlite3 errors become StoreError subclasses."""
-        with self._lock:
+        with self._lock, _errors(self.path):
             connection = self._connection
             nested = self._in_batch()  # a savepoint inside the batch's transaction
+            connection.execute("SAVEPOINT write" if nested else
+                               "BEGIN IMMEDIATE" if write else "BEGIN DEFERRED")
             try:
-                connection.execute("SAVEPOINT write" if nested else
-                                   "BEGIN IMMEDIATE" if write else "BEGIN DEFERRED")
-                try:
-                    yield _SqliteDb(connection)
-                    connection.execute("RELEASE write" if nested else "COMMIT")
-                except BaseException:
-                    if nested:
-                        connection.execute("ROLLBACK TO write")
-                        connection.execute("RELEASE write")
-                    elif connection.in_transaction:
-                        connection.execute("ROLLBACK")
-                    raise
-            except sqlite3.DatabaseError as exc:
-                raise _store_error(self.path, exc) from exc
+                yield _SqliteDb(connection)
+                connection.execute("RELEASE write" if nested else "COMMIT")
+            except BaseException:
+                if nested:
+                    connection.execute("ROLLBACK TO write")
+                    connection.execute("RELEASE write")
+                elif connection.in_transaction:
+                    connection.execute("ROLLBACK")
+                raise
 
     # ------------------------------------------------------------ a league's hands, few statements
     # Each statement hands the interpreter's lock to the dealer's thread and back; a league
@@ -189,7 +180,7 @@ class SqliteStore(SqlStore):
             super().mark_in_flight(match_id, copy_index, hand_number, guard=guard)
             return
         with self._lock, _errors(self.path):
-            self._connection.execute(_MARK_IN_FLIGHT, (match_id, copy_index, hand_number))
+            self._connection.execute(MARK_IN_FLIGHT, (match_id, copy_index, hand_number))
 
     def check_integrity(self) -> list[str]:
         """SQLite's full integrity check plus foreign keys: an empty list when all is well."""
@@ -243,8 +234,6 @@ def _record_seats_sql(seat_count: int) -> str:
             f"v.column8, v.column9 FROM (VALUES {rows}) AS v JOIN bots b ON b.name = v.column2")
 
 
-_MARK_IN_FLIGHT = ("INSERT INTO hands_in_flight (match_id, copy_index, hand_number) VALUES (?, ?, ?) "
-                   "ON CONFLICT (match_id, copy_index) DO UPDATE SET hand_number = excluded.hand_number")
 
 
 def _check_header(path: Path) -> None:

@@ -6,13 +6,14 @@ A backend supplies transactions (`SqlStore._transaction`) over a `Db`; every que
 
 from __future__ import annotations
 
+import itertools
 import json
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, Protocol, Self
 
 from arena.storage import faultrows, handtexts, tokens
 from arena.storage.errors import AlreadyExists, HandConflict, InvalidRecord, NotFound
@@ -68,6 +69,8 @@ Guard = Callable[[Db], None]  # a check inside a write's transaction; it refuses
 _MATCH_COLUMNS = ("match_id, league_id, games, format, is_duplicate, status, seed, created_at, "
                   "finished_at")
 _LEAGUE_COLUMNS = "league_id, name, config_toml, created_at"
+MARK_IN_FLIGHT = ("INSERT INTO hands_in_flight (match_id, copy_index, hand_number) VALUES (?, ?, ?) "
+                  "ON CONFLICT (match_id, copy_index) DO UPDATE SET hand_number = excluded.hand_number")
 
 
 class SqlStore(ABC):
@@ -82,6 +85,12 @@ class SqlStore(ABC):
 
     @abstractmethod
     def close(self) -> None: ...
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
 
     def transaction(self, *, write: bool) -> AbstractContextManager[Db]:
         """One transaction for queries beyond the store interface (the work queue)."""
@@ -293,9 +302,7 @@ class SqlStore(ABC):
         with self._transaction(write=True) as db:
             if guard is not None:
                 guard(db)
-            db.execute("INSERT INTO hands_in_flight (match_id, copy_index, hand_number) VALUES (?, ?, ?) "
-                       "ON CONFLICT (match_id, copy_index) DO UPDATE SET hand_number = excluded.hand_number",
-                       (match_id, copy_index, hand_number))
+            db.execute(MARK_IN_FLIGHT, (match_id, copy_index, hand_number))
 
     def hand_in_flight(self, match_id: int, copy_index: int) -> int | None:
         """The last hand marked in flight on this table (it may have finished since)."""
@@ -379,13 +386,8 @@ class SqlStore(ABC):
                     "AND l.value_function = ? WHERE h.match_id = ? AND h.status = 'completed' "
                     "ORDER BY h.hand_number, h.copy_index, s.seat",
                     (value_function or "", match_id)).fetchall()
-            start = 0
-            while start < len(rows):
-                end = start
-                while end < len(rows) and rows[end]["hand_id"] == rows[start]["hand_id"]:
-                    end += 1
-                hand = rows[start:end]
-                start = end
+            for _, seats in itertools.groupby(rows, key=lambda r: r["hand_id"]):
+                hand = list(seats)
                 if hand[0]["deal_id"] in fouled:
                     continue
                 has_luck = all(o["luck_chips"] is not None for o in hand)
