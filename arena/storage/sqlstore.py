@@ -6,6 +6,7 @@ A backend supplies transactions (`SqlStore._transaction`) over a `Db`; every que
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import threading
@@ -221,34 +222,29 @@ class SqlStore(ABC):
         first in the same transaction and may refuse it by raising (a worker's lease on the job).
         """
         check_hand(hand)
+        seats = hand.seats
         with self._transaction(write=True) as db:
             if guard is not None:
                 guard(db)
+            row = db.execute(_record_hand_sql(len(seats)), (
+                hand.hand_number, hand.copy_index, hand.deal_id, hand.game_code, hand.small_bet_chips,
+                hand.button_seat, hand.phh_text, timestamp_text(hand.started_at),
+                timestamp_text(hand.finished_at), hand.match_id, hand.copy_index,
+                *(s.bot for s in seats), len(seats))).fetchone()
+            if row is not None:
+                db.execute(_record_seats_sql(len(seats)), (row["hand_id"], *(
+                    value for s in seats for value in (
+                        s.seat, s.bot, s.net_chips, s.final_stack_chips, s.timeouts,
+                        s.absent_decisions, s.rejected_replies, s.disconnects, s.sdk_fallbacks))))
+                return True
+            # Nothing written: say why (the match, a seat, or the hand there already).
             bot_ids = _running_match_bots(db, hand.match_id, hand.copy_index)
-            unknown = [s.bot for s in hand.seats if s.bot not in bot_ids]
+            unknown = [s.bot for s in seats if s.bot not in bot_ids]
             if unknown:
                 raise InvalidRecord(f"match {hand.match_id} hand {hand.hand_number}: {', '.join(unknown)} "
                                     f"not seated in this match")
-            row = db.execute(
-                "INSERT INTO hands (match_id, hand_number, copy_index, deal_id, game_code, small_bet_chips, "
-                "button_seat, status, phh_text, started_at, finished_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, 'completed', ?, ?, ?) "
-                "ON CONFLICT (match_id, hand_number, copy_index) DO NOTHING RETURNING hand_id",
-                (hand.match_id, hand.hand_number, hand.copy_index, hand.deal_id, hand.game_code,
-                 hand.small_bet_chips, hand.button_seat, hand.phh_text, timestamp_text(hand.started_at),
-                 timestamp_text(hand.finished_at))).fetchone()
-            if row is None:
-                _check_same_hand(db, hand)
-                return False
-            hand_id = int(row["hand_id"])
-            db.executemany(
-                "INSERT INTO hand_seats (hand_id, seat, bot_id, net_chips, final_stack_chips, timeouts, "
-                "absent_decisions, rejected_replies, disconnects, sdk_fallbacks) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [(hand_id, s.seat, bot_ids[s.bot], s.net_chips, s.final_stack_chips, s.timeouts,
-                  s.absent_decisions, s.rejected_replies, s.disconnects, s.sdk_fallbacks)
-                 for s in hand.seats])
-        return True
+            _check_same_hand(db, hand)
+        return False
 
     def void_hand(self, hand: VoidHand, *, guard: Guard | None = None) -> bool:
         """Record a misdeal. Idempotent like `record_hand`; False if this void was recorded already."""
@@ -501,6 +497,33 @@ class SqlStore(ABC):
                 "ORDER BY t.tournament, t.place, b.name", (league_id,)).fetchall()
         return [TournamentPlacing(r["tournament"], r["name"], int(r["place"]), int(r["points"]),
                                   r["eliminated_at_hand"]) for r in rows]
+
+
+# --------------------------------------------------------------------------- a hand's statements
+
+
+@functools.cache
+def _record_hand_sql(seat_count: int) -> str:
+    """A completed hand inserted only when it may be: the match running, copy 0 or a duplicate
+    match, every seat's bot seated in it, the hand new (else nothing is written, no row back)."""
+    names = ", ".join("?" * seat_count)
+    return ("INSERT INTO hands (match_id, hand_number, copy_index, deal_id, game_code, "
+            "small_bet_chips, button_seat, status, phh_text, started_at, finished_at) "
+            "SELECT m.match_id, ?, ?, ?, ?, ?, ?, 'completed', ?, ?, ? FROM matches m "
+            "WHERE m.match_id = ? AND m.status = 'running' AND (? = 0 OR m.is_duplicate <> 0) "
+            "AND (SELECT COUNT(*) FROM match_seats s JOIN bots b ON b.bot_id = s.bot_id "
+            f"WHERE s.match_id = m.match_id AND b.name IN ({names})) = ? "
+            "ON CONFLICT (match_id, hand_number, copy_index) DO NOTHING RETURNING hand_id")
+
+
+@functools.cache
+def _record_seats_sql(seat_count: int) -> str:
+    """The seats of a hand just inserted, their bots by name, in one statement."""
+    rows = ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?, ?)"] * seat_count)
+    return ("INSERT INTO hand_seats (hand_id, seat, bot_id, net_chips, final_stack_chips, timeouts, "
+            "absent_decisions, rejected_replies, disconnects, sdk_fallbacks) "
+            "SELECT ?, v.column1, b.bot_id, v.column3, v.column4, v.column5, v.column6, v.column7, "
+            f"v.column8, v.column9 FROM (VALUES {rows}) AS v JOIN bots b ON b.name = v.column2")
 
 
 # --------------------------------------------------------------------------- row readers

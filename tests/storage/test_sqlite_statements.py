@@ -1,6 +1,7 @@
 """Issue 13 item 4: a league's hand costs the SQLite store few statements (each one hands the
 interpreter's lock to the dealer's thread and back): the hand and its seats in two, the next
-hand's in-flight mark in one, and what they write is what the generic path writes."""
+hand's in-flight mark in one (its own path inside a batch), and what they write is what a store
+outside a batch writes."""
 
 from __future__ import annotations
 
