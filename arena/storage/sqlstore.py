@@ -6,7 +6,6 @@ A backend supplies transactions (`SqlStore._transaction`) over a `Db`; every que
 
 from __future__ import annotations
 
-import functools
 import itertools
 import json
 import threading
@@ -16,7 +15,7 @@ from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime
 from typing import Any, Protocol, Self
 
-from arena.storage import faultrows, handtexts, tokens
+from arena.storage import faultrows, handrows, tokens
 from arena.storage.errors import AlreadyExists, HandConflict, InvalidRecord, NotFound
 from arena.storage.records import (
     Bot,
@@ -31,7 +30,6 @@ from arena.storage.records import (
     MatchFormat,
     MatchStatus,
     ResultRow,
-    SeatResult,
     TournamentPlacing,
     VoidHand,
     check_bot,
@@ -42,7 +40,6 @@ from arena.storage.records import (
     check_placing,
     check_void,
     parse_timestamp,
-    result_fields,
     timestamp_text,
 )
 
@@ -226,24 +223,24 @@ class SqlStore(ABC):
         with self._transaction(write=True) as db:
             if guard is not None:
                 guard(db)
-            row = db.execute(_record_hand_sql(len(seats)), (
+            row = db.execute(handrows.record_hand_sql(len(seats)), (
                 hand.hand_number, hand.copy_index, hand.deal_id, hand.game_code, hand.small_bet_chips,
                 hand.button_seat, hand.phh_text, timestamp_text(hand.started_at),
                 timestamp_text(hand.finished_at), hand.match_id, hand.copy_index,
                 *(s.bot for s in seats), len(seats))).fetchone()
             if row is not None:
-                db.execute(_record_seats_sql(len(seats)), (row["hand_id"], *(
+                db.execute(handrows.record_seats_sql(len(seats)), (row["hand_id"], *(
                     value for s in seats for value in (
                         s.seat, s.bot, s.net_chips, s.final_stack_chips, s.timeouts,
                         s.absent_decisions, s.rejected_replies, s.disconnects, s.sdk_fallbacks))))
                 return True
             # Nothing written: say why (the match, a seat, or the hand there already).
-            bot_ids = _running_match_bots(db, hand.match_id, hand.copy_index)
+            bot_ids = handrows.running_match_bots(db, hand.match_id, hand.copy_index)
             unknown = [s.bot for s in seats if s.bot not in bot_ids]
             if unknown:
                 raise InvalidRecord(f"match {hand.match_id} hand {hand.hand_number}: {', '.join(unknown)} "
                                     f"not seated in this match")
-            _check_same_hand(db, hand)
+            handrows.check_same_hand(db, hand)
         return False
 
     def void_hand(self, hand: VoidHand, *, guard: Guard | None = None) -> bool:
@@ -252,7 +249,7 @@ class SqlStore(ABC):
         with self._transaction(write=True) as db:
             if guard is not None:
                 guard(db)
-            _running_match_bots(db, hand.match_id, hand.copy_index)
+            handrows.running_match_bots(db, hand.match_id, hand.copy_index)
             inserted = db.execute(
                 "INSERT INTO hands (match_id, hand_number, copy_index, deal_id, game_code, small_bet_chips, "
                 "button_seat, status, phh_text, started_at, finished_at, void_reason) "
@@ -277,7 +274,7 @@ class SqlStore(ABC):
         """Every completed hand of a match in (hand number, copy) order: what a resumed match skips."""
         with self._transaction(write=False) as db:
             _match(db, match_id)
-            return _hands(db, match_id, None)
+            return handrows.completed(db, match_id, None)
 
     def void_hands(self, match_id: int) -> list[VoidHand]:
         with self._transaction(write=False) as db:
@@ -399,12 +396,12 @@ class SqlStore(ABC):
                                     if has_luck else ())
 
     def iter_hand_texts(self, league_id: int) -> Iterator[str]:
-        """The league's completed hands' PHH texts, a match per transaction (`handtexts`)."""
+        """The league's completed hands' PHH texts, a match per transaction (`handrows`)."""
         with self._transaction(write=False) as db:
-            match_ids = handtexts.league_match_ids(db, league_id)
+            match_ids = handrows.league_match_ids(db, league_id)
         for match_id in match_ids:
             with self._transaction(write=False) as db:
-                texts = handtexts.completed_hand_texts(db, match_id)
+                texts = handrows.completed_hand_texts(db, match_id)
             yield from texts
 
     # ------------------------------------------------------------ luck
@@ -499,33 +496,6 @@ class SqlStore(ABC):
                                   r["eliminated_at_hand"]) for r in rows]
 
 
-# --------------------------------------------------------------------------- a hand's statements
-
-
-@functools.cache
-def _record_hand_sql(seat_count: int) -> str:
-    """A completed hand inserted only when it may be: the match running, copy 0 or a duplicate
-    match, every seat's bot seated in it, the hand new (else nothing is written, no row back)."""
-    names = ", ".join("?" * seat_count)
-    return ("INSERT INTO hands (match_id, hand_number, copy_index, deal_id, game_code, "
-            "small_bet_chips, button_seat, status, phh_text, started_at, finished_at) "
-            "SELECT m.match_id, ?, ?, ?, ?, ?, ?, 'completed', ?, ?, ? FROM matches m "
-            "WHERE m.match_id = ? AND m.status = 'running' AND (? = 0 OR m.is_duplicate <> 0) "
-            "AND (SELECT COUNT(*) FROM match_seats s JOIN bots b ON b.bot_id = s.bot_id "
-            f"WHERE s.match_id = m.match_id AND b.name IN ({names})) = ? "
-            "ON CONFLICT (match_id, hand_number, copy_index) DO NOTHING RETURNING hand_id")
-
-
-@functools.cache
-def _record_seats_sql(seat_count: int) -> str:
-    """The seats of a hand just inserted, their bots by name, in one statement."""
-    rows = ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?, ?)"] * seat_count)
-    return ("INSERT INTO hand_seats (hand_id, seat, bot_id, net_chips, final_stack_chips, timeouts, "
-            "absent_decisions, rejected_replies, disconnects, sdk_fallbacks) "
-            "SELECT ?, v.column1, b.bot_id, v.column3, v.column4, v.column5, v.column6, v.column7, "
-            f"v.column8, v.column9 FROM (VALUES {rows}) AS v JOIN bots b ON b.name = v.column2")
-
-
 # --------------------------------------------------------------------------- row readers
 
 
@@ -563,55 +533,3 @@ def _bot_ids(db: Db, names: Iterable[str]) -> dict[str, int]:
             raise NotFound(f"no bot named {name!r}; register it first")
         ids[name] = int(row["bot_id"])
     return ids
-
-
-def _running_match_bots(db: Db, match_id: int, copy_index: int) -> dict[str, int]:
-    """The bots seated in a running match (name -> id), in one query with the match's status."""
-    rows = db.execute(
-        "SELECT m.status, m.is_duplicate, b.name, b.bot_id FROM matches m "
-        "LEFT JOIN match_seats s ON s.match_id = m.match_id LEFT JOIN bots b ON b.bot_id = s.bot_id "
-        "WHERE m.match_id = ?", (match_id,)).fetchall()
-    if not rows:
-        raise NotFound(f"no match {match_id}")
-    row = rows[0]
-    if row["status"] != MatchStatus.RUNNING.value:
-        raise InvalidRecord(f"match {match_id} is {row['status']}: no more hands can be recorded")
-    if copy_index != 0 and not row["is_duplicate"]:
-        raise InvalidRecord(f"match {match_id} is not duplicate: copy index must be 0, not {copy_index}")
-    return {r["name"]: int(r["bot_id"]) for r in rows if r["bot_id"] is not None}
-
-
-def _check_same_hand(db: Db, hand: HandRecord) -> None:
-    where = f"match {hand.match_id} hand {hand.hand_number} copy {hand.copy_index}"
-    existing = _hands(db, hand.match_id, (hand.hand_number, hand.copy_index))
-    if not existing:
-        raise HandConflict(f"{where} is recorded already as a void hand")
-    if result_fields(existing[0]) != result_fields(hand):
-        raise HandConflict(f"{where} is recorded already with a different result")
-
-
-def _hands(db: Db, match_id: int, key: tuple[int, int] | None) -> list[HandRecord]:
-    """Completed hands of a match (or the one under ``key``) with their seats."""
-    where = "h.match_id = ? AND h.status = 'completed'"
-    params: tuple[object, ...] = (match_id,)
-    if key is not None:
-        where += " AND h.hand_number = ? AND h.copy_index = ?"
-        params += key
-    rows = db.execute(
-        "SELECT h.hand_id, h.hand_number, h.copy_index, h.deal_id, h.game_code, h.small_bet_chips, "
-        f"h.button_seat, h.phh_text, h.started_at, h.finished_at FROM hands h WHERE {where} "
-        "ORDER BY h.hand_number, h.copy_index", params).fetchall()
-    seats: dict[int, list[SeatResult]] = {}
-    for r in db.execute(
-            "SELECT s.hand_id, s.seat, b.name, s.net_chips, s.final_stack_chips, s.timeouts, "
-            "s.absent_decisions, s.rejected_replies, s.disconnects, s.sdk_fallbacks FROM hand_seats s "
-            f"JOIN hands h USING (hand_id) JOIN bots b ON b.bot_id = s.bot_id WHERE {where} "
-            "ORDER BY s.hand_id, s.seat", params):
-        seats.setdefault(r["hand_id"], []).append(
-            SeatResult(r["seat"], r["name"], r["net_chips"], r["final_stack_chips"], r["timeouts"],
-                       r["absent_decisions"], r["rejected_replies"], r["disconnects"],
-                       r["sdk_fallbacks"]))
-    return [HandRecord(match_id, r["hand_number"], r["copy_index"], r["deal_id"], r["game_code"],
-                       r["small_bet_chips"], r["button_seat"], tuple(seats.get(r["hand_id"], ())),
-                       r["phh_text"], parse_timestamp(r["started_at"]), parse_timestamp(r["finished_at"]))
-            for r in rows]
