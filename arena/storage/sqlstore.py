@@ -411,14 +411,10 @@ class SqlStore(ABC):
                            ) -> list[LuckPending]:
         """Completed hands of the league's ended matches (seed revealed) with no luck stored
         under ``value_function``, at most ``limit``, in match and hand order."""
-        wanted = None if match_ids is None else sorted(set(match_ids))
-        where = ""
-        params: list[object] = [value_function, league_id]
-        if wanted is not None:
-            if not wanted:
-                return []
-            where = f" AND m.match_id IN ({', '.join('?' for _ in wanted)})"
-            params += wanted
+        wanted = () if match_ids is None else tuple(sorted(set(match_ids)))
+        if match_ids is not None and not wanted:
+            return []
+        where = f" AND m.match_id IN ({', '.join('?' * len(wanted))})" if wanted else ""
         with self._transaction(write=False) as db:
             rows = db.execute(
                 "SELECT h.match_id, h.hand_number, h.copy_index, m.seed, h.phh_text FROM hands h "
@@ -427,7 +423,7 @@ class SqlStore(ABC):
                 "AND NOT EXISTS (SELECT 1 FROM hand_luck l WHERE l.hand_id = h.hand_id "
                 "AND l.value_function = ?)"
                 f"{where} ORDER BY h.match_id, h.hand_number, h.copy_index LIMIT ?",
-                (params[1], params[0], *params[2:], int(limit))).fetchall()
+                (league_id, value_function, *wanted, int(limit))).fetchall()
         return [LuckPending(r["match_id"], r["hand_number"], r["copy_index"], r["seed"], r["phh_text"])
                 for r in rows]
 
