@@ -26,9 +26,9 @@ from arena.engine.student import t_95, two_sided_p
 from arena.engine.units import Z_95 as Z_95
 from arena.engine.units import mbb
 
-GAME_KEYS: tuple[str, ...] = (*ALL_VARIANTS, ALL_GAMES)  # per-game keys: every game code, then "all"
-# Rows by game: the arena's codes, issue 42's games (docs/house-rules.md §21-§25), then "all".
-_ROW_ORDER: tuple[str, ...] = (*ALL_VARIANTS, ALL_GAMES)
+# Per-game keys, the order of the rows by game: every game code (the arena's, then issue 42's,
+# docs/house-rules.md §21-§25), then "all".
+GAME_KEYS: tuple[str, ...] = (*ALL_VARIANTS, ALL_GAMES)
 
 
 class PerHandResult(Protocol):
@@ -305,7 +305,7 @@ def compute_leaderboard(results: Iterable[PerHandResult]) -> Leaderboard:
         return (EMPTY, EMPTY) if acc is None else (acc.raw(), acc.duplicate())
 
     bots = tuple(sorted({bot for bot, _ in per_game} | {b for pair in per_pair for b in pair}))
-    order = {game: i for i, game in enumerate(_ROW_ORDER)}
+    order = {game: i for i, game in enumerate(GAME_KEYS)}
     stats = tuple(
         BotGameStats(bot, game, acc.hands, chips[(bot, game)], acc.raw(), acc.duplicate(),
                      *luck_of(luck_game, (bot, game)))
