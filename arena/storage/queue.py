@@ -190,15 +190,6 @@ class WorkQueue:
                 tables += [t for t in str(row["tables"] or "").split(",") if t]
         return found
 
-    # ------------------------------------------------------------ hands in flight
-
-    def hand_started(self, match_id: int, copy_index: int, hand_number: int) -> None:
-        self.store.mark_in_flight(match_id, copy_index, hand_number)
-
-    def hand_in_flight(self, match_id: int, copy_index: int) -> int | None:
-        """The last hand a worker started on this table (it may have finished since)."""
-        return self.store.hand_in_flight(match_id, copy_index)
-
 
 _FORGET_WAIT = "DELETE FROM job_waits WHERE job_id = ?"
 
