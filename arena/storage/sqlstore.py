@@ -143,7 +143,7 @@ class SqlStore(ABC):
             row = db.execute("SELECT bot_id, name, created_at FROM bots WHERE name = ?", (name,)).fetchone()
         if row is None:
             raise NotFound(f"no bot named {name!r}")
-        return _bot(row)
+        return Bot(row["bot_id"], row["name"], parse_timestamp(row["created_at"]))
 
     def verify_bot_token(self, name: str, token: str) -> bool:
         with self._transaction(write=False) as db:
@@ -497,10 +497,6 @@ class SqlStore(ABC):
 
 def _league(row: Row) -> League:
     return League(row["league_id"], row["name"], row["config_toml"], parse_timestamp(row["created_at"]))
-
-
-def _bot(row: Row) -> Bot:
-    return Bot(row["bot_id"], row["name"], parse_timestamp(row["created_at"]))
 
 
 def _match(db: Db, match_id: int) -> Match:
