@@ -1,9 +1,10 @@
 """Luck adjustment: variance of raw, duplicate, luck-adjusted and duplicate + luck-adjusted
 results of the example bots, and the cost of the adjustment against playing the hands.
 
-    python -m bench.luck variance [--deals 300] [--seats 2 6]
+    python -m bench.luck variance [--deals 300] [--seats 2 6] [--games FT FO/8 FR F7S F7S/8]
     python -m bench.luck cost [--hands 2000]
     python -m bench.luck strategies [--deals 400] [--games FT NT]   (bench/luck_strategies.py)
+    python -m bench.luck games [--hands 30] [--seats 2 6]   (bench/luck_games.py: cost per game)
 
 ``variance`` plays the SDK's example bots in-process (`bench.selfplay`), every deal once per
 rotation of the seats, and reports the first rules bot's standard deviation per hand (for the
@@ -24,7 +25,7 @@ import sys
 import time
 
 from arena.engine.luck import LuckSettings, hand_luck
-from bench import luck_strategies
+from bench import luck_games, luck_strategies
 from bench.scratch import scratch_dir
 from bench.selfplay import iter_duplicate
 
@@ -37,7 +38,8 @@ def _hands_for(sd: float) -> int:
     return math.ceil((Z * sd / TARGET_MBB) ** 2)
 
 
-def variance(kinds: list[str], deals: int, seed: int, settings: LuckSettings) -> dict[str, float]:
+def variance(kinds: list[str], deals: int, seed: int, settings: LuckSettings,
+             games: tuple[str, ...] = HORSE) -> dict[str, float]:
     hero = f"{kinds[0]}0"
     raw: list[float] = []
     adjusted: list[float] = []
@@ -45,7 +47,7 @@ def variance(kinds: list[str], deals: int, seed: int, settings: LuckSettings) ->
     deal_adj: dict[int, list[float]] = {}
     play_seconds = luck_seconds = 0.0
     started = time.process_time()
-    for played in iter_duplicate(kinds, games=HORSE, deals=deals, seed=seed):
+    for played in iter_duplicate(kinds, games=games, deals=deals, seed=seed):
         play_seconds += time.process_time() - started
         state = played.state
         assert state.result is not None
@@ -54,7 +56,7 @@ def variance(kinds: list[str], deals: int, seed: int, settings: LuckSettings) ->
         started = time.process_time()
         luck = hand_luck(state.variant, state.events, state.seat_count, hand_seed=played.hand_seed,
                          settings=settings, small_bet_chips=small_bet,
-                         big_bet_chips=state.stakes.big_bet).luck_chips[seat]
+                         big_bet_chips=state.stakes.big_bet, rules=state.rules).luck_chips[seat]
         luck_seconds += time.process_time() - started
         net = state.result.net_chips[seat]
         raw.append(1000 * net / small_bet)
@@ -75,7 +77,9 @@ def variance(kinds: list[str], deals: int, seed: int, settings: LuckSettings) ->
 
 def run_variance(args: argparse.Namespace) -> None:
     settings = LuckSettings()
-    print(f"value function {settings.name}; sd per hand in mbb/hand; hands for ±{TARGET_MBB:g} mbb/hand\n")
+    games = tuple(args.games)
+    print(f"games {' '.join(games)}; value function {settings.name}; sd per hand in mbb/hand; "
+          f"hands for ±{TARGET_MBB:g} mbb/hand\n")
     print("| bots | seats | hands | mean raw / luck-adj | sd raw | sd dup | sd luck | sd dup+luck "
           "| hands needed raw / dup / luck / dup+luck | dup+luck vs raw |")
     print("|---|---|---|---|---|---|---|---|---|---|")
@@ -83,7 +87,7 @@ def run_variance(args: argparse.Namespace) -> None:
         for seats in args.seats:
             kinds = ["rules" if k % 2 == 0 else opponent for k in range(seats)]
             deals = args.deals if seats == 2 else max(10, args.deals // seats)
-            r = variance(kinds, deals, args.seed, settings)
+            r = variance(kinds, deals, args.seed, settings, games)
             needed = [_hands_for(r[k]) for k in ("raw", "dup", "luck", "dup_luck")]
             print(f"| rules vs {opponent} | {seats} | {r['hands']:.0f} | {r['mean_raw']:+.0f} / "
                   f"{r['mean_luck']:+.0f} | {r['raw']:.0f} | {r['dup']:.0f} | {r['luck']:.0f} | "
@@ -147,6 +151,8 @@ def main() -> None:
     var.add_argument("--deals", type=int, default=300)
     var.add_argument("--seats", type=int, nargs="+", default=[2, 6])
     var.add_argument("--seed", type=int, default=1)
+    var.add_argument("--games", nargs="+", default=list(HORSE),
+                     help="the rotation, e.g. F2L3D or FES (the luck of §29's games)")
     var.set_defaults(func=run_variance)
     cost = sub.add_parser("cost")
     cost.add_argument("--hands", type=int, default=2000)
@@ -156,6 +162,12 @@ def main() -> None:
     strategies.add_argument("--games", nargs="+", default=["FT", "NT"])
     strategies.add_argument("--seed", type=int, default=1)
     strategies.set_defaults(func=lambda a: luck_strategies.run(a.deals, a.games, a.seed))
+    games = sub.add_parser("games", help="the luck's cost per hand in each game, vs F7S")
+    games.add_argument("--hands", type=int, default=30)
+    games.add_argument("--seats", type=int, nargs="+", default=[2, 6])
+    games.add_argument("--games", nargs="+", default=list(luck_games.GAMES))
+    games.add_argument("--seed", type=int, default=1)
+    games.set_defaults(func=lambda a: luck_games.run(a.hands, a.seats, a.games, a.seed))
     args = parser.parse_args()
     args.func(args)
 

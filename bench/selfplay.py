@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.engine.actions import ActionKind
-from arena.engine.cards import derive_seed
+from arena.engine.cards import derive_seed, parse_card
 from arena.engine.games import variant_for
 from arena.engine.rules import Rules
 from arena.engine.state import HandState
@@ -51,6 +51,11 @@ def _act(state: HandState, feed: HandFeed, bot: BotFunction) -> None:
     request = bot_pb.DecisionRequest.FromString(convert.decision_request(prompt).SerializeToString())
     action = bot(SeatView(request))
     kind = ActionKind(action.kind)
+    if kind is ActionKind.EXCHANGE:  # docs/house-rules.md §26: the cards named, none to stand pat
+        assert state.actor is not None
+        state.exchange(state.actor, [parse_card(c) for c in getattr(action, "exchange_cards", ())])
+        feed.drain()  # the feed's view of the seat's down cards follows the exchange
+        return
     amount = getattr(action, "raise_to_chips", 0) if kind is ActionKind.RAISE else None
     assert state.actor is not None
     state.act(state.actor, kind, amount)

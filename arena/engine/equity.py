@@ -7,7 +7,7 @@ Exact enumeration of the cards still to come when there are few runouts, seeded 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
@@ -17,6 +17,10 @@ from typing import Final
 from arena.engine import evaluate as ev
 from arena.engine.cards import DECK_SIZE, Card
 from arena.engine.games import GameCode, Showdown, Variant, variant_for
+from arena.engine.lowball import ace_to_six_value, deuce_to_seven_value
+from arena.engine.runouts import sample_exchanges
+from arena.engine.wild import low_hole_low_wild_ranks, low_hole_wild_ranks
+from arena.engine.wildmemo import memo_wild_high, memo_wild_low
 
 __all__ = [
     "DEFAULT_EXACT_LIMIT",
@@ -86,30 +90,63 @@ def equity(
     samples: int = DEFAULT_SAMPLES,
     exact_limit: int = DEFAULT_EXACT_LIMIT,
     seed: int = 0,
+    wild_ranks: Collection[int] = (),
+    low_hole_ace_high: bool = True,
+    plans: Sequence[Sequence[int]] | None = None,
+    discards: Sequence[Card] = (),
+    held_back: Sequence[Card] = (),
+    held_back_hand: int = 0,
 ) -> Equity:
     """Each live seat's expected share of a pot all of them contest to the showdown.
 
-    ``game``: a PHH code (``FT``, ``FO/8``, ``FR``, ``F7S``, ``F7S/8``) or a `Variant`.
+    ``game``: a game code (``FT``, ``FO/8``, ``FR``, ``F7S``, ``F7S/8``, ``NT``, ``PO``, ``PT``,
+    ``F2L3D``, ``FLL``, ``F7SW``, ``F7SWL``, ``F7SW/8``, ``FLH``, ``FLH/8``, ``FES``) or a `Variant`.
     ``hands``: the known cards of each live seat (hold'em 0-2, Omaha 0-4, stud 0-7: down and
-    up cards alike); cards not given are dealt at random from the rest of the deck.
+    up cards alike, in dealing order; triple draw 0-5); cards not given are dealt at random from
+    the rest of the deck.
     ``board``: the community cards (hold'em/Omaha 0-5; stud: the common card of a deck that
     ran out, else empty). ``dead``: cards known to be out of play (folded hands, exposed
-    burns). Every card must be distinct.
+    burns, the discards of the exchange being served). Every card must be distinct.
+    ``wild_ranks``: the wild ranks (deuce 0 .. ace 12) of the wild-card stud games (§23);
+    ``low_hole_ace_high``: the rules key of Low Hole (§24), whose wild ranks come from each
+    hand's down cards (the first two and the seventh of its dealing order).
+    ``plans``: per hand, what is still to come to it, in order: a positive count of cards
+    dealt, or 0 for an exchange that the fixed policy of docs/house-rules.md §29 plays (triple
+    draw, English Stud), the plans aligned at their ends (a hand's last step is in the last
+    round). None: every hand is dealt to its game's full count (stud 7, English Stud 6, triple
+    draw 5) with no exchange. ``discards``: dead cards that go back into the stub when it
+    cannot serve a step (§21: earlier exchanges' discards); ``held_back``: the discards of the
+    exchange being served, whose replacement cards are the first step of hand
+    ``held_back_hand``'s plan: out of play until then, then discards like the others.
 
-    When at most ``exact_limit`` runouts remain they are all enumerated (``is_exact``);
-    otherwise ``samples`` runouts are drawn with ``random.Random(seed)``. A stud deck too
-    short for every seat's missing cards gets one common card, as in docs/house-rules.md §1.
+    When at most ``exact_limit`` runouts remain and no exchange is to come they are all
+    enumerated (``is_exact``); otherwise ``samples`` runouts are drawn with
+    ``random.Random(seed)``. A stud deck too short for every seat's missing cards gets one
+    common card, as in docs/house-rules.md §1.
     Raises ValueError for an unknown game, bad or repeated cards, or out-of-range counts.
     """
     variant = game if isinstance(game, Variant) else _variant(game)
     hands_t = tuple(tuple(_checked_cards(h, "hand")) for h in hands)
     board_t = tuple(_checked_cards(board, "board"))
     dead_t = tuple(_checked_cards(dead, "dead"))
+    discards_t = tuple(_checked_cards(discards, "discards"))
     _check_count("samples", samples, 1)
     _check_count("exact_limit", exact_limit, 0)
     if type(seed) is not int:
         raise ValueError(f"seed must be an int, got {type(seed).__name__}")
-    return _equity_cached(variant, hands_t, board_t, dead_t, samples, exact_limit, seed)
+    wild_t = frozenset(wild_ranks)
+    if any(type(r) is not int or not 0 <= r < 13 for r in wild_t):
+        raise ValueError(f"wild ranks must be rank indexes 0..12, got {sorted(wild_t)!r}")
+    plans_t = None if plans is None else _checked_plans(plans, len(hands_t))
+    held_t = tuple(_checked_cards(held_back, "held_back"))
+    if held_t and (plans_t is None or type(held_back_hand) is not int
+                   or not 0 <= held_back_hand < len(hands_t) or not plans_t[held_back_hand]
+                   or plans_t[held_back_hand][0] != len(held_t)):
+        raise ValueError("held_back: the discards of hand held_back_hand, whose plan starts "
+                         "with as many replacement cards")
+    return _equity_cached(variant, hands_t, board_t, dead_t, samples, exact_limit, seed,
+                          _Showdown(wild_t, bool(low_hole_ace_high)), plans_t, discards_t,
+                          held_t, held_back_hand if held_t else 0)
 
 
 def runout_count(
@@ -121,7 +158,7 @@ def runout_count(
 ) -> int:
     """How many distinct runouts complete these cards (what `equity` compares with its limit)."""
     variant = game if isinstance(game, Variant) else _variant(game)
-    plan = _plan(variant, tuple(tuple(h) for h in hands), tuple(board), tuple(dead))
+    plan = _plan(variant, tuple(tuple(h) for h in hands), tuple(board), tuple(dead), None, ())
     return plan.runouts
 
 
@@ -144,6 +181,19 @@ def _checked_cards(cards: Sequence[Card], what: str) -> list[Card]:
     return out
 
 
+def _checked_plans(plans: Sequence[Sequence[int]], hand_count: int) -> tuple[tuple[int, ...], ...]:
+    if len(plans) != hand_count:
+        raise ValueError(f"plans: one per hand ({hand_count}), got {len(plans)}")
+    out = []
+    for plan in plans:
+        steps = tuple(plan)
+        if len(steps) > 8 or any(type(k) is not int or not 0 <= k <= 7 for k in steps):
+            raise ValueError(f"plans: at most 8 steps, each 0 (an exchange) or 1..7 cards, "
+                             f"got {steps[:9]!r}")
+        out.append(steps)
+    return tuple(out)
+
+
 def _check_count(name: str, value: int, low: int) -> None:
     if type(value) is not int or not low <= value <= MAX_SAMPLES:
         raise ValueError(f"{name} must be an int in {low}..{MAX_SAMPLES}, got {value!r}")
@@ -163,26 +213,42 @@ class _Plan:
     runouts: int
 
 
+def _full_count(variant: Variant) -> int:
+    """The cards each hand holds at the showdown when no plan says otherwise."""
+    if variant.is_stud:
+        return sum(s.down_cards + s.up_cards for s in variant.streets if not s.is_optional_card)
+    return variant.hole_card_count
+
+
 def _plan(variant: Variant, hands: tuple[tuple[Card, ...], ...], board: tuple[Card, ...],
-          dead: tuple[Card, ...]) -> _Plan:
+          dead: tuple[Card, ...], plans: tuple[tuple[int, ...], ...] | None,
+          discards: tuple[Card, ...]) -> _Plan:
     if not hands:
         raise ValueError("equity needs at least one hand")
     if len(hands) > variant.max_seats:  # docs/house-rules.md §20: hold'em 11, Omaha 10, stud 8
         raise ValueError(f"at most {variant.max_seats} hands in {variant.code}, got {len(hands)}")
-    known = [c for h in hands for c in h] + list(board) + list(dead)
+    known = [c for h in hands for c in h] + list(board) + list(dead) + list(discards)
     if len(set(known)) != len(known):
-        raise ValueError("a card is given twice (hands, board and dead must be distinct)")
+        raise ValueError("a card is given twice (hands, board, dead and discards must be distinct)")
     stub = tuple(sorted(set(range(DECK_SIZE)) - set(known)))
-    if variant.is_stud:
+    board_total = sum(s.board_cards for s in variant.streets)
+    if plans is not None:
+        if len(board) > (1 if variant.is_stud else board_total):
+            raise ValueError(f"{variant.code}: too many board cards ({len(board)})")
+        if any(len(h) + sum(p) > _STUD_CARDS + 1 for h, p in zip(hands, plans, strict=True)):
+            raise ValueError("a hand and its plan hold more than 8 cards")
+        missing = (board_total - len(board) if not variant.is_stud else 0,
+                   *(sum(p) for p in plans))
+    elif variant.is_stud:
         if len(board) > 1:
             raise ValueError(f"stud: at most one common card, got {len(board)}")
-        per_seat = _STUD_CARDS - len(board)
+        per_seat = _full_count(variant) - len(board)
         board_missing = 0
         if any(len(h) > per_seat for h in hands):
             raise ValueError(f"stud: at most {per_seat} cards per hand with this board")
         if not board and sum(per_seat - len(h) for h in hands) > len(stub):
             # docs/house-rules.md §1: the seventh card becomes one common card for every seat.
-            per_seat, board_missing = _STUD_CARDS - 1, 1
+            per_seat, board_missing = per_seat - 1, 1
             if any(len(h) > per_seat for h in hands):
                 raise ValueError("stud: the deck cannot complete these hands")
         missing = (board_missing, *(per_seat - len(h) for h in hands))
@@ -190,9 +256,11 @@ def _plan(variant: Variant, hands: tuple[tuple[Card, ...], ...], board: tuple[Ca
         hole = variant.hole_card_count
         if any(len(h) > hole for h in hands):
             raise ValueError(f"{variant.code}: at most {hole} hole cards per hand")
-        if len(board) > _BOARD_CARDS:
-            raise ValueError(f"{variant.code}: at most {_BOARD_CARDS} board cards")
-        missing = (_BOARD_CARDS - len(board), *(hole - len(h) for h in hands))
+        if len(board) > board_total:
+            raise ValueError(f"{variant.code}: at most {board_total} board cards")
+        missing = (board_total - len(board), *(hole - len(h) for h in hands))
+    if sum(missing) > len(stub) and discards:
+        stub = tuple(sorted((*stub, *discards)))  # docs/house-rules.md §21: discards reshuffled
     if sum(missing) > len(stub):
         raise ValueError("not enough cards left in the deck to complete these hands")
     runouts = 1
@@ -253,15 +321,78 @@ def _score_omaha_hi_lo(hands: Sequence[Sequence[Card]], board: Sequence[Card]) -
             [ev.omaha_low8_value(h, board) for h in hands])
 
 
-def _scorer(variant: Variant) -> _Scorer:
-    if variant.showdown is Showdown.LOW and not variant.is_stud:
+@dataclass(frozen=True, slots=True)
+class _Showdown:
+    """The rules keys a showdown reads beyond the variant (docs/house-rules.md §23, §24)."""
+
+    wild: frozenset[int]
+    low_hole_ace_high: bool
+
+
+def _full(hands: Sequence[Sequence[Card]], board: Sequence[Card]) -> Sequence[Sequence[Card]]:
+    return [(*h, *board) for h in hands] if board else hands
+
+
+def _score_ace_to_six(hands: Sequence[Sequence[Card]], board: Sequence[Card]) -> _Values:
+    return None, [ace_to_six_value(h) for h in _full(hands, board)]
+
+
+def _score_deuce_to_seven(hands: Sequence[Sequence[Card]], board: Sequence[Card]) -> _Values:
+    return None, [deuce_to_seven_value(h) for h in _full(hands, board)]
+
+
+def _wild_scorer(kind: Showdown, wild: frozenset[int]) -> _Scorer:
+    """docs/house-rules.md §23: every card of a wild rank stands for any card."""
+    def score(hands: Sequence[Sequence[Card]], board: Sequence[Card]) -> _Values:
+        full = _full(hands, board)
+        highs = None if kind is Showdown.WILD_LOW else [memo_wild_high(h, wild) for h in full]
+        lows: list[int | None] | None = None
+        if kind is not Showdown.WILD_HIGH:
+            eight = kind is Showdown.WILD_HIGH_LOW_8
+            lows = [memo_wild_low(h, wild, eight_or_better=eight) for h in full]
+        return highs, lows
+    return score
+
+
+def _low_hole_scorer(variant: Variant, ace_high: bool) -> _Scorer:
+    """docs/house-rules.md §24: each hand's own lowest down card is wild for it (the down cards
+    by their place in the dealing order); the high-low game's low with its own wild rank."""
+    ups = tuple(up for street in variant.streets
+                for up in (False,) * street.down_cards + (True,) * street.up_cards)
+    hi_lo = variant.showdown is Showdown.LOW_HOLE_HI_LO
+
+    def score(hands: Sequence[Sequence[Card]], board: Sequence[Card]) -> _Values:
+        highs: list[int] = []
+        lows: list[int | None] = []
+        for hand in hands:
+            flags = ups[:len(hand)]
+            seen = (*hand, *board) if board else hand
+            highs.append(memo_wild_high(seen, low_hole_wild_ranks(hand, flags, ace_high=ace_high)))
+            if hi_lo:
+                lows.append(memo_wild_low(seen, low_hole_low_wild_ranks(hand, flags),
+                                           eight_or_better=True))
+        return highs, lows if hi_lo else None
+    return score
+
+
+def _scorer(variant: Variant, showdown: _Showdown) -> _Scorer:
+    kind = variant.showdown
+    if kind is Showdown.DEUCE_TO_SEVEN:
+        return _score_deuce_to_seven
+    if kind is Showdown.ACE_TO_SIX:
+        return _score_ace_to_six
+    if kind in (Showdown.WILD_HIGH, Showdown.WILD_LOW, Showdown.WILD_HIGH_LOW_8):
+        return _wild_scorer(kind, showdown.wild)
+    if kind in (Showdown.LOW_HOLE, Showdown.LOW_HOLE_HI_LO):
+        return _low_hole_scorer(variant, showdown.low_hole_ace_high)
+    if kind is Showdown.LOW and not variant.is_stud:
         raise ValueError(f"{variant.code}: a low-only flop game is not supported")
     if variant.is_omaha:
-        return _score_omaha_hi_lo if variant.showdown is Showdown.HIGH_LOW_8 else _score_omaha
+        return _score_omaha_hi_lo if kind is Showdown.HIGH_LOW_8 else _score_omaha
     if not variant.is_stud:
-        return _score_holdem if variant.showdown is Showdown.HIGH else _score_flop_hi_lo
+        return _score_holdem if kind is Showdown.HIGH else _score_flop_hi_lo
     return {Showdown.HIGH: _score_stud, Showdown.HIGH_LOW_8: _score_stud_hi_lo,
-            Showdown.LOW: _score_razz}[variant.showdown]
+            Showdown.LOW: _score_razz}[kind]
 
 
 def _winners(values: Sequence[int | None]) -> list[int]:
@@ -368,10 +499,21 @@ def _iter_sampled(stub: tuple[Card, ...], missing: tuple[int, ...], samples: int
 
 @lru_cache(maxsize=4096)
 def _equity_cached(variant: Variant, hands: tuple[tuple[Card, ...], ...], board: tuple[Card, ...],
-                   dead: tuple[Card, ...], samples: int, exact_limit: int, seed: int) -> Equity:
-    plan = _plan(variant, hands, board, dead)
-    score = _scorer(variant)
+                   dead: tuple[Card, ...], samples: int, exact_limit: int, seed: int,
+                   showdown: _Showdown, plans: tuple[tuple[int, ...], ...] | None,
+                   discards: tuple[Card, ...], held_back: tuple[Card, ...],
+                   held_back_hand: int) -> Equity:
+    plan = _plan(variant, hands, board, (*dead, *held_back), plans, discards)
+    score = _scorer(variant, showdown)
     tally = _Tally(len(hands))
+    if plans is not None and any(0 in p for p in plans):
+        # Exchanges to come (docs/house-rules.md §29): sampled, each played by the policy.
+        known = {c for h in hands for c in h} | {*board, *dead, *discards, *held_back}
+        stub = tuple(c for c in range(DECK_SIZE) if c not in known)
+        for final in sample_exchanges(variant, hands, plans, stub, discards, samples, seed,
+                                      held_back=held_back, held_back_hand=held_back_hand):
+            tally.add(score(final, board))
+        return tally.result(samples, is_exact=False)
     is_exact = plan.runouts <= exact_limit
     runouts: Iterator[Sequence[Sequence[Card]]]
     if is_exact:
@@ -382,6 +524,7 @@ def _equity_cached(variant: Variant, hands: tuple[tuple[Card, ...], ...], board:
         count = samples
     for dealt in runouts:
         full_board = (*plan.board, *dealt[0]) if dealt[0] else plan.board
-        full_hands = [(*h, *d) if d else h for h, d in zip(plan.hands, dealt[1:], strict=True)]
+        full_hands: list[Sequence[Card]] = [(*h, *d) if d else h
+                                             for h, d in zip(plan.hands, dealt[1:], strict=True)]
         tally.add(score(full_hands, full_board))
     return tally.result(count, is_exact=is_exact)

@@ -29,12 +29,14 @@ from arena.engine.equity import MAX_SAMPLES, equity
 from arena.engine.events import (
     ActionTaken,
     BoardDealt,
+    CardsExchanged,
     Event,
     ForcedBetPosted,
     HoleCardsDealt,
     UncalledBetReturned,
 )
 from arena.engine.games import Variant
+from arena.engine.rules import Rules
 from arena.engine.strategy import StrategyDecision
 
 __all__ = [
@@ -137,19 +139,24 @@ def action_seed(hand_seed: int, action_index: int) -> int:
 def hand_luck(variant: Variant, events: Sequence[Event], seat_count: int, *, hand_seed: int,
               settings: LuckSettings = LuckSettings(), small_bet_chips: int = 0,
               big_bet_chips: int = 0,
-              decisions: Mapping[int, StrategyDecision] | None = None) -> HandLuck:
+              decisions: Mapping[int, StrategyDecision] | None = None,
+              rules: Rules | None = None) -> HandLuck:
     """The chance terms of a finished (or running) hand from its events in order, and the
     action terms of the ``decisions`` answered by a strategy (by action index: the count of
     `ActionTaken` events before it).
 
-    The bet sizes are only read by ``projected-pot-equity``. Raises ValueError for events that
-    do not make a hand (a card dealt twice, a seat out of range) or a decision that does not
+    The bet sizes are only read by ``projected-pot-equity``; ``rules`` (the hand's) give the
+    wild ranks (docs/house-rules.md §23, §24) and English Stud's seventh card (§25). An
+    exchange's replacement cards are a chance event of the seat that drew them; the exchanges
+    still to come are played by the fixed policy of docs/house-rules.md §29. Raises ValueError
+    for events that do not make a hand (a card dealt twice, a seat out of range) or a decision that does not
     match its action (another seat, or no option doing what the drawn one did).
     """
     if not 2 <= seat_count <= variant.max_seats:  # docs/house-rules.md §20
         raise ValueError(f"a {variant.code} hand has 2 to {variant.max_seats} seats, got "
                          f"{seat_count}")
-    walker = _Walker(variant, seat_count, hand_seed, settings, small_bet_chips, big_bet_chips)
+    walker = _Walker(variant, seat_count, hand_seed, settings, small_bet_chips, big_bet_chips,
+                     rules or Rules())
     decisions = decisions or {}
     action_index = 0
     index = 0
@@ -181,6 +188,8 @@ def hand_luck(variant: Variant, events: Sequence[Event], seat_count: int, *, han
             walker.put(event.seat, event.added_chips, event.is_all_in)
             if event.kind is ActionKind.FOLD:
                 walker.fold(event.seat)
+        elif isinstance(event, CardsExchanged):
+            walker.exchange(event)
         elif isinstance(event, UncalledBetReturned):
             walker.put(event.seat, -event.amount_chips, False)
         index += 1
@@ -191,8 +200,27 @@ class _Walker:
     """What the dealer knows as the events go by: cards, chips in, folds, all-ins."""
 
     def __init__(self, variant: Variant, seats: int, hand_seed: int, settings: LuckSettings,
-                 small_bet: int, big_bet: int) -> None:
+                 small_bet: int, big_bet: int, rules: Rules) -> None:
         self.variant = variant
+        self.wild_ranks = rules.wild_rank_set
+        self.low_hole_ace_high = rules.low_hole_ace_high
+        # Games with exchanges: each seat's steps (docs/house-rules.md §29), a street's exchange
+        # round before its cards, and how many it has taken.
+        self.steps: tuple[tuple[int, int, int], ...] | None = None  # (street, 0 exchange | cards)
+        if any(s.exchange_max_cards for s in variant.streets):
+            seventh = rules.english_seventh_card and seats <= 5  # docs/house-rules.md §25
+            steps: list[tuple[int, int, int]] = []
+            for k, street in enumerate(variant.streets):
+                if street.exchange_max_cards:
+                    steps.append((k, 0, 0))
+                cards = street.down_cards + street.up_cards
+                if cards and (seventh or not street.is_optional_card):
+                    steps.append((k, 1, cards))
+            self.steps = tuple(steps)
+        self.taken = [0] * seats
+        self.discards: set[Card] = set()  # earlier exchanges' discards (back in the stub if short)
+        self.serving: tuple[Card, ...] = ()  # the discards of the exchange being served
+        self.drawing: tuple[int, int] | None = None  # (seat, cards) of the exchange being served
         self.seats = seats
         self.hand_seed = hand_seed
         self.settings = settings
@@ -243,20 +271,84 @@ class _Walker:
                 out[s] = 1.0 / len(live)
             return out
         dead = [c for s in range(self.seats) if self.folded[s] for c in self.cards[s]]
+        plans = None
+        held_back_hand = 0
+        if self.steps is not None:
+            plans = [self._plan(s) for s in live]
+            if self.drawing is not None:
+                held_back_hand = live.index(self.drawing[0])
         result = equity(self.variant, [self.cards[s] for s in live], board=self.board, dead=dead,
                         samples=self.settings.samples, exact_limit=self.settings.exact_limit,
-                        seed=seed)
+                        seed=seed, wild_ranks=self.wild_ranks,
+                        low_hole_ace_high=self.low_hole_ace_high, plans=plans,
+                        discards=sorted(self.discards), held_back=self.serving,
+                        held_back_hand=held_back_hand)
         for s, share in zip(live, result.totals, strict=True):
             out[s] = share
         return out
 
-    def chance(self, street: int, hole: dict[int, tuple[Card, ...]], board: Sequence[Card]) -> None:
+    def _plan(self, seat: int) -> tuple[int, ...]:
+        """What is still to come to ``seat``: cards dealt, 0 for an exchange (§29's policy)."""
+        assert self.steps is not None
+        rest = tuple(cards for _, _, cards in self.steps[self.taken[seat]:])
+        if self.drawing is not None and self.drawing[0] == seat:
+            return (self.drawing[1], *rest)
+        return rest
+
+    def _take(self, seat: int, street: int, is_deal: bool) -> None:
+        """``seat`` had its exchange (or its cards) of ``street``: its steps move past it."""
+        if self.steps is None:
+            return
+        kind = 1 if is_deal else 0
+        for k in range(self.taken[seat], len(self.steps)):
+            if self.steps[k][:2] == (street, kind):
+                self.taken[seat] = k + 1
+                return
+        raise ValueError(f"seat {seat}: no {'cards' if is_deal else 'exchange'} due on street "
+                         f"{street} in {self.variant.code}")
+
+    def exchange(self, event: CardsExchanged) -> None:
+        """An exchange: the seat's discards leave its hand (its decision), the replacement cards
+        are a chance event; the price is chips put in (not a bet)."""
+        seat = event.seat
+        self.check_seat(seat)
+        if event.price_chips:
+            self.put(seat, event.price_chips, False)
+        if len(event.drawn) != len(event.discarded) or not set(event.discarded) <= set(self.cards[seat]):
+            raise ValueError(f"seat {seat} exchanges cards it does not hold, or draws a different "
+                             f"number of cards")
+        if not event.discarded:
+            self._take(seat, event.street, False)
+            self.known_equity = None
+            return
+        given = set(event.discarded)
+        self.cards[seat] = tuple(c for c in self.cards[seat] if c not in given)
+        self.serving = event.discarded
+        self._take(seat, event.street, False)
+        self.chance(event.street, {seat: event.drawn}, (), drawing=seat)
+
+    def chance(self, street: int, hole: dict[int, tuple[Card, ...]], board: Sequence[Card],
+               drawing: int | None = None) -> None:
         self.street = street
         live = [s for s in range(self.seats) if not self.folded[s]]
         k = len(self.terms)
-        before = self._equities(live, chance_seed(self.hand_seed, k - 1) if k else 0)
+        if drawing is not None:  # an exchange's replacement cards are still to come
+            self.drawing = (drawing, len(hole[drawing]))
+            before = self._equities(live, derive_seed(chance_seed(self.hand_seed, k), "draw"))
+            self.drawing = None
+            self.discards.update(self.serving)  # the next exchanges may get them back (§21)
+            self.serving = ()
+        else:
+            before = self._equities(live, chance_seed(self.hand_seed, k - 1) if k else 0)
         for seat, cards in hole.items():
             self.cards[seat] += cards
+            if drawing is None:
+                self._take(seat, street, True)
+            if self.discards and not self.discards.isdisjoint(cards):
+                self.discards -= set(cards)  # §21: discards shuffled back in and dealt again
+        if board and self.steps is not None and self.variant.is_stud:
+            for seat in live:  # docs/house-rules.md §1: the street's card is a common card
+                self._take(seat, street, True)
         self.board += tuple(board)
         after = self._equities(live, chance_seed(self.hand_seed, k))
         weight = self._weight(street)

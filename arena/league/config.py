@@ -18,7 +18,7 @@ from arena.engine.configfile import (
     tables,
 )
 from arena.engine.errors import ConfigError
-from arena.engine.games import ENGINE_VARIANTS, max_seats
+from arena.engine.games import max_seats
 from arena.engine.luck import DEFAULT_LUCK_EXACT_LIMIT, DEFAULT_LUCK_SAMPLES, LuckSettings, ValueFunction
 from arena.engine.rules import Rules
 from arena.host.botpackage import BotPackage, load_package
@@ -195,10 +195,6 @@ def league_from_mapping(data: dict[str, Any], *, base_dir: Path = Path("."), sou
                 "cannot start would wait forever")
     config = replace(config, bots=_capped(config.bots, config.max_cpu_share))
     check_listen(config.listen, where)
-    unranked = [str(g) for g in config.rules.games if g in ENGINE_VARIANTS]
-    require(not unranked, where,
-            f"a league ranks by luck-adjusted results, and the luck adjustment does not cover "
-            f"{', '.join(unranked)} yet (docs/games.md §4); deal them in a match (`arena serve`)")
     require(not (config.rules.dealers_choice and config.duplicate), where,
             "dealer's choice cannot be played duplicate: each copy's chooser is another bot, so "
             "the copies would deal different games (docs/house-rules.md §28); set "

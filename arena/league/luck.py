@@ -32,7 +32,7 @@ def luck_of_logged_hand(phh_text: str, match_seed: int | str, hand_number: int, 
     result = hand_luck(state.variant, state.events, state.seat_count,
                        hand_seed=deal_seed(match_seed, hand_number), settings=settings,
                        small_bet_chips=stakes.small_bet, big_bet_chips=stakes.big_bet,
-                       decisions=decisions)
+                       decisions=decisions, rules=state.rules)
     return result.luck_chips
 
 
@@ -79,7 +79,7 @@ def luck_of_log_file(path: Path, *, rules: Rules,
         result = hand_luck(state.variant, state.events, state.seat_count,
                            hand_seed=deal_seed(seed, number), settings=settings,
                            small_bet_chips=state.stakes.small_bet, big_bet_chips=state.stakes.big_bet,
-                           decisions=decisions)
+                           decisions=decisions, rules=state.rules)
         players = tuple(str(p) for p in hand.fields.get("players", ()))
         out.append((number, players, result.luck_chips))
     return out

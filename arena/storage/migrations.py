@@ -59,6 +59,14 @@ _PLACINGS_V6 = """CREATE TABLE tournament_placings (
             PRIMARY KEY (league_id, tournament, bot_id)
         ) WITHOUT ROWID"""
 
+# Migration 10: every game code (issue 42: 2-7 triple draw, London Lowball, the wild-card studs,
+# Low Hole, English Stud; docs/house-rules.md §21-§25). Written out, never computed from the
+# engine's list: a released step is frozen.
+_GAMES_V10 = (f"{_GAMES_V6}, 'F2L3D', 'FLL', 'F7SW', 'F7SWL', 'F7SW/8', 'FLH', 'FLH/8', 'FES'")
+_HANDS_V10 = _HANDS_V6.replace(f"game_code IN ({_GAMES_V6})", f"game_code IN ({_GAMES_V10})")
+_HANDS_COLUMNS = ("hand_id, match_id, hand_number, copy_index, deal_id, game_code, small_bet_chips, "
+                  "button_seat, status, phh_text, started_at, finished_at, void_reason")
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "leagues, bots, matches with seats, hands with per-seat results", (
         """CREATE TABLE schema_version (
@@ -216,6 +224,19 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(9, "SDK fallbacks per seat and hand", (
         "ALTER TABLE hand_seats ADD COLUMN sdk_fallbacks INTEGER NOT NULL DEFAULT 0 "
         "CHECK (sdk_fallbacks >= 0)",
+    )),
+    # The hands table rebuilt as in step 6 (SQLite), its CHECK constraint replaced (PostgreSQL).
+    Migration(10, "hands of every game: 2-7 triple draw, London Lowball, wild-card studs, English Stud", (
+        "PRAGMA defer_foreign_keys = ON",
+        "CREATE TEMP TABLE hands_before_v10 AS SELECT * FROM hands",
+        "DROP TABLE hands",
+        _HANDS_V10,
+        f"INSERT INTO hands ({_HANDS_COLUMNS}) SELECT {_HANDS_COLUMNS} FROM hands_before_v10",
+        "DROP TABLE hands_before_v10",
+        "CREATE INDEX hands_by_deal ON hands(match_id, deal_id)",
+    ), postgresql=(
+        "ALTER TABLE hands DROP CONSTRAINT hands_game_code_check",
+        f"ALTER TABLE hands ADD CONSTRAINT hands_game_code_check CHECK (game_code IN ({_GAMES_V10}))",
     )),
 )
 LATEST_VERSION = MIGRATIONS[-1].version

@@ -1,6 +1,6 @@
-"""Issue 42 and leagues: a league ranks by luck-adjusted results, and the luck adjustment has no
-chance model for exchanges and wild cards yet (docs/games.md §4), so a league file naming the
-new games is refused up front, in words, rather than failing after its matches."""
+"""Issue 42 and leagues: a league ranks by luck-adjusted results, and the luck adjustment covers
+every game the engine deals (docs/house-rules.md §29: wild cards, lowball, exchanges to come),
+so a league file may name any of them."""
 
 from __future__ import annotations
 
@@ -8,16 +8,18 @@ from pathlib import Path
 
 import pytest
 
-from arena.engine.errors import ConfigError
+from arena.engine.games import ALL_VARIANTS
 from arena.league.config import load_league
 from tests.league.test_league_e2e import write_league
 
 
-@pytest.mark.parametrize("games", ['["F2L3D"]', '["FT", "FES"]', '["F7SW", "FLH/8"]'])
-def test_a_league_of_the_new_games_is_refused_with_the_reason(tmp_path: Path, games: str) -> None:
+@pytest.mark.parametrize("games", ['["F2L3D"]', '["FT", "FES"]', '["F7SW", "FLH/8"]',
+                                   '["FLL", "F7SWL", "F7SW/8", "FLH"]', '["NT", "PO", "PT"]'])
+def test_a_league_of_the_new_games_is_accepted(tmp_path: Path, games: str) -> None:
     league = write_league(tmp_path, [("a", "rules"), ("b", "call")], rules=f"games = {games}")
-    with pytest.raises(ConfigError, match=r"the luck adjustment does not cover .* yet"):
-        load_league(league)
+    codes = [str(g) for g in load_league(league).rules.games]
+    assert codes == games.strip("[]").replace('"', "").split(", ")
+    assert set(codes) <= set(ALL_VARIANTS)
 
 
 def test_a_horse_league_is_still_accepted(tmp_path: Path) -> None:

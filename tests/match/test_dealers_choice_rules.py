@@ -1,5 +1,5 @@
 """Dealer's choice rules (docs/house-rules.md §28, seed 002: the game "durch den Kartengeber in
-Dealer's-Choice-Spielen festgelegt"; ../shared/RULES.md §10.6): the keys and their checks, the
+Dealer's-Choice-Spielen festgelegt"): the keys and their checks, the
 default choice, the orbit, and the refusals of duplicate, tournament and simulated play."""
 
 from __future__ import annotations

@@ -405,6 +405,8 @@ FROZEN_MIGRATIONS = {  # sha256 of each released step: editing one breaks every 
     6: "2c74d540886c9bc84c6d418254ad193c33d779683ad5b68c45c60e28647559d6",
     7: "5c7c26c57a935bb4e35272586ea564b5d5ecf9665627541c7a50ffc9fd9f6185",
     8: "f274a9a3a2102ffdd3dd322d4094e0fbce06c2ab5d67c67b947ebabde927c288",
+    9: "88d22dfc7ffe4e44e95140072ef426f8becd3117edd5ccf1a572a91c52854e56",
+    10: "416a2d43ed394849ccfd8d9afdc11173fec83281f88994521e4c12a92185b59b",
 }
 
 
