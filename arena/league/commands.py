@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, Literal, Protocol, TextIO
 
 from arena.engine.errors import ConfigError
-from arena.league.config import LeagueConfig, load_league
+from arena.league.config import LeagueConfig, _store_location, load_league
 from arena.league.coordinator import describe_waits
 from arena.league.leaderboard import (
     CsvTable,
@@ -39,10 +39,7 @@ class WebHook(Protocol):
 
 def _load(path: str, store: str | None) -> LeagueConfig:
     config = load_league(path)
-    if store is not None:
-        location = store if is_postgres_url(store) else Path(store)
-        config = dataclasses.replace(config, store=location)
-    return config
+    return config if store is None else dataclasses.replace(config, store=_store_location(store, Path()))
 
 
 def _load_run(path: str, store: str | None) -> LeagueConfig:
