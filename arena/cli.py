@@ -48,6 +48,12 @@ def cmd_replay(args: argparse.Namespace) -> int:
                         out=sys.stdout)
 
 
+def cmd_events(args: argparse.Namespace) -> int:
+    from arena.server.eventrecord import print_events
+
+    return print_events(args.file, seat=args.seat, out=sys.stdout, err=sys.stderr)
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     from arena.server.commands import run_serve
 
@@ -309,6 +315,12 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--hand", default=None,
                      help="replay only this hand: its number in the file (1 = first) or its id")
     rep.set_defaults(func=cmd_replay)
+
+    events = command("events", "print a match's event log (<match>.events.pb) as JSON lines")
+    events.add_argument("file", help="the event log, e.g. logs/r1-t1.events.pb")
+    events.add_argument("--seat", type=cliargs.seat, default=None,
+                        help="only the events as this seat received them (and any gaps)")
+    events.set_defaults(func=cmd_events)
 
     srv = command("serve", "run the dealer: the matches of a TOML config over gRPC")
     srv.add_argument("--config", required=True, help="match config, e.g. deploy/match.toml")

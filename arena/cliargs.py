@@ -14,6 +14,14 @@ def count(text: str) -> int:
     return value
 
 
+def seat(text: str) -> int:
+    """A seat index: 0 to 10 (the largest table, hold'em's, has 11 seats)."""
+    value = int(text)
+    if not 0 <= value <= 10:
+        raise argparse.ArgumentTypeError(f"must be a seat from 0 to 10, got {value}")
+    return value
+
+
 def port(text: str) -> int:
     """A TCP port to listen on: 0 (a free one) to 65535 (argparse turns the error into a usage error)."""
     try:

@@ -47,8 +47,9 @@ from arena.match.records import PlayedHand, phh_fields
 from arena.practice import stop_processes
 from arena.server.app import serve
 from arena.server.config import BotEntry, ServerConfig
+from arena.server.eventrecord import LogRecords
 from arena.server.service import DealerService
-from arena.storage.eventlog import event_lines
+from arena.storage.eventlog import frame
 from arena.storage.sqlite import SqliteStore
 from bench.median import median_interval
 from bench.scratch import scratch_dir
@@ -240,7 +241,11 @@ def writer_stages(hands: int, tables_at_once: int) -> None:
             best = min(best, time.thread_time() - started)
         return best / len(kept) * 1e3
 
-    json_ms = per_hand(lambda: [event_lines(events) for _, _, events in kept])
+    def records() -> list[bytes]:
+        codec = LogRecords()
+        return [frame(codec.records(events)) for _, _, events in kept]
+
+    records_ms = per_hand(records)
     phh_ms = per_hand(lambda: [dumps_hand(phh_fields(hand)) for _, hand, _ in kept])
     again = LeagueRun(_config(scratch_dir("arena-bench-league-"), hands=hands,
                               tables_at_once=tables_at_once), out=open("/dev/null", "w"))  # noqa: SIM115
@@ -261,8 +266,8 @@ def writer_stages(hands: int, tables_at_once: int) -> None:
             fresh.log.close()
     finally:
         again.close()
-    print(f"the writer's work alone, ms/hand: event JSON {json_ms:.3f}, PHH text {phh_ms:.3f}, "
-          f"all of it (store queries and commits, PHH, JSON, files) {whole_ms:.3f}")
+    print(f"the writer's work alone, ms/hand: event records {records_ms:.3f}, PHH text "
+          f"{phh_ms:.3f}, all of it (store queries and commits, PHH, events, files) {whole_ms:.3f}")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,13 +1,14 @@
-"""The per-hand log text of a league alone: the event JSON lines and the PHH text, by the writers
-(the event lines also by the plain walk they must equal), and by a base revision's writers
-(``main``), in alternated passes on the same hands.
+"""The per-hand log text of a league alone: the event log's records and the PHH text, and a base
+revision's (``main``: its event log, JSON lines before 2026-12, if it has them; its PHH writer),
+in alternated passes on the same hands.
 
     python -m bench.logtext [--hands 20] [--passes 15] [--base main]
 
 One league (16 tables, logs on, ``bench/league.py``'s schedule) is played first and each hand
 the writer got is kept; then every pass writes those hands' lines and texts by each way in
 turn, on this thread alone (no dealer, no GIL hand-over). Prints the median ms per hand of
-each way and checks that every way wrote the same bytes.
+each way and checks that both PHH writers wrote the same text and both logs one entry per
+held event.
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ from arena.league.sink import LeagueSink
 from arena.match import records
 from arena.match.messages import Notice
 from arena.match.records import PlayedHand, phh_fields
-from arena.storage import eventlog
+from arena.server.eventrecord import LogRecords
+from arena.storage.eventlog import frame
 from bench.league import _config, run_with_store
 from bench.scratch import scratch_dir
 
@@ -47,11 +49,25 @@ def _load(name: str, path: Path) -> ModuleType:
 
 def _base_module(name: str, revision: str, path: str, workdir: Path) -> ModuleType:
     """A module's source at ``revision`` (``git show``), run as Python."""
-    source = subprocess.run(["git", "show", f"{revision}:{path}"], cwd=Path(__file__).resolve().parents[1],
-                            check=True, capture_output=True).stdout
+    source = _source(revision, path)
     file = workdir / f"{name}.py"
     file.write_bytes(source)
     return _load(name, file)
+
+
+def _source(revision: str, path: str) -> bytes:
+    return subprocess.run(["git", "show", f"{revision}:{path}"], check=True, capture_output=True,
+                          cwd=Path(__file__).resolve().parents[1]).stdout
+
+
+def _base_json_log(revision: str, workdir: Path) -> ModuleType:
+    """The base's JSON event log writer (``event_lines``), with the typed writers it imports
+    (gone since the log holds the wire's records) loaded under their old names."""
+    for old in ("eventleaves", "eventtext"):
+        file = workdir / f"{old}.py"
+        file.write_bytes(_source(revision, f"arena/storage/{old}.py"))
+        _load(f"arena.storage.{old}", file)
+    return _base_module("base_eventlog", revision, "arena/storage/eventlog.py", workdir)
 
 
 def _keep_hands(hands: int) -> list[tuple[PlayedHand, Held]]:
@@ -78,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     kept = _keep_hands(args.hands)
     workdir = scratch_dir("arena-bench-logtext-")
-    base_log = _base_module("base_eventlog", args.base, "arena/storage/eventlog.py", workdir)
+    base_log = _base_json_log(args.base, workdir)
     base_phh = _base_module("base_phh", args.base, "arena/engine/phh.py", workdir)
 
     def phh_by(module: Any) -> Callable[[], list[str]]:
@@ -88,17 +104,18 @@ def main(argv: list[str] | None = None) -> int:
         return texts
 
     ways: dict[str, Callable[[], object]] = {
-        "JSON typed": lambda: [eventlog.event_lines(held) for _, held in kept],
-        "JSON plain walk": lambda: ["".join(eventlog.event_line(*line) for line in held).encode()
-                                    for _, held in kept],
+        "records": lambda: [frame(codec.records(held))
+                            for codec in [LogRecords()] for _, held in kept],
         f"JSON {args.base}": lambda: [base_log.event_lines(held) for _, held in kept],
         "PHH": lambda: [phhtext.dumps_hand(phh_fields(hand)) for hand, _ in kept],
         f"PHH {args.base}": phh_by(base_phh),
     }
-    results = {name: way() for name, way in ways.items()}
     names = list(ways)
-    assert results[names[0]] == results[names[1]] == results[names[2]], "JSON differs"
-    assert results[names[3]] == results[names[4]], "PHH differs"
+    count = sum(len(held) for _, held in kept)
+    codec = LogRecords()
+    assert sum(len(codec.records(held)) for _, held in kept) == count
+    assert sum(base_log.event_lines(held).count(b"\n") for _, held in kept) == count
+    assert ways[names[2]]() == ways[names[3]](), "PHH differs"
     times: dict[str, list[float]] = {name: [] for name in ways}
     for k in range(args.passes):
         for name in names if k % 2 == 0 else names[::-1]:
@@ -110,8 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     for name in names:
         print(f"  {name:24s} {statistics.median(times[name]):.4f} "
               f"(min {min(times[name]):.4f}, max {max(times[name]):.4f})")
-    for name, peer in (("JSON typed", "JSON plain walk"), ("JSON typed", f"JSON {args.base}"),
-                       ("PHH", f"PHH {args.base}")):
+    for name, peer in (("records", f"JSON {args.base}"), ("PHH", f"PHH {args.base}")):
         ratio = statistics.median(times[name]) / statistics.median(times[peer])
         print(f"  {name} / {peer}: {ratio:.0%}")
     return 0

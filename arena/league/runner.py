@@ -54,6 +54,7 @@ from arena.match.spec import MatchSpec, SeatSpec
 from arena.match.spectator import Spectator, TeeSink
 from arena.metrics import ArenaMetrics, MetricsServer, rejection_reason, start_metrics_server
 from arena.server.config import BotEntry, ServerConfig
+from arena.server.eventrecord import LogRecords, last_sequence
 from arena.storage.errors import InvalidRecord
 
 if TYPE_CHECKING:
@@ -64,7 +65,6 @@ from arena.storage.matchlog import (
     catch_up,
     clear_in_flight,
     hand_in_flight,
-    last_sequence,
     make_private_dir,
     make_private_store,
     reveal_seed,
@@ -253,7 +253,7 @@ class LeagueRun:
             if scheduled.deal_set in finished:
                 continue
             catch_up(MatchLogPaths.of(config.log_dir, scheduled.match_id),
-                     [h.phh_text for h in committed])
+                     [h.phh_text for h in committed], records=LogRecords())
             next_number = self.store.next_hand_number(store_id, copy_index=scheduled.copy_index)
             next_number = self._void_interrupted(scheduled, store_id, next_number)
             self._copies_left[scheduled.deal_set] = self._copies_left.get(scheduled.deal_set, 0) + 1
@@ -283,7 +283,7 @@ class LeagueRun:
                 copies_total=scheduled.copies, deal_set_id=scheduled.deal_set,
                 initial_stacks=initial_stacks, absent=config.absent, reveal_seed=False,
                 first_sequence=last_sequence(MatchLogPaths.of(config.log_dir,
-                                                              scheduled.match_id)),
+                                                              scheduled.match_id).events),
                 earlier_hands=earlier_hands, earlier_seat_nets=earlier_nets))
         self._store_ids = store_ids
         for deal_set in preparing:

@@ -26,6 +26,7 @@ from arena.league.schedule import ScheduledMatch
 from arena.match.messages import Notice
 from arena.match.records import MatchSummary, PlayedHand, phh_fields
 from arena.metrics import ArenaMetrics
+from arena.server.eventrecord import LogRecords
 from arena.storage.errors import LeaseLost
 from arena.storage.matchlog import MatchLog
 from arena.storage.records import HandRecord, MatchStatus, SeatResult, VoidHand
@@ -145,12 +146,12 @@ class LeagueSink:
         self.metrics = metrics
         self.on_copy_finished = on_copy_finished
         self.writer = writer
-        self.log = MatchLog(log_dir, scheduled.match_id, resumable=True, events=True,
+        self.log = MatchLog(log_dir, scheduled.match_id, resumable=True, events=LogRecords(),
                             reveal_seed=False, result_extra=result_extra)
         event_log = self.log.events
         assert event_log is not None
         self.event_log = event_log
-        # Log an event as ``seat`` received it (the JSONL event log), at the cost of one call.
+        # Log an event as ``seat`` received it (the event log), at the cost of one call.
         self.event_sent: Callable[[int, Notice], None] = event_log.sent
         self.event_sent_to_all: Callable[[Notice, int], None] = event_log.sent_to_all
         self.failed: Exception | None = None  # a write that failed: the table stops (see ready)

@@ -7,10 +7,9 @@ from already-serialized messages. What each message holds is :mod:`arena.server.
 
 from __future__ import annotations
 
-import struct
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from typing import Any, Final, TypeVar
+from typing import Final, TypeVar
 
 from arena.engine.cards import RANKS
 from arena.engine.games import variant_for
@@ -33,6 +32,13 @@ from arena.server.convert import (
     rejection,
     stakes,
 )
+from arena.server.wirebytes import TRUE, number, tag
+from arena.server.wirebytes import double as _double
+from arena.server.wirebytes import field as _field
+from arena.server.wirebytes import signed as _signed
+from arena.server.wirebytes import text as _text
+from arena.server.wirebytes import timestamp as _timestamp
+from arena.server.wirebytes import varint as _varint
 from arena.v1 import arena_pb2 as pb
 
 
@@ -70,22 +76,30 @@ class Encoder:
         self._stakes_bytes: dict[tuple[Stakes, str], bytes] = {}  # unframed ``Stakes``
         self._event_heads: OrderedDict[tuple[str, str], bytes] = OrderedDict()  # match, hand ids
 
+    def event_message(self, notice: m.Notice) -> bytes:
+        """The serialized ``Event`` of a notice, as :meth:`encode` sends it in a
+        ``DealerMessage`` (not cached: the event log's records hold it). The events every seat
+        gets one of per hand, street or action are written on the wire format directly; the
+        others are built as messages."""
+        payload = notice.payload
+        if isinstance(payload, m.ActionAnnounced):
+            return self._event_bytes(notice, _action_taken(payload))
+        if isinstance(payload, m.CardsDealt):
+            return self._event_bytes(notice, self._cards_dealt(payload))
+        if isinstance(payload, m.StreetEnded):
+            return self._event_bytes(notice, _street_ended(payload))
+        if isinstance(payload, m.HandStarted):
+            return self._event_bytes(notice, self._hand_started(payload))
+        if isinstance(payload, m.HandSummary):
+            return self._event_bytes(notice, self._hand_summary(payload, notice.hand_id))
+        if isinstance(payload, m.ShowdownAnnounced):
+            return self._event_bytes(notice, _showdown(payload))
+        return event(notice).SerializeToString()
+
     def _event(self, notice: m.Notice) -> tuple[m.Notice, bytes, bytes]:
         found = self._events.get(id(notice))
         if found is None:
-            # The events every seat gets one of per hand (or per street) are written on the
-            # wire format directly; the others are built as messages.
-            payload = notice.payload
-            if isinstance(payload, m.CardsDealt):
-                data = self._event_bytes(notice, self._cards_dealt(payload))
-            elif isinstance(payload, m.HandStarted):
-                data = self._event_bytes(notice, self._hand_started(payload))
-            elif isinstance(payload, m.HandSummary):
-                data = self._event_bytes(notice, self._hand_summary(payload, notice.hand_id))
-            elif isinstance(payload, m.ShowdownAnnounced):
-                data = self._event_bytes(notice, _showdown(payload))
-            else:
-                data = pb.DealerMessage(event=event(notice)).SerializeToString()
+            data = _field(_EVENT_FIELD, self.event_message(notice))
             found = (notice, data, _field(_BATCH_MESSAGES_FIELD, data))
             cache = self._events
             cache[id(notice)] = found
@@ -139,8 +153,8 @@ class Encoder:
         return found
 
     def _event_bytes(self, notice: m.Notice, payload: bytes) -> bytes:
-        """``DealerMessage.event``: what :func:`arena.server.convert.event` fills around the
-        payload (its field, framed), written directly."""
+        """An ``Event``: what :func:`arena.server.convert.event` fills around the payload (its
+        field, framed), written directly."""
         key = (notice.match_id, notice.hand_id)
         head = self._event_heads.get(key)
         if head is None:
@@ -150,9 +164,8 @@ class Encoder:
             if len(cache) > self._cache_size:
                 cache.popitem(last=False)
         sequence = notice.sequence
-        return _field(_EVENT_FIELD, b"".join([
-            head, _EVENT_SEQUENCE_TAG + _varint(sequence) if sequence else b"",
-            _timestamp(_EVENT_TIME_TAG, notice.unix_seconds), payload]))
+        return b"".join([head, _EVENT_SEQUENCE_TAG + _varint(sequence) if sequence else b"",
+                         _timestamp(_EVENT_TIME_TAG, notice.unix_seconds), payload])
 
     def _cards_dealt(self, p: m.CardsDealt) -> bytes:
         """``Event.cards_dealt``, framed (as :mod:`arena.server.convert` fills it)."""
@@ -344,11 +357,6 @@ def batch(encoded: list[bytes]) -> bytes:
     return _field(_BATCH_FIELD, b"".join(_field(_BATCH_MESSAGES_FIELD, d) for d in encoded))
 
 
-def _field(number: int, data: bytes) -> bytes:
-    """A length-delimited field (wire type 2) with its tag."""
-    return _varint(number << 3 | 2) + _varint(len(data)) + data
-
-
 _DECISION_REQUEST_FIELD: Final = pb.DealerMessage.DESCRIPTOR.fields_by_name["decision_request"].number
 _ACTIONS_FIELD: Final = pb.DecisionRequest.DESCRIPTOR.fields_by_name["actions"].number
 _SEATS_FIELD: Final = pb.DecisionRequest.DESCRIPTOR.fields_by_name["seats"].number
@@ -357,70 +365,31 @@ _BATCH_FIELD: Final = pb.DealerMessage.DESCRIPTOR.fields_by_name["batch"].number
 _BATCH_MESSAGES_FIELD: Final = pb.MessageBatch.DESCRIPTOR.fields_by_name["messages"].number
 
 
-# Every varint below 2**14 (one or two bytes: chip amounts, lengths, seats), built once.
-_VARINTS: Final = tuple(bytes((v,)) if v < 0x80 else bytes((v & 0x7F | 0x80, v >> 7))
-                        for v in range(0x4000))
-# 14 bits followed by more (both bytes with the continuation bit): a larger varint is spliced
-# from these and a last part from ``_VARINTS``, without building a tuple and bytes per call.
-_VARINTS_MORE: Final = tuple(bytes((v & 0x7F | 0x80, v >> 7 | 0x80)) for v in range(0x4000))
-
-
-def _varint(value: int) -> bytes:
-    if value < 0x4000:
-        return _VARINTS[value]
-    if value < 0x10000000:  # up to four bytes
-        return _VARINTS_MORE[value & 0x3FFF] + _VARINTS[value >> 14]
-    if value < 0x40000000000:  # up to six bytes (Unix seconds, nanoseconds)
-        return (_VARINTS_MORE[value & 0x3FFF] + _VARINTS_MORE[value >> 14 & 0x3FFF]
-                + _VARINTS[value >> 28])
-    out = bytearray()
-    while value > 0x7F:
-        out.append(value & 0x7F | 0x80)
-        value >>= 7
-    out.append(value)
-    return bytes(out)
-
-
-def _tag(name: str, wire_type: int, message: Any = pb.DecisionRequest) -> bytes:
-    """The tag of a field (of a ``DecisionRequest`` unless ``message`` is given)."""
-    return _varint(message.DESCRIPTOR.fields_by_name[name].number << 3 | wire_type)
-
-
-def _number(message: Any, name: str) -> int:
-    return int(message.DESCRIPTOR.fields_by_name[name].number)
-
-
-_LEGAL_FIELD: Final = _number(pb.DecisionRequest, "legal_actions")
-_DECISION_ID_TAG: Final = _tag("decision_id", 2)
-_STREET_TAG: Final = _tag("street", 0)
-_POT_TOTAL_TAG: Final = _tag("pot_total_chips", 0)
-_CURRENT_BET_TAG: Final = _tag("current_bet_chips", 0)
-_TO_CALL_TAG: Final = _tag("amount_to_call_chips", 0)
-_BET_SIZE_TAG: Final = _tag("bet_size_chips", 0)
-_RAISES_LEFT_TAG: Final = _tag("raises_left", 0)
-_DEADLINE_TAG: Final = _tag("decision_deadline", 2)
-_DECISION_LEFT_TAG: Final = _tag("decision_time_left_seconds", 1)
-_BANK_LEFT_TAG: Final = _tag("time_bank_left_seconds", 1)
-_SERVER_TIME_TAG: Final = _tag("server_time", 2)
-_RH_MATCH_ID_TAG: Final = _tag("match_id", 2)
-_RH_HAND_ID_TAG: Final = _tag("hand_id", 2)
-_RH_GAME_TAG: Final = _tag("game", 0)
-_RH_GAME_CODE_TAG: Final = _tag("game_code", 2)
-_RH_HAND_NUMBER_TAG: Final = _tag("hand_number", 0)
-_RH_BUTTON_TAG: Final = _tag("button_seat", 0)
-_RH_YOUR_SEAT_TAG: Final = _tag("your_seat", 0)
-_RH_STAKES_FIELD: Final = _number(pb.DecisionRequest, "stakes")
-_RH_GAME_HAND_TAG: Final = _tag("game_hand_number", 0)
-_RH_HANDS_PER_GAME_TAG: Final = _tag("hands_per_game", 0)
-_RH_BETTING_TAG: Final = _tag("betting", 0)
+_LEGAL_FIELD: Final = number(pb.DecisionRequest, "legal_actions")
+_DECISION_ID_TAG: Final = tag(pb.DecisionRequest, "decision_id")
+_STREET_TAG: Final = tag(pb.DecisionRequest, "street")
+_POT_TOTAL_TAG: Final = tag(pb.DecisionRequest, "pot_total_chips")
+_CURRENT_BET_TAG: Final = tag(pb.DecisionRequest, "current_bet_chips")
+_TO_CALL_TAG: Final = tag(pb.DecisionRequest, "amount_to_call_chips")
+_BET_SIZE_TAG: Final = tag(pb.DecisionRequest, "bet_size_chips")
+_RAISES_LEFT_TAG: Final = tag(pb.DecisionRequest, "raises_left")
+_DEADLINE_TAG: Final = tag(pb.DecisionRequest, "decision_deadline")
+_DECISION_LEFT_TAG: Final = tag(pb.DecisionRequest, "decision_time_left_seconds")
+_BANK_LEFT_TAG: Final = tag(pb.DecisionRequest, "time_bank_left_seconds")
+_SERVER_TIME_TAG: Final = tag(pb.DecisionRequest, "server_time")
+_RH_MATCH_ID_TAG: Final = tag(pb.DecisionRequest, "match_id")
+_RH_HAND_ID_TAG: Final = tag(pb.DecisionRequest, "hand_id")
+_RH_GAME_TAG: Final = tag(pb.DecisionRequest, "game")
+_RH_GAME_CODE_TAG: Final = tag(pb.DecisionRequest, "game_code")
+_RH_HAND_NUMBER_TAG: Final = tag(pb.DecisionRequest, "hand_number")
+_RH_BUTTON_TAG: Final = tag(pb.DecisionRequest, "button_seat")
+_RH_YOUR_SEAT_TAG: Final = tag(pb.DecisionRequest, "your_seat")
+_RH_STAKES_FIELD: Final = number(pb.DecisionRequest, "stakes")
+_RH_GAME_HAND_TAG: Final = tag(pb.DecisionRequest, "game_hand_number")
+_RH_HANDS_PER_GAME_TAG: Final = tag(pb.DecisionRequest, "hands_per_game")
+_RH_BETTING_TAG: Final = tag(pb.DecisionRequest, "betting")
 # A game's betting structure by its code (``request_head``'s ``betting``).
 _BETTINGS: Final[dict[str, int]] = {code: BETTING[variant_for(code).betting] for code in GAMES}
-
-
-def _text(tag: bytes, value: str) -> bytes:
-    """A string field: tag, length, UTF-8."""
-    data = value.encode()
-    return tag + _varint(len(data)) + data
 
 
 def _card_entries(tag: bytes) -> tuple[bytes, ...]:
@@ -436,94 +405,63 @@ def _enum_fields(tag: bytes, numbers: Mapping[_K, int]) -> dict[_K, bytes]:
     return {key: tag + _varint(number) if number else b"" for key, number in numbers.items()}
 
 
-_HOLE_CARD_ENTRIES: Final = _card_entries(_tag("hole_cards", 2))
-_BOARD_CARD_ENTRIES: Final = _card_entries(_tag("board_cards", 2))
-_WILD_RANK_ENTRIES: Final = tuple(_text(_tag("wild_ranks", 2), r) for r in RANKS)
-_LOW_WILD_RANK_ENTRIES: Final = tuple(_text(_tag("low_wild_ranks", 2), r) for r in RANKS)
-_double: Final = struct.Struct("<d").pack
+_HOLE_CARD_ENTRIES: Final = _card_entries(tag(pb.DecisionRequest, "hole_cards"))
+_BOARD_CARD_ENTRIES: Final = _card_entries(tag(pb.DecisionRequest, "board_cards"))
+_WILD_RANK_ENTRIES: Final = tuple(_text(tag(pb.DecisionRequest, "wild_ranks"), r) for r in RANKS)
+_LOW_WILD_RANK_ENTRIES: Final = tuple(_text(tag(pb.DecisionRequest, "low_wild_ranks"), r) for r in RANKS)
 
-_EVENT_FIELD: Final = _number(pb.DealerMessage, "event")
-_EVENT_MATCH_ID_TAG: Final = _tag("match_id", 2, pb.Event)
-_EVENT_HAND_ID_TAG: Final = _tag("hand_id", 2, pb.Event)
-_EVENT_SEQUENCE_TAG: Final = _tag("sequence", 0, pb.Event)
-_EVENT_TIME_TAG: Final = _tag("server_time", 2, pb.Event)
-_CARDS_DEALT_FIELD: Final = _number(pb.Event, "cards_dealt")
-_CD_STREET_TAG: Final = _tag("street", 0, pb.CardsDealt)
-_CD_SEAT_TAG: Final = _tag("seat", 0, pb.CardsDealt)
-_CD_UP_ENTRIES: Final = _card_entries(_tag("up_cards", 2, pb.CardsDealt))
-_CD_HOLE_ENTRIES: Final = _card_entries(_tag("hole_cards", 2, pb.CardsDealt))
-_CD_COUNT_TAG: Final = _tag("hole_card_count", 0, pb.CardsDealt)
-_HAND_STARTED_FIELD: Final = _number(pb.Event, "hand_started")
-_HS_HAND_NUMBER_TAG: Final = _tag("hand_number", 0, pb.HandStarted)
-_HS_GAME_TAG: Final = _tag("game", 0, pb.HandStarted)
-_HS_GAME_CODE_TAG: Final = _tag("game_code", 2, pb.HandStarted)
-_HS_BUTTON_TAG: Final = _tag("button_seat", 0, pb.HandStarted)
-_HS_YOUR_SEAT_TAG: Final = _tag("your_seat", 0, pb.HandStarted)
-_HS_SEATS_FIELD: Final = _number(pb.HandStarted, "seats")
-_HS_STAKES_FIELD: Final = _number(pb.HandStarted, "stakes")
-_HS_COPY_TAG: Final = _tag("duplicate_copy", 0, pb.HandStarted)
-_HS_DEAL_ID_TAG: Final = _tag("deal_id", 2, pb.HandStarted)
-_HS_GAME_HAND_TAG: Final = _tag("game_hand_number", 0, pb.HandStarted)
-_HAND_ENDED_FIELD: Final = _number(pb.Event, "hand_ended")
-_HE_RESULTS_FIELD: Final = _number(pb.HandEnded, "results")
-_HE_AWARDS_FIELD: Final = _number(pb.HandEnded, "awards")
-_HE_VOIDED: Final = _tag("voided", 0, pb.HandEnded) + b"\x01"
-_HE_REASON_TAG: Final = _tag("void_reason", 2, pb.HandEnded)
-_HE_SHOWDOWN: Final = _tag("went_to_showdown", 0, pb.HandEnded) + b"\x01"
-_HE_ACTIONS_FIELD: Final = _number(pb.HandEnded, "actions")
-_SR_SEAT: Final = _tag("seat", 0, pb.SeatResult)
-_SR_NET: Final = _tag("net_chips", 0, pb.SeatResult)
-_SR_STACK: Final = _tag("final_stack_chips", 0, pb.SeatResult)
-_PA_INDEX: Final = _tag("pot_index", 0, pb.PotAward)
-_PA_AMOUNT: Final = _tag("amount_chips", 0, pb.PotAward)
-_PA_WINNERS_FIELD: Final = _number(pb.PotAward, "winners")
-_WS_SEAT: Final = _tag("seat", 0, pb.WinnerShare)
-_WS_AMOUNT: Final = _tag("amount_chips", 0, pb.WinnerShare)
-_HE_BOARD_ENTRIES: Final = _card_entries(_tag("board_cards", 2, pb.HandEnded))
-_PA_HALVES: Final = _enum_fields(_tag("half", 0, pb.PotAward), HALVES)
-_HE_SEATS_FIELD: Final = _number(pb.HandEnded, "seats")
-
-
-def _signed(value: int) -> bytes:
-    """An int32/int64 varint: a negative value as its 64-bit two's complement."""
-    if 0 <= value < 0x4000:
-        return _VARINTS[value]
-    return _varint(value if value >= 0 else value + (1 << 64))
+_EVENT_FIELD: Final = number(pb.DealerMessage, "event")
+_EVENT_MATCH_ID_TAG: Final = tag(pb.Event, "match_id")
+_EVENT_HAND_ID_TAG: Final = tag(pb.Event, "hand_id")
+_EVENT_SEQUENCE_TAG: Final = tag(pb.Event, "sequence")
+_EVENT_TIME_TAG: Final = tag(pb.Event, "server_time")
+_CARDS_DEALT_FIELD: Final = number(pb.Event, "cards_dealt")
+_CD_STREET_TAG: Final = tag(pb.CardsDealt, "street")
+_CD_SEAT_TAG: Final = tag(pb.CardsDealt, "seat")
+_CD_UP_ENTRIES: Final = _card_entries(tag(pb.CardsDealt, "up_cards"))
+_CD_HOLE_ENTRIES: Final = _card_entries(tag(pb.CardsDealt, "hole_cards"))
+_CD_COUNT_TAG: Final = tag(pb.CardsDealt, "hole_card_count")
+_HAND_STARTED_FIELD: Final = number(pb.Event, "hand_started")
+_HS_HAND_NUMBER_TAG: Final = tag(pb.HandStarted, "hand_number")
+_HS_GAME_TAG: Final = tag(pb.HandStarted, "game")
+_HS_GAME_CODE_TAG: Final = tag(pb.HandStarted, "game_code")
+_HS_BUTTON_TAG: Final = tag(pb.HandStarted, "button_seat")
+_HS_YOUR_SEAT_TAG: Final = tag(pb.HandStarted, "your_seat")
+_HS_SEATS_FIELD: Final = number(pb.HandStarted, "seats")
+_HS_STAKES_FIELD: Final = number(pb.HandStarted, "stakes")
+_HS_COPY_TAG: Final = tag(pb.HandStarted, "duplicate_copy")
+_HS_DEAL_ID_TAG: Final = tag(pb.HandStarted, "deal_id")
+_HS_GAME_HAND_TAG: Final = tag(pb.HandStarted, "game_hand_number")
+_HAND_ENDED_FIELD: Final = number(pb.Event, "hand_ended")
+_HE_RESULTS_FIELD: Final = number(pb.HandEnded, "results")
+_HE_AWARDS_FIELD: Final = number(pb.HandEnded, "awards")
+_HE_VOIDED: Final = tag(pb.HandEnded, "voided") + TRUE
+_HE_REASON_TAG: Final = tag(pb.HandEnded, "void_reason")
+_HE_SHOWDOWN: Final = tag(pb.HandEnded, "went_to_showdown") + TRUE
+_HE_ACTIONS_FIELD: Final = number(pb.HandEnded, "actions")
+_SR_SEAT: Final = tag(pb.SeatResult, "seat")
+_SR_NET: Final = tag(pb.SeatResult, "net_chips")
+_SR_STACK: Final = tag(pb.SeatResult, "final_stack_chips")
+_PA_INDEX: Final = tag(pb.PotAward, "pot_index")
+_PA_AMOUNT: Final = tag(pb.PotAward, "amount_chips")
+_PA_WINNERS_FIELD: Final = number(pb.PotAward, "winners")
+_WS_SEAT: Final = tag(pb.WinnerShare, "seat")
+_WS_AMOUNT: Final = tag(pb.WinnerShare, "amount_chips")
+_HE_BOARD_ENTRIES: Final = _card_entries(tag(pb.HandEnded, "board_cards"))
+_PA_HALVES: Final = _enum_fields(tag(pb.PotAward, "half"), HALVES)
+_HE_SEATS_FIELD: Final = number(pb.HandEnded, "seats")
 
 
-_SECONDS_FIELDS: Final[dict[int, bytes]] = {}  # a few recent seconds
-
-
-def _seconds_field(seconds: int) -> bytes:
-    """A timestamp's seconds part (field 1), absent when zero; it changes once a second."""
-    found = _SECONDS_FIELDS.get(seconds)
-    if found is None:
-        if len(_SECONDS_FIELDS) >= 4:
-            _SECONDS_FIELDS.clear()
-        found = _SECONDS_FIELDS[seconds] = b"\x08" + _signed(seconds) if seconds else b""
-    return found
-
-
-def _timestamp(tag: bytes, unix_seconds: float) -> bytes:
-    """A ``google.protobuf.Timestamp`` field (seconds = 1, nanos = 2) as
-    ``convert._set_time`` fills one: always present, zero parts left out."""
-    seconds = int(unix_seconds)
-    nanos = int((unix_seconds - seconds) * 1e9)
-    head = _seconds_field(seconds)
-    body = head + b"\x10" + _signed(nanos) if nanos else head
-    return tag + _VARINTS[len(body)] + body
-
-
-_SS_SEAT: Final = _tag("seat", 0, pb.SeatState)
-_SS_STACK: Final = _tag("stack_chips", 0, pb.SeatState)
-_SS_BET: Final = _tag("bet_chips", 0, pb.SeatState)
-_SS_COMMITTED: Final = _tag("total_committed_chips", 0, pb.SeatState)
-_SS_HOLE_COUNT: Final = _tag("hole_card_count", 0, pb.SeatState)
-_SS_STATUS: Final = _tag("status", 0, pb.SeatState)
-_SS_NAME_TAG: Final = _tag("name", 2, pb.SeatState)
-_SS_UP_ENTRIES: Final = _card_entries(_tag("up_cards", 2, pb.SeatState))
+_SS_SEAT: Final = tag(pb.SeatState, "seat")
+_SS_STACK: Final = tag(pb.SeatState, "stack_chips")
+_SS_BET: Final = tag(pb.SeatState, "bet_chips")
+_SS_COMMITTED: Final = tag(pb.SeatState, "total_committed_chips")
+_SS_HOLE_COUNT: Final = tag(pb.SeatState, "hole_card_count")
+_SS_STATUS: Final = tag(pb.SeatState, "status")
+_SS_NAME_TAG: Final = tag(pb.SeatState, "name")
+_SS_UP_ENTRIES: Final = _card_entries(tag(pb.SeatState, "up_cards"))
 _SS_STATUSES: Final = _enum_fields(_SS_STATUS, STATUSES)
-_SS_BOT_ID_TAG: Final = _tag("bot_id", 2, pb.SeatState)
+_SS_BOT_ID_TAG: Final = tag(pb.SeatState, "bot_id")
 
 
 def _seat_state(s: m.SeatInfo) -> bytes:
@@ -540,22 +478,22 @@ def _seat_state(s: m.SeatInfo) -> bytes:
         _text(_SS_BOT_ID_TAG, s.bot_id) if s.bot_id else b""])
 
 
-_AR_SEAT: Final = _tag("seat", 0, pb.ActionRecord)
-_AR_STREET: Final = _tag("street", 0, pb.ActionRecord)
-_AR_KIND: Final = _tag("kind", 0, pb.ActionRecord)
-_AR_RAISE_TO: Final = _tag("raise_to_chips", 0, pb.ActionRecord)
-_AR_AMOUNT: Final = _tag("amount_chips", 0, pb.ActionRecord)
-_AR_ROUND_BET: Final = _tag("round_bet_chips", 0, pb.ActionRecord)
-_AR_ALL_IN: Final = _tag("is_all_in", 0, pb.ActionRecord)
-_AR_AUTOMATIC: Final = _tag("automatic", 0, pb.ActionRecord)
-_AR_REASON: Final = _tag("automatic_reason", 0, pb.ActionRecord)
-_AR_EXCHANGE_COUNT: Final = _tag("exchange_card_count", 0, pb.ActionRecord)
-_AR_EXCHANGED_ENTRIES: Final = _card_entries(_tag("exchanged_cards", 2, pb.ActionRecord))
-_AR_DRAWN_ENTRIES: Final = _card_entries(_tag("drawn_cards", 2, pb.ActionRecord))
-_AR_FACE_UP: Final = _tag("exchange_face_up", 0, pb.ActionRecord) + b"\x01"
+_AR_SEAT: Final = tag(pb.ActionRecord, "seat")
+_AR_STREET: Final = tag(pb.ActionRecord, "street")
+_AR_KIND: Final = tag(pb.ActionRecord, "kind")
+_AR_RAISE_TO: Final = tag(pb.ActionRecord, "raise_to_chips")
+_AR_AMOUNT: Final = tag(pb.ActionRecord, "amount_chips")
+_AR_ROUND_BET: Final = tag(pb.ActionRecord, "round_bet_chips")
+_AR_ALL_IN: Final = tag(pb.ActionRecord, "is_all_in")
+_AR_AUTOMATIC: Final = tag(pb.ActionRecord, "automatic")
+_AR_REASON: Final = tag(pb.ActionRecord, "automatic_reason")
+_AR_EXCHANGE_COUNT: Final = tag(pb.ActionRecord, "exchange_card_count")
+_AR_EXCHANGED_ENTRIES: Final = _card_entries(tag(pb.ActionRecord, "exchanged_cards"))
+_AR_DRAWN_ENTRIES: Final = _card_entries(tag(pb.ActionRecord, "drawn_cards"))
+_AR_FACE_UP: Final = tag(pb.ActionRecord, "exchange_face_up") + TRUE
 _AR_STREETS: Final = _enum_fields(_AR_STREET, STREETS)
 _AR_KINDS: Final = _enum_fields(_AR_KIND, KINDS_OUT)
-_AR_REASONS: Final = {reason: (_AR_AUTOMATIC + b"\x01" if reason is not None else b"")
+_AR_REASONS: Final = {reason: (_AR_AUTOMATIC + TRUE if reason is not None else b"")
                + (_AR_REASON + _varint(number) if number else b"")
                for reason, number in REASONS.items()}
 
@@ -568,21 +506,21 @@ def _action_record(a: m.ActionRecord) -> bytes:
         _AR_RAISE_TO + _signed(a.raise_to_chips) if a.raise_to_chips else b"",
         _AR_AMOUNT + _signed(a.amount_chips) if a.amount_chips else b"",
         _AR_ROUND_BET + _signed(a.round_bet_chips) if a.round_bet_chips else b"",
-        _AR_ALL_IN + b"\x01" if a.is_all_in else b"",
+        _AR_ALL_IN + TRUE if a.is_all_in else b"",
         _AR_REASONS[a.automatic],  # then an exchange's fields (docs/house-rules.md §26)
         _AR_EXCHANGE_COUNT + _signed(a.exchange_card_count) if a.exchange_card_count else b"",
         *[_AR_EXCHANGED_ENTRIES[c] for c in a.exchanged_cards],
         *[_AR_DRAWN_ENTRIES[c] for c in a.drawn_cards], _AR_FACE_UP if a.exchange_face_up else b""])
 
 
-_SHOWDOWN_FIELD: Final = _number(pb.Event, "showdown")
-_SD_HANDS_FIELD: Final = _number(pb.Showdown, "hands")
-_SH_SEAT: Final = _tag("seat", 0, pb.ShownHand)
-_SH_CARD_ENTRIES: Final = _card_entries(_tag("cards", 2, pb.ShownHand))
-_SH_HIGH_TAG: Final = _tag("high_description", 2, pb.ShownHand)
-_SH_HIGH_ENTRIES: Final = _card_entries(_tag("high_cards", 2, pb.ShownHand))
-_SH_LOW_TAG: Final = _tag("low_description", 2, pb.ShownHand)
-_SH_LOW_ENTRIES: Final = _card_entries(_tag("low_cards", 2, pb.ShownHand))
+_SHOWDOWN_FIELD: Final = number(pb.Event, "showdown")
+_SD_HANDS_FIELD: Final = number(pb.Showdown, "hands")
+_SH_SEAT: Final = tag(pb.ShownHand, "seat")
+_SH_CARD_ENTRIES: Final = _card_entries(tag(pb.ShownHand, "cards"))
+_SH_HIGH_TAG: Final = tag(pb.ShownHand, "high_description")
+_SH_HIGH_ENTRIES: Final = _card_entries(tag(pb.ShownHand, "high_cards"))
+_SH_LOW_TAG: Final = tag(pb.ShownHand, "low_description")
+_SH_LOW_ENTRIES: Final = _card_entries(tag(pb.ShownHand, "low_cards"))
 
 
 def _showdown(p: m.ShowdownAnnounced) -> bytes:
@@ -595,3 +533,43 @@ def _showdown(p: m.ShowdownAnnounced) -> bytes:
         *[_SH_HIGH_ENTRIES[c] for c in h.high_cards],
         _text(_SH_LOW_TAG, h.low_description) if h.low_description else b"",
         *[_SH_LOW_ENTRIES[c] for c in h.low_cards]])) for h in p.hands]))
+
+
+_ACTION_TAKEN_FIELD: Final = number(pb.Event, "action_taken")
+_AT_ACTION_FIELD: Final = number(pb.ActionTaken, "action")
+_AT_STACK: Final = tag(pb.ActionTaken, "stack_after_chips")
+_AT_POT: Final = tag(pb.ActionTaken, "pot_total_after_chips")
+_AT_DECISION_TAG: Final = tag(pb.ActionTaken, "decision_id")
+_AT_DRAWN: Final = tag(pb.ActionTaken, "drawn_from_strategy") + TRUE
+
+
+def _action_taken(p: m.ActionAnnounced) -> bytes:
+    """``Event.action_taken`` (what :mod:`arena.server.convert` fills), framed, on the wire
+    format directly (one per action, the same for every seat)."""
+    return _field(_ACTION_TAKEN_FIELD, b"".join([
+        _field(_AT_ACTION_FIELD, _action_record(p.action)),
+        _AT_STACK + _signed(p.stack_after_chips) if p.stack_after_chips else b"",
+        _AT_POT + _signed(p.pot_total_after_chips) if p.pot_total_after_chips else b"",
+        _text(_AT_DECISION_TAG, p.decision_id) if p.decision_id else b"",
+        _AT_DRAWN if p.strategy else b""]))
+
+
+_STREET_ENDED_FIELD: Final = number(pb.Event, "street_ended")
+_SE_STREETS: Final = _enum_fields(tag(pb.StreetEnded, "street"), STREETS)
+_SE_POTS_FIELD: Final = number(pb.StreetEnded, "pots")
+_SE_TOTAL: Final = tag(pb.StreetEnded, "pot_total_chips")
+_SE_RETURNED_FIELD: Final = number(pb.StreetEnded, "returned")
+_CR_SEAT: Final = tag(pb.ChipsReturned, "seat")
+_CR_AMOUNT: Final = tag(pb.ChipsReturned, "amount_chips")
+
+
+def _street_ended(p: m.StreetEnded) -> bytes:
+    """``Event.street_ended`` (what :mod:`arena.server.convert` fills), framed, on the wire
+    format directly (one per street, the same for every seat)."""
+    return _field(_STREET_ENDED_FIELD, b"".join([
+        _SE_STREETS[p.street],
+        *[_field(_SE_POTS_FIELD, pot(x).SerializeToString()) for x in p.pots],
+        _SE_TOTAL + _signed(p.pot_total_chips) if p.pot_total_chips else b"",
+        *[_field(_SE_RETURNED_FIELD, (_CR_SEAT + _signed(seat) if seat else b"")
+                 + (_CR_AMOUNT + _signed(chips) if chips else b""))
+          for seat, chips in p.returned]]))

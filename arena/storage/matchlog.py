@@ -1,6 +1,7 @@
 """One match's log on disk, written and read here: hands as PHH (``<match>.phhs``), voided hands
-apart (``.void.phhs``), every event as sent (``.events.jsonl``), results and the revealed seed
-(``.result.json``), and the number of the hand in flight (``.inflight``, resumable logs only).
+apart (``.void.phhs``), every event as sent (``.events.pb``, ``arena/storage/eventlog.py``),
+results and the revealed seed (``.result.json``), and the number of the hand in flight
+(``.inflight``, resumable logs only).
 
 Hands are appended as they finish, so a crash loses at most the running hand. The match seed
 is written only into the results file, at the end (docs/house-rules.md §1).
@@ -11,21 +12,20 @@ from __future__ import annotations
 import json
 import os
 import re
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
 from arena.engine.cards import format_card
 from arena.engine.errors import MalformedInput
 from arena.engine.phh import dumps_hand
-from arena.match.messages import MatchSeatResult, Notice
+from arena.match.messages import MatchSeatResult
 from arena.match.records import MatchSummary, PlayedHand, phh_fields
-from arena.storage.eventhold import EventHold
-from arena.storage.eventlog import event_lines
+from arena.storage.eventhold import Held
+from arena.storage.eventlog import EventLog, EventRecords, append_gap
 from arena.storage.phhappend import PhhAppender as PhhAppender  # also imported from here
-from arena.storage.phhappend import open_private, owner_only
+from arena.storage.phhappend import open_private
 
 
 def safe_file_name(match_id: str) -> str:
@@ -55,45 +55,8 @@ class MatchLogPaths:
     @classmethod
     def at(cls, base: Path) -> MatchLogPaths:
         return cls(hands=Path(f"{base}.phhs"), voids=Path(f"{base}.void.phhs"),
-                   result=Path(f"{base}.result.json"), events=Path(f"{base}.events.jsonl"),
+                   result=Path(f"{base}.result.json"), events=Path(f"{base}.events.pb"),
                    inflight=Path(f"{base}.inflight"))
-
-
-class EventLog(EventHold):
-    """The JSONL event log: one line per distinct event, naming every seat that received exactly
-    that copy (public events go to all seats as one object), with the time it was sent.
-
-    Events are held in memory until :meth:`flush` (the end of a hand): no file on disk ever
-    holds a hidden card of a hand that is still being played. :meth:`take` and :meth:`write`
-    split a flush in two, so that the JSON is made on another thread (the league's writer):
-    a held event is the dealer's own immutable value. Holding them (:meth:`sent`, :meth:`take`)
-    is :class:`~arena.storage.eventhold.EventHold`'s.
-    """
-
-    def __init__(self, path: Path) -> None:
-        super().__init__()
-        self.path = path
-        self._file: BinaryIO | None = None
-
-    def write(self, held: list[tuple[Notice, list[int], float]]) -> None:
-        """Append events given by :meth:`take` as JSON lines."""
-        if not held:
-            return
-        lines = event_lines(held)
-        if self._file is None:
-            self._file = open(self.path, "ab", opener=owner_only)  # noqa: SIM115
-        self._file.write(lines)
-        self._file.flush()
-
-    def flush(self) -> None:
-        """Write what is held (the hand has ended)."""
-        self.write(self.take())
-
-    def close(self) -> None:
-        self.flush()
-        if self._file is not None:
-            self._file.close()
-            self._file = None
 
 
 class MatchLog:
@@ -102,10 +65,11 @@ class MatchLog:
     A *resumable* log (leagues) appends to what an interrupted run left, marks the hand in
     flight, and keeps the seed secret when the match is aborted (it goes on when run again);
     otherwise (``arena serve``) the log starts empty and the results are written in any case.
+    With ``events`` (what the records hold, made by the transport layer) it keeps the event log.
     """
 
     def __init__(self, directory: Path, match_id: str, *, resumable: bool = False,
-                 events: bool = False, reveal_seed: bool = True,
+                 events: EventRecords | None = None, reveal_seed: bool = True,
                  result_extra: dict[str, Any] | None = None) -> None:
         make_private_dir(directory)
         self.reveal_seed = reveal_seed  # False: another match shares the deals (see reveal_seed)
@@ -114,7 +78,7 @@ class MatchLog:
         self.resumable = resumable
         self._hands = PhhAppender(self.paths.hands, fresh=not resumable)
         self._voids = PhhAppender(self.paths.voids, fresh=not resumable)
-        self.events = EventLog(self.paths.events) if events else None
+        self.events = EventLog(self.paths.events, events) if events is not None else None
         self._marked = False  # this log wrote the in-flight mark (leagues keep it in the store)
         # A fresh log (``arena serve``) replaces an earlier run's files once its match begins,
         # not when it is made: a dealer that cannot start (its port taken) leaves them whole.
@@ -140,7 +104,7 @@ class MatchLog:
         self.write_hand(hand, dumps_hand(phh_fields(hand)))
 
     def write_hand(self, hand: PlayedHand, phh_text: str, *,
-                   events: list[tuple[Notice, list[int], float]] | None = None) -> None:
+                   events: list[Held] | None = None) -> None:
         """Append a hand whose PHH text is already made (``dumps_hand(phh_fields(hand))``) and
         its events: ``events`` as taken from the event log (by the dealer's thread when another
         thread writes), by default what the event log holds."""
@@ -246,33 +210,15 @@ def write_private(path: Path, text: str) -> None:
         fh.write(text)
 
 
-def last_sequence(paths: MatchLogPaths) -> int:
-    """The highest event sequence number in a resumable log's JSONL (0 when there is none),
-    so that a resumed match numbers its events on from there."""
-    if not paths.events.exists():
-        return 0
-    with paths.events.open("rb") as fh:
-        fh.seek(0, os.SEEK_END)
-        fh.seek(max(0, fh.tell() - 65536))
-        tail = fh.read().decode("utf-8", "replace").splitlines()
-    for line in reversed(tail):
-        found = _SEQUENCE.search(line)
-        if found:
-            return int(found.group(1))
-    return 0
-
-
-_SEQUENCE = re.compile(r'"sequence":(\d+)')
-
-
-def catch_up(paths: MatchLogPaths, committed_hands: Sequence[str]) -> int:
+def catch_up(paths: MatchLogPaths, committed_hands: Sequence[str], *,
+             records: EventRecords) -> int:
     """Append to a resumed hand log the hands the results store committed that the log lacks
     (the dealer can be killed between the two writes); ``committed_hands`` are the PHH texts in
     hand order. Returns how many were appended.
 
     The events of those hands were written (if at all) with their PHH text, after the commit:
-    the event log gets a ``gap`` line naming the restored hands, so that a reader knows their
-    events may be missing rather than finding them silently absent."""
+    the event log gets a ``gap`` record (made by ``records``) naming the restored hands, so
+    that a reader knows their events may be missing rather than finding them silently absent."""
     appender = PhhAppender(paths.hands, fresh=False)
     missing = committed_hands[appender.count:]
     for text in missing:
@@ -280,12 +226,9 @@ def catch_up(paths: MatchLogPaths, committed_hands: Sequence[str]) -> int:
     appender.close()
     if missing:
         hand_ids = [found.group(1) if (found := _HAND_ID.search(text)) else "?" for text in missing]
-        gap = {"seats": [], "logged_at": round(time.time(), 6), "gap": {
-            "hand_ids": hand_ids, "reason": "the dealer stopped after committing these hands and "
-            "before logging them: their PHH text was restored from the results store, their "
-            "events may be missing above"}}
-        with open_private(paths.events, "a") as fh:
-            fh.write(json.dumps(gap, separators=(",", ":")) + "\n")
+        append_gap(paths.events, records, hand_ids, "the dealer stopped after committing these "
+                   "hands and before logging them: their PHH text was restored from the results "
+                   "store, their events may be missing before this record")
     return len(missing)
 
 

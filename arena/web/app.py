@@ -31,6 +31,7 @@ from arena.engine.games import ALL_GAMES, ALL_VARIANTS
 from arena.league.hosting import remote_duplicate, trust_note
 from arena.league.leaderboard import game_label, to_json
 from arena.league.stats import GAME_KEYS, Leaderboard
+from arena.server.eventrecord import read_events
 from arena.web import charts
 from arena.web.frames import hand_steps
 from arena.web.live import SpectatorHub
@@ -217,6 +218,12 @@ class WebApp(Pages):
 
     def download(self, request: Request) -> Response:
         path = self.site.download(request.path_params["match_id"], request.path_params["kind"])
+        if request.path_params["kind"] == "events":  # records on disk, JSON lines when read
+            name = quote(path.name.removesuffix(".pb") + ".jsonl")
+            return StreamingResponse(
+                (json.dumps(record, separators=(",", ":")) + "\n" for record in read_events(path)),
+                media_type="text/plain; charset=utf-8",
+                headers={"content-disposition": f"attachment; filename*=utf-8''{name}"})
         return FileResponse(path, media_type="text/plain; charset=utf-8",
                             filename=path.name, content_disposition_type="attachment")
 

@@ -5,10 +5,10 @@ chooser, each hand is logged in the chosen game, and `arena replay` replays the 
 from __future__ import annotations
 
 import io
-import json
 from pathlib import Path
 
 from arena.engine.rules import Rules
+from arena.server.eventrecord import read_events
 from arena.storage.replay import replay_paths
 from tests.league.test_league_e2e import LeagueProcess, phh_tables, write_league
 
@@ -20,10 +20,10 @@ def test_a_dealers_choice_league_logs_the_choices_and_replays(tmp_path: Path) ->
     code, output = LeagueProcess(league, bots).wait(timeout=200)
     assert code == 0, output
     logs = tmp_path / "logs"
-    (events_path,) = logs.glob("*.events.jsonl")
-    events = [json.loads(line)["event"] for line in events_path.read_text().splitlines()]
-    changes = [e["payload"] for e in events if e["type"] == "GameChanged"]
-    # Heads-up: an orbit is two hands; one announcement per orbit (the log keeps one line for
+    (events_path,) = logs.glob("*.events.pb")
+    events = [record["event"] for record in read_events(events_path)]
+    changes = [e["game_changed"] for e in events if "game_changed" in e]
+    # Heads-up: an orbit is two hands; one announcement per orbit (the log keeps one record for
     # an event every seat was sent).
     assert [c["first_hand_number"] for c in changes] == [1, 3, 5]
     assert all(c["dealers_choice"] and c["hands"] == 2 for c in changes)
@@ -31,7 +31,7 @@ def test_a_dealers_choice_league_logs_the_choices_and_replays(tmp_path: Path) ->
     assert changes[1]["chooser_seat"] != changes[0]["chooser_seat"]
     hands = phh_tables(logs)
     assert len(hands) == 6
-    assert [h["variant"] for h in hands] == [c["game"] for c in changes for _ in range(2)]
+    assert [h["variant"] for h in hands] == [c["game_code"] for c in changes for _ in range(2)]
     out = io.StringIO()
     assert replay_paths([str(p) for p in sorted(logs.glob("*.phhs"))
                          if not p.name.endswith(".void.phhs")],

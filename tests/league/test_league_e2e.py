@@ -23,6 +23,7 @@ from arena.league.config import league_from_mapping, load_league
 from arena.league.luck import luck_of_log_file
 from arena.league.runner import LeagueRun
 from arena.league.stats import Leaderboard
+from arena.server.eventrecord import read_events
 from arena.storage.store import SqliteStore
 from tests.server.procs import env
 
@@ -133,31 +134,31 @@ def test_league_end_to_end_leaderboard_agrees_with_the_logs(tmp_path: Path) -> N
                             env=env(), capture_output=True, text=True, cwd=ROOT)
     assert replay.returncode == 0, replay.stdout
     assert "60 of 60 hands replayed" in replay.stdout
-    # The JSONL event log: every event as sent to each seat, duplicate copies announced. The
+    # The event log: every event as sent to each seat, duplicate copies announced. The
     # example bots take requests and results only: no one else's action or cards is sent to
     # them (their requests hold the state), and a hand ends with its results and public record.
-    import json
-
-    lines = [json.loads(x) for x in (tmp_path / "logs" / "r1-t1-c2.events.jsonl").read_text().splitlines()]
-    kinds = {line["event"]["type"] for line in lines}
-    assert {"MatchStarted", "DuplicateCopyStarted", "HandStarted", "CardsDealt",
-            "HandEnded", "MatchEnded"} <= kinds
-    assert not {"ActionTaken", "StreetEnded", "HandSummary"} & kinds
-    ends = [line["event"]["payload"] for line in lines if line["event"]["type"] == "HandEnded"]
-    assert ends and all(len(end["results"]) == 2 and "actions" in end for end in ends)
-    dealt = [line for line in lines if line["event"]["type"] == "CardsDealt"]
+    lines = list(read_events(tmp_path / "logs" / "r1-t1-c2.events.pb"))
+    kinds = {kind for line in lines for kind in line["event"] if kind not in (
+        "match_id", "hand_id", "sequence", "server_time")}
+    assert {"match_started", "duplicate_copy_started", "hand_started", "cards_dealt",
+            "hand_ended", "match_ended"} <= kinds
+    assert not {"action_taken", "street_ended"} & kinds
+    ends = [line["event"]["hand_ended"] for line in lines if "hand_ended" in line["event"]]
+    assert ends and all(len(end["results"]) == 2 and end["actions"] for end in ends)
+    dealt = [line["event"]["cards_dealt"] | {"seats": line["seats"]} for line in lines
+             if "cards_dealt" in line["event"]]
     assert all(re.fullmatch(r"[2-9TJQKA][cdhs]", c)
-               for line in dealt for c in line["event"]["payload"]["up_cards"]
-               + line["event"]["payload"]["hole_cards"])
+               for line in dealt for c in line["up_cards"] + line["hole_cards"])
     # A seat's copy holds its own hole cards only.
     for line in dealt:
-        if line["event"]["payload"]["hole_cards"]:
-            assert line["seats"] == [line["event"]["payload"]["seat"]]
+        if line["hole_cards"]:
+            assert line["seats"] == [line["seat"]]
     assert {seat for line in lines for seat in line["seats"]} == {0, 1}
-    assert all(isinstance(line["logged_at"], float) for line in lines)
-    # The rules in MatchStarted are a JSON object of values, not a Python repr.
-    started = next(line for line in lines if line["event"]["type"] == "MatchStarted")
-    rules = started["event"]["payload"]["rules"]
+    assert all(isinstance(line["logged_unix_seconds"], float) for line in lines)
+    # The rules in MatchStarted: each key's value as JSON text (the wire's map of strings).
+    started = next(line for line in lines if "match_started" in line["event"])
+    rules = {key: json.loads(value)
+             for key, value in started["event"]["match_started"]["rules"].items()}
     assert rules["games"] == ["FT", "FO/8", "FR", "F7S", "F7S/8"] and rules["small_bet"] == 20
     assert rules["decision_seconds"] == 2.0 and rules["reset_stacks"] is True
 
@@ -272,10 +273,9 @@ def test_sigkill_mid_league_then_resume(tmp_path: Path, reset_stacks: bool) -> N
     assert f"{len(hands)} of 60 hands played, {len(voids)} void (misdeals" in status.stdout, status.stdout
     logged = tomllib.loads((tmp_path / "logs" / "r1-t1.phhs").read_text())
     assert len(logged) == len(hands)
-    # Issue 7: the JSONL sequence numbers go on across the resume (they restarted at 1).
-    lines = [json.loads(line) for line in
-             (tmp_path / "logs" / "r1-t1.events.jsonl").read_text().splitlines()]
-    sequences = [line["event"]["sequence"] for line in lines if "event" in line]
+    # Issue 7: the event log's sequence numbers go on across the resume (they restarted at 1).
+    lines = list(read_events(tmp_path / "logs" / "r1-t1.events.pb"))
+    sequences = [int(line["event"]["sequence"]) for line in lines if "event" in line]
     assert sequences == sorted(sequences) and sequences[-1] > len(lines) // 2
     # A kill between a hand's commit and its log lines: the resume restored its PHH text from
     # the store and says so in the event log (its events may be missing).

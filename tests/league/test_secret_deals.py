@@ -22,6 +22,7 @@ from arena.league.config import load_league
 from arena.league.runner import LeagueRun
 from arena.league.secret import league_secret
 from arena.match.rotation import game_for_hand
+from arena.server.eventrecord import read_events
 from tests.league.seed_search import Target, first_draws, hand_seed, parallel_search
 from tests.league.test_league_e2e import ROOT, LeagueProcess, write_league
 
@@ -48,9 +49,9 @@ def test_secret_league_reveals_seeds_only_at_the_end_and_replay_checks_them(
     secret = int(json.loads((logs / "league-secret.json").read_text())["secret"])
     assert commitment(secret) == published["commitment"] and secret.bit_length() > 128
     # Bots never received a seed: no MatchEnded on any stream carried one.
-    ended = [json.loads(line)["event"] for path in logs.glob("*.events.jsonl")
-             for line in path.read_text().splitlines() if '"MatchEnded"' in line]
-    assert len(ended) == 2 and all(e["payload"]["match_seed"] == "" for e in ended)
+    ended = [record["event"]["match_ended"] for path in logs.glob("*.events.pb")
+             for record in read_events(path) if "match_ended" in record.get("event", {})]
+    assert len(ended) == 2 and all(e["match_seed"] == "" for e in ended)
     # The results file of each copy holds the deal set's seed, derived from the secret.
     for copy in ("r1-t1-c1", "r1-t1-c2"):
         result = json.loads((logs / f"{copy}.result.json").read_text())

@@ -300,11 +300,15 @@ def _cards_in(files: dict[str, bytes], cards: Iterable[Card]) -> list[tuple[str,
         token = re.compile(rf"(?:^|(?<=[\s\"'\[,:=(]))(?:{_CARD_TOKEN})*{name}(?:{_CARD_TOKEN})*"
                            rf"(?=[\s\"'\],:)]|$)".encode())
         found += [(path, name) for path, data in files.items() if token.search(data)]
+        # The event log holds the wire's own bytes: a card is a protobuf string, its length (2)
+        # before it (searched there only: in SQLite's pages those bytes can mean anything).
+        found += [(path, name) for path, data in files.items()
+                  if path.endswith(".events.pb") and b"\x02" + name.encode() in data]
     return found
 
 
 _PLANT_EVENT_LOG = """\
-from arena.storage.matchlog import EventLog
+from arena.storage.eventlog import EventLog
 _sent = EventLog.sent
 def _sent_and_written(self, seat, notice):
     _sent(self, seat, notice)
@@ -316,9 +320,9 @@ EventLog.sent = _sent_and_written
 @pytest.mark.parametrize("planted", [False, True], ids=["as-shipped", "planted-leak"])
 def test_no_file_holds_a_hidden_card_while_a_hand_is_paused(tmp_path: Path,
                                                             planted: bool) -> None:
-    """Before: the JSONL event log wrote each line as it came, so while a hand was being
+    """Before: the event log (JSONL then) wrote each line as it came, so while a hand was being
     played it held every seat's hole cards. A bot stops answering on the flop of hand 3; every
-    file under the league's directory (PHH, JSONL, results, SQLite store, its WAL and SHM,
+    file under the league's directory (PHH, event log, results, SQLite store, its WAL and SHM,
     secret) is read and searched for every hidden card of that hand. ``planted-leak`` runs
     the league with its event log written line by line again, and must be caught."""
     port = _free_port()
@@ -366,11 +370,11 @@ def test_no_file_holds_a_hidden_card_while_a_hand_is_paused(tmp_path: Path,
                 proc.kill()
     assert {parse_card(c) for c in shown}.isdisjoint(hidden)
     names = set(during)
-    assert {"league.sqlite", "logs/r1-t1.phhs", "logs/r1-t1.events.jsonl"} <= names, names
+    assert {"league.sqlite", "logs/r1-t1.phhs", "logs/r1-t1.events.pb"} <= names, names
     assert any(n.endswith("-wal") for n in names), names
     leaks = _cards_in(during, hidden)
     if planted:
-        assert any(path.endswith(".events.jsonl") for path, _ in leaks), leaks
+        assert any(path.endswith(".events.pb") for path, _ in leaks), leaks
     else:
         assert leaks == []
     # The same search finds the hole cards once the hand is over: its history shows them.

@@ -5,7 +5,6 @@ as those written on the dealer's thread did."""
 from __future__ import annotations
 
 import contextlib
-import json
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -21,13 +20,16 @@ from arena.match import messages as m
 from arena.match.live import LiveTable
 from arena.match.lobby import Lobby
 from arena.match.records import MatchSummary
+from arena.server.convert import event
+from arena.server.eventrecord import read_records
 from arena.storage.errors import StoreUnavailable
-from arena.storage.eventlog import reference_notice_json
 from arena.storage.matchlog import MatchLogPaths, match_seed_for
 from arena.storage.records import HandRecord
 from arena.storage.sqlstore import Guard
 from arena.storage.verify import verify_hand
 from arena.storage.writer import Writer
+from arena.v1 import arena_pb2 as pb
+from arena.v1.eventlog_pb2 import LoggedEvent
 from tests.match.scripted import ScriptedBot
 
 BOTS = ("a", "b", "c")
@@ -120,22 +122,21 @@ def test_the_writer_thread_commits_each_hand_before_the_next_and_logs_as_before(
         for hand in hands:
             assert verify_hand(hand, seed, config.rules)[1] is None
         assert not MatchLogPaths.beside(path).inflight.exists()
-    # Each JSONL line is exactly what the dealer-thread encoding made of the event every seat
-    # named in it received (one line per distinct event, in order).
-    for path in sorted(logs.glob("*.events.jsonl")):
-        match_id = path.name.removesuffix(".events.jsonl")
+    # Each record's event is exactly what the dealer-thread encoding made of the event every
+    # seat named in it received (one record per distinct event, in order).
+    for path in sorted(logs.glob("*.events.pb")):
+        match_id = path.name.removesuffix(".events.pb")
         seats = next(s for s in summaries if s.match_id == match_id).results
-        received: dict[int, list[str]] = {}
+        received: dict[int, list[pb.Event]] = {}
         for result in seats:
             received[result.seat] = [
-                reference_notice_json(item) for _at, item in bots[result.name].log
+                event(item) for _at, item in bots[result.name].log
                 if isinstance(item, m.Notice) and item.match_id == match_id]
-        logged: dict[int, list[str]] = {seat: [] for seat in received}
-        for line in path.read_text().splitlines():
-            entry = json.loads(line)
-            event = line[line.index('"event":') + len('"event":'):-1]
-            for seat in entry["seats"]:
-                logged[seat].append(event)
+        logged: dict[int, list[pb.Event]] = {seat: [] for seat in received}
+        for record in read_records(path):
+            assert isinstance(record, LoggedEvent), record  # no torn tail
+            for seat in record.seats:
+                logged[seat].append(record.event)
         assert logged == received
 
 

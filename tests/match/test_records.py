@@ -21,6 +21,7 @@ from arena.match.records import (
     TableStats,
     phh_fields,
 )
+from arena.server.eventrecord import LogRecords, read_events
 from arena.storage.matchlog import (
     MatchLog,
     MatchLogPaths,
@@ -116,12 +117,12 @@ def test_catch_up_appends_the_committed_hands_a_killed_dealer_did_not_log(tmp_pa
     log.write_hand(_hand(), texts[0])
     log.close()
     paths = log.paths
-    assert catch_up(paths, texts) == 2
-    assert catch_up(paths, texts) == 0
+    assert catch_up(paths, texts, records=LogRecords()) == 2
+    assert catch_up(paths, texts, records=LogRecords()) == 0
     hands = load_file(str(paths.hands))
     assert [h.name for h in hands] == [f"{paths.hands}[{k}]" for k in (1, 2, 3)]
     # Their events went with their PHH text: the event log says which hands may lack them.
-    (gap,) = [json.loads(line) for line in paths.events.read_text().splitlines()]
+    (gap,) = list(read_events(paths.events))
     assert gap["gap"]["hand_ids"] == [str(h.fields["_hand_id"]) for h in hands[1:]]
     assert "restored from the results store" in gap["gap"]["reason"]
     assert paths.events.stat().st_mode & 0o077 == 0

@@ -3,6 +3,8 @@ events exactly as tables telling every event do: events nobody is told still cou
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from arena.engine.rules import Rules
 from arena.match import messages as m
 from arena.match.spec import MatchSpec, SeatSpec
@@ -123,24 +125,27 @@ def test_a_table_of_requests_only_seats_logs_no_event_it_does_not_send() -> None
     assert len(watcher.watched) > len({n.sequence for n, _ in quiet.lines})
 
 
-def test_a_requests_only_seat_logs_each_hand_end_with_its_results_and_record() -> None:
+def test_a_requests_only_seat_logs_each_hand_end_with_its_results_and_record(
+        tmp_path: Path) -> None:
     """The log names a requests-only seat's hand end as the wire does (``HandEnded``) with all it
     was sent: the results and awards, then the public record (actions, board by card name)."""
-    import json
-
-    from arena.storage.eventlog import event_lines
+    from arena.server.eventrecord import LogRecords, read_events
+    from arena.storage.eventlog import EventLog
 
     spec = MatchSpec("t", tuple(SeatSpec(n, n) for n in ("a", "b", "c")), Rules(), 6, 7)
     sink = _LogSink()
     play_with_scripted_bots(spec, ("a", "b", "c"), _RequestsOnly, sink=sink)
-    lines = [json.loads(line) for line in event_lines(
-        [(notice, seats, 1763840000.5) for notice, seats in sink.lines]).decode().splitlines()]
-    ends = [line for line in lines if line["event"]["type"] == "HandEnded"]
+    log = EventLog(tmp_path / "t.events.pb", LogRecords())
+    log.write([(notice, seats, 1763840000.5) for notice, seats in sink.lines])
+    log.close()
+    lines = list(read_events(log.path))
+    ends = [line for line in lines if "hand_ended" in line["event"]]
     assert len(ends) == 6 and all(line["seats"] == [0, 1, 2] for line in ends)
     for line in ends:
-        payload = line["event"]["payload"]
-        assert [r["seat"] for r in payload["results"]] == [0, 1, 2]
-        assert sum(r["net_chips"] for r in payload["results"]) == 0 and payload["awards"]
-        assert payload["actions"] and len(payload["seats"]) == 3
-        assert all(isinstance(card, str) and len(card) == 2 for card in payload["board"])
-    assert any(line["event"]["payload"]["board"] for line in ends)
+        payload = line["event"]["hand_ended"]
+        assert [r.get("seat", 0) for r in payload["results"]] == [0, 1, 2]
+        assert sum(int(r.get("net_chips", 0)) for r in payload["results"]) == 0
+        assert payload["awards"] and payload["actions"] and len(payload["seats"]) == 3
+        assert all(isinstance(card, str) and len(card) == 2
+                   for card in payload.get("board_cards", []))
+    assert any(line["event"]["hand_ended"].get("board_cards") for line in ends)

@@ -20,7 +20,8 @@ from arena.engine.strategy_log import parse_strategies, replay_strategies
 from arena.host.phhfile import load_file
 from arena.match import messages as m
 from arena.server.convert import event
-from arena.storage.eventlog import notice_json, reference_notice_json
+from arena.server.eventrecord import LogRecords, read_events
+from arena.storage.eventlog import EventLog
 from arena.storage.replay import replay_paths
 from arena.v1 import arena_pb2 as pb
 from tests.server.harness import RawBot, events, make_config, running, token_for
@@ -153,7 +154,7 @@ def test_malformed_strategies_are_refused_and_a_valid_one_is_drawn(tmp_path: Pat
     assert "strategy mismatch" in out.getvalue() and "sum to" in out.getvalue()
 
 
-def test_the_event_log_keeps_the_declared_distribution_with_its_action() -> None:
+def test_the_event_log_keeps_the_declared_distribution_with_its_action(tmp_path: Path) -> None:
     record = m.ActionRecord(seat=0, street="preflop", kind=m.RecordKind.RAISE, raise_to_chips=40,
                             amount_chips=30, round_bet_chips=40, is_all_in=False)
     declared = (("f", 0.0), ("cc", 0.25), ("cbr 40", 0.75))
@@ -161,13 +162,20 @@ def test_the_event_log_keeps_the_declared_distribution_with_its_action() -> None
                       payload=m.ActionAnnounced(action=record, stack_after_chips=960,
                                                 pot_total_after_chips=60, decision_id="r1-h1-d1",
                                                 strategy=declared))
-    text = notice_json(notice)
-    assert text == reference_notice_json(notice)  # the typed writer, byte for byte the walk's
-    assert json.loads(text)["payload"]["strategy"] == [["f", 0.0], ["cc", 0.25], ["cbr 40", 0.75]]
     plain_action = m.Notice(match_id="r1", hand_id="r1-h1", sequence=8, unix_seconds=1763840000.5,
                             payload=m.ActionAnnounced(action=record, stack_after_chips=960,
                                                       pot_total_after_chips=60, decision_id=""))
-    assert json.loads(notice_json(plain_action))["payload"]["strategy"] == []
+    log = EventLog(tmp_path / "r1.events.pb", LogRecords())
+    log.write([(notice, [0, 1], 1763840000.3), (plain_action, [0, 1], 1763840000.6)])
+    log.close()
+    drawn, plain = read_events(log.path)
+    # The record beside the event: the declared entries, in order, with their weights.
+    assert drawn["strategy"] == [{"action": "f", "weight": 0.0}, {"action": "cc", "weight": 0.25},
+                                 {"action": "cbr 40", "weight": 0.75}]
+    assert drawn["event"]["action_taken"]["drawn_from_strategy"] is True
+    assert plain["strategy"] == [] and not plain["event"]["action_taken"]["drawn_from_strategy"]
     # On the wire only the fact that it was drawn, never the distribution.
     wire = event(notice).action_taken
     assert wire.drawn_from_strategy and not event(plain_action).action_taken.drawn_from_strategy
+    assert "strategy" not in {f.name for f in pb.Event.DESCRIPTOR.fields}
+    assert "strategy" not in {f.name for f in pb.ActionTaken.DESCRIPTOR.fields}

@@ -412,17 +412,18 @@ def test_an_aborted_match_never_reveals_its_seed(tmp_path: Path) -> None:
 
 
 def test_the_event_log_holds_a_hand_until_it_is_over(tmp_path: Path) -> None:
-    """Before: each event line went to the file as the next one came, so the JSONL log on disk
-    held the hole cards of the hand being played."""
+    """Before: each event line went to the file as the next one came, so the log on disk held
+    the hole cards of the hand being played."""
     from arena.match import messages as m
-    from arena.storage.matchlog import EventLog
+    from arena.server.eventrecord import LogRecords, read_events
+    from arena.storage.eventlog import EventLog
 
-    log = EventLog(tmp_path / "x.events.jsonl")
+    log = EventLog(tmp_path / "x.events.pb", LogRecords())
     for k in range(50):
         log.sent(0, m.Notice(match_id="x", hand_id="x-h1", sequence=k + 1, unix_seconds=0.0,
                              payload=m.GameChanged(game="FT", previous_game="", first_hand_number=1)))
     assert not log.path.exists()
     log.flush()
-    assert len(log.path.read_text().splitlines()) == 50
+    assert len(list(read_events(log.path))) == 50
     assert stat.S_IMODE(log.path.stat().st_mode) == 0o600
     log.close()

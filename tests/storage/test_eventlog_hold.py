@@ -1,4 +1,4 @@
-"""The events the JSONL event log holds until a hand ends (arena/storage/eventhold.py), the dealer
+"""The events the event log holds until a hand ends (arena/storage/eventhold.py), the dealer
 calling its ``sent`` for every event and seat; the log's file is its subclass, so a subclass or a
 patch of ``EventLog.sent`` still holds."""
 
@@ -14,8 +14,9 @@ from hypothesis import strategies as st
 
 from arena.match import messages as m
 from arena.match.spectator import TeeSink
+from arena.server.eventrecord import LogRecords
 from arena.storage.eventhold import EventHold
-from arena.storage.matchlog import EventLog
+from arena.storage.eventlog import EventLog
 
 
 def _notices() -> list[m.Notice]:
@@ -29,7 +30,7 @@ def test_the_log_is_an_event_hold() -> None:
 
 
 def test_each_distinct_copy_is_held_once_with_its_seats_and_the_time_it_was_first_sent() -> None:
-    log = EventLog(Path(os.devnull))
+    log = EventLog(Path(os.devnull), LogRecords())
     own = m.Notice(match_id="r1", hand_id="r1-h1", sequence=4, unix_seconds=1.5,
                    payload=m.CardsDealt(street="preflop", seat=1, up_cards=(), hole_cards=(0, 51),
                                         hole_card_count=2))
@@ -61,7 +62,7 @@ def test_a_patched_event_log_sent_is_what_its_instances_call(monkeypatch: pytest
         original(self, seat, notice)
 
     monkeypatch.setattr(EventLog, "sent", spy)
-    log = EventLog(Path(os.devnull))
+    log = EventLog(Path(os.devnull), LogRecords())
     notice = _notices()[0]
     log.sent(2, notice)
     log.sent(3, notice)
@@ -92,8 +93,8 @@ def test_an_event_sent_to_all_is_held_as_sent_to_each_seat_in_turn(calls: list[t
     """``sent_to_all(notice, n)`` (the table's public events, one call) holds what ``sent`` for
     seats 0 to n-1 holds, whatever was held before (the same object again included)."""
     notices = _notices()
-    expected = _feed(EventLog(Path(os.devnull)), notices, calls, one_by_one=True)
-    assert _feed(EventLog(Path(os.devnull)), notices, calls, one_by_one=False) == expected
+    expected = _feed(EventLog(Path(os.devnull), LogRecords()), notices, calls, one_by_one=True)
+    assert _feed(EventLog(Path(os.devnull), LogRecords()), notices, calls, one_by_one=False) == expected
 
 
 def test_a_table_holds_the_same_events_told_once_for_all_seats_or_seat_by_seat() -> None:
@@ -105,7 +106,7 @@ def test_a_table_holds_the_same_events_told_once_for_all_seats_or_seat_by_seat()
 
     class Sink:
         def __init__(self, to_all: bool) -> None:
-            self.hold = EventLog(Path(os.devnull))
+            self.hold = EventLog(Path(os.devnull), LogRecords())
             self.event_sent = self.hold.sent
             if to_all:
                 self.event_sent_to_all = self.hold.sent_to_all

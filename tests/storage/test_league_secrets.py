@@ -82,7 +82,7 @@ def test_a_version_6_sqlite_store_is_upgraded_keeping_every_row(tmp_path: Path) 
     before = _rows(lambda sql: db.execute(sql).fetchall())
     db.close()
     with SqliteStore(path) as store:
-        assert store.schema_version == LATEST_VERSION == 9
+        assert store.schema_version == LATEST_VERSION == 10
         after = _rows(lambda sql: store._connection.execute(sql).fetchall())
         assert [r[:2] for r in after.pop("schema_version")] == STEPS
         before.pop("schema_version")

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from arena.server.eventrecord import read_events
 from tests.server.procs import ROOT, env
 from tests.web.conftest import ARTIFACTS, XSS_NAME, LiveLeague
 
@@ -344,6 +345,10 @@ def test_finished_match_downloads_and_replay_instructions(live_league: LiveLeagu
     assert status == 200 and body == (live_league.log_dir / "r1-t1-c1.phhs").read_text()
     status, body = _get(live_league.web_url + "download/r1-t1-c1/result")
     assert status == 200 and "match_seed" in body
+    # The event log is stored as the wire's records and downloaded as JSON lines.
+    status, body = _get(live_league.web_url + "download/r1-t1-c1/events")
+    logged = list(read_events(live_league.log_dir / "r1-t1-c1.events.pb"))
+    assert status == 200 and [json.loads(line) for line in body.splitlines()] == logged
     status, body = _get(live_league.web_url)
     assert "arena replay" in body and 'href="/download/r1-t1-c1/phhs"' in body
     assert ROOT.exists()
