@@ -17,7 +17,8 @@ if TYPE_CHECKING:
 @functools.cache
 def record_hand_sql(seat_count: int) -> str:
     """A completed hand inserted only when it may be: the match running, copy 0 or a duplicate
-    match, every seat's bot seated in it, the hand new (else nothing is written, no row back)."""
+    match, every seat's bot seated in it, the hand new (else no row is written). No RETURNING:
+    in SQLite each step of a statement hands the interpreter's lock to the dealer's thread."""
     names = ", ".join("?" * seat_count)
     return ("INSERT INTO hands (match_id, hand_number, copy_index, deal_id, game_code, "
             "small_bet_chips, button_seat, status, phh_text, started_at, finished_at) "
@@ -25,17 +26,19 @@ def record_hand_sql(seat_count: int) -> str:
             "WHERE m.match_id = ? AND m.status = 'running' AND (? = 0 OR m.is_duplicate <> 0) "
             "AND (SELECT COUNT(*) FROM match_seats s JOIN bots b ON b.bot_id = s.bot_id "
             f"WHERE s.match_id = m.match_id AND b.name IN ({names})) = ? "
-            "ON CONFLICT (match_id, hand_number, copy_index) DO NOTHING RETURNING hand_id")
+            "ON CONFLICT (match_id, hand_number, copy_index) DO NOTHING")
 
 
 @functools.cache
 def record_seats_sql(seat_count: int) -> str:
-    """The seats of a hand just inserted, their bots by name, in one statement."""
+    """The seats of a hand just inserted (by its match, number and copy), their bots by name, in
+    one statement."""
     rows = ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?, ?)"] * seat_count)
     return ("INSERT INTO hand_seats (hand_id, seat, bot_id, net_chips, final_stack_chips, timeouts, "
             "absent_decisions, rejected_replies, disconnects, sdk_fallbacks) "
-            "SELECT ?, v.column1, b.bot_id, v.column3, v.column4, v.column5, v.column6, v.column7, "
-            f"v.column8, v.column9 FROM (VALUES {rows}) AS v JOIN bots b ON b.name = v.column2")
+            "SELECT h.hand_id, v.column1, b.bot_id, v.column3, v.column4, v.column5, v.column6, "
+            f"v.column7, v.column8, v.column9 FROM (VALUES {rows}) AS v JOIN bots b ON b.name = v.column2 "
+            "JOIN hands h ON h.match_id = ? AND h.hand_number = ? AND h.copy_index = ?")
 
 
 def running_match_bots(db: Db, match_id: int, copy_index: int) -> dict[str, int]:

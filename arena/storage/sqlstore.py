@@ -47,6 +47,9 @@ Row = Any  # sqlite3.Row or a psycopg dict row: both are read by column name
 
 
 class Cursor(Protocol):
+    @property
+    def rowcount(self) -> int: ...
+
     def fetchone(self) -> Row: ...
 
     def fetchall(self) -> list[Row]: ...
@@ -223,16 +226,17 @@ class SqlStore(ABC):
         with self._transaction(write=True) as db:
             if guard is not None:
                 guard(db)
-            row = db.execute(handrows.record_hand_sql(len(seats)), (
+            inserted = db.execute(handrows.record_hand_sql(len(seats)), (
                 hand.hand_number, hand.copy_index, hand.deal_id, hand.game_code, hand.small_bet_chips,
                 hand.button_seat, hand.phh_text, timestamp_text(hand.started_at),
                 timestamp_text(hand.finished_at), hand.match_id, hand.copy_index,
-                *(s.bot for s in seats), len(seats))).fetchone()
-            if row is not None:
-                db.execute(handrows.record_seats_sql(len(seats)), (row["hand_id"], *(
+                *(s.bot for s in seats), len(seats)))
+            if inserted.rowcount == 1:
+                db.execute(handrows.record_seats_sql(len(seats)), (*(
                     value for s in seats for value in (
                         s.seat, s.bot, s.net_chips, s.final_stack_chips, s.timeouts,
-                        s.absent_decisions, s.rejected_replies, s.disconnects, s.sdk_fallbacks))))
+                        s.absent_decisions, s.rejected_replies, s.disconnects, s.sdk_fallbacks)),
+                    hand.match_id, hand.hand_number, hand.copy_index))
                 return True
             # Nothing written: say why (the match, a seat, or the hand there already).
             bot_ids = handrows.running_match_bots(db, hand.match_id, hand.copy_index)
