@@ -21,7 +21,6 @@ from arena.server.commands import log_connections
 from arena.server.peer_tls import PEER_SERVER_NAME, PeerTls, check_key_file
 from arena.storage.queue import JobWaits
 from arena.storage.records import LeftOutHand
-from arena.storage.sqlstore import SqlStore
 from arena.storage.store import is_postgres_url, shown_location
 
 
@@ -228,8 +227,6 @@ def _left_out_count(left_out: Sequence[LeftOutHand]) -> str:
 def _waits(run: LeagueRun) -> str:
     """The bots that matches postponed by workers wait for (a league run by workers:
     ``absent = "wait"``), as the coordinator's progress shows them; "" when none waits."""
-    if not isinstance(run.store, SqlStore):
-        return ""
     league = run.store.find_league(run.config.name)
     return "" if league is None else describe_waits(JobWaits(run.store).waiting(league.league_id))
 

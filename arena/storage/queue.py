@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from arena.engine.errors import ConfigError
 from arena.storage.errors import InvalidRecord, LeaseLost
 from arena.storage.postgres import ChecksLater, PostgresStore
-from arena.storage.sqlstore import Db, Guard, SqlStore
+from arena.storage.sqlstore import Db, Guard
 from arena.storage.store import ResultsStore
 
 _NOW = "CAST(EXTRACT(EPOCH FROM clock_timestamp()) AS DOUBLE PRECISION)"
@@ -201,8 +201,6 @@ class JobWaits:
     the coordinator reads it for its progress line."""
 
     def __init__(self, store: ResultsStore) -> None:
-        if not isinstance(store, SqlStore):
-            raise ConfigError("postponed jobs are kept in an SQL store")
         self.store = store
         self._now = _NOW if isinstance(store, PostgresStore) else _SQLITE_NOW
 
