@@ -44,7 +44,7 @@ from arena.league.secret import (
     without_tokens,
 )
 from arena.league.significance import PairTests, pair_of
-from arena.league.sink import InFlightBook, LeagueSink, StoreBook
+from arena.league.sink import LeagueSink
 from arena.league.sprt import SprtBounds
 from arena.league.stats import Leaderboard, compute_leaderboard
 from arena.league.strategy_share import StrategyShare, strategy_shares
@@ -70,6 +70,7 @@ from arena.storage.matchlog import (
     reveal_seed,
 )
 from arena.storage.records import FaultCounts, HandRecord, League, LeftOutHand, MatchStatus, VoidHand
+from arena.storage.sqlstore import InFlightBook
 from arena.storage.store import Match, ResultsStore, open_store
 from arena.storage.writer import After, Writer
 
@@ -122,7 +123,7 @@ class LeagueRun:
             store = open_store(config.store)
         self.secret = league_secret(config, store)
         self.store = store
-        self.in_flight: InFlightBook = in_flight if in_flight is not None else StoreBook(store)
+        self.in_flight: InFlightBook = in_flight if in_flight is not None else InFlightBook(store)
         if metrics is None and config.metrics_port is not None:
             metrics = ArenaMetrics()
         self.metrics = metrics

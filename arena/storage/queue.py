@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from arena.engine.errors import ConfigError
 from arena.storage.errors import InvalidRecord, LeaseLost
 from arena.storage.postgres import ChecksLater, PostgresStore
-from arena.storage.sqlstore import Db, Guard
+from arena.storage.sqlstore import Db, Guard, InFlightBook
 from arena.storage.store import ResultsStore
 
 _NOW = "CAST(EXTRACT(EPOCH FROM clock_timestamp()) AS DOUBLE PRECISION)"
@@ -250,23 +250,19 @@ class JobWaits:
                              max(0.0, float(r["waited"]))) for r in rows]
 
 
-class JobBook:
+class JobBook(InFlightBook):
     """One worker's hands in flight, fenced by its leases: marking a hand in flight and committing
     a hand both first lock the job's row (``FOR SHARE``, so no claim can pass in between) and
     check that this worker still holds it, or raise :class:`LeaseLost`. A worker that lost a job
     therefore deals no further hand of it and writes nothing more to its match."""
 
+    store: PostgresStore
+
     def __init__(self, queue: WorkQueue, worker: str, *, store: ResultsStore | None = None) -> None:
         """``store``: the one the hands are committed to, when not the queue's (its connection)."""
+        super().__init__(queue.store if store is None else WorkQueue(store).store)
         self.queue = queue
         self.worker = worker
-        self.store = queue.store if store is None else WorkQueue(store).store
-
-    def hand_started(self, match_id: int, copy_index: int, hand_number: int) -> None:
-        self.store.mark_in_flight(match_id, copy_index, hand_number, guard=self.guard(match_id))
-
-    def hand_in_flight(self, match_id: int, copy_index: int) -> int | None:
-        return self.store.hand_in_flight(match_id, copy_index)
 
     def guard(self, match_id: int) -> Guard:
         """The check a commit of this match's hands runs in its own transaction."""

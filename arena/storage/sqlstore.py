@@ -496,6 +496,25 @@ class SqlStore(ABC):
                                   r["eliminated_at_hand"]) for r in rows]
 
 
+class InFlightBook:
+    """Where the hand being dealt on each table is noted, for whoever resumes the table after a
+    crash: the store's own table (a league in one process; a worker's book,
+    `arena.storage.queue.JobBook`, fences each mark and commit with its lease)."""
+
+    def __init__(self, store: SqlStore) -> None:
+        self.store = store
+
+    def hand_started(self, match_id: int, copy_index: int, hand_number: int) -> None:
+        self.store.mark_in_flight(match_id, copy_index, hand_number, guard=self.guard(match_id))
+
+    def hand_in_flight(self, match_id: int, copy_index: int) -> int | None:
+        return self.store.hand_in_flight(match_id, copy_index)
+
+    def guard(self, match_id: int) -> Guard | None:
+        """A check the commit of each hand of this match runs in its transaction (a lease)."""
+        return None
+
+
 # --------------------------------------------------------------------------- row readers
 
 
