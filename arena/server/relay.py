@@ -96,7 +96,8 @@ class Upstream:
 
 
 class Relay:
-    """`arena.server.service.RelayHooks` of a worker: one upstream per (bot, other worker)."""
+    """A worker's relay, told by its `DealerService` of the bots that connect to it directly: it
+    carries their seats on other workers, one upstream per (bot, other worker)."""
 
     def __init__(self, *, token_of: Callable[[str], str | None], own_address: str,
                  peer: PeerCredentials | None = None) -> None:
@@ -116,7 +117,7 @@ class Relay:
         return grpc.aio.secure_channel(address, self._peer.channel(),
                                        options=[*options, *self._peer.channel_options()])
 
-    # RelayHooks
+    # what the service tells it
     def connected(self, bot_id: str, conn: Connection) -> None:
         self._direct[bot_id] = conn
         for key in [k for k in self._upstreams if k[0] == bot_id]:  # streams to the old connection
