@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from arena.engine.errors import ConfigError
 from arena.storage.errors import InvalidRecord, LeaseLost
-from arena.storage.postgres import ChecksLater, PostgresStore
+from arena.storage.postgres import OneTripDb, PostgresStore
 from arena.storage.sqlstore import Db, Guard, InFlightBook
 from arena.storage.store import ResultsStore
 
@@ -279,7 +279,7 @@ class JobBook(InFlightBook):
             return LeaseLost(f"worker {self.worker}: the job of match {match_id} is no longer held by "
                              "this worker (its lease ran out and another worker claimed it)")
 
-        if isinstance(db, ChecksLater):  # in the writer's batch: sent with the write's statement
+        if isinstance(db, OneTripDb):  # in the writer's batch: sent with the write's statement
             db.check_later(sql, (match_id, self.worker), lost)
         elif db.execute(sql, (match_id, self.worker)).fetchone() is None:
             raise lost()
