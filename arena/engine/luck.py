@@ -25,6 +25,7 @@ from typing import Final
 
 from arena.engine.actions import ActionKind
 from arena.engine.cards import Card, derive_seed
+from arena.engine.drawplans import DrawPlans, has_exchanges
 from arena.engine.equity import MAX_SAMPLES, equity
 from arena.engine.events import (
     ActionTaken,
@@ -204,20 +205,8 @@ class _Walker:
         self.variant = variant
         self.wild_ranks = rules.wild_rank_set
         self.low_hole_ace_high = rules.low_hole_ace_high
-        # Games with exchanges: each seat's steps (docs/house-rules.md §29), a street's exchange
-        # round before its cards, and how many it has taken.
-        self.steps: tuple[tuple[int, int, int], ...] | None = None  # (street, 0 exchange | cards)
-        if any(s.exchange_max_cards for s in variant.streets):
-            seventh = rules.english_seventh_card and seats <= 5  # docs/house-rules.md §25
-            steps: list[tuple[int, int, int]] = []
-            for k, street in enumerate(variant.streets):
-                if street.exchange_max_cards:
-                    steps.append((k, 0, 0))
-                cards = street.down_cards + street.up_cards
-                if cards and (seventh or not street.is_optional_card):
-                    steps.append((k, 1, cards))
-            self.steps = tuple(steps)
-        self.taken = [0] * seats
+        # Games with exchanges: what each seat still has to come (docs/house-rules.md §29).
+        self.plans = DrawPlans(variant, rules, seats) if has_exchanges(variant) else None
         self.discards: set[Card] = set()  # earlier exchanges' discards (back in the stub if short)
         self.serving: tuple[Card, ...] = ()  # the discards of the exchange being served
         self.drawing: tuple[int, int] | None = None  # (seat, cards) of the exchange being served
@@ -273,7 +262,7 @@ class _Walker:
         dead = [c for s in range(self.seats) if self.folded[s] for c in self.cards[s]]
         plans = None
         held_back_hand = 0
-        if self.steps is not None:
+        if self.plans is not None:
             plans = [self._plan(s) for s in live]
             if self.drawing is not None:
                 held_back_hand = live.index(self.drawing[0])
@@ -289,21 +278,16 @@ class _Walker:
 
     def _plan(self, seat: int) -> tuple[int, ...]:
         """What is still to come to ``seat``: cards dealt, 0 for an exchange (§29's policy)."""
-        assert self.steps is not None
-        rest = tuple(cards for _, _, cards in self.steps[self.taken[seat]:])
+        assert self.plans is not None
+        rest = self.plans.plan(seat)
         if self.drawing is not None and self.drawing[0] == seat:
             return (self.drawing[1], *rest)
         return rest
 
     def _take(self, seat: int, street: int, is_deal: bool) -> None:
         """``seat`` had its exchange (or its cards) of ``street``: its steps move past it."""
-        if self.steps is None:
+        if self.plans is None or self.plans.take(seat, street, is_deal=is_deal):
             return
-        kind = 1 if is_deal else 0
-        for k in range(self.taken[seat], len(self.steps)):
-            if self.steps[k][:2] == (street, kind):
-                self.taken[seat] = k + 1
-                return
         raise ValueError(f"seat {seat}: no {'cards' if is_deal else 'exchange'} due on street "
                          f"{street} in {self.variant.code}")
 
@@ -346,7 +330,7 @@ class _Walker:
                 self._take(seat, street, True)
             if self.discards and not self.discards.isdisjoint(cards):
                 self.discards -= set(cards)  # §21: discards shuffled back in and dealt again
-        if board and self.steps is not None and self.variant.is_stud:
+        if board and self.plans is not None and self.variant.is_stud:
             for seat in live:  # docs/house-rules.md §1: the street's card is a common card
                 self._take(seat, street, True)
         self.board += tuple(board)

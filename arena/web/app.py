@@ -33,6 +33,7 @@ from arena.league.leaderboard import game_label, to_json
 from arena.league.stats import GAME_KEYS, Leaderboard
 from arena.server.eventrecord import read_events
 from arena.web import charts
+from arena.web.choice import covers
 from arena.web.frames import hand_steps
 from arena.web.live import SpectatorHub
 from arena.web.logfiles import NotFound
@@ -171,14 +172,19 @@ class WebApp(Pages):
     def match(self, request: Request) -> Response:
         info = self.site.match(request.path_params["match_id"])
         hands = self.site.summaries(info.match_id)
-        return self.render("match.html", match=info, hands=hands)
+        return self.render("match.html", match=info, hands=hands,
+                           choices=self.site.choices(info.match_id))
 
     def _steps(self, hand_id: str) -> dict[str, Any]:
         hand, _, finished = self.site.hand(hand_id)
         try:
-            return hand_steps(hand, reveal=finished, rules=self.site.config.rules)
+            data = hand_steps(hand, reveal=finished, rules=self.site.config.rules)
         except ArenaError as exc:
             raise NotFound(f"{hand_id}: {exc}") from None
+        number = data["hand_number"]
+        data["choice"] = next((c for c in self.site.choices(data["match_id"])
+                               if isinstance(number, int) and covers(c, number)), None)
+        return data
 
     def hand(self, request: Request) -> Response:
         data = self._steps(request.path_params["hand_id"])

@@ -13,7 +13,7 @@ from typing import Any
 
 from arena.engine.cards import Card, format_card
 from arena.engine.describe_wild import LOW_HOLE_SHOWDOWNS, seat_wild
-from arena.engine.equity import equity
+from arena.engine.drawplans import has_exchanges
 from arena.engine.events import (
     ActionTaken,
     BoardDealt,
@@ -31,30 +31,9 @@ from arena.engine.pots import build_pots
 from arena.engine.rules import Rules
 from arena.engine.shown import shown_value_in
 from arena.storage.show import action_words, exchange_words, fault_marks, low_words
+from arena.web.equityview import SeatPlans, seat_equities
 
 HIDDEN = "??"
-
-EQUITY_SAMPLES = 1000  # Monte Carlo runouts when more than 2,000 remain (else exact)
-EQUITY_SEED = 0
-
-
-def seat_equities(game: str, cards: Sequence[Sequence[Card]], board: Sequence[Card],
-                  live: Sequence[bool]) -> list[dict[str, Any] | None]:
-    """Each live seat's pot share with every card known so far (exact when few runouts remain,
-    else seeded Monte Carlo); folded seats' cards are dead. None for a folded seat."""
-    seats = [k for k, is_live in enumerate(live) if is_live]
-    out: list[dict[str, Any] | None] = [None] * len(live)
-    if len(seats) == 1:
-        out[seats[0]] = {"high": 1.0, "low": 0.0, "scoop": 1.0, "total": 1.0, "exact": True}
-        return out
-    dead = [c for k, is_live in enumerate(live) if not is_live for c in cards[k]]
-    result = equity(game, [cards[k] for k in seats], board=board, dead=dead,
-                    samples=EQUITY_SAMPLES, seed=EQUITY_SEED)
-    for k, share in zip(seats, result.seats, strict=True):
-        out[k] = {"high": share.high, "low": share.low, "scoop": share.scoop, "total": share.total,
-                  "exact": result.is_exact}
-    return out
-
 
 @dataclass
 class _Table:
@@ -122,24 +101,16 @@ def hand_steps(hand: PhhHand, *, reveal: bool, rules: Rules | None = None,
         }
         if exchange is not None:
             step["exchange"] = exchange
-        if with_equity and reveal and kind == "decision" and equity_dealt[0]:
-            try:
-                step["equity"] = seat_equities(variant.code.value,
-                                               [[c for c, _ in cs] for cs in table.cards],
-                                               table.board, equity_live)
-            except (ValueError, KeyError) as exc:
-                # Issue 42's games: the equity module may not deal them (yet); the replay
-                # goes on without equity and says why. Any other game's error is a bug, raised.
-                if variant.code not in ENGINE_VARIANTS:
-                    raise
-                equity_dealt[0] = False
-                equity_note[0] = f"no equity for {variant.name}: {str(exc)[:120]}"
+        if with_equity and reveal and kind == "decision":
+            step["equity"] = seat_equities(variant, state.rules,
+                                           [[c for c, _ in cs] for cs in table.cards],
+                                           table.board, equity_live, plans)
         steps.append(step)
 
     started = False
     equity_live = [True] * n
-    equity_dealt = [True]
-    equity_note = [""]
+    # Games with exchanges: what each seat still has to come (docs/house-rules.md §29).
+    plans = SeatPlans(variant, state.rules, n) if has_exchanges(variant) else None
     marks = fault_marks(fields)
     draw_lines = 0  # the `d dh` lines of an exchange round, written after its last exchange
     exchange_street = -1
@@ -166,6 +137,8 @@ def hand_steps(hand: PhhHand, *, reveal: bool, rules: Rules | None = None,
         if isinstance(event, HoleCardsDealt):
             line += 1
             table.cards[event.seat].extend(zip(event.cards, event.is_up, strict=True))
+            if plans is not None:
+                plans.dealt(event.seat, event.street, event.cards)
             shown = " ".join(format_card(c) if _seen(known[event.seat], c, up) else HIDDEN
                              for c, up in zip(event.cards, event.is_up, strict=True))
             snapshot(f"dealt to {names[event.seat]}: {shown}", None, "deal")
@@ -173,6 +146,9 @@ def hand_steps(hand: PhhHand, *, reveal: bool, rules: Rules | None = None,
             line += 1
             table.board.extend(event.cards)
             table.common_card = table.common_card or event.is_stud_common_card
+            if plans is not None and variant.is_stud:  # §1: the street's card, common to all
+                for seat in range(n):
+                    plans.dealt(seat, event.street, event.cards)
             label = "common card" if event.is_stud_common_card else "board"
             snapshot(f"{label}: {' '.join(format_card(c) for c in event.cards)}", None, "board")
         elif isinstance(event, ActionTaken):
@@ -193,6 +169,8 @@ def hand_steps(hand: PhhHand, *, reveal: bool, rules: Rules | None = None,
             table.stacks[event.seat] -= event.price_chips
             table.committed[event.seat] += event.price_chips
             exchange = _exchanged(table, event, known[event.seat])
+            if plans is not None:
+                plans.exchanged(event)
             words = exchange_words(event) if reveal else _public_exchange_words(event)
             snapshot(f"{names[event.seat]} {words}", event.seat, "exchange", exchange)
         elif isinstance(event, UncalledBetReturned):
@@ -244,7 +222,7 @@ def hand_steps(hand: PhhHand, *, reveal: bool, rules: Rules | None = None,
         "deal_id": str(fields.get("_deal_id", "")),
         "hand_number": fields.get("_hand"),
         "game": variant.code.value, "game_name": variant.name, "is_stud": variant.is_stud,
-        "wild_text": _wild_text(variant, state.rules), "equity_note": equity_note[0],
+        "wild_text": _wild_text(variant, state.rules),
         "players": names, "seats": [int(s) for s in fields.get("_seats", range(n))][:n],
         "button_seat": fields.get("_button_seat"),
         "small_bet": state.stakes.small_bet, "big_bet": state.stakes.big_bet,

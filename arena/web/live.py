@@ -26,6 +26,8 @@ from arena.engine.errors import ArenaError
 from arena.engine.games import ALL_VARIANTS, Variant
 from arena.engine.rules import Rules
 from arena.match import messages as m
+from arena.match.choose import CHOICE_STREET
+from arena.web.choice import choice_view, covers
 
 log = logging.getLogger("arena.web")
 
@@ -57,6 +59,7 @@ class _Table:
     copies: int = 1
     deal_id: str = ""
     deal_ended: bool = False
+    choice: dict[str, Any] | None = None  # dealer's choice (§28): the last orbit's, as shown
 
 
 class _Spectator:
@@ -206,8 +209,9 @@ class SpectatorHub:
             bank: m.Prompt | None = None
             for item in pending[:start]:
                 if isinstance(item, m.Prompt):
-                    bank = item if isinstance(item.seat, int) else bank
-                elif isinstance(item.payload, m.MatchStarted):
+                    is_hand = isinstance(item.seat, int) and item.street != CHOICE_STREET
+                    bank = item if is_hand else bank
+                elif isinstance(item.payload, m.MatchStarted | m.GameChanged):
                     self._apply(table, item)
             if bank is not None:
                 table.state["time_bank_seconds"] = round(bank.time_bank_left_seconds, 2)
@@ -220,6 +224,13 @@ class SpectatorHub:
             self._failed(table)
 
     def _decision(self, table: _Table, prompt: m.Prompt) -> None:
+        if prompt.street == CHOICE_STREET and isinstance(prompt.seat, int):
+            # docs/house-rules.md §28: between hands, a seat is choosing the next orbit's game.
+            seat = prompt.seat
+            name = table.names[seat] if seat < len(table.names) else f"seat {seat}"
+            table.state["choosing"] = {"seat": seat, "name": name, "first_hand": prompt.hand_number,
+                                       "deadline_unix_seconds": prompt.deadline_unix_seconds}
+            return
         if table.state.get("hand_id") != prompt.hand_id or not isinstance(prompt.seat, int):
             return
         table.state["actor"] = prompt.seat
@@ -241,7 +252,9 @@ class SpectatorHub:
                          **_game_words(payload.game, table.rules),
                          button_seat=payload.button_seat, board=[], common_card=False, pot=0,
                          pots=[], actor=None, deadline_unix_seconds=None, shown=[],
-                         result=None, actions=[], street="")
+                         result=None, actions=[], street="",
+                         choice=table.choice if covers(table.choice, payload.hand_number) else None,
+                         choosing=None)
             state["seats"] = [{"seat": s.seat, "name": s.name, "stack": s.stack_chips,
                                "bet": s.bet_chips, "up": _cards(s.up_cards), "down": 0,
                                "status": str(s.status)} for s in payload.seats]
@@ -274,6 +287,13 @@ class SpectatorHub:
             state["actor"] = None
         elif isinstance(payload, m.HandEnded):
             self._ended(table, payload)
+        elif isinstance(payload, m.GameChanged):
+            if payload.dealers_choice:  # docs/house-rules.md §28: who chose, or that the dealer did
+                state["choosing"] = None
+                table.choice = state["choice"] = choice_view(
+                    game=payload.game, chooser_seat=payload.chooser_seat,
+                    automatic=payload.automatic.value if payload.automatic else None,
+                    first_hand=payload.first_hand_number, hands=payload.hands, names=table.names)
         elif isinstance(payload, m.MatchEnded):
             state.update(status="ended", actor=None, deadline_unix_seconds=None,
                          aborted=payload.aborted)  # never the seed: it is in the result file

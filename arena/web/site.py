@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -23,12 +23,15 @@ from arena.league.schedule import build_schedule
 from arena.league.secret import existing_league_secret
 from arena.league.stats import ALL_GAMES, Leaderboard, compute_leaderboard
 from arena.league.strategy_share import StrategyShare, strategy_shares
+from arena.server.eventrecord import read_events
 from arena.storage import store as st
 from arena.storage.matchlog import MatchLogPaths, match_seed_for
 from arena.storage.store import is_postgres_url, open_store
+from arena.web.choice import orbit_choices
 from arena.web.logfiles import HandSummary, LogCache, NotFound, ParsedLog, number
 
 _T = TypeVar("_T")
+EventReader = Callable[[Path], Iterable[Mapping[str, Any]]]
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,127}")
 DOWNLOADS = ("phhs", "events", "result", "void")
@@ -72,12 +75,25 @@ def clean_result(loaded: object) -> dict[str, Any] | None:
                            "timeouts", "absent_actions", "sdk_fallbacks")}}
 
 
+def _until_damage(records: Iterable[Mapping[str, Any]]) -> Iterator[Mapping[str, Any]]:
+    """The records of an event log up to any damage the reader finds (the choices announced
+    before it are still shown)."""
+    try:
+        yield from records
+    except ArenaError:
+        return
+
+
 @dataclass
 class LeagueSite:
     """The league as the web app shows it. Thread-safe: pages are built in worker threads."""
 
     config: LeagueConfig
     logs: LogCache = field(default_factory=LogCache)
+    # The event log's reader (its records as dicts): the dealer's-choice announcements are
+    # read from the log (docs/house-rules.md §28). None: none are shown.
+    event_reader: EventReader | None = read_events
+    _choices: dict[Path, tuple[tuple[int, int], list[dict[str, Any]]]] = field(default_factory=dict)
 
     @property
     def log_dir(self) -> Path:
@@ -144,6 +160,25 @@ class LeagueSite:
 
     def _parsed(self, match_id: str) -> ParsedLog:
         return self.logs.parsed(self._paths(match_id).hands, match_id)
+
+    def choices(self, match_id: str) -> list[dict[str, Any]]:
+        """The match's dealer's-choice orbits (who chose each game, or that the dealer chose
+        for the chooser): public as soon as they are announced. Empty when the league does not
+        play dealer's choice; read again only when the event log has changed."""
+        if not self.config.rules.dealers_choice or self.event_reader is None:
+            return []
+        try:
+            path = self._paths(match_id).events
+            stat = path.stat()
+            stamp = (stat.st_mtime_ns, stat.st_size)
+            cached = self._choices.get(path)
+            if cached is not None and cached[0] == stamp:
+                return cached[1]
+            found = orbit_choices(_until_damage(self.event_reader(path)))
+        except (OSError, NotFound):
+            return []  # no log yet: the hands are shown all the same
+        self._choices[path] = (stamp, found)
+        return found
 
     def summaries(self, match_id: str) -> list[HandSummary]:
         return self._parsed(match_id).summaries

@@ -243,10 +243,17 @@ def test_every_copys_log_in_every_workers_folder_verifies_after_a_worker_kill(
                       lease_seconds=4.0, first_holds_a_job=True, worker_args=("--tables", "2"))
     try:
         until_worker_played(url, "w1")
-        # (Its log lines follow its commits: wait for some, so that its folder holds a cut copy.)
-        wait_for(lambda: any(p.stat().st_size for p in (tmp_path / "w1").rglob("*.phhs")),
-                 "w1's first logged hands")
-        [(job,)] = query(url, "SELECT job_id FROM jobs WHERE worker = 'w1' AND status = 'running'")
+        # (Its log lines follow its commits: wait for some, so that its folder holds a cut copy,
+        # while it still runs a job; on a loaded machine it may end one first and take the next.)
+        running: list[tuple[object, ...]] = []
+
+        def mid_job() -> bool:
+            running[:] = query(url, "SELECT job_id FROM jobs WHERE worker = 'w1' "
+                                    "AND status = 'running'")
+            return bool(running) and any(p.stat().st_size
+                                         for p in (tmp_path / "w1").rglob("*.phhs"))
+        wait_for(mid_job, "w1's first logged hands while it runs a job")
+        job = running[0][0]  # (its first job when it holds two)
         cluster.workers["w1"].send_signal(signal.SIGKILL)
         cluster.workers["w1"].wait()
         wait_for(lambda: query(url, "SELECT worker FROM jobs WHERE job_id = %s", (job,)) == [("w2",)],

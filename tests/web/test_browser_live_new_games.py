@@ -148,3 +148,54 @@ def test_live_tables_show_exchanges_and_wild_cards(
     page.screenshot(path=str(ARTIFACTS / "live-new-games.png"), full_page=True)
     page.close()
 
+
+
+def test_live_tables_say_who_chose_the_game(
+        live_server: tuple[WebServer, asyncio.AbstractEventLoop], browser: Any) -> None:
+    """§28: a dealer's-choice match really played (tests/web/test_live_choice.py): while the
+    second orbit's chooser is asked, the table says who is choosing (the first orbit's choice
+    still shown); then that the chooser timed out and the dealer chose for it."""
+    from tests.match.test_dealers_choice_table import choose
+    from tests.web.test_live_choice import _told
+
+    server, loop = live_server
+    hub = server.hub
+    assert hub is not None
+    items = _told({"b0": choose("FR"), "b1": lambda p, n: []}, choice_seconds=1.5)
+    asked = [k for k, i in enumerate(items) if isinstance(i, m.Prompt) and i.street == "game choice"]
+    changes = [i.payload for i in items if isinstance(i, m.Notice)
+               and isinstance(i.payload, m.GameChanged)]
+    assert len(asked) == 2 and len(changes) == 2
+    names = next([s.name for s in i.payload.seats] for i in items if isinstance(i, m.Notice)
+                 and isinstance(i.payload, m.MatchStarted))
+    hands = [f"for hands {c.first_hand_number}-{c.first_hand_number + 1}" for c in changes]
+    said = [f"{names[c.chooser_seat]} "
+            + ("chose" if c.automatic is None else "timed out; the dealer chose")
+            + f" {variant_for(c.game).name} ({c.game}) {h}" for c, h in zip(changes, hands, strict=True)]
+    assert sorted(c.automatic is None for c in changes) == [False, True]  # one of each
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.url + "live")
+    table = ".live-table[data-match='dc']"
+
+    def tell(part: list[m.Notice | m.Prompt]) -> None:
+        for item in part:  # on the hub's loop, as a dealer tells it
+            told = hub.decision_opened if isinstance(item, m.Prompt) else hub.event_watched
+            loop.call_soon_threadsafe(told, item)
+
+    tell(items[:asked[1] + 1])
+    page.wait_for_selector(f"{table} .choosing", timeout=15_000)
+    assert hands[0] in page.locator(f"{table} .choice").inner_text()
+    chooser = items[asked[1]]
+    assert isinstance(chooser, m.Prompt)
+    assert (f"{names[chooser.seat]} is choosing the next game (from hand 3)"
+            in page.locator(f"{table} .choosing").inner_text())
+    assert said[0] in page.locator(f"{table} .choice").inner_text()
+    tell(items[asked[1] + 1:])
+    page.locator(f"{table} .choice").filter(has_text=hands[1]).wait_for(timeout=15_000)
+    assert said[1] in page.locator(f"{table} .choice").inner_text()
+    assert page.locator(f"{table} .choosing").count() == 0
+    assert not errors, errors
+    page.screenshot(path=str(ARTIFACTS / "live-dealers-choice.png"), full_page=True)
+    page.close()

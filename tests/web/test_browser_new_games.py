@@ -154,3 +154,31 @@ def test_hand_lists_name_the_new_games(web_url: str) -> None:
         status, body = _get(f"{web_url}match/{match_id}")
         assert status == 200
         assert f'<td class="game" title="{name}">{game}</td>' in body
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_equity_is_shown_in_the_new_games(web_url: str, browser: Any, game: str) -> None:
+    """§29: each live seat's equity is shown at every decision of a 2-7 triple draw hand (the
+    draws to come played by the luck adjustment's policy) and of a wild-card stud hand, as the
+    hand's JSON gives it; a folded seat shows none."""
+    hands = _hands(web_url, GAMES[game])
+    hand_json = max(hands, key=lambda h: sum(s["kind"] == "decision" for s in h["steps"]))
+    page = browser.new_page(viewport={"width": 1280, "height": 1000})
+    page.goto(f"{web_url}hand/{hand_json['hand_id']}")
+    page.click(".replayer button.first")
+    checked = 0
+    for index, step in enumerate(hand_json["steps"]):
+        if index:
+            page.click(".replayer button.step")
+        if step["kind"] != "decision":
+            assert page.locator(".replayer .seat .equity").count() == 0
+            continue
+        shown = page.eval_on_selector_all(
+            ".replayer .seat", "els => els.map(e => (e.querySelector('.equity') || {}).textContent || '')")
+        expected = ["" if e is None else f"equity {100 * e['total']:.1f}%" for e in step["equity"]]
+        assert [re.sub(r".*(equity [0-9.]+%).*", r"\1", s) for s in shown] == expected
+        assert sum(e["total"] for e in step["equity"] if e is not None) == pytest.approx(1.0)
+        checked += 1
+    assert checked >= 3
+    page.screenshot(path=str(ARTIFACTS / f"equity-{game.lower()}.png"), full_page=True)
+    page.close()

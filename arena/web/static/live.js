@@ -38,6 +38,10 @@
     head.append(link, el("span", "game", " " + (t.game || "") + (t.game_name ? " · " + t.game_name : "") + (t.hand_number ? " · hand " + t.hand_number : "") + (t.street ? " · " + t.street : "") + (t.status === "ended" ? " · match over" : "")));
     if (t.wild_text) head.append(el("span", "wild-text", " · " + t.wild_text));
     box.append(head);
+    // Dealer's choice (§28): who chose this orbit's game, or that the dealer chose for it; and
+    // between orbits, who is choosing the next one.
+    if (t.choice) box.append(el("p", "choice" + (t.choice.automatic ? " automatic" : ""), t.choice.text));
+    if (t.choosing) box.append(el("p", "choosing", "dealer's choice: " + t.choosing.name + " is choosing the next game (from hand " + t.choosing.first_hand + ")"));
     // Issue 42: wild cards marked (the ranks wild for everyone; a shown hand's own).
     const wildRanks = t.wild || [];
     const wildCard = (c, own) => {

@@ -51,6 +51,8 @@
     const link = el("a", null, hand.hand_id); link.href = "/hand/" + encodeURIComponent(hand.hand_id);
     head.append(link, el("span", "game", " " + hand.game + " · " + hand.game_name));
     if (hand.wild_text) head.append(el("span", "wild-text", " · " + hand.wild_text));
+    // Dealer's choice (§28): who chose this hand's game, or that the dealer chose for them.
+    if (hand.choice) head.append(el("div", "choice" + (hand.choice.automatic ? " automatic" : ""), hand.choice.text));
     const controls = el("div", "controls");
     const mk = (label, title, fn, cls) => { const b = el("button", cls, label); b.title = title; b.type = "button"; b.addEventListener("click", fn); controls.append(b); return b; };
     mk("|\u25c0", "first", () => self.go(0), "first");
