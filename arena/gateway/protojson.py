@@ -34,12 +34,6 @@ def dealer_message_dict(message: pb.DealerMessage) -> dict[str, Any]:
                                      always_print_fields_with_no_presence=True)
 
 
-def bot_message_dict(message: pb.BotMessage) -> dict[str, Any]:
-    """One bot message in the same mapping (examples, tests, the MCP server's logs)."""
-    return json_format.MessageToDict(message, preserving_proto_field_name=True,
-                                     always_print_fields_with_no_presence=True)
-
-
 def _no_constant(name: str) -> float:
     raise JsonRefused("INVALID_ARGUMENT", f"{name} is not a number JSON allows")
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, Literal, Protocol, TextIO
 
 from arena.engine.errors import ConfigError
-from arena.league.config import LeagueConfig, load_league
+from arena.league.config import LeagueConfig, _store_location, load_league
 from arena.league.coordinator import describe_waits
 from arena.league.leaderboard import (
     CsvTable,
@@ -21,7 +21,6 @@ from arena.server.commands import log_connections
 from arena.server.peer_tls import PEER_SERVER_NAME, PeerTls, check_key_file
 from arena.storage.queue import JobWaits
 from arena.storage.records import LeftOutHand
-from arena.storage.sqlstore import SqlStore
 from arena.storage.store import is_postgres_url, shown_location
 
 
@@ -39,10 +38,7 @@ class WebHook(Protocol):
 
 def _load(path: str, store: str | None) -> LeagueConfig:
     config = load_league(path)
-    if store is not None:
-        location = store if is_postgres_url(store) else Path(store)
-        config = dataclasses.replace(config, store=location)
-    return config
+    return config if store is None else dataclasses.replace(config, store=_store_location(store, Path()))
 
 
 def _load_run(path: str, store: str | None) -> LeagueConfig:
@@ -231,8 +227,6 @@ def _left_out_count(left_out: Sequence[LeftOutHand]) -> str:
 def _waits(run: LeagueRun) -> str:
     """The bots that matches postponed by workers wait for (a league run by workers:
     ``absent = "wait"``), as the coordinator's progress shows them; "" when none waits."""
-    if not isinstance(run.store, SqlStore):
-        return ""
     league = run.store.find_league(run.config.name)
     return "" if league is None else describe_waits(JobWaits(run.store).waiting(league.league_id))
 

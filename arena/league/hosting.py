@@ -5,6 +5,7 @@ results that trust remote bots (docs/hosted-bots.md)."""
 from __future__ import annotations
 
 import contextlib
+import secrets
 import shutil
 import tempfile
 from collections.abc import Iterator, Sequence
@@ -15,11 +16,29 @@ from arena.engine.errors import ConfigError
 from arena.host.sandbox import build, probe
 from arena.league.config import LeagueBot, LeagueConfig
 from arena.storage.botlogs import bot_log_dir
+from arena.storage.store import League, NotFound, ResultsStore
 
 if TYPE_CHECKING:
     from arena.server.hosted import HostedBots
 
 TRUST_LABEL = "trust the remote bots not to link copies"
+
+
+def register_league(store: ResultsStore, name: str, config_toml: str,
+                    bots: Sequence[LeagueBot]) -> League:
+    """The league named ``name`` in ``store`` (created when missing) with its bots registered;
+    a remote bot's token must be the one it was registered with (a bot keeps its token)."""
+    league = store.find_league(name) or store.create_league(name, config_toml or "name = ''\n")
+    for bot in bots:
+        try:
+            store.get_bot(bot.name)
+        except NotFound:  # a hosted bot's stored token is never used: its instances have theirs
+            store.register_bot(bot.name, bot.token or secrets.token_urlsafe(32))
+            continue
+        if not bot.hosted and not store.verify_bot_token(bot.name, bot.token):
+            raise ConfigError(f"bot {bot.name!r}: the token differs from the one this league "
+                              "registered; a bot keeps its token for the whole league")
+    return league
 
 
 def remote_duplicate(config: LeagueConfig) -> list[str]:

@@ -61,9 +61,9 @@ class Progress:
     def table(self) -> Group:
         """The header and a table of every bot: for a terminal."""
         table = Table(box=None, pad_edge=False)
-        for title, justify in (("bot", "left"), ("hands", "right"), ("chips", "right"),
-                               ("mbb/hand", "right")):
-            table.add_column(title, justify=justify)  # type: ignore[arg-type]  # "left"/"right": rich's JustifyMethod literals
+        table.add_column("bot", justify="left")
+        for title in ("hands", "chips", "mbb/hand"):
+            table.add_column(title, justify="right")
         for bot in self._standings():
             table.add_row(bot, str(self.hands_by_bot.get(bot, 0)), f"{self.net_by_bot[bot]:+d}",
                           f"{self.mbb_per_hand(bot):+.1f}")
@@ -95,9 +95,7 @@ class ProgressDisplay:
             self.out.flush()
 
     def close(self) -> None:
+        self.update()  # the last figures
         if self._live is not None:
-            self._live.update(self.progress.table(), refresh=True)
             self._live.stop()
             self._live = None
-        else:
-            self.out.write(self.progress.line() + "\n")

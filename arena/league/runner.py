@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import secrets
 import sys
 import threading
 import time
@@ -22,12 +21,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from arena.engine import phh
-from arena.engine.errors import ConfigError
 from arena.league.config import LeagueConfig
 from arena.league.hosting import (
     build_packages,
     describe_ends,
     hosting,
+    register_league,
     remote_duplicate,
     seat_id,
     trust_note,
@@ -45,7 +44,7 @@ from arena.league.secret import (
     without_tokens,
 )
 from arena.league.significance import PairTests, pair_of
-from arena.league.sink import InFlightBook, LeagueSink, StoreBook
+from arena.league.sink import LeagueSink
 from arena.league.sprt import SprtBounds
 from arena.league.stats import Leaderboard, compute_leaderboard
 from arena.league.strategy_share import StrategyShare, strategy_shares
@@ -56,7 +55,7 @@ from arena.match.spectator import Spectator, TeeSink
 from arena.metrics import ArenaMetrics, MetricsServer, rejection_reason, start_metrics_server
 from arena.server.config import BotEntry, ServerConfig
 from arena.server.eventrecord import LogRecords, last_sequence
-from arena.storage.errors import InvalidRecord, NotFound
+from arena.storage.errors import InvalidRecord
 
 if TYPE_CHECKING:
     from arena.server.app import DealerServer
@@ -71,6 +70,7 @@ from arena.storage.matchlog import (
     reveal_seed,
 )
 from arena.storage.records import FaultCounts, HandRecord, League, LeftOutHand, MatchStatus, VoidHand
+from arena.storage.sqlstore import InFlightBook
 from arena.storage.store import Match, ResultsStore, open_store
 from arena.storage.writer import After, Writer
 
@@ -123,7 +123,7 @@ class LeagueRun:
             store = open_store(config.store)
         self.secret = league_secret(config, store)
         self.store = store
-        self.in_flight: InFlightBook = in_flight if in_flight is not None else StoreBook(store)
+        self.in_flight: InFlightBook = in_flight if in_flight is not None else InFlightBook(store)
         if metrics is None and config.metrics_port is not None:
             metrics = ArenaMetrics()
         self.metrics = metrics
@@ -171,19 +171,8 @@ class LeagueRun:
         if self._checked_league is not None:
             return self._checked_league  # tokens were checked once (scrypt is slow on purpose)
         config = self.config
-        league = self.store.find_league(config.name)
-        if league is None:
-            league = self.store.create_league(
-                config.name, without_tokens(config.source_toml, config) or "name = ''\n")
-        for bot in config.bots:
-            try:
-                self.store.get_bot(bot.name)
-            except NotFound:  # a hosted bot's stored token is never used: its instances have theirs
-                self.store.register_bot(bot.name, bot.token or secrets.token_urlsafe(32))
-                continue
-            if not bot.hosted and not self.store.verify_bot_token(bot.name, bot.token):
-                raise ConfigError(f"bot {bot.name!r}: the token differs from the one this league "
-                                  "registered; a bot keeps its token for the whole league")
+        league = register_league(self.store, config.name, without_tokens(config.source_toml, config),
+                                 config.bots)
         self._checked_league = league
         return league
 

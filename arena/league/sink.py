@@ -16,7 +16,6 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
-from typing import Protocol
 
 import trio
 
@@ -30,7 +29,7 @@ from arena.server.eventrecord import LogRecords
 from arena.storage.errors import LeaseLost
 from arena.storage.matchlog import MatchLog
 from arena.storage.records import HandRecord, MatchStatus, SeatResult, VoidHand
-from arena.storage.sqlstore import Guard
+from arena.storage.sqlstore import InFlightBook
 from arena.storage.store import ResultsStore
 from arena.storage.writer import After, Job, Writer
 
@@ -96,34 +95,6 @@ def _wakeups() -> _Wakeups:
     if wakeups is None:
         wakeups = _WAKEUPS[token] = _Wakeups(token)
     return wakeups
-
-
-class InFlightBook(Protocol):
-    """Where the hand being dealt on each table is noted, for whoever resumes the table after a crash
-    (`arena.storage.queue.WorkQueue` keeps it in the database; by default it is a file in the log)."""
-
-    def hand_started(self, match_id: int, copy_index: int, hand_number: int) -> None: ...
-
-    def hand_in_flight(self, match_id: int, copy_index: int) -> int | None: ...
-
-    def guard(self, match_id: int) -> Guard | None:
-        """A check the commit of each hand of this match runs in its transaction (a lease)."""
-
-
-class StoreBook:
-    """The hands in flight in the results store's own table (a league in one process)."""
-
-    def __init__(self, store: ResultsStore) -> None:
-        self.store = store
-
-    def hand_started(self, match_id: int, copy_index: int, hand_number: int) -> None:
-        self.store.mark_in_flight(match_id, copy_index, hand_number)
-
-    def hand_in_flight(self, match_id: int, copy_index: int) -> int | None:
-        return self.store.hand_in_flight(match_id, copy_index)
-
-    def guard(self, match_id: int) -> Guard | None:
-        return None
 
 
 class LeagueSink:

@@ -17,7 +17,6 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
 
 from arena.engine.errors import MalformedInput
 from arena.engine.games import ALL_GAMES as ALL_GAMES
@@ -25,62 +24,11 @@ from arena.engine.games import ALL_VARIANTS
 from arena.engine.student import t_95, two_sided_p
 from arena.engine.units import Z_95 as Z_95
 from arena.engine.units import mbb
+from arena.storage.records import ResultRow
 
-GAME_KEYS: tuple[str, ...] = (*ALL_VARIANTS, ALL_GAMES)  # per-game keys: every game code, then "all"
-# Rows by game: the arena's codes, issue 42's games (docs/house-rules.md §21-§25), then "all".
-_ROW_ORDER: tuple[str, ...] = (*ALL_VARIANTS, ALL_GAMES)
-
-
-class PerHandResult(Protocol):
-    """One bot's result in one hand; `arena.storage.store.ResultRow` is one."""
-
-    @property
-    def bot(self) -> str: ...
-
-    @property
-    def game_code(self) -> str: ...
-
-    @property
-    def net_chips(self) -> int: ...
-
-    @property
-    def small_bet_chips(self) -> int: ...
-
-    @property
-    def match_id(self) -> int: ...
-
-    @property
-    def deal_id(self) -> str: ...
-
-    @property
-    def copy_index(self) -> int: ...
-
-    @property
-    def opponents(self) -> tuple[tuple[str, int], ...]: ...  # (bot, net chips) of the other seats
-
-    @property
-    def luck_chips(self) -> float | None: ...  # chance-only AIVAT luck of this seat, if computed
-
-    @property
-    def opponents_luck_chips(self) -> tuple[float, ...]: ...  # the same per opponent, if computed
-
-
-@dataclass(frozen=True, slots=True)
-class BotHandResult:
-    """A plain `PerHandResult`, for producers other than the results store (and tests)."""
-
-    bot: str
-    game_code: str
-    net_chips: int
-    small_bet_chips: int
-    match_id: int
-    deal_id: str
-    copy_index: int = 0
-    opponents: tuple[tuple[str, int], ...] = ()
-    hand_number: int = 0
-    seat: int = 0
-    luck_chips: float | None = None
-    opponents_luck_chips: tuple[float, ...] = ()
+# Per-game keys, the order of the rows by game: every game code (the arena's, then issue 42's,
+# docs/house-rules.md §21-§25), then "all".
+GAME_KEYS: tuple[str, ...] = (*ALL_VARIANTS, ALL_GAMES)
 
 
 # --------------------------------------------------------------------------- estimates
@@ -266,7 +214,7 @@ class Leaderboard:
         return self._pair_index.get((bot, opponent))
 
 
-def compute_leaderboard(results: Iterable[PerHandResult]) -> Leaderboard:
+def compute_leaderboard(results: Iterable[ResultRow]) -> Leaderboard:
     """Aggregate per-hand results in one pass; memory grows with the number of deals, not hands."""
     per_game: dict[tuple[str, str], _Accumulator] = {}
     per_pair: dict[tuple[str, str], _Accumulator] = {}
@@ -305,7 +253,7 @@ def compute_leaderboard(results: Iterable[PerHandResult]) -> Leaderboard:
         return (EMPTY, EMPTY) if acc is None else (acc.raw(), acc.duplicate())
 
     bots = tuple(sorted({bot for bot, _ in per_game} | {b for pair in per_pair for b in pair}))
-    order = {game: i for i, game in enumerate(_ROW_ORDER)}
+    order = {game: i for i, game in enumerate(GAME_KEYS)}
     stats = tuple(
         BotGameStats(bot, game, acc.hands, chips[(bot, game)], acc.raw(), acc.duplicate(),
                      *luck_of(luck_game, (bot, game)))

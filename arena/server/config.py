@@ -125,7 +125,6 @@ class _TableEntry:
 
 _COUNTS = {"hands": Check(min=1, max=MAX_HANDS), "seed": Check(min=0),
            "start_timeout_seconds": Check(min=0, max=86_400)}
-_NAMES = {"name": Check(), "id": Check()}
 _STRUCTURE = frozenset({"tls", "limits", "rules", "seats", "tables"})
 
 

@@ -73,10 +73,6 @@ def _tasks_woken(loop: asyncio.AbstractEventLoop) -> bool:
     return False
 
 
-def host_waiting(loop: asyncio.AbstractEventLoop) -> HostWaiting:
-    return HostWaiting(loop)
-
-
 def _adopt(state: Any, loop: asyncio.AbstractEventLoop) -> _HostWait | None:
     """Switch ``state`` (trio's GuestState) to a class whose idle waits run on ``loop``."""
     kind: Any = type(state)

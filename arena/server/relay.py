@@ -27,7 +27,6 @@ from arena.v1 import arena_pb2 as pb
 from arena.v1 import arena_pb2_grpc as pb_grpc
 
 log = logging.getLogger("arena.relay")
-RETRY_SECONDS = 1.0
 LINGER_SECONDS = 30.0  # a relay no table needs is kept this long for the bot's next table there
 
 # bot -> worker address -> tables of that bot there
@@ -97,7 +96,8 @@ class Upstream:
 
 
 class Relay:
-    """`arena.server.service.RelayHooks` of a worker: one upstream per (bot, other worker)."""
+    """A worker's relay, told by its `DealerService` of the bots that connect to it directly: it
+    carries their seats on other workers, one upstream per (bot, other worker)."""
 
     def __init__(self, *, token_of: Callable[[str], str | None], own_address: str,
                  peer: PeerCredentials | None = None) -> None:
@@ -117,7 +117,7 @@ class Relay:
         return grpc.aio.secure_channel(address, self._peer.channel(),
                                        options=[*options, *self._peer.channel_options()])
 
-    # RelayHooks
+    # what the service tells it
     def connected(self, bot_id: str, conn: Connection) -> None:
         self._direct[bot_id] = conn
         for key in [k for k in self._upstreams if k[0] == bot_id]:  # streams to the old connection

@@ -7,7 +7,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable, Iterable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 import grpc
 
@@ -35,6 +35,9 @@ from arena.server.inbox import Deserializer, ReplyInbox
 from arena.server.stats import TransportStats
 from arena.v1 import arena_pb2 as pb
 
+if TYPE_CHECKING:
+    from arena.server.relay import Relay
+
 log = logging.getLogger("arena.server")
 
 SERVICE_NAME = "arena.v1.Dealer"
@@ -52,18 +55,6 @@ _SLOWED = (Busy, Malformed, BadHandshake)
 Metadata = Iterable[tuple[str, str | bytes]] | None
 TABLES_KEY = "arena-tables"  # a table stream: only for these tables (PERMISSION_DENIED otherwise)
 RELAY_KEY = "arena-relay"  # a stream opened by another worker on a bot's behalf
-
-
-class RelayHooks(Protocol):
-    """A worker's relay: carries a directly connected bot's seats on other workers."""
-
-    def connected(self, bot_id: str, conn: Connection) -> None: ...
-
-    def disconnected(self, bot_id: str, conn: Connection) -> None: ...
-
-    def forward(self, bot_id: str, message: pb.BotMessage) -> bool:
-        """Send a reply to the worker whose decision it answers; False if it is not relayed."""
-        ...
 
 
 def _peer(context: Context) -> str:
@@ -91,7 +82,7 @@ class DealerService:
                                       limits.auth_failure_max_delay_seconds)
         self._pending_failures: dict[str, int] = {}  # peer -> failed attempts being delayed
         self._relayed: set[str] = set()  # bots whose stream here is a worker's relay, not the bot
-        self.relay: RelayHooks | None = None  # a worker's relay to the tables on other workers
+        self.relay: Relay | None = None  # a worker's relay to the tables on other workers
 
     def add_bots(self, bots: Iterable[BotEntry]) -> None:
         self._book.add(bots)

@@ -14,19 +14,18 @@ _HEX_DIGITS = SECRET_BITS // 4
 _HEX = re.compile(f"[0-9a-f]{{{_HEX_DIGITS}}}")
 
 
-def stored_secret(store: object, league: str) -> int | None:
+def stored_secret(store: SqlStore, league: str) -> int | None:
     """The league's secret, or None when nobody has made it yet."""
-    with _sql(store).transaction(write=False) as db:
+    with store.transaction(write=False) as db:
         return _read(db, league)
 
 
-def keep_secret(store: object, league: str, value: int) -> int:
+def keep_secret(store: SqlStore, league: str, value: int) -> int:
     """Keep ``value`` as the league's secret unless one is kept already; returns the kept one (so
     two processes starting the same league at once agree on the first one written)."""
     if not 0 <= value < 2**SECRET_BITS:
         raise ValueError(f"a league secret has {SECRET_BITS} bits")
-    sql = _sql(store)
-    with sql.transaction(write=True) as db:
+    with store.transaction(write=True) as db:
         db.execute("INSERT INTO league_secrets (league_name, secret_hex, created_at) VALUES (?, ?, ?) "
                    "ON CONFLICT (league_name) DO NOTHING",
                    (league, f"{value:0{_HEX_DIGITS}x}", timestamp_text(now())))
@@ -34,12 +33,6 @@ def keep_secret(store: object, league: str, value: int) -> int:
     if kept is None:
         raise StoreError(f"the secret of league {league!r} was not kept")
     return kept
-
-
-def _sql(store: object) -> SqlStore:
-    if not isinstance(store, SqlStore):
-        raise StoreError("league secrets are kept in an SQL results store (SQLite or PostgreSQL)")
-    return store
 
 
 def _read(db: Db, league: str) -> int | None:

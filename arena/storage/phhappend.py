@@ -1,4 +1,4 @@
-"""Appending hands to a ``.phhs`` hand log (the match log's, the writer process's)."""
+"""Appending hands to a ``.phhs`` hand log (the match log's, the league writer's)."""
 
 from __future__ import annotations
 

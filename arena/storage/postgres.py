@@ -5,7 +5,7 @@ spellings, or a step gives its own), same queries (`SqlStore`). A hand is commit
 the (match, hand, copy) key is unique and inserts are ``ON CONFLICT DO NOTHING``, so when the
 connection is lost around a commit, the store reconnects and retries, and a hand that did commit
 reads back as "already there". Inside the writer's batch a hand costs one round trip to the server
-(`_OneTripDb`): its checks, rows and savepoint go as one statement in one message.
+(`OneTripDb`): its checks, rows and savepoint go as one statement in one message.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from psycopg.rows import dict_row
 from arena.storage.errors import InvalidRecord, SchemaTooNew, StoreError, StoreUnavailable
 from arena.storage.migrations import LATEST_VERSION, MIGRATIONS
 from arena.storage.records import HandRecord, VoidHand, check_hand, now, timestamp_text
-from arena.storage.sqlstore import Cursor, Db, Guard, SqlStore
+from arena.storage.sqlstore import MARK_IN_FLIGHT, Cursor, Db, Guard, SqlStore
 
 _MIGRATION_LOCK = 7_330_001  # pg_advisory_xact_lock key: one migrating process at a time
 _RETRIES = 5
@@ -57,8 +57,6 @@ _RECORD_HAND = """WITH ok AS (
     JOIN bots b ON b.name = v.name
 )
 SELECT hand_id FROM h"""
-_MARK_IN_FLIGHT = ("INSERT INTO hands_in_flight (match_id, copy_index, hand_number) VALUES (?, ?, ?) "
-                   "ON CONFLICT (match_id, copy_index) DO UPDATE SET hand_number = excluded.hand_number")
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -143,16 +141,7 @@ class _Session:
         self.names.pop(sql, None)
 
 
-class ChecksLater:
-    """A `Db` that sends a check (a query that must find a row, such as a worker's lease on its
-    job) with the write's next statement, in the same message, instead of on its own: one round
-    trip fewer. When it finds no row, ``refusal()`` is raised and the write is undone."""
-
-    def check_later(self, sql: str, params: Sequence[object], refusal: Callable[[], StoreError]) -> None:
-        raise NotImplementedError
-
-
-class _OneTripDb(ChecksLater):
+class OneTripDb:
     """The `Db` of one write inside the writer's batch, in a savepoint of its own (a refused write
     leaves the batch's others standing) at the cost of no round trip: the savepoint opens with the
     write's first statement, in the same message (simple query protocol, parameters bound by
@@ -171,6 +160,9 @@ class _OneTripDb(ChecksLater):
         self.checks_at_commit = False
 
     def check_later(self, sql: str, params: Sequence[object], refusal: Callable[[], StoreError]) -> None:
+        """Send a check (a query that must find a row, such as a worker's lease on its job) with
+        the write's next statement, in the same message, instead of on its own: one round trip
+        fewer. When it finds no row, ``refusal()`` is raised and the write is undone."""
         self._checks.append((sql, params, refusal))
 
     def execute(self, sql: str, params: Sequence[object] = ()) -> Cursor:
@@ -343,12 +335,6 @@ class PostgresStore(SqlStore):
             if self._connection is not None:
                 self._connection.close()
 
-    def __enter__(self) -> PostgresStore:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
-
     @contextmanager
     def _transaction(self, *, write: bool) -> Iterator[Db]:
         """One transaction under the lock (a savepoint inside another: in the writer's batch, one
@@ -363,7 +349,7 @@ class PostgresStore(SqlStore):
             ended_well = False
             try:
                 if one_trip:
-                    db = _OneTripDb(connection, self._session)
+                    db = OneTripDb(connection, self._session)
                     try:
                         yield db
                         db.flush()
@@ -465,12 +451,12 @@ class PostgresStore(SqlStore):
                 return
             if guard is not None:
                 with self._transaction(write=True) as db:
-                    if isinstance(db, _OneTripDb):
+                    if isinstance(db, OneTripDb):
                         db.checks_at_commit = True
                     guard(db)
             connection = self._connection
             assert connection is not None
-            statements, _ = self._session.statements(psycopg.ClientCursor(connection), _MARK_IN_FLIGHT,
+            statements, _ = self._session.statements(psycopg.ClientCursor(connection), MARK_IN_FLIGHT,
                                                      (match_id, copy_index, hand_number))
             self._session.at_commit += statements
 

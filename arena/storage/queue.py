@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 from arena.engine.errors import ConfigError
 from arena.storage.errors import InvalidRecord, LeaseLost
-from arena.storage.postgres import ChecksLater, PostgresStore
-from arena.storage.sqlstore import Db, Guard, SqlStore
+from arena.storage.postgres import OneTripDb, PostgresStore
+from arena.storage.sqlstore import Db, Guard, InFlightBook
 from arena.storage.store import ResultsStore
 
 _NOW = "CAST(EXTRACT(EPOCH FROM clock_timestamp()) AS DOUBLE PRECISION)"
@@ -190,15 +190,6 @@ class WorkQueue:
                 tables += [t for t in str(row["tables"] or "").split(",") if t]
         return found
 
-    # ------------------------------------------------------------ hands in flight
-
-    def hand_started(self, match_id: int, copy_index: int, hand_number: int) -> None:
-        self.store.mark_in_flight(match_id, copy_index, hand_number)
-
-    def hand_in_flight(self, match_id: int, copy_index: int) -> int | None:
-        """The last hand a worker started on this table (it may have finished since)."""
-        return self.store.hand_in_flight(match_id, copy_index)
-
 
 _FORGET_WAIT = "DELETE FROM job_waits WHERE job_id = ?"
 
@@ -210,8 +201,6 @@ class JobWaits:
     the coordinator reads it for its progress line."""
 
     def __init__(self, store: ResultsStore) -> None:
-        if not isinstance(store, SqlStore):
-            raise ConfigError("postponed jobs are kept in an SQL store")
         self.store = store
         self._now = _NOW if isinstance(store, PostgresStore) else _SQLITE_NOW
 
@@ -261,23 +250,19 @@ class JobWaits:
                              max(0.0, float(r["waited"]))) for r in rows]
 
 
-class JobBook:
+class JobBook(InFlightBook):
     """One worker's hands in flight, fenced by its leases: marking a hand in flight and committing
     a hand both first lock the job's row (``FOR SHARE``, so no claim can pass in between) and
     check that this worker still holds it, or raise :class:`LeaseLost`. A worker that lost a job
     therefore deals no further hand of it and writes nothing more to its match."""
 
+    store: PostgresStore
+
     def __init__(self, queue: WorkQueue, worker: str, *, store: ResultsStore | None = None) -> None:
         """``store``: the one the hands are committed to, when not the queue's (its connection)."""
+        super().__init__(queue.store if store is None else WorkQueue(store).store)
         self.queue = queue
         self.worker = worker
-        self.store = queue.store if store is None else WorkQueue(store).store
-
-    def hand_started(self, match_id: int, copy_index: int, hand_number: int) -> None:
-        self.store.mark_in_flight(match_id, copy_index, hand_number, guard=self.guard(match_id))
-
-    def hand_in_flight(self, match_id: int, copy_index: int) -> int | None:
-        return self.store.hand_in_flight(match_id, copy_index)
 
     def guard(self, match_id: int) -> Guard:
         """The check a commit of this match's hands runs in its own transaction."""
@@ -294,7 +279,7 @@ class JobBook:
             return LeaseLost(f"worker {self.worker}: the job of match {match_id} is no longer held by "
                              "this worker (its lease ran out and another worker claimed it)")
 
-        if isinstance(db, ChecksLater):  # in the writer's batch: sent with the write's statement
+        if isinstance(db, OneTripDb):  # in the writer's batch: sent with the write's statement
             db.check_later(sql, (match_id, self.worker), lost)
         elif db.execute(sql, (match_id, self.worker)).fetchone() is None:
             raise lost()

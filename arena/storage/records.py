@@ -145,18 +145,18 @@ class VoidHand:
 
 @dataclass(frozen=True, slots=True)
 class ResultRow:
-    """One bot's result in one completed hand; satisfies `arena.league.stats.PerHandResult`."""
+    """One bot's result in one completed hand: what `arena.league.stats` ranks."""
 
     bot: str
     game_code: str
     net_chips: int
     small_bet_chips: int
     match_id: int
-    hand_number: int
-    deal_id: str
-    copy_index: int
-    seat: int
-    opponents: tuple[tuple[str, int], ...]  # (bot, net chips) of every other seat of the hand
+    deal_id: str  # the same for every copy of one deal
+    copy_index: int = 0
+    opponents: tuple[tuple[str, int], ...] = ()  # (bot, net chips) of every other seat of the hand
+    hand_number: int = 0
+    seat: int = 0
     luck_chips: float | None = None  # this seat's luck (chance-only AIVAT), when computed
     opponents_luck_chips: tuple[float, ...] = ()  # the same for each of ``opponents``, when computed
 

@@ -50,14 +50,6 @@ def _deal_set(hands: list[PhhHand]) -> str | None:
     return sets.pop() if len(sets) == 1 and "" not in sets else None
 
 
-class Unchecked:
-    """Files whose hands could not be checked against the deal (no seed anywhere): said loudly,
-    per file and in the last line."""
-
-    def __init__(self) -> None:
-        self.files = 0
-
-
 def _as_listed(hands: list[PhhHand], rules: Rules) -> Iterator[tuple[PhhHand, HandState | None, str | None]]:
     """Hands replayed from the cards they list (no seed to re-deal them from)."""
     for hand, state, error in iter_replays(hands, rules):
@@ -65,11 +57,12 @@ def _as_listed(hands: list[PhhHand], rules: Rules) -> Iterator[tuple[PhhHand, Ha
 
 
 def _checked(path: str, hands: list[PhhHand], rules: Rules, out: TextIO,
-             unchecked: Unchecked) -> Iterator[tuple[PhhHand, HandState | None, str | None]]:
+             unchecked: list[str]) -> Iterator[tuple[PhhHand, HandState | None, str | None]]:
     """Arena match logs whose seed has been revealed (in the results file beside, or derived
     from the league secret published beside) are re-dealt and verified card by card; other hand
     histories are replayed from the cards they list, and an arena log among them is said to be
-    UNCHECKED: its cards were not compared with any deal."""
+    UNCHECKED: its cards were not compared with any deal (and added to ``unchecked``, for the
+    last line)."""
     seed_file = _seed_file_for(Path(path))
     seed = match_seed_for(seed_file)
     note = ""
@@ -82,7 +75,7 @@ def _checked(path: str, hands: list[PhhHand], rules: Rules, out: TextIO,
         if disagrees:
             raise ReplayMismatch(f"{path}: {note}")
         if seed is None:
-            unchecked.files += 1
+            unchecked.append(path)
             out.write(f"UNCHECKED {path}: {note}: its hands are replayed from the cards they list, "
                       "NOT verified against the deal\n")
             yield from _as_listed(hands, rules)
@@ -94,7 +87,7 @@ def _checked(path: str, hands: list[PhhHand], rules: Rules, out: TextIO,
         if not ok:
             raise ReplayMismatch(f"{path}: {note}")
         if "not checked" in note:
-            unchecked.files += 1
+            unchecked.append(path)
             note = f"UNCHECKED commitment: {note}"
     out.write(f"  {note}\n")
     for hand in hands:
@@ -141,7 +134,7 @@ def replay_paths(paths: Sequence[str], *, rules: Rules, show: bool, hand_id: str
     check failed), 2 when a file cannot be read or is not a hand history (bad input; the
     other files are still checked)."""
     failures = replayed = voids = unreadable = 0
-    unchecked = Unchecked()
+    unchecked: list[str] = []  # files not checked against any seed: said per file and at the end
     selected: list[tuple[str, list[PhhHand]]] = []
     for path in paths:
         try:
@@ -194,8 +187,8 @@ def replay_paths(paths: Sequence[str], *, rules: Rules, show: bool, hand_id: str
                 for line in describe(state, players, hand.fields):
                     out.write(line + "\n")
     void_note = f"; {voids} void hand(s) (misdeals: no result)" if voids else ""
-    if unchecked.files:
-        void_note += (f"; UNCHECKED: {unchecked.files} file(s) not verified against their seed or "
+    if unchecked:
+        void_note += (f"; UNCHECKED: {len(unchecked)} file(s) not verified against their seed or "
                       "the league commitment (see above)")
     out.write(f"{replayed - failures} of {replayed} hands replayed to their logged stacks{void_note}\n"
               if failures == 0 else f"{failures} problem(s) in {replayed} hands{void_note}\n")

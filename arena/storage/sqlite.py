@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import os
 import sqlite3
 import threading
@@ -15,8 +14,8 @@ from typing import Literal
 from arena.engine.errors import ConfigError
 from arena.storage.errors import CorruptStore, InvalidRecord, SchemaTooNew, StoreError
 from arena.storage.migrations import LATEST_VERSION, MIGRATIONS
-from arena.storage.records import HandRecord, check_hand, now, timestamp_text
-from arena.storage.sqlstore import Cursor, Guard, SqlStore
+from arena.storage.records import now, timestamp_text
+from arena.storage.sqlstore import MARK_IN_FLIGHT, Cursor, Guard, SqlStore
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 
@@ -86,15 +85,9 @@ class SqliteStore(SqlStore):
     """
 
     def __init__(self, path: str | os.PathLike[str], *, synchronous: Literal["FULL", "NORMAL"] = "FULL",
-                 busy_timeout_seconds: float = 5.0, clock: Callable[[], datetime] = now,
-                 write_savepoints: bool = True) -> None:
-        """``write_savepoints=False``: the writes inside a `batch` keep no savepoint of their
-        own (two statements fewer a write); a write that fails then leaves the batch half
-        written, so the batch must be given up (its block ends with the exception: all is rolled
-        back) and its writes made again, each alone (the writer process does so)."""
+                 busy_timeout_seconds: float = 5.0, clock: Callable[[], datetime] = now) -> None:
         self.path = Path(path)
         self.synchronous = synchronous
-        self._write_savepoints = write_savepoints
         self._clock = clock
         self._lock = threading.RLock()
         if synchronous not in ("FULL", "NORMAL"):
@@ -133,63 +126,24 @@ class SqliteStore(SqlStore):
         with self._lock:
             self._connection.close()
 
-    def __enter__(self) -> SqliteStore:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
-
     @contextmanager
     def _transaction(self, *, write: bool) -> Iterator[_SqliteDb]:
         """One transaction under the lock; sqlite3 errors become StoreError subclasses."""
-        with self._lock:
+        with self._lock, _errors(self.path):
             connection = self._connection
             nested = self._in_batch()  # a savepoint inside the batch's transaction
-            if nested and not self._write_savepoints:  # the batch's transaction alone
-                with _errors(self.path):
-                    yield _SqliteDb(connection)
-                return
+            connection.execute("SAVEPOINT write" if nested else
+                               "BEGIN IMMEDIATE" if write else "BEGIN DEFERRED")
             try:
-                connection.execute("SAVEPOINT write" if nested else
-                                   "BEGIN IMMEDIATE" if write else "BEGIN DEFERRED")
-                try:
-                    yield _SqliteDb(connection)
-                    connection.execute("RELEASE write" if nested else "COMMIT")
-                except BaseException:
-                    if nested:
-                        connection.execute("ROLLBACK TO write")
-                        connection.execute("RELEASE write")
-                    elif connection.in_transaction:
-                        connection.execute("ROLLBACK")
-                    raise
-            except sqlite3.DatabaseError as exc:
-                raise _store_error(self.path, exc) from exc
-
-    # ------------------------------------------------------------ a league's hands, few statements
-    # Each statement hands the interpreter's lock to the dealer's thread and back; a league
-    # records a hand and marks the next in flight in 3 statements besides the savepoint.
-
-    def record_hand(self, hand: HandRecord, *, guard: Guard | None = None) -> bool:
-        """`SqlStore.record_hand` in two statements (the hand, then its seats); when the first
-        writes nothing (the hand is there already, the same or not, or it is refused), the
-        generic path says which."""
-        check_hand(hand)
-        seats = hand.seats
-        with self._transaction(write=True) as db:
-            if guard is not None:
-                guard(db)
-            inserted = self._connection.execute(_record_hand_sql(len(seats)), (
-                hand.hand_number, hand.copy_index, hand.deal_id, hand.game_code,
-                hand.small_bet_chips, hand.button_seat, hand.phh_text,
-                timestamp_text(hand.started_at), timestamp_text(hand.finished_at),
-                hand.match_id, hand.copy_index, *(s.bot for s in seats), len(seats)))
-            if inserted.rowcount == 1:  # its id is the last row id (RETURNING costs more)
-                db.execute(_record_seats_sql(len(seats)), (inserted.lastrowid, *(
-                    value for s in seats for value in (
-                        s.seat, s.bot, s.net_chips, s.final_stack_chips, s.timeouts,
-                        s.absent_decisions, s.rejected_replies, s.disconnects, s.sdk_fallbacks))))
-                return True
-        return super().record_hand(hand, guard=guard)
+                yield _SqliteDb(connection)
+                connection.execute("RELEASE write" if nested else "COMMIT")
+            except BaseException:
+                if nested:
+                    connection.execute("ROLLBACK TO write")
+                    connection.execute("RELEASE write")
+                elif connection.in_transaction:
+                    connection.execute("ROLLBACK")
+                raise
 
     def mark_in_flight(self, match_id: int, copy_index: int, hand_number: int, *,
                        guard: Guard | None = None) -> None:
@@ -199,7 +153,7 @@ class SqliteStore(SqlStore):
             super().mark_in_flight(match_id, copy_index, hand_number, guard=guard)
             return
         with self._lock, _errors(self.path):
-            self._connection.execute(_MARK_IN_FLIGHT, (match_id, copy_index, hand_number))
+            self._connection.execute(MARK_IN_FLIGHT, (match_id, copy_index, hand_number))
 
     def check_integrity(self) -> list[str]:
         """SQLite's full integrity check plus foreign keys: an empty list when all is well."""
@@ -226,35 +180,6 @@ def _store_error(path: Path, exc: sqlite3.DatabaseError) -> StoreError:
     if "malformed" in str(exc) or "not a database" in str(exc):
         return CorruptStore(f"{path}: {exc}")
     return StoreError(f"{path}: {exc}")
-
-
-@functools.cache
-def _record_hand_sql(seat_count: int) -> str:
-    """A completed hand inserted only when the generic path (`SqlStore.record_hand`) would insert
-    it: the match running, copy 0 or a duplicate match, every seat's bot seated in it, the hand
-    new (no row changed: nothing was written; else the hand's id is the last row id)."""
-    names = ", ".join("?" * seat_count)
-    return ("INSERT INTO hands (match_id, hand_number, copy_index, deal_id, game_code, "
-            "small_bet_chips, button_seat, status, phh_text, started_at, finished_at) "
-            "SELECT m.match_id, ?, ?, ?, ?, ?, ?, 'completed', ?, ?, ? FROM matches m "
-            "WHERE m.match_id = ? AND m.status = 'running' AND (? = 0 OR m.is_duplicate <> 0) "
-            "AND (SELECT COUNT(*) FROM match_seats s JOIN bots b ON b.bot_id = s.bot_id "
-            f"WHERE s.match_id = m.match_id AND b.name IN ({names})) = ? "
-            "ON CONFLICT (match_id, hand_number, copy_index) DO NOTHING")
-
-
-@functools.cache
-def _record_seats_sql(seat_count: int) -> str:
-    """The seats of a hand just inserted, their bots by name, in one statement."""
-    rows = ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?, ?)"] * seat_count)
-    return ("INSERT INTO hand_seats (hand_id, seat, bot_id, net_chips, final_stack_chips, timeouts, "
-            "absent_decisions, rejected_replies, disconnects, sdk_fallbacks) "
-            "SELECT ?, v.column1, b.bot_id, v.column3, v.column4, v.column5, v.column6, v.column7, "
-            f"v.column8, v.column9 FROM (VALUES {rows}) AS v JOIN bots b ON b.name = v.column2")
-
-
-_MARK_IN_FLIGHT = ("INSERT INTO hands_in_flight (match_id, copy_index, hand_number) VALUES (?, ?, ?) "
-                   "ON CONFLICT (match_id, copy_index) DO UPDATE SET hand_number = excluded.hand_number")
 
 
 def _check_header(path: Path) -> None:

@@ -6,15 +6,16 @@ A backend supplies transactions (`SqlStore._transaction`) over a `Db`; every que
 
 from __future__ import annotations
 
+import itertools
 import json
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, Protocol, Self
 
-from arena.storage import faultrows, handtexts, tokens
+from arena.storage import faultrows, handrows, tokens
 from arena.storage.errors import AlreadyExists, HandConflict, InvalidRecord, NotFound
 from arena.storage.records import (
     Bot,
@@ -29,7 +30,6 @@ from arena.storage.records import (
     MatchFormat,
     MatchStatus,
     ResultRow,
-    SeatResult,
     TournamentPlacing,
     VoidHand,
     check_bot,
@@ -40,7 +40,6 @@ from arena.storage.records import (
     check_placing,
     check_void,
     parse_timestamp,
-    result_fields,
     timestamp_text,
 )
 
@@ -48,6 +47,9 @@ Row = Any  # sqlite3.Row or a psycopg dict row: both are read by column name
 
 
 class Cursor(Protocol):
+    @property
+    def rowcount(self) -> int: ...
+
     def fetchone(self) -> Row: ...
 
     def fetchall(self) -> list[Row]: ...
@@ -68,6 +70,8 @@ Guard = Callable[[Db], None]  # a check inside a write's transaction; it refuses
 _MATCH_COLUMNS = ("match_id, league_id, games, format, is_duplicate, status, seed, created_at, "
                   "finished_at")
 _LEAGUE_COLUMNS = "league_id, name, config_toml, created_at"
+MARK_IN_FLIGHT = ("INSERT INTO hands_in_flight (match_id, copy_index, hand_number) VALUES (?, ?, ?) "
+                  "ON CONFLICT (match_id, copy_index) DO UPDATE SET hand_number = excluded.hand_number")
 
 
 class SqlStore(ABC):
@@ -82,6 +86,12 @@ class SqlStore(ABC):
 
     @abstractmethod
     def close(self) -> None: ...
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
 
     def transaction(self, *, write: bool) -> AbstractContextManager[Db]:
         """One transaction for queries beyond the store interface (the work queue)."""
@@ -136,12 +146,7 @@ class SqlStore(ABC):
             row = db.execute("SELECT bot_id, name, created_at FROM bots WHERE name = ?", (name,)).fetchone()
         if row is None:
             raise NotFound(f"no bot named {name!r}")
-        return _bot(row)
-
-    def list_bots(self) -> list[Bot]:
-        with self._transaction(write=False) as db:
-            rows = db.execute("SELECT bot_id, name, created_at FROM bots ORDER BY name").fetchall()
-        return [_bot(r) for r in rows]
+        return Bot(row["bot_id"], row["name"], parse_timestamp(row["created_at"]))
 
     def verify_bot_token(self, name: str, token: str) -> bool:
         with self._transaction(write=False) as db:
@@ -217,34 +222,30 @@ class SqlStore(ABC):
         first in the same transaction and may refuse it by raising (a worker's lease on the job).
         """
         check_hand(hand)
+        seats = hand.seats
         with self._transaction(write=True) as db:
             if guard is not None:
                 guard(db)
-            bot_ids = _running_match_bots(db, hand.match_id, hand.copy_index)
-            unknown = [s.bot for s in hand.seats if s.bot not in bot_ids]
+            inserted = db.execute(handrows.record_hand_sql(len(seats)), (
+                hand.hand_number, hand.copy_index, hand.deal_id, hand.game_code, hand.small_bet_chips,
+                hand.button_seat, hand.phh_text, timestamp_text(hand.started_at),
+                timestamp_text(hand.finished_at), hand.match_id, hand.copy_index,
+                *(s.bot for s in seats), len(seats)))
+            if inserted.rowcount == 1:
+                db.execute(handrows.record_seats_sql(len(seats)), (*(
+                    value for s in seats for value in (
+                        s.seat, s.bot, s.net_chips, s.final_stack_chips, s.timeouts,
+                        s.absent_decisions, s.rejected_replies, s.disconnects, s.sdk_fallbacks)),
+                    hand.match_id, hand.hand_number, hand.copy_index))
+                return True
+            # Nothing written: say why (the match, a seat, or the hand there already).
+            bot_ids = handrows.running_match_bots(db, hand.match_id, hand.copy_index)
+            unknown = [s.bot for s in seats if s.bot not in bot_ids]
             if unknown:
                 raise InvalidRecord(f"match {hand.match_id} hand {hand.hand_number}: {', '.join(unknown)} "
                                     f"not seated in this match")
-            row = db.execute(
-                "INSERT INTO hands (match_id, hand_number, copy_index, deal_id, game_code, small_bet_chips, "
-                "button_seat, status, phh_text, started_at, finished_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, 'completed', ?, ?, ?) "
-                "ON CONFLICT (match_id, hand_number, copy_index) DO NOTHING RETURNING hand_id",
-                (hand.match_id, hand.hand_number, hand.copy_index, hand.deal_id, hand.game_code,
-                 hand.small_bet_chips, hand.button_seat, hand.phh_text, timestamp_text(hand.started_at),
-                 timestamp_text(hand.finished_at))).fetchone()
-            if row is None:
-                _check_same_hand(db, hand)
-                return False
-            hand_id = int(row["hand_id"])
-            db.executemany(
-                "INSERT INTO hand_seats (hand_id, seat, bot_id, net_chips, final_stack_chips, timeouts, "
-                "absent_decisions, rejected_replies, disconnects, sdk_fallbacks) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [(hand_id, s.seat, bot_ids[s.bot], s.net_chips, s.final_stack_chips, s.timeouts,
-                  s.absent_decisions, s.rejected_replies, s.disconnects, s.sdk_fallbacks)
-                 for s in hand.seats])
-        return True
+            handrows.check_same_hand(db, hand)
+        return False
 
     def void_hand(self, hand: VoidHand, *, guard: Guard | None = None) -> bool:
         """Record a misdeal. Idempotent like `record_hand`; False if this void was recorded already."""
@@ -252,7 +253,7 @@ class SqlStore(ABC):
         with self._transaction(write=True) as db:
             if guard is not None:
                 guard(db)
-            _running_match_bots(db, hand.match_id, hand.copy_index)
+            handrows.running_match_bots(db, hand.match_id, hand.copy_index)
             inserted = db.execute(
                 "INSERT INTO hands (match_id, hand_number, copy_index, deal_id, game_code, small_bet_chips, "
                 "button_seat, status, phh_text, started_at, finished_at, void_reason) "
@@ -277,7 +278,7 @@ class SqlStore(ABC):
         """Every completed hand of a match in (hand number, copy) order: what a resumed match skips."""
         with self._transaction(write=False) as db:
             _match(db, match_id)
-            return _hands(db, match_id, None)
+            return handrows.completed(db, match_id, None)
 
     def void_hands(self, match_id: int) -> list[VoidHand]:
         with self._transaction(write=False) as db:
@@ -298,9 +299,7 @@ class SqlStore(ABC):
         with self._transaction(write=True) as db:
             if guard is not None:
                 guard(db)
-            db.execute("INSERT INTO hands_in_flight (match_id, copy_index, hand_number) VALUES (?, ?, ?) "
-                       "ON CONFLICT (match_id, copy_index) DO UPDATE SET hand_number = excluded.hand_number",
-                       (match_id, copy_index, hand_number))
+            db.execute(MARK_IN_FLIGHT, (match_id, copy_index, hand_number))
 
     def hand_in_flight(self, match_id: int, copy_index: int) -> int | None:
         """The last hand marked in flight on this table (it may have finished since)."""
@@ -384,13 +383,8 @@ class SqlStore(ABC):
                     "AND l.value_function = ? WHERE h.match_id = ? AND h.status = 'completed' "
                     "ORDER BY h.hand_number, h.copy_index, s.seat",
                     (value_function or "", match_id)).fetchall()
-            start = 0
-            while start < len(rows):
-                end = start
-                while end < len(rows) and rows[end]["hand_id"] == rows[start]["hand_id"]:
-                    end += 1
-                hand = rows[start:end]
-                start = end
+            for _, seats in itertools.groupby(rows, key=lambda r: r["hand_id"]):
+                hand = list(seats)
                 if hand[0]["deal_id"] in fouled:
                     continue
                 has_luck = all(o["luck_chips"] is not None for o in hand)
@@ -406,12 +400,12 @@ class SqlStore(ABC):
                                     if has_luck else ())
 
     def iter_hand_texts(self, league_id: int) -> Iterator[str]:
-        """The league's completed hands' PHH texts, a match per transaction (`handtexts`)."""
+        """The league's completed hands' PHH texts, a match per transaction (`handrows`)."""
         with self._transaction(write=False) as db:
-            match_ids = handtexts.league_match_ids(db, league_id)
+            match_ids = handrows.league_match_ids(db, league_id)
         for match_id in match_ids:
             with self._transaction(write=False) as db:
-                texts = handtexts.completed_hand_texts(db, match_id)
+                texts = handrows.completed_hand_texts(db, match_id)
             yield from texts
 
     # ------------------------------------------------------------ luck
@@ -421,14 +415,10 @@ class SqlStore(ABC):
                            ) -> list[LuckPending]:
         """Completed hands of the league's ended matches (seed revealed) with no luck stored
         under ``value_function``, at most ``limit``, in match and hand order."""
-        wanted = None if match_ids is None else sorted(set(match_ids))
-        where = ""
-        params: list[object] = [value_function, league_id]
-        if wanted is not None:
-            if not wanted:
-                return []
-            where = f" AND m.match_id IN ({', '.join('?' for _ in wanted)})"
-            params += wanted
+        wanted = () if match_ids is None else tuple(sorted(set(match_ids)))
+        if match_ids is not None and not wanted:
+            return []
+        where = f" AND m.match_id IN ({', '.join('?' * len(wanted))})" if wanted else ""
         with self._transaction(write=False) as db:
             rows = db.execute(
                 "SELECT h.match_id, h.hand_number, h.copy_index, m.seed, h.phh_text FROM hands h "
@@ -437,7 +427,7 @@ class SqlStore(ABC):
                 "AND NOT EXISTS (SELECT 1 FROM hand_luck l WHERE l.hand_id = h.hand_id "
                 "AND l.value_function = ?)"
                 f"{where} ORDER BY h.match_id, h.hand_number, h.copy_index LIMIT ?",
-                (params[1], params[0], *params[2:], int(limit))).fetchall()
+                (league_id, value_function, *wanted, int(limit))).fetchall()
         return [LuckPending(r["match_id"], r["hand_number"], r["copy_index"], r["seed"], r["phh_text"])
                 for r in rows]
 
@@ -506,15 +496,30 @@ class SqlStore(ABC):
                                   r["eliminated_at_hand"]) for r in rows]
 
 
+class InFlightBook:
+    """Where the hand being dealt on each table is noted, for whoever resumes the table after a
+    crash: the store's own table (a league in one process; a worker's book,
+    `arena.storage.queue.JobBook`, fences each mark and commit with its lease)."""
+
+    def __init__(self, store: SqlStore) -> None:
+        self.store = store
+
+    def hand_started(self, match_id: int, copy_index: int, hand_number: int) -> None:
+        self.store.mark_in_flight(match_id, copy_index, hand_number, guard=self.guard(match_id))
+
+    def hand_in_flight(self, match_id: int, copy_index: int) -> int | None:
+        return self.store.hand_in_flight(match_id, copy_index)
+
+    def guard(self, match_id: int) -> Guard | None:
+        """A check the commit of each hand of this match runs in its transaction (a lease)."""
+        return None
+
+
 # --------------------------------------------------------------------------- row readers
 
 
 def _league(row: Row) -> League:
     return League(row["league_id"], row["name"], row["config_toml"], parse_timestamp(row["created_at"]))
-
-
-def _bot(row: Row) -> Bot:
-    return Bot(row["bot_id"], row["name"], parse_timestamp(row["created_at"]))
 
 
 def _match(db: Db, match_id: int) -> Match:
@@ -543,55 +548,3 @@ def _bot_ids(db: Db, names: Iterable[str]) -> dict[str, int]:
             raise NotFound(f"no bot named {name!r}; register it first")
         ids[name] = int(row["bot_id"])
     return ids
-
-
-def _running_match_bots(db: Db, match_id: int, copy_index: int) -> dict[str, int]:
-    """The bots seated in a running match (name -> id), in one query with the match's status."""
-    rows = db.execute(
-        "SELECT m.status, m.is_duplicate, b.name, b.bot_id FROM matches m "
-        "LEFT JOIN match_seats s ON s.match_id = m.match_id LEFT JOIN bots b ON b.bot_id = s.bot_id "
-        "WHERE m.match_id = ?", (match_id,)).fetchall()
-    if not rows:
-        raise NotFound(f"no match {match_id}")
-    row = rows[0]
-    if row["status"] != MatchStatus.RUNNING.value:
-        raise InvalidRecord(f"match {match_id} is {row['status']}: no more hands can be recorded")
-    if copy_index != 0 and not row["is_duplicate"]:
-        raise InvalidRecord(f"match {match_id} is not duplicate: copy index must be 0, not {copy_index}")
-    return {r["name"]: int(r["bot_id"]) for r in rows if r["bot_id"] is not None}
-
-
-def _check_same_hand(db: Db, hand: HandRecord) -> None:
-    where = f"match {hand.match_id} hand {hand.hand_number} copy {hand.copy_index}"
-    existing = _hands(db, hand.match_id, (hand.hand_number, hand.copy_index))
-    if not existing:
-        raise HandConflict(f"{where} is recorded already as a void hand")
-    if result_fields(existing[0]) != result_fields(hand):
-        raise HandConflict(f"{where} is recorded already with a different result")
-
-
-def _hands(db: Db, match_id: int, key: tuple[int, int] | None) -> list[HandRecord]:
-    """Completed hands of a match (or the one under ``key``) with their seats."""
-    where = "h.match_id = ? AND h.status = 'completed'"
-    params: tuple[object, ...] = (match_id,)
-    if key is not None:
-        where += " AND h.hand_number = ? AND h.copy_index = ?"
-        params += key
-    rows = db.execute(
-        "SELECT h.hand_id, h.hand_number, h.copy_index, h.deal_id, h.game_code, h.small_bet_chips, "
-        f"h.button_seat, h.phh_text, h.started_at, h.finished_at FROM hands h WHERE {where} "
-        "ORDER BY h.hand_number, h.copy_index", params).fetchall()
-    seats: dict[int, list[SeatResult]] = {}
-    for r in db.execute(
-            "SELECT s.hand_id, s.seat, b.name, s.net_chips, s.final_stack_chips, s.timeouts, "
-            "s.absent_decisions, s.rejected_replies, s.disconnects, s.sdk_fallbacks FROM hand_seats s "
-            f"JOIN hands h USING (hand_id) JOIN bots b ON b.bot_id = s.bot_id WHERE {where} "
-            "ORDER BY s.hand_id, s.seat", params):
-        seats.setdefault(r["hand_id"], []).append(
-            SeatResult(r["seat"], r["name"], r["net_chips"], r["final_stack_chips"], r["timeouts"],
-                       r["absent_decisions"], r["rejected_replies"], r["disconnects"],
-                       r["sdk_fallbacks"]))
-    return [HandRecord(match_id, r["hand_number"], r["copy_index"], r["deal_id"], r["game_code"],
-                       r["small_bet_chips"], r["button_seat"], tuple(seats.get(r["hand_id"], ())),
-                       r["phh_text"], parse_timestamp(r["started_at"]), parse_timestamp(r["finished_at"]))
-            for r in rows]

@@ -2,16 +2,15 @@
 
 Values live in `records`, errors in `errors`, the schema in `migrations`, token hashing in
 `tokens`; `SqliteStore` (a file path, the default) and `PostgresStore` (a ``postgresql://`` URL)
-implement `ResultsStore`. Everything is re-exported here for callers that want one import.
+are the `ResultsStore`s (`SqlStore`s). Everything is re-exported here for callers that want one
+import.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import AbstractContextManager
 from os import PathLike
-from typing import Protocol, TypeGuard
+from typing import TypeGuard
 
 from arena.storage.errors import (
     AlreadyExists,
@@ -41,7 +40,7 @@ from arena.storage.records import (
     VoidHand,
 )
 from arena.storage.sqlite import SqliteStore, apply_migrations
-from arena.storage.sqlstore import Guard
+from arena.storage.sqlstore import SqlStore
 from arena.storage.tokens import hash_token, verify_token
 
 __all__ = [
@@ -53,74 +52,9 @@ __all__ = [
 ]
 
 
-class ResultsStore(Protocol):
-    """What the dealer and the leaderboard need from a results store (SQLite or PostgreSQL)."""
-
-    def close(self) -> None: ...
-
-    def create_league(self, name: str, config_toml: str) -> League: ...
-
-    def get_league(self, league_id: int) -> League: ...
-
-    def find_league(self, name: str) -> League | None: ...
-
-    def list_leagues(self) -> list[League]: ...
-
-    def register_bot(self, name: str, token: str) -> Bot: ...
-
-    def get_bot(self, name: str) -> Bot: ...
-
-    def list_bots(self) -> list[Bot]: ...
-
-    def verify_bot_token(self, name: str, token: str) -> bool: ...
-
-    def create_match(self, league_id: int, *, seat_bots: Sequence[str], games: Sequence[str],
-                     match_format: MatchFormat = MatchFormat.CASH, is_duplicate: bool = False) -> Match: ...
-
-    def get_match(self, match_id: int) -> Match: ...
-
-    def list_matches(self, league_id: int) -> list[Match]: ...
-
-    def record_hand(self, hand: HandRecord, *, guard: Guard | None = None) -> bool: ...
-
-    def void_hand(self, hand: VoidHand, *, guard: Guard | None = None) -> bool: ...
-
-    def mark_in_flight(self, match_id: int, copy_index: int, hand_number: int, *,
-                       guard: Guard | None = None) -> None: ...
-
-    def hand_in_flight(self, match_id: int, copy_index: int) -> int | None: ...
-
-    def batch(self) -> AbstractContextManager[None]: ...
-
-    def finish_match(self, match_id: int, seed: str) -> Match: ...
-
-    def abort_match(self, match_id: int, *, seed: str | None = None) -> Match: ...
-
-    def completed_hands(self, match_id: int) -> list[HandRecord]: ...
-
-    def void_hands(self, match_id: int) -> list[VoidHand]: ...
-
-    def next_hand_number(self, match_id: int, *, copy_index: int | None = None) -> int: ...
-
-    def fault_counts(self, league_id: int) -> list[FaultCounts]: ...
-
-    def left_out_hands(self, league_id: int) -> list[LeftOutHand]: ...
-
-    def iter_results(self, league_id: int, *,
-                     statuses: Iterable[MatchStatus] = (MatchStatus.RUNNING, MatchStatus.FINISHED),
-                     value_function: str | None = None) -> Iterator[ResultRow]: ...
-
-    def iter_hand_texts(self, league_id: int) -> Iterator[str]: ...
-
-    def hands_without_luck(self, league_id: int, value_function: str, *,
-                           match_ids: Iterable[int] | None = None, limit: int = 10_000,
-                           ) -> list[LuckPending]: ...
-
-    def record_luck(self, records: Sequence[HandLuckRecord]) -> int: ...
-
-    def record_placings(self, league_id: int, placings: Sequence[TournamentPlacing]) -> int: ...
-
-    def tournament_placings(self, league_id: int) -> list[TournamentPlacing]: ...
+# What the dealer and the leaderboard need from a results store: the queries of `SqlStore`,
+# written once for both backends (SQLite and PostgreSQL).
+ResultsStore = SqlStore
 
 
 def open_store(location: str | PathLike[str]) -> ResultsStore:

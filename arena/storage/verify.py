@@ -3,9 +3,8 @@ logged actions through the engine, and compare every card, action and payoff wit
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from arena.engine.actions import ActionKind
@@ -23,7 +22,6 @@ from arena.engine.rules import Rules, hand_rules
 from arena.engine.state import HandState
 from arena.engine.strategy import strategy_key
 from arena.engine.strategy_log import STRATEGIES_FIELD, copy_index_of, replay_strategies
-from arena.host.phhfile import load_file
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,11 +113,3 @@ def verify_hand(hand: PhhHand, match_seed: int,
         if list(expected or []) != list(state.stacks):
             return state, Mismatch(hand.name, "finishing_stacks", expected, list(state.stacks))
     return state, None
-
-
-def iter_verified(
-    path: Path, match_seed: int, rules: Rules
-) -> Iterator[tuple[PhhHand, HandState | None, Mismatch | None]]:
-    for hand in load_file(str(path)):
-        state, mismatch = verify_hand(hand, match_seed, rules)
-        yield hand, state, mismatch

@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from arena.engine.errors import ConfigError
-from arena.storage.store import is_postgres_url, open_store, shown_location
+from arena.league.config import _store_location
+from arena.storage.store import open_store, shown_location
 from arena.tourney.config import TournamentConfig, load_tournament
 from arena.tourney.event import EventState
 from arena.tourney.results import (
@@ -27,9 +28,7 @@ from arena.tourney.simulate import simulate_tournament
 
 def _config(path: str, store: str | None, league_file: bool) -> TournamentConfig:
     config = load_tournament(path, league_file=league_file)
-    if store is not None:
-        config = replace(config, store=store if is_postgres_url(store) else Path(store))
-    return config
+    return config if store is None else replace(config, store=_store_location(store, Path()))
 
 
 def run_tournament(path: str, *, listen: str | None = None, simulate: str | None = None,

@@ -106,16 +106,15 @@ def tournament_from_mapping(data: dict[str, Any], *, base_dir: Path = Path("."),
     # The bots and the [rules] table are read as a league file reads them.
     # (and hosted bots' packages capped by 'max_cpu_share', as a league caps them).
     shared = {k: data[k] for k in ("max_cpu_share",) if k in data}
-    rules_given = data.get("rules", {})
-    if isinstance(rules_given, dict) and rules_given.get("dealers_choice") is True:
+    rules_table = data.get("rules", {})
+    if isinstance(rules_table, dict) and rules_table.get("dealers_choice") is True:
         raise ConfigError(f"{where}: a tournament changes the game with the level "
                           f"(docs/house-rules.md §8); dealer's choice (§28) is dealt in matches "
                           f"and leagues only")
-    league = league_from_mapping({"bots": data.get("bots"), "rules": data.get("rules", {}),
-                                  **shared}, base_dir=base_dir, where=where)  # packages: beside the file
+    league = league_from_mapping({"bots": data.get("bots"), "rules": rules_table, **shared},
+                                 base_dir=base_dir, where=where)  # packages: beside the file
     rules = league.rules
     is_seed_003 = fmt_name == "seed-003"
-    rules_table = data.get("rules", {})
     games = rules.games if "games" in rules_table or not is_seed_003 else SEED_003_GAMES
     stack = _typed(data, "starting_stack", int, 390 if is_seed_003 else rules.starting_stack, where)
     if is_seed_003:
@@ -124,8 +123,9 @@ def tournament_from_mapping(data: dict[str, Any], *, base_dir: Path = Path("."),
     else:
         first = first_level_from_rules(rules, hands=10, seconds=None)
         tie_first = first
-    for key in ("seats_per_table", "tables", "advance_per_table", "tournaments"):
-        value = _typed(data, key, int, 1, where)
+    counts = {key: _typed(data, key, int, default, where) for key, default in (
+        ("seats_per_table", 8), ("tables", 2), ("advance_per_table", 3), ("tournaments", 2))}
+    for key, value in counts.items():
         if not 1 <= value <= 10_000:
             raise ConfigError(f"{where}: '{key}' must be 1 to 10000")
     seed = _typed(data, "seed", int, None, where)
@@ -135,10 +135,8 @@ def tournament_from_mapping(data: dict[str, Any], *, base_dir: Path = Path("."),
     fmt = TournamentFormat(
         fmt_name, tuple(b.name for b in league.bots), seed, games,
         _plan(data.get("levels"), f"{where}: [levels]", first), stack,
-        max_seats=_typed(data, "seats_per_table", int, 8, where),
-        tables=_typed(data, "tables", int, 2, where),
-        advance_per_table=_typed(data, "advance_per_table", int, 3, where),
-        tournaments=_typed(data, "tournaments", int, 2, where),
+        max_seats=counts["seats_per_table"], tables=counts["tables"],
+        advance_per_table=counts["advance_per_table"], tournaments=counts["tournaments"],
         tie_break_stack=_typed(data, "tie_break_stack", int, 215, where),
         tie_break_plan=_plan(data.get("tie_break_levels"), f"{where}: [tie_break_levels]",
                              tie_first))

@@ -6,7 +6,7 @@ Pure values: the caller says how many hands a table has played and how much time
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from arena.engine.errors import ConfigError
@@ -115,8 +115,7 @@ class LevelClock:
         return clock
 
     def to_json(self) -> dict[str, Any]:
-        return {"index": self.index, "started_hand": self.started_hand,
-                "started_seconds": self.started_seconds}
+        return asdict(self)
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> LevelClock:

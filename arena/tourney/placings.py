@@ -10,7 +10,7 @@ better place.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 
@@ -34,9 +34,7 @@ class Elimination:
     was_present: bool
 
     def to_json(self) -> dict[str, Any]:
-        return {"player": self.player, "place": self.place, "table": self.table,
-                "hand": self.hand, "round": self.round,
-                "chips_at_hand_start": self.chips_at_hand_start, "was_present": self.was_present}
+        return asdict(self)
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Elimination:

@@ -10,14 +10,13 @@ so a resumed tournament never stores a hand twice, and a match left empty by a k
 from __future__ import annotations
 
 import re
-import secrets
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from arena.engine.errors import ConfigError
 from arena.league.config import LeagueBot
+from arena.league.hosting import register_league
 from arena.storage import store as st
 from arena.storage.matchlog import make_private_store
 from arena.tourney.event import EventState
@@ -31,19 +30,7 @@ class TournamentStore:
         if isinstance(location, Path):
             make_private_store(location)
         self.store = st.open_store(location)
-        league = self.store.find_league(name)
-        if league is None:
-            league = self.store.create_league(name, source_toml or "name = ''\n")
-        self.league_id = league.league_id
-        for bot in bots:
-            try:
-                self.store.get_bot(bot.name)
-            except st.NotFound:  # a hosted bot's stored token is never used: its instance has its own
-                self.store.register_bot(bot.name, bot.token or secrets.token_urlsafe(32))
-                continue
-            if not bot.hosted and not self.store.verify_bot_token(bot.name, bot.token):
-                raise ConfigError(f"bot {bot.name!r}: the token differs from the one this store "
-                                  "registered; a bot keeps its token")
+        self.league_id = register_league(self.store, name, source_toml, bots).league_id
         self.stored: set[str] = set()
         for match in self.store.list_matches(self.league_id):
             hands = self.store.completed_hands(match.match_id)

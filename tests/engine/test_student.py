@@ -11,7 +11,8 @@ import pytest
 
 from arena.engine.student import SERIES_MAX_DF, t_95, t_quantile, two_sided_inside, two_sided_p
 from arena.engine.units import Z_95, mbb_per_hand
-from arena.league.stats import BotHandResult, compute_leaderboard
+from arena.league.stats import compute_leaderboard
+from arena.storage.records import ResultRow
 
 # t(0.975, df) from the standard tables (e.g. Abramowitz & Stegun table 26.10), to 4-6 decimals.
 TABLE_975 = {1: 12.7062, 2: 4.30265, 3: 3.18245, 4: 2.77645, 5: 2.57058, 9: 2.26216, 10: 2.22814,
@@ -87,7 +88,7 @@ def test_per_game_leaderboard_intervals_cover_95_percent_at_20_deals() -> None:
     rng = random.Random(20)
     trials, hands, hits, z_hits = 1500, 20, 0, 0
     for trial in range(trials):
-        rows = [BotHandResult("hero", "FT", poker_like(rng), 20, trial, f"d{i}") for i in range(hands)]
+        rows = [ResultRow("hero", "FT", poker_like(rng), 20, trial, f"d{i}") for i in range(hands)]
         stats = compute_leaderboard(rows).stat("hero", "FT")
         assert stats is not None and stats.duplicate.ci_half_width_mbb is not None
         assert stats.duplicate.stderr_mbb is not None

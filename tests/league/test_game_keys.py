@@ -12,8 +12,9 @@ from starlette.testclient import TestClient
 from arena.engine.games import ALL_GAMES, ALL_VARIANTS, ENGINE_VARIANTS
 from arena.league.config import load_league
 from arena.league.leaderboard import game_label
-from arena.league.stats import GAME_KEYS, BotHandResult, compute_leaderboard
+from arena.league.stats import GAME_KEYS, compute_leaderboard
 from arena.metrics import GAME_LABELS, ArenaMetrics, MetricsServer
+from arena.storage.records import ResultRow
 from arena.web.app import WebApp, game_name
 from arena.web.site import LeagueSite
 from tests.league.test_metrics import metrics, scrape, server, value
@@ -57,8 +58,8 @@ def test_new_games_results_reach_the_metrics(metrics: ArenaMetrics, server: Metr
     rows = []
     for k, game in enumerate(NEW_GAMES):
         for i, net in enumerate((20, -10, 30, 0)):
-            rows += [BotHandResult("alice", game, net, 20, 1, f"d{k}-{i}", 0, (("bob", -net),)),
-                     BotHandResult("bob", game, -net, 20, 1, f"d{k}-{i}", 0, (("alice", net),))]
+            rows += [ResultRow("alice", game, net, 20, 1, f"d{k}-{i}", 0, (("bob", -net),)),
+                     ResultRow("bob", game, -net, 20, 1, f"d{k}-{i}", 0, (("alice", net),))]
     metrics.update_leaderboard(compute_leaderboard(rows))
     families = scrape(server)
     mean = families["arena_leaderboard_mbb_per_hand"]

@@ -13,20 +13,21 @@ import pytest
 
 import arena.storage.tokens as tokens_module
 from arena.league.leaderboard import CSV_HEADERS, CSV_TABLES, render_table, to_csv, to_json
-from arena.league.stats import BotHandResult, Leaderboard, compute_leaderboard
+from arena.league.stats import Leaderboard, compute_leaderboard
+from arena.storage.records import ResultRow
 from arena.storage.store import HandRecord, SeatResult, SqliteStore
 
 
 def sample_board() -> Leaderboard:
-    rows: list[BotHandResult] = []
+    rows: list[ResultRow] = []
     nets = [(25, -5, -20), (-10, 40, -30), (0, -20, 20), (60, -30, -30), (-15, 5, 10)]
     for i, (a, b, c) in enumerate(nets):
         game = ("FT", "FO/8", "FR", "F7S", "F7S/8")[i]
         table = {"alice": a, "bob": b, "carol": c}
         for bot, net in table.items():
             opponents = tuple((o, n) for o, n in table.items() if o != bot)
-            rows.append(BotHandResult(bot, game, net, 20, 1, f"d{i}", 0, opponents))
-    rows.append(BotHandResult("dave", "FT", 0, 20, 2, "solo"))  # one hand: no interval, no opponents
+            rows.append(ResultRow(bot, game, net, 20, 1, f"d{i}", 0, opponents))
+    rows.append(ResultRow("dave", "FT", 0, 20, 2, "solo"))  # one hand: no interval, no opponents
     return compute_leaderboard(rows)
 
 
@@ -127,7 +128,7 @@ def test_leaderboard_from_the_results_store(tmp_path: Path, monkeypatch: pytest.
 
 def test_zero_is_written_as_zero_in_json_and_csv() -> None:
     """A mean of zero-sum nets can come out as -0.0 or 5e-15: the files say 0.0."""
-    rows = [BotHandResult(bot, "FT", net, 20, 1, f"d{k}", 0, ((other, -net),))
+    rows = [ResultRow(bot, "FT", net, 20, 1, f"d{k}", 0, ((other, -net),))
             for k, (bot, other, net) in enumerate([("a", "b", 10), ("b", "a", -10), ("a", "b", -10),
                                                     ("b", "a", 10)])]
     board = compute_leaderboard(rows)

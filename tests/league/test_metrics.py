@@ -14,7 +14,7 @@ import pytest
 from prometheus_client.metrics_core import Metric
 from prometheus_client.parser import text_string_to_metric_families
 
-from arena.league.stats import BotHandResult, compute_leaderboard
+from arena.league.stats import compute_leaderboard
 from arena.metrics import (
     GAME_LABELS,
     INVALID_ACTION_REASONS,
@@ -25,6 +25,7 @@ from arena.metrics import (
     Reason,
     start_metrics_server,
 )
+from arena.storage.records import ResultRow
 
 
 @pytest.fixture
@@ -126,8 +127,8 @@ def test_names_are_prefixed_and_in_base_units(metrics: ArenaMetrics, server: Met
 def test_leaderboard_gauges_come_from_the_snapshot(metrics: ArenaMetrics, server: MetricsServer) -> None:
     rows = []
     for i, net in enumerate((20, -10, 30, 0)):
-        rows += [BotHandResult("alice", "FT", net, 20, 1, f"d{i}", 0, (("bob", -net),)),
-                 BotHandResult("bob", "FT", -net, 20, 1, f"d{i}", 0, (("alice", net),))]
+        rows += [ResultRow("alice", "FT", net, 20, 1, f"d{i}", 0, (("bob", -net),)),
+                 ResultRow("bob", "FT", -net, 20, 1, f"d{i}", 0, (("alice", net),))]
     board = compute_leaderboard(rows)
     metrics.update_leaderboard(board)
     families = scrape(server)
@@ -153,7 +154,7 @@ def test_bot_label_cardinality_stays_bounded(metrics: ArenaMetrics, server: Metr
     for name in names:
         metrics.invalid_action(Reason.MALFORMED, bot=name)
         metrics.decision(0.01, 0.01, bot=name)
-    rows = [BotHandResult(name, "FR", 1 if i % 2 else -1, 20, 1, f"d{i // 2}", 0,
+    rows = [ResultRow(name, "FR", 1 if i % 2 else -1, 20, 1, f"d{i // 2}", 0,
                           ((names[i ^ 1], -1 if i % 2 else 1),)) for i, name in enumerate(names)]
     metrics.update_leaderboard(compute_leaderboard(rows))
     families = scrape(server)

@@ -13,26 +13,26 @@ from arena.league.leaderboard import render_table, to_csv, to_dict
 from arena.league.stats import (
     ALL_GAMES,
     Z_95,
-    BotHandResult,
     Estimate,
     clustered_estimate,
     compute_leaderboard,
     instant_runoff,
     mean_estimate,
 )
+from arena.storage.records import ResultRow
 
 
 def heads_up(a: str, b: str, net_a: int, *, match_id: int = 1, deal: str = "d", copy_index: int = 0,
-             game: str = "FT", small_bet: int = 20) -> list[BotHandResult]:
+             game: str = "FT", small_bet: int = 20) -> list[ResultRow]:
     """Both rows of one zero-sum heads-up hand."""
-    return [BotHandResult(a, game, net_a, small_bet, match_id, deal, copy_index, ((b, -net_a),)),
-            BotHandResult(b, game, -net_a, small_bet, match_id, deal, copy_index, ((a, net_a),))]
+    return [ResultRow(a, game, net_a, small_bet, match_id, deal, copy_index, ((b, -net_a),)),
+            ResultRow(b, game, -net_a, small_bet, match_id, deal, copy_index, ((a, net_a),))]
 
 
 def multiway(nets: dict[str, int], *, match_id: int = 1, deal: str = "d", game: str = "F7S",
-             small_bet: int = 20) -> list[BotHandResult]:
+             small_bet: int = 20) -> list[ResultRow]:
     assert sum(nets.values()) == 0
-    return [BotHandResult(bot, game, net, small_bet, match_id, deal, 0,
+    return [ResultRow(bot, game, net, small_bet, match_id, deal, 0,
                           tuple((o, n) for o, n in nets.items() if o != bot)) for bot, net in nets.items()]
 
 
@@ -55,7 +55,7 @@ def test_hand_computed_example() -> None:
 def test_raw_ci_matches_statistics_stdev_on_synthetic_results() -> None:
     rng = random.Random(7)
     nets = [round(rng.gauss(3, 60)) for _ in range(2000)]
-    rows = [BotHandResult("alice", "FT", n, 20, 1, f"d{i}") for i, n in enumerate(nets)]
+    rows = [ResultRow("alice", "FT", n, 20, 1, f"d{i}") for i, n in enumerate(nets)]
     stats = compute_leaderboard(rows).stat("alice", "FT")
     assert stats is not None
     mbb = [1000 * n / 20 for n in nets]
@@ -87,10 +87,10 @@ def test_fewer_than_two_observations_have_no_interval() -> None:
         500.0, None, None, None, False)
 
 
-def duplicate_match(*, deals: int, luck_chips: float, edge_chips: int, seed: int) -> list[BotHandResult]:
+def duplicate_match(*, deals: int, luck_chips: float, edge_chips: int, seed: int) -> list[ResultRow]:
     """Heads-up duplicate: each deal twice, seats swapped, so the cards' luck cancels in the sum."""
     rng = random.Random(seed)
-    rows: list[BotHandResult] = []
+    rows: list[ResultRow] = []
     for d in range(deals):
         luck = round(rng.gauss(0, luck_chips))
         noise = [round(rng.gauss(0, 5)) for _ in range(2)]
@@ -144,7 +144,7 @@ def test_crosstable_is_antisymmetric_heads_up() -> None:
 
 def test_crosstable_multiway_shares_add_up_to_each_bots_result() -> None:
     rng = random.Random(9)
-    rows: list[BotHandResult] = []
+    rows: list[ResultRow] = []
     for i in range(200):
         a, b = rng.randint(-60, 60), rng.randint(-60, 60)
         rows += multiway({"alice": a, "bob": b, "carol": -a - b}, deal=str(i))
@@ -174,9 +174,9 @@ def test_significance_flag_and_p_value() -> None:
     assert flat is not None and not flat.is_significant and flat.p_value == pytest.approx(1.0)
 
 
-def rps_league() -> list[BotHandResult]:
+def rps_league() -> list[ResultRow]:
     """A crushes C, loses a little to B; B beats C a little. Small bet 20: 1 chip = 50 mbb."""
-    rows: list[BotHandResult] = []
+    rows: list[ResultRow] = []
     for i in range(10):
         rows += heads_up("A", "B", -1, match_id=1, deal=str(i))  # A: -50 mbb/hand against B
         rows += heads_up("A", "C", 20, match_id=2, deal=str(i))  # A: +1000 against C
@@ -221,9 +221,9 @@ def test_instant_runoff_ties_go_to_the_tie_break_then_the_name() -> None:
 
 def test_bad_input_is_refused() -> None:
     with pytest.raises(MalformedInput, match="unknown game"):
-        compute_leaderboard([BotHandResult("a", "NLHE", 1, 20, 1, "d")])
+        compute_leaderboard([ResultRow("a", "NLHE", 1, 20, 1, "d")])
     with pytest.raises(MalformedInput, match="small bet"):
-        compute_leaderboard([BotHandResult("a", "FT", 1, 0, 1, "d")])
+        compute_leaderboard([ResultRow("a", "FT", 1, 0, 1, "d")])
 
 
 def test_no_results_no_bots() -> None:
@@ -235,12 +235,12 @@ def test_no_results_no_bots() -> None:
 def test_luck_adjusted_estimates_use_net_minus_luck_over_hands_with_luck() -> None:
     """Raw and duplicate stay on every hand; luck-adjusted ones average net - luck over the
     hands whose luck is known, per bot and game and per pair."""
-    rows: list[BotHandResult] = []
+    rows: list[ResultRow] = []
     nets_and_luck = [(40, 30.0), (-20, -25.0), (60, 50.0), (-10, 0.0)]
     for k, (net, luck) in enumerate(nets_and_luck):
         deal = f"d{k}"
-        rows += [BotHandResult("a", "FT", net, 20, 1, deal, 0, (("b", -net),), k + 1, 0, luck, (-luck,)),
-                 BotHandResult("b", "FT", -net, 20, 1, deal, 0, (("a", net),), k + 1, 1, -luck, (luck,))]
+        rows += [ResultRow("a", "FT", net, 20, 1, deal, 0, (("b", -net),), k + 1, 0, luck, (-luck,)),
+                 ResultRow("b", "FT", -net, 20, 1, deal, 0, (("a", net),), k + 1, 1, -luck, (luck,))]
     rows += heads_up("a", "b", 100, deal="no-luck")  # a hand of a match still running
     board = compute_leaderboard(rows)
     a = board.stat("a", "FT")

@@ -64,7 +64,7 @@ def test_the_guest_state_is_adopted_and_the_reader_removed_at_the_end() -> None:
     async def main() -> tuple[str, bool, bool]:
         loop = asyncio.get_running_loop()
         states: list[object] = []
-        schedule = guest_wait.host_waiting(loop)
+        schedule = guest_wait.HostWaiting(loop)
 
         def spy(tick: guest_wait.Tick) -> object:
             states.append(getattr(tick, "__self__", None))

@@ -27,5 +27,5 @@ def test_a_refused_write_does_not_fail_the_marks_sent_with_the_commit(postgres: 
             with pytest.raises(InvalidRecord), store.transaction(write=True) as db:
                 db.execute(_MARK, (other.match_id, 9, hand))
                 db.execute(_MARK, (other.match_id, 9, hand))  # a duplicate key: the savepoint rolls back
-        assert queue.hand_in_flight(mine.match_id, 0) == hand
-        assert queue.hand_in_flight(other.match_id, 9) is None
+        assert queue.store.hand_in_flight(mine.match_id, 0) == hand
+        assert queue.store.hand_in_flight(other.match_id, 9) is None

@@ -83,10 +83,10 @@ def test_a_silent_workers_job_is_claimed_again_by_another(postgres: PostgresServ
 def test_hands_in_flight_and_announced_tables(postgres: PostgresServer) -> None:
     queue, _ = queue_with_jobs(postgres.new_database(), 1)
     [job] = queue.claim("w1", lease_seconds=30)
-    assert queue.hand_in_flight(job.match_id, 0) is None
-    queue.hand_started(job.match_id, 0, 7)
-    queue.hand_started(job.match_id, 0, 8)
-    assert queue.hand_in_flight(job.match_id, 0) == 8
+    assert queue.store.hand_in_flight(job.match_id, 0) is None
+    queue.store.mark_in_flight(job.match_id, 0, 7)
+    queue.store.mark_in_flight(job.match_id, 0, 8)
+    assert queue.store.hand_in_flight(job.match_id, 0) == 8
     queue.announce("w1", job.job_id, "10.0.0.1:50051", ["r0-c1", "r0-c2"])
     assert queue.remote_tables(["a", "b"], "w2") == {
         "a": {"10.0.0.1:50051": ["r0-c1", "r0-c2"]}, "b": {"10.0.0.1:50051": ["r0-c1", "r0-c2"]}}
@@ -155,7 +155,7 @@ def test_a_lease_is_checked_once_per_group_commit_and_again_after_a_rollback(
     queue.release("w1", job.job_id)
     with pytest.raises(LeaseLost):
         book.hand_started(job.match_id, 0, 4)
-    assert queue.hand_in_flight(job.match_id, 0) == 3
+    assert queue.store.hand_in_flight(job.match_id, 0) == 3
 
 
 
@@ -182,7 +182,7 @@ def test_in_a_group_commit_the_lease_check_rides_with_the_write_and_a_lost_lease
                                  guard=book.guard(mine.match_id))
         book.hand_started(mine.match_id, 0, 2)
     assert len(messages) == 2 and "FOR SHARE" in messages[0] and "hands_in_flight" in messages[1]
-    assert queue.hand_in_flight(mine.match_id, 0) == 2
+    assert queue.store.hand_in_flight(mine.match_id, 0) == 2
     queue.release("w1", lost.job_id)  # another worker may claim it now
     with store.batch():
         with pytest.raises(LeaseLost):
@@ -195,15 +195,15 @@ def test_in_a_group_commit_the_lease_check_rides_with_the_write_and_a_lost_lease
     with pytest.raises(StoreError), store.batch():
         book.hand_started(mine.match_id, 0, 3)
         book.hand_started(lost.match_id, 0, 1)
-    assert queue.hand_in_flight(mine.match_id, 0) == 2  # the batch failed whole
-    assert queue.hand_in_flight(lost.match_id, 0) is None
+    assert queue.store.hand_in_flight(mine.match_id, 0) == 2  # the batch failed whole
+    assert queue.store.hand_in_flight(lost.match_id, 0) is None
     with pytest.raises(LeaseLost):
         book.hand_started(lost.match_id, 0, 1)
     messages.clear()
     with store.batch():  # its lease checked with the COMMIT: one message
         book.hand_started(mine.match_id, 0, 3)
     assert len(messages) == 1 and "FOR SHARE" in messages[0]
-    assert queue.hand_in_flight(mine.match_id, 0) == 3
+    assert queue.store.hand_in_flight(mine.match_id, 0) == 3
 
 
 class Counting:
