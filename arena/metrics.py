@@ -387,12 +387,6 @@ class ArenaMetrics:
         """An accepted reply the bot's SDK chose in place of its code."""
         self.sdk_fallbacks.labels(bot=self.bot_labels.label(bot)).inc()
 
-    def bot_connected(self, delta: int = 1) -> None:
-        """+1 when a bot connects, -1 when it goes."""
-        if delta not in (1, -1):
-            raise ValueError(f"delta must be +1 or -1, not {delta}")
-        self.connected_bots.inc(delta)
-
     def set_connected_bots(self, count: int) -> None:
         self.connected_bots.set(max(0, count))
 
