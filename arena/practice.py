@@ -24,7 +24,7 @@ from collections import deque
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from arena.engine.errors import ConfigError
 from arena.engine.games import max_seats
@@ -93,7 +93,7 @@ def bot_command(bot: str, server: str, token: str) -> list[str]:
     return [*words, "--server", server, "--token", token]
 
 
-def stop_processes(procs: Sequence[subprocess.Popen[bytes]], *, timeout_seconds: float = 10) -> None:
+def stop_processes(procs: Sequence[subprocess.Popen[Any]], *, timeout_seconds: float = 10) -> None:
     """Ask every bot process to stop, then kill those still running after ``timeout_seconds``."""
     for proc in procs:
         if proc.poll() is None:
@@ -103,6 +103,7 @@ def stop_processes(procs: Sequence[subprocess.Popen[bytes]], *, timeout_seconds:
             proc.wait(timeout=timeout_seconds)
         except subprocess.TimeoutExpired:
             proc.kill()
+            proc.wait(timeout=timeout_seconds)
 
 
 def worst_hands(phhs: Path, player: str, count: int) -> list[LosingHand]:
