@@ -1,7 +1,7 @@
 """Two checkouts (or one with two environments) of the dealer or the engine, alternated.
 
     python -m bench.ab --a DIR[:VAR=VALUE,...] --b DIR[:VAR=VALUE,...] \
-        [--scenario instant|headsup|league|engine] [--pairs 5]
+        [--scenario instant|headsup|league|engine|draw] [--pairs 5]
 
 Each pair runs A then B (B then A on odd pairs), each in a fresh process started in its
 checkout (its own ``bench.dealer`` / ``bench.engine`` and its own ``arena``), with that
@@ -9,7 +9,8 @@ variant's environment variables; the load of a shared machine drifts, and both s
 Printed: each pair's figures and the median of the B/A ratios (instant and heads-up: the
 dealer's CPU per decision, and hands/s for heads-up; league: ``bench.league``'s league with the
 SQLite store and logs on, hands/s; engine: hands per CPU second of fixed-limit hold'em, 6
-players, calling bots). Used for docs/performance.md's "Fast paths and the compiled build".
+players, calling bots; draw: the same for 2-7 triple draw or ``--game``, ``bench.new_games``'s
+bots standing pat and drawing). Used for docs/performance.md's "Fast paths and the compiled build".
 """
 
 from __future__ import annotations
@@ -36,6 +37,11 @@ CHILD = {
               "fill_tables(); e.our_hands_per_second('FT', 6, 'call', 0.3)\n"
               "print(json.dumps({{'hands_per_second': "
               "max(e.our_hands_per_second('FT', 6, 'call', {seconds}) for _ in range(3))}}))",
+    "draw": "import bench.new_games as n; from arena.engine.evaluate import fill_tables\n"
+            "fill_tables(); n.ours('{game}', 6, 'draw', 0.3)\n"
+            "print(json.dumps({{policy + '_hands_per_second': "
+            "max(n.ours('{game}', 6, policy, {seconds}) for _ in range(3)) "
+            "for policy in ('call', 'draw')}}))",
 }
 
 
@@ -65,9 +71,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tables", type=int, default=8)
     parser.add_argument("--hands", type=int, default=30)
     parser.add_argument("--seconds", type=float, default=1.0)
+    parser.add_argument("--game", default="F2L3D", help="draw: the game (bench.new_games)")
     args = parser.parse_args(argv)
     code = CHILD[args.scenario].format(tables=args.tables, hands=args.hands,
-                                       seconds=args.seconds)
+                                       seconds=args.seconds, game=args.game)
     ratios: dict[str, list[float]] = {}
     for pair in range(args.pairs):
         order = ((0, args.a), (1, args.b)) if pair % 2 == 0 else ((1, args.b), (0, args.a))

@@ -19,8 +19,12 @@ from arena.engine.cards import DECK_SIZE, Card
 from arena.engine.games import GameCode, Showdown, Variant, variant_for
 from arena.engine.lowball import ace_to_six_value, deuce_to_seven_value
 from arena.engine.runouts import sample_exchanges
-from arena.engine.wild import low_hole_low_wild_ranks, low_hole_wild_ranks
-from arena.engine.wildmemo import memo_wild_high, memo_wild_low
+from arena.engine.wild import (
+    low_hole_low_wild_ranks,
+    low_hole_wild_ranks,
+    wild_high_value,
+    wild_low_value,
+)
 
 __all__ = [
     "DEFAULT_EXACT_LIMIT",
@@ -345,11 +349,11 @@ def _wild_scorer(kind: Showdown, wild: frozenset[int]) -> _Scorer:
     """docs/house-rules.md §23: every card of a wild rank stands for any card."""
     def score(hands: Sequence[Sequence[Card]], board: Sequence[Card]) -> _Values:
         full = _full(hands, board)
-        highs = None if kind is Showdown.WILD_LOW else [memo_wild_high(h, wild) for h in full]
+        highs = None if kind is Showdown.WILD_LOW else [wild_high_value(h, wild) for h in full]
         lows: list[int | None] | None = None
         if kind is not Showdown.WILD_HIGH:
             eight = kind is Showdown.WILD_HIGH_LOW_8
-            lows = [memo_wild_low(h, wild, eight_or_better=eight) for h in full]
+            lows = [wild_low_value(h, wild, eight_or_better=eight) for h in full]
         return highs, lows
     return score
 
@@ -367,9 +371,9 @@ def _low_hole_scorer(variant: Variant, ace_high: bool) -> _Scorer:
         for hand in hands:
             flags = ups[:len(hand)]
             seen = (*hand, *board) if board else hand
-            highs.append(memo_wild_high(seen, low_hole_wild_ranks(hand, flags, ace_high=ace_high)))
+            highs.append(wild_high_value(seen, low_hole_wild_ranks(hand, flags, ace_high=ace_high)))
             if hi_lo:
-                lows.append(memo_wild_low(seen, low_hole_low_wild_ranks(hand, flags),
+                lows.append(wild_low_value(seen, low_hole_low_wild_ranks(hand, flags),
                                            eight_or_better=True))
         return highs, lows if hi_lo else None
     return score

@@ -102,41 +102,52 @@ def check_exchange(hand: HandState, seat: int, discards: Sequence[Card],
     return legal
 
 
+# Standing pat repeats hand after hand: one shared (immutable) event per (seat, street,
+# automatic), as for checks in state.py; cleared when full.
+_STAND_PAT: dict[tuple[int, int, bool], CardsExchanged] = {}
+_STAND_PAT_LIMIT = 1024
+
+
 def apply_exchange(hand: HandState, seat: int, discards: Sequence[Card],
                    automatic: bool, face_up: bool | None = None) -> CardsExchanged:
     """Give away ``discards`` (checked by :func:`check_exchange`), deal their replacements."""
     if seat == hand.actor and hand.exchanging and type(discards) in (tuple, list) \
             and not discards:
         # Standing pat, the common case: nothing to check beyond whose turn it is.
-        event = CardsExchanged(seat, hand.street_index, (), (), (), 0, automatic)
+        key = (seat, hand.street_index, automatic)
+        event = _STAND_PAT.get(key)
+        if event is None:
+            if len(_STAND_PAT) >= _STAND_PAT_LIMIT:
+                _STAND_PAT.clear()
+            event = _STAND_PAT[key] = CardsExchanged(seat, key[1], (), (), (), 0, automatic)
         hand.events.append(event)
         return event
     legal = check_exchange(hand, seat, discards, face_up)
-    discarded = tuple(discards)
     own = hand.cards[seat]
     ups = hand.is_up[seat]
-    positions = sorted(own.index(card) for card in discarded)
-    is_up = tuple(ups[i] for i in positions)
-    discarded = tuple(own[i] for i in positions)  # in dealing order
+    positions = sorted(map(own.index, discards))
+    count = len(positions)
+    discarded = tuple([own[i] for i in positions])  # in dealing order
+    is_up = tuple([ups[i] for i in positions])
     source = hand.source
-    if len(source) < len(discarded):
+    if len(source) < count:
         # docs/house-rules.md §25/§21: the burns and earlier discards go back into the stub.
         source.recycle(hand.discards)
         hand.discards = []
-        if len(source) < len(discarded):
+        if len(source) < count:
             raise IllegalAction("the stub cannot serve this exchange even with the discards")
     deck = hand._deck
-    drawn = (tuple(deck.draw_many(len(discarded))) if deck is not None
-             else tuple(source.deal(seat) for _ in discarded))
+    drawn = (tuple(deck.draw_many(count)) if deck is not None
+             else tuple([source.deal(seat) for _ in discarded]))
     for i in reversed(positions):
         del own[i]
         del ups[i]
     own.extend(drawn)
     ups.extend(is_up)
-    if any(is_up):
+    if True in is_up:
         hand._up[seat] = [c for c, up in zip(own, ups, strict=True) if up]
         hand._up_key = None  # the up cards changed: the stud opener rescans them
-    price = legal.exchange_price_chips if discarded else 0
+    price = legal.exchange_price_chips if count else 0
     if price:
         hand.stacks[seat] -= price
         hand.committed[seat] += price  # into the pot, not a bet (docs/house-rules.md §25)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import cache
-from itertools import combinations
+from itertools import combinations, combinations_with_replacement
 from typing import Final
 
 from arena.engine.evaluate import FLUSH_BITS, KEY, RANK_SHIFT, SUIT_OFFSET
@@ -82,14 +82,16 @@ def _best(cards: Sequence[int], value_of: Callable[[tuple[int, ...], bool], int]
 
 
 class _ByRankKey(dict[int, int]):
-    """Best value of cards holding no five of one suit, by their rank key (``evaluate.KEY``
-    sums: the rank multiset), computed on first use from the ranks alone."""
+    """Best value of cards by their rank key (``evaluate.KEY`` sums: the rank multiset),
+    computed on first use from the ranks alone: of cards holding no five of one suit, or
+    (``flush``) of exactly five cards of one suit."""
 
-    __slots__ = ("_five",)
+    __slots__ = ("_five", "_flush")
 
-    def __init__(self, five: Callable[[tuple[int, ...], bool], int]) -> None:
+    def __init__(self, five: Callable[[tuple[int, ...], bool], int], *, flush: bool) -> None:
         super().__init__()
         self._five = five
+        self._flush = flush
 
     def __missing__(self, rank_key: int) -> int:
         ranks: list[int] = []
@@ -97,30 +99,58 @@ class _ByRankKey(dict[int, int]):
         for rank in range(13):
             rest, count = divmod(rest, 5)
             ranks += [rank] * count
-        value = max(self._five(five, False) for five in combinations(ranks, 5))
+        if self._flush and (len(ranks) != 5 or len(set(ranks)) != 5):
+            raise KeyError(rank_key)
+        value = max(self._five(five, self._flush) for five in combinations(ranks, 5))
         self[rank_key] = value
         return value
 
 
-_D27: Final = _ByRankKey(_deuce_to_seven_five)
-_A6: Final = _ByRankKey(_ace_to_six_five)
+_D27: Final = _ByRankKey(_deuce_to_seven_five, flush=False)
+_D27_FLUSH: Final = _ByRankKey(_deuce_to_seven_five, flush=True)  # five cards of one suit
+_A6: Final = _ByRankKey(_ace_to_six_five, flush=False)
+_A6_FLUSH: Final = _ByRankKey(_ace_to_six_five, flush=True)
 _KEY_AT: Final = KEY.__getitem__
 
 
 def deuce_to_seven_value(cards: Sequence[int]) -> int:
     """Best deuce-to-seven low of 5 to 8 distinct cards (7-5-4-3-2 unsuited is the best)."""
-    t = sum(map(_KEY_AT, cards), SUIT_OFFSET)
-    if t & FLUSH_BITS or not 5 <= len(cards) <= 8:
-        return _best(cards, _deuce_to_seven_five)  # a flush may count (against) here
-    return _D27[t >> RANK_SHIFT]
+    return _value(cards, _D27, _D27_FLUSH, _deuce_to_seven_five)
 
 
 def ace_to_six_value(cards: Sequence[int]) -> int:
     """Best ace-to-six low of 5 to 8 distinct cards (6-4-3-2-A unsuited is the best)."""
+    return _value(cards, _A6, _A6_FLUSH, _ace_to_six_five)
+
+
+def _value(cards: Sequence[int], no_flush: _ByRankKey, flush: _ByRankKey,
+           five: Callable[[tuple[int, ...], bool], int]) -> int:
+    """A table read by the cards' rank key: of cards with no five of a suit, or of exactly
+    five cards of one suit; more cards with five of a suit among them search every five."""
     t = sum(map(_KEY_AT, cards), SUIT_OFFSET)
-    if t & FLUSH_BITS or not 5 <= len(cards) <= 8:
-        return _best(cards, _ace_to_six_five)
-    return _A6[t >> RANK_SHIFT]
+    if not 5 <= len(cards) <= 8:
+        return _best(cards, five)  # raises ValueError
+    if not t & FLUSH_BITS:
+        return no_flush[t >> RANK_SHIFT]
+    if len(cards) == 5:
+        return flush[t >> RANK_SHIFT]
+    return _best(cards, five)  # a flush may count (against) here
+
+
+def fill_tables() -> None:
+    """Compute now every entry the five-card deuce-to-seven tables and the five-to-seven-card
+    ace-to-six table can hold (they fill on first use otherwise; about a second): for
+    benchmarks and long runs, like :func:`arena.engine.evaluate.fill_tables`."""
+    for size in (5, 6, 7):
+        for ranks in combinations_with_replacement(range(13), size):
+            if max(map(ranks.count, ranks)) > 4:
+                continue
+            rank_key = sum(5 ** r for r in ranks)
+            _ = _A6[rank_key]
+            if size == 5:
+                _ = _D27[rank_key]
+                if len(set(ranks)) == 5:
+                    _ = _D27_FLUSH[rank_key], _A6_FLUSH[rank_key]
 
 
 _NAMES_27: Final = "23456789TJQKA"

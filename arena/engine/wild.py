@@ -11,12 +11,12 @@ better); a natural high hand's value is :func:`arena.engine.evaluate.high_value`
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from functools import cache
 from itertools import combinations, combinations_with_replacement
 from typing import Final
 
-from arena.engine.evaluate import high_value
+from arena.engine.evaluate import RANK_KEY, high_value
 
 _ACE = 12
 _FIVE_OF_A_KIND = 9
@@ -81,18 +81,75 @@ def _best_completion(natural_ranks: tuple[int, ...], flush: bool, wilds: int) ->
     return best
 
 
+class _WildTable(dict[int, int]):
+    """A value by ``key << 4 | wilds`` computed on first use by ``compute(key, wilds)``."""
+
+    __slots__ = ("_compute",)
+
+    def __init__(self, compute: Callable[[int, int], int]) -> None:
+        super().__init__()
+        self._compute = compute
+
+    def __missing__(self, key: int) -> int:
+        value = self._compute(key >> 4, key & 15)
+        self[key] = value
+        return value
+
+
+def _ranks_of(rank_key: int) -> list[int]:
+    """The ranks (deuce 0 .. ace 12, repeated) of a rank key (``evaluate.RANK_KEY`` sums)."""
+    ranks: list[int] = []
+    for rank in range(13):
+        rank_key, count = divmod(rank_key, 5)
+        ranks += [rank] * count
+    return ranks
+
+
+def _best_of_ranks(rank_key: int, wilds: int) -> int:
+    """The best high value, flushes aside, of the natural ranks of ``rank_key`` and ``wilds``
+    wild cards: the best of every ``5 - wilds`` naturals completed by the wild cards."""
+    return max(_best_completion(five, False, wilds)
+               for five in combinations(_ranks_of(rank_key), 5 - wilds))
+
+
+def _best_of_suit(rank_mask: int, wilds: int) -> int:
+    """The best high value of ``5 - wilds`` naturals of one suit (ranks in ``rank_mask``)
+    completed by ``wilds`` wild cards of that suit: a flush at least."""
+    ranks = [r for r in range(13) if rank_mask >> r & 1]
+    return max(_best_completion(five, True, wilds) for five in combinations(ranks, 5 - wilds))
+
+
+# By natural ranks (rank key) and by one suit's natural ranks (13-bit mask), each with the
+# number of wild cards: a hand's value is the better of the two (a flush only counts better).
+_BY_RANKS: Final = _WildTable(_best_of_ranks)
+_BY_SUIT: Final = _WildTable(_best_of_suit)
+_RANK_KEY: Final = RANK_KEY
+_RANK_BIT: Final = tuple(1 << (card >> 2) for card in range(52))
+
+
 def wild_high_value(cards: Sequence[int], wild_ranks: Collection[int]) -> int:
     """Best five-card high hand of 5 to 8 distinct cards, every card of ``wild_ranks`` wild."""
     naturals = [c for c in cards if c >> 2 not in wild_ranks]
     wilds = min(len(cards) - len(naturals), 5)
     if not wilds and len(cards) <= 7:
         return high_value(cards)  # no wild card: the natural value, on the same scale
-    best = -1
-    for chosen in combinations(naturals, 5 - wilds):
-        flush = len({c & 3 for c in chosen}) <= 1
-        value = _best_completion(tuple(sorted(c >> 2 for c in chosen)), flush, wilds)
-        if value > best:
-            best = value
+    need = 5 - wilds
+    if len(naturals) < need:
+        return -1  # fewer than five cards: no hand
+    rank_key = 0
+    for card in naturals:
+        rank_key += _RANK_KEY[card]
+    best = _BY_RANKS[rank_key << 4 | wilds]
+    if wilds < 5:
+        # A flush: ``need`` naturals of one suit, completed by the wild cards.
+        masks = [0, 0, 0, 0]
+        for card in naturals:
+            masks[card & 3] |= _RANK_BIT[card]
+        for mask in masks:
+            if mask.bit_count() >= need:
+                value = _BY_SUIT[mask << 4 | wilds]
+                if value > best:
+                    best = value
     return best
 
 
@@ -123,24 +180,40 @@ def wild_low_value(cards: Sequence[int], wild_ranks: Collection[int], *,
     """Best ace-to-five low of 5 to 8 distinct cards with ``wild_ranks`` wild: each wild card
     becomes the lowest rank the hand does not hold yet. ``eight_or_better``: None unless the
     low has five distinct ranks of eight or lower."""
-    ranks = {(c >> 2) + 1 if c >> 2 != _ACE else 0 for c in cards if c >> 2 not in wild_ranks}
-    wilds = sum(1 for c in cards if c >> 2 in wild_ranks)
+    rank_key = 0
+    wilds = 0
+    for card in cards:
+        if card >> 2 in wild_ranks:
+            wilds += 1
+        else:
+            rank_key += _RANK_KEY[card]
+    table = _LOW8_BY_RANKS if eight_or_better else _LOW_BY_RANKS
+    value = table[rank_key << 4 | wilds]
+    return None if value < 0 else value
+
+
+def _low_of_ranks(rank_key: int, wilds: int, eight_or_better: bool) -> int:
+    """`wild_low_value` of natural ranks (a rank key) and ``wilds`` wild cards; -1: none."""
+    natural = [r + 1 if r != _ACE else 0 for r in _ranks_of(rank_key)]  # ace-to-five ranks
+    ranks = set(natural)
     for _ in range(wilds):
         ranks.add(next(r for r in range(13) if r not in ranks))  # the lowest rank not held
         if len(ranks) == 13:
             break
     # Fewer than five distinct ranks even with the wild cards: some pair is needed.
-    best = sorted(ranks)[:5] if len(ranks) >= 5 else _paired_low(cards, wild_ranks)
+    best = sorted(ranks)[:5] if len(ranks) >= 5 else _paired_low(natural, wilds)
     if eight_or_better and (len(set(best)) < 5 or max(best) > 7):
-        return None
+        return -1
     return _LOW_BASE - _low_five_badness(sorted(best, reverse=True))
 
 
-def _paired_low(cards: Sequence[int], wild_ranks: Collection[int]) -> list[int]:
+_LOW_BY_RANKS: Final = _WildTable(lambda key, wilds: _low_of_ranks(key, wilds, False))
+_LOW8_BY_RANKS: Final = _WildTable(lambda key, wilds: _low_of_ranks(key, wilds, True))
+
+
+def _paired_low(natural: Sequence[int], wilds: int) -> list[int]:
     """The best low of a hand too short of ranks for five distinct ones (brute force over
-    the wild cards' ranks; at most a few such hands)."""
-    natural = [(c >> 2) + 1 if c >> 2 != _ACE else 0 for c in cards if c >> 2 not in wild_ranks]
-    wilds = len(cards) - len(natural)
+    the wild cards' ranks; at most a few such hands); ``natural``: ace-to-five ranks."""
     best: tuple[int, list[int]] | None = None
     for extra in combinations_with_replacement(range(13), wilds):
         for five in combinations((*natural, *extra), 5):
@@ -149,6 +222,25 @@ def _paired_low(cards: Sequence[int], wild_ranks: Collection[int]) -> list[int]:
                 best = (badness, list(five))
     assert best is not None
     return best[1]
+
+
+def fill_tables() -> None:
+    """Compute now every entry the tables above can hold for five to seven cards (they fill on
+    first use otherwise; a few seconds): for benchmarks and long runs, like
+    :func:`arena.engine.evaluate.fill_tables`."""
+    for naturals in range(8):
+        for ranks in combinations_with_replacement(range(13), naturals):
+            if naturals and max(map(ranks.count, ranks)) > 4:
+                continue
+            rank_key = sum(5 ** r for r in ranks)
+            for wilds in range(max(0, 5 - naturals), 8 - naturals):
+                _ = _LOW_BY_RANKS[rank_key << 4 | wilds], _LOW8_BY_RANKS[rank_key << 4 | wilds]
+                if 1 <= wilds <= 5:
+                    _ = _BY_RANKS[rank_key << 4 | wilds]
+    for mask in range(1, 1 << 13):
+        bits = mask.bit_count()
+        for wilds in range(max(1, 5 - bits), min(5, 8 - bits)):
+            _ = _BY_SUIT[mask << 4 | wilds]
 
 
 def low_hole_wild_ranks(cards: Sequence[int], is_up: Sequence[bool], *,

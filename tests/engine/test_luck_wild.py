@@ -189,30 +189,3 @@ def test_luck_of_played_hands_sums_to_zero_and_is_seeded(game: str) -> None:
         assert sum(first.luck_chips) == pytest.approx(0.0, abs=1e-6)
         for term in first.terms:
             assert sum(term.after) == pytest.approx(1.0) or sum(term.after) == 0.0
-
-
-@pytest.mark.parametrize("wild", [frozenset({DEUCE}), frozenset({DEUCE, 9}), frozenset({12})])
-def test_the_memoised_wild_values_are_the_evaluators(wild: frozenset[int]) -> None:
-    """The equity's memo (by natural ranks, wild count and flush-capable suits) returns exactly
-    what `arena.engine.wild` says for every hand, also for hands sharing a memo key."""
-    import random
-
-    from arena.engine.wild import wild_high_value, wild_low_value
-    from arena.engine.wildmemo import memo_wild_high, memo_wild_low
-
-    rng = random.Random(42)
-    for _ in range(1500):
-        size = rng.choice((5, 6, 7))
-        if rng.random() < 0.3:  # many cards of one suit: the flush-capable part of the key
-            suit = rng.randrange(4)
-            pool = [c for c in _DECK if c & 3 == suit or c >> 2 in wild]
-            cards = rng.sample(pool, size)
-        else:
-            cards = rng.sample(list(_DECK), size)
-        assert memo_wild_high(cards, wild) == wild_high_value(cards, wild), cards
-        suits = rng.sample(range(4), 4)  # the same memo key: suits renamed
-        renamed = [(c & ~3) | suits[c & 3] for c in cards]
-        assert memo_wild_high(renamed, wild) == wild_high_value(renamed, wild), renamed
-        for eight in (False, True):
-            assert (memo_wild_low(cards, wild, eight_or_better=eight)
-                    == wild_low_value(cards, wild, eight_or_better=eight)), cards

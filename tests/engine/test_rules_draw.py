@@ -178,6 +178,38 @@ def test_deuce_to_seven_agrees_with_pokerkit() -> None:
         assert (a > b) == (x > y) and (a == b) == (x == y), (hands[i], hands[i + 1])
 
 
+def test_lowball_tables_agree_with_every_five_cards() -> None:
+    """docs/house-rules.md §21, §22: the best of 5 to 8 cards is the best of their five-card
+    subsets, flushes included (the five-card tables, one for five of a suit, and the rank-key
+    table must agree with the subset search); one suit's five cards (deuce-to-seven) ranked as
+    PokerKit's StandardLowHand ranks them."""
+    from itertools import combinations
+
+    rng = random.Random(11)
+    for _ in range(600):
+        suit = rng.randrange(4)
+        # Hands crowded into one suit, so that five-card flushes come up often.
+        pool = [c for c in range(52) if c & 3 == suit] + rng.sample(range(52), 6)
+        hand = list(dict.fromkeys(rng.sample(pool, 8)))[:rng.randint(5, 8)]
+        if len(hand) < 5:
+            continue
+        for value_of in (deuce_to_seven_value, ace_to_six_value):
+            best = max(value_of(list(five)) for five in combinations(hand, 5))
+            assert value_of(hand) == best, hand
+    pokerkit = pytest.importorskip("pokerkit")
+    from arena.engine.cards import format_cards
+
+    flushes = [[r * 4 + s for r in rng.sample(range(13), 5)] for s in range(4) for _ in range(50)]
+    hands = flushes + [rng.sample(range(52), 5) for _ in range(200)]
+    rng.shuffle(hands)
+    ours = [deuce_to_seven_value(h) for h in hands]
+    theirs = [pokerkit.StandardLowHand(format_cards(h)) for h in hands]
+    for i in range(len(hands) - 1):
+        a, b = ours[i], ours[i + 1]
+        x, y = theirs[i], theirs[i + 1]
+        assert (a > b) == (x > y) and (a == b) == (x == y), (hands[i], hands[i + 1])
+
+
 # --------------------------------------------------------------------------- London Lowball
 
 

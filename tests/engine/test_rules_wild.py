@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Collection, Sequence
-from itertools import combinations, product
+from itertools import combinations, combinations_with_replacement, product
 
 import pytest
 
@@ -104,6 +104,42 @@ def test_wild_high_random_seven_cards() -> None:
             continue
         assert wild_high_value(hand, wild) == brute_high(hand, wild), hand
         checked += 1
+
+
+def test_wild_high_tables_against_every_choice_of_naturals() -> None:
+    """docs/house-rules.md §23: the value read from the tables (by natural ranks, and by one
+    suit's natural ranks for a flush) is the best of every choice of ``5 - wilds`` naturals
+    with every rank for each wild card, the wild cards of the naturals' suit when those are
+    of one suit: random 5 to 8 cards crowded into one suit, zero to three wild cards."""
+    rng = random.Random(8)
+    for _ in range(400):
+        suit = rng.randrange(4)
+        pool = [c for c in range(52) if c & 3 == suit] + rng.sample(range(52), 8)
+        hand = list(dict.fromkeys(rng.sample(pool, 9)))[:rng.randint(5, 8)]
+        wild = frozenset(rng.sample(range(13), rng.randint(1, 2)))
+        naturals = [c for c in hand if c >> 2 not in wild]
+        wilds = min(len(hand) - len(naturals), 5)
+        if len(hand) < 5 or not 1 <= wilds <= 3:
+            continue
+        best = -1
+        for chosen in combinations(naturals, 5 - wilds):
+            flush = len({c & 3 for c in chosen}) <= 1
+            for extra in combinations_with_replacement(range(13), wilds):
+                best = max(best, five_high_value([*(c >> 2 for c in chosen), *extra], flush))
+        assert wild_high_value(hand, wild) == best, (hand, wild)
+
+
+def test_many_wild_cards() -> None:
+    """docs/house-rules.md §23: six to eight wild cards among eight: five aces for high, the
+    best low (5-4-3-2-A) for low and eight-or-better."""
+    five_aces = wild_high_value(parse_cards("AsAhAdAc2c"), DEUCES)
+    wheel = wild_low_value(parse_cards("5c4d3h2sAc"), ())
+    for naturals in ("", "Kc", "KcQd"):
+        hand = parse_cards("2c2d2h2s3c3d3h3s")[:8 - len(naturals) // 2] + parse_cards(naturals)
+        wild = frozenset({0, 1})  # deuces and threes
+        assert wild_high_value(hand, wild) == five_aces, hand
+        assert wild_low_value(hand, wild) == wheel, hand
+        assert wild_low_value(hand, wild, eight_or_better=True) == wheel, hand
 
 
 def test_wild_low_against_brute_force() -> None:
