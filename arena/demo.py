@@ -151,12 +151,7 @@ def keep_page(league_file: Path, url: str, *, interactive: bool,
                     "(Enter or Ctrl-C stops it) ")
             print(f"\nstopped; {again}", file=out, flush=True)
         finally:
-            web.terminate()
-            try:
-                web.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                web.kill()
-                web.wait(timeout=10)
+            stop_processes([web])
 
 
 def _serving(web: subprocess.Popen[str], port: int, timeout_seconds: float = 30.0) -> bool:

@@ -248,29 +248,25 @@ class TournamentCollector:
         snap = self._snapshot
         if snap is None:
             return []
-        left = GaugeMetricFamily("arena_tournament_players_left",
-                                 "Players still in the event playing now.", labels=["event"])
-        level = GaugeMetricFamily("arena_tournament_level", "The level (from 1) of that event.",
-                                  labels=["event"])
-        blind = GaugeMetricFamily("arena_tournament_big_blind_chips",
-                                  "The big blind of that level.", labels=["event"])
-        tables = GaugeMetricFamily("arena_tournament_tables", "Tables of that event.",
-                                   labels=["event"])
-        chips = GaugeMetricFamily("arena_tournament_chips", "Chips of each bot in that event.",
-                                  labels=["bot"])
-        place = GaugeMetricFamily("arena_tournament_place",
-                                  "Place of each placed bot (1 is first).", labels=["bot"])
-        points = GaugeMetricFamily("arena_tournament_points",
-                                   "Sum of placings over the tournaments (lower is better).",
-                                   labels=["bot"])
-        for family, value in ((left, snap.players_left), (level, snap.level),
-                              (blind, snap.big_blind_chips), (tables, snap.tables)):
+        families = []
+        for name, text, value in (
+                ("players_left", "Players still in the event playing now.", snap.players_left),
+                ("level", "The level (from 1) of that event.", snap.level),
+                ("big_blind_chips", "The big blind of that level.", snap.big_blind_chips),
+                ("tables", "Tables of that event.", snap.tables)):
+            family = GaugeMetricFamily(f"arena_tournament_{name}", text, labels=["event"])
             family.add_metric([snap.event], value)
-        for family, values in ((chips, snap.chips), (place, snap.places), (points, snap.points)):
-            for bot, value in sorted(values.items()):
+            families.append(family)
+        for name, text, values in (
+                ("chips", "Chips of each bot in that event.", snap.chips),
+                ("place", "Place of each placed bot (1 is first).", snap.places),
+                ("points", "Sum of placings over the tournaments (lower is better).", snap.points)):
+            family = GaugeMetricFamily(f"arena_tournament_{name}", text, labels=["bot"])
+            for bot, count in sorted(values.items()):
                 if bot in self._bot_labels:  # registered bots only: a bounded label set
-                    family.add_metric([bot], value)
-        return [left, level, blind, tables, chips, place, points]
+                    family.add_metric([bot], count)
+            families.append(family)
+        return families
 
 
 class FastPathCollector:
@@ -386,12 +382,6 @@ class ArenaMetrics:
     def sdk_fallback(self, *, bot: str | None = None) -> None:
         """An accepted reply the bot's SDK chose in place of its code."""
         self.sdk_fallbacks.labels(bot=self.bot_labels.label(bot)).inc()
-
-    def bot_connected(self, delta: int = 1) -> None:
-        """+1 when a bot connects, -1 when it goes."""
-        if delta not in (1, -1):
-            raise ValueError(f"delta must be +1 or -1, not {delta}")
-        self.connected_bots.inc(delta)
 
     def set_connected_bots(self, count: int) -> None:
         self.connected_bots.set(max(0, count))

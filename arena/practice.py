@@ -21,7 +21,7 @@ import subprocess
 import sys
 import tempfile
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -93,7 +93,7 @@ def bot_command(bot: str, server: str, token: str) -> list[str]:
     return [*words, "--server", server, "--token", token]
 
 
-def stop_processes(procs: Sequence[subprocess.Popen[bytes]], *, timeout_seconds: float = 10) -> None:
+def stop_processes(procs: Sequence[subprocess.Popen[Any]], *, timeout_seconds: float = 10) -> None:
     """Ask every bot process to stop, then kill those still running after ``timeout_seconds``."""
     for proc in procs:
         if proc.poll() is None:
@@ -103,6 +103,7 @@ def stop_processes(procs: Sequence[subprocess.Popen[bytes]], *, timeout_seconds:
             proc.wait(timeout=timeout_seconds)
         except subprocess.TimeoutExpired:
             proc.kill()
+            proc.wait(timeout=timeout_seconds)
 
 
 def worst_hands(phhs: Path, player: str, count: int) -> list[LosingHand]:
@@ -151,19 +152,13 @@ def run_practice(bot: str, *, hands: int, games: Sequence[str] | None, opponents
         BotEntry(n, n, tokens[n]) for n in names if package is None or n != YOU),
         matches=(spec,), log_dir=log_dir,
         unix_socket=run_dir / "dealer.sock" if run_dir is not None else None)
-    examples = sdk_module("examples")  # the built-in opponents are the SDK's examples
-    play = sdk_module("client").play
     if package is not None:
         _build(package, out)
     out.write(f"practice: {hands} hands of {', '.join(rules.games)}; {YOU} ({bot}) against "
               f"{', '.join(names[1:])}; logs in {log_dir}\n")
     out.flush()
     try:
-        played = asyncio.run(
-            _play(config, bot, tokens, names, opponents, seed, examples.BOTS, play,
-                  out)
-            if package is None else
-            _play_hosted(config, package, tokens, names, opponents, seed, examples.BOTS, play))
+        played = asyncio.run(_play(config, bot, package, tokens, names, opponents, seed, out))
     finally:
         if run_dir is not None:
             shutil.rmtree(run_dir, ignore_errors=True)
@@ -186,19 +181,39 @@ def run_practice(bot: str, *, hands: int, games: Sequence[str] | None, opponents
     return 0 if not summary.aborted else 3
 
 
-async def _play(config: ServerConfig, bot: str, tokens: dict[str, str], names: list[str],
-                opponents: Sequence[str], seed: int, examples: dict[str, Any], play: Any,
-                out: TextIO) -> _Played:
+async def _play(config: ServerConfig, bot: str, package: BotPackage | None, tokens: dict[str, str],
+                names: list[str], opponents: Sequence[str], seed: int, out: TextIO) -> _Played:
+    """The match on a dealer in this process, the built-in opponents (the SDK's examples) on its
+    loop, and the author's bot: a process running ``bot``, or one sandboxed instance of
+    ``package`` for the match."""
+    hosted = None
+    if package is not None:
+        from arena.server.hosted import HostedBots
+
+        assert config.unix_socket is not None and config.log_dir is not None
+        hosted = HostedBots({YOU: package}, socket=config.unix_socket, log_dir=config.log_dir)
     ready: asyncio.Future[int] = asyncio.get_running_loop().create_future()
     servers: list[DealerServer] = []
-    server_task = asyncio.ensure_future(serve(config, on_ready=ready.set_result,
-                                              on_server=servers.append))
+    server_task = asyncio.ensure_future(serve(
+        config, on_ready=ready.set_result, on_server=servers.append,
+        instances=hosted.around if hosted is not None else None))
     port = await asyncio.wait_for(asyncio.shield(ready), 30)
     address = f"127.0.0.1:{port}"
-    command = bot_command(bot, address, tokens[YOU])
+    you = instance_id(YOU, MATCH_ID) if package is not None else YOU
     faults: list[BotFault] = []
     servers[0].lobby.fault_observers.append(
-        lambda fault: faults.append(fault) if fault.bot_id == YOU else None)
+        lambda fault: faults.append(fault) if fault.bot_id in (YOU, you) else None)
+    connected = _watch_connection(servers[0], you)
+    if hosted is not None:
+        async with _built_in(address, tokens, names, opponents, seed):
+            result = await server_task
+        assert config.log_dir is not None
+        err = bot_log_dir(config.log_dir, YOU) / f"{MATCH_ID}.stderr.log"
+        text = err.read_bytes()[-4096:].decode(errors="replace") if err.is_file() else ""
+        return _Played(result.summaries[0] if result.summaries else None,
+                       hosted.ends[-1].exit_code if hosted.ends else None, text, connected(),
+                       tuple(faults))
+    command = bot_command(bot, address, tokens[YOU])
     try:
         # Unbuffered: a Python bot's lines show as they are printed, not when it exits.
         proc = await asyncio.create_subprocess_exec(*command, stdout=asyncio.subprocess.PIPE,
@@ -214,23 +229,18 @@ async def _play(config: ServerConfig, bot: str, tokens: dict[str, str], names: l
     assert proc.stdout is not None
     tail: deque[str] = deque(maxlen=TAIL_LINES)
     output_task = asyncio.ensure_future(_show_output(proc.stdout, out, tail))
-    connected = _watch_connection(servers[0], YOU)
-    built_in = [asyncio.ensure_future(play(examples[kind](seed + k), server=address,
-                                           token=tokens[name], name=name))
-                for k, (kind, name) in enumerate(zip(opponents, names[1:], strict=True))]
     exited = asyncio.ensure_future(proc.wait())
     try:
-        await asyncio.wait((server_task, exited), return_when=asyncio.FIRST_COMPLETED)
-        if not server_task.done() and not connected():
-            # The bot died before it connected: it never will, so stop now rather than wait
-            # out the start timeout (stopped as on Ctrl-C, see above). The built-in bots (this
-            # process's SDK) would warn that they lost the dealer; they are cancelled below.
-            logging.getLogger("arena_bot").setLevel(logging.ERROR)
-            servers[0].stop()
-        result = await server_task
+        async with _built_in(address, tokens, names, opponents, seed):
+            await asyncio.wait((server_task, exited), return_when=asyncio.FIRST_COMPLETED)
+            if not server_task.done() and not connected():
+                # The bot died before it connected: it never will, so stop now rather than wait
+                # out the start timeout (stopped as on Ctrl-C, see above). The built-in bots (this
+                # process's SDK) would warn that they lost the dealer; they are cancelled next.
+                logging.getLogger("arena_bot").setLevel(logging.ERROR)
+                servers[0].stop()
+            result = await server_task
     finally:
-        for task in built_in:
-            task.cancel()
         stopped = False
         try:  # the bot sees its stream end and exits by itself
             await asyncio.wait_for(proc.wait(), 10)
@@ -239,10 +249,25 @@ async def _play(config: ServerConfig, bot: str, tokens: dict[str, str], names: l
             with contextlib.suppress(ProcessLookupError):
                 proc.terminate()
         code = await proc.wait()
-        await asyncio.gather(output_task, return_exceptions=True)
-        await asyncio.gather(*built_in, exited, return_exceptions=True)
+        await asyncio.gather(output_task, exited, return_exceptions=True)
     return _Played(result.summaries[0] if result.summaries else None, None if stopped else code,
                    "\n".join(tail), connected(), tuple(faults))
+
+
+@contextlib.asynccontextmanager
+async def _built_in(address: str, tokens: dict[str, str], names: list[str],
+                    opponents: Sequence[str], seed: int) -> AsyncIterator[None]:
+    """The built-in opponents play at ``address`` while the block runs; cancelled after it."""
+    examples, play = sdk_module("examples").BOTS, sdk_module("client").play
+    tasks = [asyncio.ensure_future(play(examples[kind](seed + k), server=address,
+                                        token=tokens[name], name=name))
+             for k, (kind, name) in enumerate(zip(opponents, names[1:], strict=True))]
+    try:
+        yield
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
 
 async def _show_output(stream: asyncio.StreamReader, out: TextIO, tail: deque[str]) -> None:
@@ -276,41 +301,6 @@ def _build(package: BotPackage, out: TextIO) -> None:
                           + "\n".join(result.output.strip().splitlines()[-20:]))
     if package.build.strip():
         out.write(f"built {package.name} in its sandbox\n")
-
-
-async def _play_hosted(config: ServerConfig, package: BotPackage, tokens: dict[str, str],
-                       names: list[str], opponents: Sequence[str], seed: int,
-                       examples: dict[str, Any], play: Any) -> _Played:
-    """:func:`_play` with the author's bot a package: one sandboxed instance for the match."""
-    from arena.server.hosted import HostedBots
-
-    assert config.unix_socket is not None and config.log_dir is not None
-    hosted = HostedBots({YOU: package}, socket=config.unix_socket, log_dir=config.log_dir)
-    ready: asyncio.Future[int] = asyncio.get_running_loop().create_future()
-    servers: list[DealerServer] = []
-    server_task = asyncio.ensure_future(serve(config, on_ready=ready.set_result,
-                                              on_server=servers.append, instances=hosted.around))
-    port = await asyncio.wait_for(asyncio.shield(ready), 30)
-    address = f"127.0.0.1:{port}"
-    connected = _watch_connection(servers[0], instance_id(YOU, MATCH_ID))
-    faults: list[BotFault] = []
-    servers[0].lobby.fault_observers.append(
-        lambda fault: faults.append(fault)
-        if fault.bot_id in (YOU, instance_id(YOU, MATCH_ID)) else None)
-    built_in = [asyncio.ensure_future(play(examples[kind](seed + k), server=address,
-                                           token=tokens[name], name=name))
-                for k, (kind, name) in enumerate(zip(opponents, names[1:], strict=True))]
-    try:
-        result = await server_task
-    finally:
-        for task in built_in:
-            task.cancel()
-        await asyncio.gather(*built_in, return_exceptions=True)
-    exit_code = hosted.ends[-1].exit_code if hosted.ends else None
-    err = bot_log_dir(config.log_dir, YOU) / f"{MATCH_ID}.stderr.log"
-    text = err.read_bytes()[-4096:].decode(errors="replace") if err.is_file() else ""
-    return _Played(result.summaries[0] if result.summaries else None, exit_code, text,
-                   connected(), tuple(faults))
 
 
 def _watch_connection(server: DealerServer, bot_id: str) -> Callable[[], bool]:

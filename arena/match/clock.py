@@ -22,12 +22,6 @@ def clock_reader() -> Now:
     return trio.lowlevel.current_clock().current_time
 
 
-@dataclass(frozen=True, slots=True)
-class TimeControl:
-    decision_seconds: float
-    time_bank_seconds: float
-
-
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DecisionClock:
     """The clock of one open decision (one per decision): its own time limit, then the seat's

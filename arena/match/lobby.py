@@ -263,20 +263,16 @@ class Lobby:
             presence.deliver(_stale(reply, "it is not open (answered, timed out or unknown)"))
             return
         if reply.seat != decision.seat:
-            left = decision.clock.total_left(trio.current_time())
-            decision.refused += 1
-            error = WrongSeat(f"decision {reply.decision_id} is for seat {decision.seat}, "
-                              f"not seat {reply.seat}")
-            presence.deliver(Rejection(decision_id=reply.decision_id, error=error, reply=reply,
-                                       retry_allowed=True, time_left_seconds=left))
+            error: ArenaError = WrongSeat(f"decision {reply.decision_id} is for seat "
+                                          f"{decision.seat}, not seat {reply.seat}")
+        elif not decision.replies.put(reply):
+            error = IllegalAction(f"too many replies to decision {reply.decision_id} at once")
+        else:
             return
-        if not decision.replies.put(reply):
-            left = decision.clock.total_left(trio.current_time())
-            decision.refused += 1
-            flood = IllegalAction(f"too many replies to decision {reply.decision_id} at once")
-            presence.deliver(Rejection(decision_id=reply.decision_id, error=flood, reply=reply,
-                                       retry_allowed=True, time_left_seconds=left))
-
+        decision.refused += 1
+        presence.deliver(Rejection(decision_id=reply.decision_id, error=error, reply=reply,
+                                   retry_allowed=True,
+                                   time_left_seconds=decision.clock.total_left(trio.current_time())))
 
     def _refuse_malformed_id(self, presence: Presence, reply: Reply) -> None:
         """A reply whose decision id is too long to be the dealer's: it names no open decision,

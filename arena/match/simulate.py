@@ -16,8 +16,6 @@ from arena.engine.state import HandState
 from arena.match.policies import make_policy
 from arena.match.rotation import engine_order, game_for_hand, next_button, stakes_for_hand
 
-GAME_CHOICES = ("horse", "FT", "FO/8", "FR", "F7S", "F7S/8")
-
 
 @dataclass
 class SimulationSummary:

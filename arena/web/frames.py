@@ -32,6 +32,7 @@ from arena.engine.rules import Rules
 from arena.engine.shown import shown_value_in
 from arena.storage.show import action_words, exchange_words, fault_marks, low_words
 from arena.web.equityview import SeatPlans, seat_equities
+from arena.web.logfiles import int_list
 
 HIDDEN = "??"
 
@@ -229,8 +230,9 @@ def hand_steps(hand: PhhHand, *, reveal: bool, rules: Rules | None = None,
         "starting_stacks": list(state.starting_stacks), "finishing_stacks": final_stacks,
         "net_chips": net, "revealed": reveal, "steps": steps, "showdown": showdown,
         "awards": awards,
-        "timeouts": _ints(fields.get("_timeouts"), n), "absent": _ints(fields.get("_absent"), n),
-        "sdk_fallbacks": _ints(fields.get("_sdk_fallbacks"), n),
+        "timeouts": list(int_list(fields.get("_timeouts"), n)),
+        "absent": list(int_list(fields.get("_absent"), n)),
+        "sdk_fallbacks": list(int_list(fields.get("_sdk_fallbacks"), n)),
         "faults": {str(line): reason for line, reason in sorted(marks.items())},
     }
 
@@ -318,12 +320,6 @@ def _pots_so_far(committed: Sequence[int], live: Sequence[bool],
             pots.append({"amount": amount, "eligible": eligible})
         previous = level
     return pots
-
-
-def _ints(value: object, n: int) -> list[int]:
-    if not isinstance(value, list):
-        return [0] * n
-    return [int(v) if isinstance(v, int) and not isinstance(v, bool) else 0 for v in value[:n]]
 
 
 def _award(event: PotAwarded) -> dict[str, Any]:

@@ -23,7 +23,7 @@ from typing import Any
 from arena.engine.cards import RANKS, format_card
 from arena.engine.describe_wild import LOW_HOLE_SHOWDOWNS, WILD_SHOWDOWNS, seat_wild
 from arena.engine.errors import ArenaError
-from arena.engine.games import ALL_VARIANTS, Variant
+from arena.engine.games import ALL_VARIANTS
 from arena.engine.rules import Rules
 from arena.match import messages as m
 from arena.match.choose import CHOICE_STREET
@@ -105,14 +105,10 @@ def _wild_rules(rules: Mapping[str, str]) -> Rules:
     return Rules()
 
 
-def _variant(game: str) -> Variant | None:
-    return ALL_VARIANTS.get(game)
-
-
 def _game_words(game: str, rules: Rules) -> dict[str, Any]:
     """A hand's game for spectators: its name, and the ranks wild for every seat (wild-card
     stud, §23; in Low Hole each seat's own are its secret until the showdown, §24)."""
-    variant = _variant(game)
+    variant = ALL_VARIANTS.get(game)
     if variant is None:
         return {"game_name": game, "wild": [], "wild_text": ""}
     wild: list[str] = []
@@ -128,7 +124,7 @@ def _game_words(game: str, rules: Rules) -> dict[str, Any]:
 def _shown_wild(game: str, rules: Rules, hand: m.ShownHand, seat: dict[str, Any] | None) -> list[str]:
     """The wild cards of a hand shown at the showdown (in Low Hole its own, found from its
     down cards: the shown cards that were not up)."""
-    variant = _variant(game)
+    variant = ALL_VARIANTS.get(game)
     if variant is None or not (variant.showdown in WILD_SHOWDOWNS or variant.showdown in LOW_HOLE_SHOWDOWNS):
         return []
     up = set(seat.get("up", [])) if seat is not None else set()
@@ -272,11 +268,10 @@ class SpectatorHub:
             self._action(table, payload)
         elif isinstance(payload, m.StreetEnded):
             state["pot"] = payload.pot_total_chips
-            for seat in state.get("seats", []):
-                seat.pop("exchange", None)
             state["pots"] = [{"amount": p.amount_chips, "eligible": list(p.eligible_seats)}
                              for p in payload.pots]
             for seat in state.get("seats", []):
+                seat.pop("exchange", None)
                 seat["bet"] = 0
         elif isinstance(payload, m.ShowdownAnnounced):
             state["shown"] = [{"seat": h.seat, "cards": _cards(h.cards), "high": h.high_description,
@@ -306,10 +301,7 @@ class SpectatorHub:
     @staticmethod
     def _seat(state: dict[str, Any], seat: int) -> dict[str, Any] | None:
         seats: list[dict[str, Any]] = state.get("seats", [])
-        for entry in seats:
-            if entry["seat"] == seat:
-                return entry
-        return None
+        return next((entry for entry in seats if entry["seat"] == seat), None)
 
     def _action(self, table: _Table, payload: m.ActionAnnounced) -> None:
         state = table.state

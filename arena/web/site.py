@@ -252,22 +252,11 @@ class LeagueSite:
         store = self.config.store
         return is_postgres_url(store) or Path(store).is_file()
 
-    def _results(self) -> Iterator[st.ResultRow]:
-        if not self._has_store():
-            return
-        store = open_store(self.config.store)
-        try:
-            league = store.find_league(self.config.name)
-            if league is not None:
-                # luck terms as the league stored them (computed when each match ended)
-                yield from list(store.iter_results(league.league_id,
-                                                   value_function=self.config.luck.name))
-        finally:
-            store.close()
-
     def leaderboard(self) -> tuple[Leaderboard, dict[str, dict[str, list[int]]]]:
         """The leaderboard and each bot's bankroll curve per game (cumulative chips by hand)."""
-        rows = list(self._results())
+        rows: list[st.ResultRow] = self._league_query(  # luck terms as stored at each match's end
+            lambda store, league_id: list(store.iter_results(
+                league_id, value_function=self.config.luck.name)), [])
         curves: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
         for row in rows:
             for game in (row.game_code, ALL_GAMES):

@@ -27,7 +27,7 @@ import grpc.aio
 from arena_bot._proto import arena_pb2 as pb
 from arena_bot._proto import arena_pb2_grpc as pb_grpc
 from arena_bot.strategy import Drawn, Strategy
-from arena_bot.view import Action, SeatView
+from arena_bot.view import _KIND_NAMES, Action, SeatView
 from arena_bot.workers import WORKERS
 
 log = logging.getLogger("arena_bot")
@@ -36,10 +36,6 @@ Answer = Action | Strategy  # what a bot function returns: an action, or a strat
 BotFunction = Callable[[SeatView], Answer | Awaitable[Answer]]
 _PACKAGE_DIR = str(Path(__file__).resolve().parent) + os.sep
 MAX_DETAIL_CHARS = 2000  # of a fallback's detail (the dealer keeps no more)
-_ACTION_KINDS = {pb.ACTION_KIND_FOLD: Action.FOLD, pb.ACTION_KIND_CHECK: Action.CHECK,
-                 pb.ACTION_KIND_CALL: Action.CALL, pb.ACTION_KIND_BRING_IN: Action.BRING_IN,
-                 pb.ACTION_KIND_RAISE: Action.RAISE, pb.ACTION_KIND_EXCHANGE: Action.EXCHANGE,
-                 pb.ACTION_KIND_CHOOSE_GAME: Action.CHOOSE_GAME}
 _FALLBACKS = {"": pb.FALLBACK_UNSPECIFIED, "rejected": pb.FALLBACK_AFTER_REJECTION,
               "exception": pb.FALLBACK_AFTER_EXCEPTION}
 
@@ -164,7 +160,7 @@ class Session:
         record = taken.action
         drawn = Drawn(match_id=event.match_id, hand_id=event.hand_id,
                       decision_id=taken.decision_id, seat=request.your_seat, strategy=strategy,
-                      action=Action(_ACTION_KINDS.get(record.kind, ""),
+                      action=Action(_KIND_NAMES.get(record.kind, ""),
                                     record.raise_to_chips if record.kind == pb.ACTION_KIND_RAISE
                                     else 0))
         try:
