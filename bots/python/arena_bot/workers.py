@@ -56,11 +56,11 @@ class Workers:
                 outcome: tuple[Any, BaseException | None] = (function(argument), None)
             except BaseException as exc:  # handed to the awaiting task, as the call's outcome
                 outcome = (None, exc)
+            with self._lock:  # free before the outcome is handed over: the caller's next call
+                self._busy -= 1  # may come at once, and must find this thread idle
             with contextlib.suppress(RuntimeError):  # the loop has closed: nobody waits
                 loop.call_soon_threadsafe(_settle, future, outcome)
             del function, argument, future, outcome  # hold nothing while idle
-            with self._lock:
-                self._busy -= 1
 
 
 def _settle(future: asyncio.Future[Any], outcome: tuple[Any, BaseException | None]) -> None:
