@@ -81,7 +81,7 @@ async def _play(bot: RawBot, *, faulty: bool) -> None:
 
 def test_replays_mark_the_timeout_and_the_fallback_on_their_action_lines(tmp_path: Path) -> None:
     config = make_config(tmp_path, ["alice", "bob"], hands=4,
-                         rules={"games": ["FT"], "decision_seconds": 0.3, "time_bank_seconds": 0.0})
+                         rules={"games": ["FT"], "decision_seconds": 2.0, "time_bank_seconds": 0.0})
 
     async def scenario() -> None:
         async with running(config) as (server, address):
@@ -154,7 +154,7 @@ def test_a_timeout_after_a_draw_marks_its_own_exchange_line(tmp_path: Path) -> N
     lines of the seats that drew come after the round's last exchange, so a timeout that
     follows a draw is marked on its own ``sd`` line, not one line later."""
     config = make_config(tmp_path, ["alice", "bob"], hands=4,
-                         rules={"games": ["F2L3D"], "decision_seconds": 0.3,
+                         rules={"games": ["F2L3D"], "decision_seconds": 2.0,
                                 "time_bank_seconds": 0.0})
 
     async def scenario() -> int:
