@@ -1,16 +1,20 @@
 """Two checkouts (or one with two environments) of the dealer or the engine, alternated.
 
     python -m bench.ab --a DIR[:VAR=VALUE,...] --b DIR[:VAR=VALUE,...] \
-        [--scenario instant|headsup|league|engine|draw] [--pairs 5]
+        [--scenario instant|headsup|league|pgworker|pgstore|engine|draw] [--pairs 5]
 
 Each pair runs A then B (B then A on odd pairs), each in a fresh process started in its
 checkout (its own ``bench.dealer`` / ``bench.engine`` and its own ``arena``), with that
 variant's environment variables; the load of a shared machine drifts, and both sides see it.
 Printed: each pair's figures and the median of the B/A ratios (instant and heads-up: the
 dealer's CPU per decision, and hands/s for heads-up; league: ``bench.league``'s league with the
-SQLite store and logs on, hands/s; engine: hands per CPU second of fixed-limit hold'em, 6
-players, calling bots; draw: the same for 2-7 triple draw or ``--game``, ``bench.new_games``'s
-bots standing pat and drawing). Used for docs/performance.md's "Fast paths and the compiled build".
+SQLite store and logs on, hands/s; pgworker: ``bench.scale``'s league of 6 bots on one
+PostgreSQL worker (a cluster of its own, fsync on), hands/s and CPU per hand (all, the worker,
+the PostgreSQL server); pgstore: ``bench.pg_group_commit``, the store alone on PostgreSQL, a
+worker's group commits (hands/s and the store's CPU per hand); engine: hands per CPU second of
+fixed-limit hold'em, 6 players, calling bots; draw: the same for 2-7 triple draw or
+``--game``, ``bench.new_games``'s bots standing pat and drawing). Used for docs/performance.md's
+"Fast paths and the compiled build".
 """
 
 from __future__ import annotations
@@ -33,6 +37,19 @@ CHILD = {
               "tables_at_once={tables})\n"
               "hands, used = L.run_with_store(config)\n"
               "print(json.dumps({{'hands_per_second': hands / used.wall}}))",
+    "pgworker": "import argparse, bench.scale as s; from tests.pgserver import postgres_server\n"
+                "with postgres_server(fsync=True) as server:\n"
+                "    args = argparse.Namespace(bots=6, hands={hands}, tables={tables})\n"
+                "    r = s.run_workers(args, server, 1)\n"
+                "assert not r.stalled, r.folder\n"
+                "print(json.dumps({{'hands_per_second': r.rate, "
+                "'all_cpu_ms_per_hand': r.per_hand_ms(r.cpu_seconds), "
+                "'worker_cpu_ms_per_hand': r.per_hand_ms(r.dealer_cpu_seconds), "
+                "'db_cpu_ms_per_hand': r.per_hand_ms(r.db_cpu_seconds)}}))",
+    # this checkout's bench/pg_group_commit.py run on the other checkout's arena
+    "pgstore": "import runpy\n"
+               "r = runpy.run_path({here!r})['run']({hands})\n"
+               "print(json.dumps(r))",
     "engine": "import bench.engine as e; from arena.engine.evaluate import fill_tables\n"
               "fill_tables(); e.our_hands_per_second('FT', 6, 'call', 0.3)\n"
               "print(json.dumps({{'hands_per_second': "
@@ -73,7 +90,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=1.0)
     parser.add_argument("--game", default="F2L3D", help="draw: the game (bench.new_games)")
     args = parser.parse_args(argv)
-    code = CHILD[args.scenario].format(tables=args.tables, hands=args.hands,
+    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "pg_group_commit.py")
+    code = CHILD[args.scenario].format(tables=args.tables, hands=args.hands, here=here,
                                        seconds=args.seconds, game=args.game)
     ratios: dict[str, list[float]] = {}
     for pair in range(args.pairs):
