@@ -27,7 +27,7 @@ from psycopg.rows import dict_row
 from arena.storage.errors import InvalidRecord, SchemaTooNew, StoreError, StoreUnavailable
 from arena.storage.migrations import LATEST_VERSION, MIGRATIONS
 from arena.storage.records import HandRecord, VoidHand, check_hand, now, timestamp_text
-from arena.storage.sqlstore import MARK_IN_FLIGHT, Cursor, Db, Guard, SqlStore
+from arena.storage.sqlstore import Cursor, Db, Guard, SqlStore
 
 _MIGRATION_LOCK = 7_330_001  # pg_advisory_xact_lock key: one migrating process at a time
 _RETRIES = 5
@@ -94,7 +94,7 @@ class _PostgresDb:
 class _Session:
     """What the store knows of its connection's server-side state: the statements prepared on it
     (``PREPARE``: parsed and planned once), by SQL text, and what the writer's batch sends with
-    its next message or its COMMIT. A prepared statement outlives a rollback (PREPARE is not
+    its next message. A prepared statement outlives a rollback (PREPARE is not
     transactional, and psycopg's own preparing, which would deallocate them all, is off); after a
     failed transaction outside the batch or a failed batch the store deallocates them all and
     forgets their names all the same; names are never used twice."""
@@ -106,7 +106,6 @@ class _Session:
         self.numbers = numbers
         self.begin = False  # the batch's BEGIN goes with its first message
         self.to_release = ""  # a savepoint that ended well, not released yet
-        self.at_commit: list[str] = []  # statements sent with the batch's COMMIT
 
     def opening(self) -> list[str]:
         """What the next message of the batch sends first: BEGIN, a savepoint released."""
@@ -146,18 +145,13 @@ class OneTripDb:
     leaves the batch's others standing) at the cost of no round trip: the savepoint opens with the
     write's first statement, in the same message (simple query protocol, parameters bound by
     psycopg on the client side, each statement prepared on the server once), and a write that
-    ended well is released with the next one's first statement (or committed by the batch).
-    With ``checks_at_commit``, a write that sends no statement of its own (the mark of a hand in
-    flight, itself sent with the COMMIT) sends its checks with the batch's COMMIT: a check that
-    finds no row then fails the batch (division by zero), whose writes the writer makes again one
-    by one, each check on its own."""
+    ended well is released with the next one's first statement (or committed by the batch)."""
 
     def __init__(self, connection: psycopg.Connection[Any], session: _Session) -> None:
         self._cursor = psycopg.ClientCursor(connection, row_factory=dict_row)
         self._session = session
         self.savepoint = ""  # its name, once a statement was sent
         self._checks: list[tuple[str, Sequence[object], Callable[[], StoreError]]] = []
-        self.checks_at_commit = False
 
     def check_later(self, sql: str, params: Sequence[object], refusal: Callable[[], StoreError]) -> None:
         """Send a check (a query that must find a row, such as a worker's lease on its job) with
@@ -199,18 +193,9 @@ class OneTripDb:
         return cursor
 
     def flush(self) -> None:
-        """Send the checks that found no statement to go with: with the COMMIT, or now."""
-        if not self._checks:
-            return
-        if self.checks_at_commit:
-            checks, self._checks = self._checks, []
-            session = self._session
-            for check_sql, check_params, _ in checks:
-                statements, _ = session.statements(
-                    self._cursor, f"SELECT 1 / COUNT(*) FROM ({check_sql}) AS held", check_params)
-                session.at_commit += statements
-            return
-        self.execute("SELECT 1")
+        """Send the checks that found no statement to go with."""
+        if self._checks:
+            self.execute("SELECT 1")
 
     def executemany(self, sql: str, rows: Iterable[Sequence[object]]) -> None:
         for row in rows:
@@ -299,7 +284,7 @@ class PostgresStore(SqlStore):
             raise StoreError(f"{self.where}: bad connection URL: {exc}") from None
         # psycopg prepares a query it sees often and, after any ROLLBACK (a savepoint's too),
         # deallocates every prepared statement of the connection, the store's with its own: a
-        # write refused inside the writer's batch then failed the batch's COMMIT, whose marks
+        # write refused inside the writer's batch then failed the batch's next writes, which
         # EXECUTE statements prepared earlier. The store prepares its own statements only.
         connection.prepare_threshold = None
         self._connection = connection
@@ -369,8 +354,8 @@ class PostgresStore(SqlStore):
                 if self._depth == 0 or not ended_well:  # a rolled-back savepoint released its locks
                     self._checked.clear()
                     self._session.to_release = ""  # committed, rolled back or released
-                if not ended_well and self._depth == 0:  # (never inside the writer's batch: the
-                    self._forget_prepared(connection)  # statements its COMMIT sends stay prepared)
+                if not ended_well and self._depth == 0:  # (not inside the writer's batch: its
+                    self._forget_prepared(connection)  # next writes' statements stay prepared)
 
     def _forget_prepared(self, connection: psycopg.Connection[Any]) -> None:
         """After a rollback: psycopg deallocates its prepared statements (and with them the
@@ -398,8 +383,7 @@ class PostgresStore(SqlStore):
     @contextmanager
     def batch(self) -> Iterator[None]:
         """`SqlStore.batch` in fewer round trips: BEGIN goes with the first write's message, the
-        hands marked in flight with the COMMIT (a failure there fails the batch, whose writes the
-        writer then makes one by one)."""
+        last write's savepoint released with the COMMIT."""
         with self._lock:
             connection = self._connection
             if self._depth == 0 and (connection is None or connection.closed or connection.broken):
@@ -428,37 +412,17 @@ class PostgresStore(SqlStore):
                             connection.execute("ROLLBACK")
                     self._forget_prepared(connection)
                 self._session.begin, self._session.to_release = False, ""
-                self._session.at_commit.clear()
 
     def _commit(self, connection: psycopg.Connection[Any], session: _Session) -> None:
-        """The batch's COMMIT, with what waited for it; a transaction that failed raises."""
-        if not session.at_commit and session.begin:
+        """The batch's COMMIT (with its last savepoint's release); a transaction that failed raises."""
+        if session.begin:
             return  # nothing was sent
         cursor = psycopg.ClientCursor(connection)
-        cursor.execute("; ".join([*session.opening(), *session.at_commit, "COMMIT"]))
+        cursor.execute("; ".join([*session.opening(), "COMMIT"]))
         while cursor.nextset():
             pass
         if cursor.statusmessage != "COMMIT":  # a failed transaction "commits" as ROLLBACK
             raise StoreError(f"{self.where}: the batch's transaction failed and was rolled back")
-
-    def mark_in_flight(self, match_id: int, copy_index: int, hand_number: int, *,
-                       guard: Guard | None = None) -> None:
-        """`SqlStore.mark_in_flight`; in the writer's batch the row is sent with the COMMIT, after
-        ``guard`` (its check is usually done already by the batch: then no round trip at all)."""
-        with self._lock:
-            if not (self._depth == 1 and self._in_batch()):
-                super().mark_in_flight(match_id, copy_index, hand_number, guard=guard)
-                return
-            if guard is not None:
-                with self._transaction(write=True) as db:
-                    if isinstance(db, OneTripDb):
-                        db.checks_at_commit = True
-                    guard(db)
-            connection = self._connection
-            assert connection is not None
-            statements, _ = self._session.statements(psycopg.ClientCursor(connection), MARK_IN_FLIGHT,
-                                                     (match_id, copy_index, hand_number))
-            self._session.at_commit += statements
 
     # ------------------------------------------------------------ idempotent writes retry
 

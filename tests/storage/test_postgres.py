@@ -180,10 +180,10 @@ def test_an_unreachable_server_is_a_clear_error_without_the_password(postgres: P
 
 def test_a_group_commit_keeps_the_writes_that_succeed_and_drops_the_refused_one(
         postgres: PostgresServer) -> None:
-    """The writer's group commit on PostgreSQL (each write one message: its savepoint opened with
-    it, the in-flight marks sent with the COMMIT): a write refused by the server is rolled back
-    alone, the others and the marks commit, and the prepared statements still serve afterwards
-    (a rollback makes psycopg deallocate them all)."""
+    """The writer's group commit on PostgreSQL (each write one message, its savepoint opened with
+    it): a write refused by the server is rolled back alone, the others and the marks commit,
+    and the prepared statements still serve afterwards (a rollback makes psycopg deallocate
+    them all)."""
     url = postgres.new_database()
     store, match_id = seated(url)
     with store.batch():
@@ -212,14 +212,13 @@ def test_a_group_commit_keeps_the_writes_that_succeed_and_drops_the_refused_one(
 
 def test_a_group_commit_that_fails_at_its_commit_writes_nothing_and_the_next_one_works(
         postgres: PostgresServer) -> None:
-    """An in-flight mark is sent with the COMMIT: when it fails there, the whole group fails
-    (the writer then makes its writes one by one) and nothing of it is committed; so does a group
-    whose connection is cut; the store reconnects for the next."""
+    """A group whose error escapes it (the writer then makes its writes one by one) commits
+    nothing; so does a group whose connection is cut; the store reconnects for the next."""
     url = postgres.new_database()
     store, match_id = seated(url)
     with pytest.raises(StoreError), store.batch():
         assert store.record_hand(make_hand(match_id, 1, ("alice", "bob"), (10, -10)))
-        store.mark_in_flight(match_id + 99, 0, 2)  # no such match: refused at the COMMIT
+        store.mark_in_flight(match_id + 99, 0, 2)  # no such match: refused, and not caught
     assert store.completed_hands(match_id) == []
     with pytest.raises(StoreError), store.batch():
         assert store.record_hand(make_hand(match_id, 1, ("alice", "bob"), (10, -10)))
