@@ -1,7 +1,7 @@
 """Two checkouts (or one with two environments) of the dealer or the engine, alternated.
 
     python -m bench.ab --a DIR[:VAR=VALUE,...] --b DIR[:VAR=VALUE,...] \
-        [--scenario instant|headsup|league|pgworker|pgstore|engine|draw] [--pairs 5]
+        [--scenario instant|headsup|league|pgworker|pgstore|sqlstore|engine|draw] [--pairs 5]
 
 Each pair runs A then B (B then A on odd pairs), each in a fresh process started in its
 checkout (its own ``bench.dealer`` / ``bench.engine`` and its own ``arena``), with that
@@ -10,8 +10,8 @@ Printed: each pair's figures and the median of the B/A ratios (instant and heads
 dealer's CPU per decision, and hands/s for heads-up; league: ``bench.league``'s league with the
 SQLite store and logs on, hands/s; pgworker: ``bench.scale``'s league of 6 bots on one
 PostgreSQL worker (a cluster of its own, fsync on), hands/s and CPU per hand (all, the worker,
-the PostgreSQL server); pgstore: ``bench.pg_group_commit``, the store alone on PostgreSQL, a
-worker's group commits (hands/s and the store's CPU per hand); engine: hands per CPU second of
+the PostgreSQL server); pgstore, sqlstore: ``bench.group_commit``, the store alone on PostgreSQL (a
+worker's group commits) or SQLite (hands/s and the store's CPU per hand); engine: hands per CPU second of
 fixed-limit hold'em, 6 players, calling bots; draw: the same for 2-7 triple draw or
 ``--game``, ``bench.new_games``'s bots standing pat and drawing). Used for docs/performance.md's
 "Fast paths and the compiled build".
@@ -46,10 +46,11 @@ CHILD = {
                 "'all_cpu_ms_per_hand': r.per_hand_ms(r.cpu_seconds), "
                 "'worker_cpu_ms_per_hand': r.per_hand_ms(r.dealer_cpu_seconds), "
                 "'db_cpu_ms_per_hand': r.per_hand_ms(r.db_cpu_seconds)}}))",
-    # this checkout's bench/pg_group_commit.py run on the other checkout's arena
+    # this checkout's bench/group_commit.py run on the other checkout's arena
     "pgstore": "import runpy\n"
-               "r = runpy.run_path({here!r})['run']({hands})\n"
-               "print(json.dumps(r))",
+               "print(json.dumps(runpy.run_path({here!r})['run']({hands})))",
+    "sqlstore": "import runpy\n"
+                "print(json.dumps(runpy.run_path({here!r})['run']({hands}, sqlite=True)))",
     "engine": "import bench.engine as e; from arena.engine.evaluate import fill_tables\n"
               "fill_tables(); e.our_hands_per_second('FT', 6, 'call', 0.3)\n"
               "print(json.dumps({{'hands_per_second': "
@@ -90,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=1.0)
     parser.add_argument("--game", default="F2L3D", help="draw: the game (bench.new_games)")
     args = parser.parse_args(argv)
-    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "pg_group_commit.py")
+    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "group_commit.py")
     code = CHILD[args.scenario].format(tables=args.tables, hands=args.hands, here=here,
                                        seconds=args.seconds, game=args.game)
     ratios: dict[str, list[float]] = {}
