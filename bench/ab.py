@@ -36,7 +36,9 @@ CHILD = {
               "config = L._config(scratch_dir('arena-bench-ab-'), hands={hands}, "
               "tables_at_once={tables})\n"
               "hands, used = L.run_with_store(config)\n"
-              "print(json.dumps({{'hands_per_second': hands / used.wall}}))",
+              "print(json.dumps({{'hands_per_second': hands / used.wall, "
+              "'dealer_thread_cpu_ms_per_hand': 1000 * used.thread_cpu / hands, "
+              "'process_cpu_ms_per_hand': 1000 * used.process_cpu / hands}}))",
     "pgworker": "import argparse, bench.scale as s; from tests.pgserver import postgres_server\n"
                 "with postgres_server(fsync=True) as server:\n"
                 "    args = argparse.Namespace(bots=6, hands={hands}, tables={tables})\n"

@@ -10,8 +10,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import logging
-import threading
-import weakref
 from collections.abc import Callable
 from datetime import UTC, datetime
 from functools import partial
@@ -57,44 +55,6 @@ def hand_facts(hand: PlayedHand) -> tuple[str, str, int, int, tuple[SeatFields, 
                    *hand.timings.faults(k)) for k in range(len(players)))
     return (dumps_hand(phh_fields(hand)), state.variant.code.value, state.stakes.small_bet,
             button_engine, seats)
-
-
-class _Wakeups:
-    """The tables of one trio run waiting for the writer's commits: the writer's thread sets
-    their events with one call into trio per commit, not one per table."""
-
-    def __init__(self, token: trio.lowlevel.TrioToken) -> None:
-        self._token = weakref.ref(token)  # a strong one would keep the table's key alive
-        self._lock = threading.Lock()
-        self._events: list[trio.Event] = []
-
-    def add(self, event: trio.Event) -> None:
-        """(The writer's thread) set ``event`` soon on trio's thread."""
-        with self._lock:
-            first = not self._events
-            self._events.append(event)
-        token = self._token()
-        if first and token is not None:  # no token: its run has ended, nobody waits
-            with contextlib.suppress(trio.RunFinishedError):
-                token.run_sync_soon(self._set_all)
-
-    def _set_all(self) -> None:
-        with self._lock:
-            events, self._events = self._events, []
-        for event in events:
-            event.set()
-
-
-_WAKEUPS: weakref.WeakKeyDictionary[trio.lowlevel.TrioToken, _Wakeups] = weakref.WeakKeyDictionary()
-
-
-def _wakeups() -> _Wakeups:
-    """(Trio's thread) the wake-ups of the current trio run."""
-    token = trio.lowlevel.current_trio_token()
-    wakeups = _WAKEUPS.get(token)
-    if wakeups is None:
-        wakeups = _WAKEUPS[token] = _Wakeups(token)
-    return wakeups
 
 
 class LeagueSink:
@@ -195,8 +155,8 @@ class LeagueSink:
         reached, when = ((writer.done, writer.when_done) if logged
                          else (writer.committed, writer.when_committed))
         if not reached(ticket):
-            event = trio.Event()
-            if when(ticket, partial(_wakeups().add, event)):
+            event, token = trio.Event(), trio.lowlevel.current_trio_token()
+            if when(ticket, partial(_wake, token, event)):
                 await event.wait()
 
     def _submit(self, job: Job) -> None:
@@ -312,3 +272,9 @@ class LeagueSink:
                 metrics.disconnected(bot=bot)
             for _ in range(fallbacks):
                 metrics.sdk_fallback(bot=bot)
+
+
+def _wake(token: trio.lowlevel.TrioToken, event: trio.Event) -> None:
+    """(The writer's thread) set ``event`` soon on trio's thread, if its run goes on."""
+    with contextlib.suppress(trio.RunFinishedError):
+        token.run_sync_soon(event.set)
