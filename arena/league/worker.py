@@ -26,12 +26,12 @@ import sys
 import tempfile
 import threading
 import time
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
+from arena.engine.configfile import parse_toml
 from arena.engine.errors import ConfigError
 from arena.engine.seeds import derive_secret
 from arena.host.botpackage import BotPackage
@@ -428,7 +428,9 @@ class Worker:
         if known is None and WITHHELD in league.config_toml:
             raise ConfigError(f"{where}: the store keeps no tokens; give the league's bots 'token_file' "
                               "paths that the workers can read (a mounted secret) instead of 'token'")
-        config = known if known is not None else self._parse(league, where)
+        config = known if known is not None else league_from_mapping(
+            parse_toml(league.config_toml.encode(), name=where, what="league")[0],
+            source_toml=league.config_toml, where=where)
         return dataclasses.replace(config, listen=self.settings.listen, metrics_port=None,
                                    log_dir=self._log_dir_of(league))
 
@@ -437,14 +439,6 @@ class Worker:
         settings = self.settings
         return settings.log_dir / safe_file_name(league.name) if settings.log_dir_per_league \
             else settings.log_dir
-
-    @staticmethod
-    def _parse(league: st.League, where: str) -> LeagueConfig:
-        try:
-            data = tomllib.loads(league.config_toml)
-        except tomllib.TOMLDecodeError as exc:
-            raise ConfigError(f"{where}: not valid TOML: {exc}") from None
-        return league_from_mapping(data, source_toml=league.config_toml, where=where)
 
     async def _fill(self, server: DealerServer, address: str) -> None:
         """Complete ended jobs, then claim new ones while tables are free."""

@@ -325,10 +325,7 @@ class PostgresStore(SqlStore):
         """One transaction under the lock (a savepoint inside another: in the writer's batch, one
         that costs no round trip of its own); a broken connection is replaced first."""
         with self._lock:
-            connection = self._connection
-            if self._depth == 0 and (connection is None or connection.closed or connection.broken):
-                connection = self._connect()
-            assert connection is not None
+            connection = self._usable_connection()
             one_trip = self._depth == 1 and self._in_batch()  # a write in the writer's batch
             self._depth += 1
             ended_well = False
@@ -356,6 +353,14 @@ class PostgresStore(SqlStore):
                     self._session.to_release = ""  # committed, rolled back or released
                 if not ended_well and self._depth == 0:  # (not inside the writer's batch: its
                     self._forget_prepared(connection)  # next writes' statements stay prepared)
+
+    def _usable_connection(self) -> psycopg.Connection[Any]:
+        """(Under the lock) the connection, replaced first when broken outside a transaction."""
+        connection = self._connection
+        if self._depth == 0 and (connection is None or connection.closed or connection.broken):
+            connection = self._connect()
+        assert connection is not None
+        return connection
 
     def _forget_prepared(self, connection: psycopg.Connection[Any]) -> None:
         """After a rollback: psycopg deallocates its prepared statements (and with them the
@@ -385,10 +390,7 @@ class PostgresStore(SqlStore):
         """`SqlStore.batch` in fewer round trips: BEGIN goes with the first write's message, the
         last write's savepoint released with the COMMIT."""
         with self._lock:
-            connection = self._connection
-            if self._depth == 0 and (connection is None or connection.closed or connection.broken):
-                connection = self._connect()
-            assert connection is not None
+            connection = self._usable_connection()
             if self._depth:  # inside a transaction already: a savepoint of it
                 with super().batch():
                     yield
