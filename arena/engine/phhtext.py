@@ -3,14 +3,13 @@
 
 The writer emits what PokerKit 0.7.7's ``HandHistory.loads`` accepts: PHH seat order, stud ``sm``
 lines with all of a seat's cards in dealing order, ``finishing_stacks``, and ``_``-prefixed arena
-fields. Values are spelled by their exact type the short way (ints by ``str``, lists of them in
-one loop) and otherwise as the plain recursive writer spells them (tests/engine/test_phh_writer.py).
+fields. Each field is one ``key = value`` line (lists and tables inline), so a hand's text is
+the body of one ``[N]`` table of a ``.phhs`` file (tests/engine/test_phh_writer.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from types import MappingProxyType
 from typing import Any, Final, cast
 
 from arena.engine.actions import ActionKind
@@ -151,88 +150,21 @@ def phh_actions(state: HandState) -> list[str]:
 
 
 def _toml_value(value: object) -> str:
-    if type(value) is int:
-        return str(value)  # int's repr
-    if type(value) is list:
-        return _toml_list(value)
-    if type(value) is str:
-        return toml_string(value)
-    if type(value) is float:
-        return _float_text(value)
-    if type(value) is MappingProxyType:
-        return _table(value)
+    """A field's value as TOML on one line: lists and tables inline, so that a hand is the body
+    of one ``[N]`` table of ``key = value`` lines (readers take fields line by line)."""
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, int | float):
-        return repr(value)
+    if isinstance(value, int):
+        return str(int(value))  # an IntEnum as its number
+    if isinstance(value, float):
+        return repr(float(value))  # repr: the shortest text that reads back (nan, inf: TOML's)
     if isinstance(value, str):
         return toml_string(value)
     if isinstance(value, list | tuple):
         return "[" + ", ".join([_toml_value(v) for v in value]) + "]"
     if isinstance(value, Mapping):
-        return _table(value)
+        return "{" + ", ".join([f"{k} = {_toml_value(v)}" for k, v in value.items()]) + "}"
     raise TypeError(f"cannot write {type(value).__name__} to PHH")
-
-
-# The last table of strings, ints and bools written (a hand's ``_rules``: every hand of a league
-# writes the same), by its keys, values and their types (``True == 1``), with its text: for
-# such values equal means spelled the same (not so for floats: 0.0 == -0.0).
-_LAST_TABLE: Final[list[tuple[tuple[tuple[object, type, object], ...], str]]] = [((), "{}")]
-
-
-def _table(value: Mapping[object, object]) -> str:
-    items = tuple([(k, type(v), v) for k, v in value.items()])
-    last_items, text = _LAST_TABLE[0]
-    if items == last_items:
-        return text
-    text = "{" + ", ".join([f"{k} = {_toml_value(v)}" for k, _, v in items]) + "}"
-    if all(kind is str or kind is int or kind is bool for _, kind, _ in items):
-        _LAST_TABLE[0] = (items, text)  # one store: a reader never pairs another's text with it
-    return text
-
-
-def _toml_list(values: list[object]) -> str:
-    """A list: its ints and floats the short way, any other value by `_toml_value`; a list of
-    strings that can all be literal strings (the actions) in one join."""
-    if values and type(values[0]) is str and _all_literal(values):
-        return "['" + "', '".join(values) + "']"  # type: ignore[arg-type]  # all str
-    parts: list[str] = []
-    for value in values:
-        if type(value) is int:
-            parts.append(str(value))
-        elif type(value) is float:
-            parts.append(_float_text(value))
-        else:
-            parts.append(_toml_value(value))
-    return "[" + ", ".join(parts) + "]"
-
-
-def _all_literal(values: list[object]) -> bool:
-    """Whether every value is a string that `toml_string` writes as a literal string (checked on
-    them joined: one scan, not one per string)."""
-    for value in values:
-        if type(value) is not str:
-            return False
-    joined = "".join(values)  # type: ignore[arg-type]  # all str
-    return "'" not in joined and joined.isprintable()
-
-
-# The floats' texts seen so far (timings rounded to 1e-4 s: few distinct values; a float's
-# repr costs 5 dict lookups), up to a bound.
-_FLOAT_TEXTS: Final[dict[float, str]] = {}
-_FLOAT_TEXTS_MAX: Final = 8192
-
-
-def _float_text(value: float) -> str:
-    """``repr(value)``; zeros (0.0 and -0.0 are one key) not kept."""
-    if value == 0.0:
-        return repr(value)
-    text = _FLOAT_TEXTS.get(value)
-    if text is None:
-        text = repr(value)
-        if len(_FLOAT_TEXTS) < _FLOAT_TEXTS_MAX:
-            _FLOAT_TEXTS[value] = text
-    return text
 
 
 _BASIC_ESCAPES: Final = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r",
@@ -243,14 +175,17 @@ def _basic_escape(char: str) -> str:
     escape = _BASIC_ESCAPES.get(char)
     if escape is not None:
         return escape
-    code = ord(char)
-    return f"\\u{code:04X}" if code < 0x20 or code == 0x7F else char
+    if char.isprintable():
+        return char
+    code = ord(char)  # a control character, or a line break of Python's (U+2028) a reader may split at
+    return f"\\u{code:04X}" if code <= 0xFFFF else f"\\U{code:08X}"
 
 
 def toml_string(value: str) -> str:
     """A TOML string that reads back as ``value``: a literal string when it can be one (no quote,
-    nothing unprintable), else a basic string with every control character escaped (a raw
-    newline or tab inside quotes would make the whole hand history unreadable)."""
+    nothing unprintable), else a basic string with every unprintable character escaped (a raw
+    newline or tab inside quotes would make the whole hand history unreadable, and a U+2028
+    would split its line for a reader that takes fields line by line)."""
     if "'" not in value and value.isprintable():
         return f"'{value}'"
     return '"' + "".join([_basic_escape(char) for char in value]) + '"'
@@ -297,10 +232,7 @@ def hand_fields(state: HandState, *, extra: Mapping[str, Any] | None = None,
 
 
 def dumps_hand(fields: Mapping[str, Any]) -> str:
-    parts: list[str] = []
-    for key, value in fields.items():
-        parts.append(f"{key} = {_toml_value(value)}\n")
-    return "".join(parts)
+    return "".join([f"{key} = {_toml_value(value)}\n" for key, value in fields.items()])
 
 
 def dumps_hands(hands: Sequence[Mapping[str, Any]], *, first_index: int = 1) -> str:
