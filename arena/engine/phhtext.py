@@ -10,10 +10,10 @@ the body of one ``[N]`` table of a ``.phhs`` file (tests/engine/test_phh_writer.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Final, cast
+from typing import Any, Final
 
 from arena.engine.actions import ActionKind
-from arena.engine.cards import format_card
+from arena.engine.cards import format_cards
 from arena.engine.events import (
     ActionTaken,
     BoardDealt,
@@ -35,56 +35,16 @@ _PHH_CODE: Final = {
     ActionKind.CALL: "cc",
     ActionKind.BRING_IN: "pb",
 }
-_RAISE: Final = ActionKind.RAISE
-_FOLD: Final = ActionKind.FOLD
-_CHECK: Final = ActionKind.CHECK
-_CALL: Final = ActionKind.CALL
-_CARD_NAMES: Final = tuple(format_card(card) for card in range(52))
-_SEATS: Final = tuple(f"p{seat + 1}" for seat in range(16))  # "p1" for seat 0
-_CHECKS_OR_CALLS: Final = tuple(f"{player} cc" for player in _SEATS)  # "p1 cc" for seat 0
-_FOLDS: Final = tuple(f"{player} f" for player in _SEATS)
-
-
-def _cards(cards: Sequence[int]) -> str:
-    """PHH style: cards concatenated, e.g. ``AsKd`` (as ``cards.format_cards``); one to three
-    cards (a street's, a hold'em hand) by concatenation, without a list to join."""
-    names = _CARD_NAMES
-    count = len(cards)
-    if count == 2:
-        return names[cards[0]] + names[cards[1]]
-    if count == 1:
-        return names[cards[0]]
-    if count == 3:
-        return names[cards[0]] + names[cards[1]] + names[cards[2]]
-    return "".join([names[card] for card in cards])
-
-
-def _player(seat: int) -> str:
-    return _SEATS[seat] if 0 <= seat < 16 else f"p{seat + 1}"
-
-
-# The events a PHH ``actions`` list is made of, by their exact class (the engine's events are
-# final: frozen slotted dataclasses, never subclassed): one lookup an event instead of a chain
-# of isinstance tests, each reading the class from the module's globals (they are interpreted).
-_ACTION_TAKEN: Final = 1
-_HOLE_CARDS: Final = 2
-_BOARD: Final = 3
-_SHOWN: Final = 4
-_MUCKED: Final = 5
-_EXCHANGED: Final = 6
-_PHH_EVENTS: Final[dict[type, int]] = {ActionTaken: _ACTION_TAKEN, HoleCardsDealt: _HOLE_CARDS,
-                                       BoardDealt: _BOARD, HandShown: _SHOWN, HandMucked: _MUCKED,
-                                       CardsExchanged: _EXCHANGED}
+_PHH_EVENTS: Final = (ActionTaken, HoleCardsDealt, BoardDealt, HandShown, HandMucked, CardsExchanged)
 
 
 def phh_action_lines(state: HandState) -> int:
     """How many lines the hand's PHH ``actions`` list has so far (:func:`phh_actions`' length,
     without building it)."""
-    phh_events = _PHH_EVENTS
     # An exchange is two lines when it draws cards: its discard and, after the round's
     # discards, its deal.
     return sum([2 if isinstance(event, CardsExchanged) and event.drawn else 1
-                for event in state.events if type(event) in phh_events])
+                for event in state.events if isinstance(event, _PHH_EVENTS)])
 
 
 def phh_next_line(state: HandState) -> int:
@@ -107,45 +67,29 @@ def phh_next_line(state: HandState) -> int:
 def phh_actions(state: HandState) -> list[str]:
     """The hand's PHH ``actions`` list, built from its events."""
     out: list[str] = []
-    phh_events = _PHH_EVENTS
     drawn: list[str] = []  # an exchange round's deals, written after its discards (PokerKit)
     round_street = -1
     for event in state.events:
-        which = phh_events.get(type(event), 0)
-        if drawn and (which != _EXCHANGED or cast(CardsExchanged, event).street != round_street):
+        if drawn and not (isinstance(event, CardsExchanged) and event.street == round_street):
             out += drawn
             drawn = []
-        if which == _EXCHANGED:
-            exchange = cast(CardsExchanged, event)
-            round_street = exchange.street
-            player = _player(exchange.seat)
-            out.append(f"{player} sd {_cards(exchange.discarded)}" if exchange.discarded
-                       else f"{player} sd")
-            if exchange.drawn:
-                drawn.append(f"d dh {player} {_cards(exchange.drawn)}")
-        elif which == _ACTION_TAKEN:
-            action = cast(ActionTaken, event)
-            kind = action.kind
-            if kind is _RAISE:
-                out.append(f"{_player(action.seat)} cbr {action.to_chips}")
-            elif kind is _CHECK or kind is _CALL:
-                seat = action.seat
-                out.append(_CHECKS_OR_CALLS[seat] if 0 <= seat < 16 else f"{_player(seat)} cc")
-            elif kind is _FOLD:
-                seat = action.seat
-                out.append(_FOLDS[seat] if 0 <= seat < 16 else f"{_player(seat)} f")
-            else:
-                out.append(f"{_player(action.seat)} {_PHH_CODE[kind]}")
-        elif which == _HOLE_CARDS:
-            dealt = cast(HoleCardsDealt, event)
-            out.append(f"d dh {_player(dealt.seat)} {_cards(dealt.cards)}")
-        elif which == _BOARD:
-            out.append(f"d db {_cards(cast(BoardDealt, event).cards)}")
-        elif which == _SHOWN:
-            shown = cast(HandShown, event)
-            out.append(f"{_player(shown.seat)} sm {_cards(shown.cards)}")
-        elif which == _MUCKED:
-            out.append(f"{_player(cast(HandMucked, event).seat)} sm")
+        if isinstance(event, CardsExchanged):
+            round_street = event.street
+            player = f"p{event.seat + 1}"
+            out.append(f"{player} sd {format_cards(event.discarded)}".rstrip())
+            if event.drawn:
+                drawn.append(f"d dh {player} {format_cards(event.drawn)}")
+        elif isinstance(event, ActionTaken):
+            code = f"cbr {event.to_chips}" if event.kind is ActionKind.RAISE else _PHH_CODE[event.kind]
+            out.append(f"p{event.seat + 1} {code}")
+        elif isinstance(event, HoleCardsDealt):
+            out.append(f"d dh p{event.seat + 1} {format_cards(event.cards)}")
+        elif isinstance(event, BoardDealt):
+            out.append(f"d db {format_cards(event.cards)}")
+        elif isinstance(event, HandShown):
+            out.append(f"p{event.seat + 1} sm {format_cards(event.cards)}")
+        elif isinstance(event, HandMucked):
+            out.append(f"p{event.seat + 1} sm")
     return out + drawn
 
 

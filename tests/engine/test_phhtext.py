@@ -15,7 +15,6 @@ from arena.engine.cards import format_cards
 from arena.engine.events import (
     ActionTaken,
     BoardDealt,
-    CardsExchanged,
     HandMucked,
     HandShown,
     HoleCardsDealt,
@@ -99,14 +98,3 @@ def test_random_hands_are_written_one_field_a_line(
             state.check_or_call()
         step += 1
     assert _check(state, _extra(seats, seed)).startswith("variant = ")
-
-
-def test_the_events_phh_actions_reads_are_final_classes() -> None:
-    """`phh_actions` picks an event's PHH line by its exact class: a subclass of one of these
-    would be left out of the hand history, so none may exist (the engine's events are final)."""
-    from arena.engine import phhtext
-
-    classes = set(phhtext._PHH_EVENTS)
-    assert classes == {ActionTaken, HoleCardsDealt, BoardDealt, HandShown, HandMucked,
-                       CardsExchanged}
-    assert all(not cls.__subclasses__() for cls in classes)
