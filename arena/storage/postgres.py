@@ -4,8 +4,9 @@ Same schema and migrations as SQLite (`migrations.postgresql_statement` rewrites
 spellings, or a step gives its own), same queries (`SqlStore`). A hand is committed exactly once:
 the (match, hand, copy) key is unique and inserts are ``ON CONFLICT DO NOTHING``, so when the
 connection is lost around a commit, the store reconnects and retries, and a hand that did commit
-reads back as "already there". Inside the writer's batch a hand costs one round trip to the server
-(`OneTripDb`): its checks, rows and savepoint go as one statement in one message.
+reads back as "already there". Inside the writer's batch a write costs one round trip to the
+server (`OneTripDb`): its savepoint and its statement go in one message, a hand and its seats as
+one statement.
 """
 
 from __future__ import annotations
@@ -151,13 +152,6 @@ class OneTripDb:
         self._cursor = psycopg.ClientCursor(connection, row_factory=dict_row)
         self._session = session
         self.savepoint = ""  # its name, once a statement was sent
-        self._checks: list[tuple[str, Sequence[object], Callable[[], StoreError]]] = []
-
-    def check_later(self, sql: str, params: Sequence[object], refusal: Callable[[], StoreError]) -> None:
-        """Send a check (a query that must find a row, such as a worker's lease on its job) with
-        the write's next statement, in the same message, instead of on its own: one round trip
-        fewer. When it finds no row, ``refusal()`` is raised and the write is undone."""
-        self._checks.append((sql, params, refusal))
 
     def execute(self, sql: str, params: Sequence[object] = ()) -> Cursor:
         session, cursor = self._session, self._cursor
@@ -165,37 +159,16 @@ class OneTripDb:
         if not self.savepoint:
             self.savepoint = f"arena_w{next(session.numbers)}"
             first.append(f"SAVEPOINT {self.savepoint}")
-        checks, self._checks = self._checks, []
-        made: list[str] = []  # statements prepared by this message
-        at_check: list[tuple[int, Callable[[], StoreError]]] = []  # result index of each check
-        for check_sql, check_params, refusal in checks:
-            statements, new = session.statements(cursor, check_sql, check_params)
-            made += [check_sql] if new else []
-            first += statements
-            at_check.append((len(first) - 1, refusal))
         own, new = session.statements(cursor, sql, params)
-        made += [sql] if new else []
         try:
             cursor.execute("; ".join(first + own))
         except psycopg.Error:
-            for made_sql in made:
-                session.forget(made_sql)
+            if new:
+                session.forget(sql)
             raise
-        at = 0
-        for index, refusal in at_check:
-            for _ in range(index - at):
-                cursor.nextset()
-            at = index
-            if cursor.fetchone() is None:
-                raise refusal()
-        for _ in range(len(first) + len(own) - 1 - at):
+        for _ in range(len(first) + len(own) - 1):
             cursor.nextset()  # to the last statement's result
         return cursor
-
-    def flush(self) -> None:
-        """Send the checks that found no statement to go with."""
-        if self._checks:
-            self.execute("SELECT 1")
 
     def executemany(self, sql: str, rows: Iterable[Sequence[object]]) -> None:
         for row in rows:
@@ -334,7 +307,6 @@ class PostgresStore(SqlStore):
                     db = OneTripDb(connection, self._session)
                     try:
                         yield db
-                        db.flush()
                     except BaseException:
                         with contextlib.suppress(psycopg.Error):
                             db.roll_back()

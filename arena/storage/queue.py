@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from arena.engine.errors import ConfigError
 from arena.storage.errors import InvalidRecord, LeaseLost
-from arena.storage.postgres import OneTripDb, PostgresStore
+from arena.storage.postgres import PostgresStore
 from arena.storage.sqlstore import Db, Guard, InFlightBook
 from arena.storage.store import ResultsStore
 
@@ -273,14 +273,8 @@ class JobBook(InFlightBook):
         key = ("lease", match_id)
         if store.checked_in_transaction(key):  # locked already by a write of this group commit
             return
-        sql = "SELECT job_id FROM jobs WHERE match_id = ? AND worker = ? AND status = 'running' FOR SHARE"
-
-        def lost() -> LeaseLost:
-            return LeaseLost(f"worker {self.worker}: the job of match {match_id} is no longer held by "
-                             "this worker (its lease ran out and another worker claimed it)")
-
-        if isinstance(db, OneTripDb):  # in the writer's batch: sent with the write's statement
-            db.check_later(sql, (match_id, self.worker), lost)
-        elif db.execute(sql, (match_id, self.worker)).fetchone() is None:
-            raise lost()
+        if db.execute("SELECT job_id FROM jobs WHERE match_id = ? AND worker = ? AND status = 'running' "
+                      "FOR SHARE", (match_id, self.worker)).fetchone() is None:
+            raise LeaseLost(f"worker {self.worker}: the job of match {match_id} is no longer held by "
+                            "this worker (its lease ran out and another worker claimed it)")
         store.note_checked(key)
