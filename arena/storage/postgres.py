@@ -105,14 +105,12 @@ class _Session:
     def __init__(self, numbers: Iterator[int]) -> None:
         self.names: dict[str, str] = {}
         self.numbers = numbers
-        self.begin = False  # the batch's BEGIN goes with its first message
         self.to_release = ""  # a savepoint that ended well, not released yet
 
     def opening(self) -> list[str]:
-        """What the next message of the batch sends first: BEGIN, a savepoint released."""
-        first = (["BEGIN"] if self.begin else []) + \
-            ([f"RELEASE SAVEPOINT {self.to_release}"] if self.to_release else [])
-        self.begin, self.to_release = False, ""
+        """What the next message of the batch sends first: a savepoint released."""
+        first = [f"RELEASE SAVEPOINT {self.to_release}"] if self.to_release else []
+        self.to_release = ""
         return first
 
     def statements(self, cursor: psycopg.ClientCursor[Any], sql: str, params: Sequence[object]
@@ -315,6 +313,8 @@ class PostgresStore(SqlStore):
                 else:
                     with connection.transaction():
                         yield _PostgresDb(connection)
+                        if connection.info.transaction_status == psycopg.pq.TransactionStatus.INERROR:
+                            raise StoreError(f"{self.where}: the transaction failed and is rolled back")
                 ended_well = True
             except psycopg.Error as exc:
                 raise _store_error(self.where, exc) from exc
@@ -356,47 +356,6 @@ class PostgresStore(SqlStore):
         """The server process of this store's connection (tests use it to cut the connection)."""
         with self._transaction(write=False) as db:
             return int(db.execute("SELECT pg_backend_pid() AS pid").fetchone()["pid"])
-
-    @contextmanager
-    def batch(self) -> Iterator[None]:
-        """`SqlStore.batch` in fewer round trips: BEGIN goes with the first write's message, the
-        last write's savepoint released with the COMMIT."""
-        with self._lock:
-            connection = self._usable_connection()
-            if self._depth:  # inside a transaction already: a savepoint of it
-                with super().batch():
-                    yield
-                return
-            session = self._session
-            session.begin = True
-            self._depth, self._batch_thread = 1, threading.get_ident()
-            ended_well = False
-            try:
-                yield
-                self._commit(connection, session)
-                ended_well = True
-            except psycopg.Error as exc:
-                raise _store_error(self.where, exc) from exc
-            finally:
-                self._depth, self._batch_thread = 0, None
-                self._checked.clear()
-                if not ended_well:
-                    with contextlib.suppress(psycopg.Error):
-                        if connection.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
-                            connection.execute("ROLLBACK")
-                    self._forget_prepared(connection)
-                self._session.begin, self._session.to_release = False, ""
-
-    def _commit(self, connection: psycopg.Connection[Any], session: _Session) -> None:
-        """The batch's COMMIT (with its last savepoint's release); a transaction that failed raises."""
-        if session.begin:
-            return  # nothing was sent
-        cursor = psycopg.ClientCursor(connection)
-        cursor.execute("; ".join([*session.opening(), "COMMIT"]))
-        while cursor.nextset():
-            pass
-        if cursor.statusmessage != "COMMIT":  # a failed transaction "commits" as ROLLBACK
-            raise StoreError(f"{self.where}: the batch's transaction failed and was rolled back")
 
     # ------------------------------------------------------------ idempotent writes retry
 
