@@ -36,23 +36,19 @@ log = logging.getLogger("arena.league")
 _Finished = tuple[PlayedHand, list[tuple[Notice, list[int], float]], datetime, datetime]
 
 
-# A seat's `SeatResult` fields: seat, bot, net chips, final stack, the four fault counts.
-SeatFields = tuple[int, str, int, int, int, int, int, int, int]
-
-
 def _now() -> datetime:
     return datetime.now(UTC)
 
 
-def hand_facts(hand: PlayedHand) -> tuple[str, str, int, int, tuple[SeatFields, ...]]:
+def hand_facts(hand: PlayedHand) -> tuple[str, str, int, int, tuple[SeatResult, ...]]:
     """What the store keeps of a hand: its PHH text (the store's copy and the log's), game,
-    small bet, button (engine seat) and each seat's `SeatResult` fields."""
+    small bet, button (engine seat) and each seat's result."""
     ctx = hand.context
     state = hand.state
     players = ctx.players
     button_engine = ctx.order.index(ctx.button_seat) if ctx.button_seat in ctx.order else 0
-    seats = tuple((k, players[k], state.stacks[k] - state.starting_stacks[k], state.stacks[k],
-                   *hand.timings.faults(k)) for k in range(len(players)))
+    seats = tuple(SeatResult(k, players[k], state.stacks[k] - state.starting_stacks[k], state.stacks[k],
+                             *hand.timings.faults(k)) for k in range(len(players)))
     return (dumps_hand(phh_fields(hand)), state.variant.code.value, state.stakes.small_bet,
             button_engine, seats)
 
@@ -215,7 +211,7 @@ class LeagueSink:
         """Commit the hand (in the writer's batch); returns what follows the commit: the hand and
         its events appended to the logs, the progress and the metrics."""
         ctx = hand.context
-        text, game, small_bet, button_engine, seat_fields = hand_facts(hand)
+        text, game, small_bet, button_engine, seats = hand_facts(hand)
         if hand.voided:
             self.store.void_hand(VoidHand(
                 match_id=self.store_match_id, hand_number=hand.hand_number,
@@ -223,7 +219,6 @@ class LeagueSink:
                 small_bet_chips=small_bet, button_seat=button_engine, reason=hand.void_reason,
                 phh_text=text, started_at=started_at, voided_at=finished_at), guard=self._guard)
             return partial(self.log.write_hand, hand, text, events=events)
-        seats = tuple(SeatResult(*fields) for fields in seat_fields)
         self.store.record_hand(HandRecord(
             match_id=self.store_match_id, hand_number=hand.hand_number,
             copy_index=self.scheduled.copy_index, deal_id=ctx.deal_id, game_code=game,
@@ -233,14 +228,14 @@ class LeagueSink:
         def committed() -> None:
             # Right after the commit; a kill in between is repaired on resume (matchlog.catch_up).
             self.log.write_hand(hand, text, events=events)
-            self._count(hand, seat_fields)
+            self._count(hand, seats)
 
         return committed
 
-    def _count(self, hand: PlayedHand, seat_fields: tuple[SeatFields, ...]) -> None:
+    def _count(self, hand: PlayedHand, seats: tuple[SeatResult, ...]) -> None:
         """A committed hand in the progress and the metrics."""
-        for fields in seat_fields:
-            self.progress.add(fields[1], fields[2])
+        for seat in seats:
+            self.progress.add(seat.bot, seat.net_chips)
         self.progress.done_hands += 1
         self.progress.played_this_run += 1
         if self.metrics is not None:
