@@ -94,8 +94,8 @@ class _PostgresDb:
 
 class _Session:
     """What the store knows of its connection's server-side state: the statements prepared on it
-    (``PREPARE``: parsed and planned once), by SQL text, and what the writer's batch sends with
-    its next message. A prepared statement outlives a rollback (PREPARE is not
+    (``PREPARE``: parsed and planned once), by SQL text, and the savepoint of the batch's last
+    write, released with its next message. A prepared statement outlives a rollback (PREPARE is not
     transactional, and psycopg's own preparing, which would deallocate them all, is off); after a
     failed transaction outside the batch or a failed batch the store deallocates them all and
     forgets their names all the same; names are never used twice."""
@@ -106,12 +106,6 @@ class _Session:
         self.names: dict[str, str] = {}
         self.numbers = numbers
         self.to_release = ""  # a savepoint that ended well, not released yet
-
-    def opening(self) -> list[str]:
-        """What the next message of the batch sends first: a savepoint released."""
-        first = [f"RELEASE SAVEPOINT {self.to_release}"] if self.to_release else []
-        self.to_release = ""
-        return first
 
     def statements(self, cursor: psycopg.ClientCursor[Any], sql: str, params: Sequence[object]
                    ) -> tuple[list[str], bool]:
@@ -153,7 +147,8 @@ class OneTripDb:
 
     def execute(self, sql: str, params: Sequence[object] = ()) -> Cursor:
         session, cursor = self._session, self._cursor
-        first = session.opening()
+        first = [f"RELEASE SAVEPOINT {session.to_release}"] if session.to_release else []
+        session.to_release = ""
         if not self.savepoint:
             self.savepoint = f"arena_w{next(session.numbers)}"
             first.append(f"SAVEPOINT {self.savepoint}")

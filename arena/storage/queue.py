@@ -124,22 +124,21 @@ class WorkQueue:
         return held
 
     def complete(self, worker: str, job_id: int) -> bool:
+        return self._end(worker, job_id, "status = 'done'")
+
+    def release(self, worker: str, job_id: int) -> None:
+        """Give a job back (a clean stop before its match ended): another worker may take it now."""
+        self._end(worker, job_id, "status = 'queued', worker = NULL")
+
+    def _end(self, worker: str, job_id: int, change: str) -> bool:
+        """Apply ``change`` to the job if ``worker`` runs it, and forget its wait note."""
         with self.store.transaction(write=True) as db:
-            row = db.execute("UPDATE jobs SET status = 'done', heartbeat_at = NULL WHERE job_id = ? "
+            row = db.execute(f"UPDATE jobs SET {change}, heartbeat_at = NULL WHERE job_id = ? "
                              "AND worker = ? AND status = 'running' RETURNING job_id",
                              (job_id, worker)).fetchone()
             if row is not None:
                 db.execute(_FORGET_WAIT, (job_id,))
         return row is not None
-
-    def release(self, worker: str, job_id: int) -> None:
-        """Give a job back (a clean stop before its match ended): another worker may take it now."""
-        with self.store.transaction(write=True) as db:
-            row = db.execute("UPDATE jobs SET status = 'queued', worker = NULL, heartbeat_at = NULL "
-                             "WHERE job_id = ? AND worker = ? AND status = 'running' RETURNING job_id",
-                             (job_id, worker)).fetchone()
-            if row is not None:
-                db.execute(_FORGET_WAIT, (job_id,))
 
     def depth(self, league_id: int | None = None) -> dict[str, int]:
         """Jobs by status (queued, running, done), over one league or all."""
