@@ -37,7 +37,7 @@ def one(mode: str, hands: int) -> None:
     def seat_rows(store: SqlStore, league_id: int) -> range:
         """What `run_with_store` counts the hands by (4 rows a hand), read by one count: the
         results themselves cost ~0.3M instructions a hand (after the league, outside the play)."""
-        with store._transaction(write=False) as db:
+        with store.transaction(write=False) as db:
             (rows,) = db.execute("SELECT COUNT(*) FROM hand_seats").fetchone()
         return range(int(rows))
 

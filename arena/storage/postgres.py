@@ -287,7 +287,7 @@ class PostgresStore(SqlStore):
                 self._connection.close()
 
     @contextmanager
-    def _transaction(self, *, write: bool) -> Iterator[Db]:
+    def transaction(self, *, write: bool) -> Iterator[Db]:
         """One transaction under the lock (a savepoint inside another: in the writer's batch, one
         that costs no round trip of its own); a broken connection is replaced first."""
         with self._lock:
@@ -349,7 +349,7 @@ class PostgresStore(SqlStore):
 
     def backend_pid(self) -> int:
         """The server process of this store's connection (tests use it to cut the connection)."""
-        with self._transaction(write=False) as db:
+        with self.transaction(write=False) as db:
             return int(db.execute("SELECT pg_backend_pid() AS pid").fetchone()["pid"])
 
     # ------------------------------------------------------------ idempotent writes retry
@@ -361,7 +361,7 @@ class PostgresStore(SqlStore):
         says which."""
         check_hand(hand)
         seats = hand.seats
-        with self._transaction(write=True) as db:
+        with self.transaction(write=True) as db:
             if guard is not None:
                 guard(db)
             row = db.execute(_RECORD_HAND, (

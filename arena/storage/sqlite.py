@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
@@ -15,7 +15,7 @@ from arena.engine.errors import ConfigError
 from arena.storage.errors import CorruptStore, InvalidRecord, SchemaTooNew, StoreError
 from arena.storage.migrations import LATEST_VERSION, MIGRATIONS
 from arena.storage.records import now, timestamp_text
-from arena.storage.sqlstore import MARK_IN_FLIGHT, Cursor, Guard, SqlStore
+from arena.storage.sqlstore import MARK_IN_FLIGHT, Guard, SqlStore
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 
@@ -59,19 +59,6 @@ def _schema_version(connection: sqlite3.Connection) -> int:
                            f"tables: {shown})")
     row = connection.execute("SELECT MAX(version) FROM schema_version").fetchone()
     return int(row[0] or 0)
-
-
-class _SqliteDb:
-    """The `Db` of one SQLite transaction."""
-
-    def __init__(self, connection: sqlite3.Connection) -> None:
-        self._connection = connection
-
-    def execute(self, sql: str, params: Sequence[object] = ()) -> Cursor:
-        return self._connection.execute(sql, params)
-
-    def executemany(self, sql: str, rows: Iterable[Sequence[object]]) -> None:
-        self._connection.executemany(sql, rows)
 
 
 class SqliteStore(SqlStore):
@@ -127,7 +114,7 @@ class SqliteStore(SqlStore):
             self._connection.close()
 
     @contextmanager
-    def _transaction(self, *, write: bool) -> Iterator[_SqliteDb]:
+    def transaction(self, *, write: bool) -> Iterator[sqlite3.Connection]:
         """One transaction under the lock; sqlite3 errors become StoreError subclasses."""
         with self._lock, _errors(self.path):
             connection = self._connection
@@ -135,7 +122,7 @@ class SqliteStore(SqlStore):
             connection.execute("SAVEPOINT write" if nested else
                                "BEGIN IMMEDIATE" if write else "BEGIN DEFERRED")
             try:
-                yield _SqliteDb(connection)
+                yield connection
                 connection.execute("RELEASE write" if nested else "COMMIT")
             except BaseException:
                 if nested:

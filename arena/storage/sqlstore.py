@@ -1,6 +1,6 @@
 """The results store's queries, written once for every SQL backend (SQLite, PostgreSQL).
 
-A backend supplies transactions (`SqlStore._transaction`) over a `Db`; every query here uses
+A backend supplies transactions (`SqlStore.transaction`) over a `Db`; every query here uses
 ``?`` placeholders and reads rows by column name.
 """
 
@@ -60,9 +60,9 @@ class Cursor(Protocol):
 class Db(Protocol):
     """One open transaction of a backend; SQL uses ``?`` placeholders."""
 
-    def execute(self, sql: str, params: Sequence[object] = ()) -> Cursor: ...
+    def execute(self, sql: str, params: Sequence[object] = (), /) -> Cursor: ...
 
-    def executemany(self, sql: str, rows: Iterable[Sequence[object]]) -> None: ...
+    def executemany(self, sql: str, rows: Iterable[Sequence[object]], /) -> object: ...
 
 
 Guard = Callable[[Db], None]  # a check inside a write's transaction; it refuses by raising
@@ -81,8 +81,10 @@ class SqlStore(ABC):
     _batch_thread: int | None = None  # the thread inside `batch`, if any
 
     @abstractmethod
-    def _transaction(self, *, write: bool) -> AbstractContextManager[Db]:
-        """One transaction; backend errors become StoreError subclasses."""
+    def transaction(self, *, write: bool) -> AbstractContextManager[Db]:
+        """One transaction (a savepoint inside another); backend errors become StoreError
+        subclasses. The store's own queries use it, and so do those beyond the store interface
+        (the work queue)."""
 
     @abstractmethod
     def close(self) -> None: ...
@@ -93,16 +95,12 @@ class SqlStore(ABC):
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
-    def transaction(self, *, write: bool) -> AbstractContextManager[Db]:
-        """One transaction for queries beyond the store interface (the work queue)."""
-        return self._transaction(write=write)
-
     # ------------------------------------------------------------ leagues
 
     def create_league(self, name: str, config_toml: str) -> League:
         check_league(name, config_toml)
         created = self._clock()
-        with self._transaction(write=True) as db:
+        with self.transaction(write=True) as db:
             if db.execute("SELECT 1 FROM leagues WHERE name = ?", (name,)).fetchone():
                 raise AlreadyExists(f"a league named {name!r} exists already")
             row = db.execute("INSERT INTO leagues (name, config_toml, created_at) VALUES (?, ?, ?) "
@@ -110,7 +108,7 @@ class SqlStore(ABC):
         return League(int(row["league_id"]), name, config_toml, parse_timestamp(timestamp_text(created)))
 
     def get_league(self, league_id: int) -> League:
-        with self._transaction(write=False) as db:
+        with self.transaction(write=False) as db:
             row = db.execute(f"SELECT {_LEAGUE_COLUMNS} FROM leagues WHERE league_id = ?",
                              (league_id,)).fetchone()
         if row is None:
@@ -118,12 +116,12 @@ class SqlStore(ABC):
         return _league(row)
 
     def find_league(self, name: str) -> League | None:
-        with self._transaction(write=False) as db:
+        with self.transaction(write=False) as db:
             row = db.execute(f"SELECT {_LEAGUE_COLUMNS} FROM leagues WHERE name = ?", (name,)).fetchone()
         return None if row is None else _league(row)
 
     def list_leagues(self) -> list[League]:
-        with self._transaction(write=False) as db:
+        with self.transaction(write=False) as db:
             rows = db.execute(f"SELECT {_LEAGUE_COLUMNS} FROM leagues ORDER BY league_id").fetchall()
         return [_league(r) for r in rows]
 
@@ -134,7 +132,7 @@ class SqlStore(ABC):
         check_bot(name, token)
         token_hash = tokens.hash_token(token)  # slow on purpose: outside any transaction
         created = self._clock()
-        with self._transaction(write=True) as db:
+        with self.transaction(write=True) as db:
             if db.execute("SELECT 1 FROM bots WHERE name = ?", (name,)).fetchone():
                 raise AlreadyExists(f"a bot named {name!r} is registered already")
             row = db.execute("INSERT INTO bots (name, token_hash, created_at) VALUES (?, ?, ?) "
@@ -142,14 +140,14 @@ class SqlStore(ABC):
         return Bot(int(row["bot_id"]), name, parse_timestamp(timestamp_text(created)))
 
     def get_bot(self, name: str) -> Bot:
-        with self._transaction(write=False) as db:
+        with self.transaction(write=False) as db:
             row = db.execute("SELECT bot_id, name, created_at FROM bots WHERE name = ?", (name,)).fetchone()
         if row is None:
             raise NotFound(f"no bot named {name!r}")
         return Bot(row["bot_id"], row["name"], parse_timestamp(row["created_at"]))
 
     def verify_bot_token(self, name: str, token: str) -> bool:
-        with self._transaction(write=False) as db:
+        with self.transaction(write=False) as db:
             row = db.execute("SELECT token_hash FROM bots WHERE name = ?", (name,)).fetchone()
         if row is None:
             tokens.verify_token(token, tokens.dummy_hash())  # same work for unknown names
@@ -165,7 +163,7 @@ class SqlStore(ABC):
         check_match(seat_bots, games)
         match_format = MatchFormat(match_format)
         created = self._clock()
-        with self._transaction(write=True) as db:
+        with self.transaction(write=True) as db:
             if db.execute("SELECT 1 FROM leagues WHERE league_id = ?", (league_id,)).fetchone() is None:
                 raise NotFound(f"no league {league_id}")
             bot_ids = _bot_ids(db, seat_bots)
@@ -180,11 +178,11 @@ class SqlStore(ABC):
             return _match(db, match_id)
 
     def get_match(self, match_id: int) -> Match:
-        with self._transaction(write=False) as db:
+        with self.transaction(write=False) as db:
             return _match(db, match_id)
 
     def list_matches(self, league_id: int) -> list[Match]:
-        with self._transaction(write=False) as db:
+        with self.transaction(write=False) as db:
             rows = db.execute(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE league_id = ? ORDER BY match_id",
                               (league_id,)).fetchall()
             seats: dict[int, list[str]] = {}
@@ -202,7 +200,7 @@ class SqlStore(ABC):
         return self._end_match(match_id, MatchStatus.ABORTED, seed)
 
     def _end_match(self, match_id: int, status: MatchStatus, seed: str | None) -> Match:
-        with self._transaction(write=True) as db:
+        with self.transaction(write=True) as db:
             current = _match(db, match_id)
             ended = db.execute(
                 "UPDATE matches SET status = ?, seed = ?, finished_at = ? "
@@ -223,7 +221,7 @@ class SqlStore(ABC):
         """
         check_hand(hand)
         seats = hand.seats
-        with self._transaction(write=True) as db:
+        with self.transaction(write=True) as db:
             if guard is not None:
                 guard(db)
             inserted = db.execute(handrows.record_hand_sql(len(seats)), (
@@ -250,7 +248,7 @@ class SqlStore(ABC):
     def void_hand(self, hand: VoidHand, *, guard: Guard | None = None) -> bool:
         """Record a misdeal. Idempotent like `record_hand`; False if this void was recorded already."""
         check_void(hand)
-        with self._transaction(write=True) as db:
+        with self.transaction(write=True) as db:
             if guard is not None:
                 guard(db)
             handrows.running_match_bots(db, hand.match_id, hand.copy_index)
@@ -276,12 +274,12 @@ class SqlStore(ABC):
 
     def completed_hands(self, match_id: int) -> list[HandRecord]:
         """Every completed hand of a match in (hand number, copy) order: what a resumed match skips."""
-        with self._transaction(write=False) as db:
+        with self.transaction(write=False) as db:
             _match(db, match_id)
             return handrows.completed(db, match_id, None)
 
     def void_hands(self, match_id: int) -> list[VoidHand]:
-        with self._transaction(write=False) as db:
+        with self.transaction(write=False) as db:
             _match(db, match_id)
             rows = db.execute(
                 "SELECT match_id, hand_number, copy_index, deal_id, game_code, small_bet_chips, button_seat, "
@@ -296,14 +294,14 @@ class SqlStore(ABC):
                        guard: Guard | None = None) -> None:
         """Note the hand being dealt on a table (one row per table), for whoever resumes it after
         a crash: that hand is voided (docs/house-rules.md §6)."""
-        with self._transaction(write=True) as db:
+        with self.transaction(write=True) as db:
             if guard is not None:
                 guard(db)
             db.execute(MARK_IN_FLIGHT, (match_id, copy_index, hand_number))
 
     def hand_in_flight(self, match_id: int, copy_index: int) -> int | None:
         """The last hand marked in flight on this table (it may have finished since)."""
-        with self._transaction(write=False) as db:
+        with self.transaction(write=False) as db:
             row = db.execute("SELECT hand_number FROM hands_in_flight WHERE match_id = ? AND copy_index = ?",
                              (match_id, copy_index)).fetchone()
         return None if row is None else int(row["hand_number"])
@@ -313,7 +311,7 @@ class SqlStore(ABC):
         """Every write of this thread inside runs in one transaction, committed (one commit, one
         fsync) when the block ends; each write keeps a savepoint of its own, so a refused write
         changes nothing and the others stand. Other threads wait for the block (the store's lock)."""
-        with self._transaction(write=True):
+        with self.transaction(write=True):
             self._batch_thread = threading.get_ident()
             try:
                 yield
@@ -329,7 +327,7 @@ class SqlStore(ABC):
         With ``copy_index`` only that copy counts: duplicate copies played on separate tables resume
         separately.
         """
-        with self._transaction(write=False) as db:
+        with self.transaction(write=False) as db:
             _match(db, match_id)
             if copy_index is None:
                 row = db.execute("SELECT MAX(hand_number) AS last FROM hands WHERE match_id = ?",
@@ -341,12 +339,12 @@ class SqlStore(ABC):
 
     def fault_counts(self, league_id: int) -> list[FaultCounts]:
         """Per bot and stored match: `arena.storage.faultrows.fault_counts`."""
-        with self._transaction(write=False) as db:
+        with self.transaction(write=False) as db:
             return faultrows.fault_counts(db, league_id)
 
     def left_out_hands(self, league_id: int) -> list[LeftOutHand]:
         """The hands `iter_results` leaves out: `arena.storage.faultrows.left_out_hands`."""
-        with self._transaction(write=False) as db:
+        with self.transaction(write=False) as db:
             return faultrows.left_out_hands(db, league_id)
 
     def iter_results(self, league_id: int, *,
@@ -363,14 +361,14 @@ class SqlStore(ABC):
         """
         wanted = sorted(MatchStatus(s).value for s in statuses)
         marks = ", ".join("?" for _ in wanted)
-        with self._transaction(write=False) as db:
+        with self.transaction(write=False) as db:
             if db.execute("SELECT 1 FROM leagues WHERE league_id = ?", (league_id,)).fetchone() is None:
                 raise NotFound(f"no league {league_id}")
             match_ids = [r["match_id"] for r in db.execute(
                 f"SELECT match_id FROM matches WHERE league_id = ? AND status IN ({marks}) ORDER BY match_id",
                 (league_id, *wanted))]
         for match_id in match_ids:
-            with self._transaction(write=False) as db:
+            with self.transaction(write=False) as db:
                 fouled = {r["deal_id"] for r in db.execute(
                     "SELECT DISTINCT deal_id FROM hands WHERE match_id = ? AND status = 'void'",
                     (match_id,))}
@@ -401,10 +399,10 @@ class SqlStore(ABC):
 
     def iter_hand_texts(self, league_id: int) -> Iterator[str]:
         """The league's completed hands' PHH texts, a match per transaction (`handrows`)."""
-        with self._transaction(write=False) as db:
+        with self.transaction(write=False) as db:
             match_ids = handrows.league_match_ids(db, league_id)
         for match_id in match_ids:
-            with self._transaction(write=False) as db:
+            with self.transaction(write=False) as db:
                 texts = handrows.completed_hand_texts(db, match_id)
             yield from texts
 
@@ -419,7 +417,7 @@ class SqlStore(ABC):
         if match_ids is not None and not wanted:
             return []
         where = f" AND m.match_id IN ({', '.join('?' * len(wanted))})" if wanted else ""
-        with self._transaction(write=False) as db:
+        with self.transaction(write=False) as db:
             rows = db.execute(
                 "SELECT h.match_id, h.hand_number, h.copy_index, m.seed, h.phh_text FROM hands h "
                 "JOIN matches m USING (match_id) "
@@ -437,7 +435,7 @@ class SqlStore(ABC):
         for record in records:
             check_luck(record)
         stored = 0
-        with self._transaction(write=True) as db:
+        with self.transaction(write=True) as db:
             for record in records:
                 row = db.execute(
                     "SELECT h.hand_id, COUNT(s.seat) AS seats, "
@@ -473,7 +471,7 @@ class SqlStore(ABC):
         before (a resumed tournament writes its results again). Returns the rows written."""
         for placing in placings:
             check_placing(placing)
-        with self._transaction(write=True) as db:
+        with self.transaction(write=True) as db:
             if db.execute("SELECT 1 FROM leagues WHERE league_id = ?", (league_id,)).fetchone() is None:
                 raise NotFound(f"no league {league_id}")
             ids = _bot_ids(db, sorted({p.bot for p in placings}))
@@ -487,7 +485,7 @@ class SqlStore(ABC):
 
     def tournament_placings(self, league_id: int) -> list[TournamentPlacing]:
         """Every placing of a league's tournaments, by tournament, place and bot."""
-        with self._transaction(write=False) as db:
+        with self.transaction(write=False) as db:
             rows = db.execute(
                 "SELECT t.tournament, b.name, t.place, t.points, t.eliminated_at_hand "
                 "FROM tournament_placings t JOIN bots b USING (bot_id) WHERE t.league_id = ? "

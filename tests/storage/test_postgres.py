@@ -60,8 +60,8 @@ class LosesTheFirstAck(PostgresStore):
     lost = 0
 
     @contextmanager
-    def _transaction(self, *, write: bool) -> Iterator[_PostgresDb]:
-        with super()._transaction(write=write) as db:
+    def transaction(self, *, write: bool) -> Iterator[_PostgresDb]:
+        with super().transaction(write=write) as db:
             yield db
         if write and self.lost == 0:
             self.lost += 1

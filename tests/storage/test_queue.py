@@ -128,14 +128,14 @@ def test_a_lease_is_checked_once_per_group_commit_and_again_after_a_rollback(
     book = JobBook(queue, "w1")
     checks: list[str] = []
     store = queue.store
-    real = store._transaction
+    real = store.transaction
 
     @contextmanager
     def counting(*, write: bool) -> Iterator[Db]:
         with real(write=write) as db:
             yield Counting(db, checks)
 
-    store._transaction = counting  # type: ignore[method-assign]
+    store.transaction = counting  # type: ignore[method-assign]
     with store.batch():
         book.hand_started(job.match_id, 0, 1)
         book.hand_started(job.match_id, 1, 1)
