@@ -7,7 +7,6 @@ log files and seed are not served at all (docs/house-rules.md §1: the seed is r
 
 from __future__ import annotations
 
-import json
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -25,7 +24,7 @@ from arena.league.stats import ALL_GAMES, Leaderboard, compute_leaderboard
 from arena.league.strategy_share import StrategyShare, strategy_shares
 from arena.server.eventrecord import read_events
 from arena.storage import store as st
-from arena.storage.matchlog import MatchLogPaths, match_seed_for
+from arena.storage.matchlog import MatchLogPaths, match_seed_for, read_result
 from arena.storage.store import is_postgres_url, open_store
 from arena.web.choice import orbit_choices
 from arena.web.logfiles import HandSummary, LogCache, LogSite, NotFound, file_in, number
@@ -132,13 +131,10 @@ class LeagueSite(LogSite):
     def _match_info(self, match_id: str, seats: tuple[str, ...], copy_index: int,
                     deal_set: str) -> MatchInfo:
         paths = self._paths(match_id)
-        result_path = paths.result
-        result: dict[str, Any] | None = None
-        if result_path.is_file():
-            try:
-                result = clean_result(json.loads(result_path.read_text(encoding="utf-8")))
-            except (OSError, ValueError):
-                result = None
+        try:
+            result = clean_result(read_result(paths.hands))
+        except MalformedInput:  # damaged: shown as no result
+            result = None
         logged = len(self.summaries(match_id))
         running = paths.inflight.exists() or (
             result is None and 0 < logged < self.config.hands_per_match)
