@@ -79,21 +79,17 @@ class Encoder:
     def event_message(self, notice: m.Notice) -> bytes:
         """The serialized ``Event`` of a notice, as :meth:`encode` sends it in a
         ``DealerMessage`` (not cached: the event log's records hold it). The events every seat
-        gets one of per hand, street or action are written on the wire format directly; the
-        others are built as messages."""
+        gets one of per hand or action are written on the wire format directly; the others
+        (a street's end and a showdown too: no measured gain) are built as messages."""
         payload = notice.payload
         if isinstance(payload, m.ActionAnnounced):
             return self._event_bytes(notice, _action_taken(payload))
         if isinstance(payload, m.CardsDealt):
             return self._event_bytes(notice, self._cards_dealt(payload))
-        if isinstance(payload, m.StreetEnded):
-            return self._event_bytes(notice, _street_ended(payload))
         if isinstance(payload, m.HandStarted):
             return self._event_bytes(notice, self._hand_started(payload))
         if isinstance(payload, m.HandSummary):
             return self._event_bytes(notice, self._hand_summary(payload, notice.hand_id))
-        if isinstance(payload, m.ShowdownAnnounced):
-            return self._event_bytes(notice, _showdown(payload))
         return event(notice).SerializeToString()
 
     def _event(self, notice: m.Notice) -> tuple[m.Notice, bytes, bytes]:
@@ -254,8 +250,9 @@ class Encoder:
         return found[1]
 
     def _changes(self, p: m.Prompt) -> bytes:
-        """What :func:`arena.server.convert.request_changes` holds but the pots, written on the
-        wire format directly (building that message field by field cost twice as much)."""
+        """The fields of :func:`arena.server.convert.decision_request` that change from one
+        request to the next but the pots, seats and history, written on the wire format
+        directly (building that message field by field cost twice as much)."""
         out = [_text(_DECISION_ID_TAG, p.decision_id)]
         street = STREETS[p.street]
         if street:
@@ -285,9 +282,8 @@ class Encoder:
         return b"".join(out)
 
     def _head(self, p: m.Prompt) -> bytes:
-        """What every request of a hand to one seat shares (ids, game, numbers, stakes): the
-        fields :func:`arena.server.convert.request_head` fills, in field order, as its
-        serialization writes them."""
+        """What every request of a hand to one seat shares (ids, game, numbers, stakes): those
+        fields of :func:`arena.server.convert.decision_request`, in field order."""
         key = (p.hand_id, p.seat)
         found = self._heads.get(key)
         if found is None:
@@ -388,7 +384,7 @@ _RH_STAKES_FIELD: Final = number(pb.DecisionRequest, "stakes")
 _RH_GAME_HAND_TAG: Final = tag(pb.DecisionRequest, "game_hand_number")
 _RH_HANDS_PER_GAME_TAG: Final = tag(pb.DecisionRequest, "hands_per_game")
 _RH_BETTING_TAG: Final = tag(pb.DecisionRequest, "betting")
-# A game's betting structure by its code (``request_head``'s ``betting``).
+# A game's betting structure by its code (``decision_request``'s ``betting``).
 _BETTINGS: Final[dict[str, int]] = {code: BETTING[variant_for(code).betting] for code in GAMES}
 
 
@@ -513,28 +509,6 @@ def _action_record(a: m.ActionRecord) -> bytes:
         *[_AR_DRAWN_ENTRIES[c] for c in a.drawn_cards], _AR_FACE_UP if a.exchange_face_up else b""])
 
 
-_SHOWDOWN_FIELD: Final = number(pb.Event, "showdown")
-_SD_HANDS_FIELD: Final = number(pb.Showdown, "hands")
-_SH_SEAT: Final = tag(pb.ShownHand, "seat")
-_SH_CARD_ENTRIES: Final = _card_entries(tag(pb.ShownHand, "cards"))
-_SH_HIGH_TAG: Final = tag(pb.ShownHand, "high_description")
-_SH_HIGH_ENTRIES: Final = _card_entries(tag(pb.ShownHand, "high_cards"))
-_SH_LOW_TAG: Final = tag(pb.ShownHand, "low_description")
-_SH_LOW_ENTRIES: Final = _card_entries(tag(pb.ShownHand, "low_cards"))
-
-
-def _showdown(p: m.ShowdownAnnounced) -> bytes:
-    """``Event.showdown`` (what :mod:`arena.server.convert` fills), framed, on the wire format
-    directly (one per hand with a showdown, the same for every seat)."""
-    return _field(_SHOWDOWN_FIELD, b"".join([_field(_SD_HANDS_FIELD, b"".join([
-        _SH_SEAT + _signed(h.seat) if h.seat else b"",
-        *[_SH_CARD_ENTRIES[c] for c in h.cards],
-        _text(_SH_HIGH_TAG, h.high_description) if h.high_description else b"",
-        *[_SH_HIGH_ENTRIES[c] for c in h.high_cards],
-        _text(_SH_LOW_TAG, h.low_description) if h.low_description else b"",
-        *[_SH_LOW_ENTRIES[c] for c in h.low_cards]])) for h in p.hands]))
-
-
 _ACTION_TAKEN_FIELD: Final = number(pb.Event, "action_taken")
 _AT_ACTION_FIELD: Final = number(pb.ActionTaken, "action")
 _AT_STACK: Final = tag(pb.ActionTaken, "stack_after_chips")
@@ -552,24 +526,3 @@ def _action_taken(p: m.ActionAnnounced) -> bytes:
         _AT_POT + _signed(p.pot_total_after_chips) if p.pot_total_after_chips else b"",
         _text(_AT_DECISION_TAG, p.decision_id) if p.decision_id else b"",
         _AT_DRAWN if p.strategy else b""]))
-
-
-_STREET_ENDED_FIELD: Final = number(pb.Event, "street_ended")
-_SE_STREETS: Final = _enum_fields(tag(pb.StreetEnded, "street"), STREETS)
-_SE_POTS_FIELD: Final = number(pb.StreetEnded, "pots")
-_SE_TOTAL: Final = tag(pb.StreetEnded, "pot_total_chips")
-_SE_RETURNED_FIELD: Final = number(pb.StreetEnded, "returned")
-_CR_SEAT: Final = tag(pb.ChipsReturned, "seat")
-_CR_AMOUNT: Final = tag(pb.ChipsReturned, "amount_chips")
-
-
-def _street_ended(p: m.StreetEnded) -> bytes:
-    """``Event.street_ended`` (what :mod:`arena.server.convert` fills), framed, on the wire
-    format directly (one per street, the same for every seat)."""
-    return _field(_STREET_ENDED_FIELD, b"".join([
-        _SE_STREETS[p.street],
-        *[_field(_SE_POTS_FIELD, pot(x).SerializeToString()) for x in p.pots],
-        _SE_TOTAL + _signed(p.pot_total_chips) if p.pot_total_chips else b"",
-        *[_field(_SE_RETURNED_FIELD, (_CR_SEAT + _signed(seat) if seat else b"")
-                 + (_CR_AMOUNT + _signed(chips) if chips else b""))
-          for seat, chips in p.returned]]))
