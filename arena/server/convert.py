@@ -1,14 +1,12 @@
 """Proto <-> domain mapping: the match layer's values to and from the wire contract's messages.
 
-How they are serialized (and a public event built once for all its seats) is in
-:mod:`arena.server.wire`.
+How they are serialized (caching, splicing, batching) is in :mod:`arena.server.wire`.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Protocol, TypeVar
+from collections.abc import Iterable, Mapping
 
 from google.protobuf.timestamp_pb2 import Timestamp
 
@@ -85,9 +83,6 @@ HALVES: Mapping[PotShare, pb.PotHalf.ValueType] = {
 }
 
 
-_V = TypeVar("_V")
-_R = TypeVar("_R")
-
 CARD_TEXT = tuple(format_card(c) for c in range(DECK_SIZE))  # by card
 _card_text = CARD_TEXT.__getitem__
 
@@ -150,30 +145,10 @@ def legal_action(choice: m.LegalChoice) -> pb.LegalAction:
                           choosable_games=[GAMES[g] for g in choice.games])
 
 
-class Memo(Protocol):
-    """``memo(value, convert)`` is ``convert(value)``, maybe kept from an earlier call with the
-    same value (the encoder's cache; see :class:`arena.server.wire.Encoder`)."""
-
-    def __call__(self, value: _V, convert: Callable[[_V], _R], /) -> _R: ...
-
-
-def _convert(value: _V, convert: Callable[[_V], _R], /) -> _R:
-    return convert(value)
-
-
-def legal_actions(choices: tuple[m.LegalChoice, ...]) -> list[pb.LegalAction]:
-    return [legal_action(c) for c in choices]
-
-
-def pots(values: tuple[m.PotInfo, ...]) -> list[pb.Pot]:
-    return [pot(x) for x in values]
-
-
-def decision_request(p: m.Prompt, *, memo: Memo = _convert,
-                     history: Sequence[pb.ActionRecord] | None = None) -> pb.DecisionRequest:
-    """The request: the seat's view of its decision, with the hand's history (``history``: its
-    records already converted, as the encoder keeps them for a hand)."""
-    return pb.DecisionRequest(
+def decision_request(p: m.Prompt) -> pb.DecisionRequest:
+    """The request: the seat's view of its decision, with the hand's history. (The encoder
+    sends the same message spliced from cached bytes: :meth:`arena.server.wire.Encoder.encode`.)"""
+    out = pb.DecisionRequest(
         match_id=p.match_id, hand_id=p.hand_id, game=GAMES[p.game], game_code=p.game,
         hand_number=p.hand_number, button_seat=p.button_seat, your_seat=p.seat,
         stakes=stakes(p.stakes, game=p.game), game_hand_number=p.game_hand_number,
@@ -181,15 +156,22 @@ def decision_request(p: m.Prompt, *, memo: Memo = _convert,
         decision_id=p.decision_id, street=STREETS[p.street], hole_cards=cards(p.hole_cards),
         board_cards=cards(p.board), pot_total_chips=p.pot_total_chips,
         current_bet_chips=p.current_bet_chips, amount_to_call_chips=p.to_call_chips,
-        legal_actions=memo(p.legal, legal_actions), pots=memo(p.pots, pots),
-        seats=[memo(s, seat_state) for s in p.seats],
-        actions=[action_record(a) for a in p.actions] if history is None else history,
+        legal_actions=[legal_action(c) for c in p.legal], pots=[pot(x) for x in p.pots],
+        seats=[seat_state(s) for s in p.seats], actions=[action_record(a) for a in p.actions],
         bet_size_chips=p.bet_size_chips, raises_left=p.raises_left,
-        decision_deadline=timestamp(p.deadline_unix_seconds),
         decision_time_left_seconds=p.decision_time_left_seconds,
-        time_bank_left_seconds=p.time_bank_left_seconds, server_time=timestamp(p.sent_unix_seconds),
+        time_bank_left_seconds=p.time_bank_left_seconds,
         wild_ranks=[RANKS[r] for r in p.wild_ranks],
         low_wild_ranks=[RANKS[r] for r in p.low_wild_ranks])
+    _set_time(out.decision_deadline, p.deadline_unix_seconds)
+    _set_time(out.server_time, p.sent_unix_seconds)
+    return out
+
+
+def _set_time(stamp: Timestamp, unix_seconds: float) -> None:
+    seconds = int(unix_seconds)
+    stamp.seconds = seconds
+    stamp.nanos = int((unix_seconds - seconds) * 1e9)
 
 
 def rejection(r: m.Rejection) -> pb.ActionRejected:
@@ -326,7 +308,7 @@ def event(notice: m.Notice) -> pb.Event:
     out.match_id = notice.match_id
     out.hand_id = notice.hand_id
     out.sequence = notice.sequence
-    out.server_time.CopyFrom(timestamp(notice.unix_seconds))
+    _set_time(out.server_time, notice.unix_seconds)
     return out
 
 

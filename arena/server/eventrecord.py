@@ -1,4 +1,4 @@
-"""The event log's records (``LoggedEvent``, protos/arena/v1/eventlog.proto): made from the events
+"""The event log's records (``LoggedEvent``, protos/arena/v1/eventlog.proto): made from the bytes
 the wire sends, and read back as JSON.
 
 :class:`LogRecords` encodes each event as the dealer's :class:`~arena.server.wire.Encoder`
@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Final, TextIO
 
 from google.protobuf import json_format
 from google.protobuf.message import DecodeError
@@ -20,9 +20,14 @@ from google.protobuf.message import DecodeError
 from arena.engine.errors import MalformedInput
 from arena.match.messages import ActionAnnounced
 from arena.server.wire import Encoder
+from arena.server.wirebytes import double, field, number, signed, tag
 from arena.storage.eventhold import Held
 from arena.storage.eventlog import TornTail, read_frames
 from arena.v1 import eventlog_pb2 as lpb
+
+_SEATS_FIELD: Final = number(lpb.LoggedEvent, "seats")
+_LOGGED_TAG: Final = tag(lpb.LoggedEvent, "logged_unix_seconds")
+_EVENT_FIELD: Final = number(lpb.LoggedEvent, "event")
 
 
 class LogRecords:
@@ -31,19 +36,26 @@ class LogRecords:
     thread that writes it."""
 
     def __init__(self) -> None:
-        self._encoder = Encoder(cache_size=4)  # each event is encoded once here
+        # Each event is encoded once here; the seat and history caches serve a hand's summary.
+        self._encoder = Encoder(cache_size=64, event_cache_size=4)
 
     def records(self, held: Sequence[Held]) -> list[bytes]:
-        event = self._encoder.event
+        event_message = self._encoder.event_message
         out = []
         for notice, seats, sent in held:
+            record = b"".join([
+                # A seat below 128 is its own one-byte varint (a table has at most 11 seats).
+                field(_SEATS_FIELD, bytes(seats) if max(seats) < 0x80
+                      else b"".join([signed(s) for s in seats])) if seats else b"",
+                _LOGGED_TAG + double(sent) if sent else b"",
+                field(_EVENT_FIELD, event_message(notice))])
             payload = notice.payload
-            # Issue 40: an action drawn from a strategy logs the strategy, never sent.
-            strategy = payload.strategy if type(payload) is ActionAnnounced else ()
-            out.append(lpb.LoggedEvent(
-                seats=seats, logged_unix_seconds=sent, event=event(notice),
-                strategy=[lpb.LoggedStrategyEntry(action=action, weight=weight)
-                          for action, weight in strategy]).SerializeToString())
+            if type(payload) is ActionAnnounced and payload.strategy:
+                # Issue 40: the declared strategy, logged but never sent (rare: spliced on).
+                record += lpb.LoggedEvent(strategy=[
+                    lpb.LoggedStrategyEntry(action=action, weight=weight)
+                    for action, weight in payload.strategy]).SerializeToString()
+            out.append(record)
         return out
 
     def gap(self, hand_ids: Sequence[str], reason: str) -> bytes:
