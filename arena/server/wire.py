@@ -68,13 +68,10 @@ class Encoder:
             str, tuple[m.ActionRecord, int, bytes, tuple[bytes, ...]]] = OrderedDict()
         # seat -> (it, its request entry, its SeatState bytes)
         self._seats: OrderedDict[int, tuple[m.SeatInfo, bytes, bytes]] = OrderedDict()
-        # HandStarted.seats entries by the seats' tuple (the same for every viewer)
-        self._seat_lists: OrderedDict[int, tuple[tuple[m.SeatInfo, ...], bytes]] = OrderedDict()
         self._heads: OrderedDict[tuple[str, int], bytes] = OrderedDict()  # (hand id, seat)
         self._pot_lists: OrderedDict[int, tuple[tuple[m.PotInfo, ...], bytes]] = OrderedDict()
         self._legal: OrderedDict[int, tuple[tuple[m.LegalChoice, ...], bytes]] = OrderedDict()
         self._stakes_bytes: dict[tuple[Stakes, str], bytes] = {}  # unframed ``Stakes``
-        self._event_heads: OrderedDict[tuple[str, str], bytes] = OrderedDict()  # match, hand ids
 
     def event_message(self, notice: m.Notice) -> bytes:
         """The serialized ``Event`` of a notice, as :meth:`encode` sends it in a
@@ -151,14 +148,8 @@ class Encoder:
     def _event_bytes(self, notice: m.Notice, payload: bytes) -> bytes:
         """An ``Event``: what :func:`arena.server.convert.event` fills around the payload (its
         field, framed), written directly."""
-        key = (notice.match_id, notice.hand_id)
-        head = self._event_heads.get(key)
-        if head is None:
-            head = _text(_EVENT_MATCH_ID_TAG, key[0]) + _text(_EVENT_HAND_ID_TAG, key[1])
-            cache = self._event_heads
-            cache[key] = head
-            if len(cache) > self._cache_size:
-                cache.popitem(last=False)
+        head = (_text(_EVENT_MATCH_ID_TAG, notice.match_id) if notice.match_id else b"") + (
+            _text(_EVENT_HAND_ID_TAG, notice.hand_id) if notice.hand_id else b"")
         sequence = notice.sequence
         return b"".join([head, _EVENT_SEQUENCE_TAG + _varint(sequence) if sequence else b"",
                          _timestamp(_EVENT_TIME_TAG, notice.unix_seconds), payload])
@@ -174,16 +165,8 @@ class Encoder:
             _CD_COUNT_TAG + _signed(p.hole_card_count) if p.hole_card_count else b""]))
 
     def _hand_started(self, p: m.HandStarted) -> bytes:
-        """``Event.hand_started``, framed; the seats and stakes (the same for every viewer)
-        spliced from cached bytes."""
-        seats = self._seat_lists.get(id(p.seats))
-        if seats is None:
-            seats = (p.seats, b"".join([_field(_HS_SEATS_FIELD, self._seat_entry(s)[2])
-                                        for s in p.seats]))
-            cache = self._seat_lists
-            cache[id(p.seats)] = seats
-            if len(cache) > self._cache_size:
-                cache.popitem(last=False)
+        """``Event.hand_started``, framed; each seat's and the stakes' bytes (the same for
+        every viewer) from the caches."""
         stakes_data = _field(_HS_STAKES_FIELD, self._stakes_data(p.stakes, p.game))
         game = GAMES[p.game]
         return _field(_HAND_STARTED_FIELD, b"".join([
@@ -192,7 +175,7 @@ class Encoder:
             _text(_HS_GAME_CODE_TAG, p.game) if p.game else b"",
             _HS_BUTTON_TAG + _signed(p.button_seat) if p.button_seat else b"",
             _HS_YOUR_SEAT_TAG + _signed(p.your_seat) if p.your_seat else b"",
-            seats[1], stakes_data,
+            *[_field(_HS_SEATS_FIELD, self._seat_entry(s)[2]) for s in p.seats], stakes_data,
             _HS_COPY_TAG + _signed(p.duplicate_copy) if p.duplicate_copy else b"",
             _text(_HS_DEAL_ID_TAG, p.deal_id) if p.deal_id else b"",
             _HS_GAME_HAND_TAG + _signed(p.game_hand_number) if p.game_hand_number else b""]))
