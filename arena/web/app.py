@@ -118,10 +118,6 @@ class Pages:
         html = self.env.get_template(template).render(**context)
         return HTMLResponse(html, status_code=status_code)
 
-    def bad_request(self, message: str, links: list[tuple[str, str]]) -> HTMLResponse:
-        """A 400 page saying what was wrong with the request, with links to what is right."""
-        return self.render("bad_request.html", 400, message=message, links=links)
-
     async def not_found(self, request: Request, exc: Exception) -> Response:
         return HTMLResponse(self.env.get_template("missing.html").render(), status_code=404)
 
@@ -181,9 +177,11 @@ class WebApp(Pages):
     def leaderboard(self, request: Request) -> Response:
         game = request.query_params.get("game", ALL_GAMES)
         if game not in GAME_KEYS:
-            return self.bad_request(f"unknown game {game[:80]!r}; the games are {', '.join(GAME_KEYS)}",
-                                    [(f"/leaderboard?game={quote(g, safe='/')}", game_label(g))
-                                     for g in GAME_KEYS])
+            # A 400 page saying what was wrong with the request, with links to what is right.
+            return self.render(
+                "bad_request.html", 400,
+                message=f"unknown game {game[:80]!r}; the games are {', '.join(GAME_KEYS)}",
+                links=[(f"/leaderboard?game={quote(g, safe='/')}", game_label(g)) for g in GAME_KEYS])
         board, curves = self._leaderboard()
         rows = [s for s in board.stats if s.game == game]
         intervals = [charts.Interval(s.bot, s.mean_mbb, s.raw.ci_half_width_mbb,
