@@ -43,7 +43,7 @@ CHILD = {
                 "with postgres_server(fsync=True) as server:\n"
                 "    args = argparse.Namespace(bots=6, hands={hands}, tables={tables})\n"
                 "    r = s.run_workers(args, server, 1)\n"
-                "assert not r.stalled, r.folder\n"
+                "assert not r.stalled, open(r.folder + '/w1.log').read()[-3000:]\n"
                 "print(json.dumps({{'hands_per_second': r.rate, "
                 "'all_cpu_ms_per_hand': r.per_hand_ms(r.cpu_seconds), "
                 "'worker_cpu_ms_per_hand': r.per_hand_ms(r.dealer_cpu_seconds), "
@@ -72,13 +72,19 @@ def variant(text: str) -> tuple[str, dict[str, str]]:
     return folder, env
 
 
+class RunFailed(RuntimeError):
+    """A run ended in an error (a league that stalled): its pair is left out, saying why."""
+
+
 def run(folder: str, env: dict[str, str], code: str) -> dict[str, float]:
     python = os.path.join(folder, ".venv", "bin", "python")
     python = python if os.path.exists(python) else sys.executable
-    out = subprocess.run([python, "-c", "import json\n" + code], cwd=folder, check=True,
-                         env={**os.environ, "PYTHONPATH": folder, **env},
-                         capture_output=True, text=True, timeout=900).stdout
-    data: dict[str, float] = json.loads(out.strip().splitlines()[-1])
+    done = subprocess.run([python, "-c", "import json\n" + code], cwd=folder,
+                          env={**os.environ, "PYTHONPATH": folder, **env},
+                          capture_output=True, text=True, timeout=900)
+    if done.returncode:
+        raise RunFailed(f"{folder}: the run failed (exit {done.returncode}):\n{done.stderr[-4000:]}")
+    data: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
     return data
 
 
@@ -100,8 +106,12 @@ def main(argv: list[str] | None = None) -> int:
     for pair in range(args.pairs):
         order = ((0, args.a), (1, args.b)) if pair % 2 == 0 else ((1, args.b), (0, args.a))
         got: list[dict[str, float]] = [{}, {}]
-        for index, (folder, env) in order:
-            got[index] = run(folder, env, code)
+        try:
+            for index, (folder, env) in order:
+                got[index] = run(folder, env, code)
+        except RunFailed as exc:
+            print(f"pair {pair + 1}: left out: {exc}", flush=True)
+            continue
         for key in got[0]:
             ratios.setdefault(key, []).append(got[1][key] / got[0][key])
         print(f"pair {pair + 1}: " + "; ".join(
