@@ -112,12 +112,9 @@ def torn_tail(path: Path) -> TornTail | None:
     """Where a log's last record is cut short, if it is; None for a whole log, or one that is
     damaged before its end (the reader names that damage)."""
     try:
-        for item in read_frames(path):
-            if isinstance(item, TornTail):
-                return item
+        return next((item for item in read_frames(path) if isinstance(item, TornTail)), None)
     except MalformedInput:
         return None
-    return None
 
 
 class EventLog(EventHold):

@@ -90,32 +90,21 @@ def _table(lines: Sequence[str], start: int, end: int,
     label = f"{name}[{key.group(1)}]"
     body = lines[start + 1:end]
     try:
-        return PhhHand(label, _fields(body)), None
+        return PhhHand(label, tomllib.loads("\n".join(body))), None
     except tomllib.TOMLDecodeError as exc:
         found = _AT_LINE.search(str(exc))
-        at = int(found.group(1)) if found else len(_trimmed(body))
+        # else at "end of document": the table's last line that is not blank
+        at = int(found.group(1)) if found else len("\n".join(body).rstrip().split("\n"))
         problem = _AT_LINE.sub("", str(exc)).strip()
     except RecursionError:
         at, problem = 1, "nested too deeply"
     broken = Damage(line=start + 1 + at, hand=label,
                     problem=f"not a hand history from here on ({problem})")
     try:
-        fields = _fields(body[:at - 1])
+        fields = tomllib.loads("\n".join(body[:at - 1]))
     except (tomllib.TOMLDecodeError, RecursionError):
         return None, broken
     return (PhhHand(label, fields) if fields else None), broken
-
-
-def _fields(body: Sequence[str]) -> dict[str, Any]:
-    return tomllib.loads("\n".join(body))
-
-
-def _trimmed(body: Sequence[str]) -> list[str]:
-    """The table's lines without trailing blank ones (where "end of document" is)."""
-    out = list(body)
-    while out and not out[-1].strip():
-        out.pop()
-    return out
 
 
 def is_arena_log(hands: Sequence[PhhHand]) -> bool:

@@ -13,7 +13,7 @@ from arena.engine.phhtext import phh_actions
 from arena.engine.rules import Rules, play_rules
 from arena.engine.state import HandState
 from arena.storage.logdamage import ReadLog, cut_short, is_arena_log, missing_hands, read_log
-from arena.storage.matchlog import match_seed_for, read_result
+from arena.storage.matchlog import MatchLogPaths, match_seed_for, read_result
 from arena.storage.seedcheck import check_seed, seed_from_secret
 from arena.storage.show import describe
 from arena.storage.verify import strategy_problem, verify_hand
@@ -37,13 +37,6 @@ def _select(path: str, hands: list[PhhHand], hand_id: str | None) -> list[PhhHan
     return chosen
 
 
-def _seed_file_for(path: Path) -> Path:
-    """A match's voided hands (``X.void.phhs``) are dealt from the seed beside ``X.phhs``."""
-    name = path.name
-    return path.with_name(name.removesuffix(".void.phhs") + ".phhs") if name.endswith(".void.phhs") \
-        else path
-
-
 def _deal_set(hands: list[PhhHand]) -> str | None:
     """The deal set an arena match log's hands were dealt from (``_deal_id`` "SET/deal-N")."""
     sets = {str(h.fields["_deal_id"]).rpartition("/deal-")[0] for h in hands if "_deal_id" in h.fields}
@@ -63,7 +56,8 @@ def _checked(path: str, hands: list[PhhHand], rules: Rules, out: TextIO,
     histories are replayed from the cards they list, and an arena log among them is said to be
     UNCHECKED: its cards were not compared with any deal (and added to ``unchecked``, for the
     last line)."""
-    seed_file = _seed_file_for(Path(path))
+    # A match's voided hands (``X.void.phhs``) are dealt from the seed beside ``X.phhs``.
+    seed_file = Path(path.removesuffix(".void.phhs") + ".phhs" if path.endswith(".void.phhs") else path)
     seed = match_seed_for(seed_file)
     note = ""
     if seed is None:
@@ -116,7 +110,7 @@ def _damage(path: str, log: ReadLog, *, whole_file: bool) -> list[str]:
     that it lacks."""
     problems = [f"{d.hand}: line {d.line}: {d.problem}" for d in log.damage]
     if whole_file and not path.endswith(".void.phhs"):
-        voided = Path(path).with_name(Path(path).name.removesuffix(".phhs") + ".void.phhs")
+        voided = MatchLogPaths.beside(Path(path)).voids
         try:
             others = read_log(voided.read_bytes(), name=str(voided)).hands if voided.is_file() else []
             result = read_result(Path(path))

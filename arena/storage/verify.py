@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from itertools import zip_longest
 from typing import Any
 
 from arena.engine.actions import ActionKind
@@ -88,9 +89,7 @@ def verify_hand(hand: PhhHand, match_seed: int,
         code = words[1]
         try:
             if code == "cc":
-                legal = state.legal_actions()
-                kind = ActionKind.CHECK if legal.can_check else ActionKind.CALL
-                state.act(seat, kind)
+                state.act(seat, ActionKind.CHECK if state.legal_actions().can_check else ActionKind.CALL)
             elif code == "cbr":
                 state.act(seat, ActionKind.RAISE, int(words[2]))
             elif code == "sd":  # an exchange; alone: stand pat (docs/house-rules.md §26)
@@ -99,15 +98,9 @@ def verify_hand(hand: PhhHand, match_seed: int,
                 state.act(seat, _CODES[code])
         except (ArenaError, KeyError, IndexError, ValueError) as exc:
             return state, Mismatch(hand.name, f"actions[{k}]", line, f"illegal on replay: {exc}")
-    replayed = phh_actions(state)
-    for k, (a, b) in enumerate(zip(logged, replayed, strict=False)):
+    for k, (a, b) in enumerate(zip_longest(logged, phh_actions(state), fillvalue="(end)")):
         if a != b:
             return state, Mismatch(hand.name, f"actions[{k}]", a, b)
-    if len(logged) != len(replayed):
-        k = min(len(logged), len(replayed))
-        return state, Mismatch(hand.name, f"actions[{k}]",
-                               logged[k] if k < len(logged) else "(end)",
-                               replayed[k] if k < len(replayed) else "(end)")
     if not fields.get("_voided"):
         expected = fields.get("finishing_stacks")
         if list(expected or []) != list(state.stacks):
