@@ -14,7 +14,7 @@ from arena.engine.rules import Rules, play_rules
 from arena.engine.state import HandState
 from arena.storage.logdamage import ReadLog, cut_short, is_arena_log, missing_hands, read_log
 from arena.storage.matchlog import MatchLogPaths, match_seed_for, read_result
-from arena.storage.seedcheck import check_seed, seed_from_secret
+from arena.storage.seedcheck import league_seed
 from arena.storage.show import describe
 from arena.storage.verify import strategy_problem, verify_hand
 
@@ -58,31 +58,28 @@ def _checked(path: str, hands: list[PhhHand], rules: Rules, out: TextIO,
     last line)."""
     # A match's voided hands (``X.void.phhs``) are dealt from the seed beside ``X.phhs``.
     seed_file = Path(path.removesuffix(".void.phhs") + ".phhs" if path.endswith(".void.phhs") else path)
-    seed = match_seed_for(seed_file)
-    note = ""
+    revealed = match_seed_for(seed_file)
+    deal_set = _deal_set(hands)
+    if revealed is None and deal_set is None:  # not an arena match log (or an empty one)
+        yield from _as_listed(hands, rules)
+        return
+    if revealed is not None:
+        out.write(f"verifying {path} against the match seed\n")
+    try:  # a revealed seed is checked with the results file beside the log itself
+        seed, note = league_seed(seed_file if revealed is None else Path(path), revealed, deal_set or "")
+    except ReplayMismatch as exc:
+        raise ReplayMismatch(f"{path}: {exc}") from None
     if seed is None:
-        deal_set = _deal_set(hands)
-        if deal_set is None:  # not an arena match log (or an empty one): the cards it lists
-            yield from _as_listed(hands, rules)
-            return
-        seed, note, disagrees = seed_from_secret(seed_file, deal_set)
-        if disagrees:
-            raise ReplayMismatch(f"{path}: {note}")
-        if seed is None:
-            unchecked.append(path)
-            out.write(f"UNCHECKED {path}: {note}: its hands are replayed from the cards they list, "
-                      "NOT verified against the deal\n")
-            yield from _as_listed(hands, rules)
-            return
+        unchecked.append(path)
+        out.write(f"UNCHECKED {path}: {note}: its hands are replayed from the cards they list, "
+                  "NOT verified against the deal\n")
+        yield from _as_listed(hands, rules)
+        return
+    if revealed is None:
         out.write(f"verifying {path} against the match seed\n")
-    else:
-        out.write(f"verifying {path} against the match seed\n")
-        ok, note = check_seed(Path(path), seed)
-        if not ok:
-            raise ReplayMismatch(f"{path}: {note}")
-        if "not checked" in note:
-            unchecked.append(path)
-            note = f"UNCHECKED commitment: {note}"
+    if "not checked" in note:
+        unchecked.append(path)
+        note = f"UNCHECKED commitment: {note}"
     out.write(f"  {note}\n")
     for hand in hands:
         state, mismatch = verify_hand(hand, seed, rules)
