@@ -40,7 +40,13 @@ def read_log(raw: bytes, *, name: str) -> ReadLog:
     """The hands of a ``.phh`` or ``.phhs`` file's bytes. An intact file reads as
     `arena.engine.phh.loads` reads it; a damaged ``.phhs`` file is read table by table (a hand
     whose lines break part-way is read up to the break, and checked as such)."""
-    text, damage = _text(raw, name)
+    damage: list[Damage] = []
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:  # the bytes from the first that is not UTF-8 on are damage
+        text = raw[:exc.start].decode("utf-8")
+        damage.append(Damage(line=text.count("\n") + 1, hand=name,
+                             problem=f"not UTF-8 text at byte {exc.start}"))
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError:
@@ -68,17 +74,6 @@ def read_log(raw: bytes, *, name: str) -> ReadLog:
         if broken is not None:
             damage.append(broken)
     return ReadLog(hands=hands, damage=sorted(damage, key=lambda d: d.line))
-
-
-def _text(raw: bytes, name: str) -> tuple[str, list[Damage]]:
-    """The file as text; bytes from the first that is not UTF-8 on are damage."""
-    try:
-        return raw.decode("utf-8"), []
-    except UnicodeDecodeError as exc:
-        text = raw[:exc.start].decode("utf-8")
-        line = text.count("\n") + 1
-        return text, [Damage(line=line, hand=name,
-                             problem=f"not UTF-8 text at byte {exc.start}")]
 
 
 def _table(lines: Sequence[str], start: int, end: int,
@@ -115,16 +110,12 @@ def is_arena_log(hands: Sequence[PhhHand]) -> bool:
 def cut_short(hand: PhhHand, *, arena_log: bool) -> str | None:
     """Why a hand of the dealer's log (``arena_log``) is incomplete, or None: every hand the
     dealer logs ends with ``_rules``, and a completed one has ``finishing_stacks`` (a file cut
-    at a line's end still parses)."""
+    at a line's end still parses); nothing says what another program's log ends with."""
     fields = hand.fields
-    if not arena_log:
-        return None  # another program's log: nothing says what its last field is
-    missing = [key for key in ("finishing_stacks", "_rules")
-               if key not in fields and not (key == "finishing_stacks" and fields.get("_voided"))]
-    if missing:
-        return (f"{hand.name}: the hand is cut short (no {', '.join(missing)}: every hand the "
-                "dealer logs has them)")
-    return None
+    missing = [key for key in ("finishing_stacks", "_rules") if arena_log and key not in fields
+               and not (key == "finishing_stacks" and fields.get("_voided"))]
+    return (f"{hand.name}: the hand is cut short (no {', '.join(missing)}: every hand the "
+            "dealer logs has them)") if missing else None
 
 
 def missing_hands(hands: Sequence[PhhHand], voided: Sequence[PhhHand],

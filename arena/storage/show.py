@@ -106,7 +106,8 @@ def describe(state: HandState, players: Sequence[str],
         if draw_lines and not (isinstance(event, CardsExchanged) and event.street == street):
             line += draw_lines
             draw_lines = 0
-        if isinstance(event, HoleCardsDealt | BoardDealt | HandShown | HandMucked):
+        if isinstance(event, HoleCardsDealt | BoardDealt | HandShown | HandMucked | ActionTaken
+                      | CardsExchanged):  # one line each (an exchange's `d dh` line comes later)
             line += 1
         if isinstance(event, HoleCardsDealt | BoardDealt | ActionTaken | CardsExchanged) \
                 and event.street != street:
@@ -127,7 +128,6 @@ def describe(state: HandState, players: Sequence[str],
             label = "common card" if event.is_stud_common_card else "board"
             lines.append(f"    {label}: {_cards(event.cards)}")
         elif isinstance(event, ActionTaken):
-            line += 1
             said = action_words(state, event, bet_chips, marks.get(line))
             action_index += 1
             if action_index in declared:
@@ -135,7 +135,6 @@ def describe(state: HandState, players: Sequence[str],
             lines.append(f"    {names[event.seat]} {said}")
             bet_chips = max(bet_chips, event.to_chips)
         elif isinstance(event, CardsExchanged):
-            line += 1  # its `sd` line (when it drew, its `d dh` line comes after the round's)
             lines.append(f"    {names[event.seat]} "
                          + _noted(exchange_words(event), event.is_automatic, marks.get(line)))
             draw_lines += 1 if event.drawn else 0
