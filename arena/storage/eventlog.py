@@ -72,14 +72,20 @@ def read_frames(path: Path, *, max_record_bytes: int = MAX_RECORD_BYTES
     raises :class:`MalformedInput` naming the file, the record and its byte."""
     with open(path, "rb") as fh:
         number, offset = 0, 0
-        while True:
+        while byte := fh.read(1):  # a record's size: a varint, 7 bits a byte, low bits first
             number += 1
-            size, read = _read_size(fh, path, number, offset)
-            if read == 0:
-                return
-            if size is None:
-                yield TornTail(record=number, offset=offset, size_bytes=read)
-                return
+            size, read = 0, 0
+            while True:
+                size |= (byte[0] & 0x7F) << 7 * read
+                read += 1
+                if not byte[0] & 0x80:
+                    break
+                if read == _MAX_VARINT_BYTES:
+                    raise MalformedInput(f"{path}: record {number} (at byte {offset}) has no valid "
+                                         "size: not an event log, or damaged there")
+                if not (byte := fh.read(1)):
+                    yield TornTail(record=number, offset=offset, size_bytes=read)
+                    return
             if size > max_record_bytes:
                 raise MalformedInput(f"{path}: record {number} (at byte {offset}) claims "
                                      f"{size} bytes, more than {max_record_bytes}: not an "
@@ -90,22 +96,6 @@ def read_frames(path: Path, *, max_record_bytes: int = MAX_RECORD_BYTES
                 return
             yield number, data
             offset += read + size
-
-
-def _read_size(fh: BinaryIO, path: Path, number: int, offset: int) -> tuple[int | None, int]:
-    """A record's size and the bytes it took; (None, bytes read) at the end of the file inside
-    it, (None, 0) at the end of the file before it."""
-    value, shift = 0, 0
-    for read in range(1, _MAX_VARINT_BYTES + 1):
-        byte = fh.read(1)
-        if not byte:
-            return None, read - 1
-        value |= (byte[0] & 0x7F) << shift
-        if not byte[0] & 0x80:
-            return value, read
-        shift += 7
-    raise MalformedInput(f"{path}: record {number} (at byte {offset}) has no valid size: not an "
-                         "event log, or damaged there")
 
 
 def torn_tail(path: Path) -> TornTail | None:
