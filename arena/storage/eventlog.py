@@ -146,12 +146,6 @@ class EventLog(EventHold):
             self._file = None
 
 
-def append_gap(path: Path, records: EventRecords, hand_ids: Sequence[str], reason: str) -> None:
-    """Append a gap record to a log (written only by its owner)."""
-    with open_for_append(path, records) as fh:
-        fh.write(frame([records.gap(hand_ids, reason)]))
-
-
 def open_for_append(path: Path, records: EventRecords) -> BinaryIO:
     """A log, opened for appending (created its owner's only). A log an interrupted run left
     with its last record cut short loses that record's bytes (nothing could read them, and every
