@@ -10,6 +10,7 @@ import re
 import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import groupby
 from typing import Any
 
 from arena.engine.errors import MalformedInput
@@ -139,14 +140,9 @@ def missing_hands(hands: Sequence[PhhHand], voided: Sequence[PhhHand],
 
 
 def _ranges(numbers: Sequence[int]) -> str:
-    """``1, 3-5, 9`` for [1, 3, 4, 5, 9] (at most 20 ranges, then a count)."""
-    spans: list[tuple[int, int]] = []
-    for n in numbers:
-        if spans and spans[-1][1] == n - 1:
-            spans[-1] = (spans[-1][0], n)
-        else:
-            spans.append((n, n))
-    words = [str(a) if a == b else f"{a}-{b}" for a, b in spans[:20]]
+    """``1, 3-5, 9`` for [1, 3, 4, 5, 9] (rising numbers; at most 20 ranges, then a count)."""
+    spans = [[n for _, n in run] for _, run in groupby(enumerate(numbers), lambda kn: kn[1] - kn[0])]
+    words = [str(s[0]) if len(s) == 1 else f"{s[0]}-{s[-1]}" for s in spans[:20]]
     if len(spans) > 20:
-        words.append(f"and {sum(b - a + 1 for a, b in spans[20:])} more")
+        words.append(f"and {sum(map(len, spans[20:]))} more")
     return ", ".join(words)
