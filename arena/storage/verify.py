@@ -77,9 +77,8 @@ def verify_hand(hand: PhhHand, match_seed: int, rules: Rules) -> tuple[HandState
             continue
         if state.is_over:
             return state, _mismatch(hand, f"actions[{k}]", line, "(hand already over)")
-        seat = int(words[0][1:]) - 1
-        code = words[1]
-        try:
+        try:  # the log is untrusted: a line that is not "pN CODE ..." is a mismatch too
+            seat, code = int(words[0][1:]) - 1, words[1]
             if code == "cc":
                 state.act(seat, ActionKind.CHECK if state.legal_actions().can_check else ActionKind.CALL)
             elif code == "cbr":
