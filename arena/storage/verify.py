@@ -62,7 +62,10 @@ def verify_hand(hand: PhhHand, match_seed: int, rules: Rules) -> tuple[HandState
         number = fields.get("_hand")
         if not isinstance(number, int) or number < 1:
             raise MalformedInput(f"{hand.name}: missing arena field '_hand'")
-        stacks = int_list(hand, "starting_stacks", len(fields.get("starting_stacks", [])))
+        listed = [fields.get(key, []) for key in ("starting_stacks", "actions")]
+        if not all(isinstance(value, list) for value in listed):  # the log is untrusted
+            raise MalformedInput(f"{hand.name}: starting_stacks and actions must be lists")
+        stacks = int_list(hand, "starting_stacks", len(listed[0]))
         stakes = stakes_of(hand, variant, len(stacks))
         blinds, antes, dead_antes = forced_bets_of(hand, variant, len(stacks))
         rules = hand_rules(rules, fields, where=hand.name)  # the rules it was played by
@@ -70,7 +73,7 @@ def verify_hand(hand: PhhHand, match_seed: int, rules: Rules) -> tuple[HandState
                           antes=antes, dead_antes=dead_antes, seed=deal_seed(match_seed, number))
     except ArenaError as exc:
         return None, _mismatch(hand, "header", str(exc), None)
-    logged = [str(a) for a in fields.get("actions", [])]
+    logged = [str(a) for a in listed[1]]
     for k, line in enumerate(logged):
         words = line.split()
         if not words or words[0] == "d" or words[1:2] == ["sm"]:
