@@ -209,15 +209,9 @@ def fault_marks(fields: Mapping[str, Any]) -> dict[int, str]:
     """A hand log's ``_fault_lines`` (``[[line, reason], ...]``, docs/faults.md) by line; the
     log is untrusted: entries that are not a positive line and a known reason are skipped."""
     raw = fields.get("_fault_lines")
-    marks: dict[int, str] = {}
-    if not isinstance(raw, list):
-        return marks
-    for entry in raw[:10_000]:
-        if isinstance(entry, list) and len(entry) == 2:
-            line, reason = entry
-            if type(line) is int and line > 0 and reason in FAULT_NOTES:
-                marks[line] = reason
-    return marks
+    return {entry[0]: entry[1] for entry in (raw[:10_000] if isinstance(raw, list) else [])
+            if isinstance(entry, list) and len(entry) == 2 and type(entry[0]) is int and entry[0] > 0
+            and isinstance(entry[1], str) and entry[1] in FAULT_NOTES}
 
 
 def _award(event: PotAwarded, names: Sequence[str], shown: Mapping[int, ShownValue]) -> str:
