@@ -19,12 +19,9 @@ from arena.storage.show import describe
 from arena.storage.verify import strategy_problem, verify_hand
 
 
-class UsageError(ConfigError):
-    """A command-line value that cannot be used (the CLI prints it and exits 2)."""
-
-
 def _select(path: str, hands: list[PhhHand], hand_id: str | None) -> list[PhhHand]:
-    """All hands, or the one named by ``--hand``: its number in the file (1 = first) or its id."""
+    """All hands, or the one named by ``--hand``: its number in the file (1 = first) or its id
+    (none: a :class:`ConfigError`, which the CLI prints, exiting 2)."""
     if hand_id is None:
         return hands
     chosen = [h for h in hands if str(h.fields.get("_hand_id", "")) == hand_id
@@ -32,7 +29,7 @@ def _select(path: str, hands: list[PhhHand], hand_id: str | None) -> list[PhhHan
     if not chosen:
         ids = [str(h.fields["_hand_id"]) for h in hands[:2] if "_hand_id" in h.fields]
         example = f" or an id such as {ids[0]!r}" if ids else ""
-        raise UsageError(f"--hand {hand_id}: {path} has no such hand; it holds hands 1 to "
+        raise ConfigError(f"--hand {hand_id}: {path} has no such hand; it holds hands 1 to "
                          f"{len(hands)}{example}" if hands else f"--hand {hand_id}: {path} is empty")
     return chosen
 
@@ -129,18 +126,16 @@ def replay_paths(paths: Sequence[str], *, rules: Rules, show: bool, hand_id: str
     selected: list[tuple[str, list[PhhHand]]] = []
     for path in paths:
         try:
-            with open(path, "rb") as fh:
-                log = read_log(fh.read(), name=path)
-            selected.append((path, _select(path, log.hands, hand_id)))
-            for problem in _damage(path, log, whole_file=hand_id is None):
-                out.write(f"FAIL {problem}\n")
-                failures += 1
-        except UsageError:
-            raise
+            log = read_log(Path(path).read_bytes(), name=path)
         except (OSError, ArenaError) as exc:
             out.write(f"FAIL {path}: {exc}\n")
             failures += 1
             unreadable += 1
+            continue
+        selected.append((path, _select(path, log.hands, hand_id)))
+        for problem in _damage(path, log, whole_file=hand_id is None):
+            out.write(f"FAIL {problem}\n")
+            failures += 1
     for path, hands in selected:
         _overridden(path, hands, rules, out)
         try:
