@@ -43,8 +43,8 @@ class EventHold:
         if notice is self._last_notice or notice is self._other_notice:
             for seat in range(seat_count):
                 self.sent(seat, notice)
-            return
-        self._hold(notice, list(range(seat_count)))
+        else:
+            self._hold(notice, list(range(seat_count)))
 
     def _hold(self, notice: Notice, seats: list[int]) -> None:
         """A distinct event, first sent to ``seats``: the last one held becomes the other."""

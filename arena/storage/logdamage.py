@@ -58,18 +58,18 @@ def read_log(raw: bytes, *, name: str) -> ReadLog:
         if not damage:
             return ReadLog(hands=hands_of(data, name=name), damage=[])
     lines = text.split("\n")
-    starts = [k for k, line in enumerate(lines) if _HEADER.fullmatch(line.strip())]
+    starts = [(k, found.group(1)) for k, line in enumerate(lines)
+              if (found := _HEADER.fullmatch(line.strip()))]
     if not starts:  # a single hand (.phh), or not a hand history at all: one error, as before
         if damage:
             raise MalformedInput(f"{name}: not a hand history ({damage[0].problem})")
         return ReadLog(hands=loads(text, name=name), damage=damage)
     hands: list[PhhHand] = []
-    preamble = [line for line in lines[:starts[0]] if line.strip() and not line.strip().startswith("#")]
+    preamble = [line for line in lines[:starts[0][0]] if line.strip() and not line.strip().startswith("#")]
     if preamble:
         damage.append(Damage(line=1, hand=name, problem="text before the first hand's [N] header"))
-    for k, start in enumerate(starts):
-        end = starts[k + 1] if k + 1 < len(starts) else len(lines)
-        hand, broken = _table(lines, start, end, name)
+    for (start, number), (end, _) in zip(starts, [*starts[1:], (len(lines), "")], strict=True):
+        hand, broken = _table(lines, start, end, f"{name}[{number}]")
         if hand is not None:
             hands.append(hand)
         if broken is not None:
@@ -78,12 +78,9 @@ def read_log(raw: bytes, *, name: str) -> ReadLog:
 
 
 def _table(lines: Sequence[str], start: int, end: int,
-           name: str) -> tuple[PhhHand | None, Damage | None]:
-    """One ``[N]`` table (file lines ``start`` to ``end``, 0-based, header first): its hand,
-    read up to the first line that breaks it, and that break."""
-    key = _HEADER.fullmatch(lines[start].strip())
-    assert key is not None
-    label = f"{name}[{key.group(1)}]"
+           label: str) -> tuple[PhhHand | None, Damage | None]:
+    """One ``[N]`` table (file lines ``start`` to ``end``, 0-based, header first; ``label``:
+    ``name[N]``): its hand, read up to the first line that breaks it, and that break."""
     body = lines[start + 1:end]
     try:
         return PhhHand(label, tomllib.loads("\n".join(body))), None
