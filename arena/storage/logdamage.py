@@ -10,7 +10,7 @@ import re
 import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import groupby
+from itertools import pairwise
 from typing import Any
 
 from arena.engine.errors import MalformedInput
@@ -128,18 +128,13 @@ def missing_hands(hands: Sequence[PhhHand], voided: Sequence[PhhHand],
     completed = [h for h in hands if not h.fields.get("_voided")]
     if len(completed) >= played:
         return None
-    present = {n for h in [*hands, *voided] if type(n := h.fields.get("_hand")) is int}
-    last = max([played + len(voided), *present], default=played)
-    gone = [n for n in range(1, last + 1) if n not in present]
-    which = f": missing hand(s) {_ranges(gone)}" if gone else ""
+    present = sorted({n for h in [*hands, *voided] if type(n := h.fields.get("_hand")) is int and n > 0})
+    edges = [0, *present, max([played + len(voided), *present]) + 1]
+    # The runs of numbers between present ones: as many as the hands, whatever the file claims.
+    gone = [(a + 1, b - 1) for a, b in pairwise(edges) if b > a + 1]
+    words = [str(a) if a == b else f"{a}-{b}" for a, b in gone[:20]]  # 1, 3-5, 9
+    if len(gone) > 20:
+        words.append(f"and {sum(b - a + 1 for a, b in gone[20:])} more")
+    which = f": missing hand(s) {', '.join(words)}" if gone else ""
     return (f"the results file counts {played} played hand(s), the log holds "
             f"{len(completed)}{which}")
-
-
-def _ranges(numbers: Sequence[int]) -> str:
-    """``1, 3-5, 9`` for [1, 3, 4, 5, 9] (rising numbers; at most 20 ranges, then a count)."""
-    spans = [[n for _, n in run] for _, run in groupby(enumerate(numbers), lambda kn: kn[1] - kn[0])]
-    words = [str(s[0]) if len(s) == 1 else f"{s[0]}-{s[-1]}" for s in spans[:20]]
-    if len(spans) > 20:
-        words.append(f"and {sum(map(len, spans[20:]))} more")
-    return ", ".join(words)
