@@ -11,13 +11,10 @@ from typing import Any, Literal, Protocol, TextIO
 from arena.engine.errors import ConfigError
 from arena.league.config import LeagueConfig, _store_location, load_league
 from arena.league.coordinator import describe_waits
-from arena.league.leaderboard import (
-    CsvTable,
-)
+from arena.league.leaderboard import CsvTable
 from arena.league.runner import LeagueRun
 from arena.match.spectator import Spectator
-from arena.metrics import start_metrics_server
-from arena.server.commands import log_connections
+from arena.server.commands import log_connections, on_listening, serving_metrics
 from arena.server.peer_tls import PEER_SERVER_NAME, PeerTls, check_key_file
 from arena.storage.queue import JobWaits
 from arena.storage.records import LeftOutHand
@@ -90,14 +87,9 @@ def run_league(path: str, *, listen: str | None = None, store: str | None = None
         if hook is not None:
             out.write(f"web: {hook.url}\n")
             out.flush()
-        host = config.listen.rsplit(":", 1)[0]
-
-        def ready(port: int) -> None:
-            out.write(f"league {config.name!r}: listening on {host}:{port}; "
-                      f"{len(run.schedule)} matches of {config.hands_per_match} hands, "
-                      f"{config.tables_at_once} tables at once\n")
-            out.flush()
-
+        ready = on_listening(out, config.listen, f"league {config.name!r}",
+                             f"; {len(run.schedule)} matches of {config.hands_per_match} hands, "
+                             f"{config.tables_at_once} tables at once")
         complete = run.run(on_ready=ready, spectator=hook.spectator if hook else None,
                            background=hook.serve if hook else None)
         return _finish(run, complete, out)
@@ -125,17 +117,9 @@ def _run_on_workers(run: LeagueRun, *, local_worker: bool, out: TextIO, peer: Pe
     from arena.league.coordinator import run_on_workers
     from arena.league.worker import default_worker_name
 
-    config = run.config
-    metrics_server = None
-    if run.metrics is not None and config.metrics_port is not None:
-        metrics_server = start_metrics_server(config.metrics_port, run.metrics.registry)
-        out.write(f"metrics: {metrics_server.url}\n")
-    try:
+    with serving_metrics(run.metrics, run.config.metrics_port, out):
         return run_on_workers(run, out=out, local_worker=default_worker_name() if local_worker else None,
                               peer_tls=peer.tls() if local_worker else None, peer_listen=peer.listen)
-    finally:
-        if metrics_server is not None:
-            metrics_server.stop()
 
 
 def run_worker(store_url: str, *, name: str | None, listen: str, advertise: str | None, tables: int,
@@ -175,24 +159,13 @@ def run_worker(store_url: str, *, name: str | None, listen: str, advertise: str 
     metrics.set_worker(settings.name)
     queue = WorkQueue(store)
     metrics.watch_queue(queue.depth)
-    metrics_server = None
-    if metrics_port is not None:
-        metrics_server = start_metrics_server(metrics_port, metrics.registry, metrics_addr,
-                                              setting="--metrics-port")
-        out.write(f"metrics: {metrics_server.url}\n")
-    host = listen.rsplit(":", 1)[0]
-
-    def ready(port: int) -> None:
-        out.write(f"worker {settings.name}: listening on {host}:{port}\n")
-        out.flush()
-
-    out.write(f"worker {settings.name}: waiting for jobs at {shown_location(store_url)}\n")
-    out.flush()
     try:
-        complete = Worker(store, settings, out=out, metrics=metrics).run(on_ready=ready)
+        with serving_metrics(metrics, metrics_port, out, addr=metrics_addr, setting="--metrics-port"):
+            out.write(f"worker {settings.name}: waiting for jobs at {shown_location(store_url)}\n")
+            out.flush()
+            ready = on_listening(out, listen, f"worker {settings.name}")
+            complete = Worker(store, settings, out=out, metrics=metrics).run(on_ready=ready)
     finally:
-        if metrics_server is not None:
-            metrics_server.stop()
         store.close()
     return 0 if complete else 3
 

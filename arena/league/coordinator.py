@@ -13,6 +13,7 @@ from typing import TextIO
 from arena.league.runner import LeagueRun
 from arena.league.secret import describe_secret, publish_commitment, reveal_league_secret
 from arena.league.worker import Worker, WorkerSettings
+from arena.server.commands import on_listening
 from arena.server.peer_tls import PeerTls
 from arena.storage import store as st
 from arena.storage.errors import StoreUnavailable
@@ -152,13 +153,9 @@ def run_on_workers(run: LeagueRun, *, out: TextIO = sys.stdout, local_worker: st
     watcher.start()
     try:
         if local_worker is not None:
-            host = run.config.listen.rsplit(":", 1)[0]
-
-            def ready(port: int) -> None:
-                out.write(f"league {run.config.name!r}: listening on {host}:{port}; "
-                          f"{len(run.schedule)} matches of {run.config.hands_per_match} hands on workers\n")
-                out.flush()
-
+            ready = on_listening(out, run.config.listen, f"league {run.config.name!r}",
+                                 f"; {len(run.schedule)} matches of {run.config.hands_per_match} "
+                                 "hands on workers")
             settings = WorkerSettings(name=local_worker, listen=run.config.listen, log_dir=run.config.log_dir,
                                       league_id=league.league_id, exit_when_done=True,
                                       tables=run.config.tables_at_once,

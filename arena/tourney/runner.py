@@ -10,6 +10,7 @@ hands stay, the hands in flight are voided and every chip committed to them goes
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import sys
 import time
@@ -21,14 +22,14 @@ import trio
 
 from arena.engine.errors import ArenaError, ConfigError
 from arena.engine.phh import dumps_hand
-from arena.league.hosting import build_packages, hosting
+from arena.league.hosting import build_packages, dealer_config, hosting
 from arena.match.live import LiveTable
 from arena.match.lobby import Lobby
 from arena.match.messages import TournamentInfo
 from arena.match.records import MatchSummary, PlayedHand, phh_fields
 from arena.match.spec import MatchSpec, SeatSpec
-from arena.metrics import GAME_LABELS, ArenaMetrics, TournamentSnapshot, start_metrics_server
-from arena.server.config import BotEntry, ServerConfig
+from arena.metrics import GAME_LABELS, ArenaMetrics, TournamentSnapshot
+from arena.server.commands import serving_metrics
 from arena.storage.botlogs import DEFAULT_MAX_BYTES
 from arena.storage.matchlog import PhhAppender, make_private_dir
 from arena.storage.phhappend import open_private
@@ -400,37 +401,26 @@ class TournamentRun:
             self.out.write("tournament: already played\n")
             return True
         config = self.config
-        metrics_server = None
-        if self.metrics is not None and config.metrics_port is not None:
-            metrics_server = start_metrics_server(config.metrics_port, self.metrics.registry)
-            self.out.write(f"metrics: {metrics_server.url}\n")
-        self.store = TournamentStore(config.store, name=config.name, source_toml=config.source_toml,
-                                     bots=config.bots)
         # Hosted bots (a package each): built now, then one sandboxed instance per bot for the
         # whole tournament (no duplicate copies here), its seats' bot id its name.
-        hosted_seats = [(k, b.name, b.name) for k, b in enumerate(config.bots) if b.hosted]
+        seats = [(k, b.name, b.name) for k, b in enumerate(config.bots)]
 
         async def drive(server: DealerServer) -> None:
-            if hosted is None:
-                await self.drive(server.lobby)
-                return
-            async with hosted.session("tournament", hosted_seats, server.service):
+            async with (contextlib.nullcontext() if hosted is None
+                        else hosted.session("tournament", seats, server.service)):
                 await self.drive(server.lobby)
 
-        try:
-            build_packages(config.bots, self.out)
-            with hosting(config.bots, log_dir=config.log_dir, max_log_bytes=DEFAULT_MAX_BYTES
-                         ) as hosted:
-                server_config = ServerConfig(
-                    listen=config.listen,
-                    bots=tuple(BotEntry(b.name, b.name, b.token) for b in config.bots
-                               if not b.hosted), matches=(),
-                    unix_socket=hosted.socket if hosted is not None else None)
-                result = asyncio.run(serve(server_config, on_ready=on_ready, driver=drive))
-        finally:
-            for appender in self._appenders.values():
-                appender.close()
-            self.store.close()
-            if metrics_server is not None:
-                metrics_server.stop()
+        with serving_metrics(self.metrics, config.metrics_port, self.out):
+            self.store = TournamentStore(config.store, name=config.name,
+                                         source_toml=config.source_toml, bots=config.bots)
+            try:
+                build_packages(config.bots, self.out)
+                with hosting(config.bots, log_dir=config.log_dir, max_log_bytes=DEFAULT_MAX_BYTES
+                             ) as hosted:
+                    result = asyncio.run(serve(dealer_config(config.listen, config.bots, hosted),
+                                               on_ready=on_ready, driver=drive))
+            finally:
+                for appender in self._appenders.values():
+                    appender.close()
+                self.store.close()
         return self.finished and not result.stopped_early
