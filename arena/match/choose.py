@@ -13,10 +13,17 @@ from dataclasses import dataclass
 
 import trio
 
-from arena.engine.actions import ActionKind
+from arena.engine.actions import Action, ActionKind
 from arena.engine.errors import ArenaError, IllegalAction, MalformedAction
 from arena.engine.rules import Rules
-from arena.engine.strategy import MAX_STRATEGY_ACTIONS, SUM_TOLERANCE, draw_uniform
+from arena.engine.strategy import (
+    MAX_STRATEGY_ACTIONS,
+    SUM_TOLERANCE,
+    Strategy,
+    WeightedAction,
+    draw_index,
+    draw_uniform,
+)
 from arena.match import messages as m
 from arena.match.clock import DecisionClock, Now
 from arena.match.faults import BotFault, CloseReason, DecisionClosed, FaultKind
@@ -164,19 +171,11 @@ class ChoiceDesk:
         menu = [str(g) for g in self.rules.games]
         if reply.strategy is not None and not reply.problem:
             weights = self._strategy(reply, menu)
-            key = self._drawer.key
             # Hand 0 is no hand: the draw of orbit k is action k of "hand 0" (§28).
-            uniform = draw_uniform(key, 0, orbit.number)
-            total = math.fsum(w for _, w in weights)
-            target, running, drawn = uniform * total, 0.0, ""
-            for game, weight in weights:
-                if weight <= 0.0:
-                    continue
-                running += weight
-                drawn = game
-                if target < running:
-                    break
-            return menu.index(drawn), weights
+            drawn = draw_index(Strategy(entries=tuple(
+                WeightedAction(action=Action(ActionKind.CHOOSE_GAME), weight=w) for _, w in weights)),
+                draw_uniform(self._drawer.key, 0, orbit.number))
+            return menu.index(weights[drawn][0]), weights
         if reply.kind is None:
             raise MalformedAction(reply.problem or "no action")
         if reply.kind is not ActionKind.CHOOSE_GAME:
