@@ -26,7 +26,7 @@ from arena.engine.strategy import (
 )
 from arena.match import messages as m
 from arena.match.clock import DecisionClock, Now
-from arena.match.faults import BotFault, CloseReason, DecisionClosed, FaultKind
+from arena.match.faults import CloseReason
 from arena.match.lobby import Lobby, Presence
 from arena.match.records import TableStats
 from arena.match.strategy_draw import StrategyDrawer
@@ -150,18 +150,20 @@ class ChoiceDesk:
                 self.stats.timeouts += 1
             else:
                 self.stats.absent_actions += 1
-            choice = GameChoice(entry=default_entry(rules, orbit.current), chooser=chooser,
-                                automatic=reason)
-            self._timed_out(prompt, choice, now() - opened, presence)
+            entry = default_entry(rules, orbit.current)
+            open_seconds = now() - opened
+            self._lobby.closed_unanswered(
+                presence, prompt, CloseReason.TIMEOUT, ActionKind.CHOOSE_GAME, open_seconds,
+                timeout_detail=f"no game chosen within {open_seconds:.2f} s; the dealer chose "
+                f"{rules.games[entry]} (the menu's next game) for the seat"
+                if reason is m.AutoReason.TIMEOUT else "")
             told = True
-            return choice
+            return GameChoice(entry=entry, chooser=chooser, automatic=reason)
         finally:
             self._timer.disarm()
             if not told:  # the match was stopped while the seat was choosing
-                presence.deliver(DecisionClosed(
-                    decision_id=prompt.decision_id, match_id=prompt.match_id,
-                    hand_number=prompt.hand_number, seat=prompt.seat,
-                    reason=CloseReason.HAND_STOPPED, action=None, open_seconds=now() - opened))
+                self._lobby.closed_unanswered(presence, prompt, CloseReason.HAND_STOPPED, None,
+                                              now() - opened)
             self._lobby.close(decision, "the seat has chosen")
             self.stats.rejected += decision.refused
 
@@ -215,21 +217,6 @@ class ChoiceDesk:
             raise MalformedAction(f"the strategy's weights sum to {total!r}, not 1 "
                                   f"(within {SUM_TOLERANCE:g})")
         return tuple(out)
-
-    def _timed_out(self, prompt: m.Prompt, choice: GameChoice, open_seconds: float,
-                   presence: Presence) -> None:
-        """The chooser is told the decision closed, and a timeout is reported as a fault."""
-        presence.deliver(DecisionClosed(
-            decision_id=prompt.decision_id, match_id=prompt.match_id,
-            hand_number=prompt.hand_number, seat=prompt.seat, reason=CloseReason.TIMEOUT,
-            action=ActionKind.CHOOSE_GAME, open_seconds=open_seconds))
-        if choice.automatic is m.AutoReason.TIMEOUT:
-            self._lobby.report(BotFault(
-                bot_id=presence.bot_id, kind=FaultKind.TIMEOUT, decision_id=prompt.decision_id,
-                match_id=prompt.match_id, hand_number=prompt.hand_number, seat=prompt.seat,
-                street=prompt.street, seconds=open_seconds,
-                detail=f"no game chosen within {open_seconds:.2f} s; the dealer chose "
-                       f"{self.rules.games[choice.entry]} (the menu's next game) for the seat"))
 
 
 def _on_menu(game: str, menu: list[str], where: str) -> int:
