@@ -64,8 +64,6 @@ if TYPE_CHECKING:
 from arena.storage.matchlog import (
     MatchLogPaths,
     catch_up,
-    clear_in_flight,
-    hand_in_flight,
     make_private_dir,
     make_private_store,
     reveal_seed,
@@ -79,10 +77,6 @@ from arena.storage.writer import After, Writer
 # 15 s by default); its luck is computed only for the hands that lack it.
 BOARD_MAX_AGE_SECONDS = 5.0
 log = logging.getLogger("arena.league")
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
 
 
 @dataclass
@@ -169,13 +163,11 @@ class LeagueRun:
             self.store.close()
 
     def _league(self) -> League:
-        if self._checked_league is not None:
-            return self._checked_league  # tokens were checked once (scrypt is slow on purpose)
-        config = self.config
-        league = register_league(self.store, config.name, without_tokens(config.source_toml, config),
-                                 config.bots)
-        self._checked_league = league
-        return league
+        if self._checked_league is None:  # tokens are checked once (scrypt is slow on purpose)
+            self._checked_league = register_league(
+                self.store, self.config.name, without_tokens(self.config.source_toml, self.config),
+                self.config.bots)
+        return self._checked_league
 
     def _deal_sets(self) -> list[str]:
         """The schedule's deal sets in order of their first copy: the order of the store's
@@ -292,23 +284,17 @@ class LeagueRun:
 
     def _void_interrupted(self, scheduled: ScheduledMatch, store_id: int, next_number: int) -> int:
         """A hand that was dealt but neither finished nor voided: void it (docs/house-rules.md §6)."""
-        paths = MatchLogPaths.of(self.config.log_dir, scheduled.match_id)
         number = self.in_flight.hand_in_flight(store_id, scheduled.copy_index)
-        legacy = hand_in_flight(paths, unreadable=next_number)  # the mark of an older arena: a file
-        if legacy is not None and (number is None or legacy > number):
-            number = legacy
-        if number is None:
-            return next_number
-        if number >= next_number:
+        if number is not None and number >= next_number:
             game = game_for_hand(self.config.rules, number - 1, len(scheduled.seats))
+            now = datetime.now(UTC)
             self.store.void_hand(VoidHand(
                 match_id=store_id, hand_number=number, copy_index=scheduled.copy_index,
                 deal_id=f"{scheduled.deal_set}/deal-{number}", game_code=game,
                 small_bet_chips=self.config.rules.stakes.small_bet, button_seat=0,
                 reason="misdeal: the dealer stopped during this hand; every chip went back",
-                phh_text="", started_at=_now(), voided_at=_now()))
-            next_number = number + 1
-        clear_in_flight(paths)
+                phh_text="", started_at=now, voided_at=now))
+            return number + 1
         return next_number
 
     def _copy_finished(self, scheduled: ScheduledMatch, summary: MatchSummary) -> None:

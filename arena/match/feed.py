@@ -15,6 +15,7 @@ from typing import Final
 
 from arena.engine.actions import ActionKind, LegalActions
 from arena.engine.cards import Card
+from arena.engine.describe_wild import NO_WILD, seat_wild
 from arena.engine.events import (
     ActionTaken,
     BoardDealt,
@@ -25,11 +26,10 @@ from arena.engine.events import (
     PotAwarded,
     UncalledBetReturned,
 )
-from arena.engine.games import ForcedBet, Showdown
+from arena.engine.games import ForcedBet
 from arena.engine.pots import build_pots, with_dead_chips
 from arena.engine.shown import shown_value_in
 from arena.engine.state import HandState
-from arena.engine.wild import low_hole_low_wild_ranks, low_hole_wild_ranks
 from arena.match import messages as m
 from arena.match.clock import DecisionClock
 from arena.match.records import HandContext
@@ -514,23 +514,7 @@ _NO_WILD: Final[tuple[tuple[int, ...], tuple[int, ...]]] = ((), ())
 
 
 def seat_wild_ranks(state: HandState, seat: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """The ranks wild for ``seat``'s hand now, (for high, for low): the game's `wild_ranks` in
-    wild-card stud (docs/house-rules.md §23), the seat's own lowest down card in Low Hole (§24;
-    aces for low in hi-lo with an ace in the hole); nothing in the other games."""
-    kind = state.variant.showdown
-    if kind in _WILD_SHOWDOWNS:
-        ranks = tuple(sorted(state.rules.wild_rank_set))
-        return (() if kind is Showdown.WILD_LOW else ranks,
-                () if kind is Showdown.WILD_HIGH else ranks)
-    if kind is Showdown.LOW_HOLE or kind is Showdown.LOW_HOLE_HI_LO:
-        cards, ups = state.cards[seat], state.is_up[seat]
-        high = tuple(sorted(low_hole_wild_ranks(cards, ups,
-                                                ace_high=state.rules.low_hole_ace_high)))
-        low = (tuple(sorted(low_hole_low_wild_ranks(cards, ups)))
-               if kind is Showdown.LOW_HOLE_HI_LO else ())
-        return high, low
-    return _NO_WILD
-
-
-_WILD_SHOWDOWNS: Final = frozenset({Showdown.WILD_HIGH, Showdown.WILD_LOW,
-                                    Showdown.WILD_HIGH_LOW_8})
+    """The ranks wild for ``seat``'s hand now, (for high, for low): the engine's
+    :func:`~arena.engine.describe_wild.seat_wild`, in rank order."""
+    wild = seat_wild(state.variant, state.rules, state.cards[seat], state.is_up[seat])
+    return _NO_WILD if wild is NO_WILD else (tuple(sorted(wild.high)), tuple(sorted(wild.low)))
