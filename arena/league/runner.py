@@ -447,31 +447,26 @@ class LeagueRun:
         config = self.config
         server_config = dealer_config(config.listen, config.bots, hosted, prepared.specs)
         display: list[asyncio.Task[None]] = []
-        holder: list[DealerServer] = []
-
         view = ProgressDisplay(prepared.progress, self.out)
 
-        async def show_progress() -> None:
+        async def show_progress(server: DealerServer) -> None:
             while True:
                 await asyncio.sleep(view.interval_seconds)
-                if holder:
-                    prepared.progress.waiting_for = tuple(sorted(
-                        {name for table in holder[0].tables if table.waiting
-                         for name in table.missing_bots()}))
+                prepared.progress.waiting_for = tuple(sorted(
+                    {name for table in server.tables if table.waiting
+                     for name in table.missing_bots()}))
                 view.update()
-                if self.metrics is not None and holder:
-                    connected = sum(1 for b in config.bots
-                                    if holder[0].lobby.presence(b.name).is_connected)
-                    self.metrics.set_connected_bots(connected)
+                if self.metrics is not None:
+                    self.metrics.set_connected_bots(sum(
+                        1 for b in config.bots if server.lobby.presence(b.name).is_connected))
 
         def started(server: DealerServer) -> None:
-            holder.append(server)
             self._server = server
             if self.metrics is not None:
                 metrics = self.metrics
                 server.lobby.rejection_observers.append(
                     lambda bot, error: metrics.invalid_action(rejection_reason(error), bot=bot))
-            display.append(asyncio.get_running_loop().create_task(show_progress()))
+            display.append(asyncio.get_running_loop().create_task(show_progress(server)))
             if spectator is not None:
                 server.lobby.decision_observers.append(spectator.decision_opened)
             if background is not None:

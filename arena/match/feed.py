@@ -381,12 +381,9 @@ class HandFeed:
         own = public if face_up or not event.discarded else replace(
             public, exchanged_cards=event.discarded, drawn_cards=event.drawn)
         self.records.append(public)
-        pot_chips = self._pot_chips()
-        return Private(seat=p, own=m.ActionAnnounced(
-            action=own, stack_after_chips=self._stack[e], pot_total_after_chips=pot_chips,
-            decision_id=decision_id), others=m.ActionAnnounced(
-            action=public, stack_after_chips=self._stack[e], pot_total_after_chips=pot_chips,
-            decision_id=decision_id))
+        others = m.ActionAnnounced(action=public, stack_after_chips=self._stack[e],
+                                   pot_total_after_chips=self._pot_chips(), decision_id=decision_id)
+        return Private(seat=p, own=replace(others, action=own), others=others)
 
     def _to_street(self, street: int, out: list[FeedItem]) -> None:
         while self._street < street:

@@ -15,6 +15,7 @@ import json
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -44,19 +45,18 @@ STATE_FILE = "state.json"
 MAX_VOIDS_PER_EVENT = 50  # a dealer that cannot finish hands ends the run instead of looping
 
 
+@dataclass(eq=False)
 class _HandSink:
     """Collects one hand's record, appends it to its table's PHH log, and applies its result
     to the event before the bots are told the match ended (so `MatchSeatResult.place` is
     known)."""
 
-    def __init__(self, run: TournamentRun, state: EventState, plan: HandPlan,
-                 lobby: Lobby) -> None:
-        self.run = run
-        self.state = state
-        self.plan = plan
-        self.lobby = lobby
-        self.absent: tuple[str, ...] = ()
-        self.recorded = False
+    run: TournamentRun
+    state: EventState
+    plan: HandPlan
+    lobby: Lobby
+    absent: tuple[str, ...] = ()
+    recorded: bool = False
 
     def hand_started(self, match_id: str, hand_number: int) -> None:
         self.absent = tuple(p for p in self.plan.players
