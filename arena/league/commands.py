@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import sys
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Literal, Protocol, TextIO
 
@@ -38,14 +39,19 @@ def _load(path: str, store: str | None) -> LeagueConfig:
     return config if store is None else dataclasses.replace(config, store=_store_location(store, Path()))
 
 
-def _load_run(path: str, store: str | None) -> LeagueConfig:
-    """The config of a league to read: its SQLite store must exist (a mistyped path or a league
-    never run is an error, not an empty store made there)."""
+@contextlib.contextmanager
+def _stored_run(path: str, store: str | None, out: TextIO) -> Iterator[LeagueRun]:
+    """A league to read: its SQLite store must exist (a mistyped path or a league never run is
+    an error, not an empty store made there)."""
     config = _load(path, store)
     if isinstance(config.store, Path) and not config.store.is_file():
         raise ConfigError(f"league {config.name!r}: no results store at {config.store} (run it "
                           f"first: arena league run {path}; or give its --store)")
-    return config
+    run = LeagueRun(config, out=out)
+    try:
+        yield run
+    finally:
+        run.close()
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -171,22 +177,17 @@ def run_worker(store_url: str, *, name: str | None, listen: str, advertise: str 
 
 
 def league_status(path: str, *, store: str | None = None, out: TextIO = sys.stdout) -> int:
-    config = _load_run(path, store)
-    run = LeagueRun(config, out=out)
-    try:
+    with _stored_run(path, store, out) as run:
         standing = run.standing()  # read only: the league may be running now
-        left_out = run.left_out()
-        out.write(f"league {config.name!r}: {standing.done_hands} of {standing.total_hands} hands "
-                  f"played, {standing.void_hands} void (misdeals: every chip went back; not "
-                  f"counted){_left_out_count(left_out)}; {standing.copies_left} of "
+        out.write(f"league {run.config.name!r}: {standing.done_hands} of {standing.total_hands} "
+                  f"hands played, {standing.void_hands} void (misdeals: every chip went back; not "
+                  f"counted){_left_out_count(run.left_out())}; {standing.copies_left} of "
                   f"{len(run.schedule)} matches still to play\n")
         out.write(run.report(run.leaderboard()).text())
         waits = _waits(run)
         if waits:
             out.write(waits + "\n")
         return 0
-    finally:
-        run.close()
 
 
 def _left_out_count(left_out: Sequence[LeftOutHand]) -> str:
@@ -206,12 +207,8 @@ def _waits(run: LeagueRun) -> str:
 
 def show_leaderboard(path: str, *, fmt: str, table: CsvTable | Literal["faults"] = "results",
                      store: str | None = None, out: TextIO = sys.stdout) -> int:
-    config = _load_run(path, store)
-    run = LeagueRun(config, out=out)
-    try:
+    with _stored_run(path, store, out) as run:
         report = run.report(run.leaderboard())
         out.write(report.json() + "\n" if fmt == "json" else report.csv(table) if fmt == "csv"
                   else report.text())
         return 0
-    finally:
-        run.close()

@@ -186,9 +186,8 @@ def league_from_mapping(data: dict[str, Any], *, base_dir: Path = Path("."), sou
     require(len(set(names)) == len(names), where, "bot names must be unique")
     remote = [b for b in bots if not b.hosted]
     require(len({b.token for b in remote}) == len(remote), where, "every bot needs its own token")
-    if len(remote) < len(bots) and "absent" not in data:
-        config = replace(config, absent=AbsentPolicy.CHECK_FOLD)
     if len(remote) < len(bots):
+        config = config if "absent" in data else replace(config, absent=AbsentPolicy.CHECK_FOLD)
         require(config.absent is not AbsentPolicy.WAIT, where,
                 "a league with hosted bots ('package') needs absent = \"check_fold\" or "
                 "\"forfeit\": the league starts their instances itself, so waiting for one that "
@@ -202,8 +201,8 @@ def league_from_mapping(data: dict[str, Any], *, base_dir: Path = Path("."), sou
     most = max_seats(config.rules.games)  # docs/house-rules.md §20: hold'em 11, Omaha 10, stud 8
     require(config.seats_per_table <= most, where,
             f"'seats_per_table' must be 2 to {most} for {', '.join(config.rules.games)}")
-    if config.format == "round_robin" and config.seats_per_table != 2:
-        raise ConfigError(f"{where}: a round robin is heads-up: seats_per_table must be 2")
+    require(config.format != "round_robin" or config.seats_per_table == 2, where,
+            "a round robin is heads-up: seats_per_table must be 2")
     if config.stop_when_significant:
         require(config.format == "round_robin" and config.duplicate, where,
                 "'stop_when_significant' needs a duplicate round robin (a test per pair)")

@@ -113,7 +113,6 @@ class HandFeed:
                 out.append(self._out_info(p))
                 continue
             stack = stacks[e]
-            # As _status, inlined (every seat of every request).
             status = (_FOLDED if folded[e] else _ALL_IN if stack == 0
                       else _ACTIVE if is_connected(p) else _ABSENT)
             # A seat's up cards change only when it is dealt a card (live play): the count
@@ -144,7 +143,7 @@ class HandFeed:
         connection changed (HandStarted goes to each seat)."""
         ctx = self.ctx
         state = self.state
-        statuses = tuple(self._status(p, folded=False, stack=1) if p in self._engine_of
+        statuses = tuple((_ACTIVE if self._is_connected(p) else _ABSENT) if p in self._engine_of
                          else m.SeatStatus.OUT for p in range(len(ctx.names)))
         if self._before_hand is not None and self._before_hand[0] == statuses:
             return self._before_hand[1]
@@ -156,13 +155,6 @@ class HandFeed:
             if p in engine_of else self._out_info(p) for p in range(len(ctx.names)))
         self._before_hand = (statuses, infos)
         return infos
-
-    def _status(self, seat: int, *, folded: bool, stack: int) -> m.SeatStatus:
-        if folded:
-            return _FOLDED
-        if stack == 0:
-            return _ALL_IN
-        return _ACTIVE if self._is_connected(seat) else _ABSENT
 
     def hand_started(self, viewer: int) -> m.HandStarted:
         ctx = self.ctx
