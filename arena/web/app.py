@@ -16,7 +16,6 @@ from typing import Any
 from urllib.parse import quote
 
 from jinja2 import Environment, PackageLoader, select_autoescape
-from markupsafe import Markup
 from starlette.applications import Starlette
 from starlette.datastructures import MutableHeaders
 from starlette.middleware import Middleware
@@ -42,12 +41,6 @@ from arena.web.site import LeagueSite
 STATIC = Path(__file__).with_name("static")
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
-
-def json_for_script(data: Any) -> Markup:
-    """JSON safe inside ``<script type="application/json">`` (no ``</script>``, no ``<!--``)."""
-    text = json.dumps(data, separators=(",", ":"), allow_nan=False)
-    return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
-
 
 def game_name(code: str) -> str:
     """A game's name by its code (issue 42's games too); a code no game has (an untrusted log's)
@@ -88,6 +81,8 @@ class Pages:
         self.env = Environment(loader=PackageLoader("arena.web", "templates"),
                                autoescape=select_autoescape(default=True, default_for_string=True))
         self.env.globals.update(game_label=game_label, game_name=game_name, title=title, nav=nav)
+        # `tojson`: JSON safe inside <script type="application/json"> (<, >, & and ' escaped)
+        self.env.policies["json.dumps_kwargs"] = {"separators": (",", ":"), "allow_nan": False}
 
     def render(self, template: str, status_code: int = 200, **context: Any) -> HTMLResponse:
         html = self.env.get_template(template).render(**context)
@@ -190,7 +185,7 @@ class WebApp(Pages):
         data = self._steps(request.path_params["hand_id"])
         copies = self.site.deal_copies(data["deal_id"]) if data["deal_id"] else []
         back = (f"/match/{quote(data['match_id'], safe='')}", f"match {data['match_id']}")
-        return self.render("hand.html", hand=data, data=json_for_script([data]), copies=copies,
+        return self.render("hand.html", hand=data, data=[data], copies=copies,
                            back=back, running_note="the match is still running")
 
     def hand_json(self, request: Request) -> Response:
@@ -199,7 +194,7 @@ class WebApp(Pages):
     def deal(self, request: Request) -> Response:
         deal_id = request.query_params.get("id", "")
         copies = [self._steps(h) for h in self.site.deal_copies(deal_id)]
-        return self.render("deal.html", deal_id=deal_id, hands=copies, data=json_for_script(copies))
+        return self.render("deal.html", deal_id=deal_id, hands=copies, data=copies)
 
     def bot(self, request: Request) -> Response:
         name = request.query_params.get("name", "")

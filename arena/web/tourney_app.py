@@ -13,7 +13,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from arena.engine.errors import ArenaError
-from arena.web.app import Pages, json_for_script
+from arena.web.app import Pages
 from arena.web.frames import hand_steps
 from arena.web.logfiles import HandSummary, NotFound
 from arena.web.tourney_site import TournamentSite, table_of
@@ -59,7 +59,7 @@ class TournamentApp(Pages):
         hand_id = request.path_params["hand_id"]
         data = self._steps(hand_id)
         table_id = table_of(hand_id)
-        return self.render("hand.html", hand=data, data=json_for_script([data]), copies=[],
+        return self.render("hand.html", hand=data, data=[data], copies=[],
                            back=(f"/table/{quote(table_id, safe='')}", f"table {table_id}"),
                            running_note="the tournament is still running")
 
