@@ -15,7 +15,7 @@ import json
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -359,8 +359,7 @@ class TournamentRun:
             self.log_event(
                 "round", event=event_id, round=report.round,
                 eliminations=[e.to_json() for e in report.eliminations],
-                moves=[{"player": m.player, "from_table": m.from_table, "to_table": m.to_table,
-                        "reason": m.reason} for m in report.moves],
+                moves=[asdict(m) for m in report.moves],
                 broken_tables=list(report.broken_tables), final_table=report.final_table)
 
     def _show_round(self, state: EventState, report: RoundReport) -> None:
