@@ -81,7 +81,6 @@ log = logging.getLogger("arena.league")
 
 @dataclass
 class PreparedLeague:
-    league: League
     specs: list[MatchSpec]
     sinks: dict[str, LeagueSink]
     progress: Progress
@@ -218,7 +217,7 @@ class LeagueRun:
     def prepare(self, *, deal_sets: Collection[str] | None = None) -> PreparedLeague:
         """What is left to play (of ``deal_sets`` only, when given: a worker's jobs)."""
         config = self.config
-        league, matches = self.ensure_matches()
+        _league, matches = self.ensure_matches()
         store_ids = {deal_set: match.match_id for deal_set, match in matches.items()}
         finished = {deal_set for deal_set, match in matches.items()
                     if match.status is not MatchStatus.RUNNING}
@@ -280,7 +279,7 @@ class LeagueRun:
         for deal_set in preparing:
             if self._copies_left[deal_set] == 0:
                 self._finish_deal_set(deal_set)
-        return PreparedLeague(league, specs, sinks, progress, store_ids)
+        return PreparedLeague(specs, sinks, progress, store_ids)
 
     def _void_interrupted(self, scheduled: ScheduledMatch, store_id: int, next_number: int) -> int:
         """A hand that was dealt but neither finished nor voided: void it (docs/house-rules.md §6)."""
