@@ -124,9 +124,7 @@ def _typed(data: dict[str, Any], key: str, kind: type, default: Any, where: str)
 
 def _token_from_file(value: object, base_dir: Path, where: str) -> str:
     """A token kept apart from the league file (a Kubernetes Secret, a Docker secret)."""
-    if not isinstance(value, str) or not value:
-        raise ConfigError(f"{where}: 'token_file' must be a path")
-    path = base_dir / value
+    path: Path = base_dir / convert(value, Path, key="token_file", where=where)
     try:
         data = path.read_bytes()[:4097]
     except OSError as exc:
@@ -145,11 +143,8 @@ def _read_bot(entry: dict[str, Any], base_dir: Path, where: str) -> LeagueBot:
     if "package" in entry:
         require("token" not in entry and "token_file" not in entry, where,
                 "a hosted bot ('package') has no token: the league gives each instance its own")
-        value = entry["package"]
-        if not isinstance(value, str) or not value or "\0" in value:
-            raise ConfigError(f"{where}: 'package' must be the path of a bot package directory")
-        return read_dataclass(LeagueBot, entry, where=where, skip=frozenset({"package"}),
-                              package=load_package(base_dir / value))
+        package = load_package(base_dir / convert(entry["package"], Path, key="package", where=where))
+        return read_dataclass(LeagueBot, entry, where=where, skip=frozenset({"package"}), package=package)
     if "token_file" not in entry:
         return read_dataclass(LeagueBot, entry, where=where)
     if "token" in entry:
