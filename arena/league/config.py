@@ -25,7 +25,7 @@ from arena.host.botpackage import BotPackage, load_package
 from arena.host.configfile import read_toml
 from arena.league.schedule import FORMATS
 from arena.match.spec import AbsentPolicy
-from arena.server.config import MAX_HANDS, MAX_ID_CHARS, check_listen
+from arena.server.config import MAX_HANDS, check_id, check_listen
 
 MAX_MATCHES = 100_000  # a schedule larger than this is a typo, not a league
 
@@ -172,9 +172,7 @@ def league_from_mapping(data: dict[str, Any], *, base_dir: Path = Path("."), sou
         rules=Rules.from_mapping(table(data, "rules", where), where=f"{where} [rules]"))
     require(len(bots) >= 2, where, "list at least two bots as [[bots]] with name and token")
     for bot in bots:
-        require(0 < len(bot.name) <= MAX_ID_CHARS and bot.name.isprintable(), where,
-                f"bot names must be 1 to {MAX_ID_CHARS} printable characters, "
-                f"got {bot.name[:80]!r}")
+        check_id(bot.name, where, "name")
         require(bot.hosted or 8 <= len(bot.token) <= 512, where,
                 f"bot {bot.name!r} needs a token of 8 to 512 characters (or a 'package')")
     names = [b.name for b in bots]

@@ -152,7 +152,7 @@ def config_from_mapping(data: Mapping[str, Any], *, base_dir: Path = Path("."),
     listen = check_listen(top.listen, where)
     matches: list[MatchSpec] = []
     if "tables" not in data:
-        match_id = _id(top.match_id, where, "match_id")
+        match_id = check_id(top.match_id, where, "match_id")
         matches.append(MatchSpec(match_id, tuple(SeatSpec(b.name, b.bot_id) for b in bots), rules,
                                  top.hands, seed, top.start_timeout_seconds))
     else:
@@ -201,7 +201,8 @@ def check_listen(listen: str, where: str, key: str = "listen") -> str:
     return listen
 
 
-def _id(value: str, where: str, key: str) -> str:
+def check_id(value: str, where: str, key: str) -> str:
+    """A match or bot id (or name): 1 to MAX_ID_CHARS printable characters."""
     if not value or len(value) > MAX_ID_CHARS or not value.isprintable():
         raise ConfigError(f"{where}: '{key}' must be 1 to {MAX_ID_CHARS} printable characters, "
                           f"got {value[:80]!r}")
@@ -211,7 +212,7 @@ def _id(value: str, where: str, key: str) -> str:
 def _match(data: Mapping[str, Any], where: str, index: int, by_name: Mapping[str, BotEntry],
            rules: Rules, top: _ServeFile, seed: int) -> MatchSpec:
     entry = read_dataclass(_TableEntry, data, where=where, checks=_COUNTS, skip=frozenset({"rules"}))
-    match_id = _id(entry.id if entry.id is not None else f"table-{index + 1}", where, "id")
+    match_id = check_id(entry.id if entry.id is not None else f"table-{index + 1}", where, "id")
     names = list(entry.seats)
     if len(set(names)) != len(names):
         raise ConfigError(f"{where}: a bot can have only one seat at a table")
@@ -234,11 +235,11 @@ def _bots(entries: list[dict[str, Any]], where: str) -> tuple[BotEntry, ...]:
     bots: list[BotEntry] = []
     for k, data in enumerate(entries):
         entry = read_dataclass(_SeatEntry, data, where=f"{where} seats[{k}]")
-        name = _id(entry.name, f"{where} seats[{k}]", "name")
+        name = check_id(entry.name, f"{where} seats[{k}]", "name")
         if len(entry.token) < 8 or len(entry.token) > 512:
             raise ConfigError(f"{where}: seat {name!r} needs a 'token' of at least 8 characters "
                               "(and at most 512)")
-        bot_id = _id(entry.id if entry.id is not None else name, f"{where} seats[{k}]", "id")
+        bot_id = check_id(entry.id if entry.id is not None else name, f"{where} seats[{k}]", "id")
         bots.append(BotEntry(name, bot_id, entry.token))
     for what, values in (("name", [b.name for b in bots]), ("token", [b.token for b in bots]),
                          ("id", [b.bot_id for b in bots])):
