@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
 import sys
 import time
@@ -196,14 +197,15 @@ class TournamentRun:
         fmt = run_format(self.config.format)
         played: list[EventState] = []
         batch = next(fmt)
-        k = 0
-        while True:
+        for k in itertools.count():
             if k < len(self.done):
                 states = [EventState.from_json(spec, data)
                           for spec, data in zip(batch, self.done[k], strict=True)]
             else:
                 states = self._open_batch(batch)
-                await self._play_batch(states, lobby)
+                async with trio.open_nursery() as nursery:
+                    for state in states:
+                        nursery.start_soon(self._play_event, state, lobby)
                 self.done.append([s.to_json() for s in states])
                 self.current = []
                 self.commit()
@@ -213,7 +215,6 @@ class TournamentRun:
             except StopIteration as stop:
                 self.result = stop.value
                 break
-            k += 1
         assert self.result is not None
         doc = results_document(name=self.config.name, kind=self.config.format.kind,
                                result=self.result, events=played)
@@ -255,11 +256,6 @@ class TournamentRun:
         if missing:
             self.out.write(f"not connected (blinded away while absent): {', '.join(missing)}\n")
             self.out.flush()
-
-    async def _play_batch(self, states: list[EventState], lobby: Lobby) -> None:
-        async with trio.open_nursery() as nursery:
-            for state in states:
-                nursery.start_soon(self._play_event, state, lobby)
 
     async def _play_event(self, state: EventState, lobby: Lobby) -> None:
         event_id = state.spec.event_id
