@@ -115,11 +115,12 @@ def load_league(path: str | Path) -> LeagueConfig:
     return league_from_mapping(data, base_dir=path.parent, source_toml=text, where=str(path))
 
 
-def _typed(data: dict[str, Any], key: str, kind: type, default: Any, where: str) -> Any:
+def _typed(data: dict[str, Any], key: str, kind: type, default: Any, where: str,
+           check: Check | None = None) -> Any:
     """One value of a table, type-checked by the one config reader (the tournament file reads
     its own keys with it)."""
     value = data.get(key, default)
-    return None if value is None else convert(value, kind, key=key, where=where)
+    return None if value is None else convert(value, kind, key=key, where=where, check=check)
 
 
 def _token_from_file(value: object, base_dir: Path, where: str) -> str:
