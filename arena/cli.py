@@ -168,9 +168,8 @@ EXIT_CODES = """exit codes: 0 done; 1 a check failed (replay mismatch, bot never
 def cmd_web(args: argparse.Namespace) -> int:
     from arena.web.server import run_web
 
-    if args.tournament is not None:
-        return run_web(args.tournament, host=args.host, port=args.port, tournament=True)
-    return run_web(args.league, host=args.host, port=args.port)
+    return run_web(args.league if args.tournament is None else args.tournament, host=args.host,
+                   port=args.port, tournament=args.tournament is not None)
 
 
 def cmd_gateway(args: argparse.Namespace) -> int:

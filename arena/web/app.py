@@ -11,8 +11,9 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 from urllib.parse import quote
 
 from jinja2 import Environment, PackageLoader, select_autoescape
@@ -29,13 +30,13 @@ from arena.engine.errors import ArenaError
 from arena.engine.games import ALL_GAMES, ALL_VARIANTS
 from arena.league.hosting import remote_duplicate, trust_note
 from arena.league.leaderboard import game_label, to_json
-from arena.league.stats import GAME_KEYS, Leaderboard
+from arena.league.stats import GAME_KEYS
 from arena.server.eventrecord import read_events
 from arena.web import charts
 from arena.web.choice import covers
 from arena.web.frames import hand_steps
 from arena.web.live import SpectatorHub
-from arena.web.logfiles import NotFound
+from arena.web.logfiles import LogSite, NotFound
 from arena.web.site import LeagueSite
 
 STATIC = Path(__file__).with_name("static")
@@ -73,9 +74,38 @@ class _Headers:
         await self.app(scope, receive, send_with_headers)
 
 
+T = TypeVar("T")
+
+
+class Fresh(Generic[T]):
+    """``compute()``, computed again once over ``ttl_seconds`` old. Thread-safe: pages are built
+    in worker threads."""
+
+    def __init__(self, compute: Callable[[], T], ttl_seconds: float) -> None:
+        self.compute, self.ttl_seconds = compute, ttl_seconds
+        self._lock = threading.Lock()
+        self._value: tuple[float, T] | None = None
+
+    def __call__(self) -> T:
+        with self._lock:
+            now = time.monotonic()
+            if self._value is None or now - self._value[0] > self.ttl_seconds:
+                self._value = (now, self.compute())
+            return self._value[1]
+
+
+def attachment(path: Path) -> FileResponse:
+    """A log or results file, to save (never rendered by the browser)."""
+    return FileResponse(path, media_type="text/plain; charset=utf-8", filename=path.name,
+                        content_disposition_type="attachment")
+
+
 class Pages:
-    """What every app of the web shares: templates (autoescaped), the 404 page and the Starlette
-    app with the security headers and the static files."""
+    """What every app of the web shares: templates (autoescaped), the 404 page, the hand
+    replayer's pages over ``site`` and the Starlette app with the security headers and the
+    static files."""
+
+    site: LogSite
 
     def __init__(self, *, title: str, nav: list[tuple[str, str]]) -> None:
         self.env = Environment(loader=PackageLoader("arena.web", "templates"),
@@ -88,15 +118,33 @@ class Pages:
         html = self.env.get_template(template).render(**context)
         return HTMLResponse(html, status_code=status_code)
 
-    def bad_request(self, message: str, links: list[tuple[str, str]]) -> HTMLResponse:
-        """A 400 page saying what was wrong with the request, with links to what is right."""
-        return self.render("bad_request.html", 400, message=message, links=links)
-
     async def not_found(self, request: Request, exc: Exception) -> Response:
         return HTMLResponse(self.env.get_template("missing.html").render(), status_code=404)
 
+    def _steps(self, hand_id: str) -> dict[str, Any]:
+        """The replayer's data of a logged hand: its unshown cards hidden until the end."""
+        hand, _, finished = self.site.hand(hand_id)
+        try:
+            return hand_steps(hand, reveal=finished, rules=self.site.rules)
+        except ArenaError as exc:
+            raise NotFound(f"{hand_id}: {exc}") from None
+
+    def _hand_page(self, hand_id: str, data: dict[str, Any]) -> dict[str, Any]:
+        """The hand page's ``back`` link, ``copies`` of its deal and ``running_note``."""
+        raise NotImplementedError
+
+    def hand(self, request: Request) -> Response:
+        hand_id = request.path_params["hand_id"]
+        data = self._steps(hand_id)
+        return self.render("hand.html", hand=data, data=[data], **self._hand_page(hand_id, data))
+
+    def hand_json(self, request: Request) -> Response:
+        return JSONResponse(self._steps(request.path_params["hand_id"]))
+
     def app_of(self, routes: list[Route]) -> Starlette:
-        return Starlette(routes=[*routes, Mount("/static", StaticFiles(directory=STATIC), name="static")],
+        return Starlette(routes=[*routes, Route("/hand/{hand_id}", self.hand),
+                                 Route("/api/hand/{hand_id}.json", self.hand_json),
+                                 Mount("/static", StaticFiles(directory=STATIC), name="static")],
                          middleware=[Middleware(_Headers)],
                          exception_handlers={NotFound: self.not_found, 404: self.not_found})
 
@@ -107,23 +155,15 @@ LEAGUE_NAV = [("/live", "live tables"), ("/leaderboard", "leaderboard"), ("/", "
 class WebApp(Pages):
     """Routes over a :class:`LeagueSite` and, inside ``arena league run``, a live hub."""
 
+    site: LeagueSite
+
     def __init__(self, site: LeagueSite, *, hub: SpectatorHub | None = None,
                  board_ttl_seconds: float = 2.0) -> None:
         super().__init__(title=site.config.name, nav=LEAGUE_NAV)
         self.site = site
         self.hub = hub
         self.env.globals.update(league=site.config)
-        self._board_lock = threading.Lock()
-        self._board: tuple[float, Leaderboard, dict[str, dict[str, list[int]]]] | None = None
-        self._board_ttl = board_ttl_seconds
-
-    def _leaderboard(self) -> tuple[Leaderboard, dict[str, dict[str, list[int]]]]:
-        with self._board_lock:
-            now = time.monotonic()
-            if self._board is None or now - self._board[0] > self._board_ttl:
-                board, curves = self.site.leaderboard()
-                self._board = (now, board, curves)
-            return self._board[1], self._board[2]
+        self._leaderboard = Fresh(site.leaderboard, board_ttl_seconds)
 
     # ------------------------------------------------------------------ pages
 
@@ -137,9 +177,11 @@ class WebApp(Pages):
     def leaderboard(self, request: Request) -> Response:
         game = request.query_params.get("game", ALL_GAMES)
         if game not in GAME_KEYS:
-            return self.bad_request(f"unknown game {game[:80]!r}; the games are {', '.join(GAME_KEYS)}",
-                                    [(f"/leaderboard?game={quote(g, safe='/')}", game_label(g))
-                                     for g in GAME_KEYS])
+            # A 400 page saying what was wrong with the request, with links to what is right.
+            return self.render(
+                "bad_request.html", 400,
+                message=f"unknown game {game[:80]!r}; the games are {', '.join(GAME_KEYS)}",
+                links=[(f"/leaderboard?game={quote(g, safe='/')}", game_label(g)) for g in GAME_KEYS])
         board, curves = self._leaderboard()
         rows = [s for s in board.stats if s.game == game]
         intervals = [charts.Interval(s.bot, s.mean_mbb, s.raw.ci_half_width_mbb,
@@ -171,25 +213,16 @@ class WebApp(Pages):
                            choices=self.site.choices(info.match_id))
 
     def _steps(self, hand_id: str) -> dict[str, Any]:
-        hand, _, finished = self.site.hand(hand_id)
-        try:
-            data = hand_steps(hand, reveal=finished, rules=self.site.config.rules)
-        except ArenaError as exc:
-            raise NotFound(f"{hand_id}: {exc}") from None
+        data = super()._steps(hand_id)
         number = data["hand_number"]
         data["choice"] = next((c for c in self.site.choices(data["match_id"])
                                if isinstance(number, int) and covers(c, number)), None)
         return data
 
-    def hand(self, request: Request) -> Response:
-        data = self._steps(request.path_params["hand_id"])
-        copies = self.site.deal_copies(data["deal_id"]) if data["deal_id"] else []
-        back = (f"/match/{quote(data['match_id'], safe='')}", f"match {data['match_id']}")
-        return self.render("hand.html", hand=data, data=[data], copies=copies,
-                           back=back, running_note="the match is still running")
-
-    def hand_json(self, request: Request) -> Response:
-        return JSONResponse(self._steps(request.path_params["hand_id"]))
+    def _hand_page(self, hand_id: str, data: dict[str, Any]) -> dict[str, Any]:
+        return {"copies": self.site.deal_copies(data["deal_id"]) if data["deal_id"] else [],
+                "back": (f"/match/{quote(data['match_id'], safe='')}", f"match {data['match_id']}"),
+                "running_note": "the match is still running"}
 
     def deal(self, request: Request) -> Response:
         deal_id = request.query_params.get("id", "")
@@ -225,8 +258,7 @@ class WebApp(Pages):
                 (json.dumps(record, separators=(",", ":")) + "\n" for record in read_events(path)),
                 media_type="text/plain; charset=utf-8",
                 headers={"content-disposition": f"attachment; filename*=utf-8''{name}"})
-        return FileResponse(path, media_type="text/plain; charset=utf-8",
-                            filename=path.name, content_disposition_type="attachment")
+        return attachment(path)
 
     def league_file(self, request: Request) -> Response:
         path = self.site.leaderboard_file(request.path_params["name"])
@@ -238,8 +270,6 @@ class WebApp(Pages):
             Route("/leaderboard", self.leaderboard),
             Route("/api/leaderboard.json", self.leaderboard_json),
             Route("/match/{match_id}", self.match),
-            Route("/hand/{hand_id}", self.hand),
-            Route("/api/hand/{hand_id}.json", self.hand_json),
             Route("/deal", self.deal),
             Route("/bot", self.bot),
             Route("/live", self.live),
