@@ -6,9 +6,7 @@ from pathlib import Path
 
 import grpc
 
-from arena.engine.errors import ConfigError
-
-MAX_CA_BYTES = 1024 * 1024
+from arena.server.peer_tls import read_pem
 
 
 def dealer_channel(address: str, root_certificates: bytes | None) -> grpc.aio.Channel:
@@ -21,14 +19,4 @@ def dealer_channel(address: str, root_certificates: bytes | None) -> grpc.aio.Ch
 
 def read_ca(path: str | None) -> bytes | None:
     """The PEM file of ``--tls-ca`` (None: no TLS); a clear error when it cannot be used."""
-    if path is None:
-        return None
-    try:
-        with Path(path).open("rb") as handle:
-            data = handle.read(MAX_CA_BYTES + 1)
-    except OSError as exc:
-        raise ConfigError(f"--tls-ca {path}: {exc.strerror}") from None
-    if len(data) > MAX_CA_BYTES or b"-----BEGIN CERTIFICATE-----" not in data:
-        raise ConfigError(f"--tls-ca {path}: not a PEM certificate file of at most "
-                          f"{MAX_CA_BYTES} bytes")
-    return data
+    return None if path is None else read_pem(Path(path), "--tls-ca", "CERTIFICATE")

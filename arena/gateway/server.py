@@ -13,6 +13,7 @@ import logging
 import signal
 import socket
 import sys
+from collections import Counter
 from collections.abc import Generator
 from typing import Any
 
@@ -67,7 +68,7 @@ class Gateway:
         self.channel: grpc.aio.Channel | None = None
         self.auth_failures = Backoff(self.limits.auth_failure_delay_seconds,
                                      self.limits.auth_failure_max_delay_seconds)
-        self.pending: dict[str, int] = {}  # agent address -> streams not yet welcomed
+        self.pending: Counter[str] = Counter()  # agent address -> streams not yet welcomed
 
     def starlette(self) -> Starlette:
         return Starlette(routes=[
@@ -106,7 +107,7 @@ class Gateway:
             self.channel = dealer_channel(self.dealer, self.root_certificates)
         call = pb_grpc.DealerStub(self.channel).Play(metadata=(("authorization",
                                                                 f"Bearer {token}"),))
-        self.pending[address] = self.pending.get(address, 0) + 1
+        self.pending[address] += 1
         welcomed = False
 
         def on_welcome() -> None:
@@ -131,18 +132,16 @@ class Gateway:
             return grpc.StatusCode.UNAVAILABLE, (
                 f"{self.auth_failures.strikes(address)} refused token(s) from your address: "
                 f"connect again in {wait:.1f} s")
-        if self.pending.get(address, 0) >= self.limits.max_pending_per_address:
+        if self.pending[address] >= self.limits.max_pending_per_address:
             return grpc.StatusCode.RESOURCE_EXHAUSTED, (
                 f"{self.limits.max_pending_per_address} connections from your address are "
                 "still waiting for the dealer's welcome")
         return None
 
     def _unpend(self, address: str) -> None:
-        left = self.pending.get(address, 1) - 1
-        if left > 0:
-            self.pending[address] = left
-        else:
-            self.pending.pop(address, None)
+        self.pending[address] -= 1
+        if self.pending[address] <= 0:
+            del self.pending[address]
 
     async def _relay(self, ws: WebSocket, call: Any, session: AgentSession, address: str
                      ) -> None:

@@ -19,7 +19,7 @@ import signal
 import subprocess
 import sys
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -214,12 +214,12 @@ def kill(proc: subprocess.Popen[bytes]) -> None:
     proc.wait()
 
 
-def probe(argv_prefix: Sequence[str] = ()) -> str:
+def probe() -> str:
     """"" when a sandbox can start here, else why not (bwrap missing, no user namespaces)."""
     try:
         path = bwrap_path()
     except SandboxUnavailable as exc:
         return str(exc)
-    done = subprocess.run([*argv_prefix, path, "--unshare-all", "--ro-bind", "/", "/", "true"],
+    done = subprocess.run([path, "--unshare-all", "--ro-bind", "/", "/", "true"],
                           capture_output=True, text=True, timeout=30, check=False)
     return "" if done.returncode == 0 else f"bwrap cannot start a sandbox: {done.stderr.strip()}"

@@ -2,22 +2,20 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import sys
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Literal, Protocol, TextIO
 
 from arena.engine.errors import ConfigError
 from arena.league.config import LeagueConfig, _store_location, load_league
 from arena.league.coordinator import describe_waits
-from arena.league.leaderboard import (
-    CsvTable,
-)
+from arena.league.leaderboard import CsvTable
 from arena.league.runner import LeagueRun
 from arena.match.spectator import Spectator
-from arena.metrics import start_metrics_server
-from arena.server.commands import log_connections
+from arena.server.commands import log_connections, on_listening, serving_metrics
 from arena.server.peer_tls import PEER_SERVER_NAME, PeerTls, check_key_file
 from arena.storage.queue import JobWaits
 from arena.storage.records import LeftOutHand
@@ -41,14 +39,19 @@ def _load(path: str, store: str | None) -> LeagueConfig:
     return config if store is None else dataclasses.replace(config, store=_store_location(store, Path()))
 
 
-def _load_run(path: str, store: str | None) -> LeagueConfig:
-    """The config of a league to read: its SQLite store must exist (a mistyped path or a league
-    never run is an error, not an empty store made there)."""
+@contextlib.contextmanager
+def _stored_run(path: str, store: str | None, out: TextIO) -> Iterator[LeagueRun]:
+    """A league to read: its SQLite store must exist (a mistyped path or a league never run is
+    an error, not an empty store made there)."""
     config = _load(path, store)
     if isinstance(config.store, Path) and not config.store.is_file():
         raise ConfigError(f"league {config.name!r}: no results store at {config.store} (run it "
                           f"first: arena league run {path}; or give its --store)")
-    return config
+    run = LeagueRun(config, out=out)
+    try:
+        yield run
+    finally:
+        run.close()
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -90,14 +93,9 @@ def run_league(path: str, *, listen: str | None = None, store: str | None = None
         if hook is not None:
             out.write(f"web: {hook.url}\n")
             out.flush()
-        host = config.listen.rsplit(":", 1)[0]
-
-        def ready(port: int) -> None:
-            out.write(f"league {config.name!r}: listening on {host}:{port}; "
-                      f"{len(run.schedule)} matches of {config.hands_per_match} hands, "
-                      f"{config.tables_at_once} tables at once\n")
-            out.flush()
-
+        ready = on_listening(out, config.listen, f"league {config.name!r}",
+                             f"; {len(run.schedule)} matches of {config.hands_per_match} hands, "
+                             f"{config.tables_at_once} tables at once")
         complete = run.run(on_ready=ready, spectator=hook.spectator if hook else None,
                            background=hook.serve if hook else None)
         return _finish(run, complete, out)
@@ -125,17 +123,9 @@ def _run_on_workers(run: LeagueRun, *, local_worker: bool, out: TextIO, peer: Pe
     from arena.league.coordinator import run_on_workers
     from arena.league.worker import default_worker_name
 
-    config = run.config
-    metrics_server = None
-    if run.metrics is not None and config.metrics_port is not None:
-        metrics_server = start_metrics_server(config.metrics_port, run.metrics.registry)
-        out.write(f"metrics: {metrics_server.url}\n")
-    try:
+    with serving_metrics(run.metrics, run.config.metrics_port, out):
         return run_on_workers(run, out=out, local_worker=default_worker_name() if local_worker else None,
                               peer_tls=peer.tls() if local_worker else None, peer_listen=peer.listen)
-    finally:
-        if metrics_server is not None:
-            metrics_server.stop()
 
 
 def run_worker(store_url: str, *, name: str | None, listen: str, advertise: str | None, tables: int,
@@ -175,45 +165,29 @@ def run_worker(store_url: str, *, name: str | None, listen: str, advertise: str 
     metrics.set_worker(settings.name)
     queue = WorkQueue(store)
     metrics.watch_queue(queue.depth)
-    metrics_server = None
-    if metrics_port is not None:
-        metrics_server = start_metrics_server(metrics_port, metrics.registry, metrics_addr,
-                                              setting="--metrics-port")
-        out.write(f"metrics: {metrics_server.url}\n")
-    host = listen.rsplit(":", 1)[0]
-
-    def ready(port: int) -> None:
-        out.write(f"worker {settings.name}: listening on {host}:{port}\n")
-        out.flush()
-
-    out.write(f"worker {settings.name}: waiting for jobs at {shown_location(store_url)}\n")
-    out.flush()
     try:
-        complete = Worker(store, settings, out=out, metrics=metrics).run(on_ready=ready)
+        with serving_metrics(metrics, metrics_port, out, addr=metrics_addr, setting="--metrics-port"):
+            out.write(f"worker {settings.name}: waiting for jobs at {shown_location(store_url)}\n")
+            out.flush()
+            ready = on_listening(out, listen, f"worker {settings.name}")
+            complete = Worker(store, settings, out=out, metrics=metrics).run(on_ready=ready)
     finally:
-        if metrics_server is not None:
-            metrics_server.stop()
         store.close()
     return 0 if complete else 3
 
 
 def league_status(path: str, *, store: str | None = None, out: TextIO = sys.stdout) -> int:
-    config = _load_run(path, store)
-    run = LeagueRun(config, out=out)
-    try:
+    with _stored_run(path, store, out) as run:
         standing = run.standing()  # read only: the league may be running now
-        left_out = run.left_out()
-        out.write(f"league {config.name!r}: {standing.done_hands} of {standing.total_hands} hands "
-                  f"played, {standing.void_hands} void (misdeals: every chip went back; not "
-                  f"counted){_left_out_count(left_out)}; {standing.copies_left} of "
+        out.write(f"league {run.config.name!r}: {standing.done_hands} of {standing.total_hands} "
+                  f"hands played, {standing.void_hands} void (misdeals: every chip went back; not "
+                  f"counted){_left_out_count(run.left_out())}; {standing.copies_left} of "
                   f"{len(run.schedule)} matches still to play\n")
         out.write(run.report(run.leaderboard()).text())
         waits = _waits(run)
         if waits:
             out.write(waits + "\n")
         return 0
-    finally:
-        run.close()
 
 
 def _left_out_count(left_out: Sequence[LeftOutHand]) -> str:
@@ -233,12 +207,8 @@ def _waits(run: LeagueRun) -> str:
 
 def show_leaderboard(path: str, *, fmt: str, table: CsvTable | Literal["faults"] = "results",
                      store: str | None = None, out: TextIO = sys.stdout) -> int:
-    config = _load_run(path, store)
-    run = LeagueRun(config, out=out)
-    try:
+    with _stored_run(path, store, out) as run:
         report = run.report(run.leaderboard())
         out.write(report.json() + "\n" if fmt == "json" else report.csv(table) if fmt == "csv"
                   else report.text())
         return 0
-    finally:
-        run.close()

@@ -25,7 +25,7 @@ from arena.host.botpackage import BotPackage, load_package
 from arena.host.configfile import read_toml
 from arena.league.schedule import FORMATS
 from arena.match.spec import AbsentPolicy
-from arena.server.config import MAX_HANDS, MAX_ID_CHARS, check_listen
+from arena.server.config import MAX_HANDS, check_id, check_listen
 
 MAX_MATCHES = 100_000  # a schedule larger than this is a typo, not a league
 
@@ -115,18 +115,17 @@ def load_league(path: str | Path) -> LeagueConfig:
     return league_from_mapping(data, base_dir=path.parent, source_toml=text, where=str(path))
 
 
-def _typed(data: dict[str, Any], key: str, kind: type, default: Any, where: str) -> Any:
+def _typed(data: dict[str, Any], key: str, kind: type, default: Any, where: str,
+           check: Check | None = None) -> Any:
     """One value of a table, type-checked by the one config reader (the tournament file reads
     its own keys with it)."""
     value = data.get(key, default)
-    return None if value is None else convert(value, kind, key=key, where=where)
+    return None if value is None else convert(value, kind, key=key, where=where, check=check)
 
 
 def _token_from_file(value: object, base_dir: Path, where: str) -> str:
     """A token kept apart from the league file (a Kubernetes Secret, a Docker secret)."""
-    if not isinstance(value, str) or not value:
-        raise ConfigError(f"{where}: 'token_file' must be a path")
-    path = base_dir / value
+    path: Path = base_dir / convert(value, Path, key="token_file", where=where)
     try:
         data = path.read_bytes()[:4097]
     except OSError as exc:
@@ -145,11 +144,8 @@ def _read_bot(entry: dict[str, Any], base_dir: Path, where: str) -> LeagueBot:
     if "package" in entry:
         require("token" not in entry and "token_file" not in entry, where,
                 "a hosted bot ('package') has no token: the league gives each instance its own")
-        value = entry["package"]
-        if not isinstance(value, str) or not value or "\0" in value:
-            raise ConfigError(f"{where}: 'package' must be the path of a bot package directory")
-        return read_dataclass(LeagueBot, entry, where=where, skip=frozenset({"package"}),
-                              package=load_package(base_dir / value))
+        package = load_package(base_dir / convert(entry["package"], Path, key="package", where=where))
+        return read_dataclass(LeagueBot, entry, where=where, skip=frozenset({"package"}), package=package)
     if "token_file" not in entry:
         return read_dataclass(LeagueBot, entry, where=where)
     if "token" in entry:
@@ -177,18 +173,15 @@ def league_from_mapping(data: dict[str, Any], *, base_dir: Path = Path("."), sou
         rules=Rules.from_mapping(table(data, "rules", where), where=f"{where} [rules]"))
     require(len(bots) >= 2, where, "list at least two bots as [[bots]] with name and token")
     for bot in bots:
-        require(0 < len(bot.name) <= MAX_ID_CHARS and bot.name.isprintable(), where,
-                f"bot names must be 1 to {MAX_ID_CHARS} printable characters, "
-                f"got {bot.name[:80]!r}")
+        check_id(bot.name, where, "name")
         require(bot.hosted or 8 <= len(bot.token) <= 512, where,
                 f"bot {bot.name!r} needs a token of 8 to 512 characters (or a 'package')")
     names = [b.name for b in bots]
     require(len(set(names)) == len(names), where, "bot names must be unique")
     remote = [b for b in bots if not b.hosted]
     require(len({b.token for b in remote}) == len(remote), where, "every bot needs its own token")
-    if len(remote) < len(bots) and "absent" not in data:
-        config = replace(config, absent=AbsentPolicy.CHECK_FOLD)
     if len(remote) < len(bots):
+        config = config if "absent" in data else replace(config, absent=AbsentPolicy.CHECK_FOLD)
         require(config.absent is not AbsentPolicy.WAIT, where,
                 "a league with hosted bots ('package') needs absent = \"check_fold\" or "
                 "\"forfeit\": the league starts their instances itself, so waiting for one that "
@@ -202,8 +195,8 @@ def league_from_mapping(data: dict[str, Any], *, base_dir: Path = Path("."), sou
     most = max_seats(config.rules.games)  # docs/house-rules.md §20: hold'em 11, Omaha 10, stud 8
     require(config.seats_per_table <= most, where,
             f"'seats_per_table' must be 2 to {most} for {', '.join(config.rules.games)}")
-    if config.format == "round_robin" and config.seats_per_table != 2:
-        raise ConfigError(f"{where}: a round robin is heads-up: seats_per_table must be 2")
+    require(config.format != "round_robin" or config.seats_per_table == 2, where,
+            "a round robin is heads-up: seats_per_table must be 2")
     if config.stop_when_significant:
         require(config.format == "round_robin" and config.duplicate, where,
                 "'stop_when_significant' needs a duplicate round robin (a test per pair)")

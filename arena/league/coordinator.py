@@ -13,6 +13,8 @@ from typing import TextIO
 from arena.league.runner import LeagueRun
 from arena.league.secret import describe_secret, publish_commitment, reveal_league_secret
 from arena.league.worker import Worker, WorkerSettings
+from arena.match.fault_report import many
+from arena.server.commands import on_listening
 from arena.server.peer_tls import PeerTls
 from arena.storage import store as st
 from arena.storage.errors import StoreUnavailable
@@ -27,10 +29,6 @@ def enqueue(run: LeagueRun, queue: WorkQueue) -> st.League:
     return league
 
 
-def _count(count: int, one: str, many: str) -> str:
-    return f"{count} {one if count == 1 else many}"
-
-
 def describe_waits(postponed: Sequence[PostponedJob]) -> str:
     """Per missing bot, the matches that workers put back for it (absent = "wait"), e.g.
     ``waiting for gamma (2 matches postponed 6 times for 40 s, w1)``; "" when none waits."""
@@ -43,8 +41,8 @@ def describe_waits(postponed: Sequence[PostponedJob]) -> str:
         times = sum(job.postponements for job in jobs)
         waited = max(job.waited_seconds for job in jobs)
         workers = ", ".join(sorted({job.worker for job in jobs}))
-        parts.append(f"{bot} ({_count(len(jobs), 'match', 'matches')} postponed "
-                     f"{_count(times, 'time', 'times')} for {waited:,.0f} s, {workers})")
+        parts.append(f"{bot} ({many(len(jobs), 'match', 'matches')} postponed "
+                     f"{many(times, 'time')} for {waited:,.0f} s, {workers})")
     return f"waiting for {'; '.join(parts)}" if parts else ""
 
 
@@ -152,13 +150,9 @@ def run_on_workers(run: LeagueRun, *, out: TextIO = sys.stdout, local_worker: st
     watcher.start()
     try:
         if local_worker is not None:
-            host = run.config.listen.rsplit(":", 1)[0]
-
-            def ready(port: int) -> None:
-                out.write(f"league {run.config.name!r}: listening on {host}:{port}; "
-                          f"{len(run.schedule)} matches of {run.config.hands_per_match} hands on workers\n")
-                out.flush()
-
+            ready = on_listening(out, run.config.listen, f"league {run.config.name!r}",
+                                 f"; {len(run.schedule)} matches of {run.config.hands_per_match} "
+                                 "hands on workers")
             settings = WorkerSettings(name=local_worker, listen=run.config.listen, log_dir=run.config.log_dir,
                                       league_id=league.league_id, exit_when_done=True,
                                       tables=run.config.tables_at_once,

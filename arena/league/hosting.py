@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, TextIO
 from arena.engine.errors import ConfigError
 from arena.host.sandbox import build, probe
 from arena.league.config import LeagueBot, LeagueConfig
+from arena.match.spec import MatchSpec
+from arena.server.config import BotEntry, ServerConfig
 from arena.storage.botlogs import bot_log_dir
 from arena.storage.store import League, NotFound, ResultsStore
 
@@ -97,6 +99,14 @@ def describe_ends(hosted: HostedBots | None) -> list[str]:
             f"{end.exit_code} before its match ended; its seat was played by the absent rules "
             f"(its stderr: {bot_log_dir(hosted.log_dir, end.bot)}/)"
             for end in hosted.ends if end.early]
+
+
+def dealer_config(listen: str, bots: Sequence[LeagueBot], hosted: HostedBots | None,
+                  matches: Sequence[MatchSpec] = ()) -> ServerConfig:
+    """The dealer of ``bots``: the remote ones' tokens, and the hosted ones' socket."""
+    return ServerConfig(listen=listen, matches=tuple(matches),
+                        bots=tuple(BotEntry(b.name, b.name, b.token) for b in bots if not b.hosted),
+                        unix_socket=hosted.socket if hosted is not None else None)
 
 
 @contextlib.contextmanager

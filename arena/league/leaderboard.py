@@ -9,7 +9,7 @@ from collections.abc import Collection, Sequence
 from typing import Any, Literal
 
 from arena.engine.games import ALL_VARIANTS
-from arena.league.stats import ALL_GAMES, Z_95, Estimate, Leaderboard
+from arena.league.stats import ALL_GAMES, Z_95, BotGameStats, Estimate, Leaderboard, PairStats
 from arena.league.strategy_share import StrategyShare
 from arena.storage.records import FaultCounts, LeftOutHand
 
@@ -89,6 +89,14 @@ def _luck_estimate(estimate: Estimate) -> dict[str, Any]:
             **_estimate(estimate)}
 
 
+def _estimates(s: BotGameStats | PairStats) -> dict[str, Any]:
+    """What a row of results and of the crosstable both give: hands, chips and every estimate."""
+    return {"hands": s.hands, "chips_won": s.chips_won, "mbb_per_hand": s.mean_mbb,
+            "raw": _estimate(s.raw), "duplicate_adjusted": _estimate(s.duplicate),
+            "luck_adjusted": _luck_estimate(s.luck),
+            "duplicate_luck_adjusted": _luck_estimate(s.duplicate_luck)}
+
+
 def to_dict(board: Leaderboard) -> dict[str, Any]:
     """Plain data (no NaN: a missing interval is None) for JSON and for other servers."""
     return {
@@ -97,16 +105,8 @@ def to_dict(board: Leaderboard) -> dict[str, Any]:
         "z": Z_95,  # the large-sample multiplier; each interval uses Student's t on its observations
         "interval": "student-t",
         "bots": list(board.bots),
-        "results": [{"bot": s.bot, "game": s.game, "hands": s.hands, "chips_won": s.chips_won,
-                     "mbb_per_hand": s.mean_mbb, "raw": _estimate(s.raw),
-                     "duplicate_adjusted": _estimate(s.duplicate),
-                     "luck_adjusted": _luck_estimate(s.luck),
-                     "duplicate_luck_adjusted": _luck_estimate(s.duplicate_luck)} for s in board.stats],
-        "crosstable": [{"bot": p.bot, "opponent": p.opponent, "hands": p.hands, "chips_won": p.chips_won,
-                        "mbb_per_hand": p.mean_mbb, "raw": _estimate(p.raw),
-                        "duplicate_adjusted": _estimate(p.duplicate),
-                        "luck_adjusted": _luck_estimate(p.luck),
-                        "duplicate_luck_adjusted": _luck_estimate(p.duplicate_luck), "p_value": p.p_value,
+        "results": [{"bot": s.bot, "game": s.game, **_estimates(s)} for s in board.stats],
+        "crosstable": [{"bot": p.bot, "opponent": p.opponent, **_estimates(p), "p_value": p.p_value,
                         "is_significant": p.is_significant} for p in board.crosstable],
         "rankings": {
             "total_bankroll": [{"rank": e.rank, "bot": e.bot, "mbb_per_hand": e.score_mbb,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from arena.engine.errors import ArenaError
 from arena.engine.luck import LuckSettings, hand_luck
-from arena.engine.phh import loads
+from arena.engine.phh import PhhHand, loads
 from arena.engine.rules import Rules
 from arena.engine.strategy import strategy_key
 from arena.engine.strategy_log import copy_index_of, replay_strategies
@@ -26,14 +26,18 @@ def luck_of_logged_hand(phh_text: str, match_seed: int | str, hand_number: int, 
     hands = loads(phh_text, name=f"hand {hand_number}")
     if len(hands) != 1:
         raise ArenaError(f"hand {hand_number}: expected one hand in its log, found {len(hands)}")
-    state, decisions = replay_strategies(
-        hands[0], rules, key=strategy_key(match_seed, copy_index_of(hands[0])), hand_number=hand_number)
-    stakes = state.stakes
-    result = hand_luck(state.variant, state.events, state.seat_count,
-                       hand_seed=deal_seed(match_seed, hand_number), settings=settings,
-                       small_bet_chips=stakes.small_bet, big_bet_chips=stakes.big_bet,
-                       decisions=decisions, rules=state.rules)
-    return result.luck_chips
+    return _luck(hands[0], match_seed, hand_number, rules=rules, settings=settings)
+
+
+def _luck(hand: PhhHand, match_seed: int | str, hand_number: int, *, rules: Rules,
+          settings: LuckSettings) -> tuple[float, ...]:
+    """Each seat's luck in a hand replayed with its seeds (and strategy draws) from the match seed."""
+    state, decisions = replay_strategies(hand, rules, key=strategy_key(match_seed, copy_index_of(hand)),
+                                         hand_number=hand_number)
+    return hand_luck(state.variant, state.events, state.seat_count,
+                     hand_seed=deal_seed(match_seed, hand_number), settings=settings,
+                     small_bet_chips=state.stakes.small_bet, big_bet_chips=state.stakes.big_bet,
+                     decisions=decisions, rules=state.rules).luck_chips
 
 
 def update_luck(store: st.ResultsStore, league_id: int, *, rules: Rules, settings: LuckSettings,
@@ -74,14 +78,8 @@ def luck_of_log_file(path: Path, *, rules: Rules,
         number = hand.fields.get("_hand")
         if not isinstance(number, int) or number < 1:
             raise ArenaError(f"{hand.name}: missing arena field '_hand'")
-        state, decisions = replay_strategies(hand, rules, key=strategy_key(seed, copy_index_of(hand)),
-                                             hand_number=number)
-        result = hand_luck(state.variant, state.events, state.seat_count,
-                           hand_seed=deal_seed(seed, number), settings=settings,
-                           small_bet_chips=state.stakes.small_bet, big_bet_chips=state.stakes.big_bet,
-                           decisions=decisions, rules=state.rules)
         players = tuple(str(p) for p in hand.fields.get("players", ()))
-        out.append((number, players, result.luck_chips))
+        out.append((number, players, _luck(hand, seed, number, rules=rules, settings=settings)))
     return out
 
 

@@ -24,6 +24,7 @@ from arena.engine import phh
 from arena.league.config import LeagueConfig
 from arena.league.hosting import (
     build_packages,
+    dealer_config,
     describe_ends,
     hosting,
     register_league,
@@ -52,8 +53,8 @@ from arena.match.records import MatchSink, MatchSummary
 from arena.match.rotation import game_for_hand
 from arena.match.spec import MatchSpec, SeatSpec
 from arena.match.spectator import Spectator, TeeSink
-from arena.metrics import ArenaMetrics, MetricsServer, rejection_reason, start_metrics_server
-from arena.server.config import BotEntry, ServerConfig
+from arena.metrics import ArenaMetrics, rejection_reason
+from arena.server.commands import serving_metrics
 from arena.server.eventrecord import LogRecords, last_sequence
 from arena.storage.errors import InvalidRecord
 
@@ -63,8 +64,6 @@ if TYPE_CHECKING:
 from arena.storage.matchlog import (
     MatchLogPaths,
     catch_up,
-    clear_in_flight,
-    hand_in_flight,
     make_private_dir,
     make_private_store,
     reveal_seed,
@@ -80,13 +79,8 @@ BOARD_MAX_AGE_SECONDS = 5.0
 log = logging.getLogger("arena.league")
 
 
-def _now() -> datetime:
-    return datetime.now(UTC)
-
-
 @dataclass
 class PreparedLeague:
-    league: League
     specs: list[MatchSpec]
     sinks: dict[str, LeagueSink]
     progress: Progress
@@ -168,13 +162,11 @@ class LeagueRun:
             self.store.close()
 
     def _league(self) -> League:
-        if self._checked_league is not None:
-            return self._checked_league  # tokens were checked once (scrypt is slow on purpose)
-        config = self.config
-        league = register_league(self.store, config.name, without_tokens(config.source_toml, config),
-                                 config.bots)
-        self._checked_league = league
-        return league
+        if self._checked_league is None:  # tokens are checked once (scrypt is slow on purpose)
+            self._checked_league = register_league(
+                self.store, self.config.name, without_tokens(self.config.source_toml, self.config),
+                self.config.bots)
+        return self._checked_league
 
     def _deal_sets(self) -> list[str]:
         """The schedule's deal sets in order of their first copy: the order of the store's
@@ -225,7 +217,7 @@ class LeagueRun:
     def prepare(self, *, deal_sets: Collection[str] | None = None) -> PreparedLeague:
         """What is left to play (of ``deal_sets`` only, when given: a worker's jobs)."""
         config = self.config
-        league, matches = self.ensure_matches()
+        _league, matches = self.ensure_matches()
         store_ids = {deal_set: match.match_id for deal_set, match in matches.items()}
         finished = {deal_set for deal_set, match in matches.items()
                     if match.status is not MatchStatus.RUNNING}
@@ -257,11 +249,10 @@ class LeagueRun:
                      [h.phh_text for h in committed], records=LogRecords())
             next_number = self.store.next_hand_number(store_id, copy_index=scheduled.copy_index)
             next_number = self._void_interrupted(scheduled, store_id, next_number)
-            self._copies_left[scheduled.deal_set] = self._copies_left.get(scheduled.deal_set, 0) + 1
             if next_number > config.hands_per_match:
-                self._copies_left[scheduled.deal_set] -= 1  # all played; only the result was lost
-                continue
-            sink_args: dict[str, Any] = dict(
+                continue  # all played; only the result was lost
+            self._copies_left[scheduled.deal_set] += 1
+            sinks[scheduled.match_id] = LeagueSink(
                 store=self.store, store_match_id=store_id, scheduled=scheduled,
                 log_dir=config.log_dir, progress=progress, metrics=self.metrics,
                 on_copy_finished=self._copy_finished,
@@ -269,12 +260,7 @@ class LeagueRun:
                               "seed_commitment": self.secret.commitment,
                               "seed_configured": self.secret.configured},
                 writer=self.writer, in_flight=self.in_flight)
-            sinks[scheduled.match_id] = LeagueSink(**sink_args)
-            initial_stacks = None
-            if not config.rules.reset_stacks and next_number > 1:
-                initial_stacks = self._carried_stacks(store_id, scheduled)
-            earlier_hands, earlier_nets = (0, ()) if next_number == 1 else \
-                self._earlier_nets(store_id, scheduled)
+            resumed = next_number > 1
             specs.append(MatchSpec(
                 scheduled.match_id,
                 tuple(SeatSpec(n, seat_id(config, n, scheduled.match_id)) for n in scheduled.seats),
@@ -282,62 +268,32 @@ class LeagueRun:
                 config.hands_per_match, scheduled.seed, config.start_timeout_seconds,
                 first_hand=next_number - 1, copy_index=scheduled.copy_index,
                 copies_total=scheduled.copies, deal_set_id=scheduled.deal_set,
-                initial_stacks=initial_stacks, absent=config.absent, reveal_seed=False,
+                initial_stacks=(_carried_stacks(committed, scheduled, config.rules.starting_stack)
+                                if resumed and not config.rules.reset_stacks else None),
+                absent=config.absent, reveal_seed=False,
                 first_sequence=last_sequence(MatchLogPaths.of(config.log_dir,
                                                               scheduled.match_id).events),
-                earlier_hands=earlier_hands, earlier_seat_nets=earlier_nets))
+                earlier_hands=len(committed) if resumed else 0,
+                earlier_seat_nets=_earlier_nets(committed, scheduled) if resumed else ()))
         self._store_ids = store_ids
         for deal_set in preparing:
             if self._copies_left[deal_set] == 0:
                 self._finish_deal_set(deal_set)
-        return PreparedLeague(league, specs, sinks, progress, store_ids)
-
-    def _carried_stacks(self, store_id: int, scheduled: ScheduledMatch) -> tuple[int, ...]:
-        """Stacks per seat after the last completed hand (a voided hand gave every chip back)."""
-        hands = [h for h in self.store.completed_hands(store_id)
-                 if h.copy_index == scheduled.copy_index]
-        stacks = [0] * len(scheduled.seats)  # a seat missing from the last hand had busted
-        if not hands:
-            return (self.config.rules.starting_stack,) * len(scheduled.seats)
-        last = max(hands, key=lambda h: h.hand_number)
-        fields = phh.loads(last.phh_text, name=f"match {store_id} hand {last.hand_number}")[0].fields
-        for engine_seat, seat in enumerate(fields["_seats"]):
-            stacks[int(seat)] = int(fields["finishing_stacks"][engine_seat])
-        return tuple(stacks)
-
-    def _earlier_nets(self, store_id: int, scheduled: ScheduledMatch
-                      ) -> tuple[int, tuple[tuple[int, ...], ...]]:
-        """A resumed copy's completed hands (in the store, wherever they were dealt): how many,
-        and per seat its net chips in each, so that its result (``.result.json``, MatchEnded)
-        covers the whole copy, not only the part dealt after the resume."""
-        seat_of = {name: seat for seat, name in enumerate(scheduled.seats)}
-        nets: list[list[int]] = [[] for _ in scheduled.seats]
-        hands = [h for h in self.store.completed_hands(store_id) if h.copy_index == scheduled.copy_index]
-        for hand in hands:
-            for seat in hand.seats:
-                if seat.bot in seat_of:
-                    nets[seat_of[seat.bot]].append(seat.net_chips)
-        return len(hands), tuple(tuple(n) for n in nets)
+        return PreparedLeague(specs, sinks, progress, store_ids)
 
     def _void_interrupted(self, scheduled: ScheduledMatch, store_id: int, next_number: int) -> int:
         """A hand that was dealt but neither finished nor voided: void it (docs/house-rules.md §6)."""
-        paths = MatchLogPaths.of(self.config.log_dir, scheduled.match_id)
         number = self.in_flight.hand_in_flight(store_id, scheduled.copy_index)
-        legacy = hand_in_flight(paths, unreadable=next_number)  # the mark of an older arena: a file
-        if legacy is not None and (number is None or legacy > number):
-            number = legacy
-        if number is None:
-            return next_number
-        if number >= next_number:
+        if number is not None and number >= next_number:
             game = game_for_hand(self.config.rules, number - 1, len(scheduled.seats))
+            now = datetime.now(UTC)
             self.store.void_hand(VoidHand(
                 match_id=store_id, hand_number=number, copy_index=scheduled.copy_index,
                 deal_id=f"{scheduled.deal_set}/deal-{number}", game_code=game,
                 small_bet_chips=self.config.rules.stakes.small_bet, button_seat=0,
                 reason="misdeal: the dealer stopped during this hand; every chip went back",
-                phh_text="", started_at=_now(), voided_at=_now()))
-            next_number = number + 1
-        clear_in_flight(paths)
+                phh_text="", started_at=now, voided_at=now))
+            return number + 1
         return next_number
 
     def _copy_finished(self, scheduled: ScheduledMatch, summary: MatchSummary) -> None:
@@ -471,59 +427,45 @@ class LeagueRun:
         self.out.write(f"deals: {describe_secret(self.secret)}\n")
         if trust_note(config):
             self.out.write(f"note: {trust_note(config)}\n")
-        metrics_server: MetricsServer | None = None
-        if self.metrics is not None and config.metrics_port is not None:
-            metrics_server = start_metrics_server(config.metrics_port, self.metrics.registry)
-            self.out.write(f"metrics: {metrics_server.url}\n")
-        if not prepared.specs:
-            self.out.write("league: every match is already played\n")
-            if metrics_server is not None:
-                metrics_server.stop()
-            reveal_league_secret(config, self.secret)
-            return True
-        with hosting(config.bots, log_dir=config.log_dir,
-                     max_log_bytes=config.bot_log_bytes) as hosted:
-            return self._play(prepared, on_ready=on_ready, spectator=spectator,
-                              background=background, metrics_server=metrics_server, hosted=hosted)
+        with serving_metrics(self.metrics, config.metrics_port, self.out):
+            if not prepared.specs:
+                self.out.write("league: every match is already played\n")
+                reveal_league_secret(config, self.secret)
+                return True
+            with hosting(config.bots, log_dir=config.log_dir,
+                         max_log_bytes=config.bot_log_bytes) as hosted:
+                return self._play(prepared, on_ready=on_ready, spectator=spectator,
+                                  background=background, hosted=hosted)
 
     def _play(self, prepared: PreparedLeague, *, on_ready: Callable[[int], None] | None,
               spectator: Spectator | None,
               background: Callable[[], Coroutine[Any, Any, None]] | None,
-              metrics_server: MetricsServer | None, hosted: HostedBots | None) -> bool:
+              hosted: HostedBots | None) -> bool:
         from arena.server.app import serve
 
         config = self.config
-        server_config = ServerConfig(
-            listen=config.listen,
-            bots=tuple(BotEntry(b.name, b.name, b.token) for b in config.bots if not b.hosted),
-            matches=tuple(prepared.specs),
-            unix_socket=hosted.socket if hosted is not None else None)
+        server_config = dealer_config(config.listen, config.bots, hosted, prepared.specs)
         display: list[asyncio.Task[None]] = []
-        holder: list[DealerServer] = []
-
         view = ProgressDisplay(prepared.progress, self.out)
 
-        async def show_progress() -> None:
+        async def show_progress(server: DealerServer) -> None:
             while True:
                 await asyncio.sleep(view.interval_seconds)
-                if holder:
-                    prepared.progress.waiting_for = tuple(sorted(
-                        {name for table in holder[0].tables if table.waiting
-                         for name in table.missing_bots()}))
+                prepared.progress.waiting_for = tuple(sorted(
+                    {name for table in server.tables if table.waiting
+                     for name in table.missing_bots()}))
                 view.update()
-                if self.metrics is not None and holder:
-                    connected = sum(1 for b in config.bots
-                                    if holder[0].lobby.presence(b.name).is_connected)
-                    self.metrics.set_connected_bots(connected)
+                if self.metrics is not None:
+                    self.metrics.set_connected_bots(sum(
+                        1 for b in config.bots if server.lobby.presence(b.name).is_connected))
 
         def started(server: DealerServer) -> None:
-            holder.append(server)
             self._server = server
             if self.metrics is not None:
                 metrics = self.metrics
                 server.lobby.rejection_observers.append(
                     lambda bot, error: metrics.invalid_action(rejection_reason(error), bot=bot))
-            display.append(asyncio.get_running_loop().create_task(show_progress()))
+            display.append(asyncio.get_running_loop().create_task(show_progress(server)))
             if spectator is not None:
                 server.lobby.decision_observers.append(spectator.decision_opened)
             if background is not None:
@@ -553,8 +495,6 @@ class LeagueRun:
             self.finisher.wait()  # the deal sets ended last are finished, their seeds revealed
             self._board.wait(60.0)  # the leaderboard of the last matches reaches the metrics
             view.close()
-            if metrics_server is not None:
-                metrics_server.stop()
         self.forfeited = prepared.progress.forfeited
         for line in describe_ends(hosted):
             self.out.write(f"{line}\n")
@@ -585,3 +525,30 @@ class LeagueRun:
     def left_out(self) -> list[LeftOutHand]:
         """The completed hands the leaderboard leaves out: other copies of voided deals."""
         return self.store.left_out_hands(self._league().league_id)
+
+
+def _carried_stacks(committed: list[HandRecord], scheduled: ScheduledMatch,
+                    starting_stack: int) -> tuple[int, ...]:
+    """Stacks per seat after the copy's last completed hand (a voided hand gave every chip back)."""
+    if not committed:
+        return (starting_stack,) * len(scheduled.seats)
+    last = committed[-1]
+    stacks = [0] * len(scheduled.seats)  # a seat missing from the last hand had busted
+    fields = phh.loads(last.phh_text, name=f"match {last.match_id} hand {last.hand_number}")[0].fields
+    for engine_seat, seat in enumerate(fields["_seats"]):
+        stacks[int(seat)] = int(fields["finishing_stacks"][engine_seat])
+    return tuple(stacks)
+
+
+def _earlier_nets(committed: list[HandRecord], scheduled: ScheduledMatch
+                  ) -> tuple[tuple[int, ...], ...]:
+    """Per seat, its net chips in each of a resumed copy's completed hands (wherever they were
+    dealt), so that its result (``.result.json``, MatchEnded) covers the whole copy, not only
+    the part dealt after the resume."""
+    seat_of = {name: seat for seat, name in enumerate(scheduled.seats)}
+    nets: list[list[int]] = [[] for _ in scheduled.seats]
+    for hand in committed:
+        for seat in hand.seats:
+            if seat.bot in seat_of:
+                nets[seat_of[seat.bot]].append(seat.net_chips)
+    return tuple(tuple(n) for n in nets)

@@ -13,13 +13,20 @@ from dataclasses import dataclass
 
 import trio
 
-from arena.engine.actions import ActionKind
+from arena.engine.actions import Action, ActionKind
 from arena.engine.errors import ArenaError, IllegalAction, MalformedAction
 from arena.engine.rules import Rules
-from arena.engine.strategy import MAX_STRATEGY_ACTIONS, SUM_TOLERANCE, draw_uniform
+from arena.engine.strategy import (
+    MAX_STRATEGY_ACTIONS,
+    SUM_TOLERANCE,
+    Strategy,
+    WeightedAction,
+    draw_index,
+    draw_uniform,
+)
 from arena.match import messages as m
 from arena.match.clock import DecisionClock, Now
-from arena.match.faults import BotFault, CloseReason, DecisionClosed, FaultKind
+from arena.match.faults import CloseReason
 from arena.match.lobby import Lobby, Presence
 from arena.match.records import TableStats
 from arena.match.strategy_draw import StrategyDrawer
@@ -143,18 +150,20 @@ class ChoiceDesk:
                 self.stats.timeouts += 1
             else:
                 self.stats.absent_actions += 1
-            choice = GameChoice(entry=default_entry(rules, orbit.current), chooser=chooser,
-                                automatic=reason)
-            self._timed_out(prompt, choice, now() - opened, presence)
+            entry = default_entry(rules, orbit.current)
+            open_seconds = now() - opened
+            self._lobby.closed_unanswered(
+                presence, prompt, CloseReason.TIMEOUT, ActionKind.CHOOSE_GAME, open_seconds,
+                timeout_detail=f"no game chosen within {open_seconds:.2f} s; the dealer chose "
+                f"{rules.games[entry]} (the menu's next game) for the seat"
+                if reason is m.AutoReason.TIMEOUT else "")
             told = True
-            return choice
+            return GameChoice(entry=entry, chooser=chooser, automatic=reason)
         finally:
             self._timer.disarm()
             if not told:  # the match was stopped while the seat was choosing
-                presence.deliver(DecisionClosed(
-                    decision_id=prompt.decision_id, match_id=prompt.match_id,
-                    hand_number=prompt.hand_number, seat=prompt.seat,
-                    reason=CloseReason.HAND_STOPPED, action=None, open_seconds=now() - opened))
+                self._lobby.closed_unanswered(presence, prompt, CloseReason.HAND_STOPPED, None,
+                                              now() - opened)
             self._lobby.close(decision, "the seat has chosen")
             self.stats.rejected += decision.refused
 
@@ -164,19 +173,11 @@ class ChoiceDesk:
         menu = [str(g) for g in self.rules.games]
         if reply.strategy is not None and not reply.problem:
             weights = self._strategy(reply, menu)
-            key = self._drawer.key
             # Hand 0 is no hand: the draw of orbit k is action k of "hand 0" (§28).
-            uniform = draw_uniform(key, 0, orbit.number)
-            total = math.fsum(w for _, w in weights)
-            target, running, drawn = uniform * total, 0.0, ""
-            for game, weight in weights:
-                if weight <= 0.0:
-                    continue
-                running += weight
-                drawn = game
-                if target < running:
-                    break
-            return menu.index(drawn), weights
+            drawn = draw_index(Strategy(entries=tuple(
+                WeightedAction(action=Action(ActionKind.CHOOSE_GAME), weight=w) for _, w in weights)),
+                draw_uniform(self._drawer.key, 0, orbit.number))
+            return menu.index(weights[drawn][0]), weights
         if reply.kind is None:
             raise MalformedAction(reply.problem or "no action")
         if reply.kind is not ActionKind.CHOOSE_GAME:
@@ -216,21 +217,6 @@ class ChoiceDesk:
             raise MalformedAction(f"the strategy's weights sum to {total!r}, not 1 "
                                   f"(within {SUM_TOLERANCE:g})")
         return tuple(out)
-
-    def _timed_out(self, prompt: m.Prompt, choice: GameChoice, open_seconds: float,
-                   presence: Presence) -> None:
-        """The chooser is told the decision closed, and a timeout is reported as a fault."""
-        presence.deliver(DecisionClosed(
-            decision_id=prompt.decision_id, match_id=prompt.match_id,
-            hand_number=prompt.hand_number, seat=prompt.seat, reason=CloseReason.TIMEOUT,
-            action=ActionKind.CHOOSE_GAME, open_seconds=open_seconds))
-        if choice.automatic is m.AutoReason.TIMEOUT:
-            self._lobby.report(BotFault(
-                bot_id=presence.bot_id, kind=FaultKind.TIMEOUT, decision_id=prompt.decision_id,
-                match_id=prompt.match_id, hand_number=prompt.hand_number, seat=prompt.seat,
-                street=prompt.street, seconds=open_seconds,
-                detail=f"no game chosen within {open_seconds:.2f} s; the dealer chose "
-                       f"{self.rules.games[choice.entry]} (the menu's next game) for the seat"))
 
 
 def _on_menu(game: str, menu: list[str], where: str) -> int:

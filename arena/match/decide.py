@@ -19,7 +19,7 @@ from arena.engine.rules import Rules
 from arena.match import messages as m
 from arena.match.clock import DecisionClock, Now
 from arena.match.explain import explained
-from arena.match.faults import BotFault, CloseReason, DecisionClosed, FaultKind
+from arena.match.faults import CloseReason
 from arena.match.hand_run import HandRun
 from arena.match.lobby import Lobby, Presence
 from arena.match.records import TableStats
@@ -84,26 +84,15 @@ class DecisionDesk:
             timer.disarm()
             self._lobby.close(decision, "the seat has acted")
             if closed is not None:
-                self._closed(prompt, closed, acted, self.now() - clock.opened_at, presence)
+                open_seconds = self.now() - clock.opened_at
+                self._lobby.closed_unanswered(
+                    presence, prompt, closed, acted, open_seconds, timeout_detail=(
+                        f"no answer within {open_seconds:.2f} s; the dealer "
+                        f"{_ACTED.get(acted, 'acted') if acted is not None else 'acted'} for the "
+                        "seat" if closed is CloseReason.TIMEOUT else ""))
             # Refusals by the lobby count with the table's own (issue 7: counts that add up).
             self.stats.rejected += decision.refused
             run.rejected[engine_seat] += decision.refused
-
-    def _closed(self, prompt: m.Prompt, reason: CloseReason, acted: ActionKind | None,
-                open_seconds: float, presence: Presence) -> None:
-        """A decision closed without an accepted reply: its bot is told (it drops the work) and
-        a timeout is reported as a fault."""
-        presence.deliver(DecisionClosed(
-            decision_id=prompt.decision_id, match_id=prompt.match_id,
-            hand_number=prompt.hand_number, seat=prompt.seat, reason=reason, action=acted,
-            open_seconds=open_seconds))
-        if reason is CloseReason.TIMEOUT:
-            self._lobby.report(BotFault(
-                bot_id=presence.bot_id, kind=FaultKind.TIMEOUT, decision_id=prompt.decision_id,
-                match_id=prompt.match_id, hand_number=prompt.hand_number, seat=prompt.seat,
-                street=prompt.street, seconds=open_seconds,
-                detail=f"no answer within {open_seconds:.2f} s; the dealer "
-                       f"{_ACTED.get(acted, 'acted') if acted is not None else 'acted'} for the seat"))
 
     def _try_reply(self, run: HandRun, engine_seat: int, reply: m.Reply, clock: DecisionClock,
                    presence: Presence) -> bool:

@@ -41,7 +41,8 @@ def _counts(keys: Iterable[str], indent: str) -> list[str]:
     return [f"{indent}{count} x {key}" for key, count in Counter(keys).most_common()]
 
 
-def _many(count: int, one: str, more: str = "") -> str:
+def many(count: int, one: str, more: str = "") -> str:
+    """``1 match``, ``2 matches``: ``more`` the plural when it is not ``one`` + "s"."""
     return f"{count} {one if count == 1 else more or one + 's'}"
 
 
@@ -53,8 +54,8 @@ def report(faults: Sequence[BotFault], *, name: str = "your bot") -> list[str]:
     fallbacks = [f for f in faults if f.kind is FaultKind.FALLBACK]
     if not faults:
         return [f"faults of {name}: none (no rejection, exception or timeout)"]
-    lines = [f"faults of {name}: {_many(len(rejected), 'rejected reply', 'rejected replies')}, "
-             f"{_many(len(exceptions), 'exception')}, {_many(len(timeouts), 'timeout')}"]
+    lines = [f"faults of {name}: {many(len(rejected), 'rejected reply', 'rejected replies')}, "
+             f"{many(len(exceptions), 'exception')}, {many(len(timeouts), 'timeout')}"]
     if rejected:
         lines.append(f"  rejected replies ({len(rejected)}; the dealer's reason, then where):")
         lines += [f"    {f.detail}\n      at {where(f)}" for f in rejected[:SHOWN]]

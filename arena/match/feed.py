@@ -15,6 +15,7 @@ from typing import Final
 
 from arena.engine.actions import ActionKind, LegalActions
 from arena.engine.cards import Card
+from arena.engine.describe_wild import NO_WILD, seat_wild
 from arena.engine.events import (
     ActionTaken,
     BoardDealt,
@@ -25,11 +26,10 @@ from arena.engine.events import (
     PotAwarded,
     UncalledBetReturned,
 )
-from arena.engine.games import ForcedBet, Showdown
+from arena.engine.games import ForcedBet
 from arena.engine.pots import build_pots, with_dead_chips
 from arena.engine.shown import shown_value_in
 from arena.engine.state import HandState
-from arena.engine.wild import low_hole_low_wild_ranks, low_hole_wild_ranks
 from arena.match import messages as m
 from arena.match.clock import DecisionClock
 from arena.match.records import HandContext
@@ -113,7 +113,6 @@ class HandFeed:
                 out.append(self._out_info(p))
                 continue
             stack = stacks[e]
-            # As _status, inlined (every seat of every request).
             status = (_FOLDED if folded[e] else _ALL_IN if stack == 0
                       else _ACTIVE if is_connected(p) else _ABSENT)
             # A seat's up cards change only when it is dealt a card (live play): the count
@@ -144,7 +143,7 @@ class HandFeed:
         connection changed (HandStarted goes to each seat)."""
         ctx = self.ctx
         state = self.state
-        statuses = tuple(self._status(p, folded=False, stack=1) if p in self._engine_of
+        statuses = tuple((_ACTIVE if self._is_connected(p) else _ABSENT) if p in self._engine_of
                          else m.SeatStatus.OUT for p in range(len(ctx.names)))
         if self._before_hand is not None and self._before_hand[0] == statuses:
             return self._before_hand[1]
@@ -156,13 +155,6 @@ class HandFeed:
             if p in engine_of else self._out_info(p) for p in range(len(ctx.names)))
         self._before_hand = (statuses, infos)
         return infos
-
-    def _status(self, seat: int, *, folded: bool, stack: int) -> m.SeatStatus:
-        if folded:
-            return _FOLDED
-        if stack == 0:
-            return _ALL_IN
-        return _ACTIVE if self._is_connected(seat) else _ABSENT
 
     def hand_started(self, viewer: int) -> m.HandStarted:
         ctx = self.ctx
@@ -381,12 +373,9 @@ class HandFeed:
         own = public if face_up or not event.discarded else replace(
             public, exchanged_cards=event.discarded, drawn_cards=event.drawn)
         self.records.append(public)
-        pot_chips = self._pot_chips()
-        return Private(seat=p, own=m.ActionAnnounced(
-            action=own, stack_after_chips=self._stack[e], pot_total_after_chips=pot_chips,
-            decision_id=decision_id), others=m.ActionAnnounced(
-            action=public, stack_after_chips=self._stack[e], pot_total_after_chips=pot_chips,
-            decision_id=decision_id))
+        others = m.ActionAnnounced(action=public, stack_after_chips=self._stack[e],
+                                   pot_total_after_chips=self._pot_chips(), decision_id=decision_id)
+        return Private(seat=p, own=replace(others, action=own), others=others)
 
     def _to_street(self, street: int, out: list[FeedItem]) -> None:
         while self._street < street:
@@ -514,23 +503,7 @@ _NO_WILD: Final[tuple[tuple[int, ...], tuple[int, ...]]] = ((), ())
 
 
 def seat_wild_ranks(state: HandState, seat: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """The ranks wild for ``seat``'s hand now, (for high, for low): the game's `wild_ranks` in
-    wild-card stud (docs/house-rules.md §23), the seat's own lowest down card in Low Hole (§24;
-    aces for low in hi-lo with an ace in the hole); nothing in the other games."""
-    kind = state.variant.showdown
-    if kind in _WILD_SHOWDOWNS:
-        ranks = tuple(sorted(state.rules.wild_rank_set))
-        return (() if kind is Showdown.WILD_LOW else ranks,
-                () if kind is Showdown.WILD_HIGH else ranks)
-    if kind is Showdown.LOW_HOLE or kind is Showdown.LOW_HOLE_HI_LO:
-        cards, ups = state.cards[seat], state.is_up[seat]
-        high = tuple(sorted(low_hole_wild_ranks(cards, ups,
-                                                ace_high=state.rules.low_hole_ace_high)))
-        low = (tuple(sorted(low_hole_low_wild_ranks(cards, ups)))
-               if kind is Showdown.LOW_HOLE_HI_LO else ())
-        return high, low
-    return _NO_WILD
-
-
-_WILD_SHOWDOWNS: Final = frozenset({Showdown.WILD_HIGH, Showdown.WILD_LOW,
-                                    Showdown.WILD_HIGH_LOW_8})
+    """The ranks wild for ``seat``'s hand now, (for high, for low): the engine's
+    :func:`~arena.engine.describe_wild.seat_wild`, in rank order."""
+    wild = seat_wild(state.variant, state.rules, state.cards[seat], state.is_up[seat])
+    return _NO_WILD if wild is NO_WILD else (tuple(sorted(wild.high)), tuple(sorted(wild.low)))

@@ -30,12 +30,7 @@ from arena.match.hand_run import HandRun, played_hand
 from arena.match.lobby import Lobby, Presence, SeatRef
 from arena.match.orbits import OrbitChooser
 from arena.match.publish import SeatPublisher
-from arena.match.records import (
-    HandContext,
-    MatchSink,
-    MatchSummary,
-    TableStats,
-)
+from arena.match.records import HandContext, MatchSink, MatchSummary, TableStats
 from arena.match.rotation import engine_order, game_for_hand, next_button, rotation_place
 from arena.match.spec import AbsentPolicy, MatchSpec
 from arena.match.strategy_draw import StrategyDrawer
@@ -164,7 +159,7 @@ class LiveTable:
         if spec.copies_total > 1:
             self._publish_each(lambda p: m.DuplicateCopyStarted(
                 copy_index=spec.copy_index, copies_total=spec.copies_total, deal_set_id=spec.deal_set_id,
-                your_seat=p, seats=self._seat_infos()),
+                your_seat=p, seats=self._table_seats(before_hands=True)),
                 hand_id="")
         previous = ""
         button = -1
@@ -308,47 +303,36 @@ class LiveTable:
         self._publish([m.MatchEnded(results=results, match_seed=revealed, hands_played=self._hands_played,
                                     aborted=bool(reason),
                                     abort_reason=reason)], hand_id="")
-        summary = MatchSummary(spec.match_id, spec.seed, self._hands_played, results,
-                               bool(reason), reason, self._button_draw, self.stats)
-        self.summary = summary
-        self._count_replies_to_no_decision()
-        self._release_seats()
-        if self.sink is not None:
-            self.sink.match_finished(summary)
-        return summary
+        return self._ended(MatchSummary(spec.match_id, spec.seed, self._hands_played, results,
+                                        bool(reason), reason, self._button_draw, self.stats))
 
     def _end_unstarted(self, why: _NotStarted) -> MatchSummary:
         """No hand was dealt (and the bots were told nothing): postponed or forfeited."""
         spec = self.spec
-        names = ", ".join(why.absent)
-        reason = (f"postponed: {names} not connected after {spec.start_timeout_seconds:g} s"
-                  if why.kind == "postponed" else f"forfeited: {names} not connected after "
-                                                  f"{spec.start_timeout_seconds:g} s")
+        reason = (f"{why.kind}: {', '.join(why.absent)} not connected after "
+                  f"{spec.start_timeout_seconds:g} s")
         if not self._quiet_wait():
             log.info("match %s %s%s", spec.match_id, reason,
                      f" ({self.postponements + 1} times)" if self.postponements else "")
         results = tuple(self._seat_result(p) for p in range(self.seat_count))
-        summary = MatchSummary(spec.match_id, spec.seed, 0, results, True, reason, (), self.stats,
-                               not_started=why.kind, absent_bots=why.absent)
+        return self._ended(MatchSummary(spec.match_id, spec.seed, 0, results, True, reason, (),
+                                        self.stats, not_started=why.kind, absent_bots=why.absent))
+
+    def _ended(self, summary: MatchSummary) -> MatchSummary:
+        """The match's end: refusals of replies to no open decision counted in its results, its
+        seats released, and its sink told (unless postponed: a postponed match comes back)."""
         self.summary = summary
-        self._count_replies_to_no_decision()
-        self._release_seats()
-        if self.sink is not None and not summary.postponed:  # a postponed match comes back
-            self.sink.match_finished(summary)
-        return summary
-
-    def _count_replies_to_no_decision(self) -> None:
-        """Refusals of replies to no open decision count in the match's results too."""
-        refused = self._lobby.refused_unknown_by_match.pop(self.spec.match_id, 0)
-        self.stats.rejected_no_open_decision += refused
-
-    def _release_seats(self) -> None:
+        self.stats.rejected_no_open_decision += self._lobby.refused_unknown_by_match.pop(
+            self.spec.match_id, 0)
         for seat, presence in enumerate(self._presences):
             if self._presence_changed in presence.listeners:
                 presence.listeners.remove(self._presence_changed)
             ref = SeatRef(self.spec.match_id, seat)
             if ref in presence.seats:
                 presence.seats.remove(ref)
+        if self.sink is not None and not summary.postponed:
+            self.sink.match_finished(summary)
+        return summary
 
     def again(self) -> LiveTable:
         """A fresh table for the same match and sink (after a postponement)."""
@@ -371,21 +355,14 @@ class LiveTable:
 
     # ------------------------------------------------------------------ telling the seats
 
-    def _seat_infos(self) -> tuple[m.SeatInfo, ...]:
-        """Every seat with its name, bot and starting stack, before the first hand."""
+    def _table_seats(self, *, before_hands: bool = False) -> tuple[m.SeatInfo, ...]:
+        """Every seat with its stack now, between hands (a dealer's-choice request's seats), or
+        ``before_hands`` with the starting stack."""
+        stacks = [self.rules.starting_stack] * self.seat_count if before_hands else self._stacks
         return tuple(m.SeatInfo(seat=p, name=s.name, bot_id=s.bot_id,
-                                stack_chips=self.rules.starting_stack, bet_chips=0,
-                                committed_chips=0, up_cards=(), hole_card_count=0,
-                                status=m.SeatStatus.ACTIVE if self._presences[p].is_connected
-                                else m.SeatStatus.ABSENT)
-                     for p, s in enumerate(self.spec.seats))
-
-    def _table_seats(self) -> tuple[m.SeatInfo, ...]:
-        """Every seat with its stack now, between hands (a dealer's-choice request's seats)."""
-        return tuple(m.SeatInfo(seat=p, name=s.name, bot_id=s.bot_id,
-                                stack_chips=self._stacks[p], bet_chips=0, committed_chips=0,
+                                stack_chips=stacks[p], bet_chips=0, committed_chips=0,
                                 up_cards=(), hole_card_count=0,
-                                status=m.SeatStatus.OUT if self._stacks[p] <= 0
+                                status=m.SeatStatus.OUT if stacks[p] <= 0
                                 else m.SeatStatus.ACTIVE if self._presences[p].is_connected
                                 else m.SeatStatus.ABSENT)
                      for p, s in enumerate(self.spec.seats))
@@ -395,7 +372,7 @@ class LiveTable:
         per_game = rules.hands_per_game or self.seat_count
         rules_text = {k: json.dumps(v, separators=(",", ":"))
                       for k, v in rules.to_mapping().items()}
-        return m.MatchStarted(seats=self._seat_infos(), your_seat=viewer, games=rules.games,
+        return m.MatchStarted(seats=self._table_seats(before_hands=True), your_seat=viewer, games=rules.games,
                               hands_per_game=per_game, total_hands=self.spec.hands,
                               stakes=rules.stakes, starting_stack_chips=rules.starting_stack,
                               decision_seconds=rules.decision_seconds,

@@ -16,9 +16,10 @@ from typing import Final
 
 import trio
 
+from arena.engine.actions import ActionKind
 from arena.engine.errors import ArenaError, IllegalAction, MalformedInput, StaleDecision
 from arena.match.clock import DecisionClock, Now
-from arena.match.faults import BotFault, FaultKind
+from arena.match.faults import BotFault, CloseReason, DecisionClosed, FaultKind
 from arena.match.messages import Outbox, Outgoing, Prompt, Rejection, Reply, WrongSeat
 
 REPLY_BUFFER: Final = 8  # replies queued for one open decision; more in a burst are refused
@@ -195,6 +196,21 @@ class Lobby:
         """Tell the fault observers of a timeout or a fallback."""
         for observer in self.fault_observers:
             observer(fault)
+
+    def closed_unanswered(self, presence: Presence, prompt: Prompt, reason: CloseReason,
+                          action: ActionKind | None, open_seconds: float, *,
+                          timeout_detail: str = "") -> None:
+        """A decision closed without an accepted reply: its bot is told (it drops the work)
+        and, given the ``timeout_detail``, a timeout is reported as a fault."""
+        presence.deliver(DecisionClosed(
+            decision_id=prompt.decision_id, match_id=prompt.match_id,
+            hand_number=prompt.hand_number, seat=prompt.seat, reason=reason, action=action,
+            open_seconds=open_seconds))
+        if timeout_detail:
+            self.report(BotFault(
+                bot_id=presence.bot_id, kind=FaultKind.TIMEOUT, decision_id=prompt.decision_id,
+                match_id=prompt.match_id, hand_number=prompt.hand_number, seat=prompt.seat,
+                street=prompt.street, seconds=open_seconds, detail=timeout_detail))
 
     def open_prompt(self, bot_id: str, decision_id: str) -> Prompt | None:
         """The request of a bot's decision while it is open (None once closed or unknown)."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from typing import Final
 
 from arena.match import messages as m
@@ -67,19 +68,14 @@ class SeatPublisher:
                     if seat == item.seat:
                         sent = own
                     elif presence.every_event:
-                        if others is None:
-                            others = m.Notice(match_id=own.match_id, hand_id=hand_id, sequence=own.sequence,
-                                              unix_seconds=own.unix_seconds, payload=item.others)
-                        sent = others
+                        sent = others = others or replace(own, payload=item.others)
                     else:
                         continue  # requests and results only: not sent another's cards
                     presence.deliver(sent)
                     if tap is not None:
                         tap(seat, sent)
                 if watch is not None:
-                    watch(others if others is not None else m.Notice(
-                        match_id=own.match_id, hand_id=hand_id, sequence=own.sequence,
-                        unix_seconds=own.unix_seconds, payload=item.others))
+                    watch(others or replace(own, payload=item.others))
                 continue
             ended = item if isinstance(item, m.HandEnded) else None
             wanted = ended is None and isinstance(item, RESULTS)  # sent to every seat
@@ -121,13 +117,10 @@ class SeatPublisher:
         if run is None:
             return notice
         feed = run.feed
-        payload = m.HandSummary(results=ended.results, awards=ended.awards, voided=ended.voided,
-                                void_reason=ended.void_reason,
-                                went_to_showdown=ended.went_to_showdown, actions=tuple(feed.records),
-                                board=tuple(run.state.board), seats=feed.seat_infos())
-        return m.Notice(match_id=notice.match_id, hand_id=notice.hand_id, sequence=notice.sequence,
-                        unix_seconds=notice.unix_seconds,
-                        payload=payload)
+        return replace(notice, payload=m.HandSummary(
+            results=ended.results, awards=ended.awards, voided=ended.voided,
+            void_reason=ended.void_reason, went_to_showdown=ended.went_to_showdown,
+            actions=tuple(feed.records), board=tuple(run.state.board), seats=feed.seat_infos()))
 
     def publish_each(self, payload_for: Callable[[int], m.Payload], *, hand_id: str) -> None:
         """One event with a different payload per seat (``payload_for(seat)``)."""

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import resource
 import signal
 import time
 from collections.abc import Awaitable, Callable, Iterable
@@ -47,7 +46,6 @@ class ServeResult:
     transport: dict[str, Any]
     cpu_seconds: float
     wall_seconds: float
-    max_rss_kib: int
 
 
 class DealerServer:
@@ -297,5 +295,4 @@ async def serve(config: ServerConfig, *, on_ready: Callable[[int], None] | None 
                    "refused_unknown_decisions": dict(server.lobby.refused_unknown)},
         cpu_seconds=time.process_time() - cpu,
         wall_seconds=time.perf_counter() - started,
-        max_rss_kib=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
     )

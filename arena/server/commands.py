@@ -5,12 +5,17 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from arena.server.app import ServeResult, serve
+from arena.metrics import ArenaMetrics, start_metrics_server
 from arena.server.config import load_config
 from arena.storage.matchlog import MatchLogPaths
+
+if TYPE_CHECKING:
+    from arena.server.app import ServeResult
 
 
 def log_connections() -> None:
@@ -22,18 +27,43 @@ def log_connections() -> None:
         logging.getLogger(name).setLevel(logging.INFO)
 
 
-def run_serve(config_path: str, *, listen: str | None = None, log_dir: str | None = None,
-              out: TextIO = sys.stdout) -> int:
-    config = load_config(config_path, listen=listen, log_dir=log_dir)
-    log_connections()
-    host = config.listen.rsplit(":", 1)[0]
+def on_listening(out: TextIO, listen: str, before: str, after: str = "") -> Callable[[int], None]:
+    """The ``on_ready`` of a dealer that says, once bound, ``BEFORE: listening on HOST:PORT``
+    and ``after``, in one flushed line."""
+    host = listen.rsplit(":", 1)[0]
 
     def ready(port: int) -> None:
-        tables = ", ".join(f"{m.match_id} ({len(m.seats)} seats, {m.hands} hands)"
-                           for m in config.matches)
-        out.write(f"arena: listening on {host}:{port}; tables: {tables}\n")
+        out.write(f"{before}: listening on {host}:{port}{after}\n")
         out.flush()
 
+    return ready
+
+
+@contextmanager
+def serving_metrics(metrics: ArenaMetrics | None, port: int | None, out: TextIO, *,
+                    addr: str = "127.0.0.1", setting: str = "metrics_port") -> Iterator[None]:
+    """``/metrics`` on ``port`` (its URL said on ``out``) while the body runs; nothing when
+    there are no metrics or no port."""
+    if metrics is None or port is None:
+        yield
+        return
+    server = start_metrics_server(port, metrics.registry, addr, setting=setting)
+    out.write(f"metrics: {server.url}\n")
+    try:
+        yield
+    finally:
+        server.stop()
+
+
+def run_serve(config_path: str, *, listen: str | None = None, log_dir: str | None = None,
+              out: TextIO = sys.stdout) -> int:
+    from arena.server.app import serve  # grpc: only when a dealer serves
+
+    config = load_config(config_path, listen=listen, log_dir=log_dir)
+    log_connections()
+    tables = ", ".join(f"{m.match_id} ({len(m.seats)} seats, {m.hands} hands)"
+                       for m in config.matches)
+    ready = on_listening(out, config.listen, "arena", f"; tables: {tables}")
     result = asyncio.run(serve(config, on_ready=ready))
     print_result(result, out, log_dir=config.log_dir)
     return exit_code(result)

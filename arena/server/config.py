@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 from arena.engine.configfile import Check, check_keys, read_dataclass, require, table, tables
-from arena.engine.errors import ConfigError
 from arena.engine.games import max_seats
 from arena.engine.rules import Rules
 from arena.engine.seeds import derive_secret
@@ -152,24 +151,21 @@ def config_from_mapping(data: Mapping[str, Any], *, base_dir: Path = Path("."),
     listen = check_listen(top.listen, where)
     matches: list[MatchSpec] = []
     if "tables" not in data:
-        match_id = _id(top.match_id, where, "match_id")
+        match_id = check_id(top.match_id, where, "match_id")
         matches.append(MatchSpec(match_id, tuple(SeatSpec(b.name, b.bot_id) for b in bots), rules,
                                  top.hands, seed, top.start_timeout_seconds))
     else:
         entries = tables(data, "tables", where)
-        if not entries:
-            raise ConfigError(f"{where}: 'tables' must be a non-empty array of tables ([[tables]])")
+        require(bool(entries), where, "'tables' must be a non-empty array of tables ([[tables]])")
         for k, entry in enumerate(entries):
             matches.append(_match(entry, f"{where} tables[{k}]", k, by_name, rules, top, seed))
     matches = [dataclasses.replace(mt, absent=top.absent) for mt in matches]
     ids = [mt.match_id for mt in matches]
-    if len(set(ids)) != len(ids):
-        raise ConfigError(f"{where}: table ids must be unique, got {ids}")
+    require(len(set(ids)) == len(ids), where, f"table ids must be unique, got {ids}")
     for match in matches:
         most = max_seats(match.rules.games)  # docs/house-rules.md §20: by the games it deals
-        if not 2 <= len(match.seats) <= most:
-            raise ConfigError(f"{where}: table {match.match_id!r} needs 2 to {most} seats for "
-                              f"{', '.join(match.rules.games)}, got {len(match.seats)}")
+        require(2 <= len(match.seats) <= most, where, f"table {match.match_id!r} needs 2 to {most} "
+                f"seats for {', '.join(match.rules.games)}, got {len(match.seats)}")
     return ServerConfig(
         listen=listen,
         bots=bots,
@@ -195,29 +191,27 @@ def read_limits(values: Mapping[str, Any], *, where: str) -> Limits:
 def check_listen(listen: str, where: str, key: str = "listen") -> str:
     """``HOST:PORT`` with a port of 1-65535 (0: any free port)."""
     host, sep, port = listen.rpartition(":")
-    if not sep or not host or not port.isdigit() or not 0 <= int(port) <= 65535:
-        raise ConfigError(f"{where}: '{key}' must be HOST:PORT with a port from 1 to 65535 "
-                          f"(0: any free port), got {listen[:80]!r}")
+    require(bool(sep and host and port.isdigit()) and 0 <= int(port) <= 65535, where,
+            f"'{key}' must be HOST:PORT with a port from 1 to 65535 (0: any free port), "
+            f"got {listen[:80]!r}")
     return listen
 
 
-def _id(value: str, where: str, key: str) -> str:
-    if not value or len(value) > MAX_ID_CHARS or not value.isprintable():
-        raise ConfigError(f"{where}: '{key}' must be 1 to {MAX_ID_CHARS} printable characters, "
-                          f"got {value[:80]!r}")
+def check_id(value: str, where: str, key: str) -> str:
+    """A match or bot id (or name): 1 to MAX_ID_CHARS printable characters."""
+    require(0 < len(value) <= MAX_ID_CHARS and value.isprintable(), where,
+            f"'{key}' must be 1 to {MAX_ID_CHARS} printable characters, got {value[:80]!r}")
     return value
 
 
 def _match(data: Mapping[str, Any], where: str, index: int, by_name: Mapping[str, BotEntry],
            rules: Rules, top: _ServeFile, seed: int) -> MatchSpec:
     entry = read_dataclass(_TableEntry, data, where=where, checks=_COUNTS, skip=frozenset({"rules"}))
-    match_id = _id(entry.id if entry.id is not None else f"table-{index + 1}", where, "id")
+    match_id = check_id(entry.id if entry.id is not None else f"table-{index + 1}", where, "id")
     names = list(entry.seats)
-    if len(set(names)) != len(names):
-        raise ConfigError(f"{where}: a bot can have only one seat at a table")
+    require(len(set(names)) == len(names), where, "a bot can have only one seat at a table")
     unknown = [n for n in names if n not in by_name]
-    if unknown:
-        raise ConfigError(f"{where}: unknown seat name(s) {unknown}; known: {sorted(by_name)}")
+    require(not unknown, where, f"unknown seat name(s) {unknown}; known: {sorted(by_name)}")
     overrides = table(data, "rules", where)
     if overrides:
         rules = Rules.from_mapping({**rules.to_mapping(), **overrides}, where=f"{where} [rules]")
@@ -229,21 +223,18 @@ def _match(data: Mapping[str, Any], where: str, index: int, by_name: Mapping[str
 
 
 def _bots(entries: list[dict[str, Any]], where: str) -> tuple[BotEntry, ...]:
-    if not entries:
-        raise ConfigError(f"{where}: the config needs [[seats]] entries with a name and a token")
+    require(bool(entries), where, "the config needs [[seats]] entries with a name and a token")
     bots: list[BotEntry] = []
     for k, data in enumerate(entries):
         entry = read_dataclass(_SeatEntry, data, where=f"{where} seats[{k}]")
-        name = _id(entry.name, f"{where} seats[{k}]", "name")
-        if len(entry.token) < 8 or len(entry.token) > 512:
-            raise ConfigError(f"{where}: seat {name!r} needs a 'token' of at least 8 characters "
-                              "(and at most 512)")
-        bot_id = _id(entry.id if entry.id is not None else name, f"{where} seats[{k}]", "id")
+        name = check_id(entry.name, f"{where} seats[{k}]", "name")
+        require(8 <= len(entry.token) <= 512, where,
+                f"seat {name!r} needs a 'token' of at least 8 characters (and at most 512)")
+        bot_id = check_id(entry.id if entry.id is not None else name, f"{where} seats[{k}]", "id")
         bots.append(BotEntry(name, bot_id, entry.token))
     for what, values in (("name", [b.name for b in bots]), ("token", [b.token for b in bots]),
                          ("id", [b.bot_id for b in bots])):
-        if len(set(values)) != len(values):
-            raise ConfigError(f"{where}: every seat needs its own {what}")
+        require(len(set(values)) == len(values), where, f"every seat needs its own {what}")
     return tuple(bots)
 
 
@@ -253,6 +244,6 @@ def _tls(data: Mapping[str, Any], base_dir: Path, where: str) -> TlsConfig | Non
     value = table(data, "tls", f"{where}")
     check_keys(value, {"cert", "key"}, f"{where} [tls]")
     cert, key = value.get("cert"), value.get("key")
-    if not isinstance(cert, str) or not isinstance(key, str):
-        raise ConfigError(f"{where} [tls]: needs both 'cert' and 'key' (PEM file paths)")
-    return TlsConfig(base_dir / cert, base_dir / key)
+    require(isinstance(cert, str) and isinstance(key, str), f"{where} [tls]",
+            "needs both 'cert' and 'key' (PEM file paths)")
+    return TlsConfig(base_dir / str(cert), base_dir / str(key))

@@ -77,6 +77,8 @@ def check_key_file(path: Path, what: str) -> None:
 
 
 def read_pem(path: Path, what: str, kind: str) -> bytes:
+    """A PEM file of ``kind`` named by option ``what``, at most MAX_PEM_BYTES; a ConfigError
+    naming both when it cannot be used."""
     try:
         with path.open("rb") as fh:
             data = fh.read(MAX_PEM_BYTES + 1)

@@ -45,7 +45,6 @@ PROTOCOL_VERSION = 1
 MIN_PROTOCOL_VERSION = 1
 
 Context = grpc.aio.ServicerContext[Any, Any]
-log = logging.getLogger("arena.server")
 
 MAX_PENDING_FAILURES = 8  # failed authentications of one peer being delayed at once
 # Refusals that wait like failed authentications: what a client retrying in a loop after a cut
@@ -204,23 +203,18 @@ class DealerService:
         """The bot of the call's token. A failed attempt waits (:meth:`_failed_attempt`), and a
         peer with many delayed failures is refused at once, unchecked."""
         peer = peer_host(_peer(context))
-        if peer.startswith("unix:"):
-            # Hosted instances share the dealer's Unix socket, and so one peer: a right token
-            # (each instance's own, 256 bits) is let in whatever another instance tried.
-            try:
-                return self._book.identify(context.invocation_metadata())
-            except Unauthenticated:
-                if self._pending_failures.get(peer, 0) >= MAX_PENDING_FAILURES:
-                    raise Busy("too many failed authentications from this socket; slow down") \
-                        from None
-                await self._failed_attempt(peer)
-                raise
-        if self._pending_failures.get(peer, 0) >= MAX_PENDING_FAILURES:
+        # Hosted instances share the dealer's Unix socket, and so one peer: a right token (each
+        # instance's own, 256 bits) is let in whatever another instance tried.
+        unix = peer.startswith("unix:")
+        crowded = self._pending_failures.get(peer, 0) >= MAX_PENDING_FAILURES
+        if crowded and not unix:
             raise Busy("too many failed authentications or refused streams from this address; "
                        "slow down")
         try:
             return self._book.identify(context.invocation_metadata())
         except Unauthenticated:
+            if crowded:
+                raise Busy("too many failed authentications from this socket; slow down") from None
             await self._failed_attempt(peer)
             raise
 
@@ -313,19 +307,20 @@ class DealerService:
             if conn.bot_id not in self._relayed and conn.is_open:
                 conn.deliver(pb.DealerMessage(stream_ending=_ending(conn.bot_id, final, farewell)))
             conn.finish(final)
-        waits = [asyncio.ensure_future(conn.done.wait()) for conn in conns]
-        if waits:
-            _, pending = await asyncio.wait(waits, timeout=flush_seconds)
-            for task in pending:
-                task.cancel()
+        await _ended(conns, flush_seconds)
         for conn in conns:
             if conn.is_open:
                 conn.fail(final or ShuttingDown("the server is shutting down"))
-        still = [asyncio.ensure_future(conn.done.wait()) for conn in conns if not conn.done.is_set()]
-        if still:
-            _, pending = await asyncio.wait(still, timeout=1.0)
-            for task in pending:
-                task.cancel()
+        await _ended(conns, 1.0)
+
+
+async def _ended(conns: list[Connection], timeout_seconds: float) -> None:
+    """Wait until every one of ``conns`` has ended, for at most ``timeout_seconds``."""
+    waits = [asyncio.ensure_future(conn.done.wait()) for conn in conns if not conn.done.is_set()]
+    if waits:
+        _, pending = await asyncio.wait(waits, timeout=timeout_seconds)
+        for task in pending:
+            task.cancel()
 
 
 def _ending(bot_id: str, final: StreamEnded | None,

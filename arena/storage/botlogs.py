@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import hashlib
 import io
-import os
 import re
 import tarfile
 from pathlib import Path
 
 from arena.storage.matchlog import make_private_dir
+from arena.storage.phhappend import owner_only
 
 DEFAULT_MAX_BYTES = 1024 * 1024  # per instance and stream
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
@@ -41,8 +41,7 @@ class BoundedLog:
     def __init__(self, path: Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
         make_private_dir(path.parent.parent)
         make_private_dir(path.parent)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-        self._file = os.fdopen(fd, "ab")
+        self._file = open(path, "ab", opener=owner_only)  # noqa: SIM115
         self.path = path
         self.max_bytes = max_bytes
         self.kept = 0
@@ -81,8 +80,7 @@ def export_bot_logs(log_dir: Path, bot: str, out: Path) -> int:
     files = sorted(p for p in directory.glob("*.log") if p.is_file() and not p.is_symlink())
     if not files:
         raise FileNotFoundError(f"no logs of bot {bot!r} in {directory}")
-    fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "wb") as raw, tarfile.open(fileobj=raw, mode="w:gz") as tar:
+    with open(out, "wb", opener=owner_only) as raw, tarfile.open(fileobj=raw, mode="w:gz") as tar:
         for path in files:
             data = path.read_bytes()
             info = tarfile.TarInfo(f"{safe_name(bot)}/{path.name}")

@@ -35,12 +35,7 @@ class EventHold:
         if notice is self._other_notice:
             self._other_seats.append(seat)
             return
-        self._other_notice = self._last_notice
-        self._other_seats = self._last_seats
-        seats = [seat]
-        self._last_notice = notice
-        self._last_seats = seats
-        self._held.append((notice, seats, time.time()))
+        self._hold(notice, [seat])
 
     def sent_to_all(self, notice: Notice, seat_count: int) -> None:
         """:meth:`sent` for seats 0 to ``seat_count - 1`` in turn, in one call (a public event:
@@ -48,12 +43,13 @@ class EventHold:
         if notice is self._last_notice or notice is self._other_notice:
             for seat in range(seat_count):
                 self.sent(seat, notice)
-            return
-        self._other_notice = self._last_notice
-        self._other_seats = self._last_seats
-        seats = list(range(seat_count))
-        self._last_notice = notice
-        self._last_seats = seats
+        else:
+            self._hold(notice, list(range(seat_count)))
+
+    def _hold(self, notice: Notice, seats: list[int]) -> None:
+        """A distinct event, first sent to ``seats``: the last one held becomes the other."""
+        self._other_notice, self._other_seats = self._last_notice, self._last_seats
+        self._last_notice, self._last_seats = notice, seats
         self._held.append((notice, seats, time.time()))
 
     def take(self) -> list[Held]:

@@ -72,14 +72,20 @@ def read_frames(path: Path, *, max_record_bytes: int = MAX_RECORD_BYTES
     raises :class:`MalformedInput` naming the file, the record and its byte."""
     with open(path, "rb") as fh:
         number, offset = 0, 0
-        while True:
+        while byte := fh.read(1):  # a record's size: a varint, 7 bits a byte, low bits first
             number += 1
-            size, read = _read_size(fh, path, number, offset)
-            if read == 0:
-                return
-            if size is None:
-                yield TornTail(record=number, offset=offset, size_bytes=read)
-                return
+            size, read = 0, 0
+            while True:
+                size |= (byte[0] & 0x7F) << 7 * read
+                read += 1
+                if not byte[0] & 0x80:
+                    break
+                if read == _MAX_VARINT_BYTES:
+                    raise MalformedInput(f"{path}: record {number} (at byte {offset}) has no valid "
+                                         "size: not an event log, or damaged there")
+                if not (byte := fh.read(1)):
+                    yield TornTail(record=number, offset=offset, size_bytes=read)
+                    return
             if size > max_record_bytes:
                 raise MalformedInput(f"{path}: record {number} (at byte {offset}) claims "
                                      f"{size} bytes, more than {max_record_bytes}: not an "
@@ -92,32 +98,13 @@ def read_frames(path: Path, *, max_record_bytes: int = MAX_RECORD_BYTES
             offset += read + size
 
 
-def _read_size(fh: BinaryIO, path: Path, number: int, offset: int) -> tuple[int | None, int]:
-    """A record's size and the bytes it took; (None, bytes read) at the end of the file inside
-    it, (None, 0) at the end of the file before it."""
-    value, shift = 0, 0
-    for read in range(1, _MAX_VARINT_BYTES + 1):
-        byte = fh.read(1)
-        if not byte:
-            return None, read - 1
-        value |= (byte[0] & 0x7F) << shift
-        if not byte[0] & 0x80:
-            return value, read
-        shift += 7
-    raise MalformedInput(f"{path}: record {number} (at byte {offset}) has no valid size: not an "
-                         "event log, or damaged there")
-
-
 def torn_tail(path: Path) -> TornTail | None:
     """Where a log's last record is cut short, if it is; None for a whole log, or one that is
     damaged before its end (the reader names that damage)."""
     try:
-        for item in read_frames(path):
-            if isinstance(item, TornTail):
-                return item
+        return next((item for item in read_frames(path) if isinstance(item, TornTail)), None)
     except MalformedInput:
         return None
-    return None
 
 
 class EventLog(EventHold):
@@ -157,12 +144,6 @@ class EventLog(EventHold):
         if self._file is not None:
             self._file.close()
             self._file = None
-
-
-def append_gap(path: Path, records: EventRecords, hand_ids: Sequence[str], reason: str) -> None:
-    """Append a gap record to a log (written only by its owner)."""
-    with open_for_append(path, records) as fh:
-        fh.write(frame([records.gap(hand_ids, reason)]))
 
 
 def open_for_append(path: Path, records: EventRecords) -> BinaryIO:

@@ -10,6 +10,7 @@ import re
 import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 from arena.engine.errors import MalformedInput
@@ -40,7 +41,13 @@ def read_log(raw: bytes, *, name: str) -> ReadLog:
     """The hands of a ``.phh`` or ``.phhs`` file's bytes. An intact file reads as
     `arena.engine.phh.loads` reads it; a damaged ``.phhs`` file is read table by table (a hand
     whose lines break part-way is read up to the break, and checked as such)."""
-    text, damage = _text(raw, name)
+    damage: list[Damage] = []
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:  # the bytes from the first that is not UTF-8 on are damage
+        text = raw[:exc.start].decode("utf-8")
+        damage.append(Damage(line=text.count("\n") + 1, hand=name,
+                             problem=f"not UTF-8 text at byte {exc.start}"))
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError:
@@ -51,18 +58,18 @@ def read_log(raw: bytes, *, name: str) -> ReadLog:
         if not damage:
             return ReadLog(hands=hands_of(data, name=name), damage=[])
     lines = text.split("\n")
-    starts = [k for k, line in enumerate(lines) if _HEADER.fullmatch(line.strip())]
+    starts = [(k, found.group(1)) for k, line in enumerate(lines)
+              if (found := _HEADER.fullmatch(line.strip()))]
     if not starts:  # a single hand (.phh), or not a hand history at all: one error, as before
         if damage:
             raise MalformedInput(f"{name}: not a hand history ({damage[0].problem})")
         return ReadLog(hands=loads(text, name=name), damage=damage)
     hands: list[PhhHand] = []
-    preamble = [line for line in lines[:starts[0]] if line.strip() and not line.strip().startswith("#")]
+    preamble = [line for line in lines[:starts[0][0]] if line.strip() and not line.strip().startswith("#")]
     if preamble:
         damage.append(Damage(line=1, hand=name, problem="text before the first hand's [N] header"))
-    for k, start in enumerate(starts):
-        end = starts[k + 1] if k + 1 < len(starts) else len(lines)
-        hand, broken = _table(lines, start, end, name)
+    for (start, number), (end, _) in zip(starts, [*starts[1:], (len(lines), "")], strict=True):
+        hand, broken = _table(lines, start, end, f"{name}[{number}]")
         if hand is not None:
             hands.append(hand)
         if broken is not None:
@@ -70,52 +77,27 @@ def read_log(raw: bytes, *, name: str) -> ReadLog:
     return ReadLog(hands=hands, damage=sorted(damage, key=lambda d: d.line))
 
 
-def _text(raw: bytes, name: str) -> tuple[str, list[Damage]]:
-    """The file as text; bytes from the first that is not UTF-8 on are damage."""
-    try:
-        return raw.decode("utf-8"), []
-    except UnicodeDecodeError as exc:
-        text = raw[:exc.start].decode("utf-8")
-        line = text.count("\n") + 1
-        return text, [Damage(line=line, hand=name,
-                             problem=f"not UTF-8 text at byte {exc.start}")]
-
-
 def _table(lines: Sequence[str], start: int, end: int,
-           name: str) -> tuple[PhhHand | None, Damage | None]:
-    """One ``[N]`` table (file lines ``start`` to ``end``, 0-based, header first): its hand,
-    read up to the first line that breaks it, and that break."""
-    key = _HEADER.fullmatch(lines[start].strip())
-    assert key is not None
-    label = f"{name}[{key.group(1)}]"
+           label: str) -> tuple[PhhHand | None, Damage | None]:
+    """One ``[N]`` table (file lines ``start`` to ``end``, 0-based, header first; ``label``:
+    ``name[N]``): its hand, read up to the first line that breaks it, and that break."""
     body = lines[start + 1:end]
     try:
-        return PhhHand(label, _fields(body)), None
+        return PhhHand(label, tomllib.loads("\n".join(body))), None
     except tomllib.TOMLDecodeError as exc:
         found = _AT_LINE.search(str(exc))
-        at = int(found.group(1)) if found else len(_trimmed(body))
+        # else at "end of document": the table's last line that is not blank
+        at = int(found.group(1)) if found else len("\n".join(body).rstrip().split("\n"))
         problem = _AT_LINE.sub("", str(exc)).strip()
     except RecursionError:
         at, problem = 1, "nested too deeply"
     broken = Damage(line=start + 1 + at, hand=label,
                     problem=f"not a hand history from here on ({problem})")
     try:
-        fields = _fields(body[:at - 1])
+        fields = tomllib.loads("\n".join(body[:at - 1]))
     except (tomllib.TOMLDecodeError, RecursionError):
         return None, broken
     return (PhhHand(label, fields) if fields else None), broken
-
-
-def _fields(body: Sequence[str]) -> dict[str, Any]:
-    return tomllib.loads("\n".join(body))
-
-
-def _trimmed(body: Sequence[str]) -> list[str]:
-    """The table's lines without trailing blank ones (where "end of document" is)."""
-    out = list(body)
-    while out and not out[-1].strip():
-        out.pop()
-    return out
 
 
 def is_arena_log(hands: Sequence[PhhHand]) -> bool:
@@ -126,16 +108,12 @@ def is_arena_log(hands: Sequence[PhhHand]) -> bool:
 def cut_short(hand: PhhHand, *, arena_log: bool) -> str | None:
     """Why a hand of the dealer's log (``arena_log``) is incomplete, or None: every hand the
     dealer logs ends with ``_rules``, and a completed one has ``finishing_stacks`` (a file cut
-    at a line's end still parses)."""
+    at a line's end still parses); nothing says what another program's log ends with."""
     fields = hand.fields
-    if not arena_log:
-        return None  # another program's log: nothing says what its last field is
-    missing = [key for key in ("finishing_stacks", "_rules")
-               if key not in fields and not (key == "finishing_stacks" and fields.get("_voided"))]
-    if missing:
-        return (f"{hand.name}: the hand is cut short (no {', '.join(missing)}: every hand the "
-                "dealer logs has them)")
-    return None
+    missing = [key for key in ("finishing_stacks", "_rules") if arena_log and key not in fields
+               and not (key == "finishing_stacks" and fields.get("_voided"))]
+    return (f"{hand.name}: the hand is cut short (no {', '.join(missing)}: every hand the "
+            "dealer logs has them)") if missing else None
 
 
 def missing_hands(hands: Sequence[PhhHand], voided: Sequence[PhhHand],
@@ -150,23 +128,13 @@ def missing_hands(hands: Sequence[PhhHand], voided: Sequence[PhhHand],
     completed = [h for h in hands if not h.fields.get("_voided")]
     if len(completed) >= played:
         return None
-    present = {n for h in [*hands, *voided] if type(n := h.fields.get("_hand")) is int}
-    last = max([played + len(voided), *present], default=played)
-    gone = [n for n in range(1, last + 1) if n not in present]
-    which = f": missing hand(s) {_ranges(gone)}" if gone else ""
+    present = sorted({n for h in [*hands, *voided] if type(n := h.fields.get("_hand")) is int and n > 0})
+    edges = [0, *present, max([played + len(voided), *present]) + 1]
+    # The runs of numbers between present ones: as many as the hands, whatever the file claims.
+    gone = [(a + 1, b - 1) for a, b in pairwise(edges) if b > a + 1]
+    words = [str(a) if a == b else f"{a}-{b}" for a, b in gone[:20]]  # 1, 3-5, 9
+    if len(gone) > 20:
+        words.append(f"and {sum(b - a + 1 for a, b in gone[20:])} more")
+    which = f": missing hand(s) {', '.join(words)}" if gone else ""
     return (f"the results file counts {played} played hand(s), the log holds "
             f"{len(completed)}{which}")
-
-
-def _ranges(numbers: Sequence[int]) -> str:
-    """``1, 3-5, 9`` for [1, 3, 4, 5, 9] (at most 20 ranges, then a count)."""
-    spans: list[tuple[int, int]] = []
-    for n in numbers:
-        if spans and spans[-1][1] == n - 1:
-            spans[-1] = (spans[-1][0], n)
-        else:
-            spans.append((n, n))
-    words = [str(a) if a == b else f"{a}-{b}" for a, b in spans[:20]]
-    if len(spans) > 20:
-        words.append(f"and {sum(b - a + 1 for a, b in spans[20:])} more")
-    return ", ".join(words)

@@ -23,7 +23,7 @@ from arena.engine.phh import dumps_hand
 from arena.match.messages import MatchSeatResult
 from arena.match.records import MatchSummary, PlayedHand, phh_fields
 from arena.storage.eventhold import Held
-from arena.storage.eventlog import EventLog, EventRecords, append_gap
+from arena.storage.eventlog import EventLog, EventRecords, frame, open_for_append
 from arena.storage.phhappend import PhhAppender as PhhAppender  # also imported from here
 from arena.storage.phhappend import open_private
 
@@ -226,9 +226,11 @@ def catch_up(paths: MatchLogPaths, committed_hands: Sequence[str], *,
     appender.close()
     if missing:
         hand_ids = [found.group(1) if (found := _HAND_ID.search(text)) else "?" for text in missing]
-        append_gap(paths.events, records, hand_ids, "the dealer stopped after committing these "
-                   "hands and before logging them: their PHH text was restored from the results "
-                   "store, their events may be missing before this record")
+        with open_for_append(paths.events, records) as fh:
+            fh.write(frame([records.gap(hand_ids, "the dealer stopped after committing these hands "
+                                        "and before logging them: their PHH text was restored from "
+                                        "the results store, their events may be missing before "
+                                        "this record")]))
     return len(missing)
 
 

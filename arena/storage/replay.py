@@ -13,18 +13,15 @@ from arena.engine.phhtext import phh_actions
 from arena.engine.rules import Rules, play_rules
 from arena.engine.state import HandState
 from arena.storage.logdamage import ReadLog, cut_short, is_arena_log, missing_hands, read_log
-from arena.storage.matchlog import match_seed_for, read_result
-from arena.storage.seedcheck import check_seed, seed_from_secret
+from arena.storage.matchlog import MatchLogPaths, match_seed_for, read_result
+from arena.storage.seedcheck import league_seed
 from arena.storage.show import describe
 from arena.storage.verify import strategy_problem, verify_hand
 
 
-class UsageError(ConfigError):
-    """A command-line value that cannot be used (the CLI prints it and exits 2)."""
-
-
 def _select(path: str, hands: list[PhhHand], hand_id: str | None) -> list[PhhHand]:
-    """All hands, or the one named by ``--hand``: its number in the file (1 = first) or its id."""
+    """All hands, or the one named by ``--hand``: its number in the file (1 = first) or its id
+    (none: a :class:`ConfigError`, which the CLI prints, exiting 2)."""
     if hand_id is None:
         return hands
     chosen = [h for h in hands if str(h.fields.get("_hand_id", "")) == hand_id
@@ -32,16 +29,9 @@ def _select(path: str, hands: list[PhhHand], hand_id: str | None) -> list[PhhHan
     if not chosen:
         ids = [str(h.fields["_hand_id"]) for h in hands[:2] if "_hand_id" in h.fields]
         example = f" or an id such as {ids[0]!r}" if ids else ""
-        raise UsageError(f"--hand {hand_id}: {path} has no such hand; it holds hands 1 to "
+        raise ConfigError(f"--hand {hand_id}: {path} has no such hand; it holds hands 1 to "
                          f"{len(hands)}{example}" if hands else f"--hand {hand_id}: {path} is empty")
     return chosen
-
-
-def _seed_file_for(path: Path) -> Path:
-    """A match's voided hands (``X.void.phhs``) are dealt from the seed beside ``X.phhs``."""
-    name = path.name
-    return path.with_name(name.removesuffix(".void.phhs") + ".phhs") if name.endswith(".void.phhs") \
-        else path
 
 
 def _deal_set(hands: list[PhhHand]) -> str | None:
@@ -63,32 +53,30 @@ def _checked(path: str, hands: list[PhhHand], rules: Rules, out: TextIO,
     histories are replayed from the cards they list, and an arena log among them is said to be
     UNCHECKED: its cards were not compared with any deal (and added to ``unchecked``, for the
     last line)."""
-    seed_file = _seed_file_for(Path(path))
-    seed = match_seed_for(seed_file)
-    note = ""
+    # A match's voided hands (``X.void.phhs``) are dealt from the seed beside ``X.phhs``.
+    seed_file = Path(path.removesuffix(".void.phhs") + ".phhs" if path.endswith(".void.phhs") else path)
+    revealed = match_seed_for(seed_file)
+    deal_set = _deal_set(hands)
+    if revealed is None and deal_set is None:  # not an arena match log (or an empty one)
+        yield from _as_listed(hands, rules)
+        return
+    if revealed is not None:
+        out.write(f"verifying {path} against the match seed\n")
+    try:  # a revealed seed is checked with the results file beside the log itself
+        seed, note = league_seed(seed_file if revealed is None else Path(path), revealed, deal_set or "")
+    except ReplayMismatch as exc:
+        raise ReplayMismatch(f"{path}: {exc}") from None
     if seed is None:
-        deal_set = _deal_set(hands)
-        if deal_set is None:  # not an arena match log (or an empty one): the cards it lists
-            yield from _as_listed(hands, rules)
-            return
-        seed, note, disagrees = seed_from_secret(seed_file, deal_set)
-        if disagrees:
-            raise ReplayMismatch(f"{path}: {note}")
-        if seed is None:
-            unchecked.append(path)
-            out.write(f"UNCHECKED {path}: {note}: its hands are replayed from the cards they list, "
-                      "NOT verified against the deal\n")
-            yield from _as_listed(hands, rules)
-            return
+        unchecked.append(path)
+        out.write(f"UNCHECKED {path}: {note}: its hands are replayed from the cards they list, "
+                  "NOT verified against the deal\n")
+        yield from _as_listed(hands, rules)
+        return
+    if revealed is None:
         out.write(f"verifying {path} against the match seed\n")
-    else:
-        out.write(f"verifying {path} against the match seed\n")
-        ok, note = check_seed(Path(path), seed)
-        if not ok:
-            raise ReplayMismatch(f"{path}: {note}")
-        if "not checked" in note:
-            unchecked.append(path)
-            note = f"UNCHECKED commitment: {note}"
+    if "not checked" in note:
+        unchecked.append(path)
+        note = f"UNCHECKED commitment: {note}"
     out.write(f"  {note}\n")
     for hand in hands:
         state, mismatch = verify_hand(hand, seed, rules)
@@ -116,7 +104,7 @@ def _damage(path: str, log: ReadLog, *, whole_file: bool) -> list[str]:
     that it lacks."""
     problems = [f"{d.hand}: line {d.line}: {d.problem}" for d in log.damage]
     if whole_file and not path.endswith(".void.phhs"):
-        voided = Path(path).with_name(Path(path).name.removesuffix(".phhs") + ".void.phhs")
+        voided = MatchLogPaths.beside(Path(path)).voids
         try:
             others = read_log(voided.read_bytes(), name=str(voided)).hands if voided.is_file() else []
             result = read_result(Path(path))
@@ -138,18 +126,16 @@ def replay_paths(paths: Sequence[str], *, rules: Rules, show: bool, hand_id: str
     selected: list[tuple[str, list[PhhHand]]] = []
     for path in paths:
         try:
-            with open(path, "rb") as fh:
-                log = read_log(fh.read(), name=path)
-            selected.append((path, _select(path, log.hands, hand_id)))
-            for problem in _damage(path, log, whole_file=hand_id is None):
-                out.write(f"FAIL {problem}\n")
-                failures += 1
-        except UsageError:
-            raise
+            log = read_log(Path(path).read_bytes(), name=path)
         except (OSError, ArenaError) as exc:
             out.write(f"FAIL {path}: {exc}\n")
             failures += 1
             unreadable += 1
+            continue
+        selected.append((path, _select(path, log.hands, hand_id)))
+        for problem in _damage(path, log, whole_file=hand_id is None):
+            out.write(f"FAIL {problem}\n")
+            failures += 1
     for path, hands in selected:
         _overridden(path, hands, rules, out)
         try:

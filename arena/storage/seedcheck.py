@@ -1,64 +1,58 @@
-"""Check a revealed match seed against the league's commitment: the league secret (published
-when the league ended) must hash to the commitment (published when it started), and the match
-seed must be the one derived from that secret for the match's deal set."""
+"""Check a match seed against the league's commitment: the league secret (published when the
+league ended) must hash to the commitment (published when it started), and the match seed must
+be the one derived from that secret for the match's deal set."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+from arena.engine.errors import ReplayMismatch
 from arena.engine.seeds import derive_secret, matches_commitment
-from arena.storage.matchlog import MatchLogPaths, read_result
+from arena.storage.matchlog import read_result
 
 SECRET_FILE = "league-secret.json"
 
 
-def seed_from_secret(hands_path: Path, deal_set: str) -> tuple[int | None, str, bool]:
-    """A match seed that no results file beside the log reveals (the copy ended on this worker
-    while its deal set ended on another, or it was cut off), derived from the league secret
-    published beside the log for ``deal_set``: (seed, what was checked, False), or (None, why
-    not, whether something disagrees: a secret that does not hash to the commitment its file and
-    the results file (if any) name, an unreadable secret file)."""
-    secret_path = MatchLogPaths.beside(hands_path).result.parent / SECRET_FILE
-    if not secret_path.exists():
-        return None, f"no match seed revealed and no league secret published ({SECRET_FILE})", False
-    try:
-        published = json.loads(secret_path.read_text(encoding="utf-8"))
-        secret = int(published["secret"])
-        committed = str(published["commitment"])
-    except (OSError, ValueError, KeyError, TypeError, RecursionError) as exc:
-        return None, f"{secret_path}: not a league secret file ({exc})", True
-    result = read_result(hands_path) or {}
-    claimed = result.get("seed_commitment")
-    for commitment in (committed, *([claimed] if isinstance(claimed, str) else [])):
-        if not matches_commitment(secret, commitment):
-            return None, (f"{secret_path}: the league secret does not match the commitment "
-                          f"{commitment}"), True
-    return derive_secret(secret, "deal-set", deal_set), \
-        f"seed of deal set {deal_set!r} derived from the league secret, checked against the " \
-        f"commitment {committed}", False
+def league_seed(hands_path: Path, revealed: int | None, deal_set: str) -> tuple[int | None, str]:
+    """The seed a match log's hands are verified against, and what was checked of it (a note
+    that says "not checked" when the log has no commitment or its secret is not published yet).
 
-
-def check_seed(hands_path: Path, match_seed: int) -> tuple[bool, str]:
-    """(ok, what was checked). Not ok only when something disagrees; a log without a
-    commitment, or whose league secret is not published yet, is ok with a note saying so."""
+    With a ``revealed`` seed (the results file's), that seed, checked against the league secret
+    published beside the log. Without one (the copy ended on this worker while its deal set
+    ended on another, or it was cut off), the seed of ``deal_set`` derived from that secret,
+    checked against the commitment its file and the results file (if any) name; or None and
+    why, when no secret is published. :class:`ReplayMismatch` when something disagrees: an
+    unreadable secret file, a secret that does not hash to a commitment, a seed it does not give."""
     result = read_result(hands_path) or {}
     committed = result.get("seed_commitment")
-    deal_set = result.get("deal_set")
-    if not isinstance(committed, str) or not isinstance(deal_set, str):
-        return True, "no league commitment in the results file: seed not checked against one"
-    secret_path = MatchLogPaths.beside(hands_path).result.parent / SECRET_FILE
+    if revealed is not None:
+        logged_set = result.get("deal_set")
+        if not isinstance(committed, str) or not isinstance(logged_set, str):
+            return revealed, "no league commitment in the results file: seed not checked against one"
+        deal_set = logged_set
+    secret_path = hands_path.parent / SECRET_FILE
     if not secret_path.exists():
-        return True, f"league secret not published yet ({SECRET_FILE}): commitment not checked"
+        return revealed, (f"league secret not published yet ({SECRET_FILE}): commitment not checked"
+                          if revealed is not None else
+                          f"no match seed revealed and no league secret published ({SECRET_FILE})")
     try:
         published = json.loads(secret_path.read_text(encoding="utf-8"))
         secret = int(published["secret"])
+        commitments = [str(committed)] if revealed is not None else \
+            [str(published["commitment"]), *([committed] if isinstance(committed, str) else [])]
     except (OSError, ValueError, KeyError, TypeError, RecursionError) as exc:
-        return False, f"{secret_path}: not a league secret file ({exc})"
-    if not matches_commitment(secret, committed):
-        return False, (f"{secret_path}: the league secret does not match the commitment "
-                       f"{committed} published when the league started")
-    if derive_secret(secret, "deal-set", deal_set) != match_seed:
-        return False, (f"the match seed is not the one the league secret gives deal set "
-                       f"{deal_set!r}")
-    return True, f"seed checked against the league commitment {committed}"
+        raise ReplayMismatch(f"{secret_path}: not a league secret file ({exc})") from None
+    for commitment in commitments:
+        if not matches_commitment(secret, commitment):
+            raise ReplayMismatch(f"{secret_path}: the league secret does not match the commitment "
+                                 f"{commitment}" + (" published when the league started"
+                                                    if revealed is not None else ""))
+    seed = derive_secret(secret, "deal-set", deal_set)
+    if revealed is None:
+        return seed, (f"seed of deal set {deal_set!r} derived from the league secret, checked "
+                      f"against the commitment {commitments[0]}")
+    if seed != revealed:
+        raise ReplayMismatch(f"the match seed is not the one the league secret gives deal set "
+                             f"{deal_set!r}")
+    return seed, f"seed checked against the league commitment {committed}"

@@ -7,6 +7,7 @@ from typing import Any
 
 from arena.engine.actions import ActionKind
 from arena.engine.cards import pretty_card
+from arena.engine.errors import MalformedInput
 from arena.engine.events import (
     ActionTaken,
     BoardDealt,
@@ -20,11 +21,12 @@ from arena.engine.events import (
     UncalledBetReturned,
 )
 from arena.engine.games import ForcedBet, Showdown
+from arena.engine.phh import PhhHand
 from arena.engine.phhext import extension_fields, wild_summary
 from arena.engine.phhtext import phh_actions
 from arena.engine.shown import ShownValue, shown_value_in
 from arena.engine.state import HandState
-from arena.engine.strategy_log import STRATEGIES_FIELD
+from arena.engine.strategy_log import parse_strategies
 
 LEGEND = ("  legend: [A♠] a face-down card (only its owner saw it until the showdown); "
           "A♠ a face-up card; pN = the N-th player in PHH order; "
@@ -67,18 +69,13 @@ def _words(value: ShownValue, *, hi_lo: bool) -> str:
 def _declared(fields: Mapping[str, Any]) -> dict[int, str]:
     """Issue 40: each strategy-answered action's declared distribution, in words, by action
     index (none when the hand has none or its ``_strategies`` are not readable)."""
-    raw = fields.get(STRATEGIES_FIELD)
-    if not isinstance(raw, list):
+    try:
+        records = parse_strategies(PhhHand("", dict(fields)))
+    except MalformedInput:
         return {}
-    out: dict[int, str] = {}
-    for item in raw:
-        if (isinstance(item, Mapping) and isinstance(item.get("action"), int)
-                and isinstance(item.get("actions"), list) and isinstance(item.get("weights"), list)):
-            out[item["action"]] = ", ".join(
-                f"{action} {weight:g}" for action, weight in zip(item["actions"], item["weights"],
-                                                                  strict=False)
-                if isinstance(action, str) and isinstance(weight, int | float))
-    return out
+    return {r.action_index: ", ".join(f"{action} {weight:g}"
+                                      for action, weight in zip(r.actions, r.weights, strict=True))
+            for r in records}
 
 
 def describe(state: HandState, players: Sequence[str],
@@ -109,7 +106,8 @@ def describe(state: HandState, players: Sequence[str],
         if draw_lines and not (isinstance(event, CardsExchanged) and event.street == street):
             line += draw_lines
             draw_lines = 0
-        if isinstance(event, HoleCardsDealt | BoardDealt | HandShown | HandMucked):
+        if isinstance(event, HoleCardsDealt | BoardDealt | HandShown | HandMucked | ActionTaken
+                      | CardsExchanged):  # one line each (an exchange's `d dh` line comes later)
             line += 1
         if isinstance(event, HoleCardsDealt | BoardDealt | ActionTaken | CardsExchanged) \
                 and event.street != street:
@@ -125,14 +123,11 @@ def describe(state: HandState, players: Sequence[str],
         elif isinstance(event, UncalledBetReturned):
             lines.append(f"    {event.amount_chips} uncalled returned to {names[event.seat]}")
         elif isinstance(event, HoleCardsDealt):
-            cards = " ".join(pretty_card(c) if up else f"[{pretty_card(c)}]"
-                             for c, up in zip(event.cards, event.is_up, strict=True))
-            lines.append(f"    {names[event.seat]} dealt {cards}")
+            lines.append(f"    {names[event.seat]} dealt {_faced(event.cards, event.is_up)}")
         elif isinstance(event, BoardDealt):
             label = "common card" if event.is_stud_common_card else "board"
             lines.append(f"    {label}: {_cards(event.cards)}")
         elif isinstance(event, ActionTaken):
-            line += 1
             said = action_words(state, event, bet_chips, marks.get(line))
             action_index += 1
             if action_index in declared:
@@ -140,12 +135,8 @@ def describe(state: HandState, players: Sequence[str],
             lines.append(f"    {names[event.seat]} {said}")
             bet_chips = max(bet_chips, event.to_chips)
         elif isinstance(event, CardsExchanged):
-            line += 1  # its `sd` line (when it drew, its `d dh` line comes after the round's)
-            note = FAULT_NOTES.get(marks.get(line) or "")
-            if note is None and event.is_automatic:
-                note = AUTOMATIC_NOTE
-            lines.append(f"    {names[event.seat]} {exchange_words(event)}"
-                         + (f" ({note})" if note else ""))
+            lines.append(f"    {names[event.seat]} "
+                         + _noted(exchange_words(event), event.is_automatic, marks.get(line)))
             draw_lines += 1 if event.drawn else 0
         elif isinstance(event, HandShown):
             if not shown:
@@ -170,13 +161,15 @@ def exchange_words(event: CardsExchanged) -> str:
     [3♦]`` (down cards in brackets, up cards bare), with the price paid, if any."""
     if not event.discarded:
         return "stands pat"
-
-    def shown(cards: Sequence[int]) -> str:
-        return " ".join(pretty_card(c) if up else f"[{pretty_card(c)}]"
-                        for c, up in zip(cards, event.is_up, strict=True))
-
     paid = f", paying {event.price_chips}" if event.price_chips else ""
-    return f"exchanges {shown(event.discarded)} for {shown(event.drawn)}{paid}"
+    return (f"exchanges {_faced(event.discarded, event.is_up)} for "
+            f"{_faced(event.drawn, event.is_up)}{paid}")
+
+
+def _faced(cards: Sequence[int], is_up: Sequence[bool]) -> str:
+    """Cards with suit symbols, face-down ones in brackets."""
+    return " ".join(pretty_card(c) if up else f"[{pretty_card(c)}]"
+                    for c, up in zip(cards, is_up, strict=True))
 
 
 def action_words(state: HandState, event: ActionTaken, bet_chips: int,
@@ -187,12 +180,13 @@ def action_words(state: HandState, event: ActionTaken, bet_chips: int,
     street "completes to 20" (with or without a bring-in before it). Then "(all in)", and the
     fault that chose it (a ``_fault_lines`` reason: :data:`FAULT_NOTES`), else "(automatic:
     ...)" for an automatic action a log does not explain."""
-    said = _verb(state, event, bet_chips)
-    if event.is_all_in:
-        said += " (all in)"
-    note = FAULT_NOTES.get(fault or "")
-    if note is None and event.is_automatic:
-        note = AUTOMATIC_NOTE
+    said = _verb(state, event, bet_chips) + (" (all in)" if event.is_all_in else "")
+    return _noted(said, event.is_automatic, fault)
+
+
+def _noted(said: str, automatic: bool, fault: str | None) -> str:
+    """Words followed by the fault that chose them, else "automatic" when they were."""
+    note = FAULT_NOTES.get(fault or "") or (AUTOMATIC_NOTE if automatic else None)
     return f"{said} ({note})" if note else said
 
 
@@ -215,15 +209,9 @@ def fault_marks(fields: Mapping[str, Any]) -> dict[int, str]:
     """A hand log's ``_fault_lines`` (``[[line, reason], ...]``, docs/faults.md) by line; the
     log is untrusted: entries that are not a positive line and a known reason are skipped."""
     raw = fields.get("_fault_lines")
-    marks: dict[int, str] = {}
-    if not isinstance(raw, list):
-        return marks
-    for entry in raw[:10_000]:
-        if isinstance(entry, list) and len(entry) == 2:
-            line, reason = entry
-            if type(line) is int and line > 0 and reason in FAULT_NOTES:
-                marks[line] = reason
-    return marks
+    return {entry[0]: entry[1] for entry in (raw[:10_000] if isinstance(raw, list) else [])
+            if isinstance(entry, list) and len(entry) == 2 and type(entry[0]) is int and entry[0] > 0
+            and isinstance(entry[1], str) and entry[1] in FAULT_NOTES}
 
 
 def _award(event: PotAwarded, names: Sequence[str], shown: Mapping[int, ShownValue]) -> str:

@@ -4,7 +4,7 @@ logged actions through the engine, and compare every card, action and payoff wit
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from itertools import zip_longest
 from typing import Any
 
 from arena.engine.actions import ActionKind
@@ -22,18 +22,6 @@ from arena.engine.rules import Rules, hand_rules
 from arena.engine.state import HandState
 from arena.engine.strategy import strategy_key
 from arena.engine.strategy_log import STRATEGIES_FIELD, copy_index_of, replay_strategies
-
-
-@dataclass(frozen=True, slots=True)
-class Mismatch:
-    hand: str
-    field: str
-    logged: Any
-    replayed: Any
-
-    def __str__(self) -> str:
-        return f"{self.hand}: {self.field}: log {self.logged!r}, replay {self.replayed!r}"
-
 
 _CODES = {"f": ActionKind.FOLD, "pb": ActionKind.BRING_IN}
 
@@ -61,36 +49,41 @@ def strategy_problem(hand: PhhHand, rules: Rules, match_seed: int | None) -> str
     return None
 
 
-def verify_hand(hand: PhhHand, match_seed: int,
-                rules: Rules) -> tuple[HandState | None, Mismatch | None]:
+def _mismatch(hand: PhhHand, field: str, logged: Any, replayed: Any) -> str:
+    return f"{hand.name}: {field}: log {logged!r}, replay {replayed!r}"
+
+
+def verify_hand(hand: PhhHand, match_seed: int, rules: Rules) -> tuple[HandState | None, str | None]:
+    """The hand re-dealt from ``match_seed`` and re-played, and its first difference with the
+    log in words (None when there is none)."""
     fields: Mapping[str, Any] = hand.fields
     try:
         variant = variant_of(hand)
         number = fields.get("_hand")
         if not isinstance(number, int) or number < 1:
             raise MalformedInput(f"{hand.name}: missing arena field '_hand'")
-        stacks = int_list(hand, "starting_stacks", len(fields.get("starting_stacks", [])))
+        listed = [fields.get(key, []) for key in ("starting_stacks", "actions")]
+        if not all(isinstance(value, list) for value in listed):  # the log is untrusted
+            raise MalformedInput(f"{hand.name}: starting_stacks and actions must be lists")
+        stacks = int_list(hand, "starting_stacks", len(listed[0]))
         stakes = stakes_of(hand, variant, len(stacks))
         blinds, antes, dead_antes = forced_bets_of(hand, variant, len(stacks))
         rules = hand_rules(rules, fields, where=hand.name)  # the rules it was played by
         state = HandState(variant, stacks, rules=rules, stakes=stakes, blinds=blinds,
                           antes=antes, dead_antes=dead_antes, seed=deal_seed(match_seed, number))
     except ArenaError as exc:
-        return None, Mismatch(hand.name, "header", str(exc), None)
-    logged = [str(a) for a in fields.get("actions", [])]
+        return None, _mismatch(hand, "header", str(exc), None)
+    logged = [str(a) for a in listed[1]]
     for k, line in enumerate(logged):
         words = line.split()
         if not words or words[0] == "d" or words[1:2] == ["sm"]:
             continue
         if state.is_over:
-            return state, Mismatch(hand.name, f"actions[{k}]", line, "(hand already over)")
-        seat = int(words[0][1:]) - 1
-        code = words[1]
-        try:
+            return state, _mismatch(hand, f"actions[{k}]", line, "(hand already over)")
+        try:  # the log is untrusted: a line that is not "pN CODE ..." is a mismatch too
+            seat, code = int(words[0][1:]) - 1, words[1]
             if code == "cc":
-                legal = state.legal_actions()
-                kind = ActionKind.CHECK if legal.can_check else ActionKind.CALL
-                state.act(seat, kind)
+                state.act(seat, ActionKind.CHECK if state.legal_actions().can_check else ActionKind.CALL)
             elif code == "cbr":
                 state.act(seat, ActionKind.RAISE, int(words[2]))
             elif code == "sd":  # an exchange; alone: stand pat (docs/house-rules.md §26)
@@ -98,18 +91,12 @@ def verify_hand(hand: PhhHand, match_seed: int,
             else:
                 state.act(seat, _CODES[code])
         except (ArenaError, KeyError, IndexError, ValueError) as exc:
-            return state, Mismatch(hand.name, f"actions[{k}]", line, f"illegal on replay: {exc}")
-    replayed = phh_actions(state)
-    for k, (a, b) in enumerate(zip(logged, replayed, strict=False)):
+            return state, _mismatch(hand, f"actions[{k}]", line, f"illegal on replay: {exc}")
+    for k, (a, b) in enumerate(zip_longest(logged, phh_actions(state), fillvalue="(end)")):
         if a != b:
-            return state, Mismatch(hand.name, f"actions[{k}]", a, b)
-    if len(logged) != len(replayed):
-        k = min(len(logged), len(replayed))
-        return state, Mismatch(hand.name, f"actions[{k}]",
-                               logged[k] if k < len(logged) else "(end)",
-                               replayed[k] if k < len(replayed) else "(end)")
+            return state, _mismatch(hand, f"actions[{k}]", a, b)
     if not fields.get("_voided"):
         expected = fields.get("finishing_stacks")
         if list(expected or []) != list(state.stacks):
-            return state, Mismatch(hand.name, "finishing_stacks", expected, list(state.stacks))
+            return state, _mismatch(hand, "finishing_stacks", expected, list(state.stacks))
     return state, None

@@ -2,4 +2,4 @@
 placings and formats (pure: `event`, `formats`, `levels`, `placings`, `seating`, `simulate`);
 their file, store and results (`config`, `store`, `results`); the live run over the dealer
 (`runner`) and the commands (`commands`). The tournament web pages are the web room's
-(`arena/web/tourney_app.py`, `arena/web/tourney_site.py`)."""
+(`arena/web/tournament.py`)."""

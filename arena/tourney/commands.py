@@ -11,6 +11,7 @@ from typing import Any, TextIO
 
 from arena.engine.errors import ConfigError
 from arena.league.config import _store_location
+from arena.server.commands import on_listening
 from arena.storage.store import open_store, shown_location
 from arena.tourney.config import TournamentConfig, load_tournament
 from arena.tourney.event import EventState
@@ -52,14 +53,9 @@ def run_tournament(path: str, *, listen: str | None = None, simulate: str | None
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
     run = TournamentRun(config, out=out)
-    host = config.listen.rsplit(":", 1)[0]
-
-    def ready(port: int) -> None:
-        out.write(f"tournament {config.name!r} ({config.format.kind}, "
-                  f"{len(config.bots)} bots): listening on {host}:{port}\n")
-        out.flush()
-
-    complete = run.run(on_ready=ready)
+    complete = run.run(on_ready=on_listening(
+        out, config.listen, f"tournament {config.name!r} ({config.format.kind}, "
+        f"{len(config.bots)} bots)"))
     if not complete:
         out.write("tournament interrupted: run the same command again to resume\n")
         return 3

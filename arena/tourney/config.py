@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.engine.configfile import FILLED_BY_CODE
+from arena.engine.configfile import FILLED_BY_CODE, Check, require
 from arena.engine.errors import ConfigError
 from arena.engine.rules import Rules
 from arena.host.configfile import read_toml
@@ -55,22 +54,20 @@ def is_tournament_league(path: str | Path) -> bool:
 
 
 def _level(entry: Any, where: str, default: Level | None = None) -> Level:
-    if not isinstance(entry, dict):
-        raise ConfigError(f"{where}: a level is a table of {sorted(_LEVEL_KEYS)}")
+    require(isinstance(entry, dict), where, f"a level is a table of {sorted(_LEVEL_KEYS)}")
     unknown = sorted(set(entry) - _LEVEL_KEYS)
-    if unknown:
-        raise ConfigError(f"{where}: unknown level key(s) {unknown}; known: {sorted(_LEVEL_KEYS)}")
+    require(not unknown, where, f"unknown level key(s) {unknown}; known: {sorted(_LEVEL_KEYS)}")
     base = default or Level(0, 0)
     values: dict[str, int] = {}
     for key in ("small_blind", "big_blind", "ante", "bring_in", "small_bet", "big_bet"):
         value = _typed(entry, key, int, getattr(base, key), where)
-        if value is None or not 0 <= value <= 10**12:
-            raise ConfigError(f"{where}: '{key}' must be a whole number of chips (0 to 10^12)")
+        require(value is not None and 0 <= value <= 10**12, where,
+                f"'{key}' must be a whole number of chips (0 to 10^12)")
         values[key] = value
     hands = _typed(entry, "hands", int, None, where)
-    minutes = _typed(entry, "minutes", float, None, where)
-    if minutes is not None and not (math.isfinite(minutes) and 0 < minutes <= 10_000):
-        raise ConfigError(f"{where}: 'minutes' must be positive and at most 10000")
+    minutes = _typed(entry, "minutes", float, None, where)  # finite, as every number read
+    require(minutes is None or 0 < minutes <= 10_000, where,
+            "'minutes' must be positive and at most 10000")
     if hands is None and minutes is None:
         hands, seconds = base.hands, base.seconds
     else:
@@ -83,14 +80,12 @@ def _level(entry: Any, where: str, default: Level | None = None) -> Level:
 def _plan(raw: Any, where: str, default: Level) -> LevelPlan:
     if raw is None:
         return LevelPlan((default,))
-    if not isinstance(raw, dict):
-        raise ConfigError(f"{where}: must be a table")
+    require(isinstance(raw, dict), where, "must be a table")
     table = raw.get("table")
     if table is None:
         return LevelPlan((_level(raw, where, default),))
-    if set(raw) != {"table"} or not isinstance(table, list) or not 1 <= len(table) <= 200:
-        raise ConfigError(f"{where}: give either one doubling level or 'table' = a list of 1 to "
-                          "200 levels")
+    require(set(raw) == {"table"} and isinstance(table, list) and 1 <= len(table) <= 200, where,
+            "give either one doubling level or 'table' = a list of 1 to 200 levels")
     return LevelPlan(tuple(_level(e, f"{where}.table[{k}]") for k, e in enumerate(table)))
 
 
@@ -98,40 +93,33 @@ def tournament_from_mapping(data: dict[str, Any], *, base_dir: Path = Path("."),
                             where: str = "tournament file", source_toml: str = "",
                             defaults: dict[str, str] = TOURNAMENT_DEFAULTS) -> TournamentConfig:
     unknown = sorted(set(data) - _KEYS)
-    if unknown:
-        raise ConfigError(f"{where}: unknown key(s) {unknown}; known: {sorted(_KEYS)}")
+    require(not unknown, where, f"unknown key(s) {unknown}; known: {sorted(_KEYS)}")
     fmt_name = _typed(data, "format", str, "freezeout", where)
-    if fmt_name not in FORMATS:
-        raise ConfigError(f"{where}: unknown format {fmt_name!r}; known: {', '.join(FORMATS)}")
+    require(fmt_name in FORMATS, where, f"unknown format {fmt_name!r}; known: {', '.join(FORMATS)}")
     # The bots and the [rules] table are read as a league file reads them.
     # (and hosted bots' packages capped by 'max_cpu_share', as a league caps them).
     shared = {k: data[k] for k in ("max_cpu_share",) if k in data}
     rules_table = data.get("rules", {})
-    if isinstance(rules_table, dict) and rules_table.get("dealers_choice") is True:
-        raise ConfigError(f"{where}: a tournament changes the game with the level "
-                          f"(docs/house-rules.md §8); dealer's choice (§28) is dealt in matches "
-                          f"and leagues only")
+    require(not (isinstance(rules_table, dict) and rules_table.get("dealers_choice") is True), where,
+            "a tournament changes the game with the level (docs/house-rules.md §8); dealer's "
+            "choice (§28) is dealt in matches and leagues only")
     league = league_from_mapping({"bots": data.get("bots"), "rules": rules_table, **shared},
                                  base_dir=base_dir, where=where)  # packages: beside the file
     rules = league.rules
     is_seed_003 = fmt_name == "seed-003"
     games = rules.games if "games" in rules_table or not is_seed_003 else SEED_003_GAMES
     stack = _typed(data, "starting_stack", int, 390 if is_seed_003 else rules.starting_stack, where)
-    if is_seed_003:
-        first = Level(1, 2, 0, 1, hands=10)  # seed 003 §3: 1/2, doubled (every 10 minutes)
-        tie_first = Level(1, 2, 0, 1, hands=5)  # seed 003 §6: 1/2, doubled (every 5 minutes)
-    else:
-        first = first_level_from_rules(rules, hands=10, seconds=None)
-        tie_first = first
+    # Seed 003: 1/2, doubled (§3: every 10 minutes; §6, the tie-breaks: every 5 minutes).
+    first = Level(1, 2, 0, 1, hands=10) if is_seed_003 else first_level_from_rules(rules, hands=10,
+                                                                                 seconds=None)
+    tie_first = Level(1, 2, 0, 1, hands=5) if is_seed_003 else first
     counts = {key: _typed(data, key, int, default, where) for key, default in (
         ("seats_per_table", 8), ("tables", 2), ("advance_per_table", 3), ("tournaments", 2))}
     for key, value in counts.items():
-        if not 1 <= value <= 10_000:
-            raise ConfigError(f"{where}: '{key}' must be 1 to 10000")
+        require(1 <= value <= 10_000, where, f"'{key}' must be 1 to 10000")
     seed = _typed(data, "seed", int, None, where)
-    if seed is None:
-        raise ConfigError(f"{where}: give the tournament a secret 'seed' (an integer); the draw "
-                          "and every deal derive from it")
+    require(seed is not None, where,
+            "give the tournament a secret 'seed' (an integer); the draw and every deal derive from it")
     fmt = TournamentFormat(
         fmt_name, tuple(b.name for b in league.bots), seed, games,
         _plan(data.get("levels"), f"{where}: [levels]", first), stack,
@@ -144,9 +132,7 @@ def tournament_from_mapping(data: dict[str, Any], *, base_dir: Path = Path("."),
         fmt.validate()
     except ConfigError as exc:
         raise ConfigError(f"{where}: {exc}") from None
-    start_timeout = _typed(data, "start_timeout_seconds", float, 30.0, where)
-    if not (math.isfinite(start_timeout) and 0 <= start_timeout <= 86_400):
-        raise ConfigError(f"{where}: 'start_timeout_seconds' must be 0 to 86400")
+    start_timeout = _typed(data, "start_timeout_seconds", float, 30.0, where, Check(min=0, max=86_400))
     return TournamentConfig(
         name=_typed(data, "name", str, "tournament", where), bots=league.bots, format=fmt,
         rules=rules, listen=_typed(data, "listen", str, "127.0.0.1:50051", where),

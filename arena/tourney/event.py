@@ -16,7 +16,7 @@ from arena.engine.cards import derive_seed
 from arena.engine.errors import ArenaError
 from arena.tourney.levels import Level, LevelClock, LevelPlan, game_for_level
 from arena.tourney.placings import Bust, Elimination, place_busts
-from arena.tourney.seating import Move, Table, balance, draw_tables
+from arena.tourney.seating import Move, Table, balance, draw_tables, table_count
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,11 +109,8 @@ class EventState:
     def start(cls, spec: EventSpec) -> EventState:
         stacks = dict(zip(spec.players, spec.stacks or (spec.starting_stack,) * len(spec.players),
                           strict=True))
-        if spec.tables:
-            tables = draw_tables(spec.players, tables=spec.tables, seed=spec.seed)
-        else:
-            count = max(1, -(-len(spec.players) // spec.max_seats))
-            tables = draw_tables(spec.players, tables=count, seed=spec.seed)
+        tables = draw_tables(spec.players, seed=spec.seed,
+                             tables=spec.tables or table_count(len(spec.players), spec.max_seats))
         if any(len(t.players) > spec.max_seats for t in tables):
             raise ArenaError(f"event {spec.event_id}: more players than seats")
         return cls(spec, {t.number: t for t in tables}, stacks,
@@ -180,9 +177,13 @@ class EventState:
         voided = tuple(plan for number, plan in sorted(self.pending.items())
                        if number not in self.reported)
         for plan in voided:
-            self.voided.append(plan.hand_id)
-            self.pending[plan.table] = self._plan(self.tables[plan.table])
+            self._void(plan)
         return voided
+
+    def _void(self, plan: HandPlan) -> None:
+        """``plan``'s hand is void (no chip moved); its table deals a new one in its place."""
+        self.voided.append(plan.hand_id)
+        self.pending[plan.table] = self._plan(self.tables[plan.table])
 
     def record(self, outcome: HandOutcome) -> RoundReport | None:
         """Apply one table's hand; the round's report when it was the last table to report."""
@@ -191,8 +192,7 @@ class EventState:
             raise ArenaError(f"event {self.spec.event_id}: unexpected result for table "
                              f"{outcome.table} hand {outcome.hand}")
         if outcome.voided:
-            self.voided.append(plan.hand_id)
-            self.pending[plan.table] = self._plan(self.tables[plan.table])
+            self._void(plan)
             return None
         if (len(outcome.final_stacks) != len(plan.players)
                 or sum(outcome.final_stacks) != sum(plan.stacks)
@@ -270,15 +270,11 @@ class EventState:
                     hands_dealt={int(k): int(v) for k, v in data["hands_dealt"].items()})
         state.tables = {t.number: t for t in map(Table.from_json, data["tables"])}
         for p in data["pending"]:
-            players = tuple(str(x) for x in p["players"])
-            index = int(p["level_index"])
-            table = int(p["table"])
-            hand = int(p["hand"])
+            table, hand, index = int(p["table"]), int(p["hand"]), int(p["level_index"])
             state.pending[table] = HandPlan(
-                spec.event_id, table, hand, int(p["round"]), players,
+                spec.event_id, table, hand, int(p["round"]), tuple(str(x) for x in p["players"]),
                 tuple(int(x) for x in p["stacks"]), index, spec.plan.level(index), str(p["game"]),
-                derive_seed(spec.seed, "hand", table, hand),
-                sum(len(t.players) for t in state.tables.values()))
+                derive_seed(spec.seed, "hand", table, hand), state.players_left)
         for o in data["reported"]:
             state.reported[int(o["table"])] = HandOutcome(
                 int(o["table"]), int(o["hand"]), tuple(int(x) for x in o["final_stacks"]),

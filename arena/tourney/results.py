@@ -50,8 +50,7 @@ def event_summary(state: EventState) -> dict[str, Any]:
         "survivors": [{"player": p, "chips": c} for p, c in state.survivors()]
         if spec.stop_at > 1 else [],
         "eliminations": [e.to_json() for e in state.eliminations],
-        "moves": [{"round": r, "player": m.player, "from_table": m.from_table,
-                   "to_table": m.to_table, "reason": m.reason} for r, m in state.moves],
+        "moves": [{"round": r, **asdict(m)} for r, m in state.moves],
         "voided_hands": list(state.voided),
     }
 

@@ -10,10 +10,13 @@ hands stay, the hands in flight are voided and every chip committed to them goes
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import itertools
 import json
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -21,14 +24,14 @@ import trio
 
 from arena.engine.errors import ArenaError, ConfigError
 from arena.engine.phh import dumps_hand
-from arena.league.hosting import build_packages, hosting
+from arena.league.hosting import build_packages, dealer_config, hosting
 from arena.match.live import LiveTable
 from arena.match.lobby import Lobby
 from arena.match.messages import TournamentInfo
 from arena.match.records import MatchSummary, PlayedHand, phh_fields
 from arena.match.spec import MatchSpec, SeatSpec
-from arena.metrics import GAME_LABELS, ArenaMetrics, TournamentSnapshot, start_metrics_server
-from arena.server.config import BotEntry, ServerConfig
+from arena.metrics import GAME_LABELS, ArenaMetrics, TournamentSnapshot
+from arena.server.commands import serving_metrics
 from arena.storage.botlogs import DEFAULT_MAX_BYTES
 from arena.storage.matchlog import PhhAppender, make_private_dir
 from arena.storage.phhappend import open_private
@@ -43,19 +46,18 @@ STATE_FILE = "state.json"
 MAX_VOIDS_PER_EVENT = 50  # a dealer that cannot finish hands ends the run instead of looping
 
 
+@dataclass(eq=False)
 class _HandSink:
     """Collects one hand's record, appends it to its table's PHH log, and applies its result
     to the event before the bots are told the match ended (so `MatchSeatResult.place` is
     known)."""
 
-    def __init__(self, run: TournamentRun, state: EventState, plan: HandPlan,
-                 lobby: Lobby) -> None:
-        self.run = run
-        self.state = state
-        self.plan = plan
-        self.lobby = lobby
-        self.absent: tuple[str, ...] = ()
-        self.recorded = False
+    run: TournamentRun
+    state: EventState
+    plan: HandPlan
+    lobby: Lobby
+    absent: tuple[str, ...] = ()
+    recorded: bool = False
 
     def hand_started(self, match_id: str, hand_number: int) -> None:
         self.absent = tuple(p for p in self.plan.players
@@ -195,14 +197,15 @@ class TournamentRun:
         fmt = run_format(self.config.format)
         played: list[EventState] = []
         batch = next(fmt)
-        k = 0
-        while True:
+        for k in itertools.count():
             if k < len(self.done):
                 states = [EventState.from_json(spec, data)
                           for spec, data in zip(batch, self.done[k], strict=True)]
             else:
                 states = self._open_batch(batch)
-                await self._play_batch(states, lobby)
+                async with trio.open_nursery() as nursery:
+                    for state in states:
+                        nursery.start_soon(self._play_event, state, lobby)
                 self.done.append([s.to_json() for s in states])
                 self.current = []
                 self.commit()
@@ -212,7 +215,6 @@ class TournamentRun:
             except StopIteration as stop:
                 self.result = stop.value
                 break
-            k += 1
         assert self.result is not None
         doc = results_document(name=self.config.name, kind=self.config.format.kind,
                                result=self.result, events=played)
@@ -254,11 +256,6 @@ class TournamentRun:
         if missing:
             self.out.write(f"not connected (blinded away while absent): {', '.join(missing)}\n")
             self.out.flush()
-
-    async def _play_batch(self, states: list[EventState], lobby: Lobby) -> None:
-        async with trio.open_nursery() as nursery:
-            for state in states:
-                nursery.start_soon(self._play_event, state, lobby)
 
     async def _play_event(self, state: EventState, lobby: Lobby) -> None:
         event_id = state.spec.event_id
@@ -358,8 +355,7 @@ class TournamentRun:
             self.log_event(
                 "round", event=event_id, round=report.round,
                 eliminations=[e.to_json() for e in report.eliminations],
-                moves=[{"player": m.player, "from_table": m.from_table, "to_table": m.to_table,
-                        "reason": m.reason} for m in report.moves],
+                moves=[asdict(m) for m in report.moves],
                 broken_tables=list(report.broken_tables), final_table=report.final_table)
 
     def _show_round(self, state: EventState, report: RoundReport) -> None:
@@ -400,37 +396,26 @@ class TournamentRun:
             self.out.write("tournament: already played\n")
             return True
         config = self.config
-        metrics_server = None
-        if self.metrics is not None and config.metrics_port is not None:
-            metrics_server = start_metrics_server(config.metrics_port, self.metrics.registry)
-            self.out.write(f"metrics: {metrics_server.url}\n")
-        self.store = TournamentStore(config.store, name=config.name, source_toml=config.source_toml,
-                                     bots=config.bots)
         # Hosted bots (a package each): built now, then one sandboxed instance per bot for the
         # whole tournament (no duplicate copies here), its seats' bot id its name.
-        hosted_seats = [(k, b.name, b.name) for k, b in enumerate(config.bots) if b.hosted]
+        seats = [(k, b.name, b.name) for k, b in enumerate(config.bots)]
 
         async def drive(server: DealerServer) -> None:
-            if hosted is None:
-                await self.drive(server.lobby)
-                return
-            async with hosted.session("tournament", hosted_seats, server.service):
+            async with (contextlib.nullcontext() if hosted is None
+                        else hosted.session("tournament", seats, server.service)):
                 await self.drive(server.lobby)
 
-        try:
-            build_packages(config.bots, self.out)
-            with hosting(config.bots, log_dir=config.log_dir, max_log_bytes=DEFAULT_MAX_BYTES
-                         ) as hosted:
-                server_config = ServerConfig(
-                    listen=config.listen,
-                    bots=tuple(BotEntry(b.name, b.name, b.token) for b in config.bots
-                               if not b.hosted), matches=(),
-                    unix_socket=hosted.socket if hosted is not None else None)
-                result = asyncio.run(serve(server_config, on_ready=on_ready, driver=drive))
-        finally:
-            for appender in self._appenders.values():
-                appender.close()
-            self.store.close()
-            if metrics_server is not None:
-                metrics_server.stop()
+        with serving_metrics(self.metrics, config.metrics_port, self.out):
+            self.store = TournamentStore(config.store, name=config.name,
+                                         source_toml=config.source_toml, bots=config.bots)
+            try:
+                build_packages(config.bots, self.out)
+                with hosting(config.bots, log_dir=config.log_dir, max_log_bytes=DEFAULT_MAX_BYTES
+                             ) as hosted:
+                    result = asyncio.run(serve(dealer_config(config.listen, config.bots, hosted),
+                                               on_ready=on_ready, driver=drive))
+            finally:
+                for appender in self._appenders.values():
+                    appender.close()
+                self.store.close()
         return self.finished and not result.stopped_early

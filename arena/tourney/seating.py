@@ -126,8 +126,8 @@ def draw_tables(players: Sequence[str], *, tables: int, seed: int) -> tuple[Tabl
                  for t, group in enumerate(groups))
 
 
-def _smallest(tables: dict[int, Table], *, exclude: int | None = None) -> int:
-    return min((len(t.players), n) for n, t in tables.items() if n != exclude)[1]
+def _smallest(tables: dict[int, Table]) -> int:
+    return min((len(t.players), n) for n, t in tables.items())[1]
 
 
 def _largest(tables: dict[int, Table]) -> int:

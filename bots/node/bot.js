@@ -106,35 +106,30 @@ function legalMap(request) {
   return out;
 }
 
+function act(kind, raiseTo = 0) {
+  return { kind: `ACTION_KIND_${kind}`, raise_to_chips: raiseTo };
+}
+
+// The pairs among my own cards (hole and up): any, and one of nines or better.
+function pairs(request) {
+  const me = request.seats.find((s) => s.seat === request.your_seat) || { up_cards: [] };
+  const ranks = request.hole_cards.concat(me.up_cards || []).map(rankOf);
+  const paired = ranks.filter((r, i) => ranks.indexOf(r) !== i);
+  return { paired: paired.length > 0, highPair: paired.some((r) => r >= 9) };
+}
+
 // The whole strategy: a pair among my own cards (or a pocket pair of nines or better in the
 // flop games) raises; otherwise check, or call up to one bet; fold to more.
 function choose(request) {
   const legal = legalMap(request);
-  const me = request.seats.find((s) => s.seat === request.your_seat) || { up_cards: [] };
-  const mine = request.hole_cards.concat(me.up_cards || []);
-  const ranks = mine.map(rankOf);
-  const paired = ranks.some((r, i) => ranks.indexOf(r) !== i);
-  const highPair = paired && ranks.some((r, i) => ranks.indexOf(r) !== i && r >= 9);
-  if (legal.ACTION_KIND_BRING_IN) {
-    return { kind: 'ACTION_KIND_BRING_IN', raise_to_chips: 0 };
-  }
+  const { paired, highPair } = pairs(request);
+  if (legal.ACTION_KIND_BRING_IN) return act('BRING_IN');
   if (legal.ACTION_KIND_RAISE && (highPair || (paired && request.board_cards.length === 0))) {
-    return { kind: 'ACTION_KIND_RAISE', raise_to_chips: legal.ACTION_KIND_RAISE.min_raise_to_chips };
+    return act('RAISE', legal.ACTION_KIND_RAISE.min_raise_to_chips);
   }
-  if (legal.ACTION_KIND_CHECK) return { kind: 'ACTION_KIND_CHECK', raise_to_chips: 0 };
+  if (legal.ACTION_KIND_CHECK) return act('CHECK');
   const toCall = Number(request.amount_to_call_chips);
-  if (legal.ACTION_KIND_CALL && (paired || toCall <= Number(request.bet_size_chips))) {
-    return { kind: 'ACTION_KIND_CALL', raise_to_chips: 0 };
-  }
-  return { kind: 'ACTION_KIND_FOLD', raise_to_chips: 0 };
-}
-
-// A calling station: post a due bring-in, check if free, else call.
-function checkOrCall(request) {
-  const legal = legalMap(request);
-  if (legal.ACTION_KIND_BRING_IN) return { kind: 'ACTION_KIND_BRING_IN', raise_to_chips: 0 };
-  if (legal.ACTION_KIND_CHECK) return { kind: 'ACTION_KIND_CHECK', raise_to_chips: 0 };
-  return { kind: 'ACTION_KIND_CALL', raise_to_chips: 0 };
+  return act(legal.ACTION_KIND_CALL && (paired || toCall <= Number(request.bet_size_chips)) ? 'CALL' : 'FOLD');
 }
 
 // A mixed strategy declared to the dealer, which draws the action (docs/strategy-replies.md):
@@ -142,9 +137,7 @@ function checkOrCall(request) {
 // the time to a bet of more than one small bet). Returns { strategy } instead of an action.
 function mixed(request) {
   const legal = legalMap(request);
-  const me = request.seats.find((s) => s.seat === request.your_seat) || { up_cards: [] };
-  const ranks = request.hole_cards.concat(me.up_cards || []).map(rankOf);
-  const paired = ranks.some((r, i) => ranks.indexOf(r) !== i);
+  const { paired } = pairs(request);
   const entries = [];
   const pRaise = legal.ACTION_KIND_RAISE ? (paired ? 0.7 : 0.15) : 0;
   if (pRaise > 0) {
@@ -164,7 +157,8 @@ function mixed(request) {
   return { strategy: { actions: entries } };
 }
 
-const POLICIES = { pairs: choose, call: checkOrCall, mixed };
+// `call`: a calling station (post a due bring-in, check if free, else call).
+const POLICIES = { pairs: choose, call: (request) => passive(request, 'CALL'), mixed };
 
 // Dealer's choice (docs/house-rules.md §28): before an orbit the only legal kind is
 // CHOOSE_GAME, listing the menu in `choosable_games`. `pairs` deals hold'em if it may (its
@@ -185,15 +179,14 @@ function standPat() {
   return { kind: 'ACTION_KIND_EXCHANGE', raise_to_chips: 0, exchange_cards: [] };
 }
 
-// The safe default after a rejection: post a due bring-in, check if free, else fold; in an
-// exchange round, stand pat; in dealer's choice, the menu's first game.
-function checkOrFold(request) {
+// The safe default after a rejection: post a due bring-in, check if free, else fold (or
+// `otherwise`); in an exchange round, stand pat; in dealer's choice, the menu's first game.
+function passive(request, otherwise = 'FOLD') {
   const legal = legalMap(request);
   if (legal.ACTION_KIND_CHOOSE_GAME) return chooseGame(request, 'call');
   if (legal.ACTION_KIND_EXCHANGE) return standPat();
-  if (legal.ACTION_KIND_BRING_IN) return { kind: 'ACTION_KIND_BRING_IN', raise_to_chips: 0 };
-  if (legal.ACTION_KIND_CHECK) return { kind: 'ACTION_KIND_CHECK', raise_to_chips: 0 };
-  return { kind: 'ACTION_KIND_FOLD', raise_to_chips: 0 };
+  if (legal.ACTION_KIND_BRING_IN) return act('BRING_IN');
+  return act(legal.ACTION_KIND_CHECK ? 'CHECK' : otherwise);
 }
 
 function unbatch(message) {
@@ -299,7 +292,7 @@ function session(grpc, arena, args, totals) {
           } else if (held && !held.fellBack) {
             held.fellBack = true;
             const { request } = held;
-            const safe = checkOrFold(request);
+            const safe = passive(request);
             console.error(`arena-node-bot: falling back to ${safe.kind} for ${rejected.decision_id}`);
             totals.fallbacks += 1;
             call.write({ action_reply: { decision_id: request.decision_id, seat: request.your_seat,

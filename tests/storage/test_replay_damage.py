@@ -131,3 +131,15 @@ def test_garbage_appended_checks_every_hand_and_names_the_line(logs: Path, garba
     assert code == 1, out
     assert out.count("ok   ") == HANDS, out
     assert re.search(rf"FAIL {re.escape(str(path))}(\[{HANDS}\])?: line {line}: ", out), out
+
+
+def test_a_huge_count_in_the_results_file_is_named_without_counting_to_it() -> None:
+    """The results file is untrusted: the missing hands are the gaps between the hands present,
+    found without walking every number up to the count it claims."""
+    from arena.engine.phh import PhhHand
+    from arena.storage.logdamage import missing_hands
+
+    hands = [PhhHand("f[1]", {"_hand": 1}), PhhHand("f[2]", {"_hand": 3})]
+    assert missing_hands(hands, [], {"hands_played": 10**15}) == (
+        "the results file counts 1000000000000000 played hand(s), the log holds 2: missing "
+        "hand(s) 2, 4-1000000000000000")

@@ -8,7 +8,7 @@ from arena.engine.actions import Action
 from arena.engine.games import GameCode, variant_for
 from arena.engine.rules import Stakes
 from arena.engine.state import HandState
-from arena.storage.show import describe
+from arena.storage.show import describe, fault_marks
 
 PLAYERS = ["a", "b", "c"]
 
@@ -66,3 +66,12 @@ def test_an_all_in_bet_keeps_its_note() -> None:
     state = HandState(variant_for(GameCode.NO_LIMIT_HOLDEM), [1000, 1000, 300], seed=3)
     lines = _play(state, ["call", "call", "check", "check", "check", "raise 280"])
     assert "c (p3) bets 280 (all in)" in lines, lines
+
+
+def test_fault_marks_keep_only_a_positive_line_and_a_known_reason() -> None:
+    """docs/faults.md: a log's `_fault_lines` is untrusted; what is not ``[line, reason]`` is
+    skipped (an unhashable reason once raised TypeError)."""
+    fields = {"_fault_lines": [[3, "timeout"], [0, "absent"], [4, ["timeout"]], [5, "late"],
+                               [True, "absent"], [6], "7", [8, "fallback"]]}
+    assert fault_marks(fields) == {3: "timeout", 8: "fallback"}
+    assert fault_marks({"_fault_lines": "nope"}) == {} == fault_marks({})

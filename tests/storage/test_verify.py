@@ -56,6 +56,27 @@ def test_changed_amount_is_caught(tmp_path: Path) -> None:
     assert f"hands.phhs[{hand}]: actions[" in out and "illegal on replay" in out
 
 
+def test_a_malformed_action_line_is_a_mismatch_not_a_crash(tmp_path: Path) -> None:
+    path = _match_log(tmp_path)
+    text = path.read_text()
+    m = re.compile(r"'p(\d) cc'").search(text)
+    assert m is not None
+    path.write_text(text[: m.start()] + f"'p{m.group(1)}', 'x{m.group(1)} cc'" + text[m.end():])
+    code, out = _replay(path)
+    assert code == 1
+    assert "actions[" in out and "illegal on replay" in out
+
+
+def test_fields_of_the_wrong_type_are_a_mismatch_not_a_crash(tmp_path: Path) -> None:
+    path = _match_log(tmp_path)
+    for key in ("starting_stacks", "actions"):
+        text = path.read_text()
+        path.write_text(re.sub(rf"^{key} = .*$", f"{key} = 5", text, count=1, flags=re.MULTILINE))
+        code, out = _replay(path)
+        assert code == 1 and "hands.phhs[1]: header:" in out and "must be lists" in out, out
+        path.write_text(text)
+
+
 def test_corrupt_results_file_is_a_clear_error(tmp_path: Path) -> None:
     path = _match_log(tmp_path)
     (tmp_path / "hands.result.json").write_text("{not json")

@@ -135,10 +135,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                                     name=args.name or args.bot, version=__version__,
                                     root_certificates=roots, connect_seconds=args.connect_seconds,
                                     reconnect_seconds=args.reconnect_seconds))
-    except (BotError, LoadError, eventloop.EventLoopChoiceError) as exc:
-        print(f"arena-bot: error: {exc}", file=sys.stderr)
-        return 2
-    except OSError as exc:
+    except (BotError, LoadError, eventloop.EventLoopChoiceError, OSError) as exc:
         print(f"arena-bot: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

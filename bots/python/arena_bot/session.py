@@ -204,16 +204,14 @@ class Session:
         timed_out = closed.reason == pb.DECISION_CLOSE_REASON_TIMEOUT
         self.result.timeouts += timed_out
         held = self.open.get(closed.decision_id)
-        if held is not None and held.task is not None and not held.task.done():
-            self.result.dropped += 1
-            log.warning("decision %s (match %s, hand %d, seat %d) %s after %.2f s; the dealer "
-                        "acted for the bot and its answer is dropped", closed.decision_id,
-                        closed.match_id, closed.hand_number, closed.seat,
-                        "timed out" if timed_out else "closed", closed.open_seconds)
-        elif timed_out:
-            log.warning("decision %s (match %s, hand %d, seat %d) timed out after %.2f s: the "
-                        "answer came too late", closed.decision_id, closed.match_id,
-                        closed.hand_number, closed.seat, closed.open_seconds)
+        dropped = held is not None and held.task is not None and not held.task.done()
+        self.result.dropped += dropped
+        if dropped or timed_out:
+            log.warning("decision %s (match %s, hand %d, seat %d) %s after %.2f s%s",
+                        closed.decision_id, closed.match_id, closed.hand_number, closed.seat,
+                        "timed out" if timed_out else "closed", closed.open_seconds,
+                        "; the dealer acted for the bot and its answer is dropped" if dropped
+                        else ": the answer came too late")
         self._drop(closed.decision_id)
 
     def _drop(self, decision_id: str) -> None:

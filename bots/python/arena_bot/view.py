@@ -267,22 +267,19 @@ class SeatView:
     def check_or_fold(self) -> Action:
         """The safe default: post a due bring-in, check if free, else fold; in an exchange
         round, stand pat; in dealer's choice, the first game of the menu."""
-        if self.can(Action.CHOOSE_GAME):
-            return self.first_game()
-        if self.can(Action.EXCHANGE):
-            return self.stand_pat()
-        if self.can(Action.BRING_IN):
-            return self.bring_in()
-        return self.check() if self.can(Action.CHECK) else self.fold()
+        return self._passive(Action.FOLD)
 
     def check_or_call(self) -> Action:
+        return self._passive(Action.CALL)
+
+    def _passive(self, facing_a_bet: str) -> Action:
         if self.can(Action.CHOOSE_GAME):
             return self.first_game()
         if self.can(Action.EXCHANGE):
             return self.stand_pat()
         if self.can(Action.BRING_IN):
             return self.bring_in()
-        return self.check() if self.can(Action.CHECK) else self.call()
+        return self.check() if self.can(Action.CHECK) else Action(facing_a_bet)
 
     def bet_or_raise(self, *, big: bool = False) -> Action:
         """Raise if allowed (the big amount if ``big``), else check or call."""
