@@ -19,6 +19,7 @@ from arena.engine.cards import DECK_SIZE, Card
 from arena.engine.games import GameCode, Showdown, Variant, variant_for
 from arena.engine.lowball import ace_to_six_value, deuce_to_seven_value
 from arena.engine.runouts import sample_exchanges
+from arena.engine.shuffle import shuffle_steps
 from arena.engine.wild import (
     low_hole_low_wild_ranks,
     low_hole_wild_ranks,
@@ -44,7 +45,6 @@ MAX_SAMPLES: Final = 10_000_000
 """Upper bound for ``samples`` and ``exact_limit`` (a bad value cannot run for hours)."""
 
 _STUD_CARDS: Final = 7
-_BOARD_CARDS: Final = 5
 _FLUSH_BITS: Final = ev.FLUSH_BITS
 
 
@@ -486,18 +486,14 @@ def _iter_sampled(stub: tuple[Card, ...], missing: tuple[int, ...], samples: int
     """``samples`` uniformly random deals: a partial Fisher-Yates shuffle of the stub each time."""
     random_ = random.Random(seed).random
     deck = list(stub)
-    size = len(deck)
     total = sum(missing)
     bounds = []
     start = 0
     for k in missing:
         bounds.append((start, start + k))
         start += k
-    positions = range(total)
     for _ in range(samples):
-        for i in positions:
-            j = i + int(random_() * (size - i))
-            deck[i], deck[j] = deck[j], deck[i]
+        shuffle_steps(deck, 0, total, random_)
         yield [deck[a:b] for a, b in bounds]
 
 

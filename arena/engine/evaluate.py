@@ -50,6 +50,7 @@ __all__ = [
     "SHOWING_LOW_BY_RANK_KEY",
     "SUIT_OFFSET",
     "HandClass",
+    "LazyTable",
     "describe_high",
     "describe_low",
     "fill_tables",
@@ -65,6 +66,7 @@ __all__ = [
     "low_value_from_rank_key",
     "omaha_high_value",
     "omaha_low8_value",
+    "ranks_of",
     "showing_high_value",
     "showing_low_value",
 ]
@@ -83,7 +85,6 @@ FLUSH_BITS: Final = 0x8888
 
 _ACE = 12
 # Short private names for the hot paths (a module global lookup is as cheap as any).
-_K = KEY
 _R = RANK_KEY
 _KEY_AT = KEY.__getitem__
 _RANK_KEY_AT = RANK_KEY.__getitem__
@@ -99,7 +100,7 @@ _LOW8_BIT: Final[tuple[int, ...]] = tuple(
 _V = TypeVar("_V")
 
 
-class _LazyTable(dict[int, _V]):
+class LazyTable(dict[int, _V]):
     """A dict that computes a missing value on first use, so that import stays instant."""
 
     __slots__ = ("_compute",)
@@ -122,6 +123,11 @@ def _rank_counts(rank_key: int) -> list[int]:
     if rank_key:
         raise ValueError("not a rank key of 13 ranks")
     return counts
+
+
+def ranks_of(rank_key: int) -> list[int]:
+    """The ranks (deuce 0 .. ace 12, each as often as it occurs, lowest first) of a rank key."""
+    return [rank for rank, count in enumerate(_rank_counts(rank_key)) for _ in range(count)]
 
 
 def _checked_counts(rank_key: int, low: int, high: int) -> list[int]:
@@ -270,12 +276,12 @@ def _showing_low_from_rank_key(rank_key: int) -> int:
     return _LOW_BASE - _pack(_LOW_CATEGORY_OF_HIGH[category], ranks)
 
 
-_HIGH: Final = _LazyTable[int](_high_from_rank_key)
-_FLUSH_TABLE: Final = _LazyTable[int](_flush_from_mask)
-_LOW: Final = _LazyTable[int](_low_from_rank_key)
-_LOW8: Final = _LazyTable[int | None](_low8_from_rank_key)
-_SHOWING_HIGH: Final = _LazyTable[int](_showing_high_from_rank_key)
-_SHOWING_LOW: Final = _LazyTable[int](_showing_low_from_rank_key)
+_HIGH: Final = LazyTable[int](_high_from_rank_key)
+_FLUSH_TABLE: Final = LazyTable[int](_flush_from_mask)
+_LOW: Final = LazyTable[int](_low_from_rank_key)
+_LOW8: Final = LazyTable[int | None](_low8_from_rank_key)
+_SHOWING_HIGH: Final = LazyTable[int](_showing_high_from_rank_key)
+_SHOWING_LOW: Final = LazyTable[int](_showing_low_from_rank_key)
 _HIGH_AT = _HIGH.__getitem__
 
 
@@ -289,7 +295,7 @@ def _omaha_low8_from_masks(masks: int) -> int | None:
     return _LOW8_BY_MASK[min(lows)] if lows else None
 
 
-_OMAHA_LOW8: Final = _LazyTable[int | None](_omaha_low8_from_masks)
+_OMAHA_LOW8: Final = LazyTable[int | None](_omaha_low8_from_masks)
 _LOW8_BY_MASK: Final[dict[int, int]] = {
     sum(1 << r for r in ranks): _low8_from_mask(sum(1 << r for r in ranks))
     for ranks in combinations(range(8), 5)

@@ -14,14 +14,13 @@ from functools import cache
 from itertools import combinations, combinations_with_replacement
 from typing import Final
 
-from arena.engine.evaluate import FLUSH_BITS, KEY, RANK_SHIFT, SUIT_OFFSET
+from arena.engine.evaluate import FLUSH_BITS, KEY, RANK_SHIFT, SUIT_OFFSET, LazyTable, ranks_of
 
 # High classes, worst first (a bigger class is a worse low).
 _HIGH_CARD, _PAIR, _TWO_PAIR, _TRIPS, _STRAIGHT, _FLUSH, _FULL_HOUSE, _QUADS, _STRAIGHT_FLUSH = (
     range(9))
 _CLASS_SHIFT: Final = 20
 _BASE: Final = 9 << _CLASS_SHIFT  # above every high value: BASE - high is positive
-_ACE = 12
 
 
 def _high_of(ranks: tuple[int, ...], flush: bool) -> int:
@@ -81,35 +80,22 @@ def _best(cards: Sequence[int], value_of: Callable[[tuple[int, ...], bool], int]
     return best
 
 
-class _ByRankKey(dict[int, int]):
+def _by_rank_key(five: Callable[[tuple[int, ...], bool], int], *, flush: bool) -> LazyTable[int]:
     """Best value of cards by their rank key (``evaluate.KEY`` sums: the rank multiset),
     computed on first use from the ranks alone: of cards holding no five of one suit, or
     (``flush``) of exactly five cards of one suit."""
-
-    __slots__ = ("_five", "_flush")
-
-    def __init__(self, five: Callable[[tuple[int, ...], bool], int], *, flush: bool) -> None:
-        super().__init__()
-        self._five = five
-        self._flush = flush
-
-    def __missing__(self, rank_key: int) -> int:
-        ranks: list[int] = []
-        rest = rank_key
-        for rank in range(13):
-            rest, count = divmod(rest, 5)
-            ranks += [rank] * count
-        if self._flush and (len(ranks) != 5 or len(set(ranks)) != 5):
+    def best(rank_key: int) -> int:
+        ranks = ranks_of(rank_key)
+        if flush and (len(ranks) != 5 or len(set(ranks)) != 5):
             raise KeyError(rank_key)
-        value = max(self._five(five, self._flush) for five in combinations(ranks, 5))
-        self[rank_key] = value
-        return value
+        return max(five(ranks_five, flush) for ranks_five in combinations(ranks, 5))
+    return LazyTable[int](best)
 
 
-_D27: Final = _ByRankKey(_deuce_to_seven_five, flush=False)
-_D27_FLUSH: Final = _ByRankKey(_deuce_to_seven_five, flush=True)  # five cards of one suit
-_A6: Final = _ByRankKey(_ace_to_six_five, flush=False)
-_A6_FLUSH: Final = _ByRankKey(_ace_to_six_five, flush=True)
+_D27: Final = _by_rank_key(_deuce_to_seven_five, flush=False)
+_D27_FLUSH: Final = _by_rank_key(_deuce_to_seven_five, flush=True)  # five cards of one suit
+_A6: Final = _by_rank_key(_ace_to_six_five, flush=False)
+_A6_FLUSH: Final = _by_rank_key(_ace_to_six_five, flush=True)
 _KEY_AT: Final = KEY.__getitem__
 
 
@@ -123,7 +109,7 @@ def ace_to_six_value(cards: Sequence[int]) -> int:
     return _value(cards, _A6, _A6_FLUSH, _ace_to_six_five)
 
 
-def _value(cards: Sequence[int], no_flush: _ByRankKey, flush: _ByRankKey,
+def _value(cards: Sequence[int], no_flush: LazyTable[int], flush: LazyTable[int],
            five: Callable[[tuple[int, ...], bool], int]) -> int:
     """A table read by the cards' rank key: of cards with no five of a suit, or of exactly
     five cards of one suit; more cards with five of a suit among them search every five."""

@@ -234,7 +234,7 @@ class HandState:
             automatic: bool = False) -> ActionTaken:
         """Apply one action of ``seat``; raises (changing nothing) if it is not legal now."""
         # The common case first, checked inline: a check, call or fold by the seat to act
-        # (not the bring-in seat), legal by what it owes. Anything else goes through _verify.
+        # (not the bring-in seat), legal by what it owes. Anything else goes through verify_action.
         if (raise_to is None and seat == self.actor and seat != self._bring_in_seat
                 and not self.exchanging):
             bets = self.bets
@@ -283,36 +283,21 @@ class HandState:
     def _act_verified(self, seat: int, kind: ActionKind, raise_to: int | None,
                       automatic: bool) -> ActionTaken:
         verify_action(self, seat, kind, raise_to)
-        if raise_to is not None:  # a raise: _verify allows an amount only there
+        if raise_to is not None:  # a raise: verify_action allows an amount only there
             return self._apply_raise(seat, raise_to, automatic)
+        # The bring-in: every other legal check, call and fold took the inline path of act.
+        assert kind is ActionKind.BRING_IN
         bets = self.bets
-        if kind is ActionKind.CHECK:
-            event = ActionTaken(seat, self.street_index, kind, bets[seat], 0, False, automatic)
-        elif kind is ActionKind.CALL:
-            owed = self._level - bets[seat]
-            stack = self.stacks[seat]
-            added = owed if owed < stack else stack
-            self._put(seat, added)
-            event = ActionTaken(seat, self.street_index, kind, bets[seat], added, added == stack,
-                                automatic)
-        elif kind is ActionKind.FOLD:
-            self.folded[seat] = True
-            self._live_count -= 1
-            if self.stacks[seat]:
-                self._able_count -= 1
-            event = ActionTaken(seat, self.street_index, kind, bets[seat], 0, False, automatic)
-        else:  # the bring-in
-            stack = self.stacks[seat]
-            added = min(self.stakes.bring_in, stack)
-            self._put(seat, added)
-            self._bring_in_seat = None
-            self._level = max(self._level, bets[seat])
-            event = ActionTaken(seat, self.street_index, kind, bets[seat], added, added == stack,
-                                automatic)
-            self._others_to_act(seat)
+        stack = self.stacks[seat]
+        added = min(self.stakes.bring_in, stack)
+        self._put(seat, added)
+        self._bring_in_seat = None
+        self._level = max(self._level, bets[seat])
+        event = ActionTaken(seat, self.street_index, kind, bets[seat], added, added == stack,
+                            automatic)
+        self._others_to_act(seat)
         self._to_act[seat] = False
-        if kind is not ActionKind.FOLD:
-            self._acted_full[seat] = True
+        self._acted_full[seat] = True
         self.events.append(event)
         self._advance(seat)
         return event
