@@ -17,18 +17,29 @@ from itertools import combinations, combinations_with_replacement
 from typing import Final
 
 from arena.engine.evaluate import RANK_KEY, LazyTable, high_value, ranks_of
+from arena.engine.handvalue import (
+    FLUSH,
+    FULL_HOUSE,
+    HIGH_CARD,
+    ONE_PAIR,
+    QUADS,
+    STRAIGHT,
+    STRAIGHT_FLUSH,
+    TRIPS,
+    TWO_PAIR,
+    pack,
+)
 
 _ACE = 12
-_FIVE_OF_A_KIND = 9
-(_HIGH_CARD, _PAIR, _TWO_PAIR, _TRIPS, _STRAIGHT, _FLUSH, _FULL_HOUSE, _QUADS,
- _STRAIGHT_FLUSH) = range(9)
+FIVE_OF_A_KIND: Final = 9  # the class of five of a kind, above a straight flush
 _WHEEL: Final = frozenset((_ACE, 0, 1, 2, 3))
 
 
-def five_high_value(ranks: Sequence[int], flush: bool) -> int:
+def five_high_value(ranks: Sequence[int], flush: bool, *, wheel: bool = True) -> int:
     """The high value of five cards given their ranks (deuce 0 .. ace 12, repeats allowed up to
     five of a kind) and whether they are of one suit: for natural hands the very value of
-    :func:`arena.engine.evaluate.high_value`, five of a kind a class above."""
+    :func:`arena.engine.evaluate.high_value`, five of a kind a class above. ``wheel=False``:
+    A-2-3-4-5 is no straight (the lowball orders of :mod:`arena.engine.lowball`)."""
     counts: dict[int, int] = {}
     for rank in ranks:
         counts[rank] = counts.get(rank, 0) + 1
@@ -40,32 +51,29 @@ def five_high_value(ranks: Sequence[int], flush: bool) -> int:
     if distinct:
         if max(ranks) - min(ranks) == 4:
             straight_top = max(ranks)
-        elif set(ranks) == _WHEEL:
+        elif wheel and set(ranks) == _WHEEL:
             straight_top = 3
     if sizes[0] == 5:
-        category = _FIVE_OF_A_KIND
+        category = FIVE_OF_A_KIND
     elif straight_top >= 0 and flush:
-        category, order = _STRAIGHT_FLUSH, [straight_top]
+        category, order = STRAIGHT_FLUSH, [straight_top]
     elif sizes[0] == 4:
-        category = _QUADS
+        category = QUADS
     elif sizes[:2] == [3, 2]:
-        category = _FULL_HOUSE
+        category = FULL_HOUSE
     elif flush:
-        category = _FLUSH
+        category = FLUSH
     elif straight_top >= 0:
-        category, order = _STRAIGHT, [straight_top]
+        category, order = STRAIGHT, [straight_top]
     elif sizes[0] == 3:
-        category = _TRIPS
+        category = TRIPS
     elif sizes[:2] == [2, 2]:
-        category = _TWO_PAIR
+        category = TWO_PAIR
     elif sizes[0] == 2:
-        category = _PAIR
+        category = ONE_PAIR
     else:
-        category = _HIGH_CARD
-    value = category
-    for rank in order:
-        value = value << 4 | rank
-    return value << 4 * (5 - len(order))
+        category = HIGH_CARD
+    return pack(category, order)
 
 
 @cache
@@ -148,10 +156,7 @@ def _low_five_badness(low_ranks: Sequence[int]) -> int:
     # No pair < one pair < two pair < trips < full house < quads < five of a kind.
     category = {(1, 1, 1, 1, 1): 0, (2, 1, 1, 1): 1, (2, 2, 1): 2, (3, 1, 1): 3, (3, 2): 4,
                 (4, 1): 5, (5,): 6}[sizes]
-    value = category
-    for _, rank in groups:
-        value = value << 4 | rank
-    return value << 4 * (5 - len(groups))
+    return pack(category, [rank for _, rank in groups])
 
 
 def wild_low_value(cards: Sequence[int], wild_ranks: Collection[int], *,
