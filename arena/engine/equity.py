@@ -7,25 +7,18 @@ Exact enumeration of the cards still to come when there are few runouts, seeded 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
 from math import comb
 from typing import Final
 
-from arena.engine import evaluate as ev
 from arena.engine.cards import DECK_SIZE, Card
-from arena.engine.games import GameCode, Showdown, Variant, variant_for
-from arena.engine.lowball import ace_to_six_value, deuce_to_seven_value
+from arena.engine.games import GameCode, Variant, variant_for
 from arena.engine.runouts import sample_exchanges
+from arena.engine.settlement import Values, showdown_scorer
 from arena.engine.shuffle import shuffle_steps
-from arena.engine.wild import (
-    low_hole_low_wild_ranks,
-    low_hole_wild_ranks,
-    wild_high_value,
-    wild_low_value,
-)
 
 __all__ = [
     "DEFAULT_EXACT_LIMIT",
@@ -45,7 +38,6 @@ MAX_SAMPLES: Final = 10_000_000
 """Upper bound for ``samples`` and ``exact_limit`` (a bad value cannot run for hours)."""
 
 _STUD_CARDS: Final = 7
-_FLUSH_BITS: Final = ev.FLUSH_BITS
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,53 +269,6 @@ def _plan(variant: Variant, hands: tuple[tuple[Card, ...], ...], board: tuple[Ca
 
 # ----------------------------------------------------------------------------- scoring
 
-# A scorer gives, for complete hands and board, each seat's high and low values (None: no
-# hand of that kind); bigger is better.
-_Values = tuple[list[int] | None, list[int | None] | None]
-_Scorer = Callable[[Sequence[Sequence[Card]], Sequence[Card]], _Values]
-
-
-def _score_holdem(hands: Sequence[Sequence[Card]], board: Sequence[Card]) -> _Values:
-    keys = ev.KEY
-    board_t = ev.SUIT_OFFSET + sum(keys[c] for c in board)
-    highs = []
-    for hand in hands:
-        t = board_t
-        for card in hand:
-            t += keys[card]
-        highs.append(ev.high_value_from_keys(t, (*hand, *board) if t & _FLUSH_BITS else ()))
-    return highs, None
-
-
-def _score_flop_hi_lo(hands: Sequence[Sequence[Card]], board: Sequence[Card]) -> _Values:
-    full = [(*h, *board) for h in hands]
-    return [ev.high_value(h) for h in full], [ev.low8_value(h) for h in full]
-
-
-def _score_stud(hands: Sequence[Sequence[Card]], board: Sequence[Card]) -> _Values:
-    if board:
-        return [ev.high_value((*h, *board)) for h in hands], None
-    return [ev.high_value(h) for h in hands], None
-
-
-def _score_stud_hi_lo(hands: Sequence[Sequence[Card]], board: Sequence[Card]) -> _Values:
-    full = [(*h, *board) for h in hands] if board else hands
-    return [ev.high_value(h) for h in full], [ev.low8_value(h) for h in full]
-
-
-def _score_razz(hands: Sequence[Sequence[Card]], board: Sequence[Card]) -> _Values:
-    full = [(*h, *board) for h in hands] if board else hands
-    return None, [ev.low_value(h) for h in full]
-
-
-def _score_omaha(hands: Sequence[Sequence[Card]], board: Sequence[Card]) -> _Values:
-    return [ev.omaha_high_value(h, board) for h in hands], None
-
-
-def _score_omaha_hi_lo(hands: Sequence[Sequence[Card]], board: Sequence[Card]) -> _Values:
-    return ([ev.omaha_high_value(h, board) for h in hands],
-            [ev.omaha_low8_value(h, board) for h in hands])
-
 
 @dataclass(frozen=True, slots=True)
 class _Showdown:
@@ -331,72 +276,6 @@ class _Showdown:
 
     wild: frozenset[int]
     low_hole_ace_high: bool
-
-
-def _full(hands: Sequence[Sequence[Card]], board: Sequence[Card]) -> Sequence[Sequence[Card]]:
-    return [(*h, *board) for h in hands] if board else hands
-
-
-def _score_ace_to_six(hands: Sequence[Sequence[Card]], board: Sequence[Card]) -> _Values:
-    return None, [ace_to_six_value(h) for h in _full(hands, board)]
-
-
-def _score_deuce_to_seven(hands: Sequence[Sequence[Card]], board: Sequence[Card]) -> _Values:
-    return None, [deuce_to_seven_value(h) for h in _full(hands, board)]
-
-
-def _wild_scorer(kind: Showdown, wild: frozenset[int]) -> _Scorer:
-    """docs/house-rules.md §23: every card of a wild rank stands for any card."""
-    def score(hands: Sequence[Sequence[Card]], board: Sequence[Card]) -> _Values:
-        full = _full(hands, board)
-        highs = None if kind is Showdown.WILD_LOW else [wild_high_value(h, wild) for h in full]
-        lows: list[int | None] | None = None
-        if kind is not Showdown.WILD_HIGH:
-            eight = kind is Showdown.WILD_HIGH_LOW_8
-            lows = [wild_low_value(h, wild, eight_or_better=eight) for h in full]
-        return highs, lows
-    return score
-
-
-def _low_hole_scorer(variant: Variant, ace_high: bool) -> _Scorer:
-    """docs/house-rules.md §24: each hand's own lowest down card is wild for it (the down cards
-    by their place in the dealing order); the high-low game's low with its own wild rank."""
-    ups = tuple(up for street in variant.streets
-                for up in (False,) * street.down_cards + (True,) * street.up_cards)
-    hi_lo = variant.showdown is Showdown.LOW_HOLE_HI_LO
-
-    def score(hands: Sequence[Sequence[Card]], board: Sequence[Card]) -> _Values:
-        highs: list[int] = []
-        lows: list[int | None] = []
-        for hand in hands:
-            flags = ups[:len(hand)]
-            seen = (*hand, *board) if board else hand
-            highs.append(wild_high_value(seen, low_hole_wild_ranks(hand, flags, ace_high=ace_high)))
-            if hi_lo:
-                lows.append(wild_low_value(seen, low_hole_low_wild_ranks(hand, flags),
-                                           eight_or_better=True))
-        return highs, lows if hi_lo else None
-    return score
-
-
-def _scorer(variant: Variant, showdown: _Showdown) -> _Scorer:
-    kind = variant.showdown
-    if kind is Showdown.DEUCE_TO_SEVEN:
-        return _score_deuce_to_seven
-    if kind is Showdown.ACE_TO_SIX:
-        return _score_ace_to_six
-    if kind in (Showdown.WILD_HIGH, Showdown.WILD_LOW, Showdown.WILD_HIGH_LOW_8):
-        return _wild_scorer(kind, showdown.wild)
-    if kind in (Showdown.LOW_HOLE, Showdown.LOW_HOLE_HI_LO):
-        return _low_hole_scorer(variant, showdown.low_hole_ace_high)
-    if kind is Showdown.LOW and not variant.is_stud:
-        raise ValueError(f"{variant.code}: a low-only flop game is not supported")
-    if variant.is_omaha:
-        return _score_omaha_hi_lo if kind is Showdown.HIGH_LOW_8 else _score_omaha
-    if not variant.is_stud:
-        return _score_holdem if kind is Showdown.HIGH else _score_flop_hi_lo
-    return {Showdown.HIGH: _score_stud, Showdown.HIGH_LOW_8: _score_stud_hi_lo,
-            Showdown.LOW: _score_razz}[kind]
 
 
 def _winners(values: Sequence[int | None]) -> list[int]:
@@ -422,7 +301,7 @@ class _Tally:
         self.low = [0.0] * seats
         self.scoop = [0] * seats
 
-    def add(self, values: _Values) -> None:
+    def add(self, values: Values) -> None:
         highs, lows = values
         low_winners = _winners(lows) if lows is not None else []
         if highs is None:  # razz: the low takes the whole pot
@@ -504,7 +383,7 @@ def _equity_cached(variant: Variant, hands: tuple[tuple[Card, ...], ...], board:
                    discards: tuple[Card, ...], held_back: tuple[Card, ...],
                    held_back_hand: int) -> Equity:
     plan = _plan(variant, hands, board, (*dead, *held_back), plans, discards)
-    score = _scorer(variant, showdown)
+    score = showdown_scorer(variant, showdown.wild, showdown.low_hole_ace_high)
     tally = _Tally(len(hands))
     if plans is not None and any(0 in p for p in plans):
         # Exchanges to come (docs/house-rules.md §29): sampled, each played by the policy.
