@@ -167,10 +167,10 @@ def hand_luck(variant: Variant, events: Sequence[Event], seat_count: int, *, han
         if isinstance(event, HoleCardsDealt):
             end = index
             new: dict[int, tuple[Card, ...]] = {}
-            while (end < count and isinstance(events[end], HoleCardsDealt)
-                   and events[end].street == event.street):  # type: ignore[union-attr]  # narrowed by the isinstance before it (mypy does not narrow an index)
+            while end < count:
                 dealt = events[end]
-                assert isinstance(dealt, HoleCardsDealt)
+                if not isinstance(dealt, HoleCardsDealt) or dealt.street != event.street:
+                    break
                 walker.check_seat(dealt.seat)
                 new[dealt.seat] = new.get(dealt.seat, ()) + dealt.cards
                 end += 1

@@ -16,19 +16,8 @@ from functools import cache
 from itertools import combinations, combinations_with_replacement
 from typing import Final
 
+from arena.engine import handvalue as hv
 from arena.engine.evaluate import RANK_KEY, LazyTable, high_value, ranks_of
-from arena.engine.handvalue import (
-    FLUSH,
-    FULL_HOUSE,
-    HIGH_CARD,
-    ONE_PAIR,
-    QUADS,
-    STRAIGHT,
-    STRAIGHT_FLUSH,
-    TRIPS,
-    TWO_PAIR,
-    pack,
-)
 
 _ACE = 12
 FIVE_OF_A_KIND: Final = 9  # the class of five of a kind, above a straight flush
@@ -56,24 +45,24 @@ def five_high_value(ranks: Sequence[int], flush: bool, *, wheel: bool = True) ->
     if sizes[0] == 5:
         category = FIVE_OF_A_KIND
     elif straight_top >= 0 and flush:
-        category, order = STRAIGHT_FLUSH, [straight_top]
+        category, order = hv.STRAIGHT_FLUSH, [straight_top]
     elif sizes[0] == 4:
-        category = QUADS
+        category = hv.QUADS
     elif sizes[:2] == [3, 2]:
-        category = FULL_HOUSE
+        category = hv.FULL_HOUSE
     elif flush:
-        category = FLUSH
+        category = hv.FLUSH
     elif straight_top >= 0:
-        category, order = STRAIGHT, [straight_top]
+        category, order = hv.STRAIGHT, [straight_top]
     elif sizes[0] == 3:
-        category = TRIPS
+        category = hv.TRIPS
     elif sizes[:2] == [2, 2]:
-        category = TWO_PAIR
+        category = hv.TWO_PAIR
     elif sizes[0] == 2:
-        category = ONE_PAIR
+        category = hv.ONE_PAIR
     else:
-        category = HIGH_CARD
-    return pack(category, order)
+        category = hv.HIGH_CARD
+    return hv.pack(category, order)
 
 
 @cache
@@ -156,7 +145,7 @@ def _low_five_badness(low_ranks: Sequence[int]) -> int:
     # No pair < one pair < two pair < trips < full house < quads < five of a kind.
     category = {(1, 1, 1, 1, 1): 0, (2, 1, 1, 1): 1, (2, 2, 1): 2, (3, 1, 1): 3, (3, 2): 4,
                 (4, 1): 5, (5,): 6}[sizes]
-    return pack(category, [rank for _, rank in groups])
+    return hv.pack(category, [rank for _, rank in groups])
 
 
 def wild_low_value(cards: Sequence[int], wild_ranks: Collection[int], *,
