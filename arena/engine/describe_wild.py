@@ -23,6 +23,8 @@ from typing import Final
 
 from arena.engine import evaluate as ev
 from arena.engine.cards import RANKS, Card, format_card, make_card
+from arena.engine.games import LOW_HOLE_SHOWDOWNS as LOW_HOLE_SHOWDOWNS  # named here too, as before
+from arena.engine.games import WILD_SHOWDOWNS as WILD_SHOWDOWNS
 from arena.engine.games import Showdown, Variant
 from arena.engine.handvalue import CLASS_SHIFT, RANK_PLURALS
 from arena.engine.rules import Rules
@@ -36,8 +38,6 @@ from arena.engine.wild import (
 
 _COUNT: Final = ("no", "one", "two", "three", "four", "five", "six", "seven")
 _NO_RANKS: Final[frozenset[int]] = frozenset()
-WILD_SHOWDOWNS: Final = frozenset({Showdown.WILD_HIGH, Showdown.WILD_LOW, Showdown.WILD_HIGH_LOW_8})
-LOW_HOLE_SHOWDOWNS: Final = frozenset({Showdown.LOW_HOLE, Showdown.LOW_HOLE_HI_LO})
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

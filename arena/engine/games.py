@@ -104,6 +104,12 @@ class Showdown(Enum):
     LOW_HOLE_HI_LO = "high-low 8 or better, the lowest down card wild"
 
 
+WILD_SHOWDOWNS: frozenset[Showdown] = frozenset(
+    {Showdown.WILD_HIGH, Showdown.WILD_LOW, Showdown.WILD_HIGH_LOW_8})  # §23: `wild_ranks`
+LOW_HOLE_SHOWDOWNS: frozenset[Showdown] = frozenset(
+    {Showdown.LOW_HOLE, Showdown.LOW_HOLE_HI_LO})  # §24: each seat's own wild rank
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Street:
     name: StreetName

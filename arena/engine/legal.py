@@ -14,33 +14,12 @@ if TYPE_CHECKING:
 
 
 # LegalActions is an immutable value and the same few values come up decision after decision
-# (the same seat owing the same bet): share one instance per value instead of building one
-# per decision.
-_LegalKey = tuple[int, bool, bool, int | None, bool, int | None, int | None, int | None, bool,
-                  bool]
-_LEGAL_VALUES: dict[_LegalKey, LegalActions] = {}
-_LEGAL_CACHE_LIMIT = 4096
-
-
-def _legal_value(key: _LegalKey) -> LegalActions:
-    value = _LEGAL_VALUES.get(key)
-    if value is None:
-        if len(_LEGAL_VALUES) >= _LEGAL_CACHE_LIMIT:
-            _LEGAL_VALUES.clear()
-        seat, can_fold, can_check, call_to, call_all_in, bring_in_to, raise_min, raise_max, \
-            raise_all_in, raise_is_range = key
-        value = _LEGAL_VALUES[key] = LegalActions(
-            seat=seat, can_fold=can_fold, can_check=can_check, call_to_chips=call_to,
-            call_is_all_in=call_all_in, bring_in_to_chips=bring_in_to, raise_min_to=raise_min,
-            raise_max_to=raise_max, raise_is_all_in=raise_all_in, raise_is_range=raise_is_range)
-    return value
-
-
-# The values of a seat with no bring-in due, by what sets them apart: (seat, call to, call
-# all in, raise min, raise max, raise all in); one table per kind of betting (fixed limit
-# has no raise range; no-limit and pot-limit one whenever raising is allowed). A shorter key
-# than _legal_value's, hashed and compared once per decision.
+# (the same seat owing the same bet): one instance per value is shared instead of building one
+# per decision. The values of a seat with no bring-in due, by what sets them apart: (seat,
+# call to, call all in, raise min, raise max, raise all in); one table per kind of betting
+# (fixed limit has no raise range; no-limit and pot-limit one whenever raising is allowed).
 _ActionKey = tuple[int, int | None, bool, int | None, int | None, bool]
+_LEGAL_CACHE_LIMIT = 4096
 _FIXED_VALUES: dict[_ActionKey, LegalActions] = {}
 _RANGE_VALUES: dict[_ActionKey, LegalActions] = {}
 
@@ -54,8 +33,10 @@ def compute_legal_actions(hand: HandState, seat: int) -> LegalActions:
         if raise_max is not None and raise_max <= bring_in_to:
             raise_min = raise_max = None  # too short to complete: the bring-in is all in
             raise_all_in = False
-        return _legal_value((seat, False, False, None, False, bring_in_to, raise_min,
-                             raise_max, raise_all_in, False))
+        return LegalActions(seat=seat, can_fold=False, can_check=False, call_to_chips=None,
+                            call_is_all_in=False, bring_in_to_chips=bring_in_to,
+                            raise_min_to=raise_min, raise_max_to=raise_max,
+                            raise_is_all_in=raise_all_in)
     bet = hand.bets[seat]
     stack = hand.stacks[seat]
     owed = hand._level - bet
@@ -73,9 +54,11 @@ def compute_legal_actions(hand: HandState, seat: int) -> LegalActions:
     if value is None:
         if len(values) >= _LEGAL_CACHE_LIMIT:
             values.clear()
-        value = values[key] = _legal_value((
-            seat, True, call_to is None, call_to, call_all_in, None, raise_min, raise_max,
-            raise_all_in, raise_min is not None and not fixed))
+        value = values[key] = LegalActions(
+            seat=seat, can_fold=True, can_check=call_to is None, call_to_chips=call_to,
+            call_is_all_in=call_all_in, bring_in_to_chips=None, raise_min_to=raise_min,
+            raise_max_to=raise_max, raise_is_all_in=raise_all_in,
+            raise_is_range=raise_min is not None and not fixed)
     return value
 
 
@@ -189,6 +172,3 @@ def raise_range(hand: HandState, seat: int) -> tuple[int | None, int | None, boo
     raise_min = low_to if low_to < all_in_to else all_in_to
     raise_max = high_to if high_to < all_in_to else all_in_to
     return raise_min, raise_max, raise_max == all_in_to
-
-
-# ----------------------------------------------------------------- actions

@@ -18,7 +18,7 @@ from arena.engine.events import (
     PotShare,
     UncalledBetReturned,
 )
-from arena.engine.games import Showdown, Variant
+from arena.engine.games import LOW_HOLE_SHOWDOWNS, WILD_SHOWDOWNS, Showdown, Variant
 from arena.engine.lowball import ace_to_six_value, deuce_to_seven_value
 from arena.engine.pots import award_pot, build_pots, with_dead_chips
 from arena.engine.wild import (
@@ -32,7 +32,6 @@ if TYPE_CHECKING:
     from arena.engine.state import HandState
 
 
-_WILD = frozenset({Showdown.WILD_HIGH, Showdown.WILD_LOW, Showdown.WILD_HIGH_LOW_8})
 _SPLIT = frozenset({Showdown.HIGH_LOW_8, Showdown.WILD_HIGH_LOW_8, Showdown.LOW_HOLE_HI_LO})
 _NO_RANKS: frozenset[int] = frozenset()
 _FLUSH_BITS: Final = ev.FLUSH_BITS
@@ -140,9 +139,9 @@ def showdown_scorer(variant: Variant, wild: frozenset[int] = frozenset(),
         if split:
             return _score_high_low_8
         return _score_high if variant.is_stud else _score_holdem
-    if kind is Showdown.LOW_HOLE or kind is Showdown.LOW_HOLE_HI_LO:
+    if kind in LOW_HOLE_SHOWDOWNS:
         return _low_hole_scorer(variant, low_hole_ace_high)
-    if kind in _WILD:
+    if kind in WILD_SHOWDOWNS:
         return _wild_scorer(kind, wild)
     if kind is Showdown.LOW and not variant.is_stud:
         raise ValueError(f"{variant.code}: a low-only flop game is not supported")
@@ -242,7 +241,7 @@ def settle(hand: HandState) -> None:
             if unknown_board or not is_known(max(all_cards[seat])):
                 raise IllegalAction(f"seat {seat} reaches the showdown with unknown cards")
     rules = hand.rules
-    score = showdown_scorer(variant, rules.wild_rank_set if kind in _WILD else _NO_RANKS,
+    score = showdown_scorer(variant, rules.wild_rank_set if kind in WILD_SHOWDOWNS else _NO_RANKS,
                             rules.low_hole_ace_high)
     highs, lows = score([all_cards[seat] for seat in seats], board)
     high: list[int | None] = [None] * n

@@ -11,16 +11,8 @@ from typing import TYPE_CHECKING
 from arena.engine import evaluate as ev
 from arena.engine.cards import Card
 from arena.engine.describe_lowball import lowball_shown
-from arena.engine.describe_wild import (
-    LOW_HOLE_SHOWDOWNS,
-    NO_WILD,
-    WILD_SHOWDOWNS,
-    SeatWild,
-    seat_wild,
-    wild_high_shown,
-    wild_low_shown,
-)
-from arena.engine.games import Showdown, Variant
+from arena.engine.describe_wild import NO_WILD, SeatWild, seat_wild, wild_high_shown, wild_low_shown
+from arena.engine.games import LOW_HOLE_SHOWDOWNS, WILD_SHOWDOWNS, Showdown, Variant
 from arena.engine.settlement import showdown_scorer
 
 if TYPE_CHECKING:
@@ -73,11 +65,8 @@ _LOWBALL = {Showdown.DEUCE_TO_SEVEN: False, Showdown.ACE_TO_SIX: True}  # kind: 
 def shown_value_in(state: HandState, seat: int, cards: Sequence[Card]) -> ShownValue:
     """:func:`shown_value` of the ``cards`` ``seat`` shows in ``state`` (its wild ranks from the
     hand's rules, and in Low Hole from its own down cards: docs/house-rules.md §23, §24)."""
-    variant = state.variant
-    wild = NO_WILD
-    if variant.showdown in WILD_SHOWDOWNS or variant.showdown in LOW_HOLE_SHOWDOWNS:
-        wild = seat_wild(variant, state.rules, state.cards[seat], state.is_up[seat])
-    return shown_value(variant, cards, state.board, wild=wild)
+    wild = seat_wild(state.variant, state.rules, state.cards[seat], state.is_up[seat])
+    return shown_value(state.variant, cards, state.board, wild=wild)
 
 
 def _special_value(variant: Variant, cards: Sequence[Card], wild: SeatWild) -> ShownValue:
