@@ -16,6 +16,7 @@ from typing import Final
 
 from arena.engine.cards import DECK_SIZE, Card
 from arena.engine.games import GameCode, Variant, variant_for
+from arena.engine.pots import best_seats
 from arena.engine.runouts import sample_exchanges
 from arena.engine.settlement import Values, showdown_scorer
 from arena.engine.shuffle import shuffle_steps
@@ -278,19 +279,6 @@ class _Showdown:
     low_hole_ace_high: bool
 
 
-def _winners(values: Sequence[int | None]) -> list[int]:
-    best: int | None = None
-    winners: list[int] = []
-    for seat, value in enumerate(values):
-        if value is None:
-            continue
-        if best is None or value > best:
-            best, winners = value, [seat]
-        elif value == best:
-            winners.append(seat)
-    return winners
-
-
 class _Tally:
     """Sums of each seat's high share, low share and scoops over the runouts seen."""
 
@@ -303,14 +291,14 @@ class _Tally:
 
     def add(self, values: Values) -> None:
         highs, lows = values
-        low_winners = _winners(lows) if lows is not None else []
+        low_winners = best_seats(lows, range(len(lows))) if lows is not None else []
         if highs is None:  # razz: the low takes the whole pot
             for seat in low_winners:
                 self.low[seat] += 1.0 / len(low_winners)
             if len(low_winners) == 1:
                 self.scoop[low_winners[0]] += 1
             return
-        high_winners = _winners(highs)
+        high_winners = best_seats(highs, range(len(highs)))
         high_share = 0.5 if low_winners else 1.0
         for seat in high_winners:
             self.high[seat] += high_share / len(high_winners)
