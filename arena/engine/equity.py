@@ -27,6 +27,7 @@ __all__ = [
     "MAX_SAMPLES",
     "Equity",
     "SeatEquity",
+    "check_count",
     "equity",
     "runout_count",
 ]
@@ -127,8 +128,8 @@ def equity(
     board_t = tuple(_checked_cards(board, "board"))
     dead_t = tuple(_checked_cards(dead, "dead"))
     discards_t = tuple(_checked_cards(discards, "discards"))
-    _check_count("samples", samples, 1)
-    _check_count("exact_limit", exact_limit, 0)
+    check_count("samples", samples, 1)
+    check_count("exact_limit", exact_limit, 0)
     if type(seed) is not int:
         raise ValueError(f"seed must be an int, got {type(seed).__name__}")
     wild_t = frozenset(wild_ranks)
@@ -191,7 +192,8 @@ def _checked_plans(plans: Sequence[Sequence[int]], hand_count: int) -> tuple[tup
     return tuple(out)
 
 
-def _check_count(name: str, value: int, low: int) -> None:
+def check_count(name: str, value: int, low: int) -> None:
+    """A ValueError unless ``value`` is an int from ``low`` to `MAX_SAMPLES`."""
     if type(value) is not int or not low <= value <= MAX_SAMPLES:
         raise ValueError(f"{name} must be an int in {low}..{MAX_SAMPLES}, got {value!r}")
 
@@ -208,13 +210,6 @@ class _Plan:
     stub: tuple[Card, ...]  # the cards that can still be dealt
     missing: tuple[int, ...]  # cards to deal: the board first, then each seat
     runouts: int
-
-
-def _full_count(variant: Variant) -> int:
-    """The cards each hand holds at the showdown when no plan says otherwise."""
-    if variant.is_stud:
-        return sum(s.down_cards + s.up_cards for s in variant.streets if not s.is_optional_card)
-    return variant.hole_card_count
 
 
 def _plan(variant: Variant, hands: tuple[tuple[Card, ...], ...], board: tuple[Card, ...],
@@ -239,7 +234,9 @@ def _plan(variant: Variant, hands: tuple[tuple[Card, ...], ...], board: tuple[Ca
     elif variant.is_stud:
         if len(board) > 1:
             raise ValueError(f"stud: at most one common card, got {len(board)}")
-        per_seat = _full_count(variant) - len(board)
+        # The cards each hand holds at the showdown (English Stud's seventh card is optional).
+        per_seat = sum(s.down_cards + s.up_cards for s in variant.streets
+                       if not s.is_optional_card) - len(board)
         board_missing = 0
         if any(len(h) > per_seat for h in hands):
             raise ValueError(f"stud: at most {per_seat} cards per hand with this board")

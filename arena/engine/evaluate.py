@@ -43,10 +43,8 @@ __all__ = [
     "high_value_from_keys",
     "is_flush_value",
     "low8_value",
-    "low8_value_from_rank_key",
     "low_rank_key",
     "low_value",
-    "low_value_from_rank_key",
     "omaha_high_value",
     "omaha_low8_value",
     "ranks_of",
@@ -376,11 +374,6 @@ def low_value(cards: Sequence[int]) -> int:
     return _LOW[sum(map(_RANK_KEY_AT, cards))]
 
 
-def low_value_from_rank_key(rank_key: int) -> int:
-    """`low_value` given ``sum(RANK_KEY[c] for c in cards)`` (or ``t >> RANK_SHIFT``)."""
-    return _LOW[rank_key]
-
-
 def low8_value(cards: Sequence[int]) -> int | None:
     """Eight-or-better low of 5 to 7 cards, or None when five distinct ranks 8 or lower are missing.
 
@@ -390,11 +383,6 @@ def low8_value(cards: Sequence[int]) -> int | None:
         a, b, c, d, e, f, g = cards
         return _LOW8[_R[a] + _R[b] + _R[c] + _R[d] + _R[e] + _R[f] + _R[g]]
     return _LOW8[sum(map(_RANK_KEY_AT, cards))]
-
-
-def low8_value_from_rank_key(rank_key: int) -> int | None:
-    """`low8_value` given ``sum(RANK_KEY[c] for c in cards)`` (or ``t >> RANK_SHIFT``)."""
-    return _LOW8[rank_key]
 
 
 def omaha_high_value(hole: Sequence[int], board: Sequence[int]) -> int:
