@@ -108,7 +108,11 @@ def _rank_counts(rank_key: int) -> list[int]:
 
 def ranks_of(rank_key: int) -> list[int]:
     """The ranks (deuce 0 .. ace 12, each as often as it occurs, lowest first) of a rank key."""
-    return [rank for rank, count in enumerate(_rank_counts(rank_key)) for _ in range(count)]
+    ranks: list[int] = []
+    for rank in range(13):
+        rank_key, count = divmod(rank_key, 5)
+        ranks += [rank] * count
+    return ranks
 
 
 def _checked_counts(rank_key: int, low: int, high: int) -> list[int]:

@@ -3,6 +3,7 @@ shared LegalActions values."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from arena.engine.actions import ActionKind, LegalActions
@@ -33,10 +34,7 @@ def compute_legal_actions(hand: HandState, seat: int) -> LegalActions:
         if raise_max is not None and raise_max <= bring_in_to:
             raise_min = raise_max = None  # too short to complete: the bring-in is all in
             raise_all_in = False
-        return LegalActions(seat=seat, can_fold=False, can_check=False, call_to_chips=None,
-                            call_is_all_in=False, bring_in_to_chips=bring_in_to,
-                            raise_min_to=raise_min, raise_max_to=raise_max,
-                            raise_is_all_in=raise_all_in)
+        return _bring_in_value(seat, bring_in_to, raise_min, raise_max, raise_all_in)
     bet = hand.bets[seat]
     stack = hand.stacks[seat]
     owed = hand._level - bet
@@ -60,6 +58,14 @@ def compute_legal_actions(hand: HandState, seat: int) -> LegalActions:
             raise_max_to=raise_max, raise_is_all_in=raise_all_in,
             raise_is_range=raise_min is not None and not fixed)
     return value
+
+
+@lru_cache(maxsize=_LEGAL_CACHE_LIMIT)
+def _bring_in_value(seat: int, bring_in_to: int, raise_min: int | None, raise_max: int | None,
+                    raise_all_in: bool) -> LegalActions:
+    return LegalActions(seat=seat, can_fold=False, can_check=False, call_to_chips=None,
+                        call_is_all_in=False, bring_in_to_chips=bring_in_to, raise_min_to=raise_min,
+                        raise_max_to=raise_max, raise_is_all_in=raise_all_in)
 
 
 def verify_action(hand: HandState, seat: int | None, kind: ActionKind | None,

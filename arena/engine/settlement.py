@@ -87,9 +87,9 @@ def _low_only(value_of: Callable[[Sequence[Card]], int]) -> Scorer:
     return score
 
 
-_LOW_ONLY: Final = {Showdown.LOW: _low_only(ev.low_value),
-                    Showdown.DEUCE_TO_SEVEN: _low_only(deuce_to_seven_value),
-                    Showdown.ACE_TO_SIX: _low_only(ace_to_six_value)}
+_SCORE_RAZZ: Final = _low_only(ev.low_value)
+_SCORE_DEUCE_TO_SEVEN: Final = _low_only(deuce_to_seven_value)
+_SCORE_ACE_TO_SIX: Final = _low_only(ace_to_six_value)
 
 
 def _wild_scorer(kind: Showdown, wild: frozenset[int]) -> Scorer:
@@ -139,13 +139,17 @@ def showdown_scorer(variant: Variant, wild: frozenset[int] = frozenset(),
         if split:
             return _score_high_low_8
         return _score_high if variant.is_stud else _score_holdem
+    if kind is Showdown.LOW:
+        if not variant.is_stud:
+            raise ValueError(f"{variant.code}: a low-only flop game is not supported")
+        return _SCORE_RAZZ
+    if kind is Showdown.DEUCE_TO_SEVEN:
+        return _SCORE_DEUCE_TO_SEVEN
+    if kind is Showdown.ACE_TO_SIX:
+        return _SCORE_ACE_TO_SIX
     if kind in LOW_HOLE_SHOWDOWNS:
         return _low_hole_scorer(variant, low_hole_ace_high)
-    if kind in WILD_SHOWDOWNS:
-        return _wild_scorer(kind, wild)
-    if kind is Showdown.LOW and not variant.is_stud:
-        raise ValueError(f"{variant.code}: a low-only flop game is not supported")
-    return _LOW_ONLY[kind]
+    return _wild_scorer(kind, wild)
 
 
 def award_uncontested(hand: HandState, winner: int) -> None:
