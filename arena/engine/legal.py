@@ -15,14 +15,9 @@ if TYPE_CHECKING:
 
 
 # LegalActions is an immutable value and the same few values come up decision after decision
-# (the same seat owing the same bet): one instance per value is shared instead of building one
-# per decision. The values of a seat with no bring-in due, by what sets them apart: (seat,
-# call to, call all in, raise min, raise max, raise all in); one table per kind of betting
-# (fixed limit has no raise range; no-limit and pot-limit one whenever raising is allowed).
-_ActionKey = tuple[int, int | None, bool, int | None, int | None, bool]
+# (the same seat owing the same bet): one instance per value is shared (lru_cache) instead of
+# building one per decision.
 _LEGAL_CACHE_LIMIT = 4096
-_FIXED_VALUES: dict[_ActionKey, LegalActions] = {}
-_RANGE_VALUES: dict[_ActionKey, LegalActions] = {}
 
 
 def compute_legal_actions(hand: HandState, seat: int) -> LegalActions:
@@ -45,19 +40,19 @@ def compute_legal_actions(hand: HandState, seat: int) -> LegalActions:
     else:
         call_to, call_all_in = bet + stack, True
     raise_min, raise_max, raise_all_in = raise_range(hand, seat)
-    fixed = hand._fixed
-    values = _FIXED_VALUES if fixed else _RANGE_VALUES
-    key = (seat, call_to, call_all_in, raise_min, raise_max, raise_all_in)
-    value = values.get(key)
-    if value is None:
-        if len(values) >= _LEGAL_CACHE_LIMIT:
-            values.clear()
-        value = values[key] = LegalActions(
-            seat=seat, can_fold=True, can_check=call_to is None, call_to_chips=call_to,
-            call_is_all_in=call_all_in, bring_in_to_chips=None, raise_min_to=raise_min,
-            raise_max_to=raise_max, raise_is_all_in=raise_all_in,
-            raise_is_range=raise_min is not None and not fixed)
-    return value
+    return _betting_value(seat, call_to, call_all_in, raise_min, raise_max, raise_all_in,
+                          hand._fixed)
+
+
+@lru_cache(maxsize=_LEGAL_CACHE_LIMIT)
+def _betting_value(seat: int, call_to: int | None, call_all_in: bool, raise_min: int | None,
+                   raise_max: int | None, raise_all_in: bool, fixed: bool) -> LegalActions:
+    """A seat with no bring-in due (fixed limit has no raise range; no-limit and pot-limit
+    one whenever raising is allowed)."""
+    return LegalActions(seat=seat, can_fold=True, can_check=call_to is None, call_to_chips=call_to,
+                        call_is_all_in=call_all_in, bring_in_to_chips=None, raise_min_to=raise_min,
+                        raise_max_to=raise_max, raise_is_all_in=raise_all_in,
+                        raise_is_range=raise_min is not None and not fixed)
 
 
 @lru_cache(maxsize=_LEGAL_CACHE_LIMIT)

@@ -8,6 +8,7 @@ layer maps its physical seats onto this order.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Protocol
 
 from arena.engine.actions import Action, ActionKind, LegalActions
@@ -53,10 +54,14 @@ class CardSource(Protocol):
 
 _DEFAULT_RULES = Rules()
 _CHECK = ActionKind.CHECK
-_CHECKS: dict[tuple[int, int, int, bool], ActionTaken] = {}  # (seat, street, bet, automatic)
-_CHECKS_LIMIT = 4096  # cleared when full: a few entries per table and street are in use
 _CALL = ActionKind.CALL
 _FOLD = ActionKind.FOLD
+
+
+@lru_cache(maxsize=4096)
+def _check_event(seat: int, street: int, bet: int, automatic: bool) -> ActionTaken:
+    """Checks repeat hand after hand: one shared (immutable) event per value."""
+    return ActionTaken(seat, street, _CHECK, bet, 0, False, automatic)
 
 
 class HandState:
@@ -241,14 +246,7 @@ class HandState:
             bet = bets[seat]
             owed = self._level - bet
             if kind is _CHECK and owed <= 0:
-                # Checks repeat hand after hand: one shared (immutable) event per value.
-                key = (seat, self.street_index, bet, automatic)
-                event = _CHECKS.get(key)
-                if event is None:
-                    if len(_CHECKS) >= _CHECKS_LIMIT:
-                        _CHECKS.clear()
-                    event = _CHECKS[key] = ActionTaken(seat, key[1], kind, bet, 0, False,
-                                                       automatic)
+                event = _check_event(seat, self.street_index, bet, automatic)
                 self._acted_full[seat] = True
             elif kind is _CALL and owed > 0:
                 stacks = self.stacks
