@@ -19,6 +19,7 @@ from arena.engine.actions import LegalActions
 from arena.engine.cards import Card, format_card
 from arena.engine.errors import IllegalAction, MalformedAction, NotYourTurn
 from arena.engine.events import CardsExchanged
+from arena.engine.legal import verify_action
 
 if TYPE_CHECKING:
     from arena.engine.state import HandState
@@ -40,24 +41,6 @@ def begin_exchanges(hand: HandState) -> None:
     hand.actor = hand.exchanging[0]
 
 
-def exchange_legal(hand: HandState, seat: int) -> LegalActions:
-    """What ``seat`` may do in an exchange round: exchange up to the street's number of its
-    cards (stand pat with none), paying the price when it has the chips (else stand pat)."""
-    street = hand.variant.streets[hand.street_index]
-    price = hand.exchange_price_chips
-    most = street.exchange_max_cards if hand.stacks[seat] >= price else 0
-    return _exchange_value(seat, tuple(hand.cards[seat]), most, price if most else 0)
-
-
-@lru_cache(maxsize=4096)
-def _exchange_value(seat: int, cards: tuple[Card, ...], most: int, price: int) -> LegalActions:
-    """LegalActions is immutable: one value per (seat, cards, most, price), shared while in use."""
-    return LegalActions(
-        seat=seat, can_fold=False, can_check=False, call_to_chips=None, call_is_all_in=False,
-        bring_in_to_chips=None, raise_min_to=None, raise_max_to=None, raise_is_all_in=False,
-        can_exchange=True, exchangeable=cards, exchange_max_cards=most, exchange_price_chips=price)
-
-
 def check_exchange(hand: HandState, seat: int, discards: Sequence[Card],
                    face_up: bool | None = None) -> LegalActions:
     """The typed error when ``seat`` may not give away ``discards`` now (nothing changes).
@@ -69,7 +52,7 @@ def check_exchange(hand: HandState, seat: int, discards: Sequence[Card],
             and not hand.folded[seat] and seat not in exchanging:
         raise NotYourTurn(f"seat {seat} has already exchanged or stood pat in this round; "
                           f"seat {exchanging[0]} is to exchange")
-    legal = hand._verify(seat, None, None)
+    legal = verify_action(hand, seat, None, None)
     if not legal.can_exchange:
         raise IllegalAction(f"seat {seat} may not exchange now: it is a betting round")
     if not isinstance(discards, Sequence) or any(type(c) is not int for c in discards):

@@ -1,5 +1,5 @@
-"""Legal actions: the one legality check, the raise range of fixed, pot and no limit, and the
-shared LegalActions values."""
+"""Legal actions: the one legality check, the raise range of fixed, pot and no limit, what a
+seat may exchange in a draw round, and the shared LegalActions values."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from arena.engine.actions import ActionKind, LegalActions
+from arena.engine.cards import Card
 from arena.engine.errors import AmountOutOfRange, HandOver, IllegalAction, MalformedAction, NotYourTurn
-from arena.engine.exchange import exchange_legal
 
 if TYPE_CHECKING:
     from arena.engine.state import HandState
@@ -53,6 +53,24 @@ def _betting_value(seat: int, call_to: int | None, call_all_in: bool, raise_min:
                         call_is_all_in=call_all_in, bring_in_to_chips=None, raise_min_to=raise_min,
                         raise_max_to=raise_max, raise_is_all_in=raise_all_in,
                         raise_is_range=raise_min is not None and not fixed)
+
+
+def exchange_legal(hand: HandState, seat: int) -> LegalActions:
+    """What ``seat`` may do in an exchange round: exchange up to the street's number of its
+    cards (stand pat with none), paying the price when it has the chips (else stand pat)."""
+    street = hand.variant.streets[hand.street_index]
+    price = hand.exchange_price_chips
+    most = street.exchange_max_cards if hand.stacks[seat] >= price else 0
+    return _exchange_value(seat, tuple(hand.cards[seat]), most, price if most else 0)
+
+
+@lru_cache(maxsize=_LEGAL_CACHE_LIMIT)
+def _exchange_value(seat: int, cards: tuple[Card, ...], most: int, price: int) -> LegalActions:
+    """LegalActions is immutable: one value per (seat, cards, most, price), shared while in use."""
+    return LegalActions(
+        seat=seat, can_fold=False, can_check=False, call_to_chips=None, call_is_all_in=False,
+        bring_in_to_chips=None, raise_min_to=None, raise_max_to=None, raise_is_all_in=False,
+        can_exchange=True, exchangeable=cards, exchange_max_cards=most, exchange_price_chips=price)
 
 
 @lru_cache(maxsize=_LEGAL_CACHE_LIMIT)

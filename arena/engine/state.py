@@ -223,17 +223,12 @@ class HandState:
         return legal
 
     def can(self, kind: ActionKind, raise_to: int | None = None) -> bool:
-        """Whether the seat to act may take this action now (checked by :meth:`_verify`)."""
+        """Whether the seat to act may take this action now (checked by `verify_action`)."""
         try:
             verify_action(self, self.actor, kind, raise_to)
         except (IllegalAction, MalformedAction):
             return False
         return True
-
-    def _verify(self, seat: int | None, kind: ActionKind | None,
-                raise_to: int | None) -> LegalActions:
-        """The one legality check: :func:`arena.engine.legal.verify_action`."""
-        return verify_action(self, seat, kind, raise_to)
 
     def act(self, seat: int, kind: ActionKind, raise_to: int | None = None, *,
             automatic: bool = False) -> ActionTaken:
