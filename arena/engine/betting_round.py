@@ -96,13 +96,7 @@ def begin_round(hand: HandState) -> None:
 def _any_open_pair(hand: HandState) -> bool:
     folded = hand.folded
     for seat, up in enumerate(hand._up):
-        if folded[seat]:
-            continue
-        if len(up) == 2:  # the usual fourth street: two up cards
-            if up[0] >> 2 == up[1] >> 2:
-                return True
-            continue
-        ups = [rank_of(c) for c in up]
-        if len(ups) != len(set(ups)):
+        ranks = {rank_of(c) for c in up}
+        if not folded[seat] and len(ranks) != len(up):
             return True
     return False

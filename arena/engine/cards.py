@@ -37,11 +37,6 @@ def rank_of(card: Card) -> int:
     return card >> 2
 
 
-def suit_of(card: Card) -> int:
-    """Suit index: clubs 0, diamonds 1, hearts 2, spades 3."""
-    return card & 3
-
-
 def make_card(rank_index: int, suit_index: int) -> Card:
     return rank_index * 4 + suit_index
 

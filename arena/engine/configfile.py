@@ -59,8 +59,6 @@ class Check:
         return True
 
 
-POSITIVE = Check(min=1)
-NON_NEGATIVE = Check(min=0)
 PORT = Check(min=0, max=65535)  # 0: any free port (tests, the demo); else 1-65535
 
 

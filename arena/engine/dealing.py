@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from arena.engine import evaluate as ev
-from arena.engine.cards import DECK_SIZE, Card
+from arena.engine.cards import DECK_SIZE
 from arena.engine.errors import IllegalAction
 from arena.engine.events import BoardDealt, HoleCardsDealt
 
@@ -13,15 +13,6 @@ if TYPE_CHECKING:
     from arena.engine.state import HandState
 
 BOARD = -1  # the "seat" of board cards for card sources
-
-
-def draw(hand: HandState, seat: int, count: int) -> list[Card]:
-    """``count`` cards from the source for ``seat``, one deal at a time unless it is a deck."""
-    deck = hand._deck
-    if deck is not None:
-        return deck.draw_many(count)
-    deal = hand.source.deal
-    return [deal(seat) for _ in range(count)]
 
 
 def deal_street(hand: HandState) -> None:
@@ -36,7 +27,7 @@ def deal_street(hand: HandState) -> None:
         else:
             if street.burn:
                 source.burn()
-            drawn = draw(hand, BOARD, count)
+            drawn = [source.deal(BOARD) for _ in range(count)]
         cards = tuple(drawn)
         hand.board.extend(cards)
         hand.events.append(BoardDealt(street_index, cards))

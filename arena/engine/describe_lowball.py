@@ -14,37 +14,27 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from itertools import combinations
-from typing import Final
 
-from arena.engine.cards import Card
-from arena.engine.lowball import ace_to_six_value, describe_lowball, deuce_to_seven_value
-
-_NAME: Final = {"2": "deuce", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven",
-                "8": "eight", "9": "nine", "T": "ten", "J": "jack", "Q": "queen", "K": "king",
-                "A": "ace"}
-_PLURAL: Final = {r: ("sixes" if r == "6" else f"{name}s") for r, name in _NAME.items()}
+from arena.engine.cards import RANKS, Card
+from arena.engine.handvalue import CLASS_SHIFT, HIGH_CARD, RANK_NAMES, RANK_PLURALS, high_words
+from arena.engine.lowball import LOWBALL_BASE, ace_to_six_value, deuce_to_seven_value
 
 
 def lowball_words(value: int, *, ace_low: bool) -> str:
     """Words for a :mod:`arena.engine.lowball` value (``ace_low``: ace-to-six, else 2-7)."""
-    text = describe_lowball(value, ace_low=ace_low)
-    kind, _, shown = text.rpartition(", ")
-    ranks = shown.split("-")
-    first, second = ranks[0], ranks[1]
-    if not kind:
-        return f"{_NAME[first]}-{_NAME[second]} low: {shown}"
-    # Ranks come grouped, the biggest group first (9-9-7-4-2, 9-9-4-4-2, 9-9-9-4-2).
-    third = ranks[2]
-    words = {
-        "pair": f"a pair of {_PLURAL[first]}",
-        "two pair": f"two pair, {_PLURAL[first]} and {_PLURAL[third]}",
-        "three of a kind": f"three {_PLURAL[first]}",
-        "straight": f"a straight, {_NAME[first]} high",
-        "flush": f"a flush, {_NAME[first]} high",
-        "full house": f"a full house, {_PLURAL[first]} full of {_PLURAL[ranks[3]]}",
-        "four of a kind": f"four {_PLURAL[first]}",
-        "straight flush": f"a straight flush, {_NAME[first]} high",
-    }[kind]
+    high = LOWBALL_BASE - value
+    ranks = high_words(high)[1]  # grouped, the biggest group first (9-9-7-4-2, 9-9-4-4-2)
+    if ace_low:
+        ranks = [(r - 1) % 13 for r in ranks]  # from the ace-low order back to deuce 0 .. ace 12
+    shown = "-".join(RANKS[r] for r in ranks)
+    name, plural = RANK_NAMES[ranks[0]], RANK_PLURALS[ranks[0]]
+    category = high >> CLASS_SHIFT
+    if category == HIGH_CARD:
+        return f"{name}-{RANK_NAMES[ranks[1]]} low: {shown}"
+    words = ("", f"a pair of {plural}", f"two pair, {plural} and {RANK_PLURALS[ranks[2]]}",
+             f"three {plural}", f"a straight, {name} high", f"a flush, {name} high",
+             f"a full house, {plural} full of {RANK_PLURALS[ranks[3]]}", f"four {plural}",
+             f"a straight flush, {name} high")[category]
     return f"low with {words}: {shown}"
 
 

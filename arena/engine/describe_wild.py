@@ -23,23 +23,21 @@ from typing import Final
 
 from arena.engine import evaluate as ev
 from arena.engine.cards import RANKS, Card, format_card, make_card
+from arena.engine.games import LOW_HOLE_SHOWDOWNS as LOW_HOLE_SHOWDOWNS  # named here too, as before
+from arena.engine.games import WILD_SHOWDOWNS as WILD_SHOWDOWNS
 from arena.engine.games import Showdown, Variant
+from arena.engine.handvalue import CLASS_SHIFT, RANK_PLURALS
 from arena.engine.rules import Rules
 from arena.engine.wild import (
+    FIVE_OF_A_KIND,
     low_hole_low_wild_ranks,
     low_hole_wild_ranks,
     wild_high_value,
     wild_low_value,
 )
 
-_CLASS_SHIFT: Final = 20  # a high value's class: `five_high_value` packs five 4-bit ranks under it
-_FIVE_OF_A_KIND: Final = 9  # the class `five_high_value` gives five of a kind
 _COUNT: Final = ("no", "one", "two", "three", "four", "five", "six", "seven")
-_PLURAL: Final = ("deuces", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines",
-                  "tens", "jacks", "queens", "kings", "aces")
 _NO_RANKS: Final[frozenset[int]] = frozenset()
-WILD_SHOWDOWNS: Final = frozenset({Showdown.WILD_HIGH, Showdown.WILD_LOW, Showdown.WILD_HIGH_LOW_8})
-LOW_HOLE_SHOWDOWNS: Final = frozenset({Showdown.LOW_HOLE, Showdown.LOW_HOLE_HI_LO})
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -77,16 +75,16 @@ def seat_wild(variant: Variant, rules: Rules, cards: Sequence[Card],
 def _wild_note(wilds: Sequence[Card], ranks: Collection[int], *, own: bool) -> str:
     names = " ".join(format_card(c) for c in wilds)
     if own:
-        return f"{' and '.join(_PLURAL[r] for r in sorted(ranks))} wild: {names}"
+        return f"{' and '.join(RANK_PLURALS[r] for r in sorted(ranks))} wild: {names}"
     return f"{_COUNT[len(wilds)]} wild: {names}"
 
 
 def wild_high_words(value: int, wilds: Sequence[Card], ranks: Collection[int], *,
                     own: bool = False) -> str:
     """Words for a :func:`arena.engine.wild.wild_high_value` whose five cards hold ``wilds``."""
-    if value >> _CLASS_SHIFT == _FIVE_OF_A_KIND:
+    if value >> CLASS_SHIFT == FIVE_OF_A_KIND:
         rank = RANKS[value >> 16 & 15]
-        base, shown = f"five of a kind, {_PLURAL[value >> 16 & 15]}", "-".join(rank * 5)
+        base, shown = f"five of a kind, {RANK_PLURALS[value >> 16 & 15]}", "-".join(rank * 5)
     else:
         text = ev.describe_high(value)  # natural and wild hands below five of a kind: one scale
         base, _, shown = text.partition(" (")

@@ -14,6 +14,7 @@ from typing import Final
 
 from arena.engine import evaluate as ev
 from arena.engine.cards import Card
+from arena.engine.drawplans import has_exchanges
 from arena.engine.games import Showdown, Variant
 
 __all__ = [
@@ -36,11 +37,6 @@ _STRAIGHT_OR_BETTER: Final = frozenset({
 ExchangePolicy = Callable[[Sequence[Card]], tuple[Card, ...]]
 
 
-def _is_straight(ranks: Sequence[int]) -> bool:
-    """Five distinct ranks in a row (2-7 lowball: the ace is high only, A-2-3-4-5 is none)."""
-    return len(set(ranks)) == 5 and max(ranks) - min(ranks) == 4
-
-
 def deuce_to_seven_discards(cards: Sequence[Card]) -> tuple[Card, ...]:
     """docs/house-rules.md §29, 2-7 triple draw: stand pat on a made nine-low or better (five
     different ranks, no straight, no flush, nothing above a nine); otherwise keep one card of
@@ -48,7 +44,8 @@ def deuce_to_seven_discards(cards: Sequence[Card]) -> tuple[Card, ...]:
     flush of five such cards by giving away its highest card, and give away the rest."""
     ranks = [c >> 2 for c in cards]
     is_flush = len(cards) == 5 and len({c & 3 for c in cards}) == 1
-    if (len(cards) == 5 and len(set(ranks)) == 5 and not _is_straight(ranks) and not is_flush
+    # A straight is five distinct ranks in a row (the ace is high only: A-2-3-4-5 is none).
+    if (len(cards) == 5 and len(set(ranks)) == 5 and max(ranks) - min(ranks) != 4 and not is_flush
             and max(ranks) <= DEUCE_TO_SEVEN_PAT_MAX_RANK):
         return ()
     kept: dict[int, Card] = {}
@@ -78,7 +75,7 @@ def english_stud_discards(cards: Sequence[Card]) -> tuple[Card, ...]:
 
 def policy_for(variant: Variant) -> ExchangePolicy:
     """The runout policy of a game with exchanges (ValueError for a game that has none)."""
-    if not any(s.exchange_max_cards for s in variant.streets):
+    if not has_exchanges(variant):
         raise ValueError(f"{variant.code} has no exchanges")
     if variant.showdown is Showdown.DEUCE_TO_SEVEN:
         return deuce_to_seven_discards

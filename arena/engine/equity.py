@@ -7,24 +7,19 @@ Exact enumeration of the cards still to come when there are few runouts, seeded 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
 from math import comb
 from typing import Final
 
-from arena.engine import evaluate as ev
 from arena.engine.cards import DECK_SIZE, Card
-from arena.engine.games import GameCode, Showdown, Variant, variant_for
-from arena.engine.lowball import ace_to_six_value, deuce_to_seven_value
+from arena.engine.games import GameCode, Variant, variant_for
+from arena.engine.pots import best_seats
 from arena.engine.runouts import sample_exchanges
-from arena.engine.wild import (
-    low_hole_low_wild_ranks,
-    low_hole_wild_ranks,
-    wild_high_value,
-    wild_low_value,
-)
+from arena.engine.settlement import Values, showdown_scorer
+from arena.engine.shuffle import shuffle_steps
 
 __all__ = [
     "DEFAULT_EXACT_LIMIT",
@@ -32,6 +27,7 @@ __all__ = [
     "MAX_SAMPLES",
     "Equity",
     "SeatEquity",
+    "check_count",
     "equity",
     "runout_count",
 ]
@@ -44,8 +40,6 @@ MAX_SAMPLES: Final = 10_000_000
 """Upper bound for ``samples`` and ``exact_limit`` (a bad value cannot run for hours)."""
 
 _STUD_CARDS: Final = 7
-_BOARD_CARDS: Final = 5
-_FLUSH_BITS: Final = ev.FLUSH_BITS
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,8 +128,8 @@ def equity(
     board_t = tuple(_checked_cards(board, "board"))
     dead_t = tuple(_checked_cards(dead, "dead"))
     discards_t = tuple(_checked_cards(discards, "discards"))
-    _check_count("samples", samples, 1)
-    _check_count("exact_limit", exact_limit, 0)
+    check_count("samples", samples, 1)
+    check_count("exact_limit", exact_limit, 0)
     if type(seed) is not int:
         raise ValueError(f"seed must be an int, got {type(seed).__name__}")
     wild_t = frozenset(wild_ranks)
@@ -198,7 +192,8 @@ def _checked_plans(plans: Sequence[Sequence[int]], hand_count: int) -> tuple[tup
     return tuple(out)
 
 
-def _check_count(name: str, value: int, low: int) -> None:
+def check_count(name: str, value: int, low: int) -> None:
+    """A ValueError unless ``value`` is an int from ``low`` to `MAX_SAMPLES`."""
     if type(value) is not int or not low <= value <= MAX_SAMPLES:
         raise ValueError(f"{name} must be an int in {low}..{MAX_SAMPLES}, got {value!r}")
 
@@ -215,13 +210,6 @@ class _Plan:
     stub: tuple[Card, ...]  # the cards that can still be dealt
     missing: tuple[int, ...]  # cards to deal: the board first, then each seat
     runouts: int
-
-
-def _full_count(variant: Variant) -> int:
-    """The cards each hand holds at the showdown when no plan says otherwise."""
-    if variant.is_stud:
-        return sum(s.down_cards + s.up_cards for s in variant.streets if not s.is_optional_card)
-    return variant.hole_card_count
 
 
 def _plan(variant: Variant, hands: tuple[tuple[Card, ...], ...], board: tuple[Card, ...],
@@ -246,7 +234,9 @@ def _plan(variant: Variant, hands: tuple[tuple[Card, ...], ...], board: tuple[Ca
     elif variant.is_stud:
         if len(board) > 1:
             raise ValueError(f"stud: at most one common card, got {len(board)}")
-        per_seat = _full_count(variant) - len(board)
+        # The cards each hand holds at the showdown (English Stud's seventh card is optional).
+        per_seat = sum(s.down_cards + s.up_cards for s in variant.streets
+                       if not s.is_optional_card) - len(board)
         board_missing = 0
         if any(len(h) > per_seat for h in hands):
             raise ValueError(f"stud: at most {per_seat} cards per hand with this board")
@@ -277,53 +267,6 @@ def _plan(variant: Variant, hands: tuple[tuple[Card, ...], ...], board: tuple[Ca
 
 # ----------------------------------------------------------------------------- scoring
 
-# A scorer gives, for complete hands and board, each seat's high and low values (None: no
-# hand of that kind); bigger is better.
-_Values = tuple[list[int] | None, list[int | None] | None]
-_Scorer = Callable[[Sequence[Sequence[Card]], Sequence[Card]], _Values]
-
-
-def _score_holdem(hands: Sequence[Sequence[Card]], board: Sequence[Card]) -> _Values:
-    keys = ev.KEY
-    board_t = ev.SUIT_OFFSET + sum(keys[c] for c in board)
-    highs = []
-    for hand in hands:
-        t = board_t
-        for card in hand:
-            t += keys[card]
-        highs.append(ev.high_value_from_keys(t, (*hand, *board) if t & _FLUSH_BITS else ()))
-    return highs, None
-
-
-def _score_flop_hi_lo(hands: Sequence[Sequence[Card]], board: Sequence[Card]) -> _Values:
-    full = [(*h, *board) for h in hands]
-    return [ev.high_value(h) for h in full], [ev.low8_value(h) for h in full]
-
-
-def _score_stud(hands: Sequence[Sequence[Card]], board: Sequence[Card]) -> _Values:
-    if board:
-        return [ev.high_value((*h, *board)) for h in hands], None
-    return [ev.high_value(h) for h in hands], None
-
-
-def _score_stud_hi_lo(hands: Sequence[Sequence[Card]], board: Sequence[Card]) -> _Values:
-    full = [(*h, *board) for h in hands] if board else hands
-    return [ev.high_value(h) for h in full], [ev.low8_value(h) for h in full]
-
-
-def _score_razz(hands: Sequence[Sequence[Card]], board: Sequence[Card]) -> _Values:
-    full = [(*h, *board) for h in hands] if board else hands
-    return None, [ev.low_value(h) for h in full]
-
-
-def _score_omaha(hands: Sequence[Sequence[Card]], board: Sequence[Card]) -> _Values:
-    return [ev.omaha_high_value(h, board) for h in hands], None
-
-
-def _score_omaha_hi_lo(hands: Sequence[Sequence[Card]], board: Sequence[Card]) -> _Values:
-    return ([ev.omaha_high_value(h, board) for h in hands],
-            [ev.omaha_low8_value(h, board) for h in hands])
-
 
 @dataclass(frozen=True, slots=True)
 class _Showdown:
@@ -331,85 +274,6 @@ class _Showdown:
 
     wild: frozenset[int]
     low_hole_ace_high: bool
-
-
-def _full(hands: Sequence[Sequence[Card]], board: Sequence[Card]) -> Sequence[Sequence[Card]]:
-    return [(*h, *board) for h in hands] if board else hands
-
-
-def _score_ace_to_six(hands: Sequence[Sequence[Card]], board: Sequence[Card]) -> _Values:
-    return None, [ace_to_six_value(h) for h in _full(hands, board)]
-
-
-def _score_deuce_to_seven(hands: Sequence[Sequence[Card]], board: Sequence[Card]) -> _Values:
-    return None, [deuce_to_seven_value(h) for h in _full(hands, board)]
-
-
-def _wild_scorer(kind: Showdown, wild: frozenset[int]) -> _Scorer:
-    """docs/house-rules.md §23: every card of a wild rank stands for any card."""
-    def score(hands: Sequence[Sequence[Card]], board: Sequence[Card]) -> _Values:
-        full = _full(hands, board)
-        highs = None if kind is Showdown.WILD_LOW else [wild_high_value(h, wild) for h in full]
-        lows: list[int | None] | None = None
-        if kind is not Showdown.WILD_HIGH:
-            eight = kind is Showdown.WILD_HIGH_LOW_8
-            lows = [wild_low_value(h, wild, eight_or_better=eight) for h in full]
-        return highs, lows
-    return score
-
-
-def _low_hole_scorer(variant: Variant, ace_high: bool) -> _Scorer:
-    """docs/house-rules.md §24: each hand's own lowest down card is wild for it (the down cards
-    by their place in the dealing order); the high-low game's low with its own wild rank."""
-    ups = tuple(up for street in variant.streets
-                for up in (False,) * street.down_cards + (True,) * street.up_cards)
-    hi_lo = variant.showdown is Showdown.LOW_HOLE_HI_LO
-
-    def score(hands: Sequence[Sequence[Card]], board: Sequence[Card]) -> _Values:
-        highs: list[int] = []
-        lows: list[int | None] = []
-        for hand in hands:
-            flags = ups[:len(hand)]
-            seen = (*hand, *board) if board else hand
-            highs.append(wild_high_value(seen, low_hole_wild_ranks(hand, flags, ace_high=ace_high)))
-            if hi_lo:
-                lows.append(wild_low_value(seen, low_hole_low_wild_ranks(hand, flags),
-                                           eight_or_better=True))
-        return highs, lows if hi_lo else None
-    return score
-
-
-def _scorer(variant: Variant, showdown: _Showdown) -> _Scorer:
-    kind = variant.showdown
-    if kind is Showdown.DEUCE_TO_SEVEN:
-        return _score_deuce_to_seven
-    if kind is Showdown.ACE_TO_SIX:
-        return _score_ace_to_six
-    if kind in (Showdown.WILD_HIGH, Showdown.WILD_LOW, Showdown.WILD_HIGH_LOW_8):
-        return _wild_scorer(kind, showdown.wild)
-    if kind in (Showdown.LOW_HOLE, Showdown.LOW_HOLE_HI_LO):
-        return _low_hole_scorer(variant, showdown.low_hole_ace_high)
-    if kind is Showdown.LOW and not variant.is_stud:
-        raise ValueError(f"{variant.code}: a low-only flop game is not supported")
-    if variant.is_omaha:
-        return _score_omaha_hi_lo if kind is Showdown.HIGH_LOW_8 else _score_omaha
-    if not variant.is_stud:
-        return _score_holdem if kind is Showdown.HIGH else _score_flop_hi_lo
-    return {Showdown.HIGH: _score_stud, Showdown.HIGH_LOW_8: _score_stud_hi_lo,
-            Showdown.LOW: _score_razz}[kind]
-
-
-def _winners(values: Sequence[int | None]) -> list[int]:
-    best: int | None = None
-    winners: list[int] = []
-    for seat, value in enumerate(values):
-        if value is None:
-            continue
-        if best is None or value > best:
-            best, winners = value, [seat]
-        elif value == best:
-            winners.append(seat)
-    return winners
 
 
 class _Tally:
@@ -422,16 +286,16 @@ class _Tally:
         self.low = [0.0] * seats
         self.scoop = [0] * seats
 
-    def add(self, values: _Values) -> None:
+    def add(self, values: Values) -> None:
         highs, lows = values
-        low_winners = _winners(lows) if lows is not None else []
+        low_winners = best_seats(lows, range(len(lows))) if lows is not None else []
         if highs is None:  # razz: the low takes the whole pot
             for seat in low_winners:
                 self.low[seat] += 1.0 / len(low_winners)
             if len(low_winners) == 1:
                 self.scoop[low_winners[0]] += 1
             return
-        high_winners = _winners(highs)
+        high_winners = best_seats(highs, range(len(highs)))
         high_share = 0.5 if low_winners else 1.0
         for seat in high_winners:
             self.high[seat] += high_share / len(high_winners)
@@ -486,18 +350,14 @@ def _iter_sampled(stub: tuple[Card, ...], missing: tuple[int, ...], samples: int
     """``samples`` uniformly random deals: a partial Fisher-Yates shuffle of the stub each time."""
     random_ = random.Random(seed).random
     deck = list(stub)
-    size = len(deck)
     total = sum(missing)
     bounds = []
     start = 0
     for k in missing:
         bounds.append((start, start + k))
         start += k
-    positions = range(total)
     for _ in range(samples):
-        for i in positions:
-            j = i + int(random_() * (size - i))
-            deck[i], deck[j] = deck[j], deck[i]
+        shuffle_steps(deck, 0, total, random_)
         yield [deck[a:b] for a, b in bounds]
 
 
@@ -508,7 +368,7 @@ def _equity_cached(variant: Variant, hands: tuple[tuple[Card, ...], ...], board:
                    discards: tuple[Card, ...], held_back: tuple[Card, ...],
                    held_back_hand: int) -> Equity:
     plan = _plan(variant, hands, board, (*dead, *held_back), plans, discards)
-    score = _scorer(variant, showdown)
+    score = showdown_scorer(variant, showdown.wild, showdown.low_hole_ace_high)
     tally = _Tally(len(hands))
     if plans is not None and any(0 in p for p in plans):
         # Exchanges to come (docs/house-rules.md §29): sampled, each played by the policy.

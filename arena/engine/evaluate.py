@@ -13,23 +13,7 @@ from itertools import combinations, combinations_with_replacement, product, star
 from operator import add
 from typing import Final, TypeVar
 
-from arena.engine.handvalue import FLUSH as _FLUSH
-from arena.engine.handvalue import FULL_HOUSE as _FULL_HOUSE
-from arena.engine.handvalue import HIGH_CARD as _HIGH_CARD
-from arena.engine.handvalue import LOW_BASE as _LOW_BASE
-from arena.engine.handvalue import LOW_FULL_HOUSE as _LOW_FULL_HOUSE
-from arena.engine.handvalue import LOW_PAIR as _LOW_PAIR
-from arena.engine.handvalue import LOW_QUADS as _LOW_QUADS
-from arena.engine.handvalue import LOW_TRIPS as _LOW_TRIPS
-from arena.engine.handvalue import LOW_TWO_PAIR as _LOW_TWO_PAIR
-from arena.engine.handvalue import NO_PAIR as _NO_PAIR
-from arena.engine.handvalue import ONE_PAIR as _ONE_PAIR
-from arena.engine.handvalue import QUADS as _QUADS
-from arena.engine.handvalue import RANK_WEIGHTS as _RANK_WEIGHTS
-from arena.engine.handvalue import STRAIGHT as _STRAIGHT
-from arena.engine.handvalue import STRAIGHT_FLUSH as _STRAIGHT_FLUSH
-from arena.engine.handvalue import TRIPS as _TRIPS
-from arena.engine.handvalue import TWO_PAIR as _TWO_PAIR
+from arena.engine import handvalue as hv
 
 # The words and classes of values live in arena.engine.handvalue; named here too, as before.
 from arena.engine.handvalue import HandClass as HandClass
@@ -39,7 +23,6 @@ from arena.engine.handvalue import hand_class as hand_class
 from arena.engine.handvalue import high_rank_key as high_rank_key
 from arena.engine.handvalue import is_flush_value as is_flush_value
 from arena.engine.handvalue import low_rank_key as low_rank_key
-from arena.engine.handvalue import pack as _pack
 
 __all__ = [
     "FLUSH_BITS",
@@ -50,6 +33,7 @@ __all__ = [
     "SHOWING_LOW_BY_RANK_KEY",
     "SUIT_OFFSET",
     "HandClass",
+    "LazyTable",
     "describe_high",
     "describe_low",
     "fill_tables",
@@ -59,12 +43,11 @@ __all__ = [
     "high_value_from_keys",
     "is_flush_value",
     "low8_value",
-    "low8_value_from_rank_key",
     "low_rank_key",
     "low_value",
-    "low_value_from_rank_key",
     "omaha_high_value",
     "omaha_low8_value",
+    "ranks_of",
     "showing_high_value",
     "showing_low_value",
 ]
@@ -73,9 +56,9 @@ __all__ = [
 # bits 16.. hold the ranks as a base-5 number (a rank occurs at most 4 times, so the sum
 # identifies the rank multiset), bits 0..15 hold one 4-bit counter per suit.
 RANK_SHIFT: Final = 16
-RANK_KEY: Final[tuple[int, ...]] = tuple(_RANK_WEIGHTS[card >> 2] for card in range(52))
+RANK_KEY: Final[tuple[int, ...]] = tuple(hv.RANK_WEIGHTS[card >> 2] for card in range(52))
 KEY: Final[tuple[int, ...]] = tuple(
-    _RANK_WEIGHTS[card >> 2] << RANK_SHIFT | 1 << (4 * (card & 3)) for card in range(52)
+    hv.RANK_WEIGHTS[card >> 2] << RANK_SHIFT | 1 << (4 * (card & 3)) for card in range(52)
 )
 # Starting each suit counter at 3 makes its top bit the flag "five or more of this suit".
 SUIT_OFFSET: Final = 0x3333
@@ -83,7 +66,6 @@ FLUSH_BITS: Final = 0x8888
 
 _ACE = 12
 # Short private names for the hot paths (a module global lookup is as cheap as any).
-_K = KEY
 _R = RANK_KEY
 _KEY_AT = KEY.__getitem__
 _RANK_KEY_AT = RANK_KEY.__getitem__
@@ -99,7 +81,7 @@ _LOW8_BIT: Final[tuple[int, ...]] = tuple(
 _V = TypeVar("_V")
 
 
-class _LazyTable(dict[int, _V]):
+class LazyTable(dict[int, _V]):
     """A dict that computes a missing value on first use, so that import stays instant."""
 
     __slots__ = ("_compute",)
@@ -122,6 +104,15 @@ def _rank_counts(rank_key: int) -> list[int]:
     if rank_key:
         raise ValueError("not a rank key of 13 ranks")
     return counts
+
+
+def ranks_of(rank_key: int) -> list[int]:
+    """The ranks (deuce 0 .. ace 12, each as often as it occurs, lowest first) of a rank key."""
+    ranks: list[int] = []
+    for rank in range(13):
+        rank_key, count = divmod(rank_key, 5)
+        ranks += [rank] * count
+    return ranks
 
 
 def _checked_counts(rank_key: int, low: int, high: int) -> list[int]:
@@ -154,23 +145,23 @@ def _high_from_rank_key(rank_key: int) -> int:
     twos = [r for r in present if counts[r] == 2]
     if fours:
         quad = fours[0]
-        return _pack(_QUADS, (quad, next(r for r in present if r != quad)))
+        return hv.pack(hv.QUADS, (quad, next(r for r in present if r != quad)))
     if threes and (len(threes) > 1 or twos):
         trips = threes[0]
-        return _pack(_FULL_HOUSE, (trips, max(threes[1:] + twos)))
+        return hv.pack(hv.FULL_HOUSE, (trips, max(threes[1:] + twos)))
     top = _straight_top(sum(1 << r for r in present))
     if top >= 0:
-        return _pack(_STRAIGHT, (top,))
+        return hv.pack(hv.STRAIGHT, (top,))
     if threes:
         trips = threes[0]
-        return _pack(_TRIPS, (trips, *[r for r in present if r != trips][:2]))
+        return hv.pack(hv.TRIPS, (trips, *[r for r in present if r != trips][:2]))
     if len(twos) >= 2:
         high, low = twos[:2]
-        return _pack(_TWO_PAIR, (high, low, next(r for r in present if r not in (high, low))))
+        return hv.pack(hv.TWO_PAIR, (high, low, next(r for r in present if r not in (high, low))))
     if twos:
         pair = twos[0]
-        return _pack(_ONE_PAIR, (pair, *[r for r in present if r != pair][:3]))
-    return _pack(_HIGH_CARD, present[:5])
+        return hv.pack(hv.ONE_PAIR, (pair, *[r for r in present if r != pair][:3]))
+    return hv.pack(hv.HIGH_CARD, present[:5])
 
 
 def _flush_from_mask(mask: int) -> int:
@@ -179,35 +170,35 @@ def _flush_from_mask(mask: int) -> int:
         raise ValueError("a flush needs five or more ranks of one suit")
     top = _straight_top(mask)
     if top >= 0:
-        return _pack(_STRAIGHT_FLUSH, (top,))
-    return _pack(_FLUSH, [r for r in range(_ACE, -1, -1) if mask >> r & 1][:5])
+        return hv.pack(hv.STRAIGHT_FLUSH, (top,))
+    return hv.pack(hv.FLUSH, [r for r in range(_ACE, -1, -1) if mask >> r & 1][:5])
 
 
 def _low_badness(counts_by_low_rank: Sequence[int]) -> int:
     """Ace-to-five badness (smaller is better) of the best five of 5 to 7 cards, ranks ace-low."""
     present = [r for r in range(13) if counts_by_low_rank[r]]
     if len(present) >= 5:
-        return _pack(_NO_PAIR, present[4::-1])
+        return hv.pack(hv.NO_PAIR, present[4::-1])
     # Too few distinct ranks: pair the lowest ranks that can be paired, as few times as
     # possible, because any pair is worse than no pair and two pair worse than one.
     pairable = [r for r in present if counts_by_low_rank[r] >= 2]
     if len(present) == 4:
         pair = pairable[0]
-        return _pack(_LOW_PAIR, (pair, *[r for r in reversed(present) if r != pair]))
+        return hv.pack(hv.LOW_PAIR, (pair, *[r for r in reversed(present) if r != pair]))
     if len(present) == 3 and len(pairable) >= 2:
         low, high = pairable[:2]
-        return _pack(_LOW_TWO_PAIR, (high, low, *[r for r in present if r not in (low, high)]))
+        return hv.pack(hv.LOW_TWO_PAIR, (high, low, *[r for r in present if r not in (low, high)]))
     tripable = [r for r in present if counts_by_low_rank[r] >= 3]
     if len(present) == 3:
         trips = tripable[0]
-        return _pack(_LOW_TRIPS, (trips, *[r for r in reversed(present) if r != trips]))
+        return hv.pack(hv.LOW_TRIPS, (trips, *[r for r in reversed(present) if r != trips]))
     # Two distinct ranks for five cards: a full house beats four of a kind.
     for trips in tripable:
         rest = [r for r in pairable if r != trips]
         if rest:
-            return _pack(_LOW_FULL_HOUSE, (trips, rest[0]))
+            return hv.pack(hv.LOW_FULL_HOUSE, (trips, rest[0]))
     quads = next(r for r in present if counts_by_low_rank[r] == 4)
-    return _pack(_LOW_QUADS, (quads, next(r for r in present if r != quads)))
+    return hv.pack(hv.LOW_QUADS, (quads, next(r for r in present if r != quads)))
 
 
 def _ace_low(counts: Sequence[int]) -> list[int]:
@@ -216,12 +207,12 @@ def _ace_low(counts: Sequence[int]) -> list[int]:
 
 def _low_from_rank_key(rank_key: int) -> int:
     counts = _checked_counts(rank_key, 5, 7)
-    return _LOW_BASE - _low_badness(_ace_low(counts))
+    return hv.LOW_BASE - _low_badness(_ace_low(counts))
 
 
 def _low8_from_mask(mask: int) -> int:
     """Value of an eight-or-better low given the mask of its five ace-low ranks."""
-    return _LOW_BASE - _pack(_NO_PAIR, [r for r in range(7, -1, -1) if mask >> r & 1])
+    return hv.LOW_BASE - hv.pack(hv.NO_PAIR, [r for r in range(7, -1, -1) if mask >> r & 1])
 
 
 def _low8_from_rank_key(rank_key: int) -> int | None:
@@ -240,42 +231,42 @@ def _showing_groups(counts: Sequence[int]) -> tuple[int, list[int]]:
     groups = sorted(((c, r) for r, c in enumerate(counts) if c), reverse=True)
     sizes = [c for c, _ in groups]
     if sizes[0] == 4:
-        category = _QUADS
+        category = hv.QUADS
     elif sizes[0] == 3:
-        category = _FULL_HOUSE if sizes[1:2] == [2] else _TRIPS
+        category = hv.FULL_HOUSE if sizes[1:2] == [2] else hv.TRIPS
     elif sizes.count(2) == 2:
-        category = _TWO_PAIR
+        category = hv.TWO_PAIR
     elif sizes[0] == 2:
-        category = _ONE_PAIR
+        category = hv.ONE_PAIR
     else:
-        category = _HIGH_CARD
+        category = hv.HIGH_CARD
     # rank + 1 so that a missing card (0) sorts below a deuce when fewer cards show.
     return category, [r + 1 for _, r in groups]
 
 
 def _showing_high_from_rank_key(rank_key: int) -> int:
     category, ranks = _showing_groups(_checked_counts(rank_key, 1, 5))
-    return _pack(category, ranks)
+    return hv.pack(category, ranks)
 
 
-_LOW_CATEGORY_OF_HIGH = {_HIGH_CARD: _NO_PAIR, _ONE_PAIR: _LOW_PAIR, _TWO_PAIR: _LOW_TWO_PAIR,
-                         _TRIPS: _LOW_TRIPS, _FULL_HOUSE: _LOW_FULL_HOUSE,
-                         _QUADS: _LOW_QUADS}
+_LOW_CATEGORY_OF_HIGH = {hv.HIGH_CARD: hv.NO_PAIR, hv.ONE_PAIR: hv.LOW_PAIR,
+                         hv.TWO_PAIR: hv.LOW_TWO_PAIR, hv.TRIPS: hv.LOW_TRIPS,
+                         hv.FULL_HOUSE: hv.LOW_FULL_HOUSE, hv.QUADS: hv.LOW_QUADS}
 
 
 def _showing_low_from_rank_key(rank_key: int) -> int:
     # Ace-low ranks in the same group order as for high, read as badness: the biggest group
     # first, then the highest rank of a group size first (lower is better there).
     category, ranks = _showing_groups(_ace_low(_checked_counts(rank_key, 1, 5)))
-    return _LOW_BASE - _pack(_LOW_CATEGORY_OF_HIGH[category], ranks)
+    return hv.LOW_BASE - hv.pack(_LOW_CATEGORY_OF_HIGH[category], ranks)
 
 
-_HIGH: Final = _LazyTable[int](_high_from_rank_key)
-_FLUSH_TABLE: Final = _LazyTable[int](_flush_from_mask)
-_LOW: Final = _LazyTable[int](_low_from_rank_key)
-_LOW8: Final = _LazyTable[int | None](_low8_from_rank_key)
-_SHOWING_HIGH: Final = _LazyTable[int](_showing_high_from_rank_key)
-_SHOWING_LOW: Final = _LazyTable[int](_showing_low_from_rank_key)
+_HIGH: Final = LazyTable[int](_high_from_rank_key)
+_FLUSH_TABLE: Final = LazyTable[int](_flush_from_mask)
+_LOW: Final = LazyTable[int](_low_from_rank_key)
+_LOW8: Final = LazyTable[int | None](_low8_from_rank_key)
+_SHOWING_HIGH: Final = LazyTable[int](_showing_high_from_rank_key)
+_SHOWING_LOW: Final = LazyTable[int](_showing_low_from_rank_key)
 _HIGH_AT = _HIGH.__getitem__
 
 
@@ -289,7 +280,7 @@ def _omaha_low8_from_masks(masks: int) -> int | None:
     return _LOW8_BY_MASK[min(lows)] if lows else None
 
 
-_OMAHA_LOW8: Final = _LazyTable[int | None](_omaha_low8_from_masks)
+_OMAHA_LOW8: Final = LazyTable[int | None](_omaha_low8_from_masks)
 _LOW8_BY_MASK: Final[dict[int, int]] = {
     sum(1 << r for r in ranks): _low8_from_mask(sum(1 << r for r in ranks))
     for ranks in combinations(range(8), 5)
@@ -387,11 +378,6 @@ def low_value(cards: Sequence[int]) -> int:
     return _LOW[sum(map(_RANK_KEY_AT, cards))]
 
 
-def low_value_from_rank_key(rank_key: int) -> int:
-    """`low_value` given ``sum(RANK_KEY[c] for c in cards)`` (or ``t >> RANK_SHIFT``)."""
-    return _LOW[rank_key]
-
-
 def low8_value(cards: Sequence[int]) -> int | None:
     """Eight-or-better low of 5 to 7 cards, or None when five distinct ranks 8 or lower are missing.
 
@@ -401,11 +387,6 @@ def low8_value(cards: Sequence[int]) -> int | None:
         a, b, c, d, e, f, g = cards
         return _LOW8[_R[a] + _R[b] + _R[c] + _R[d] + _R[e] + _R[f] + _R[g]]
     return _LOW8[sum(map(_RANK_KEY_AT, cards))]
-
-
-def low8_value_from_rank_key(rank_key: int) -> int | None:
-    """`low8_value` given ``sum(RANK_KEY[c] for c in cards)`` (or ``t >> RANK_SHIFT``)."""
-    return _LOW8[rank_key]
 
 
 def omaha_high_value(hole: Sequence[int], board: Sequence[int]) -> int:

@@ -12,12 +12,14 @@ stub at the burn is made from them the same way first.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from arena.engine.actions import LegalActions
 from arena.engine.cards import Card, format_card
 from arena.engine.errors import IllegalAction, MalformedAction, NotYourTurn
 from arena.engine.events import CardsExchanged
+from arena.engine.legal import verify_action
 
 if TYPE_CHECKING:
     from arena.engine.state import HandState
@@ -39,29 +41,6 @@ def begin_exchanges(hand: HandState) -> None:
     hand.actor = hand.exchanging[0]
 
 
-def exchange_legal(hand: HandState, seat: int) -> LegalActions:
-    """What ``seat`` may do in an exchange round: exchange up to the street's number of its
-    cards (stand pat with none), paying the price when it has the chips (else stand pat)."""
-    street = hand.variant.streets[hand.street_index]
-    price = hand.exchange_price_chips
-    most = street.exchange_max_cards if hand.stacks[seat] >= price else 0
-    key = (seat, tuple(hand.cards[seat]), most, price if most else 0)
-    value = _EXCHANGE_VALUES.get(key)
-    if value is None:
-        if len(_EXCHANGE_VALUES) >= 4096:
-            _EXCHANGE_VALUES.clear()
-        value = _EXCHANGE_VALUES[key] = LegalActions(
-            seat=seat, can_fold=False, can_check=False, call_to_chips=None,
-            call_is_all_in=False, bring_in_to_chips=None, raise_min_to=None, raise_max_to=None,
-            raise_is_all_in=False, can_exchange=True, exchangeable=key[1],
-            exchange_max_cards=most, exchange_price_chips=key[3])
-    return value
-
-
-# LegalActions is immutable: one value per (seat, cards, most, price), shared while in use.
-_EXCHANGE_VALUES: dict[tuple[int, tuple[Card, ...], int, int], LegalActions] = {}
-
-
 def check_exchange(hand: HandState, seat: int, discards: Sequence[Card],
                    face_up: bool | None = None) -> LegalActions:
     """The typed error when ``seat`` may not give away ``discards`` now (nothing changes).
@@ -73,7 +52,7 @@ def check_exchange(hand: HandState, seat: int, discards: Sequence[Card],
             and not hand.folded[seat] and seat not in exchanging:
         raise NotYourTurn(f"seat {seat} has already exchanged or stood pat in this round; "
                           f"seat {exchanging[0]} is to exchange")
-    legal = hand._verify(seat, None, None)
+    legal = verify_action(hand, seat, None, None)
     if not legal.can_exchange:
         raise IllegalAction(f"seat {seat} may not exchange now: it is a betting round")
     if not isinstance(discards, Sequence) or any(type(c) is not int for c in discards):
@@ -102,10 +81,11 @@ def check_exchange(hand: HandState, seat: int, discards: Sequence[Card],
     return legal
 
 
-# Standing pat repeats hand after hand: one shared (immutable) event per (seat, street,
-# automatic), as for checks in state.py; cleared when full.
-_STAND_PAT: dict[tuple[int, int, bool], CardsExchanged] = {}
-_STAND_PAT_LIMIT = 1024
+@lru_cache(maxsize=1024)
+def _stand_pat(seat: int, street: int, automatic: bool) -> CardsExchanged:
+    """Standing pat repeats hand after hand: one shared (immutable) event per value, as for
+    checks in state.py."""
+    return CardsExchanged(seat, street, (), (), (), 0, automatic)
 
 
 def apply_exchange(hand: HandState, seat: int, discards: Sequence[Card],
@@ -114,12 +94,7 @@ def apply_exchange(hand: HandState, seat: int, discards: Sequence[Card],
     if seat == hand.actor and hand.exchanging and type(discards) in (tuple, list) \
             and not discards:
         # Standing pat, the common case: nothing to check beyond whose turn it is.
-        key = (seat, hand.street_index, automatic)
-        event = _STAND_PAT.get(key)
-        if event is None:
-            if len(_STAND_PAT) >= _STAND_PAT_LIMIT:
-                _STAND_PAT.clear()
-            event = _STAND_PAT[key] = CardsExchanged(seat, key[1], (), (), (), 0, automatic)
+        event = _stand_pat(seat, hand.street_index, automatic)
         hand.events.append(event)
         return event
     legal = check_exchange(hand, seat, discards, face_up)

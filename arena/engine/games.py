@@ -104,6 +104,12 @@ class Showdown(Enum):
     LOW_HOLE_HI_LO = "high-low 8 or better, the lowest down card wild"
 
 
+WILD_SHOWDOWNS: frozenset[Showdown] = frozenset(
+    {Showdown.WILD_HIGH, Showdown.WILD_LOW, Showdown.WILD_HIGH_LOW_8})  # §23: `wild_ranks`
+LOW_HOLE_SHOWDOWNS: frozenset[Showdown] = frozenset(
+    {Showdown.LOW_HOLE, Showdown.LOW_HOLE_HI_LO})  # §24: each seat's own wild rank
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Street:
     name: StreetName
@@ -254,12 +260,9 @@ ENGLISH_STUD = Variant(EngineGame.ENGLISH_STUD, "English Stud", "G", _ENGLISH_ST
                        Showdown.HIGH, open_pair_big_bet=True, max_seats=6,
                        priced_exchanges=True)
 
-ENGINE_VARIANTS: dict[str, Variant] = {
-    EngineGame.DEUCE_TO_SEVEN_TRIPLE_DRAW: DEUCE_TO_SEVEN_TRIPLE_DRAW,
-    EngineGame.LONDON_LOWBALL: LONDON_LOWBALL, EngineGame.STUD_WILD: STUD_WILD,
-    EngineGame.STUD_WILD_LOW: STUD_WILD_LOW, EngineGame.STUD_WILD_HI_LO: STUD_WILD_HI_LO,
-    EngineGame.LOW_HOLE: LOW_HOLE, EngineGame.LOW_HOLE_HI_LO: LOW_HOLE_HI_LO,
-    EngineGame.ENGLISH_STUD: ENGLISH_STUD}
+ENGINE_VARIANTS: dict[str, Variant] = {v.code: v for v in (
+    DEUCE_TO_SEVEN_TRIPLE_DRAW, LONDON_LOWBALL, STUD_WILD, STUD_WILD_LOW, STUD_WILD_HI_LO,
+    LOW_HOLE, LOW_HOLE_HI_LO, ENGLISH_STUD)}
 HORSE: tuple[GameCode, ...] = (GameCode.HOLDEM, GameCode.OMAHA_HI_LO, GameCode.RAZZ,
                                GameCode.STUD, GameCode.STUD_HI_LO)
 ALL_GAMES = "all"  # the key of every game together (leaderboard rows, metric labels)
@@ -290,11 +293,8 @@ def variant_for(code: GameCode | EngineGame | str) -> Variant:
     """The variant of a game code: the arena's games, and the engine-only ones
     (:class:`EngineGame`)."""
     try:
-        return VARIANTS[code]  # type: ignore[index]  # an EngineGame or str is looked up too: KeyError
+        return ALL_VARIANTS[code]
     except KeyError:
-        engine = ENGINE_VARIANTS.get(code)
-        if engine is not None:
-            return engine
         raise ConfigError(
             f"unknown game {code!r}; known: {', '.join(c.value for c in VARIANTS)}") from None
 

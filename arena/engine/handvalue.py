@@ -14,12 +14,15 @@ from typing import Final
 __all__ = [
     "CLASS_SHIFT",
     "LOW_BASE",
+    "RANK_NAMES",
+    "RANK_PLURALS",
     "RANK_WEIGHTS",
     "HandClass",
     "describe_high",
     "describe_low",
     "hand_class",
     "high_rank_key",
+    "high_words",
     "is_flush_value",
     "low_rank_key",
     "pack",
@@ -30,9 +33,9 @@ __all__ = [
 RANK_WEIGHTS: Final[tuple[int, ...]] = tuple(5 ** rank for rank in range(13))  # deuce .. ace
 
 _ACE = 12
-_NAMES = ("deuce", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack",
+RANK_NAMES = ("deuce", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack",
           "queen", "king", "ace")
-_PLURALS = ("deuces", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines", "tens",
+RANK_PLURALS = ("deuces", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines", "tens",
             "jacks", "queens", "kings", "aces")
 _HIGH_CHARS = "23456789TJQKA"
 _LOW_CHARS = "A23456789TJQK"
@@ -81,32 +84,33 @@ def _nibbles(value: int) -> list[int]:
     return [value >> shift & 15 for shift in (16, 12, 8, 4, 0)]
 
 
-def _high_words(value: int) -> tuple[str, list[int]]:
-    """The words of a high value after its class, and its five ranks (as shown)."""
+def high_words(value: int) -> tuple[str, list[int]]:
+    """The words of a high value after its class, and its five ranks as its hand shows them
+    (e.g. K-K-K-7-7, a straight's from its top down)."""
     category = value >> CLASS_SHIFT
     ranks = _nibbles(value)
     first, second = ranks[0], ranks[1]
     if category in (STRAIGHT, STRAIGHT_FLUSH):
         cards = [first - i for i in range(5)] if first > 3 else [3, 2, 1, 0, _ACE]
-        text = f"{_NAMES[first]} high"
+        text = f"{RANK_NAMES[first]} high"
     elif category == QUADS:
         cards = [first] * 4 + [second]
-        text = _PLURALS[first]
+        text = RANK_PLURALS[first]
     elif category == FULL_HOUSE:
         cards = [first] * 3 + [second] * 2
-        text = f"{_PLURALS[first]} over {_PLURALS[second]}"
+        text = f"{RANK_PLURALS[first]} over {RANK_PLURALS[second]}"
     elif category == TRIPS:
         cards = [first] * 3 + ranks[1:3]
-        text = _PLURALS[first]
+        text = RANK_PLURALS[first]
     elif category == TWO_PAIR:
         cards = [first, first, second, second, ranks[2]]
-        text = f"{_PLURALS[first]} and {_PLURALS[second]}"
+        text = f"{RANK_PLURALS[first]} and {RANK_PLURALS[second]}"
     elif category == ONE_PAIR:
         cards = [first, first, *ranks[1:4]]
-        text = _PLURALS[first]
+        text = RANK_PLURALS[first]
     else:
         cards = ranks
-        text = f"{_NAMES[first]} high"
+        text = f"{RANK_NAMES[first]} high"
     return text, cards
 
 
@@ -119,7 +123,7 @@ def describe_high(value: int) -> str:
     category = value >> CLASS_SHIFT
     if category == STRAIGHT_FLUSH and value >> 16 & 15 == _ACE:
         return "royal flush"
-    text, cards = _high_words(value)
+    text, cards = high_words(value)
     return f"{_CLASS_OF[category]}, {text} ({'-'.join(_HIGH_CHARS[r] for r in cards)})"
 
 
@@ -127,7 +131,7 @@ def describe_high(value: int) -> str:
 def high_rank_key(value: int) -> int:
     """``sum(RANK_KEY[c] for c in five)`` of every five cards whose high value is ``value``
     (with `is_flush_value`: those five are of one suit; else they are not)."""
-    return sum(RANK_WEIGHTS[rank] for rank in _high_words(value)[1])
+    return sum(RANK_WEIGHTS[rank] for rank in high_words(value)[1])
 
 
 def is_flush_value(value: int) -> bool:
@@ -175,4 +179,4 @@ def low_rank_key(value: int) -> int:
 
 
 def _low_plural(low_rank: int) -> str:
-    return _PLURALS[(low_rank - 1) % 13]
+    return RANK_PLURALS[(low_rank - 1) % 13]

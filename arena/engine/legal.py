@@ -1,48 +1,23 @@
-"""Legal actions: the one legality check, the raise range of fixed, pot and no limit, and the
-shared LegalActions values."""
+"""Legal actions: the one legality check, the raise range of fixed, pot and no limit, what a
+seat may exchange in a draw round, and the shared LegalActions values."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from arena.engine.actions import ActionKind, LegalActions
+from arena.engine.cards import Card
 from arena.engine.errors import AmountOutOfRange, HandOver, IllegalAction, MalformedAction, NotYourTurn
-from arena.engine.exchange import exchange_legal
 
 if TYPE_CHECKING:
     from arena.engine.state import HandState
 
 
 # LegalActions is an immutable value and the same few values come up decision after decision
-# (the same seat owing the same bet): share one instance per value instead of building one
-# per decision.
-_LegalKey = tuple[int, bool, bool, int | None, bool, int | None, int | None, int | None, bool,
-                  bool]
-_LEGAL_VALUES: dict[_LegalKey, LegalActions] = {}
+# (the same seat owing the same bet): one instance per value is shared (lru_cache) instead of
+# building one per decision.
 _LEGAL_CACHE_LIMIT = 4096
-
-
-def _legal_value(key: _LegalKey) -> LegalActions:
-    value = _LEGAL_VALUES.get(key)
-    if value is None:
-        if len(_LEGAL_VALUES) >= _LEGAL_CACHE_LIMIT:
-            _LEGAL_VALUES.clear()
-        seat, can_fold, can_check, call_to, call_all_in, bring_in_to, raise_min, raise_max, \
-            raise_all_in, raise_is_range = key
-        value = _LEGAL_VALUES[key] = LegalActions(
-            seat=seat, can_fold=can_fold, can_check=can_check, call_to_chips=call_to,
-            call_is_all_in=call_all_in, bring_in_to_chips=bring_in_to, raise_min_to=raise_min,
-            raise_max_to=raise_max, raise_is_all_in=raise_all_in, raise_is_range=raise_is_range)
-    return value
-
-
-# The values of a seat with no bring-in due, by what sets them apart: (seat, call to, call
-# all in, raise min, raise max, raise all in); one table per kind of betting (fixed limit
-# has no raise range; no-limit and pot-limit one whenever raising is allowed). A shorter key
-# than _legal_value's, hashed and compared once per decision.
-_ActionKey = tuple[int, int | None, bool, int | None, int | None, bool]
-_FIXED_VALUES: dict[_ActionKey, LegalActions] = {}
-_RANGE_VALUES: dict[_ActionKey, LegalActions] = {}
 
 
 def compute_legal_actions(hand: HandState, seat: int) -> LegalActions:
@@ -54,8 +29,7 @@ def compute_legal_actions(hand: HandState, seat: int) -> LegalActions:
         if raise_max is not None and raise_max <= bring_in_to:
             raise_min = raise_max = None  # too short to complete: the bring-in is all in
             raise_all_in = False
-        return _legal_value((seat, False, False, None, False, bring_in_to, raise_min,
-                             raise_max, raise_all_in, False))
+        return _bring_in_value(seat, bring_in_to, raise_min, raise_max, raise_all_in)
     bet = hand.bets[seat]
     stack = hand.stacks[seat]
     owed = hand._level - bet
@@ -66,17 +40,45 @@ def compute_legal_actions(hand: HandState, seat: int) -> LegalActions:
     else:
         call_to, call_all_in = bet + stack, True
     raise_min, raise_max, raise_all_in = raise_range(hand, seat)
-    fixed = hand._fixed
-    values = _FIXED_VALUES if fixed else _RANGE_VALUES
-    key = (seat, call_to, call_all_in, raise_min, raise_max, raise_all_in)
-    value = values.get(key)
-    if value is None:
-        if len(values) >= _LEGAL_CACHE_LIMIT:
-            values.clear()
-        value = values[key] = _legal_value((
-            seat, True, call_to is None, call_to, call_all_in, None, raise_min, raise_max,
-            raise_all_in, raise_min is not None and not fixed))
-    return value
+    return _betting_value(seat, call_to, call_all_in, raise_min, raise_max, raise_all_in,
+                          hand._fixed)
+
+
+@lru_cache(maxsize=_LEGAL_CACHE_LIMIT)
+def _betting_value(seat: int, call_to: int | None, call_all_in: bool, raise_min: int | None,
+                   raise_max: int | None, raise_all_in: bool, fixed: bool) -> LegalActions:
+    """A seat with no bring-in due (fixed limit has no raise range; no-limit and pot-limit
+    one whenever raising is allowed)."""
+    return LegalActions(seat=seat, can_fold=True, can_check=call_to is None, call_to_chips=call_to,
+                        call_is_all_in=call_all_in, bring_in_to_chips=None, raise_min_to=raise_min,
+                        raise_max_to=raise_max, raise_is_all_in=raise_all_in,
+                        raise_is_range=raise_min is not None and not fixed)
+
+
+def exchange_legal(hand: HandState, seat: int) -> LegalActions:
+    """What ``seat`` may do in an exchange round: exchange up to the street's number of its
+    cards (stand pat with none), paying the price when it has the chips (else stand pat)."""
+    street = hand.variant.streets[hand.street_index]
+    price = hand.exchange_price_chips
+    most = street.exchange_max_cards if hand.stacks[seat] >= price else 0
+    return _exchange_value(seat, tuple(hand.cards[seat]), most, price if most else 0)
+
+
+@lru_cache(maxsize=_LEGAL_CACHE_LIMIT)
+def _exchange_value(seat: int, cards: tuple[Card, ...], most: int, price: int) -> LegalActions:
+    """LegalActions is immutable: one value per (seat, cards, most, price), shared while in use."""
+    return LegalActions(
+        seat=seat, can_fold=False, can_check=False, call_to_chips=None, call_is_all_in=False,
+        bring_in_to_chips=None, raise_min_to=None, raise_max_to=None, raise_is_all_in=False,
+        can_exchange=True, exchangeable=cards, exchange_max_cards=most, exchange_price_chips=price)
+
+
+@lru_cache(maxsize=_LEGAL_CACHE_LIMIT)
+def _bring_in_value(seat: int, bring_in_to: int, raise_min: int | None, raise_max: int | None,
+                    raise_all_in: bool) -> LegalActions:
+    return LegalActions(seat=seat, can_fold=False, can_check=False, call_to_chips=None,
+                        call_is_all_in=False, bring_in_to_chips=bring_in_to, raise_min_to=raise_min,
+                        raise_max_to=raise_max, raise_is_all_in=raise_all_in)
 
 
 def verify_action(hand: HandState, seat: int | None, kind: ActionKind | None,
@@ -189,6 +191,3 @@ def raise_range(hand: HandState, seat: int) -> tuple[int | None, int | None, boo
     raise_min = low_to if low_to < all_in_to else all_in_to
     raise_max = high_to if high_to < all_in_to else all_in_to
     return raise_min, raise_max, raise_max == all_in_to
-
-
-# ----------------------------------------------------------------- actions

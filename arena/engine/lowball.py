@@ -14,59 +14,24 @@ from functools import cache
 from itertools import combinations, combinations_with_replacement
 from typing import Final
 
-from arena.engine.evaluate import FLUSH_BITS, KEY, RANK_SHIFT, SUIT_OFFSET
+from arena.engine.evaluate import FLUSH_BITS, KEY, RANK_SHIFT, SUIT_OFFSET, LazyTable, ranks_of
+from arena.engine.handvalue import CLASS_SHIFT
+from arena.engine.wild import FIVE_OF_A_KIND, five_high_value
 
-# High classes, worst first (a bigger class is a worse low).
-_HIGH_CARD, _PAIR, _TWO_PAIR, _TRIPS, _STRAIGHT, _FLUSH, _FULL_HOUSE, _QUADS, _STRAIGHT_FLUSH = (
-    range(9))
-_CLASS_SHIFT: Final = 20
-_BASE: Final = 9 << _CLASS_SHIFT  # above every high value: BASE - high is positive
-_ACE = 12
-
-
-def _high_of(ranks: tuple[int, ...], flush: bool) -> int:
-    """The high value of five cards given their ranks (0..12 in the game's order)."""
-    counts: dict[int, int] = {}
-    for rank in ranks:
-        counts[rank] = counts.get(rank, 0) + 1
-    # Groups by size, then rank, biggest first: the order in which hands compare.
-    groups = sorted(((c, r) for r, c in counts.items()), reverse=True)
-    order = [r for c, r in groups for _ in range(c)]
-    sizes = [c for c, _ in groups]
-    straight = len(counts) == 5 and max(ranks) - min(ranks) == 4
-    if straight and flush:
-        category = _STRAIGHT_FLUSH
-    elif sizes[0] == 4:
-        category = _QUADS
-    elif sizes[:2] == [3, 2]:
-        category = _FULL_HOUSE
-    elif flush:
-        category = _FLUSH
-    elif straight:
-        category = _STRAIGHT
-    elif sizes[0] == 3:
-        category = _TRIPS
-    elif sizes[:2] == [2, 2]:
-        category = _TWO_PAIR
-    elif sizes[0] == 2:
-        category = _PAIR
-    else:
-        category = _HIGH_CARD
-    value = category
-    for rank in order:
-        value = value << 4 | rank
-    return value
+LOWBALL_BASE: Final = FIVE_OF_A_KIND << CLASS_SHIFT
+"""A lowball value is this minus the high value (:func:`arena.engine.wild.five_high_value`,
+no wheel) of its five cards' ranks in the game's order: positive, as no five of a kind exists."""
 
 
 @cache
 def _deuce_to_seven_five(ranks: tuple[int, ...], flush: bool) -> int:
-    return _BASE - _high_of(ranks, flush)
+    return LOWBALL_BASE - five_high_value(ranks, flush, wheel=False)
 
 
 @cache
 def _ace_to_six_five(ranks: tuple[int, ...], flush: bool) -> int:
     # Ace-low order: the ace 0, the deuce 1, ..., the king 12.
-    return _BASE - _high_of(tuple((r + 1) % 13 for r in ranks), flush)
+    return LOWBALL_BASE - five_high_value(tuple((r + 1) % 13 for r in ranks), flush, wheel=False)
 
 
 def _best(cards: Sequence[int], value_of: Callable[[tuple[int, ...], bool], int]) -> int:
@@ -81,35 +46,22 @@ def _best(cards: Sequence[int], value_of: Callable[[tuple[int, ...], bool], int]
     return best
 
 
-class _ByRankKey(dict[int, int]):
+def _by_rank_key(five: Callable[[tuple[int, ...], bool], int], *, flush: bool) -> LazyTable[int]:
     """Best value of cards by their rank key (``evaluate.KEY`` sums: the rank multiset),
     computed on first use from the ranks alone: of cards holding no five of one suit, or
     (``flush``) of exactly five cards of one suit."""
-
-    __slots__ = ("_five", "_flush")
-
-    def __init__(self, five: Callable[[tuple[int, ...], bool], int], *, flush: bool) -> None:
-        super().__init__()
-        self._five = five
-        self._flush = flush
-
-    def __missing__(self, rank_key: int) -> int:
-        ranks: list[int] = []
-        rest = rank_key
-        for rank in range(13):
-            rest, count = divmod(rest, 5)
-            ranks += [rank] * count
-        if self._flush and (len(ranks) != 5 or len(set(ranks)) != 5):
+    def best(rank_key: int) -> int:
+        ranks = ranks_of(rank_key)
+        if flush and (len(ranks) != 5 or len(set(ranks)) != 5):
             raise KeyError(rank_key)
-        value = max(self._five(five, self._flush) for five in combinations(ranks, 5))
-        self[rank_key] = value
-        return value
+        return max(five(ranks_five, flush) for ranks_five in combinations(ranks, 5))
+    return LazyTable[int](best)
 
 
-_D27: Final = _ByRankKey(_deuce_to_seven_five, flush=False)
-_D27_FLUSH: Final = _ByRankKey(_deuce_to_seven_five, flush=True)  # five cards of one suit
-_A6: Final = _ByRankKey(_ace_to_six_five, flush=False)
-_A6_FLUSH: Final = _ByRankKey(_ace_to_six_five, flush=True)
+_D27: Final = _by_rank_key(_deuce_to_seven_five, flush=False)
+_D27_FLUSH: Final = _by_rank_key(_deuce_to_seven_five, flush=True)  # five cards of one suit
+_A6: Final = _by_rank_key(_ace_to_six_five, flush=False)
+_A6_FLUSH: Final = _by_rank_key(_ace_to_six_five, flush=True)
 _KEY_AT: Final = KEY.__getitem__
 
 
@@ -123,7 +75,7 @@ def ace_to_six_value(cards: Sequence[int]) -> int:
     return _value(cards, _A6, _A6_FLUSH, _ace_to_six_five)
 
 
-def _value(cards: Sequence[int], no_flush: _ByRankKey, flush: _ByRankKey,
+def _value(cards: Sequence[int], no_flush: LazyTable[int], flush: LazyTable[int],
            five: Callable[[tuple[int, ...], bool], int]) -> int:
     """A table read by the cards' rank key: of cards with no five of a suit, or of exactly
     five cards of one suit; more cards with five of a suit among them search every five."""
@@ -151,19 +103,3 @@ def fill_tables() -> None:
                 _ = _D27[rank_key]
                 if len(set(ranks)) == 5:
                     _ = _D27_FLUSH[rank_key], _A6_FLUSH[rank_key]
-
-
-_NAMES_27: Final = "23456789TJQKA"
-_NAMES_A6: Final = "A23456789TJQK"
-_CLASS_WORDS: Final = ("", "pair", "two pair", "three of a kind", "straight", "flush",
-                       "full house", "four of a kind", "straight flush")
-
-
-def describe_lowball(value: int, *, ace_low: bool) -> str:
-    """Words for a lowball value: ``'7-5-4-3-2'``, ``'pair, 9-9-7-4-2'``, ``'straight, ...'``."""
-    high = _BASE - value
-    names = _NAMES_A6 if ace_low else _NAMES_27
-    ranks = [high >> shift & 15 for shift in (16, 12, 8, 4, 0)]
-    shown = "-".join(names[r] for r in ranks)
-    words = _CLASS_WORDS[high >> _CLASS_SHIFT]
-    return f"{words}, {shown}" if words else shown

@@ -26,7 +26,7 @@ from typing import Final
 from arena.engine.actions import ActionKind
 from arena.engine.cards import Card, derive_seed
 from arena.engine.drawplans import DrawPlans, has_exchanges
-from arena.engine.equity import MAX_SAMPLES, equity
+from arena.engine.equity import check_count, equity
 from arena.engine.events import (
     ActionTaken,
     BoardDealt,
@@ -81,10 +81,8 @@ class LuckSettings:
     def __post_init__(self) -> None:
         if not isinstance(self.value, ValueFunction):
             raise ValueError(f"value function must be one of {', '.join(ValueFunction)}")
-        for name, low in (("samples", 1), ("exact_limit", 0)):
-            value = getattr(self, name)
-            if type(value) is not int or not low <= value <= MAX_SAMPLES:
-                raise ValueError(f"luck {name} must be an int in {low}..{MAX_SAMPLES}, got {value!r}")
+        check_count("luck samples", self.samples, 1)
+        check_count("luck exact_limit", self.exact_limit, 0)
 
     @property
     def name(self) -> str:
@@ -167,10 +165,10 @@ def hand_luck(variant: Variant, events: Sequence[Event], seat_count: int, *, han
         if isinstance(event, HoleCardsDealt):
             end = index
             new: dict[int, tuple[Card, ...]] = {}
-            while (end < count and isinstance(events[end], HoleCardsDealt)
-                   and events[end].street == event.street):  # type: ignore[union-attr]  # narrowed by the isinstance before it (mypy does not narrow an index)
+            while end < count:
                 dealt = events[end]
-                assert isinstance(dealt, HoleCardsDealt)
+                if not isinstance(dealt, HoleCardsDealt) or dealt.street != event.street:
+                    break
                 walker.check_seat(dealt.seat)
                 new[dealt.seat] = new.get(dealt.seat, ()) + dealt.cards
                 end += 1

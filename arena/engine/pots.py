@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from arena.engine.events import Pot, PotAwarded, PotShare
 
@@ -90,43 +90,37 @@ def award_pot(
     it, ``low_values`` alone decide (razz) when ``high_values`` are all None.
     """
     eligible = pot.eligible
-    awards: list[PotAwarded] = []
     if split_high_low and low_values is not None:
-        lows: list[tuple[int, int]] = []
-        for s in eligible:
-            value = low_values[s]
-            if value is not None:
-                lows.append((value, s))
-        if lows:
-            best_low = max(v for v, _ in lows)
-            low_winners = tuple(s for v, s in lows if v == best_low)
+        low_winners = tuple(best_seats(low_values, eligible))
+        if low_winners:
             low_amount = pot.amount_chips // 2
             high_amount = pot.amount_chips - low_amount
-            awards.append(_award(pot_index, PotShare.HIGH, high_amount, eligible, high_values))
-            awards.append(
-                PotAwarded(pot_index, PotShare.LOW, low_amount, low_winners,
-                           split_evenly(low_amount, low_winners))
-            )
-            return awards
+            return [_award(pot_index, PotShare.HIGH, high_amount, eligible, high_values),
+                    PotAwarded(pot_index, PotShare.LOW, low_amount, low_winners,
+                               split_evenly(low_amount, low_winners))]
         return [_award(pot_index, PotShare.WHOLE, pot.amount_chips, eligible, high_values)]
     values = high_values if low_values is None else low_values
     return [_award(pot_index, PotShare.WHOLE, pot.amount_chips, eligible, values)]
 
 
-def _award(
-    pot_index: int, share: PotShare, amount: int, eligible: Sequence[int],
-    values: Sequence[int | None],
-) -> PotAwarded:
+def best_seats(values: Sequence[int | None], seats: Iterable[int]) -> list[int]:
+    """The seats of ``seats``, in order, whose value is the best (bigger is better; None: no
+    hand, or no qualifying low)."""
     best: int | None = None
-    best_seats: list[int] = []
-    for s in eligible:
-        value = values[s]
+    winners: list[int] = []
+    for seat in seats:
+        value = values[seat]
         if value is None:
             continue
         if best is None or value > best:
-            best = value
-            best_seats = [s]
+            best, winners = value, [seat]
         elif value == best:
-            best_seats.append(s)
-    winners = tuple(best_seats) if best_seats else tuple(eligible)
+            winners.append(seat)
+    return winners
+
+
+def _award(pot_index: int, share: PotShare, amount: int, eligible: Sequence[int],
+           values: Sequence[int | None]) -> PotAwarded:
+    """The pot share to the best of ``eligible`` (to them all when none has a value)."""
+    winners = tuple(best_seats(values, eligible)) or tuple(eligible)
     return PotAwarded(pot_index, share, amount, winners, split_evenly(amount, winners))

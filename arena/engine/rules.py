@@ -15,9 +15,8 @@ from arena.engine.cards import RANKS
 from arena.engine.configfile import FILLED_BY_CODE, Check, read_dataclass, require
 from arena.engine.errors import ConfigError
 from arena.engine.games import (
-    ENGINE_VARIANTS,
+    ALL_VARIANTS,
     HORSE,
-    VARIANTS,
     AnteKind,
     Betting,
     GameCode,
@@ -156,9 +155,8 @@ class Rules:
         for game in self.games:
             # The games of issue 42 are on the wire (docs/house-rules.md §21-§26), logged and
             # replayed; what they still lack is listed in docs/games.md §4.
-            require(game in VARIANTS or game in ENGINE_VARIANTS, where,
-                    f"unknown game {game!r} in 'games'; known: "
-                    f"{', '.join([*VARIANTS, *ENGINE_VARIANTS])}")
+            require(game in ALL_VARIANTS, where,
+                    f"unknown game {game!r} in 'games'; known: {', '.join(ALL_VARIANTS)}")
         require(all(r in RANKS for r in self.wild_ranks)
                 and len(set(self.wild_ranks)) == len(self.wild_ranks) and len(self.wild_ranks) < 13,
                 where, f"'wild_ranks' must name distinct ranks of {RANKS} (e.g. \"2\" for deuces "

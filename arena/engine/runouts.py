@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator, Sequence
 from arena.engine.cards import Card
 from arena.engine.drawpolicy import policy_for
 from arena.engine.games import Variant
+from arena.engine.shuffle import shuffle_steps
 
 __all__ = ["sample_exchanges"]
 
@@ -41,14 +42,11 @@ class _Stub:
         if len(deck) - self.top < count:  # §21: the discards are shuffled into the stub first
             deck.extend(self.pile)
             self.pile.clear()
-        out: list[Card] = []
-        for _ in range(min(count, len(deck) - self.top)):  # short only with no card left at all
-            top = self.top
-            j = top + int(self.random() * (len(deck) - top))
-            deck[top], deck[j] = deck[j], deck[top]
-            out.append(deck[top])
-            self.top = top + 1
-        return out
+        top = self.top
+        end = min(top + count, len(deck))  # short only with no card left at all
+        shuffle_steps(deck, top, end, self.random)
+        self.top = end
+        return deck[top:end]
 
 
 def sample_exchanges(variant: Variant, hands: Sequence[tuple[Card, ...]],

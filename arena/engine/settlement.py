@@ -1,9 +1,10 @@
-"""Settlement: the uncontested award, the showdown (order, shows and mucks) and the pot awards."""
+"""Settlement: the uncontested award, the showdown (order, shows and mucks), each game's showdown
+values and the pot awards."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Final
 
 from arena.engine import evaluate as ev
 from arena.engine.cards import Card, is_known
@@ -17,7 +18,7 @@ from arena.engine.events import (
     PotShare,
     UncalledBetReturned,
 )
-from arena.engine.games import Showdown
+from arena.engine.games import LOW_HOLE_SHOWDOWNS, WILD_SHOWDOWNS, Showdown, Variant
 from arena.engine.lowball import ace_to_six_value, deuce_to_seven_value
 from arena.engine.pots import award_pot, build_pots, with_dead_chips
 from arena.engine.wild import (
@@ -31,9 +32,124 @@ if TYPE_CHECKING:
     from arena.engine.state import HandState
 
 
-_WILD = frozenset({Showdown.WILD_HIGH, Showdown.WILD_LOW, Showdown.WILD_HIGH_LOW_8})
 _SPLIT = frozenset({Showdown.HIGH_LOW_8, Showdown.WILD_HIGH_LOW_8, Showdown.LOW_HOLE_HI_LO})
-_HIGH_ONLY = frozenset({Showdown.HIGH, Showdown.WILD_HIGH, Showdown.LOW_HOLE})
+_NO_RANKS: frozenset[int] = frozenset()
+_FLUSH_BITS: Final = ev.FLUSH_BITS
+
+
+# ----------------------------------------------------------------- showdown values
+
+Values = tuple[list[int] | None, list[int | None] | None]
+"""Each hand's high and low values (a half the game does not play: None; a hand without a
+qualifying low: None); bigger is better."""
+Scorer = Callable[[Sequence[Sequence[Card]], Sequence[Card]], Values]
+"""The `Values` of complete hands (each seat's own cards) and the board."""
+
+
+def _full(hands: Sequence[Sequence[Card]], board: Sequence[Card]) -> Sequence[Sequence[Card]]:
+    return [(*h, *board) for h in hands] if board else hands
+
+
+def _score_holdem(hands: Sequence[Sequence[Card]], board: Sequence[Card]) -> Values:
+    keys = ev.KEY
+    board_t = ev.SUIT_OFFSET + sum(keys[c] for c in board)
+    highs = []
+    for hand in hands:
+        t = board_t
+        for card in hand:
+            t += keys[card]
+        highs.append(ev.high_value_from_keys(t, (*hand, *board) if t & _FLUSH_BITS else ()))
+    return highs, None
+
+
+def _score_high(hands: Sequence[Sequence[Card]], board: Sequence[Card]) -> Values:
+    return [ev.high_value(h) for h in _full(hands, board)], None
+
+
+def _score_high_low_8(hands: Sequence[Sequence[Card]], board: Sequence[Card]) -> Values:
+    full = _full(hands, board)
+    return [ev.high_value(h) for h in full], [ev.low8_value(h) for h in full]
+
+
+def _score_omaha(hands: Sequence[Sequence[Card]], board: Sequence[Card]) -> Values:
+    return [ev.omaha_high_value(h, board) for h in hands], None
+
+
+def _score_omaha_hi_lo(hands: Sequence[Sequence[Card]], board: Sequence[Card]) -> Values:
+    return ([ev.omaha_high_value(h, board) for h in hands],
+            [ev.omaha_low8_value(h, board) for h in hands])
+
+
+def _low_only(value_of: Callable[[Sequence[Card]], int]) -> Scorer:
+    """Razz (ace-to-five, docs/house-rules.md §5), 2-7 (§21), ace-to-six (§22): the low takes all."""
+    def score(hands: Sequence[Sequence[Card]], board: Sequence[Card]) -> Values:
+        return None, [value_of(h) for h in _full(hands, board)]
+    return score
+
+
+_SCORE_RAZZ: Final = _low_only(ev.low_value)
+_SCORE_DEUCE_TO_SEVEN: Final = _low_only(deuce_to_seven_value)
+_SCORE_ACE_TO_SIX: Final = _low_only(ace_to_six_value)
+
+
+def _wild_scorer(kind: Showdown, wild: frozenset[int]) -> Scorer:
+    """docs/house-rules.md §23: every card of a wild rank stands for any card."""
+    def score(hands: Sequence[Sequence[Card]], board: Sequence[Card]) -> Values:
+        full = _full(hands, board)
+        highs = None if kind is Showdown.WILD_LOW else [wild_high_value(h, wild) for h in full]
+        lows: list[int | None] | None = None
+        if kind is not Showdown.WILD_HIGH:
+            eight = kind is Showdown.WILD_HIGH_LOW_8
+            lows = [wild_low_value(h, wild, eight_or_better=eight) for h in full]
+        return highs, lows
+    return score
+
+
+def _low_hole_scorer(variant: Variant, ace_high: bool) -> Scorer:
+    """docs/house-rules.md §24: each hand's own lowest down card is wild for it (the down cards
+    by their place in the dealing order); the high-low game's low with its own wild rank."""
+    ups = tuple(up for street in variant.streets
+                for up in (False,) * street.down_cards + (True,) * street.up_cards)
+    hi_lo = variant.showdown is Showdown.LOW_HOLE_HI_LO
+
+    def score(hands: Sequence[Sequence[Card]], board: Sequence[Card]) -> Values:
+        highs: list[int] = []
+        lows: list[int | None] = []
+        for hand in hands:
+            flags = ups[:len(hand)]
+            seen = (*hand, *board) if board else hand
+            highs.append(wild_high_value(seen, low_hole_wild_ranks(hand, flags, ace_high=ace_high)))
+            if hi_lo:
+                lows.append(wild_low_value(seen, low_hole_low_wild_ranks(hand, flags),
+                                           eight_or_better=True))
+        return highs, lows if hi_lo else None
+    return score
+
+
+def showdown_scorer(variant: Variant, wild: frozenset[int] = frozenset(),
+                    low_hole_ace_high: bool = True) -> Scorer:
+    """How ``variant``'s showdown values hands: the one valuation of the settlement, the
+    equities and the words of a shown hand. ``wild``: the wild ranks of the wild-card games
+    (§23); ``low_hole_ace_high``: the rules key of Low Hole (§24)."""
+    kind = variant.showdown
+    if kind is Showdown.HIGH or kind is Showdown.HIGH_LOW_8:
+        split = kind is Showdown.HIGH_LOW_8
+        if variant.is_omaha:
+            return _score_omaha_hi_lo if split else _score_omaha
+        if split:
+            return _score_high_low_8
+        return _score_high if variant.is_stud else _score_holdem
+    if kind is Showdown.LOW:
+        if not variant.is_stud:
+            raise ValueError(f"{variant.code}: a low-only flop game is not supported")
+        return _SCORE_RAZZ
+    if kind is Showdown.DEUCE_TO_SEVEN:
+        return _SCORE_DEUCE_TO_SEVEN
+    if kind is Showdown.ACE_TO_SIX:
+        return _SCORE_ACE_TO_SIX
+    if kind in LOW_HOLE_SHOWDOWNS:
+        return _low_hole_scorer(variant, low_hole_ace_high)
+    return _wild_scorer(kind, wild)
 
 
 def award_uncontested(hand: HandState, winner: int) -> None:
@@ -116,61 +232,39 @@ def settle(hand: HandState) -> None:
     contenders = [not folded[i] and shown[i] is not False for i in range(n)]
     if True not in contenders:
         contenders = [not f for f in folded]
-    high: list[int | None] = [None] * n
-    low: list[int | None] = [None] * n
     variant = hand.variant
     kind = variant.showdown
-    is_omaha = variant.is_omaha
     board = hand.board
-    # A seeded deck deals only known cards; other sources (hand histories) may leave some
-    # unknown until they are shown.
-    may_be_unknown = hand._deck is None
-    unknown_board = may_be_unknown and bool(board) and not is_known(max(board))
     all_cards = hand.cards
-    for seat in range(n):
-        if not contenders[seat]:
-            continue
-        cards = all_cards[seat]
-        if may_be_unknown and (unknown_board or not is_known(max(cards))):
-            raise IllegalAction(f"seat {seat} reaches the showdown with unknown cards")
-        if is_omaha:
-            high[seat] = ev.omaha_high_value(cards, board)
-            low[seat] = ev.omaha_low8_value(cards, board)
-        else:
-            seen = cards + board if board else cards
-            if kind is Showdown.LOW:
-                low[seat] = ev.low_value(seen)
-            elif kind is Showdown.DEUCE_TO_SEVEN:
-                low[seat] = deuce_to_seven_value(seen)
-            elif kind is Showdown.ACE_TO_SIX:
-                low[seat] = ace_to_six_value(seen)
-            elif kind is Showdown.LOW_HOLE or kind is Showdown.LOW_HOLE_HI_LO:
-                ups = hand.is_up[seat]
-                high[seat] = wild_high_value(seen, low_hole_wild_ranks(
-                    cards, ups, ace_high=hand.rules.low_hole_ace_high))
-                if kind is Showdown.LOW_HOLE_HI_LO:
-                    low[seat] = wild_low_value(seen, low_hole_low_wild_ranks(cards, ups),
-                                               eight_or_better=True)
-            elif kind in _WILD:
-                wild = hand.rules.wild_rank_set
-                if kind is not Showdown.WILD_LOW:
-                    high[seat] = wild_high_value(seen, wild)
-                if kind is not Showdown.WILD_HIGH:
-                    low[seat] = wild_low_value(seen, wild,
-                                               eight_or_better=kind is Showdown.WILD_HIGH_LOW_8)
-            else:
-                high[seat] = ev.high_value(seen)
-                if kind is Showdown.HIGH_LOW_8:
-                    low[seat] = ev.low8_value(seen)
+    seats = [i for i in range(n) if contenders[i]]
+    if hand._deck is None:
+        # A seeded deck deals only known cards; other sources (hand histories) may leave some
+        # unknown until they are shown.
+        unknown_board = bool(board) and not is_known(max(board))
+        for seat in seats:
+            if unknown_board or not is_known(max(all_cards[seat])):
+                raise IllegalAction(f"seat {seat} reaches the showdown with unknown cards")
+    rules = hand.rules
+    score = showdown_scorer(variant, rules.wild_rank_set if kind in WILD_SHOWDOWNS else _NO_RANKS,
+                            rules.low_hole_ace_high)
+    highs, lows = score([all_cards[seat] for seat in seats], board)
+    high: list[int | None] = [None] * n
+    low: list[int | None] = [None] * n
+    if highs is not None:
+        for seat, value in zip(seats, highs, strict=True):
+            high[seat] = value
+    if lows is not None:
+        for seat, low_value in zip(seats, lows, strict=True):
+            low[seat] = low_value
     pots = with_dead_chips(build_pots(hand.committed, contenders), hand.dead_chips,
                            contenders)
     awards: list[PotAwarded] = []
     split = kind in _SPLIT
-    lows = None if kind in _HIGH_ONLY else low
     stacks = hand.stacks
     events = hand.events
     for index, pot in enumerate(pots):
-        for award in award_pot(index, pot, high, lows, split_high_low=split):
+        for award in award_pot(index, pot, high, None if lows is None else low,
+                               split_high_low=split):
             awards.append(award)
             for seat, amount in zip(award.winners, award.amounts_chips, strict=True):
                 stacks[seat] += amount

@@ -11,16 +11,9 @@ from typing import TYPE_CHECKING
 from arena.engine import evaluate as ev
 from arena.engine.cards import Card
 from arena.engine.describe_lowball import lowball_shown
-from arena.engine.describe_wild import (
-    LOW_HOLE_SHOWDOWNS,
-    NO_WILD,
-    WILD_SHOWDOWNS,
-    SeatWild,
-    seat_wild,
-    wild_high_shown,
-    wild_low_shown,
-)
-from arena.engine.games import Showdown, Variant
+from arena.engine.describe_wild import NO_WILD, SeatWild, seat_wild, wild_high_shown, wild_low_shown
+from arena.engine.games import LOW_HOLE_SHOWDOWNS, WILD_SHOWDOWNS, Showdown, Variant
+from arena.engine.settlement import showdown_scorer
 
 if TYPE_CHECKING:
     from arena.engine.state import HandState
@@ -65,20 +58,6 @@ def _first_five(variant: Variant, cards: Sequence[Card], board: Sequence[Card],
     return five
 
 
-def _best_high(variant: Variant, cards: Sequence[Card], board: Sequence[Card]) -> int:
-    if variant.is_omaha:
-        return ev.omaha_high_value(cards, board)
-    return ev.high_value([*cards, *board])
-
-
-def _best_low(variant: Variant, cards: Sequence[Card], board: Sequence[Card], *,
-              eight: bool) -> int | None:
-    if variant.is_omaha:
-        return ev.omaha_low8_value(cards, board) if eight else None
-    both = [*cards, *board]
-    return ev.low8_value(both) if eight else ev.low_value(both)
-
-
 _SPECIAL = WILD_SHOWDOWNS | LOW_HOLE_SHOWDOWNS | {Showdown.DEUCE_TO_SEVEN, Showdown.ACE_TO_SIX}
 _LOWBALL = {Showdown.DEUCE_TO_SEVEN: False, Showdown.ACE_TO_SIX: True}  # kind: ace low
 
@@ -86,11 +65,8 @@ _LOWBALL = {Showdown.DEUCE_TO_SEVEN: False, Showdown.ACE_TO_SIX: True}  # kind: 
 def shown_value_in(state: HandState, seat: int, cards: Sequence[Card]) -> ShownValue:
     """:func:`shown_value` of the ``cards`` ``seat`` shows in ``state`` (its wild ranks from the
     hand's rules, and in Low Hole from its own down cards: docs/house-rules.md §23, §24)."""
-    variant = state.variant
-    wild = NO_WILD
-    if variant.showdown in WILD_SHOWDOWNS or variant.showdown in LOW_HOLE_SHOWDOWNS:
-        wild = seat_wild(variant, state.rules, state.cards[seat], state.is_up[seat])
-    return shown_value(variant, cards, state.board, wild=wild)
+    wild = seat_wild(state.variant, state.rules, state.cards[seat], state.is_up[seat])
+    return shown_value(state.variant, cards, state.board, wild=wild)
 
 
 def _special_value(variant: Variant, cards: Sequence[Card], wild: SeatWild) -> ShownValue:
@@ -131,16 +107,15 @@ def shown_value(variant: Variant, cards: Sequence[Card], board: Sequence[Card], 
     # by its five ranks rather than by valuing each five: a five-card high value stands for
     # its ranks and whether they are of one suit, a low value for its ranks alone.
     rank_keys = _rank_keys(variant, cards, board)
-    if variant.showdown is not Showdown.LOW:
-        high = _best_high(variant, cards, board)
+    highs, lows = showdown_scorer(variant)([cards], board)
+    if highs is not None:
+        high = highs[0]
         high_cards = _first_five(variant, cards, board, rank_keys, ev.high_rank_key(high),
                                  suited=ev.is_flush_value(high))
         high_text = ev.describe_high(high)
     low_text, low_cards = "", _NO_CARDS
-    if variant.showdown is not Showdown.HIGH:
-        eight = variant.showdown is Showdown.HIGH_LOW_8
-        low = _best_low(variant, cards, board, eight=eight)
-        if low is not None:
-            low_cards = _first_five(variant, cards, board, rank_keys, ev.low_rank_key(low))
-            low_text = ev.describe_low(low)
+    low = lows[0] if lows is not None else None
+    if low is not None:
+        low_cards = _first_five(variant, cards, board, rank_keys, ev.low_rank_key(low))
+        low_text = ev.describe_low(low)
     return ShownValue(high_text, tuple(high_cards), low_text, tuple(low_cards))

@@ -8,6 +8,7 @@ layer maps its physical seats onto this order.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Protocol
 
 from arena.engine.actions import Action, ActionKind, LegalActions
@@ -53,10 +54,14 @@ class CardSource(Protocol):
 
 _DEFAULT_RULES = Rules()
 _CHECK = ActionKind.CHECK
-_CHECKS: dict[tuple[int, int, int, bool], ActionTaken] = {}  # (seat, street, bet, automatic)
-_CHECKS_LIMIT = 4096  # cleared when full: a few entries per table and street are in use
 _CALL = ActionKind.CALL
 _FOLD = ActionKind.FOLD
+
+
+@lru_cache(maxsize=4096)
+def _check_event(seat: int, street: int, bet: int, automatic: bool) -> ActionTaken:
+    """Checks repeat hand after hand: one shared (immutable) event per value."""
+    return ActionTaken(seat, street, _CHECK, bet, 0, False, automatic)
 
 
 class HandState:
@@ -218,37 +223,25 @@ class HandState:
         return legal
 
     def can(self, kind: ActionKind, raise_to: int | None = None) -> bool:
-        """Whether the seat to act may take this action now (checked by :meth:`_verify`)."""
+        """Whether the seat to act may take this action now (checked by `verify_action`)."""
         try:
             verify_action(self, self.actor, kind, raise_to)
         except (IllegalAction, MalformedAction):
             return False
         return True
 
-    def _verify(self, seat: int | None, kind: ActionKind | None,
-                raise_to: int | None) -> LegalActions:
-        """The one legality check: :func:`arena.engine.legal.verify_action`."""
-        return verify_action(self, seat, kind, raise_to)
-
     def act(self, seat: int, kind: ActionKind, raise_to: int | None = None, *,
             automatic: bool = False) -> ActionTaken:
         """Apply one action of ``seat``; raises (changing nothing) if it is not legal now."""
         # The common case first, checked inline: a check, call or fold by the seat to act
-        # (not the bring-in seat), legal by what it owes. Anything else goes through _verify.
+        # (not the bring-in seat), legal by what it owes. Anything else goes through verify_action.
         if (raise_to is None and seat == self.actor and seat != self._bring_in_seat
                 and not self.exchanging):
             bets = self.bets
             bet = bets[seat]
             owed = self._level - bet
             if kind is _CHECK and owed <= 0:
-                # Checks repeat hand after hand: one shared (immutable) event per value.
-                key = (seat, self.street_index, bet, automatic)
-                event = _CHECKS.get(key)
-                if event is None:
-                    if len(_CHECKS) >= _CHECKS_LIMIT:
-                        _CHECKS.clear()
-                    event = _CHECKS[key] = ActionTaken(seat, key[1], kind, bet, 0, False,
-                                                       automatic)
+                event = _check_event(seat, self.street_index, bet, automatic)
                 self._acted_full[seat] = True
             elif kind is _CALL and owed > 0:
                 stacks = self.stacks
@@ -283,36 +276,21 @@ class HandState:
     def _act_verified(self, seat: int, kind: ActionKind, raise_to: int | None,
                       automatic: bool) -> ActionTaken:
         verify_action(self, seat, kind, raise_to)
-        if raise_to is not None:  # a raise: _verify allows an amount only there
+        if raise_to is not None:  # a raise: verify_action allows an amount only there
             return self._apply_raise(seat, raise_to, automatic)
+        # The bring-in: every other legal check, call and fold took the inline path of act.
+        assert kind is ActionKind.BRING_IN
         bets = self.bets
-        if kind is ActionKind.CHECK:
-            event = ActionTaken(seat, self.street_index, kind, bets[seat], 0, False, automatic)
-        elif kind is ActionKind.CALL:
-            owed = self._level - bets[seat]
-            stack = self.stacks[seat]
-            added = owed if owed < stack else stack
-            self._put(seat, added)
-            event = ActionTaken(seat, self.street_index, kind, bets[seat], added, added == stack,
-                                automatic)
-        elif kind is ActionKind.FOLD:
-            self.folded[seat] = True
-            self._live_count -= 1
-            if self.stacks[seat]:
-                self._able_count -= 1
-            event = ActionTaken(seat, self.street_index, kind, bets[seat], 0, False, automatic)
-        else:  # the bring-in
-            stack = self.stacks[seat]
-            added = min(self.stakes.bring_in, stack)
-            self._put(seat, added)
-            self._bring_in_seat = None
-            self._level = max(self._level, bets[seat])
-            event = ActionTaken(seat, self.street_index, kind, bets[seat], added, added == stack,
-                                automatic)
-            self._others_to_act(seat)
+        stack = self.stacks[seat]
+        added = min(self.stakes.bring_in, stack)
+        self._put(seat, added)
+        self._bring_in_seat = None
+        self._level = max(self._level, bets[seat])
+        event = ActionTaken(seat, self.street_index, kind, bets[seat], added, added == stack,
+                            automatic)
+        self._others_to_act(seat)
         self._to_act[seat] = False
-        if kind is not ActionKind.FOLD:
-            self._acted_full[seat] = True
+        self._acted_full[seat] = True
         self.events.append(event)
         self._advance(seat)
         return event

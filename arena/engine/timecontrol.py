@@ -9,7 +9,6 @@ else fold), decision after decision, until the match ends: the budget does not c
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,9 +54,5 @@ def expand_time_control(values: dict[str, Any], where: str) -> None:
     if clash:
         raise ConfigError(f"{where}: give 'time_control' or {' and '.join(map(repr, clash))}, "
                           "not both")
-    values.update(apply(preset))
-
-
-def apply(preset: TimeControl) -> Mapping[str, float]:
-    return {"decision_seconds": preset.decision_seconds,
-            "time_bank_seconds": preset.time_bank_seconds}
+    values.update(decision_seconds=preset.decision_seconds,
+                  time_bank_seconds=preset.time_bank_seconds)

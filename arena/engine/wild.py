@@ -11,24 +11,24 @@ better); a natural high hand's value is :func:`arena.engine.evaluate.high_value`
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Collection, Sequence
 from functools import cache
 from itertools import combinations, combinations_with_replacement
 from typing import Final
 
-from arena.engine.evaluate import RANK_KEY, high_value
+from arena.engine import handvalue as hv
+from arena.engine.evaluate import RANK_KEY, LazyTable, high_value, ranks_of
 
 _ACE = 12
-_FIVE_OF_A_KIND = 9
-(_HIGH_CARD, _PAIR, _TWO_PAIR, _TRIPS, _STRAIGHT, _FLUSH, _FULL_HOUSE, _QUADS,
- _STRAIGHT_FLUSH) = range(9)
+FIVE_OF_A_KIND: Final = 9  # the class of five of a kind, above a straight flush
 _WHEEL: Final = frozenset((_ACE, 0, 1, 2, 3))
 
 
-def five_high_value(ranks: Sequence[int], flush: bool) -> int:
+def five_high_value(ranks: Sequence[int], flush: bool, *, wheel: bool = True) -> int:
     """The high value of five cards given their ranks (deuce 0 .. ace 12, repeats allowed up to
     five of a kind) and whether they are of one suit: for natural hands the very value of
-    :func:`arena.engine.evaluate.high_value`, five of a kind a class above."""
+    :func:`arena.engine.evaluate.high_value`, five of a kind a class above. ``wheel=False``:
+    A-2-3-4-5 is no straight (the lowball orders of :mod:`arena.engine.lowball`)."""
     counts: dict[int, int] = {}
     for rank in ranks:
         counts[rank] = counts.get(rank, 0) + 1
@@ -40,32 +40,29 @@ def five_high_value(ranks: Sequence[int], flush: bool) -> int:
     if distinct:
         if max(ranks) - min(ranks) == 4:
             straight_top = max(ranks)
-        elif set(ranks) == _WHEEL:
+        elif wheel and set(ranks) == _WHEEL:
             straight_top = 3
     if sizes[0] == 5:
-        category = _FIVE_OF_A_KIND
+        category = FIVE_OF_A_KIND
     elif straight_top >= 0 and flush:
-        category, order = _STRAIGHT_FLUSH, [straight_top]
+        category, order = hv.STRAIGHT_FLUSH, [straight_top]
     elif sizes[0] == 4:
-        category = _QUADS
+        category = hv.QUADS
     elif sizes[:2] == [3, 2]:
-        category = _FULL_HOUSE
+        category = hv.FULL_HOUSE
     elif flush:
-        category = _FLUSH
+        category = hv.FLUSH
     elif straight_top >= 0:
-        category, order = _STRAIGHT, [straight_top]
+        category, order = hv.STRAIGHT, [straight_top]
     elif sizes[0] == 3:
-        category = _TRIPS
+        category = hv.TRIPS
     elif sizes[:2] == [2, 2]:
-        category = _TWO_PAIR
+        category = hv.TWO_PAIR
     elif sizes[0] == 2:
-        category = _PAIR
+        category = hv.ONE_PAIR
     else:
-        category = _HIGH_CARD
-    value = category
-    for rank in order:
-        value = value << 4 | rank
-    return value << 4 * (5 - len(order))
+        category = hv.HIGH_CARD
+    return hv.pack(category, order)
 
 
 @cache
@@ -81,48 +78,27 @@ def _best_completion(natural_ranks: tuple[int, ...], flush: bool, wilds: int) ->
     return best
 
 
-class _WildTable(dict[int, int]):
-    """A value by ``key << 4 | wilds`` computed on first use by ``compute(key, wilds)``."""
-
-    __slots__ = ("_compute",)
-
-    def __init__(self, compute: Callable[[int, int], int]) -> None:
-        super().__init__()
-        self._compute = compute
-
-    def __missing__(self, key: int) -> int:
-        value = self._compute(key >> 4, key & 15)
-        self[key] = value
-        return value
-
-
-def _ranks_of(rank_key: int) -> list[int]:
-    """The ranks (deuce 0 .. ace 12, repeated) of a rank key (``evaluate.RANK_KEY`` sums)."""
-    ranks: list[int] = []
-    for rank in range(13):
-        rank_key, count = divmod(rank_key, 5)
-        ranks += [rank] * count
-    return ranks
-
-
-def _best_of_ranks(rank_key: int, wilds: int) -> int:
-    """The best high value, flushes aside, of the natural ranks of ``rank_key`` and ``wilds``
-    wild cards: the best of every ``5 - wilds`` naturals completed by the wild cards."""
+def _best_of_ranks(key: int) -> int:
+    """The best high value, flushes aside, of the natural ranks of a rank key and some wild
+    cards (``key``: ``rank_key << 4 | wilds``): the best of every ``5 - wilds`` naturals
+    completed by the wild cards."""
+    wilds = key & 15
     return max(_best_completion(five, False, wilds)
-               for five in combinations(_ranks_of(rank_key), 5 - wilds))
+               for five in combinations(ranks_of(key >> 4), 5 - wilds))
 
 
-def _best_of_suit(rank_mask: int, wilds: int) -> int:
-    """The best high value of ``5 - wilds`` naturals of one suit (ranks in ``rank_mask``)
-    completed by ``wilds`` wild cards of that suit: a flush at least."""
-    ranks = [r for r in range(13) if rank_mask >> r & 1]
+def _best_of_suit(key: int) -> int:
+    """The best high value of ``5 - wilds`` naturals of one suit completed by ``wilds`` wild
+    cards of that suit (``key``: ``rank_mask << 4 | wilds``, a 13-bit mask): a flush at least."""
+    wilds = key & 15
+    ranks = [r for r in range(13) if key >> (r + 4) & 1]
     return max(_best_completion(five, True, wilds) for five in combinations(ranks, 5 - wilds))
 
 
 # By natural ranks (rank key) and by one suit's natural ranks (13-bit mask), each with the
 # number of wild cards: a hand's value is the better of the two (a flush only counts better).
-_BY_RANKS: Final = _WildTable(_best_of_ranks)
-_BY_SUIT: Final = _WildTable(_best_of_suit)
+_BY_RANKS: Final = LazyTable[int](_best_of_ranks)
+_BY_SUIT: Final = LazyTable[int](_best_of_suit)
 _RANK_KEY: Final = RANK_KEY
 _RANK_BIT: Final = tuple(1 << (card >> 2) for card in range(52))
 
@@ -169,10 +145,7 @@ def _low_five_badness(low_ranks: Sequence[int]) -> int:
     # No pair < one pair < two pair < trips < full house < quads < five of a kind.
     category = {(1, 1, 1, 1, 1): 0, (2, 1, 1, 1): 1, (2, 2, 1): 2, (3, 1, 1): 3, (3, 2): 4,
                 (4, 1): 5, (5,): 6}[sizes]
-    value = category
-    for _, rank in groups:
-        value = value << 4 | rank
-    return value << 4 * (5 - len(groups))
+    return hv.pack(category, [rank for _, rank in groups])
 
 
 def wild_low_value(cards: Sequence[int], wild_ranks: Collection[int], *,
@@ -192,9 +165,11 @@ def wild_low_value(cards: Sequence[int], wild_ranks: Collection[int], *,
     return None if value < 0 else value
 
 
-def _low_of_ranks(rank_key: int, wilds: int, eight_or_better: bool) -> int:
-    """`wild_low_value` of natural ranks (a rank key) and ``wilds`` wild cards; -1: none."""
-    natural = [r + 1 if r != _ACE else 0 for r in _ranks_of(rank_key)]  # ace-to-five ranks
+def _low_of_ranks(key: int, eight_or_better: bool) -> int:
+    """`wild_low_value` of natural ranks and wild cards (``key``: ``rank_key << 4 | wilds``);
+    -1: none."""
+    wilds = key & 15
+    natural = [r + 1 if r != _ACE else 0 for r in ranks_of(key >> 4)]  # ace-to-five ranks
     ranks = set(natural)
     for _ in range(wilds):
         ranks.add(next(r for r in range(13) if r not in ranks))  # the lowest rank not held
@@ -207,8 +182,8 @@ def _low_of_ranks(rank_key: int, wilds: int, eight_or_better: bool) -> int:
     return _LOW_BASE - _low_five_badness(sorted(best, reverse=True))
 
 
-_LOW_BY_RANKS: Final = _WildTable(lambda key, wilds: _low_of_ranks(key, wilds, False))
-_LOW8_BY_RANKS: Final = _WildTable(lambda key, wilds: _low_of_ranks(key, wilds, True))
+_LOW_BY_RANKS: Final = LazyTable[int](lambda key: _low_of_ranks(key, False))
+_LOW8_BY_RANKS: Final = LazyTable[int](lambda key: _low_of_ranks(key, True))
 
 
 def _paired_low(natural: Sequence[int], wilds: int) -> list[int]:

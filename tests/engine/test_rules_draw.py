@@ -9,9 +9,10 @@ import pytest
 
 from arena.engine.actions import Action, ActionKind
 from arena.engine.cards import parse_cards
+from arena.engine.describe_lowball import lowball_words
 from arena.engine.errors import IllegalAction, MalformedAction, NotYourTurn
 from arena.engine.games import variant_for
-from arena.engine.lowball import ace_to_six_value, describe_lowball, deuce_to_seven_value
+from arena.engine.lowball import ace_to_six_value, deuce_to_seven_value
 from arena.engine.state import HandState
 
 TD = "F2L3D"
@@ -145,8 +146,8 @@ def test_deuce_to_seven_ranking() -> None:
              "8c7d6h5s4c", "7c5c4c3c2c"]
     values = [deuce_to_seven_value(parse_cards(h)) for h in order]
     assert values == sorted(values, reverse=True)
-    assert describe_lowball(values[0], ace_low=False) == "7-5-4-3-2"
-    assert describe_lowball(values[-1], ace_low=False) == "flush, 7-5-4-3-2"
+    assert lowball_words(values[0], ace_low=False) == "seven-five low: 7-5-4-3-2"
+    assert lowball_words(values[-1], ace_low=False) == "low with a flush, seven high: 7-5-4-3-2"
     assert deuce_to_seven_value(parse_cards("7c5d4h3s2c")) == deuce_to_seven_value(
         parse_cards("7d5c4s3h2d"))
 
@@ -159,7 +160,7 @@ def test_ace_to_six_ranking() -> None:
     assert best > ace_to_six_value(parse_cards("6c5d3h2sAc")) > wheel
     assert ace_to_six_value(parse_cards("KcQdJhTsAc")) > wheel  # no straight: king high
     assert ace_to_six_value(parse_cards("6c4d3h2sAcKdKh")) == best
-    assert describe_lowball(best, ace_low=True) == "6-4-3-2-A"
+    assert lowball_words(best, ace_low=True) == "six-four low: 6-4-3-2-A"
 
 
 def test_deuce_to_seven_agrees_with_pokerkit() -> None:
