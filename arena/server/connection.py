@@ -236,7 +236,7 @@ class Connection:
         if context.done() or context.cancelled():
             return None
         log.error("bot %s: stream failed while %s: %s: %s", self.bot_id, doing,
-                  type(exc).__name__, exc)
+                  type(exc).__name__, exc, exc_info=exc)  # a dealer bug: its traceback too
         return Internal(f"the dealer failed while {doing} this stream")
 
     async def _write(self, context: grpc.aio.ServicerContext[Any, Any],

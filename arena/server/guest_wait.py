@@ -67,7 +67,14 @@ def _tasks_woken(loop: asyncio.AbstractEventLoop) -> bool:
     ready = getattr(loop, "_ready", None)
     if ready is None:
         return True
-    for handle in ready:
+    # A copy first, in one C call: other threads append to this queue (call_soon_threadsafe:
+    # trio's wake-ups from the league writer's thread), and a Python loop over the deque itself
+    # lets them in between two steps ("deque mutated during iteration" ended a bot's stream).
+    try:
+        handles = tuple(ready)
+    except RuntimeError:  # pragma: no cover - mutated even so: assume a task is waiting
+        return True
+    for handle in handles:
         if getattr(getattr(handle, "_callback", None), "__name__", "") == "task_wakeup":
             return True
     return False

@@ -249,3 +249,36 @@ def test_trios_own_io_is_seen_while_trio_never_idles() -> None:
     got, spins = _run(main())  # type: ignore[misc]
     assert got == [b"x"]
     assert spins < 100_000
+
+
+def test_a_wake_up_queued_by_another_thread_mid_look_does_not_fail_the_reader() -> None:
+    """Other threads append to the host loop's ready queue (``call_soon_threadsafe``: trio's
+    wake-ups from the league writer's thread) while a reader looks for waiting tasks in it. The
+    look once walked the queue itself, step by step, and such an append ended the bot's stream
+    with "deque mutated during iteration"; here the append comes mid-walk, every time."""
+    from collections import deque
+
+    class Handle:
+        def __init__(self, queue: deque[object], name: str) -> None:
+            self._queue = queue
+            self._name = name
+
+        @property
+        def _callback(self) -> object:
+            self._queue.append(Handle(self._queue, "later"))  # another thread, mid-walk
+
+            def task_wakeup() -> None: ...
+
+            def other() -> None: ...
+
+            return task_wakeup if self._name == "task" else other
+
+    class Loop:
+        def __init__(self) -> None:
+            self._ready: deque[object] = deque()
+            self._ready.extend([Handle(self._ready, "first"), Handle(self._ready, "task")])
+
+    assert guest_wait._tasks_woken(Loop()) is True  # type: ignore[arg-type]
+    quiet = Loop()
+    quiet._ready.pop()
+    assert guest_wait._tasks_woken(quiet) is False  # type: ignore[arg-type]
