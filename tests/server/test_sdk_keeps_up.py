@@ -250,6 +250,7 @@ def test_a_stopped_server_says_so_and_the_bot_reconnects(tmp_path: Path) -> None
     assert not result.matches_over and result.final_status == "UNAVAILABLE"
 
 
+@pytest.mark.no_dealer
 def test_a_reconnect_refused_as_already_existing_is_retried_but_not_a_first_connection(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """By default the dealer refuses a new stream while it still holds the bot's old one
