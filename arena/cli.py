@@ -2,7 +2,7 @@
 
 Every command imports what it needs when it runs, so `arena bot` (a bot's process, started once
 per bot by leagues and their authors) loads the SDK and nothing of the dealer, the engine or the
-leagues: its parser is built alone (`tests/test_cli.py`)."""
+leagues: the SDK's own parser reads its arguments (`tests/test_cli.py`)."""
 
 from __future__ import annotations
 
@@ -61,22 +61,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_bot(args: argparse.Namespace) -> int:
-    """The SDK's own command line (``arena-bot``), run in this process."""
+    """``arena bot ARGS``: the SDK's own command line (``arena-bot ARGS``), run in this process."""
     from arena.host.sdk import sdk_module
 
-    token = args.token or os.environ.get("ARENA_TOKEN")
-    if not token:
-        print("arena bot: error: give --token or set ARENA_TOKEN", file=sys.stderr)
-        return 2
-    argv = [args.bot, "--server", args.server, f"--token={token}",  # a token may start with "-"
-            "--connect-seconds", str(args.connect_seconds)]
-    for option, value in (("--name", args.name), ("--tls-ca", args.tls_ca), ("--seed", args.seed),
-                          ("--reconnect-seconds", args.reconnect_seconds)):
-        if value is not None:
-            argv += [option, str(value)]
-    flags = [flag for flag, on in (("--verbose", args.verbose),
-                                   ("--seed-each-decision", args.seed_each_decision)) if on]
-    code: int = sdk_module("cli").main(argv + flags)
+    code: int = sdk_module("cli").main(args.words)
     return code
 
 
@@ -180,9 +168,8 @@ EXIT_CODES = """exit codes: 0 done; 1 a check failed (replay mismatch, bot never
 def cmd_web(args: argparse.Namespace) -> int:
     from arena.web.server import run_web
 
-    if args.tournament is not None:
-        return run_web(args.tournament, host=args.host, port=args.port, tournament=True)
-    return run_web(args.league, host=args.host, port=args.port)
+    return run_web(args.league if args.tournament is None else args.tournament, host=args.host,
+                   port=args.port, tournament=args.tournament is not None)
 
 
 def cmd_gateway(args: argparse.Namespace) -> int:
@@ -234,62 +221,17 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     return show_standings(args.file, fmt=args.format)
 
 
-if TYPE_CHECKING:
-    Commands = argparse._SubParsersAction[argparse.ArgumentParser]  # the commands of `arena`
-
-
-def _root() -> tuple[argparse.ArgumentParser, Commands]:
-    parser = argparse.ArgumentParser(prog="arena", description=DESCRIPTION, epilog=EXIT_CODES,
-                                     formatter_class=_Help)
-    return parser, parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-
-
-def _command(sub: Commands, name: str, text: str) -> argparse.ArgumentParser:
-    parser: argparse.ArgumentParser = sub.add_parser(
-        name, help=text, description=text, formatter_class=_Help, epilog=EXIT_CODES)
-    return parser
-
-
-def bot_parser() -> argparse.ArgumentParser:
-    """`arena bot`'s parser alone: the same usage, help and errors as in :func:`build_parser`,
-    without what the other commands' choices import (the engine's games, the leaderboard)."""
-    parser, sub = _root()
-    _bot_command(sub)
-    return parser
-
-
-def _bot_command(sub: Commands) -> None:
-    bot = _command(sub, "bot", "run a Python bot (an example or your own module:function) against a dealer")
-    bot.add_argument("bot", metavar="BOT", help="random, call, rules, mixed, or your function as "
-                                                "module:function or file.py:function")
-    bot.add_argument("--server", required=True, type=cliargs.server_address,
-                     help="HOST:PORT of the dealer ([::1]:PORT for IPv6)")
-    bot.add_argument("--token", default=None,
-                     help="the bot's token, as in the league or match file (none: the ARENA_TOKEN "
-                          "environment variable, which other users cannot see in the process list)")
-    bot.add_argument("--name", default=None, help="display name (none: BOT)")
-    bot.add_argument("--tls-ca", default=None, help="PEM root certificate for a TLS server")
-    bot.add_argument("--seed", type=int, default=None, help="seed of the random example bot")
-    bot.add_argument("--connect-seconds", type=float, default=10.0,
-                     help="give up when the dealer cannot be reached at all for this long")
-    bot.add_argument("--reconnect-seconds", type=float, default=None,
-                     help="after losing the dealer, give up after this long (none: keep trying "
-                          "until stopped, e.g. through a league restart)")
-    bot.add_argument("--seed-each-decision", action="store_true",
-                     help="random bot: seed each decision from --seed and its id (answers that do "
-                          "not depend on the order in which its tables ask)")
-    bot.add_argument("--verbose", action="store_true", help="log connects and rejections")
-    bot.set_defaults(func=cmd_bot)
-
-
 def build_parser() -> argparse.ArgumentParser:
     from arena.engine.games import EngineGame, GameCode
     from arena.league.leaderboard import CSV_TABLES
 
-    parser, sub = _root()
+    parser = argparse.ArgumentParser(prog="arena", description=DESCRIPTION, epilog=EXIT_CODES,
+                                     formatter_class=_Help)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def command(name: str, text: str) -> argparse.ArgumentParser:
-        return _command(sub, name, text)
+        return sub.add_parser(name, help=text, description=text, formatter_class=_Help,
+                              epilog=EXIT_CODES)
 
     rules_help = "override a [rules] key (repeatable), e.g. decision_seconds=5"
     sim = command("simulate", "play hands in-process with built-in policies")
@@ -350,7 +292,9 @@ def build_parser() -> argparse.ArgumentParser:
     practice.add_argument("--set", action="append", metavar="KEY=VALUE", help=rules_help)
     practice.set_defaults(func=cmd_practice)
 
-    _bot_command(sub)
+    # Listed for `arena --help`; `arena bot ...` itself is the SDK's command line (main).
+    sub.add_parser("bot", add_help=False, help="run a Python bot (an example or your own "
+                   "module:function) against a dealer")
 
     league = command("league", "run a league of connected bots, or show its status")
     league.add_argument("action", choices=("run", "status"), help="run (resumable) or status")
@@ -529,8 +473,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     if words[:1] == ["bot"] and words[1:2] in (["check"], ["logs"]):
         args = bot_tools_parser().parse_args(words[1:])
+    elif words[:1] == ["bot"]:  # the SDK's parser alone: nothing of the dealer is imported
+        args = argparse.Namespace(func=cmd_bot, words=words[1:])
     else:
-        args = (bot_parser() if words[:1] == ["bot"] else build_parser()).parse_args(words)
+        args = build_parser().parse_args(words)
     players = getattr(args, "players", None)
     if players is not None:
         # docs/house-rules.md §20: the table size depends on the games (hold'em 11, Omaha 10,

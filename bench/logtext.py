@@ -1,14 +1,14 @@
 """The per-hand log text of a league alone: the event log's records and the PHH text, and a base
-revision's (``main``: its event log, JSON lines before 2026-12, if it has them; its PHH writer),
-in alternated passes on the same hands.
+revision's (``--base``, main: its PHH writer; ``--json-base``: the last event log of JSON lines,
+before 2026-12), in alternated passes on the same hands.
 
-    python -m bench.logtext [--hands 20] [--passes 15] [--base main]
+    python -m bench.logtext [--hands 20] [--passes 15] [--base main] [--json-base REVISION]
 
 One league (16 tables, logs on, ``bench/league.py``'s schedule) is played first and each hand
 the writer got is kept; then every pass writes those hands' lines and texts by each way in
 turn, on this thread alone (no dealer, no GIL hand-over). Prints the median ms per hand of
-each way and checks that both PHH writers wrote the same text and both logs one entry per
-held event.
+each way and checks that both PHH writers' texts read back the same and both logs hold one entry
+per held event.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import statistics
 import subprocess
 import sys
 import time
+import tomllib
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
@@ -90,12 +91,14 @@ def main(argv: list[str] | None = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--hands", type=int, default=20, help="hands per match of the league")
     parser.add_argument("--passes", type=int, default=15)
-    parser.add_argument("--base", default="main", help="the revision to compare with")
+    parser.add_argument("--base", default="main", help="the revision whose PHH writer to compare with")
+    parser.add_argument("--json-base", default="20f434b~1",
+                        help="the revision whose JSON event log to compare with")
     args = parser.parse_args(argv)
     kept = _keep_hands(args.hands)
     workdir = scratch_dir("arena-bench-logtext-")
-    base_log = _base_json_log(args.base, workdir)
-    base_phh = _base_module("base_phh", args.base, "arena/engine/phh.py", workdir)
+    base_log = _base_json_log(args.json_base, workdir)
+    base_phh = _base_module("base_phhtext", args.base, "arena/engine/phhtext.py", workdir)
 
     def phh_by(module: Any) -> Callable[[], list[str]]:
         def texts() -> list[str]:
@@ -103,11 +106,14 @@ def main(argv: list[str] | None = None) -> int:
                 return [module.dumps_hand(phh_fields(hand)) for hand, _ in kept]
         return texts
 
+    def phh_now() -> list[str]:
+        return [phhtext.dumps_hand(phh_fields(hand)) for hand, _ in kept]
+
     ways: dict[str, Callable[[], object]] = {
         "records": lambda: [frame(codec.records(held))
                             for codec in [LogRecords()] for _, held in kept],
-        f"JSON {args.base}": lambda: [base_log.event_lines(held) for _, held in kept],
-        "PHH": lambda: [phhtext.dumps_hand(phh_fields(hand)) for hand, _ in kept],
+        f"JSON {args.json_base}": lambda: [base_log.event_lines(held) for _, held in kept],
+        "PHH": phh_now,
         f"PHH {args.base}": phh_by(base_phh),
     }
     names = list(ways)
@@ -115,7 +121,8 @@ def main(argv: list[str] | None = None) -> int:
     codec = LogRecords()
     assert sum(len(codec.records(held)) for _, held in kept) == count
     assert sum(base_log.event_lines(held).count(b"\n") for _, held in kept) == count
-    assert ways[names[2]]() == ways[names[3]](), "PHH differs"
+    assert ([tomllib.loads(text) for text in phh_now()]
+            == [tomllib.loads(text) for text in phh_by(base_phh)()]), "PHH differs"
     times: dict[str, list[float]] = {name: [] for name in ways}
     for k in range(args.passes):
         for name in names if k % 2 == 0 else names[::-1]:
@@ -127,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     for name in names:
         print(f"  {name:24s} {statistics.median(times[name]):.4f} "
               f"(min {min(times[name]):.4f}, max {max(times[name]):.4f})")
-    for name, peer in (("records", f"JSON {args.base}"), ("PHH", f"PHH {args.base}")):
+    for name, peer in (("records", f"JSON {args.json_base}"), ("PHH", f"PHH {args.base}")):
         ratio = statistics.median(times[name]) / statistics.median(times[peer])
         print(f"  {name} / {peer}: {ratio:.0%}")
     return 0

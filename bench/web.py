@@ -70,7 +70,7 @@ def run_league(hands: int, tables: int, *, spectators: int) -> tuple[int, float,
                                     stdout=subprocess.PIPE, text=True) for _ in range(spectators)]
     cpu = _cpu_seconds()
     try:
-        run.run(on_ready=ready, spectator=web.hub if web else None,
+        run.run(on_ready=ready, spectator=web.spectator if web else None,
                 background=web.serve if web else None)
         elapsed = clocks.stop().wall
         cpu = _cpu_seconds() - cpu

@@ -3,18 +3,17 @@
 
 The writer emits what PokerKit 0.7.7's ``HandHistory.loads`` accepts: PHH seat order, stud ``sm``
 lines with all of a seat's cards in dealing order, ``finishing_stacks``, and ``_``-prefixed arena
-fields. Values are spelled by their exact type the short way (ints by ``str``, lists of them in
-one loop) and otherwise as the plain recursive writer spells them (tests/engine/test_phh_writer.py).
+fields. Each field is one ``key = value`` line (lists and tables inline), so a hand's text is
+the body of one ``[N]`` table of a ``.phhs`` file (tests/engine/test_phh_writer.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from types import MappingProxyType
-from typing import Any, Final, cast
+from typing import Any, Final
 
 from arena.engine.actions import ActionKind
-from arena.engine.cards import format_card
+from arena.engine.cards import format_cards
 from arena.engine.events import (
     ActionTaken,
     BoardDealt,
@@ -36,56 +35,16 @@ _PHH_CODE: Final = {
     ActionKind.CALL: "cc",
     ActionKind.BRING_IN: "pb",
 }
-_RAISE: Final = ActionKind.RAISE
-_FOLD: Final = ActionKind.FOLD
-_CHECK: Final = ActionKind.CHECK
-_CALL: Final = ActionKind.CALL
-_CARD_NAMES: Final = tuple(format_card(card) for card in range(52))
-_SEATS: Final = tuple(f"p{seat + 1}" for seat in range(16))  # "p1" for seat 0
-_CHECKS_OR_CALLS: Final = tuple(f"{player} cc" for player in _SEATS)  # "p1 cc" for seat 0
-_FOLDS: Final = tuple(f"{player} f" for player in _SEATS)
-
-
-def _cards(cards: Sequence[int]) -> str:
-    """PHH style: cards concatenated, e.g. ``AsKd`` (as ``cards.format_cards``); one to three
-    cards (a street's, a hold'em hand) by concatenation, without a list to join."""
-    names = _CARD_NAMES
-    count = len(cards)
-    if count == 2:
-        return names[cards[0]] + names[cards[1]]
-    if count == 1:
-        return names[cards[0]]
-    if count == 3:
-        return names[cards[0]] + names[cards[1]] + names[cards[2]]
-    return "".join([names[card] for card in cards])
-
-
-def _player(seat: int) -> str:
-    return _SEATS[seat] if 0 <= seat < 16 else f"p{seat + 1}"
-
-
-# The events a PHH ``actions`` list is made of, by their exact class (the engine's events are
-# final: frozen slotted dataclasses, never subclassed): one lookup an event instead of a chain
-# of isinstance tests, each reading the class from the module's globals (they are interpreted).
-_ACTION_TAKEN: Final = 1
-_HOLE_CARDS: Final = 2
-_BOARD: Final = 3
-_SHOWN: Final = 4
-_MUCKED: Final = 5
-_EXCHANGED: Final = 6
-_PHH_EVENTS: Final[dict[type, int]] = {ActionTaken: _ACTION_TAKEN, HoleCardsDealt: _HOLE_CARDS,
-                                       BoardDealt: _BOARD, HandShown: _SHOWN, HandMucked: _MUCKED,
-                                       CardsExchanged: _EXCHANGED}
+_PHH_EVENTS: Final = (ActionTaken, HoleCardsDealt, BoardDealt, HandShown, HandMucked, CardsExchanged)
 
 
 def phh_action_lines(state: HandState) -> int:
     """How many lines the hand's PHH ``actions`` list has so far (:func:`phh_actions`' length,
     without building it)."""
-    phh_events = _PHH_EVENTS
     # An exchange is two lines when it draws cards: its discard and, after the round's
     # discards, its deal.
     return sum([2 if isinstance(event, CardsExchanged) and event.drawn else 1
-                for event in state.events if type(event) in phh_events])
+                for event in state.events if isinstance(event, _PHH_EVENTS)])
 
 
 def phh_next_line(state: HandState) -> int:
@@ -108,131 +67,48 @@ def phh_next_line(state: HandState) -> int:
 def phh_actions(state: HandState) -> list[str]:
     """The hand's PHH ``actions`` list, built from its events."""
     out: list[str] = []
-    phh_events = _PHH_EVENTS
     drawn: list[str] = []  # an exchange round's deals, written after its discards (PokerKit)
     round_street = -1
     for event in state.events:
-        which = phh_events.get(type(event), 0)
-        if drawn and (which != _EXCHANGED or cast(CardsExchanged, event).street != round_street):
+        if drawn and not (isinstance(event, CardsExchanged) and event.street == round_street):
             out += drawn
             drawn = []
-        if which == _EXCHANGED:
-            exchange = cast(CardsExchanged, event)
-            round_street = exchange.street
-            player = _player(exchange.seat)
-            out.append(f"{player} sd {_cards(exchange.discarded)}" if exchange.discarded
-                       else f"{player} sd")
-            if exchange.drawn:
-                drawn.append(f"d dh {player} {_cards(exchange.drawn)}")
-        elif which == _ACTION_TAKEN:
-            action = cast(ActionTaken, event)
-            kind = action.kind
-            if kind is _RAISE:
-                out.append(f"{_player(action.seat)} cbr {action.to_chips}")
-            elif kind is _CHECK or kind is _CALL:
-                seat = action.seat
-                out.append(_CHECKS_OR_CALLS[seat] if 0 <= seat < 16 else f"{_player(seat)} cc")
-            elif kind is _FOLD:
-                seat = action.seat
-                out.append(_FOLDS[seat] if 0 <= seat < 16 else f"{_player(seat)} f")
-            else:
-                out.append(f"{_player(action.seat)} {_PHH_CODE[kind]}")
-        elif which == _HOLE_CARDS:
-            dealt = cast(HoleCardsDealt, event)
-            out.append(f"d dh {_player(dealt.seat)} {_cards(dealt.cards)}")
-        elif which == _BOARD:
-            out.append(f"d db {_cards(cast(BoardDealt, event).cards)}")
-        elif which == _SHOWN:
-            shown = cast(HandShown, event)
-            out.append(f"{_player(shown.seat)} sm {_cards(shown.cards)}")
-        elif which == _MUCKED:
-            out.append(f"{_player(cast(HandMucked, event).seat)} sm")
+        if isinstance(event, CardsExchanged):
+            round_street = event.street
+            player = f"p{event.seat + 1}"
+            out.append(f"{player} sd {format_cards(event.discarded)}".rstrip())
+            if event.drawn:
+                drawn.append(f"d dh {player} {format_cards(event.drawn)}")
+        elif isinstance(event, ActionTaken):
+            code = f"cbr {event.to_chips}" if event.kind is ActionKind.RAISE else _PHH_CODE[event.kind]
+            out.append(f"p{event.seat + 1} {code}")
+        elif isinstance(event, HoleCardsDealt):
+            out.append(f"d dh p{event.seat + 1} {format_cards(event.cards)}")
+        elif isinstance(event, BoardDealt):
+            out.append(f"d db {format_cards(event.cards)}")
+        elif isinstance(event, HandShown):
+            out.append(f"p{event.seat + 1} sm {format_cards(event.cards)}")
+        elif isinstance(event, HandMucked):
+            out.append(f"p{event.seat + 1} sm")
     return out + drawn
 
 
 def _toml_value(value: object) -> str:
-    if type(value) is int:
-        return str(value)  # int's repr
-    if type(value) is list:
-        return _toml_list(value)
-    if type(value) is str:
-        return toml_string(value)
-    if type(value) is float:
-        return _float_text(value)
-    if type(value) is MappingProxyType:
-        return _table(value)
+    """A field's value as TOML on one line: lists and tables inline, so that a hand is the body
+    of one ``[N]`` table of ``key = value`` lines (readers take fields line by line)."""
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, int | float):
-        return repr(value)
+    if isinstance(value, int):
+        return str(int(value))  # an IntEnum as its number
+    if isinstance(value, float):
+        return repr(float(value))  # repr: the shortest text that reads back (nan, inf: TOML's)
     if isinstance(value, str):
         return toml_string(value)
     if isinstance(value, list | tuple):
         return "[" + ", ".join([_toml_value(v) for v in value]) + "]"
     if isinstance(value, Mapping):
-        return _table(value)
+        return "{" + ", ".join([f"{k} = {_toml_value(v)}" for k, v in value.items()]) + "}"
     raise TypeError(f"cannot write {type(value).__name__} to PHH")
-
-
-# The last table of strings, ints and bools written (a hand's ``_rules``: every hand of a league
-# writes the same), by its keys, values and their types (``True == 1``), with its text: for
-# such values equal means spelled the same (not so for floats: 0.0 == -0.0).
-_LAST_TABLE: Final[list[tuple[tuple[tuple[object, type, object], ...], str]]] = [((), "{}")]
-
-
-def _table(value: Mapping[object, object]) -> str:
-    items = tuple([(k, type(v), v) for k, v in value.items()])
-    last_items, text = _LAST_TABLE[0]
-    if items == last_items:
-        return text
-    text = "{" + ", ".join([f"{k} = {_toml_value(v)}" for k, _, v in items]) + "}"
-    if all(kind is str or kind is int or kind is bool for _, kind, _ in items):
-        _LAST_TABLE[0] = (items, text)  # one store: a reader never pairs another's text with it
-    return text
-
-
-def _toml_list(values: list[object]) -> str:
-    """A list: its ints and floats the short way, any other value by `_toml_value`; a list of
-    strings that can all be literal strings (the actions) in one join."""
-    if values and type(values[0]) is str and _all_literal(values):
-        return "['" + "', '".join(values) + "']"  # type: ignore[arg-type]  # all str
-    parts: list[str] = []
-    for value in values:
-        if type(value) is int:
-            parts.append(str(value))
-        elif type(value) is float:
-            parts.append(_float_text(value))
-        else:
-            parts.append(_toml_value(value))
-    return "[" + ", ".join(parts) + "]"
-
-
-def _all_literal(values: list[object]) -> bool:
-    """Whether every value is a string that `toml_string` writes as a literal string (checked on
-    them joined: one scan, not one per string)."""
-    for value in values:
-        if type(value) is not str:
-            return False
-    joined = "".join(values)  # type: ignore[arg-type]  # all str
-    return "'" not in joined and joined.isprintable()
-
-
-# The floats' texts seen so far (timings rounded to 1e-4 s: few distinct values; a float's
-# repr costs 5 dict lookups), up to a bound.
-_FLOAT_TEXTS: Final[dict[float, str]] = {}
-_FLOAT_TEXTS_MAX: Final = 8192
-
-
-def _float_text(value: float) -> str:
-    """``repr(value)``; zeros (0.0 and -0.0 are one key) not kept."""
-    if value == 0.0:
-        return repr(value)
-    text = _FLOAT_TEXTS.get(value)
-    if text is None:
-        text = repr(value)
-        if len(_FLOAT_TEXTS) < _FLOAT_TEXTS_MAX:
-            _FLOAT_TEXTS[value] = text
-    return text
 
 
 _BASIC_ESCAPES: Final = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r",
@@ -243,14 +119,17 @@ def _basic_escape(char: str) -> str:
     escape = _BASIC_ESCAPES.get(char)
     if escape is not None:
         return escape
-    code = ord(char)
-    return f"\\u{code:04X}" if code < 0x20 or code == 0x7F else char
+    if char.isprintable():
+        return char
+    code = ord(char)  # a control character, or a line break of Python's (U+2028) a reader may split at
+    return f"\\u{code:04X}" if code <= 0xFFFF else f"\\U{code:08X}"
 
 
 def toml_string(value: str) -> str:
     """A TOML string that reads back as ``value``: a literal string when it can be one (no quote,
-    nothing unprintable), else a basic string with every control character escaped (a raw
-    newline or tab inside quotes would make the whole hand history unreadable)."""
+    nothing unprintable), else a basic string with every unprintable character escaped (a raw
+    newline or tab inside quotes would make the whole hand history unreadable, and a U+2028
+    would split its line for a reader that takes fields line by line)."""
     if "'" not in value and value.isprintable():
         return f"'{value}'"
     return '"' + "".join([_basic_escape(char) for char in value]) + '"'
@@ -297,10 +176,7 @@ def hand_fields(state: HandState, *, extra: Mapping[str, Any] | None = None,
 
 
 def dumps_hand(fields: Mapping[str, Any]) -> str:
-    parts: list[str] = []
-    for key, value in fields.items():
-        parts.append(f"{key} = {_toml_value(value)}\n")
-    return "".join(parts)
+    return "".join([f"{key} = {_toml_value(value)}\n" for key, value in fields.items()])
 
 
 def dumps_hands(hands: Sequence[Mapping[str, Any]], *, first_index: int = 1) -> str:

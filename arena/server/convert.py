@@ -6,7 +6,7 @@ How they are serialized (caching, splicing, batching) is in :mod:`arena.server.w
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 
 from google.protobuf.timestamp_pb2 import Timestamp
 
@@ -145,47 +145,24 @@ def legal_action(choice: m.LegalChoice) -> pb.LegalAction:
                           choosable_games=[GAMES[g] for g in choice.games])
 
 
-def decision_request(p: m.Prompt, *, with_actions: bool = True,
-                     stakes_of: Callable[[Stakes, str], pb.Stakes] | None = None,
-                     ) -> pb.DecisionRequest:
-    """The request; ``with_actions=False`` leaves the history out. (The encoder sends the same
-    message spliced from cached bytes: :meth:`arena.server.wire.Encoder.encode`.)"""
-    out = request_head(p, stakes_of=stakes_of)
-    out.MergeFrom(request_changes(p))
-    out.seats.extend(seat_state(s) for s in p.seats)
-    if with_actions:
-        out.actions.extend(action_record(a) for a in p.actions)
-    return out
-
-
-def request_head(p: m.Prompt, *, stakes_of: Callable[[Stakes, str], pb.Stakes] | None = None
-                 ) -> pb.DecisionRequest:
-    """The fields of :func:`decision_request` that stay the same for one seat all hand long."""
-    return pb.DecisionRequest(
+def decision_request(p: m.Prompt) -> pb.DecisionRequest:
+    """The request: the seat's view of its decision, with the hand's history. (The encoder
+    sends the same message spliced from cached bytes: :meth:`arena.server.wire.Encoder.encode`.)"""
+    out = pb.DecisionRequest(
         match_id=p.match_id, hand_id=p.hand_id, game=GAMES[p.game], game_code=p.game,
         hand_number=p.hand_number, button_seat=p.button_seat, your_seat=p.seat,
-        stakes=(stakes_of(p.stakes, p.game) if stakes_of is not None
-                else stakes(p.stakes, game=p.game)),
-        game_hand_number=p.game_hand_number, hands_per_game=p.hands_per_game,
-        betting=BETTING[variant_for(p.game).betting])
-
-
-def request_changes(p: m.Prompt, *, with_pots: bool = True) -> pb.DecisionRequest:
-    """The fields of :func:`decision_request` that change from one request to the next, but
-    the seats and the history (the encoder splices those in as bytes, and the pots too when
-    ``with_pots`` is False)."""
-    out = pb.DecisionRequest(
+        stakes=stakes(p.stakes, game=p.game), game_hand_number=p.game_hand_number,
+        hands_per_game=p.hands_per_game, betting=BETTING[variant_for(p.game).betting],
         decision_id=p.decision_id, street=STREETS[p.street], hole_cards=cards(p.hole_cards),
         board_cards=cards(p.board), pot_total_chips=p.pot_total_chips,
         current_bet_chips=p.current_bet_chips, amount_to_call_chips=p.to_call_chips,
-        legal_actions=[legal_action(c) for c in p.legal],
+        legal_actions=[legal_action(c) for c in p.legal], pots=[pot(x) for x in p.pots],
+        seats=[seat_state(s) for s in p.seats], actions=[action_record(a) for a in p.actions],
         bet_size_chips=p.bet_size_chips, raises_left=p.raises_left,
         decision_time_left_seconds=p.decision_time_left_seconds,
         time_bank_left_seconds=p.time_bank_left_seconds,
         wild_ranks=[RANKS[r] for r in p.wild_ranks],
         low_wild_ranks=[RANKS[r] for r in p.low_wild_ranks])
-    if with_pots:
-        out.pots.extend(pot(x) for x in p.pots)
     _set_time(out.decision_deadline, p.deadline_unix_seconds)
     _set_time(out.server_time, p.sent_unix_seconds)
     return out

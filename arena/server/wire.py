@@ -68,32 +68,25 @@ class Encoder:
             str, tuple[m.ActionRecord, int, bytes, tuple[bytes, ...]]] = OrderedDict()
         # seat -> (it, its request entry, its SeatState bytes)
         self._seats: OrderedDict[int, tuple[m.SeatInfo, bytes, bytes]] = OrderedDict()
-        # HandStarted.seats entries by the seats' tuple (the same for every viewer)
-        self._seat_lists: OrderedDict[int, tuple[tuple[m.SeatInfo, ...], bytes]] = OrderedDict()
         self._heads: OrderedDict[tuple[str, int], bytes] = OrderedDict()  # (hand id, seat)
         self._pot_lists: OrderedDict[int, tuple[tuple[m.PotInfo, ...], bytes]] = OrderedDict()
         self._legal: OrderedDict[int, tuple[tuple[m.LegalChoice, ...], bytes]] = OrderedDict()
         self._stakes_bytes: dict[tuple[Stakes, str], bytes] = {}  # unframed ``Stakes``
-        self._event_heads: OrderedDict[tuple[str, str], bytes] = OrderedDict()  # match, hand ids
 
     def event_message(self, notice: m.Notice) -> bytes:
         """The serialized ``Event`` of a notice, as :meth:`encode` sends it in a
         ``DealerMessage`` (not cached: the event log's records hold it). The events every seat
-        gets one of per hand, street or action are written on the wire format directly; the
-        others are built as messages."""
+        gets one of per hand or action are written on the wire format directly; the others
+        (a street's end and a showdown too: no measured gain) are built as messages."""
         payload = notice.payload
         if isinstance(payload, m.ActionAnnounced):
             return self._event_bytes(notice, _action_taken(payload))
         if isinstance(payload, m.CardsDealt):
             return self._event_bytes(notice, self._cards_dealt(payload))
-        if isinstance(payload, m.StreetEnded):
-            return self._event_bytes(notice, _street_ended(payload))
         if isinstance(payload, m.HandStarted):
             return self._event_bytes(notice, self._hand_started(payload))
         if isinstance(payload, m.HandSummary):
             return self._event_bytes(notice, self._hand_summary(payload, notice.hand_id))
-        if isinstance(payload, m.ShowdownAnnounced):
-            return self._event_bytes(notice, _showdown(payload))
         return event(notice).SerializeToString()
 
     def _event(self, notice: m.Notice) -> tuple[m.Notice, bytes, bytes]:
@@ -155,14 +148,8 @@ class Encoder:
     def _event_bytes(self, notice: m.Notice, payload: bytes) -> bytes:
         """An ``Event``: what :func:`arena.server.convert.event` fills around the payload (its
         field, framed), written directly."""
-        key = (notice.match_id, notice.hand_id)
-        head = self._event_heads.get(key)
-        if head is None:
-            head = _text(_EVENT_MATCH_ID_TAG, key[0]) + _text(_EVENT_HAND_ID_TAG, key[1])
-            cache = self._event_heads
-            cache[key] = head
-            if len(cache) > self._cache_size:
-                cache.popitem(last=False)
+        head = (_text(_EVENT_MATCH_ID_TAG, notice.match_id) if notice.match_id else b"") + (
+            _text(_EVENT_HAND_ID_TAG, notice.hand_id) if notice.hand_id else b"")
         sequence = notice.sequence
         return b"".join([head, _EVENT_SEQUENCE_TAG + _varint(sequence) if sequence else b"",
                          _timestamp(_EVENT_TIME_TAG, notice.unix_seconds), payload])
@@ -178,16 +165,8 @@ class Encoder:
             _CD_COUNT_TAG + _signed(p.hole_card_count) if p.hole_card_count else b""]))
 
     def _hand_started(self, p: m.HandStarted) -> bytes:
-        """``Event.hand_started``, framed; the seats and stakes (the same for every viewer)
-        spliced from cached bytes."""
-        seats = self._seat_lists.get(id(p.seats))
-        if seats is None:
-            seats = (p.seats, b"".join([_field(_HS_SEATS_FIELD, self._seat_entry(s)[2])
-                                        for s in p.seats]))
-            cache = self._seat_lists
-            cache[id(p.seats)] = seats
-            if len(cache) > self._cache_size:
-                cache.popitem(last=False)
+        """``Event.hand_started``, framed; each seat's and the stakes' bytes (the same for
+        every viewer) from the caches."""
         stakes_data = _field(_HS_STAKES_FIELD, self._stakes_data(p.stakes, p.game))
         game = GAMES[p.game]
         return _field(_HAND_STARTED_FIELD, b"".join([
@@ -196,7 +175,7 @@ class Encoder:
             _text(_HS_GAME_CODE_TAG, p.game) if p.game else b"",
             _HS_BUTTON_TAG + _signed(p.button_seat) if p.button_seat else b"",
             _HS_YOUR_SEAT_TAG + _signed(p.your_seat) if p.your_seat else b"",
-            seats[1], stakes_data,
+            *[_field(_HS_SEATS_FIELD, self._seat_entry(s)[2]) for s in p.seats], stakes_data,
             _HS_COPY_TAG + _signed(p.duplicate_copy) if p.duplicate_copy else b"",
             _text(_HS_DEAL_ID_TAG, p.deal_id) if p.deal_id else b"",
             _HS_GAME_HAND_TAG + _signed(p.game_hand_number) if p.game_hand_number else b""]))
@@ -254,8 +233,9 @@ class Encoder:
         return found[1]
 
     def _changes(self, p: m.Prompt) -> bytes:
-        """What :func:`arena.server.convert.request_changes` holds but the pots, written on the
-        wire format directly (building that message field by field cost twice as much)."""
+        """The fields of :func:`arena.server.convert.decision_request` that change from one
+        request to the next but the pots, seats and history, written on the wire format
+        directly (building that message field by field cost twice as much)."""
         out = [_text(_DECISION_ID_TAG, p.decision_id)]
         street = STREETS[p.street]
         if street:
@@ -285,9 +265,8 @@ class Encoder:
         return b"".join(out)
 
     def _head(self, p: m.Prompt) -> bytes:
-        """What every request of a hand to one seat shares (ids, game, numbers, stakes): the
-        fields :func:`arena.server.convert.request_head` fills, in field order, as its
-        serialization writes them."""
+        """What every request of a hand to one seat shares (ids, game, numbers, stakes): those
+        fields of :func:`arena.server.convert.decision_request`, in field order."""
         key = (p.hand_id, p.seat)
         found = self._heads.get(key)
         if found is None:
@@ -388,7 +367,7 @@ _RH_STAKES_FIELD: Final = number(pb.DecisionRequest, "stakes")
 _RH_GAME_HAND_TAG: Final = tag(pb.DecisionRequest, "game_hand_number")
 _RH_HANDS_PER_GAME_TAG: Final = tag(pb.DecisionRequest, "hands_per_game")
 _RH_BETTING_TAG: Final = tag(pb.DecisionRequest, "betting")
-# A game's betting structure by its code (``request_head``'s ``betting``).
+# A game's betting structure by its code (``decision_request``'s ``betting``).
 _BETTINGS: Final[dict[str, int]] = {code: BETTING[variant_for(code).betting] for code in GAMES}
 
 
@@ -513,28 +492,6 @@ def _action_record(a: m.ActionRecord) -> bytes:
         *[_AR_DRAWN_ENTRIES[c] for c in a.drawn_cards], _AR_FACE_UP if a.exchange_face_up else b""])
 
 
-_SHOWDOWN_FIELD: Final = number(pb.Event, "showdown")
-_SD_HANDS_FIELD: Final = number(pb.Showdown, "hands")
-_SH_SEAT: Final = tag(pb.ShownHand, "seat")
-_SH_CARD_ENTRIES: Final = _card_entries(tag(pb.ShownHand, "cards"))
-_SH_HIGH_TAG: Final = tag(pb.ShownHand, "high_description")
-_SH_HIGH_ENTRIES: Final = _card_entries(tag(pb.ShownHand, "high_cards"))
-_SH_LOW_TAG: Final = tag(pb.ShownHand, "low_description")
-_SH_LOW_ENTRIES: Final = _card_entries(tag(pb.ShownHand, "low_cards"))
-
-
-def _showdown(p: m.ShowdownAnnounced) -> bytes:
-    """``Event.showdown`` (what :mod:`arena.server.convert` fills), framed, on the wire format
-    directly (one per hand with a showdown, the same for every seat)."""
-    return _field(_SHOWDOWN_FIELD, b"".join([_field(_SD_HANDS_FIELD, b"".join([
-        _SH_SEAT + _signed(h.seat) if h.seat else b"",
-        *[_SH_CARD_ENTRIES[c] for c in h.cards],
-        _text(_SH_HIGH_TAG, h.high_description) if h.high_description else b"",
-        *[_SH_HIGH_ENTRIES[c] for c in h.high_cards],
-        _text(_SH_LOW_TAG, h.low_description) if h.low_description else b"",
-        *[_SH_LOW_ENTRIES[c] for c in h.low_cards]])) for h in p.hands]))
-
-
 _ACTION_TAKEN_FIELD: Final = number(pb.Event, "action_taken")
 _AT_ACTION_FIELD: Final = number(pb.ActionTaken, "action")
 _AT_STACK: Final = tag(pb.ActionTaken, "stack_after_chips")
@@ -552,24 +509,3 @@ def _action_taken(p: m.ActionAnnounced) -> bytes:
         _AT_POT + _signed(p.pot_total_after_chips) if p.pot_total_after_chips else b"",
         _text(_AT_DECISION_TAG, p.decision_id) if p.decision_id else b"",
         _AT_DRAWN if p.strategy else b""]))
-
-
-_STREET_ENDED_FIELD: Final = number(pb.Event, "street_ended")
-_SE_STREETS: Final = _enum_fields(tag(pb.StreetEnded, "street"), STREETS)
-_SE_POTS_FIELD: Final = number(pb.StreetEnded, "pots")
-_SE_TOTAL: Final = tag(pb.StreetEnded, "pot_total_chips")
-_SE_RETURNED_FIELD: Final = number(pb.StreetEnded, "returned")
-_CR_SEAT: Final = tag(pb.ChipsReturned, "seat")
-_CR_AMOUNT: Final = tag(pb.ChipsReturned, "amount_chips")
-
-
-def _street_ended(p: m.StreetEnded) -> bytes:
-    """``Event.street_ended`` (what :mod:`arena.server.convert` fills), framed, on the wire
-    format directly (one per street, the same for every seat)."""
-    return _field(_STREET_ENDED_FIELD, b"".join([
-        _SE_STREETS[p.street],
-        *[_field(_SE_POTS_FIELD, pot(x).SerializeToString()) for x in p.pots],
-        _SE_TOTAL + _signed(p.pot_total_chips) if p.pot_total_chips else b"",
-        *[_field(_SE_RETURNED_FIELD, (_CR_SEAT + _signed(seat) if seat else b"")
-                 + (_CR_AMOUNT + _signed(chips) if chips else b""))
-          for seat, chips in p.returned]]))

@@ -11,12 +11,12 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 from urllib.parse import quote
 
 from jinja2 import Environment, PackageLoader, select_autoescape
-from markupsafe import Markup
 from starlette.applications import Starlette
 from starlette.datastructures import MutableHeaders
 from starlette.middleware import Middleware
@@ -30,24 +30,18 @@ from arena.engine.errors import ArenaError
 from arena.engine.games import ALL_GAMES, ALL_VARIANTS
 from arena.league.hosting import remote_duplicate, trust_note
 from arena.league.leaderboard import game_label, to_json
-from arena.league.stats import GAME_KEYS, Leaderboard
+from arena.league.stats import GAME_KEYS
 from arena.server.eventrecord import read_events
 from arena.web import charts
 from arena.web.choice import covers
 from arena.web.frames import hand_steps
 from arena.web.live import SpectatorHub
-from arena.web.logfiles import NotFound
+from arena.web.logfiles import LogSite, NotFound
 from arena.web.site import LeagueSite
 
 STATIC = Path(__file__).with_name("static")
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
-
-def json_for_script(data: Any) -> Markup:
-    """JSON safe inside ``<script type="application/json">`` (no ``</script>``, no ``<!--``)."""
-    text = json.dumps(data, separators=(",", ":"), allow_nan=False)
-    return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
-
 
 def game_name(code: str) -> str:
     """A game's name by its code (issue 42's games too); a code no game has (an untrusted log's)
@@ -80,28 +74,77 @@ class _Headers:
         await self.app(scope, receive, send_with_headers)
 
 
+T = TypeVar("T")
+
+
+class Fresh(Generic[T]):
+    """``compute()``, computed again once over ``ttl_seconds`` old. Thread-safe: pages are built
+    in worker threads."""
+
+    def __init__(self, compute: Callable[[], T], ttl_seconds: float) -> None:
+        self.compute, self.ttl_seconds = compute, ttl_seconds
+        self._lock = threading.Lock()
+        self._value: tuple[float, T] | None = None
+
+    def __call__(self) -> T:
+        with self._lock:
+            now = time.monotonic()
+            if self._value is None or now - self._value[0] > self.ttl_seconds:
+                self._value = (now, self.compute())
+            return self._value[1]
+
+
+def attachment(path: Path) -> FileResponse:
+    """A log or results file, to save (never rendered by the browser)."""
+    return FileResponse(path, media_type="text/plain; charset=utf-8", filename=path.name,
+                        content_disposition_type="attachment")
+
+
 class Pages:
-    """What every app of the web shares: templates (autoescaped), the 404 page and the Starlette
-    app with the security headers and the static files."""
+    """What every app of the web shares: templates (autoescaped), the 404 page, the hand
+    replayer's pages over ``site`` and the Starlette app with the security headers and the
+    static files."""
+
+    site: LogSite
 
     def __init__(self, *, title: str, nav: list[tuple[str, str]]) -> None:
         self.env = Environment(loader=PackageLoader("arena.web", "templates"),
                                autoescape=select_autoescape(default=True, default_for_string=True))
         self.env.globals.update(game_label=game_label, game_name=game_name, title=title, nav=nav)
+        # `tojson`: JSON safe inside <script type="application/json"> (<, >, & and ' escaped)
+        self.env.policies["json.dumps_kwargs"] = {"separators": (",", ":"), "allow_nan": False}
 
     def render(self, template: str, status_code: int = 200, **context: Any) -> HTMLResponse:
         html = self.env.get_template(template).render(**context)
         return HTMLResponse(html, status_code=status_code)
 
-    def bad_request(self, message: str, links: list[tuple[str, str]]) -> HTMLResponse:
-        """A 400 page saying what was wrong with the request, with links to what is right."""
-        return self.render("bad_request.html", 400, message=message, links=links)
-
     async def not_found(self, request: Request, exc: Exception) -> Response:
         return HTMLResponse(self.env.get_template("missing.html").render(), status_code=404)
 
+    def _steps(self, hand_id: str) -> dict[str, Any]:
+        """The replayer's data of a logged hand: its unshown cards hidden until the end."""
+        hand, _, finished = self.site.hand(hand_id)
+        try:
+            return hand_steps(hand, reveal=finished, rules=self.site.rules)
+        except ArenaError as exc:
+            raise NotFound(f"{hand_id}: {exc}") from None
+
+    def _hand_page(self, hand_id: str, data: dict[str, Any]) -> dict[str, Any]:
+        """The hand page's ``back`` link, ``copies`` of its deal and ``running_note``."""
+        raise NotImplementedError
+
+    def hand(self, request: Request) -> Response:
+        hand_id = request.path_params["hand_id"]
+        data = self._steps(hand_id)
+        return self.render("hand.html", hand=data, data=[data], **self._hand_page(hand_id, data))
+
+    def hand_json(self, request: Request) -> Response:
+        return JSONResponse(self._steps(request.path_params["hand_id"]))
+
     def app_of(self, routes: list[Route]) -> Starlette:
-        return Starlette(routes=[*routes, Mount("/static", StaticFiles(directory=STATIC), name="static")],
+        return Starlette(routes=[*routes, Route("/hand/{hand_id}", self.hand),
+                                 Route("/api/hand/{hand_id}.json", self.hand_json),
+                                 Mount("/static", StaticFiles(directory=STATIC), name="static")],
                          middleware=[Middleware(_Headers)],
                          exception_handlers={NotFound: self.not_found, 404: self.not_found})
 
@@ -112,23 +155,15 @@ LEAGUE_NAV = [("/live", "live tables"), ("/leaderboard", "leaderboard"), ("/", "
 class WebApp(Pages):
     """Routes over a :class:`LeagueSite` and, inside ``arena league run``, a live hub."""
 
+    site: LeagueSite
+
     def __init__(self, site: LeagueSite, *, hub: SpectatorHub | None = None,
                  board_ttl_seconds: float = 2.0) -> None:
         super().__init__(title=site.config.name, nav=LEAGUE_NAV)
         self.site = site
         self.hub = hub
         self.env.globals.update(league=site.config)
-        self._board_lock = threading.Lock()
-        self._board: tuple[float, Leaderboard, dict[str, dict[str, list[int]]]] | None = None
-        self._board_ttl = board_ttl_seconds
-
-    def _leaderboard(self) -> tuple[Leaderboard, dict[str, dict[str, list[int]]]]:
-        with self._board_lock:
-            now = time.monotonic()
-            if self._board is None or now - self._board[0] > self._board_ttl:
-                board, curves = self.site.leaderboard()
-                self._board = (now, board, curves)
-            return self._board[1], self._board[2]
+        self._leaderboard = Fresh(site.leaderboard, board_ttl_seconds)
 
     # ------------------------------------------------------------------ pages
 
@@ -142,9 +177,11 @@ class WebApp(Pages):
     def leaderboard(self, request: Request) -> Response:
         game = request.query_params.get("game", ALL_GAMES)
         if game not in GAME_KEYS:
-            return self.bad_request(f"unknown game {game[:80]!r}; the games are {', '.join(GAME_KEYS)}",
-                                    [(f"/leaderboard?game={quote(g, safe='/')}", game_label(g))
-                                     for g in GAME_KEYS])
+            # A 400 page saying what was wrong with the request, with links to what is right.
+            return self.render(
+                "bad_request.html", 400,
+                message=f"unknown game {game[:80]!r}; the games are {', '.join(GAME_KEYS)}",
+                links=[(f"/leaderboard?game={quote(g, safe='/')}", game_label(g)) for g in GAME_KEYS])
         board, curves = self._leaderboard()
         rows = [s for s in board.stats if s.game == game]
         intervals = [charts.Interval(s.bot, s.mean_mbb, s.raw.ci_half_width_mbb,
@@ -176,30 +213,21 @@ class WebApp(Pages):
                            choices=self.site.choices(info.match_id))
 
     def _steps(self, hand_id: str) -> dict[str, Any]:
-        hand, _, finished = self.site.hand(hand_id)
-        try:
-            data = hand_steps(hand, reveal=finished, rules=self.site.config.rules)
-        except ArenaError as exc:
-            raise NotFound(f"{hand_id}: {exc}") from None
+        data = super()._steps(hand_id)
         number = data["hand_number"]
         data["choice"] = next((c for c in self.site.choices(data["match_id"])
                                if isinstance(number, int) and covers(c, number)), None)
         return data
 
-    def hand(self, request: Request) -> Response:
-        data = self._steps(request.path_params["hand_id"])
-        copies = self.site.deal_copies(data["deal_id"]) if data["deal_id"] else []
-        back = (f"/match/{quote(data['match_id'], safe='')}", f"match {data['match_id']}")
-        return self.render("hand.html", hand=data, data=json_for_script([data]), copies=copies,
-                           back=back, running_note="the match is still running")
-
-    def hand_json(self, request: Request) -> Response:
-        return JSONResponse(self._steps(request.path_params["hand_id"]))
+    def _hand_page(self, hand_id: str, data: dict[str, Any]) -> dict[str, Any]:
+        return {"copies": self.site.deal_copies(data["deal_id"]) if data["deal_id"] else [],
+                "back": (f"/match/{quote(data['match_id'], safe='')}", f"match {data['match_id']}"),
+                "running_note": "the match is still running"}
 
     def deal(self, request: Request) -> Response:
         deal_id = request.query_params.get("id", "")
         copies = [self._steps(h) for h in self.site.deal_copies(deal_id)]
-        return self.render("deal.html", deal_id=deal_id, hands=copies, data=json_for_script(copies))
+        return self.render("deal.html", deal_id=deal_id, hands=copies, data=copies)
 
     def bot(self, request: Request) -> Response:
         name = request.query_params.get("name", "")
@@ -230,8 +258,7 @@ class WebApp(Pages):
                 (json.dumps(record, separators=(",", ":")) + "\n" for record in read_events(path)),
                 media_type="text/plain; charset=utf-8",
                 headers={"content-disposition": f"attachment; filename*=utf-8''{name}"})
-        return FileResponse(path, media_type="text/plain; charset=utf-8",
-                            filename=path.name, content_disposition_type="attachment")
+        return attachment(path)
 
     def league_file(self, request: Request) -> Response:
         path = self.site.leaderboard_file(request.path_params["name"])
@@ -243,8 +270,6 @@ class WebApp(Pages):
             Route("/leaderboard", self.leaderboard),
             Route("/api/leaderboard.json", self.leaderboard_json),
             Route("/match/{match_id}", self.match),
-            Route("/hand/{hand_id}", self.hand),
-            Route("/api/hand/{hand_id}.json", self.hand_json),
             Route("/deal", self.deal),
             Route("/bot", self.bot),
             Route("/live", self.live),

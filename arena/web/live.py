@@ -319,21 +319,20 @@ class SpectatorHub:
         state["deadline_unix_seconds"] = None
         name = table.names[action.seat] if action.seat < len(table.names) else f"seat {action.seat}"
         if action.kind is m.RecordKind.EXCHANGE:
-            self._exchange(state, seat, name, action)
-            return
-        amount = f" {action.raise_to_chips}" if action.kind in (
-            m.RecordKind.RAISE, m.RecordKind.BRING_IN, m.RecordKind.POST_SMALL_BLIND,
-            m.RecordKind.POST_BIG_BLIND, m.RecordKind.POST_ANTE) else ""
+            said = self._exchange(seat, action)
+        else:
+            said = f"{action.kind} {action.raise_to_chips}" if action.kind in (
+                m.RecordKind.RAISE, m.RecordKind.BRING_IN, m.RecordKind.POST_SMALL_BLIND,
+                m.RecordKind.POST_BIG_BLIND, m.RecordKind.POST_ANTE) else f"{action.kind}"
         auto = f" ({action.automatic})" if action.automatic else ""
-        actions = [*state.get("actions", []), f"{name}: {action.kind}{amount}{auto}"]
-        state["actions"] = actions[-RECENT_ACTIONS:]
+        state["actions"] = [*state.get("actions", []), f"{name}: {said}{auto}"][-RECENT_ACTIONS:]
 
     @staticmethod
-    def _exchange(state: dict[str, Any], seat: dict[str, Any] | None, name: str,
-                  action: m.ActionRecord) -> None:
+    def _exchange(seat: dict[str, Any] | None, action: m.ActionRecord) -> str:
         """docs/house-rules.md §26 for spectators: how many cards went; English Stud's up cards
         by name (they are public, §25), the new up card in the old one's place. The cards of a
-        down exchange are the seat's secret: never read, even from its own copy."""
+        down exchange are the seat's secret: never read, even from its own copy. Returns what
+        the seat did, in words."""
         count = action.exchange_card_count
         gave = _cards(action.exchanged_cards) if action.exchange_face_up else []
         got = _cards(action.drawn_cards) if action.exchange_face_up else []
@@ -344,9 +343,7 @@ class SpectatorHub:
                 if old in up:
                     up[up.index(old)] = new
             seat["up"] = up
-        auto = f" ({action.automatic})" if action.automatic else ""
-        said = f"exchange {count}{' face up' if gave else ''}" if count else "stand pat"
-        state["actions"] = [*state.get("actions", []), f"{name}: {said}{auto}"][-RECENT_ACTIONS:]
+        return f"exchange {count}{' face up' if gave else ''}" if count else "stand pat"
 
     def _ended(self, table: _Table, payload: m.HandEnded) -> None:
         state = table.state

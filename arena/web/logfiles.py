@@ -10,6 +10,9 @@ from pathlib import Path
 
 from arena.engine.errors import ArenaError
 from arena.engine.phh import PhhHand, loads
+from arena.engine.rules import Rules
+from arena.league.config import LeagueConfig
+from arena.tourney.config import TournamentConfig
 
 MAX_LOG_BYTES = 256 * 1024 * 1024
 
@@ -73,6 +76,21 @@ class ParsedLog:
     hands: list[PhhHand]
     summaries: list[HandSummary]
 
+    def find(self, hand_id: str) -> tuple[PhhHand, HandSummary]:
+        """The logged hand with that id and its summary."""
+        for hand, summary in zip(self.hands, self.summaries, strict=True):
+            if summary.hand_id == hand_id:
+                return hand, summary
+        raise NotFound(hand_id)
+
+
+def file_in(base: Path, name: str) -> Path:
+    """The existing file ``name`` directly in the directory ``base`` (NotFound otherwise)."""
+    path = base.resolve() / name
+    if path.parent != base.resolve() or not path.is_file():
+        raise NotFound(name)
+    return path
+
 
 @dataclass
 class LogCache:
@@ -108,3 +126,33 @@ class LogCache:
             self._cache[path] = parsed
         return parsed
 
+
+
+class LogSite:
+    """What a league's and a tournament's site share: the hand logs of a match or table in the
+    config's ``log_dir``, parsed once per version of the file."""
+
+    config: LeagueConfig | TournamentConfig
+    logs: LogCache
+
+    @property
+    def log_dir(self) -> Path:
+        return self.config.log_dir
+
+    @property
+    def rules(self) -> Rules:
+        return self.config.rules
+
+    def log_path(self, log_id: str) -> Path:
+        """The hand log of a match or table, checked to lie in the log directory."""
+        raise NotImplementedError
+
+    def summaries(self, log_id: str) -> list[HandSummary]:
+        return self.parsed(log_id).summaries
+
+    def parsed(self, log_id: str) -> ParsedLog:
+        return self.logs.parsed(self.log_path(log_id), log_id)
+
+    def hand(self, hand_id: str) -> tuple[PhhHand, HandSummary, bool]:
+        """A logged hand by id, its summary, and whether every card of it may be shown."""
+        raise NotImplementedError

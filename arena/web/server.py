@@ -17,8 +17,7 @@ from arena.league.config import LeagueConfig
 from arena.web.app import WebApp
 from arena.web.live import SpectatorHub
 from arena.web.site import LeagueSite
-from arena.web.tourney_app import TournamentApp
-from arena.web.tourney_site import TournamentSite
+from arena.web.tournament import TournamentApp, TournamentSite
 
 
 class _QuietServer(uvicorn.Server):
@@ -48,21 +47,16 @@ class WebServer:
 
     def __init__(self, config: LeagueConfig | None, *, host: str = "127.0.0.1", port: int = 0,
                  live: bool = False, app: Starlette | None = None) -> None:
-        self.hub = SpectatorHub() if live else None
-        if app is None:
+        self.spectator = SpectatorHub() if live else None  # the live tables' hub
+        if app is None:  # a league's, else any other app of the web (a tournament's)
             assert config is not None
-            app = WebApp(LeagueSite(config), hub=self.hub).starlette()
+            app = WebApp(LeagueSite(config), hub=self.spectator).starlette()
         self.sock = bind(host, port)
         bound_host, bound_port = self.sock.getsockname()[:2]
         self.url = f"http://{bound_host if ':' not in bound_host else f'[{bound_host}]'}:{bound_port}/"
         self._server = _QuietServer(uvicorn.Config(
             app, lifespan="off", access_log=False, log_level="warning",
             timeout_graceful_shutdown=1))
-
-    @classmethod
-    def of_app(cls, app: Starlette, *, host: str, port: int) -> WebServer:
-        """Any other app of the web (a tournament's), served the same way."""
-        return cls(None, host=host, port=port, app=app)
 
     async def serve(self) -> None:
         """Serve until cancelled (or :meth:`stop`).
@@ -73,7 +67,7 @@ class WebServer:
         them when the task they started under ends, and such a task outlives the loop), and the
         process would never exit."""
         loop = asyncio.get_running_loop()
-        flusher = loop.create_task(self.hub.run_flusher()) if self.hub else None
+        flusher = loop.create_task(self.spectator.run_flusher()) if self.spectator else None
         serving = loop.create_task(self._server.serve(sockets=[self.sock]))
         try:
             await asyncio.shield(serving)
@@ -91,14 +85,10 @@ class WebServer:
                 with contextlib.suppress(asyncio.CancelledError):
                     await flusher
 
-    @property
-    def spectator(self) -> SpectatorHub | None:
-        return self.hub
-
     def stop(self) -> None:
         """Shut down: the live streams end (with ``ended``) so that the server need not wait."""
-        if self.hub is not None:
-            self.hub.close()
+        if self.spectator is not None:
+            self.spectator.close()
         self._server.should_exit = True
 
 
@@ -110,8 +100,8 @@ def run_web(path: str, *, host: str = "127.0.0.1", port: int = 8080,
 
     if tournament or is_tournament_league(path):
         config = load_tournament(path, league_file=not tournament)
-        server = WebServer.of_app(TournamentApp(TournamentSite(config)).starlette(),
-                                  host=host, port=port)
+        server = WebServer(None, app=TournamentApp(TournamentSite(config)).starlette(),
+                           host=host, port=port)
     else:
         server = WebServer(load_league(path), host=host, port=port)
     print(f"web: {server.url}  (Ctrl-C to stop)", flush=True)

@@ -7,7 +7,6 @@ log files and seed are not served at all (docs/house-rules.md §1: the seed is r
 
 from __future__ import annotations
 
-import json
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -25,10 +24,10 @@ from arena.league.stats import ALL_GAMES, Leaderboard, compute_leaderboard
 from arena.league.strategy_share import StrategyShare, strategy_shares
 from arena.server.eventrecord import read_events
 from arena.storage import store as st
-from arena.storage.matchlog import MatchLogPaths, match_seed_for
+from arena.storage.matchlog import MatchLogPaths, match_seed_for, read_result
 from arena.storage.store import is_postgres_url, open_store
 from arena.web.choice import orbit_choices
-from arena.web.logfiles import HandSummary, LogCache, NotFound, ParsedLog, number
+from arena.web.logfiles import HandSummary, LogCache, LogSite, NotFound, file_in, number
 
 _T = TypeVar("_T")
 EventReader = Callable[[Path], Iterable[Mapping[str, Any]]]
@@ -85,7 +84,7 @@ def _until_damage(records: Iterable[Mapping[str, Any]]) -> Iterator[Mapping[str,
 
 
 @dataclass
-class LeagueSite:
+class LeagueSite(LogSite):
     """The league as the web app shows it. Thread-safe: pages are built in worker threads."""
 
     config: LeagueConfig
@@ -94,10 +93,6 @@ class LeagueSite:
     # read from the log (docs/house-rules.md §28). None: none are shown.
     event_reader: EventReader | None = read_events
     _choices: dict[Path, tuple[tuple[int, int], list[dict[str, Any]]]] = field(default_factory=dict)
-
-    @property
-    def log_dir(self) -> Path:
-        return self.config.log_dir
 
     def _paths(self, match_id: str) -> MatchLogPaths:
         """The match's log files, each checked to lie directly in the log directory."""
@@ -136,13 +131,10 @@ class LeagueSite:
     def _match_info(self, match_id: str, seats: tuple[str, ...], copy_index: int,
                     deal_set: str) -> MatchInfo:
         paths = self._paths(match_id)
-        result_path = paths.result
-        result: dict[str, Any] | None = None
-        if result_path.is_file():
-            try:
-                result = clean_result(json.loads(result_path.read_text(encoding="utf-8")))
-            except (OSError, ValueError):
-                result = None
+        try:
+            result = clean_result(read_result(paths.hands))
+        except MalformedInput:  # damaged: shown as no result
+            result = None
         logged = len(self.summaries(match_id))
         running = paths.inflight.exists() or (
             result is None and 0 < logged < self.config.hands_per_match)
@@ -158,8 +150,8 @@ class LeagueSite:
         except MalformedInput:
             return False
 
-    def _parsed(self, match_id: str) -> ParsedLog:
-        return self.logs.parsed(self._paths(match_id).hands, match_id)
+    def log_path(self, log_id: str) -> Path:
+        return self._paths(log_id).hands
 
     def choices(self, match_id: str) -> list[dict[str, Any]]:
         """The match's dealer's-choice orbits (who chose each game, or that the dealer chose
@@ -180,22 +172,16 @@ class LeagueSite:
         self._choices[path] = (stamp, found)
         return found
 
-    def summaries(self, match_id: str) -> list[HandSummary]:
-        return self._parsed(match_id).summaries
-
     def hand(self, hand_id: str) -> tuple[PhhHand, HandSummary, bool]:
         """A logged hand by id, its summary, and whether its match has finished."""
         checked_name(hand_id)
         match_id = hand_id.rsplit("-h", 1)[0] if "-h" in hand_id else hand_id
-        parsed = self._parsed(match_id)
-        for hand, summary in zip(parsed.hands, parsed.summaries, strict=True):
-            if summary.hand_id == hand_id:
-                finished = self.is_finished(match_id)
-                if not finished and not self.played_by_every_copy(summary):
-                    # Its cards are another copy's future (issue 36): not even the board yet.
-                    raise NotFound(f"{hand_id} (shown once every copy of its deal has played it)")
-                return hand, summary, finished
-        raise NotFound(hand_id)
+        hand, summary = self.parsed(match_id).find(hand_id)
+        finished = self.is_finished(match_id)
+        if not finished and not self.played_by_every_copy(summary):
+            # Its cards are another copy's future (issue 36): not even the board yet.
+            raise NotFound(f"{hand_id} (shown once every copy of its deal has played it)")
+        return hand, summary, finished
 
     def played_by_every_copy(self, summary: HandSummary) -> bool:
         """Whether no duplicate copy of the hand's deal set still has this hand to play: each
@@ -240,10 +226,7 @@ class LeagueSite:
     def leaderboard_file(self, name: str) -> Path:
         if name not in LEADERBOARD_FILES:
             raise NotFound(name)
-        path = self.log_dir.resolve() / name
-        if not path.is_file():
-            raise NotFound(name)
-        return path
+        return file_in(self.log_dir, name)
 
     # ------------------------------------------------------------------ results
 

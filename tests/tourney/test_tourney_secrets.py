@@ -13,8 +13,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from arena.tourney.config import load_tournament
-from arena.web.tourney_app import TournamentApp
-from arena.web.tourney_site import TournamentSite
+from arena.web.tournament import TournamentApp, TournamentSite
 from tests.tourney.test_tourney_e2e import TournamentProcess, write_tournament
 
 pytestmark = pytest.mark.timeout(240)

@@ -118,7 +118,7 @@ def live_server(tmp_path_factory: pytest.TempPathFactory
 def test_live_tables_show_exchanges_and_wild_cards(
         live_server: tuple[WebServer, asyncio.AbstractEventLoop], browser: Any) -> None:
     server, loop = live_server
-    hub = server.hub
+    hub = server.spectator
     assert hub is not None
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     errors: list[str] = []
@@ -159,7 +159,7 @@ def test_live_tables_say_who_chose_the_game(
     from tests.web.test_live_choice import _told
 
     server, loop = live_server
-    hub = server.hub
+    hub = server.spectator
     assert hub is not None
     items = _told({"b0": choose("FR"), "b1": lambda p, n: []}, choice_seconds=1.5)
     asked = [k for k, i in enumerate(items) if isinstance(i, m.Prompt) and i.street == "game choice"]

@@ -39,8 +39,8 @@ SCRIPT = textwrap.dedent('''
             await asyncio.shield(asyncio.sleep(0.6))
             raise
 
-    server = WebServer.of_app(
-        Starlette(routes=[Route("/", page), Route("/slow", slow_to_cancel)]),
+    server = WebServer(
+        None, app=Starlette(routes=[Route("/", page), Route("/slow", slow_to_cancel)]),
         host="127.0.0.1", port=0)
     stop_asking = threading.Event()
 
@@ -95,7 +95,7 @@ LIVE_SCRIPT = textwrap.dedent('''
     from arena.web.server import WebServer
 
     def events(request):
-        return StreamingResponse(server.hub.stream(), media_type="text/event-stream")
+        return StreamingResponse(server.spectator.stream(), media_type="text/event-stream")
 
     server = WebServer(None, live=True, app=Starlette(routes=[Route("/live/events", events)]))
     lines, opened = [], threading.Event()

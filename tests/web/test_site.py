@@ -12,7 +12,7 @@ from arena.engine.phh import dumps_hands
 from arena.host.phhfile import load_file
 from arena.league.config import load_league
 from arena.match.simulate import simulate
-from arena.web.app import WebApp, json_for_script
+from arena.web.app import Pages, WebApp
 from arena.web.site import LeagueSite
 
 EVIL = '<script>alert("x")</script><img src=x onerror=alert(1)>'
@@ -55,9 +55,12 @@ def test_hostile_names_are_escaped_on_every_page(client: TestClient) -> None:
 
 
 def test_json_in_a_script_element_cannot_close_it() -> None:
-    text = str(json_for_script({"name": "</script><script>alert(1)</script><!--"}))
+    script = Pages(title="t", nav=[]).env.from_string("{{ data|tojson }}")
+    text = script.render(data={"name": "</script><script>alert(1)</script><!--", "n": [1.5]})
     assert "<" not in text and ">" not in text
-    assert json.loads(text)["name"].startswith("</script>")
+    assert json.loads(text) == {"name": "</script><script>alert(1)</script><!--", "n": [1.5]}
+    with pytest.raises(ValueError):  # NaN is no JSON: the page fails rather than the script
+        script.render(data=[float("nan")])
 
 
 @pytest.mark.parametrize("path", ["/download/..%2Fsecret.txt/phhs",

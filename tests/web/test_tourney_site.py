@@ -16,8 +16,7 @@ from arena.match.simulate import simulate
 from arena.storage.store import TournamentPlacing
 from arena.tourney.config import load_tournament
 from arena.tourney.store import TournamentStore
-from arena.web.tourney_app import TournamentApp
-from arena.web.tourney_site import TournamentSite, table_of
+from arena.web.tournament import TournamentApp, TournamentSite, table_of
 
 EVIL = '<script>alert("x")</script><img src=x onerror=alert(1)>'
 EVENTS = [

@@ -1,5 +1,6 @@
-"""What the web app reads of a tournament: its file, its tables' hand logs, its event log and its
-standings in the results store, read-only.
+"""A tournament's web pages: standings, events (levels, eliminations), tables and the hand
+replayer, read-only from its file, its tables' hand logs, its event log and its standings in the
+results store.
 
 A table's log (``<event>-t<table>.phhs``) holds every hole card dealt, so while the tournament
 runs its hands are served without the cards nobody showed and the log files are not served at
@@ -11,17 +12,22 @@ from __future__ import annotations
 
 import json
 import re
-import threading
-import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
 
 from arena.engine.phh import PhhHand
-from arena.engine.rules import Rules
 from arena.tourney.commands import read_standings
 from arena.tourney.config import TournamentConfig
-from arena.web.logfiles import HandSummary, LogCache, NotFound, ParsedLog
+from arena.web.app import Fresh, Pages, attachment
+from arena.web.logfiles import HandSummary, LogCache, LogSite, NotFound, file_in
 
 TABLE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,127}-t[0-9]{1,4}")
 EVENT_LOG = "tournament.jsonl"
@@ -81,43 +87,31 @@ def _count(value: object) -> int:
 
 
 @dataclass
-class TournamentSite:
+class TournamentSite(LogSite):
     """The tournament as the web app shows it. Thread-safe: pages are built in worker threads."""
 
     config: TournamentConfig
     standings_ttl_seconds: float = 2.0
     logs: LogCache = field(default_factory=LogCache)
-    _standings: tuple[float, dict[str, Any] | None] | None = None
-    _lock: threading.Lock = field(default_factory=threading.Lock)
 
-    @property
-    def log_dir(self) -> Path:
-        return self.config.log_dir
+    def __post_init__(self) -> None:
+        self.standings = Fresh(self._read_standings, self.standings_ttl_seconds)
 
-    @property
-    def rules(self) -> Rules:
-        return self.config.rules
-
-    def _table_path(self, table_id: str) -> Path:
+    def log_path(self, log_id: str) -> Path:
         base = self.log_dir.resolve()
-        path = base / f"{checked_table(table_id)}.phhs"
+        path = base / f"{checked_table(log_id)}.phhs"
         if path.resolve().parent != base:
-            raise NotFound(table_id)
+            raise NotFound(log_id)
         return path
 
     # ------------------------------------------------------------------ standings and events
 
-    def standings(self) -> dict[str, Any] | None:
+    def _read_standings(self) -> dict[str, Any] | None:
         """The standings document (as ``arena tournament standings --format json``); None while
-        the tournament runs."""
-        with self._lock:
-            now = time.monotonic()
-            if self._standings is None or now - self._standings[0] > self.standings_ttl_seconds:
-                doc = None
-                if not (isinstance(self.config.store, Path) and not self.config.store.is_file()):
-                    doc = read_standings(self.config)
-                self._standings = (now, doc)
-            return self._standings[1]
+        the tournament runs (:attr:`standings`: the last one read, for a few seconds)."""
+        if isinstance(self.config.store, Path) and not self.config.store.is_file():
+            return None
+        return read_standings(self.config)
 
     def is_finished(self) -> bool:
         return self.standings() is not None
@@ -196,19 +190,10 @@ class TournamentSite:
             out.append(TableInfo(table_id, event, int(number), len(summaries), tuple(seen)))
         return sorted(out, key=lambda t: (t.event, t.number))
 
-    def _parsed(self, table_id: str) -> ParsedLog:
-        return self.logs.parsed(self._table_path(table_id), table_id)
-
-    def summaries(self, table_id: str) -> list[HandSummary]:
-        return self._parsed(table_id).summaries
-
     def hand(self, hand_id: str) -> tuple[PhhHand, HandSummary, bool]:
         """A logged hand by id, its summary, and whether the tournament has ended."""
-        parsed = self._parsed(table_of(hand_id))
-        for hand, summary in zip(parsed.hands, parsed.summaries, strict=True):
-            if summary.hand_id == hand_id:
-                return hand, summary, self.is_finished()
-        raise NotFound(hand_id)
+        hand, summary = self.parsed(table_of(hand_id)).find(hand_id)
+        return hand, summary, self.is_finished()
 
     def download(self, name: str) -> Path:
         """A table's log or a results file; only once the tournament has ended."""
@@ -216,7 +201,60 @@ class TournamentSite:
             raise NotFound(name)
         if name not in RESULT_FILES:
             name = f"{checked_table(name.removesuffix('.phhs'))}.phhs"
-        path = self.log_dir.resolve() / name
-        if path.parent != self.log_dir.resolve() or not path.is_file():
-            raise NotFound(name)
-        return path
+        return file_in(self.log_dir, name)
+
+
+TOURNAMENT_NAV = [("/", "standings and tables")]
+
+
+def table_columns(hands: Sequence[HandSummary]) -> list[str]:
+    """The bots that played at a table, in the order they first appear: one column each, so
+    that a bot's net chips line up from hand to hand whatever its seat."""
+    return list(dict.fromkeys(name for hand in hands for name in hand.players))
+
+
+class TournamentApp(Pages):
+    site: TournamentSite
+
+    def __init__(self, site: TournamentSite) -> None:
+        super().__init__(title=site.config.name, nav=TOURNAMENT_NAV)
+        self.site = site
+
+    def index(self, request: Request) -> Response:
+        site = self.site
+        return self.render("tournament.html", tournament=site.config, standings=site.standings(),
+                           events=site.events(), tables=site.tables())
+
+    def table(self, request: Request) -> Response:
+        table_id = request.path_params["table_id"]
+        hands = self.site.summaries(table_id)
+        if not hands:
+            raise NotFound(table_id)
+        columns = table_columns(hands)
+        rows = [(h, [dict(zip(h.players, h.net_chips, strict=False)).get(name) for name in columns])
+                for h in hands]
+        return self.render("table.html", table_id=table_id, hands=hands, columns=columns,
+                           rows=rows, finished=self.site.is_finished())
+
+    def _hand_page(self, hand_id: str, data: dict[str, Any]) -> dict[str, Any]:
+        table_id = table_of(hand_id)
+        return {"back": (f"/table/{quote(table_id, safe='')}", f"table {table_id}"),
+                "running_note": "the tournament is still running"}
+
+    def standings_json(self, request: Request) -> Response:
+        """What ``arena tournament standings --format json`` prints (404 while it runs)."""
+        doc = self.site.standings()
+        if doc is None:
+            raise NotFound("standings")
+        return JSONResponse(doc)
+
+    def download(self, request: Request) -> Response:
+        return attachment(self.site.download(request.path_params["name"]))
+
+    def starlette(self) -> Starlette:
+        return self.app_of([
+            Route("/", self.index),
+            Route("/table/{table_id}", self.table),
+            Route("/api/standings.json", self.standings_json),
+            Route("/download/{name}", self.download),
+        ])
