@@ -35,6 +35,27 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(skip)
 
 
+@pytest.fixture(autouse=True)
+def _no_dealer_runs_none(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """A test marked ``no_dealer`` (left out of the pass with every fast path off) fails if it
+    starts a dealer in this process after all: the dealer asks whether its fast paths may run."""
+    if request.node.get_closest_marker("no_dealer") is None:
+        yield
+        return
+    from arena.host import fastpaths
+
+    asked: list[str] = []
+    allowed = fastpaths.allowed
+
+    def noting(path: fastpaths.FastPath) -> bool:
+        asked.append(path.name)
+        return allowed(path)
+
+    monkeypatch.setattr(fastpaths, "allowed", noting)
+    yield
+    assert not asked, f"marked no_dealer, yet it ran the dealer (it asked for {sorted(set(asked))})"
+
+
 @pytest.fixture(scope="session")
 def postgres() -> Iterator[PostgresServer]:
     """A PostgreSQL cluster on loopback; skipped only where it cannot start, never in CI."""

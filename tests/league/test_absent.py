@@ -6,13 +6,13 @@ import re
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest
 
 from arena.league.config import load_league
 from arena.league.runner import LeagueRun
+from tests.league.faults import wait_for
 from tests.league.test_league_e2e import ROOT, phh_tables, write_league
 from tests.server.procs import env
 
@@ -50,7 +50,9 @@ def test_a_league_without_bots_deals_nothing_and_postpones_until_they_come(tmp_p
     league = write_league(tmp_path, BOTS, hands_per_match=4, start_timeout_seconds=1, absent="wait")
     server, address, log = _start_league(league)
     try:
-        time.sleep(4)  # several start timeouts: each match postponed, none dealt
+        # Several start timeouts (1 s each): each match postponed, none dealt.
+        wait_for(lambda: "".join(log).count("postponed: alpha, beta not connected after 1 s") >= 2,
+                 "two postponements")
         assert server.poll() is None
         assert _hands_in_store(league) == 0
         waited = "".join(log)

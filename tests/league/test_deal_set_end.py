@@ -8,12 +8,16 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
+import pytest
+
 from arena.league.runner import LeagueRun
 from arena.storage.matchlog import MatchLogPaths, read_result
 from arena.storage.records import MatchStatus
 from arena.storage.store import Match
 from arena.storage.writer import Job
 from tests.league.test_writer import _config, _play
+
+pytestmark = pytest.mark.no_dealer  # never runs the dealer: not in the fast-paths-off pass
 
 
 def _seed_in_results(run: LeagueRun, match_id: str) -> object:

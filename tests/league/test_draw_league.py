@@ -12,6 +12,8 @@ from arena.engine.games import ALL_VARIANTS
 from arena.league.config import load_league
 from tests.league.test_league_e2e import write_league
 
+pytestmark = pytest.mark.no_dealer  # never runs the dealer: not in the fast-paths-off pass
+
 
 @pytest.mark.parametrize("games", ['["F2L3D"]', '["FT", "FES"]', '["F7SW", "FLH/8"]',
                                    '["FLL", "F7SWL", "F7SW/8", "FLH"]', '["NT", "PO", "PT"]'])

@@ -34,6 +34,7 @@ def _documented_league() -> dict[str, object]:
     return tomllib.loads(block.group(1))
 
 
+@pytest.mark.no_dealer
 def test_the_documented_league_file_is_a_valid_eight_game_league(tmp_path: Path) -> None:
     data = _documented_league()
     for bot in ("alice", "bob", "carol"):

@@ -5,10 +5,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from arena.league.runner import LeagueRun
 from arena.storage.records import MatchStatus
 from arena.storage.store import Match
 from tests.league.test_writer import _config
+
+pytestmark = pytest.mark.no_dealer  # never runs the dealer: not in the fast-paths-off pass
 
 
 def test_finishing_a_deal_set_someone_finished_meanwhile_is_done(tmp_path: Path) -> None:

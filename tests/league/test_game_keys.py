@@ -19,6 +19,8 @@ from arena.web.app import WebApp, game_name
 from arena.web.site import LeagueSite
 from tests.league.test_metrics import metrics, scrape, server, value
 
+pytestmark = pytest.mark.no_dealer  # never runs the dealer: not in the fast-paths-off pass
+
 __all__ = ["metrics", "server"]  # the fixtures, used by name
 
 NEW_GAMES = sorted(ENGINE_VARIANTS)

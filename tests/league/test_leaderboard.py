@@ -17,6 +17,8 @@ from arena.league.stats import Leaderboard, compute_leaderboard
 from arena.storage.records import ResultRow
 from arena.storage.store import HandRecord, SeatResult, SqliteStore
 
+pytestmark = pytest.mark.no_dealer  # never runs the dealer: not in the fast-paths-off pass
+
 
 def sample_board() -> Leaderboard:
     rows: list[ResultRow] = []

@@ -12,6 +12,8 @@ import pytest
 from arena.engine.errors import ConfigError
 from arena.league.config import league_from_mapping, load_league
 
+pytestmark = pytest.mark.no_dealer  # never runs the dealer: not in the fast-paths-off pass
+
 BOTS = [{"name": "a", "token": "token-aaaa"}, {"name": "b", "token": "token-bbbb"},
         {"name": "c", "token": "token-cccc"}]
 

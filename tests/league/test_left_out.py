@@ -21,6 +21,8 @@ from arena.web.site import LeagueSite
 from tests.league.test_league_e2e import write_league
 from tests.storage.test_store import T0, make_hand
 
+pytestmark = pytest.mark.no_dealer  # never runs the dealer: not in the fast-paths-off pass
+
 
 @pytest.fixture(autouse=True)
 def cheap_token_hash(monkeypatch: pytest.MonkeyPatch) -> None:

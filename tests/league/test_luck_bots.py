@@ -12,6 +12,8 @@ import pytest
 from arena.engine.luck import LuckSettings, hand_luck
 from bench.selfplay import iter_duplicate
 
+pytestmark = pytest.mark.no_dealer  # never runs the dealer: not in the fast-paths-off pass
+
 HORSE = ("FT", "FO/8", "FR", "F7S", "F7S/8")
 
 

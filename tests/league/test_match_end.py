@@ -10,6 +10,7 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 import trio
 
 from arena.league.runner import LeagueRun
@@ -23,6 +24,8 @@ from arena.storage.records import HandRecord, MatchStatus
 from arena.storage.sqlstore import Guard
 from tests.league.test_writer import BOTS, HANDS, _config
 from tests.match.scripted import ScriptedBot
+
+pytestmark = pytest.mark.no_dealer  # never runs the dealer: not in the fast-paths-off pass
 
 HOLD_SECONDS = 10.0  # how long a held commit waits for its release before giving up
 

@@ -27,6 +27,8 @@ from arena.metrics import (
 )
 from arena.storage.records import ResultRow
 
+pytestmark = pytest.mark.no_dealer  # never runs the dealer: not in the fast-paths-off pass
+
 
 @pytest.fixture
 def metrics() -> ArenaMetrics:

@@ -4,10 +4,13 @@ league commits."""
 
 from __future__ import annotations
 
+import pytest
 from prometheus_client import generate_latest
 from prometheus_client.parser import text_string_to_metric_families
 
 from arena.metrics import ArenaMetrics
+
+pytestmark = pytest.mark.no_dealer  # never runs the dealer: not in the fast-paths-off pass
 
 
 def _samples(metrics: ArenaMetrics, name: str) -> dict[str, float]:

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from rich.console import Console
 
 from arena.league.progress import Progress, ProgressDisplay
+
+pytestmark = pytest.mark.no_dealer  # never runs the dealer: not in the fast-paths-off pass
 
 
 def sample() -> Progress:

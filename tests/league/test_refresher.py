@@ -15,6 +15,8 @@ from arena.league.stats import Leaderboard
 from arena.metrics import ArenaMetrics
 from tests.league.test_writer import BOTS, HANDS, _config, _play
 
+pytestmark = pytest.mark.no_dealer  # never runs the dealer: not in the fast-paths-off pass
+
 
 def test_a_request_returns_at_once_and_requests_made_meanwhile_run_as_one() -> None:
     release = threading.Event()

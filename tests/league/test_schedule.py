@@ -10,6 +10,8 @@ import pytest
 from arena.engine.errors import ConfigError
 from arena.league.schedule import build_schedule, rotations
 
+pytestmark = pytest.mark.no_dealer  # never runs the dealer: not in the fast-paths-off pass
+
 
 def test_round_robin_pairs_everyone_once_with_swapped_duplicate_copies() -> None:
     """docs/house-rules.md §8 duplicate, heads-up: each deal is played twice with the seats swapped."""

@@ -97,6 +97,7 @@ def _first_hands_of_seat_0(deal_set_seed: int, rules: Rules, hands: int = 3) -> 
     pytest.param(2**20, id="2^20"),
     pytest.param(2**24, id="2^24", marks=[pytest.mark.slow, pytest.mark.timeout(3600)]),
 ])
+@pytest.mark.no_dealer
 def test_a_default_league_cannot_be_brute_forced_from_its_cards(tmp_path: Path,
                                                                 candidates: int) -> None:
     """Before: a league without a seed used seed 1 (and the demo 2026): a bot found it in

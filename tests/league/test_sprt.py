@@ -11,6 +11,8 @@ import pytest
 
 from arena.league.sprt import MIN_OBSERVATIONS, Decision, Sprt, SprtBounds
 
+pytestmark = pytest.mark.no_dealer  # never runs the dealer: not in the fast-paths-off pass
+
 
 def _error_rate(true_mean: float, runs: int, seed: int, bounds: SprtBounds) -> tuple[float, float]:
     rng = random.Random(seed)

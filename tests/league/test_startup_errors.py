@@ -52,6 +52,7 @@ def test_ctrl_c_during_start_up_exits_3_without_a_traceback(tmp_path: Path) -> N
     assert "interrupted" in out + err
 
 
+@pytest.mark.no_dealer
 def test_an_interrupt_before_a_command_handles_signals_is_exit_3(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Wherever start-up is when Ctrl-C comes (here: opening the league's store)."""

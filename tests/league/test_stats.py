@@ -21,6 +21,8 @@ from arena.league.stats import (
 )
 from arena.storage.records import ResultRow
 
+pytestmark = pytest.mark.no_dealer  # never runs the dealer: not in the fast-paths-off pass
+
 
 def heads_up(a: str, b: str, net_a: int, *, match_id: int = 1, deal: str = "d", copy_index: int = 0,
              game: str = "FT", small_bet: int = 20) -> list[ResultRow]:

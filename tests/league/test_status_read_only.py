@@ -17,6 +17,8 @@ from arena.league.config import load_league
 from arena.league.runner import LeagueRun
 from tests.league.test_league_e2e import write_league
 
+pytestmark = pytest.mark.no_dealer  # never runs the dealer: not in the fast-paths-off pass
+
 
 @pytest.fixture(autouse=True)
 def cheap_token_hash(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -15,6 +15,8 @@ from arena.league.runner import LeagueRun
 from arena.storage.queue import JobWaits
 from tests.league.test_league_e2e import write_league
 
+pytestmark = pytest.mark.no_dealer  # never runs the dealer: not in the fast-paths-off pass
+
 
 @pytest.fixture(autouse=True)
 def cheap_token_hash(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -15,6 +15,8 @@ from arena.league.luck import luck_of_logged_hand
 from arena.match.simulate import rules_for_game
 from arena.match.strategy_sim import SimBot, mixed, play
 
+pytestmark = pytest.mark.no_dealer  # never runs the dealer: not in the fast-paths-off pass
+
 SETTINGS = LuckSettings(value=ValueFunction.PROJECTED_POT_EQUITY, samples=80, exact_limit=200)
 SEED = 2 ** 130 + 7  # the match seed, as revealed
 

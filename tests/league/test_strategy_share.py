@@ -3,6 +3,8 @@ from the hand logs' players, actions and ``_strategies``."""
 
 from __future__ import annotations
 
+import pytest
+
 from arena.engine.phh import dumps_hand
 from arena.engine.rules import Rules
 from arena.league.strategy_share import (
@@ -13,6 +15,8 @@ from arena.league.strategy_share import (
 )
 from arena.match.simulate import rules_for_game
 from arena.match.strategy_sim import SimBot, mixed, play
+
+pytestmark = pytest.mark.no_dealer  # never runs the dealer: not in the fast-paths-off pass
 
 
 def test_shares_count_each_bots_decisions_and_its_drawn_ones() -> None:

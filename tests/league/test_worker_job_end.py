@@ -9,10 +9,14 @@ import asyncio
 import io
 from pathlib import Path
 
+import pytest
+
 from arena.league.worker import Worker, WorkerSettings, _Running
 from arena.storage.postgres import PostgresStore
 from arena.storage.queue import Job
 from tests.pgserver import PostgresServer
+
+pytestmark = pytest.mark.no_dealer  # never runs the dealer: not in the fast-paths-off pass
 
 
 class _Run:

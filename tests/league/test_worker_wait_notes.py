@@ -14,6 +14,8 @@ from arena.league.worker import Worker, _Running
 from arena.storage.queue import Job
 from arena.storage.store import InvalidRecord, StoreError
 
+pytestmark = pytest.mark.no_dealer  # never runs the dealer: not in the fast-paths-off pass
+
 
 class _Waits:
     def __init__(self, error: Exception) -> None:

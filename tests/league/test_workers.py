@@ -21,7 +21,7 @@ import psycopg
 
 from arena.league.config import load_league
 from arena.storage.store import open_store
-from tests.league.test_league_e2e import ROOT, LeagueProcess, write_league
+from tests.league.test_league_e2e import FAULT_LEAGUE_LUCK_SAMPLES, ROOT, LeagueProcess, write_league
 from tests.league.test_league_postgres import BOTS, hands_of
 from tests.pgserver import PostgresServer
 from tests.server.procs import env
@@ -224,7 +224,8 @@ def test_a_worker_killed_mid_match_loses_and_repeats_nothing(tmp_path: Path,
     url = postgres.new_database()
     hands_per_match = 40
     league = with_token_files(write_league(tmp_path, BOTS, store=url, hands_per_match=hands_per_match,
-                                           tables_at_once=2))
+                                           tables_at_once=2,
+                                           luck_samples=FAULT_LEAGUE_LUCK_SAMPLES))
     cluster = Cluster(league, workers=2, connect={bot: "w2" for bot, _ in BOTS},  # w1's seats relayed
                       lease_seconds=5.0, first_holds_a_job=True)
     try:
@@ -266,7 +267,8 @@ def test_a_worker_that_lost_its_lease_stops_dealing_that_job(tmp_path: Path,
     url = postgres.new_database()
     hands_per_match = 40  # enough left after the steal (at 4) to see a worker deal on
     league = with_token_files(write_league(tmp_path, BOTS, store=url, hands_per_match=hands_per_match,
-                                           tables_at_once=2))
+                                           tables_at_once=2,
+                                           luck_samples=FAULT_LEAGUE_LUCK_SAMPLES))
     cluster = Cluster(league, workers=1, connect={bot: "w1" for bot, _ in BOTS}, lease_seconds=15.0)
 
     def hands(match_id: object) -> int:

@@ -32,6 +32,8 @@ from arena.v1 import arena_pb2 as pb
 from arena.v1.eventlog_pb2 import LoggedEvent
 from tests.match.scripted import ScriptedBot
 
+pytestmark = pytest.mark.no_dealer  # never runs the dealer: not in the fast-paths-off pass
+
 BOTS = ("a", "b", "c")
 HANDS = 6
 

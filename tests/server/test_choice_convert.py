@@ -4,10 +4,14 @@ another kind, a strategy's games, the request's legal entry and the GameChanged 
 
 from __future__ import annotations
 
+import pytest
+
 from arena.engine.actions import ActionKind
 from arena.match import messages as m
 from arena.server.convert import event, legal_action, reply
 from arena.v1 import arena_pb2 as pb
+
+pytestmark = pytest.mark.no_dealer  # never runs the dealer: not in the fast-paths-off pass
 
 
 def _reply(**action: object) -> m.Reply:

@@ -17,6 +17,8 @@ from arena.server import convert
 from arena.v1 import arena_pb2 as pb
 from tests.match.scripted import ScriptedBot
 
+pytestmark = pytest.mark.no_dealer  # never runs the dealer: not in the fast-paths-off pass
+
 NAMES = ["a", "b", "c"]
 
 

@@ -12,6 +12,8 @@ from arena.match import messages as m
 from arena.server import convert
 from arena.v1 import arena_pb2 as pb
 
+pytestmark = pytest.mark.no_dealer  # never runs the dealer: not in the fast-paths-off pass
+
 
 def _reply(kind: pb.ActionKind.ValueType, names: list[str]) -> m.Reply:
     return convert.reply(pb.ActionReply(decision_id="d", seat=1, action=pb.Action(

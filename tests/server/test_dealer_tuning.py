@@ -8,6 +8,8 @@ import pytest
 
 from arena.host.process import tuned_for_dealing
 
+pytestmark = pytest.mark.no_dealer  # never runs the dealer: not in the fast-paths-off pass
+
 
 def test_dealer_tuning_applies_and_restores_the_settings() -> None:
     thresholds, switch_seconds = gc.get_threshold(), sys.getswitchinterval()

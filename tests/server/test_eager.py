@@ -8,7 +8,7 @@ import pytest
 
 from arena.server.eager import Eager
 
-pytestmark = pytest.mark.timeout(30)
+pytestmark = [pytest.mark.no_dealer, pytest.mark.timeout(30)]
 
 
 def test_runs_at_once_until_it_awaits_then_from_the_futures_callback() -> None:

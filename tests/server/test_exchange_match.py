@@ -125,13 +125,16 @@ def test_a_seat_that_does_not_answer_an_exchange_stands_pat(tmp_path: Path) -> N
     match ends and replays."""
     from arena_bot.examples import calling_station
 
-    config = make_config(tmp_path, ["sleepy", "station"], hands=2, seed=5,
-                         rules={"games": ["F2L3D"], "decision_seconds": 0.2,
-                                "time_bank_seconds": 0.1})
+    # A 2 s clock, no bank: a betting decision answered at once cannot time out on a loaded
+    # machine (a 0.2 s one could, and its check/fold could end the hand before its draws). One
+    # hand: both bots call down, so it has its three exchange rounds.
+    config = make_config(tmp_path, ["sleepy", "station"], hands=1, seed=5,
+                         rules={"games": ["F2L3D"], "decision_seconds": 2.0,
+                                "time_bank_seconds": 0.0})
 
     async def sleepy(view: SeatView) -> Action:
         if view.is_exchange_round:
-            await asyncio.sleep(1.5)  # past the decision time and the bank
+            await asyncio.sleep(2.5)  # past the decision time
         return view.check_or_call()
 
     async def scenario() -> None:

@@ -66,6 +66,7 @@ def test_four_example_bots_play_two_orbits_of_each_game(tmp_path: Path) -> None:
     assert net == {r["name"]: r["net_chips"] for r in result["results"]}
 
 
+@pytest.mark.no_dealer
 def test_the_match_file_takes_an_absent_policy(tmp_path: Path) -> None:
     from arena.engine.errors import ConfigError
     from arena.match.spec import AbsentPolicy

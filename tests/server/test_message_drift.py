@@ -32,6 +32,8 @@ from arena.match.faults import CloseReason, DecisionClosed
 from arena.server import convert
 from arena.v1 import arena_pb2 as pb
 
+pytestmark = pytest.mark.no_dealer  # never runs the dealer: not in the fast-paths-off pass
+
 # Proto fields the dealer's values never fill, each with why (Message.field).
 NOT_FILLED: Mapping[str, str] = {
     # docs/house-rules.md §3: a hand's stakes carry only its own game family's forced bets.

@@ -161,9 +161,19 @@ def test_the_node_bot_reconnects_through_a_dealer_restart(tmp_path: Path, node_b
         node = await asyncio.create_subprocess_exec(
             "node", str(node_bot), "--server", f"127.0.0.1:{port}", "--token", token_for("node"),
             "--name", "node", "--verbose", stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        assert node.stderr is not None
+        said: list[bytes] = []
+
+        async def until_said(text: bytes) -> None:
+            while text not in (line := await node.stderr.readline()):
+                assert line, b"".join(said).decode()
+                said.append(line)
+            said.append(line)
+
         async with running(config):
-            await asyncio.sleep(3)  # connected and waiting for its opponent
-        await asyncio.sleep(3)  # the dealer is away
+            # Connected and waiting for its opponent (not a fixed time: node may start slowly).
+            await asyncio.wait_for(until_said(b"connected to 127.0.0.1"), 60)
+        await asyncio.wait_for(until_said(b"lost (UNAVAILABLE"), 60)  # the dealer is away
         async with running(config) as (server, address):
             python = asyncio.ensure_future(play(rule_based, server=address, token=token_for("python"),
                                                 name="python"))
@@ -171,7 +181,7 @@ def test_the_node_bot_reconnects_through_a_dealer_restart(tmp_path: Path, node_b
             await asyncio.wait_for(python, 30)
             await server.run_until_done()
         assert node.returncode is not None
-        return node.returncode, out.decode(), err.decode()
+        return node.returncode, out.decode(), (b"".join(said) + err).decode()
 
     code, out, err = asyncio.run(scenario())
     assert code == 0, err

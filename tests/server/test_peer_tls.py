@@ -95,6 +95,7 @@ def test_the_peer_port_admits_only_workers_of_the_same_ca(league_certs: PeerTls,
                                    "bots' port": "ok"}
 
 
+@pytest.mark.no_dealer
 def test_key_files_must_be_owner_only(league_certs: PeerTls, tmp_path: Path) -> None:
     check_key_file(league_certs.key_path, "--peer-key")  # 0600 from the script
     key = tmp_path / "worker.key"
@@ -116,6 +117,7 @@ def test_key_files_must_be_owner_only(league_certs: PeerTls, tmp_path: Path) -> 
             check_key_file(key, "--peer-key")
 
 
+@pytest.mark.no_dealer
 def test_the_worker_command_refuses_a_bad_peer_setting_cleanly(league_certs: PeerTls, tmp_path: Path,
                                                                 capsys: pytest.CaptureFixture[str]) -> None:
     from arena.cli import main
@@ -137,6 +139,7 @@ def test_the_worker_command_refuses_a_bad_peer_setting_cleanly(league_certs: Pee
     assert "Traceback" not in captured.err + captured.out
 
 
+@pytest.mark.no_dealer
 def test_credentials_are_read_once(league_certs: PeerTls) -> None:
     loaded = league_certs.load()
     assert isinstance(loaded, PeerCredentials) and loaded.server_name == "arena-worker"

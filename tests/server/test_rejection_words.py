@@ -66,6 +66,7 @@ def test_a_rejection_names_the_bots_table_seat_and_what_is_allowed(tmp_path: Pat
         assert "; allowed: call (to " in text and text.endswith(" or fold"), text
 
 
+@pytest.mark.no_dealer
 def test_messages_in_table_seats_and_allowed_actions() -> None:
     assert in_table_seats("seat 0 acted but seat 1 is to act", (1, 0)) == \
         "seat 1 acted but seat 0 is to act"

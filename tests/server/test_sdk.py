@@ -14,6 +14,8 @@ from arena.engine import evaluate as ev
 from arena.engine.cards import format_card
 from tests.server.procs import ROOT
 
+pytestmark = pytest.mark.no_dealer  # never runs the dealer: not in the fast-paths-off pass
+
 SDK = ROOT / "bots" / "python"
 
 _CLASSES = {

@@ -12,6 +12,8 @@ from arena_bot._proto import arena_pb2 as pb
 from arena_bot.examples import calling_station, random_bot, rule_based
 from arena_bot.session import PlayResult, Session, _reply
 
+pytestmark = pytest.mark.no_dealer  # never runs the dealer: not in the fast-paths-off pass
+
 LEGAL = {
     "check": [pb.LegalAction(kind=pb.ACTION_KIND_FOLD), pb.LegalAction(kind=pb.ACTION_KIND_CHECK),
               pb.LegalAction(kind=pb.ACTION_KIND_RAISE, min_raise_to_chips=20,

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
 from arena_bot import Action, SeatView
 from arena_bot._proto import arena_pb2 as pb
 from arena_bot.examples import random_bot, rule_based, triple_draw_exchange
+
+pytestmark = pytest.mark.no_dealer  # never runs the dealer: not in the fast-paths-off pass
 
 
 def _exchange_view(cards: list[str], most: int = 5, game: str = "F2L3D") -> SeatView:

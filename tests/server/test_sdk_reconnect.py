@@ -69,6 +69,7 @@ def test_the_sdk_reconnects_after_a_dealer_restart_longer_than_30_seconds(tmp_pa
     asyncio.run(scenario())
 
 
+@pytest.mark.no_dealer
 def test_backoff_grows_to_its_cap_while_the_dealer_is_away() -> None:
     clock = FakeClock()
     asked: list[float] = []

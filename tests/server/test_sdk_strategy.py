@@ -46,6 +46,7 @@ def _view(legal: list[pb.LegalAction], decision_id: str = "t-h1-d3") -> SeatView
                                        legal_actions=legal, hole_cards=["As", "Kd"]))
 
 
+@pytest.mark.no_dealer
 def test_the_sdk_uses_the_dealers_limits() -> None:
     assert sdk_strategy.SUM_TOLERANCE == dealer_strategy.SUM_TOLERANCE
     assert sdk_strategy.MAX_STRATEGY_ACTIONS == dealer_strategy.MAX_STRATEGY_ACTIONS
@@ -68,6 +69,7 @@ def test_the_sdk_uses_the_dealers_limits() -> None:
     ({Action("call", 20): 1.0}, "a call has no amount"),
     ({Action("raise", 40.0): 1.0}, "the amount 40.0 is not a whole number"),  # type: ignore[arg-type]
 ])
+@pytest.mark.no_dealer
 def test_a_malformed_strategy_is_refused_when_made(probabilities: dict[object, object],
                                                     words: str) -> None:
     with pytest.raises(StrategyError) as caught:
@@ -75,6 +77,7 @@ def test_a_malformed_strategy_is_refused_when_made(probabilities: dict[object, o
     assert words in str(caught.value)
 
 
+@pytest.mark.no_dealer
 def test_a_strategy_is_an_immutable_mapping_in_the_order_given() -> None:
     within = Strategy({RAISE_40: 0.5 + 0.9e-6, CALL: 0.5, Action("fold"): 0.0})
     assert list(within) == [RAISE_40, CALL, Action("fold")]  # the dealer draws in this order
@@ -101,6 +104,7 @@ def test_a_strategy_is_an_immutable_mapping_in_the_order_given() -> None:
     (STUD_OPEN_PAIR, {Action("fold"): 0.0, Action("check"): 1.0},
      "strategy entry 1 (fold): fold is not legal now (legal: check, raise)"),  # even at 0
 ])
+@pytest.mark.no_dealer
 def test_a_strategy_with_an_action_not_legal_now_is_refused_by_check(
         legal: list[pb.LegalAction], strategy: dict[Action, float], words: str) -> None:
     with pytest.raises(StrategyError) as caught:
@@ -108,6 +112,7 @@ def test_a_strategy_with_an_action_not_legal_now_is_refused_by_check(
     assert str(caught.value) == words or words in str(caught.value)
 
 
+@pytest.mark.no_dealer
 def test_legal_strategies_pass_check() -> None:
     Strategy({Action("fold"): 0.1, CALL: 0.6, RAISE_40: 0.3}).check(_view(FACING_A_BET))
     Strategy({CALL: 0.5, Action("raise", 40): 0.25, Action("raise", 123): 0.25}).check(
@@ -115,6 +120,7 @@ def test_legal_strategies_pass_check() -> None:
     Strategy({Action("raise", 10): 0.5, Action("raise", 20): 0.5}).check(_view(STUD_OPEN_PAIR))
 
 
+@pytest.mark.no_dealer
 def test_the_reply_carries_the_strategy_in_order_and_no_action() -> None:
     view = _view(FACING_A_BET, decision_id="m-h7-d12")
     declared = Strategy({Action("fold"): 0.0, CALL: 0.25, RAISE_40: 0.75})
@@ -128,6 +134,7 @@ def test_the_reply_carries_the_strategy_in_order_and_no_action() -> None:
                           probability=0.75)]))
 
 
+@pytest.mark.no_dealer
 def test_a_strategy_not_legal_now_takes_the_fallback_with_the_problem_as_its_detail() -> None:
     """Without a dealer: the SDK's session answers the decision by check/fold, marked as the
     fallback after an exception, with the StrategyError's words (and no SDK frames)."""
@@ -151,6 +158,7 @@ def test_a_strategy_not_legal_now_takes_the_fallback_with_the_problem_as_its_det
     assert (result.exceptions, result.fallbacks, result.strategy_replies) == (1, 1, 0)
 
 
+@pytest.mark.no_dealer
 def test_the_mixed_example_declares_card_dependent_legal_strategies() -> None:
     assert BOTS["mixed"](None) is mixed
     strong = SeatView(pb.DecisionRequest(decision_id="d", your_seat=0, game_code="FT",
@@ -248,6 +256,7 @@ def test_a_malformed_strategy_falls_back_and_the_dealer_logs_why(
     assert decisions["strategy_replies"] == 0
 
 
+@pytest.mark.no_dealer
 def test_on_drawn_needs_every_event() -> None:
     with pytest.raises(ValueError, match="on_drawn needs every event"):
         asyncio.run(play(mixed, server="127.0.0.1:1", token="t" * 12, on_drawn=print,

@@ -10,7 +10,7 @@ import threading
 import pytest
 from arena_bot.workers import Workers
 
-pytestmark = pytest.mark.timeout(30)
+pytestmark = [pytest.mark.no_dealer, pytest.mark.timeout(30)]
 
 
 def test_calls_run_at_once_and_threads_are_reused() -> None:

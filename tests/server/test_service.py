@@ -140,6 +140,7 @@ def test_tls_from_the_config(tmp_path: Path) -> None:
     ({"limits": {"allow_takeover": "yes"}}, "'allow_takeover' must be true or false"),
     ({"match_id": "x" * 65}, "'match_id' must be 1 to 64 printable characters"),
 ])
+@pytest.mark.no_dealer
 def test_config_errors_are_clear(change: dict[str, object], message: str) -> None:
     data: dict[str, object] = {"seats": [{"name": n, "token": token_for(n)} for n in ("a", "b")]}
     data.update(change)

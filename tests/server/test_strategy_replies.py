@@ -154,6 +154,7 @@ def test_malformed_strategies_are_refused_and_a_valid_one_is_drawn(tmp_path: Pat
     assert "strategy mismatch" in out.getvalue() and "sum to" in out.getvalue()
 
 
+@pytest.mark.no_dealer
 def test_the_event_log_keeps_the_declared_distribution_with_its_action(tmp_path: Path) -> None:
     record = m.ActionRecord(seat=0, street="preflop", kind=m.RecordKind.RAISE, raise_to_chips=40,
                             amount_chips=30, round_bet_chips=40, is_all_in=False)

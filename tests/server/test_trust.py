@@ -348,6 +348,7 @@ def test_a_client_retrying_after_a_cut_waits_longer_and_longer(tmp_path: Path) -
     (math.inf, 0.5, None), (math.nan, 0.5, None), (-1.0, 0.5, None), (0.0, 0.5, None),
     (0.2, 0.5, 0.2), (9.0, 0.5, 0.5), (1e300, None, convert.MAX_THINK_SECONDS),
 ])
+@pytest.mark.no_dealer
 def test_think_seconds_are_clamped(reported: float, wire: float | None,
                                    expected: float | None) -> None:
     """Before: one reply with think_seconds = inf made a Prometheus sum +Inf for good."""
@@ -411,6 +412,7 @@ def test_an_aborted_match_never_reveals_its_seed(tmp_path: Path) -> None:
     assert result["aborted"] and result["match_seed"] is None
 
 
+@pytest.mark.no_dealer
 def test_the_event_log_holds_a_hand_until_it_is_over(tmp_path: Path) -> None:
     """Before: each event line went to the file as the next one came, so the log on disk held
     the hole cards of the hand being played."""

@@ -34,8 +34,12 @@ async def _status(address: str, token: str) -> grpc.StatusCode:
 def test_bots_play_over_the_socket_and_bad_tokens_there_lock_out_no_one(tmp_path: Path) -> None:
     """Every hosted instance is the same peer ("unix:"): one flooding wrong tokens made the
     dealer refuse every other instance at once ("too many failed authentications")."""
+    # Every failed attempt waits 5 s, not doubling: the flood fills the socket's pending slots
+    # for those 5 s (the window the old lock-out needed; the rest are refused at once) and no
+    # longer, so the test does not wait out a 30 s doubled delay.
     config = make_config(tmp_path, ["alice", "bob"], hands=2,
-                         limits={"auth_failure_delay_seconds": 5.0})
+                         limits={"auth_failure_delay_seconds": 5.0,
+                                 "auth_failure_max_delay_seconds": 5.0})
     with tempfile.TemporaryDirectory(prefix="arena-") as directory:  # a short socket path
         socket_path = Path(directory) / "dealer.sock"
         config = dataclasses.replace(config, unix_socket=socket_path)

@@ -20,6 +20,8 @@ from arena.server import convert, wire
 from arena.server.wire import Encoder, batch
 from arena.v1 import arena_pb2 as pb
 
+pytestmark = pytest.mark.no_dealer  # never runs the dealer: not in the fast-paths-off pass
+
 # The exchange and wild-card games too (docs/house-rules.md §21-§26).
 GAMES = ["FT", "FO/8", "FR", "F7S", "F7S/8", "NT", "PO", "F2L3D", "FES", "F7SW", "FLH/8"]
 

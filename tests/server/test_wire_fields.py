@@ -3,12 +3,15 @@ protobuf writes for the same values, over the whole range of each field."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from arena.match import messages as m
 from arena.server import convert, wire
 from arena.v1 import arena_pb2 as pb
+
+pytestmark = pytest.mark.no_dealer  # never runs the dealer: not in the fast-paths-off pass
 
 INT64 = st.integers(-(1 << 63), (1 << 63) - 1)
 INT32 = st.integers(-(1 << 31), (1 << 31) - 1)

@@ -9,11 +9,14 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
 from google.protobuf import timestamp_pb2
 
 from arena.server import wire, wirebytes
 from arena.v1 import arena_pb2 as pb
 from arena.v1 import eventlog_pb2 as lpb
+
+pytestmark = pytest.mark.no_dealer  # never runs the dealer: not in the fast-paths-off pass
 
 ARENA = Path(__file__).resolve().parents[2] / "arena"
 GENERATED = ARENA / "v1"
