@@ -654,7 +654,7 @@ def _sample_messages() -> tuple[bytes, bytes]:
         assert state.actor is not None
         state.act(state.actor, ActionKind.CHECK if legal.can_check else ActionKind.CALL)
     items = feed.drain()
-    taken = next(i for i in reversed(items) if isinstance(i, m.ActionAnnounced))
+    taken = next(i for i in reversed(items) if isinstance(i, m.ActionTaken))
     notice = m.Notice(match_id="table-0", hand_id="table-0-h1", sequence=17, unix_seconds=time.time(),
                       payload=taken)
     prompt = feed.prompt("table-0-h1-d7", DecisionClock(opened_at=0.0, decision_seconds=2.0,

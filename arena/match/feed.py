@@ -272,7 +272,7 @@ class HandFeed:
                                         round_bet_chips=0 if is_ante else self._bet[e],
                                         is_all_in=event.is_all_in)
                 self.records.append(record)
-                out.append(m.ActionAnnounced(action=record, stack_after_chips=self._stack[e],
+                out.append(m.ActionTaken(action=record, stack_after_chips=self._stack[e],
                                              pot_total_after_chips=self._pot_chips(), decision_id=""))
             elif isinstance(event, HoleCardsDealt):
                 self._to_street(event.street, out)
@@ -288,7 +288,7 @@ class HandFeed:
             elif isinstance(event, BoardDealt):
                 self._to_street(event.street, out)
                 board = tuple(state.board[: self._board_count(event)])
-                out.append(m.BoardAnnounced(street=streets[event.street].name, cards=event.cards,
+                out.append(m.BoardDealt(street=streets[event.street].name, cards=event.cards,
                                             board_cards=board,
                                         is_common_card=event.is_stud_common_card))
             elif isinstance(event, CardsExchanged):
@@ -320,7 +320,7 @@ class HandFeed:
                     break
         return count
 
-    def _action(self, event: ActionTaken) -> m.ActionAnnounced:
+    def _action(self, event: ActionTaken) -> m.ActionTaken:
         e = event.seat
         self._stack[e] -= event.added_chips
         self._committed[e] += event.added_chips
@@ -344,7 +344,7 @@ class HandFeed:
                                 amount_chips=event.added_chips,
                                 round_bet_chips=event.to_chips, is_all_in=event.is_all_in, automatic=reason)
         self.records.append(record)
-        return m.ActionAnnounced(action=record, stack_after_chips=self._stack[e],
+        return m.ActionTaken(action=record, stack_after_chips=self._stack[e],
                                  pot_total_after_chips=self._pot_chips(), decision_id=decision_id,
                                  strategy=strategy)
 
@@ -373,7 +373,7 @@ class HandFeed:
         own = public if face_up or not event.discarded else replace(
             public, exchanged_cards=event.discarded, drawn_cards=event.drawn)
         self.records.append(public)
-        others = m.ActionAnnounced(action=public, stack_after_chips=self._stack[e],
+        others = m.ActionTaken(action=public, stack_after_chips=self._stack[e],
                                    pot_total_after_chips=self._pot_chips(), decision_id=decision_id)
         return Private(seat=p, own=replace(others, action=own), others=others)
 
@@ -419,12 +419,12 @@ class HandFeed:
                                          high_description=value.high_description,
                                          high_cards=value.high_cards, low_description=value.low_description,
                                          low_cards=value.low_cards))
-            out.append(m.ShowdownAnnounced(hands=tuple(hands)))
+            out.append(m.Showdown(hands=tuple(hands)))
         result = state.result
         assert result is not None
         net_chips = result.net_chips  # a property: a new tuple each read
         results = tuple(sorted(
-            (m.HandSeatResult(seat=order[e], net_chips=net_chips[e], final_stack_chips=result.final_stacks[e])
+            (m.SeatResult(seat=order[e], net_chips=net_chips[e], final_stack_chips=result.final_stacks[e])
              for e in range(state.seat_count)), key=lambda r: r.seat))
         out.append(m.HandEnded(results=results, awards=tuple(self._awards), voided=False, void_reason="",
                                went_to_showdown=bool(result.showdown_order)))
@@ -434,7 +434,7 @@ class HandFeed:
         """The hand's end when it cannot be finished: every committed chip goes back."""
         order = self.ctx.order
         state = self.state
-        results = tuple(sorted((m.HandSeatResult(seat=order[e], net_chips=0,
+        results = tuple(sorted((m.SeatResult(seat=order[e], net_chips=0,
                                                  final_stack_chips=state.starting_stacks[e])
                                 for e in range(state.seat_count)), key=lambda r: r.seat))
         self.ended = True

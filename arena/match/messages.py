@@ -245,8 +245,8 @@ class CardsDealt:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class BoardAnnounced:
-    """Community cards, as told to the seats (wire: ``BoardDealt``)."""
+class BoardDealt:
+    """Community cards, as told to the seats."""
 
     street: str
     cards: tuple[Card, ...]
@@ -255,8 +255,8 @@ class BoardAnnounced:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class ActionAnnounced:
-    """An action or forced post, as told to the seats (wire: ``ActionTaken``)."""
+class ActionTaken:
+    """An action or forced post, as told to the seats."""
 
     action: ActionRecord
     stack_after_chips: int
@@ -286,8 +286,8 @@ class ShownHand:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class ShowdownAnnounced:
-    """The hands shown at showdown, as told to the seats (wire: ``Showdown``)."""
+class Showdown:
+    """The hands shown at showdown, as told to the seats."""
 
     hands: tuple[ShownHand, ...]
 
@@ -301,8 +301,8 @@ class PotAward:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class HandSeatResult:
-    """One seat's result in one hand (wire: ``SeatResult``)."""
+class SeatResult:
+    """One seat's result in one hand."""
 
     seat: int
     net_chips: int
@@ -311,7 +311,7 @@ class HandSeatResult:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class HandEnded:
-    results: tuple[HandSeatResult, ...]
+    results: tuple[SeatResult, ...]
     awards: tuple[PotAward, ...]
     voided: bool
     void_reason: str
@@ -378,10 +378,10 @@ Payload = (
     MatchStarted
     | HandStarted
     | CardsDealt
-    | BoardAnnounced
-    | ActionAnnounced
+    | BoardDealt
+    | ActionTaken
     | StreetEnded
-    | ShowdownAnnounced
+    | Showdown
     | HandEnded
     | GameChanged
     | MatchEnded

@@ -20,7 +20,7 @@ from arena.match.lobby import Presence
 # What seats that get requests and results only are told besides their own cards (and a
 # HandSummary for HandEnded): the rest is in their decision requests.
 RESULTS: Final = (m.MatchStarted, m.DuplicateCopyStarted, m.GameChanged, m.HandStarted,
-                  m.ShowdownAnnounced, m.HandEnded, m.MatchEnded)
+                  m.Showdown, m.HandEnded, m.MatchEnded)
 
 
 class SeatPublisher:

@@ -237,7 +237,7 @@ def _hand_started(p: m.HandStarted) -> pb.Event:
 
 
 def _payload(payload: m.Payload) -> pb.Event:
-    if isinstance(payload, m.ActionAnnounced):
+    if isinstance(payload, m.ActionTaken):
         return pb.Event(action_taken=pb.ActionTaken(
             action=action_record(payload.action), stack_after_chips=payload.stack_after_chips,
             pot_total_after_chips=payload.pot_total_after_chips,
@@ -246,7 +246,7 @@ def _payload(payload: m.Payload) -> pb.Event:
         return pb.Event(cards_dealt=pb.CardsDealt(
             street=STREETS[payload.street], seat=payload.seat, up_cards=cards(payload.up_cards),
             hole_cards=cards(payload.hole_cards), hole_card_count=payload.hole_card_count))
-    if isinstance(payload, m.BoardAnnounced):
+    if isinstance(payload, m.BoardDealt):
         return pb.Event(board_dealt=pb.BoardDealt(
             street=STREETS[payload.street], cards=cards(payload.cards),
             board_cards=cards(payload.board_cards), is_common_card=payload.is_common_card))
@@ -255,7 +255,7 @@ def _payload(payload: m.Payload) -> pb.Event:
             street=STREETS[payload.street], pots=[pot(x) for x in payload.pots],
             pot_total_chips=payload.pot_total_chips,
             returned=[pb.ChipsReturned(seat=s, amount_chips=c) for s, c in payload.returned]))
-    if isinstance(payload, m.ShowdownAnnounced):
+    if isinstance(payload, m.Showdown):
         return pb.Event(showdown=pb.Showdown(hands=[
             pb.ShownHand(seat=h.seat, cards=cards(h.cards), high_description=h.high_description,
                          high_cards=cards(h.high_cards), low_description=h.low_description,

@@ -18,7 +18,7 @@ from google.protobuf import json_format
 from google.protobuf.message import DecodeError
 
 from arena.engine.errors import MalformedInput
-from arena.match.messages import ActionAnnounced
+from arena.match.messages import ActionTaken
 from arena.server.wire import Encoder
 from arena.server.wirebytes import double, field, number, signed, tag
 from arena.storage.eventhold import Held
@@ -50,7 +50,7 @@ class LogRecords:
                 _LOGGED_TAG + double(sent) if sent else b"",
                 field(_EVENT_FIELD, event_message(notice))])
             payload = notice.payload
-            if type(payload) is ActionAnnounced and payload.strategy:
+            if type(payload) is ActionTaken and payload.strategy:
                 # Issue 40: the declared strategy, logged but never sent (rare: spliced on).
                 record += lpb.LoggedEvent(strategy=[
                     lpb.LoggedStrategyEntry(action=action, weight=weight)

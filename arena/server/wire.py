@@ -79,7 +79,7 @@ class Encoder:
         gets one of per hand or action are written on the wire format directly; the others
         (a street's end and a showdown too: no measured gain) are built as messages."""
         payload = notice.payload
-        if isinstance(payload, m.ActionAnnounced):
+        if isinstance(payload, m.ActionTaken):
             return self._event_bytes(notice, _action_taken(payload))
         if isinstance(payload, m.CardsDealt):
             return self._event_bytes(notice, self._cards_dealt(payload))
@@ -500,7 +500,7 @@ _AT_DECISION_TAG: Final = tag(pb.ActionTaken, "decision_id")
 _AT_DRAWN: Final = tag(pb.ActionTaken, "drawn_from_strategy") + TRUE
 
 
-def _action_taken(p: m.ActionAnnounced) -> bytes:
+def _action_taken(p: m.ActionTaken) -> bytes:
     """``Event.action_taken`` (what :mod:`arena.server.convert` fills), framed, on the wire
     format directly (one per action, the same for every seat)."""
     return _field(_ACTION_TAKEN_FIELD, b"".join([

@@ -260,11 +260,11 @@ class SpectatorHub:
                 seat["up"] = seat["up"] + _cards(payload.up_cards)
                 seat["down"] = seat["down"] + payload.hole_card_count
             state["street"] = payload.street
-        elif isinstance(payload, m.BoardAnnounced):
+        elif isinstance(payload, m.BoardDealt):
             state["board"] = _cards(payload.board_cards)
             state["common_card"] = state.get("common_card") or payload.is_common_card
             state["street"] = payload.street
-        elif isinstance(payload, m.ActionAnnounced):
+        elif isinstance(payload, m.ActionTaken):
             self._action(table, payload)
         elif isinstance(payload, m.StreetEnded):
             state["pot"] = payload.pot_total_chips
@@ -273,7 +273,7 @@ class SpectatorHub:
             for seat in state.get("seats", []):
                 seat.pop("exchange", None)
                 seat["bet"] = 0
-        elif isinstance(payload, m.ShowdownAnnounced):
+        elif isinstance(payload, m.Showdown):
             state["shown"] = [{"seat": h.seat, "cards": _cards(h.cards), "high": h.high_description,
                                "low": h.low_description,
                                "wild": _shown_wild(state.get("game", ""), table.rules, h,
@@ -303,7 +303,7 @@ class SpectatorHub:
         seats: list[dict[str, Any]] = state.get("seats", [])
         return next((entry for entry in seats if entry["seat"] == seat), None)
 
-    def _action(self, table: _Table, payload: m.ActionAnnounced) -> None:
+    def _action(self, table: _Table, payload: m.ActionTaken) -> None:
         state = table.state
         action = payload.action
         seat = self._seat(state, action.seat)

@@ -86,8 +86,8 @@ class ScriptedBot:
 
     def actions_of(self, seat: int) -> list[tuple[float, m.ActionRecord]]:
         out = []
-        for t, notice in self.notices(m.ActionAnnounced):
-            assert isinstance(notice.payload, m.ActionAnnounced)
+        for t, notice in self.notices(m.ActionTaken):
+            assert isinstance(notice.payload, m.ActionTaken)
             record = notice.payload.action
             if record.seat == seat and not record.kind.value.startswith("post_"):
                 out.append((t, record))

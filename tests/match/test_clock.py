@@ -123,7 +123,7 @@ async def test_an_absent_seat_posts_is_dealt_in_acts_at_once_and_never_has_the_b
     assert len(buttons) == 9 and 0 not in buttons
     dealt = [n.payload.seat for _, n in b.notices(m.CardsDealt)]  # type: ignore[attr-defined]
     assert dealt.count(0) == 9
-    posts = [n.payload.action for _, n in b.notices(m.ActionAnnounced)  # type: ignore[attr-defined]
+    posts = [n.payload.action for _, n in b.notices(m.ActionTaken)  # type: ignore[attr-defined]
              if n.payload.action.seat == 0 and n.payload.action.kind.value.startswith("post_")]
     assert posts  # blinds are posted for it
     own = b.actions_of(0)

@@ -89,7 +89,7 @@ def test_exchanges_reach_each_seat_only_as_far_as_it_may_see(
 
 
 def _exchanges(items: list[FeedItem]) -> list[Private]:
-    return [i for i in items if isinstance(i, Private) and isinstance(i.own, m.ActionAnnounced)
+    return [i for i in items if isinstance(i, Private) and isinstance(i.own, m.ActionTaken)
             and i.own.action.kind is m.RecordKind.EXCHANGE]
 
 
@@ -117,7 +117,7 @@ def test_a_draw_is_told_to_its_seat_and_counted_for_the_others() -> None:
     given_up = tuple(state.cards[seat][:2])
     state.exchange(seat, given_up)
     (item,) = _exchanges(feed.drain())
-    assert isinstance(item.own, m.ActionAnnounced) and isinstance(item.others, m.ActionAnnounced)
+    assert isinstance(item.own, m.ActionTaken) and isinstance(item.others, m.ActionTaken)
     own, public = item.own.action, item.others.action
     assert own.exchanged_cards == given_up and len(own.drawn_cards) == 2
     assert set(own.drawn_cards) <= set(state.cards[seat])
@@ -154,7 +154,7 @@ def test_an_english_stud_up_card_exchange_is_public() -> None:
     up = state.up_cards(seat)[0]
     state.exchange(seat, (up,))
     (item,) = _exchanges(feed.drain())
-    assert isinstance(item.others, m.ActionAnnounced)
+    assert isinstance(item.others, m.ActionTaken)
     public = item.others.action
     assert public.exchange_face_up and public.exchanged_cards == (up,)
     assert public.drawn_cards == (state.up_cards(seat)[-1],)

@@ -34,7 +34,7 @@ def test_requests_only_seats_see_the_same_sequence_numbers() -> None:
         # HandEnded goes as a HandSummary to requests-only seats, at the same number.
         assert [(s, k.replace("HandSummary", "HandEnded")) for s, k in seen] == same
         assert {k for _, k in seen} >= {"HandStarted", "HandSummary", "MatchEnded"}
-        assert "ActionAnnounced" not in {k for _, k in seen}
+        assert "ActionTaken" not in {k for _, k in seen}
 
 
 class _Mixed(ScriptedBot):
@@ -96,12 +96,12 @@ def test_the_event_log_holds_what_each_seat_was_sent() -> None:
             assert len(logged) == len(received) > 0
             assert all(a is b for a, b in zip(logged, received, strict=True)), name
         kinds = {type(n.payload).__name__ for n, seats in sink.lines if 1 in seats}
-        assert "ActionAnnounced" not in kinds and {"HandSummary", "CardsDealt"} <= kinds
+        assert "ActionTaken" not in kinds and {"HandSummary", "CardsDealt"} <= kinds
         if spectator:
             told = watcher.watched
             assert [n.sequence for n in told] == list(range(1, len(told) + 1))
             assert {type(n.payload).__name__ for n in told} >= {
-                "ActionAnnounced", "CardsDealt", "HandEnded", "MatchEnded"}
+                "ActionTaken", "CardsDealt", "HandEnded", "MatchEnded"}
             assert all(n.payload.hole_cards == () for n in told if isinstance(n.payload, m.CardsDealt))
         else:
             assert not watcher.watched
@@ -117,7 +117,7 @@ def test_a_table_of_requests_only_seats_logs_no_event_it_does_not_send() -> None
                             sink=TeeSink(watched, watcher))  # type: ignore[arg-type]
     kinds = {type(n.payload).__name__ for n, _ in quiet.lines}
     assert kinds == {"MatchStarted", "HandStarted", "CardsDealt", "HandSummary", "GameChanged",
-                     "MatchEnded"} | ({"ShowdownAnnounced"} & kinds)
+                     "MatchEnded"} | ({"Showdown"} & kinds)
     assert all(seats == [n.payload.seat] for n, seats in quiet.lines
                if isinstance(n.payload, m.CardsDealt))  # each seat's own cards, to it alone
     assert [(n.sequence, seats) for n, seats in quiet.lines] == [

@@ -29,7 +29,7 @@ def _shown_hands(code: str, seed: int) -> tuple[HandState, list[m.ShownHand]]:
             state.exchange(legal.seat, ())
         else:
             _passive(state)
-    shown = [h for item in feed.drain() if isinstance(item, m.ShowdownAnnounced) for h in item.hands]
+    shown = [h for item in feed.drain() if isinstance(item, m.Showdown) for h in item.hands]
     assert len(shown) == 3
     return state, shown
 

@@ -50,7 +50,7 @@ NOT_FILLED_BY: Mapping[type, frozenset[str]] = {
 # Fields of the dealer's values that stay off the wire, each with why (Class.field).
 OFF_THE_WIRE: Mapping[str, str] = {
     "Prompt.trigger_received_at": "the dealer's own statistics (perf_counter of a reply)",
-    "ActionAnnounced.strategy": "the declared strategy is kept in the event log only (§19); "
+    "ActionTaken.strategy": "the declared strategy is kept in the event log only (§19); "
                                 "the wire says that the action was drawn",
 }
 
@@ -166,6 +166,16 @@ def test_every_request_field_is_filled_from_the_prompt() -> None:
     assert _unset(request, "DecisionRequest") == []
 
 
+@pytest.mark.parametrize("cls", PAYLOADS, ids=lambda c: c.__name__)
+def test_each_event_has_its_wire_name(cls: type) -> None:
+    """One name per event in every room (issue 37 item 4): the dealer's payload value is named
+    as the wire's ``Event`` payload it becomes."""
+    event = convert.event(_notice(build(cls)))
+    field = event.WhichOneof("payload")
+    assert field is not None
+    assert type(getattr(event, field)).__name__ == cls.__name__
+
+
 def _fields(cls: type) -> list[str]:
     return [f.name for f in dataclasses.fields(cls)]
 
@@ -193,16 +203,16 @@ def test_every_field_of_an_event_value_reaches_the_wire(cls: type) -> None:
 
 
 @pytest.mark.parametrize("cls", [m.SeatInfo, m.PotInfo, m.ActionRecord, m.LegalChoice,
-                                 m.ShownHand, m.HandSeatResult, m.PotAward, m.MatchSeatResult,
+                                 m.ShownHand, m.SeatResult, m.PotAward, m.MatchSeatResult,
                                  m.TournamentInfo], ids=lambda c: c.__name__)
 def test_every_field_of_a_nested_value_reaches_the_wire(cls: type) -> None:
     """The values inside events and requests: each field, changed in one nested value, changes
     the event or request that carries it."""
     carriers: dict[type, tuple[type, str, bool]] = {
         m.SeatInfo: (m.HandStarted, "seats", True), m.PotInfo: (m.StreetEnded, "pots", True),
-        m.ActionRecord: (m.ActionAnnounced, "action", False),
-        m.ShownHand: (m.ShowdownAnnounced, "hands", True),
-        m.HandSeatResult: (m.HandEnded, "results", True),
+        m.ActionRecord: (m.ActionTaken, "action", False),
+        m.ShownHand: (m.Showdown, "hands", True),
+        m.SeatResult: (m.HandEnded, "results", True),
         m.PotAward: (m.HandEnded, "awards", True),
         m.MatchSeatResult: (m.MatchEnded, "results", True),
         m.TournamentInfo: (m.MatchStarted, "tournament", False),

@@ -160,11 +160,11 @@ def test_the_event_log_keeps_the_declared_distribution_with_its_action(tmp_path:
                             amount_chips=30, round_bet_chips=40, is_all_in=False)
     declared = (("f", 0.0), ("cc", 0.25), ("cbr 40", 0.75))
     notice = m.Notice(match_id="r1", hand_id="r1-h1", sequence=7, unix_seconds=1763840000.25,
-                      payload=m.ActionAnnounced(action=record, stack_after_chips=960,
+                      payload=m.ActionTaken(action=record, stack_after_chips=960,
                                                 pot_total_after_chips=60, decision_id="r1-h1-d1",
                                                 strategy=declared))
     plain_action = m.Notice(match_id="r1", hand_id="r1-h1", sequence=8, unix_seconds=1763840000.5,
-                            payload=m.ActionAnnounced(action=record, stack_after_chips=960,
+                            payload=m.ActionTaken(action=record, stack_after_chips=960,
                                                       pot_total_after_chips=60, decision_id=""))
     log = EventLog(tmp_path / "r1.events.pb", LogRecords())
     log.write([(notice, [0, 1], 1763840000.3), (plain_action, [0, 1], 1763840000.6)])

@@ -135,7 +135,7 @@ def test_written_bytes_are_the_plain_serializations_byte_for_byte(game: str) -> 
         for notice in notices:
             plain = pb.DealerMessage(event=convert.event(notice)).SerializeToString()
             assert encoder.encode(notice) == plain
-            showdowns += isinstance(notice.payload, m.ShowdownAnnounced)
+            showdowns += isinstance(notice.payload, m.Showdown)
             summaries += isinstance(notice.payload, m.HandSummary)
     assert showdowns > 0 and summaries == 12
 

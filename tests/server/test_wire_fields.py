@@ -67,7 +67,7 @@ RECORDS = st.builds(m.ActionRecord, seat=st.integers(0, 9), street=st.sampled_fr
                     drawn_cards=CARDS, exchange_face_up=st.booleans())
 SUMMARIES = st.builds(
     m.HandSummary,
-    results=st.lists(st.builds(m.HandSeatResult, seat=st.integers(0, 9), net_chips=INT64,
+    results=st.lists(st.builds(m.SeatResult, seat=st.integers(0, 9), net_chips=INT64,
                                final_stack_chips=INT64), max_size=8).map(tuple),
     awards=st.lists(st.builds(m.PotAward, pot_index=st.integers(0, 7), amount_chips=INT64,
                               half=st.sampled_from(list(convert.HALVES)),

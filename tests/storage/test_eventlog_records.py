@@ -116,7 +116,7 @@ def test_the_declared_strategy_is_logged_beside_the_event_not_on_the_wire(tmp_pa
     record = m.ActionRecord(seat=1, street="preflop", kind=m.RecordKind.CALL, raise_to_chips=0,
                             amount_chips=10, round_bet_chips=20, is_all_in=False)
     notice = m.Notice(match_id="m1", hand_id="m1-h1", sequence=5, unix_seconds=1763840000.5,
-                      payload=m.ActionAnnounced(action=record, stack_after_chips=980,
+                      payload=m.ActionTaken(action=record, stack_after_chips=980,
                                                 pot_total_after_chips=40, decision_id="d",
                                                 strategy=(("cc", 0.5), ("f", 0.5))))
     log = _write(tmp_path / "m1.events.pb", [(notice, [0, 1], 1763840000.75)])

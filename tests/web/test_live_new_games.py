@@ -32,7 +32,7 @@ def _exchange(seq: int, seat: int, count: int, gave: str = "", got: str = "", *,
                             raise_to_chips=0, amount_chips=0, round_bet_chips=0, is_all_in=False,
                             exchange_card_count=count, exchanged_cards=tuple(parse_cards(gave)),
                             drawn_cards=tuple(parse_cards(got)), exchange_face_up=up)
-    return _notice(seq, m.ActionAnnounced(action=record, stack_after_chips=2000,
+    return _notice(seq, m.ActionTaken(action=record, stack_after_chips=2000,
                                           pot_total_after_chips=30, decision_id="d"))
 
 
@@ -72,7 +72,7 @@ def test_an_english_stud_up_card_exchange_is_public() -> None:
 
 
 def _shown(seq: int, seat: int, cards: str, high: str) -> m.Notice:
-    return _notice(seq, m.ShowdownAnnounced(hands=(m.ShownHand(
+    return _notice(seq, m.Showdown(hands=(m.ShownHand(
         seat=seat, cards=tuple(parse_cards(cards)), high_description=high, high_cards=(),
         low_description="", low_cards=()),)))
 
