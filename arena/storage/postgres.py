@@ -308,6 +308,12 @@ class PostgresStore(SqlStore):
                 else:
                     with connection.transaction():
                         yield _PostgresDb(connection)
+                        # psycopg ends a lost connection's transaction without a word (no COMMIT,
+                        # no error): a write's error caught inside (the writer's group commit keeps
+                        # each job's error to that job) must not pass for a commit.
+                        if connection.broken or connection.closed:
+                            raise StoreUnavailable(f"{self.where}: the connection was lost; "
+                                                   "nothing of this transaction was committed")
                         if connection.info.transaction_status == psycopg.pq.TransactionStatus.INERROR:
                             raise StoreError(f"{self.where}: the transaction failed and is rolled back")
                 ended_well = True

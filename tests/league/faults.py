@@ -25,7 +25,11 @@ def every_hand_once(url: str, hands_per_match: int, *, tables: int = 6) -> None:
         numbers[(match_id, copy_index)].append(number)
     assert len(numbers) == tables
     for key, seen in numbers.items():
-        assert sorted(seen) == list(range(1, hands_per_match + 1)), key
+        expected = list(range(1, hands_per_match + 1))
+        assert sorted(seen) == expected, (
+            key, "missing", sorted(set(expected) - set(seen)),
+            "twice", sorted({n for n in seen if seen.count(n) > 1}),
+            "extra", sorted(set(seen) - set(expected)))
     assert query(url, "SELECT COUNT(*) FROM (SELECT hand_id FROM hand_seats GROUP BY hand_id "
                       "HAVING SUM(net_chips) <> 0) AS unbalanced") == [(0,)]
 

@@ -15,6 +15,7 @@ import sys
 import time
 from collections import defaultdict
 from pathlib import Path
+from typing import IO
 
 import grpc
 import psycopg
@@ -59,6 +60,7 @@ class Cluster:
         machine w1 may start so late that the others have taken every job)."""
         self.folder = league.parent
         self.url = str(load_league(league).store)
+        self.logs: list[IO[str]] = []  # each worker's log, FOLDER/NAME.log, for a failure's reader
         self.coordinator = subprocess.Popen(
             [sys.executable, "-m", "arena.cli", "league", "run", str(league), "--no-worker"],
             cwd=self.folder, env=env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -82,7 +84,8 @@ class Cluster:
                  "--listen", f"127.0.0.1:{port}", "--log-dir", str(self.folder / name),
                  "--lease-seconds", str(lease_seconds), "--heartbeat-seconds", "0.5", "--exit-when-done",
                  *worker_args],
-                cwd=self.folder, env=env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True)
+                cwd=self.folder, env=env(), stdout=subprocess.DEVNULL, text=True,
+                stderr=self._log(name))
         self.connect = connect
         for bot, kind in BOTS:
             self.bots.append(self._bot(bot, kind))
@@ -109,6 +112,10 @@ class Cluster:
         assert self.coordinator.returncode == 0, out
         return out
 
+    def _log(self, name: str) -> IO[str]:
+        self.logs.append((self.folder / f"{name}.log").open("w"))
+        return self.logs[-1]
+
     def stop(self) -> None:
         for proc in [*self.workers.values(), *self.bots, self.coordinator]:
             if proc.poll() is None:
@@ -119,6 +126,8 @@ class Cluster:
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
+        for log in self.logs:
+            log.close()
 
 
 def until_worker_played(url: str, worker: str, hands: int = 4) -> None:

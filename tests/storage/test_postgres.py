@@ -232,3 +232,22 @@ def test_a_group_commit_that_fails_at_its_commit_writes_nothing_and_the_next_one
     assert store.hand_in_flight(match_id, 0) == 2
     assert count(url, "SELECT COUNT(*) FROM hand_seats") == 2
     store.close()
+
+
+def test_a_group_whose_connection_is_cut_fails_even_when_its_writes_errors_were_caught(
+        postgres: PostgresServer) -> None:
+    """The writer keeps each job's error to that job (arena/storage/writer.py): a write the cut
+    connection refused is caught inside the group. The group must still fail at its end: psycopg
+    leaves a broken connection's transaction without a word, and a group taken for committed told
+    its tables so, which went on dealing while their hands were lost (a hand missing after a
+    database crash)."""
+    url = postgres.new_database()
+    store, match_id = seated(url)
+    with pytest.raises(StoreUnavailable), store.batch():
+        assert store.record_hand(make_hand(match_id, 1, ("alice", "bob"), (10, -10)))
+        with psycopg.connect(url, autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", (store.backend_pid(),))
+        with pytest.raises(StoreUnavailable):  # caught, as the writer catches a job's error
+            store.record_hand(make_hand(match_id, 2, ("alice", "bob"), (10, -10)))
+    assert store.completed_hands(match_id) == []  # reconnected: nothing of the group was kept
+    store.close()
