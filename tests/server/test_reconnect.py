@@ -80,11 +80,19 @@ def test_timeout_late_reply_and_reconnect(tmp_path: Path) -> None:
             assert record.kind == (pb.ACTION_KIND_CHECK if pb.ACTION_KIND_CHECK in
                                    {la.kind for la in r1.legal_actions} else pb.ACTION_KIND_FOLD)
             await a.reply(r1.decision_id, r1.your_seat, passive_kind(r1))  # too late
-            late = await a.reject()
+            # The next request may come before the refusal: kept (skipped, it would time out).
+            next_request: pb.DecisionRequest | None = None
+            while True:
+                message = await a.expect(lambda m: m.WhichOneof("payload") in (
+                    "action_rejected", "decision_request"))
+                if message.WhichOneof("payload") == "action_rejected":
+                    break
+                next_request = message.decision_request
+            late = message.action_rejected
             assert late.code == pb.REJECT_CODE_ABORTED and not late.retry_allowed
 
             # 2. Drop mid-decision and come back in time: the open decision is sent again.
-            r2 = await a.request()
+            r2 = next_request if next_request is not None else await a.request()
             assert r2.time_bank_left_seconds == 0.0  # the timeout spent the bank
             seat = r2.your_seat
             await a.close()
