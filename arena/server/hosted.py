@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import secrets
 import subprocess
 from collections.abc import AsyncIterator, Mapping, Sequence
@@ -52,7 +53,7 @@ class _Running:
     seat: int
     bot: str
     bot_id: str
-    proc: trio.Process
+    proc: SandboxProcess
     sandbox: Prepared
     logs: tuple[BoundedLog, BoundedLog]
     exit_code: int | None = None  # None: killed
@@ -120,9 +121,7 @@ class HostedBots:
                                    env={TOKEN_ENV: token}))
         service.add_bots([BotEntry(bot, bot_id, token)])
         try:
-            proc = await trio.lowlevel.open_process(
-                sandbox.argv, env=sandbox.env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE, start_new_session=True)
+            proc = SandboxProcess.start(sandbox)
         except OSError as exc:
             sandbox.release()
             service.remove_bots([bot_id])
@@ -169,6 +168,53 @@ class HostedBots:
             sink.close()
         self.ends.append(InstanceEnd(bot=one.bot, match_id=label, seat=one.seat,
                                      exit_code=one.exit_code, early=one.early_exit is not None))
+
+
+class SandboxProcess:
+    """A sandbox's ``bwrap`` process, started from the calling thread itself: the dealer's,
+    which lives as long as the dealer. ``--die-with-parent`` kills the sandbox when the *thread*
+    that started it ends (the kernel's parent-death signal follows the thread), and
+    ``trio.lowlevel.open_process`` starts processes from a worker thread that ends after some
+    idle seconds: a match outlasting that lost its instances, killed mid-match (exit -9, their
+    seats absent). ``stdout`` and ``stderr`` are trio streams; ``wait`` waits on a pidfd."""
+
+    def __init__(self, popen: subprocess.Popen[bytes]) -> None:
+        self.popen = popen
+        self.pid = popen.pid
+        streams: list[trio.lowlevel.FdStream] = []
+        for pipe in (popen.stdout, popen.stderr):
+            assert pipe is not None
+            streams.append(trio.lowlevel.FdStream(os.dup(pipe.fileno())))
+            pipe.close()
+        self.stdout, self.stderr = streams
+
+    @classmethod
+    def start(cls, sandbox: Prepared) -> SandboxProcess:
+        popen = subprocess.Popen(sandbox.argv, env=sandbox.env, stdin=subprocess.DEVNULL,
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                 start_new_session=True)
+        try:
+            return cls(popen)
+        except BaseException:
+            popen.kill()
+            popen.wait()
+            raise
+
+    def poll(self) -> int | None:
+        return self.popen.poll()
+
+    def kill(self) -> None:
+        if self.popen.poll() is None:
+            self.popen.kill()
+
+    async def wait(self) -> int:
+        if self.popen.poll() is None:
+            pidfd = os.pidfd_open(self.pid)  # a zombie still has one: only this object reaps
+            try:
+                await trio.lowlevel.wait_readable(pidfd)
+            finally:
+                os.close(pidfd)
+        return self.popen.wait()
 
 
 async def _copy(stream: trio.abc.ReceiveStream, sink: BoundedLog) -> None:

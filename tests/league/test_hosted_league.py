@@ -161,7 +161,10 @@ def test_four_languages_play_duplicate_horse_with_a_fresh_instance_per_copy(tmp_
     run = _league(tmp_path, [{"name": "rules", "package": "python-rules"},
                              {"name": "station", "package": "python-station"},
                              {"name": "node", "package": "node-pairs"},
-                             {"name": "c", "package": "c-caller"}])
+                             {"name": "c", "package": "c-caller"}],
+                  # No healthy instance may time out or miss its start, however loaded the
+                  # machine (8 sandboxes at once, each a share of a core): generous clocks.
+                  start_timeout_seconds=120, rules={"decision_seconds": 30.0})
     try:
         assert run.config.duplicate and run.config.rules.games == ("FT", "FO/8", "FR", "F7S", "F7S/8")
         assert run.run() is True

@@ -23,14 +23,17 @@ def test_flooding_and_stalled_bots_are_cut_off_without_slowing_other_tables(
     names = ["calm1", "calm2", "flooder", "partner1", "staller", "partner2", "never", "idle"]
     config = make_config(
         tmp_path, names, hands=40, start_timeout_seconds=60.0,
-        # A 1 s bank absorbs a lone scheduling hiccup of a loaded machine; a table really slowed by
-        # the attackers overruns 0.1 s on every decision and still runs out of it.
+        # Short clocks: the attackers' tables time out fast (the staller never answers) ...
         rules={"decision_seconds": 0.1, "time_bank_seconds": 1.0},
         # The calm table of calling stations sends ~500-600 replies per bot in 1-1.6 s here: a
         # burst of 1000 holds them however fast the dealer plays (400 cut a calm bot whenever
         # the table took under ~0.9 s); 20,000 pings would have to take 38 s to pass.
         limits={"messages_per_second": 500.0, "message_burst": 1000, "max_queued_messages": 100},
-        tables=[{"id": "calm", "seats": ["calm1", "calm2"], "hands": 120},
+        # ... the calm table's clock no healthy bot misses on a loaded machine (0.1 s could: its
+        # ~500 decisions each a little late ran out a 1 s bank): a timeout there means a reply
+        # held up for seconds. Its 120 hands' wall time below is what says it was not slowed.
+        tables=[{"id": "calm", "seats": ["calm1", "calm2"], "hands": 120,
+                 "rules": {"decision_seconds": 10.0, "time_bank_seconds": 10.0}},
                 {"id": "flood", "seats": ["flooder", "partner1"]},
                 {"id": "stall", "seats": ["staller", "partner2"]},
                 # Keeps the server up until the test stops it: "never" never connects.
